@@ -1,0 +1,93 @@
+"""Writing audit events: synchronously, in the caller's transaction, failing closed."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+
+from django.db import connection, transaction
+from django.http import HttpRequest
+from django.utils import timezone
+
+from caseflow.audit.chain import GENESIS, event_hash
+from caseflow.audit.models import AuditEvent
+from caseflow.lib.request_context import client_ip, current_request_id
+
+log = logging.getLogger(__name__)
+
+# Any constant: the key of the PostgreSQL advisory lock that serialises appends to the chain.
+_CHAIN_LOCK_KEY = 0x0CA5EF10
+
+
+class AuditWriteError(Exception):
+    """The audit event could not be written; the action it records must not happen."""
+
+
+def _lock_chain() -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", [_CHAIN_LOCK_KEY])
+    # SQLite: every transaction begins IMMEDIATE (settings), so the writer already holds the
+    # database's single write lock and appends are serialised.
+
+
+def _actor_fields(actor: Any) -> tuple[int | None, str, int | None]:
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        return None, "", None
+    membership = getattr(actor, "membership_or_none", None)
+    role = membership.role if membership else ("operator" if actor.is_superuser else "")
+    agency_id = membership.agency_id if membership else None
+    return actor.pk, role, agency_id
+
+
+def record(
+    action: str,
+    *,
+    actor: Any = None,
+    request: HttpRequest | None = None,
+    case: Any = None,
+    obj: Any = None,
+    object_type: str = "",
+    object_id: str = "",
+    agency_id: int | None = None,
+    detail: dict[str, Any] | None = None,
+    at: dt.datetime | None = None,
+) -> AuditEvent:
+    """Append one event to the chain. Raises :class:`AuditWriteError` if it cannot be written.
+
+    ``detail`` must hold identifiers and field *names* only, never a sensitive value.
+    """
+    if actor is None and request is not None:
+        actor = getattr(request, "user", None)
+    actor_id, role, actor_agency = _actor_fields(actor)
+    if obj is not None:
+        object_type = object_type or type(obj).__name__.lower()
+        object_id = object_id or str(getattr(obj, "public_id", None) or obj.pk)
+    if case is not None:
+        agency_id = agency_id or case.agency_id
+    row: dict[str, Any] = {
+        "at": at or timezone.now(),
+        "actor_id": actor_id,
+        "actor_role": role,
+        "agency_id": agency_id if agency_id is not None else actor_agency,
+        "case_id": case.pk if case is not None else None,
+        "action": action,
+        "object_type": object_type,
+        "object_id": object_id,
+        "request_id": current_request_id(request),
+        "ip": client_ip(request) if request is not None else "",
+        "detail": detail or {},
+    }
+    try:
+        with transaction.atomic():
+            _lock_chain()
+            head = AuditEvent.objects.order_by("-seq").values_list("seq", "hash").first()
+            seq, prev = (head[0] + 1, head[1]) if head else (1, GENESIS)
+            row["seq"] = seq
+            event = AuditEvent(prev_hash=prev, hash=event_hash(prev, row), **row)
+            event.save(force_insert=True)
+    except Exception as exc:
+        log.error("audit write failed for action %s", action)
+        raise AuditWriteError(action) from exc
+    return event

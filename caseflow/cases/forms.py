@@ -1,0 +1,249 @@
+"""Forms for intake, case edits, parties, the safe-contact profile, assignment and break-glass."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Submit
+from django import forms
+from django.utils import timezone
+
+from caseflow.cases.models import Channel, RiskLevel
+from caseflow.lib import safewindows
+
+NAME_MAX = 200
+TEXT_MAX = 4000
+
+
+def _helper(label: str) -> FormHelper:
+    helper = FormHelper()
+    helper.add_input(Submit("submit", label))
+    return helper
+
+
+def validate_birth_date(value: dt.date | None) -> None:
+    if value is None:
+        return
+    today = timezone.localdate()
+    if value > today:
+        raise forms.ValidationError("A date of birth cannot be in the future.")
+    if value.year < today.year - 120:
+        raise forms.ValidationError("Check the year: that is more than 120 years ago.")
+
+
+class PartyFieldsMixin(forms.Form):
+    full_name = forms.CharField(max_length=NAME_MAX, label="Full name")
+    date_of_birth = forms.DateField(
+        required=False,
+        validators=[validate_birth_date],
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Used, with the name, for the confidential conflict check.",
+    )
+    address = forms.CharField(max_length=500, required=False, widget=forms.Textarea({"rows": 2}))
+    phone = forms.CharField(max_length=40, required=False)
+    email = forms.EmailField(max_length=254, required=False)
+    notes = forms.CharField(max_length=TEXT_MAX, required=False, widget=forms.Textarea({"rows": 3}))
+
+
+class IntakeForm(forms.Form):
+    team = forms.ModelChoiceField(queryset=None, empty_label=None)
+    reference = forms.CharField(
+        max_length=40, required=False, help_text="Leave blank to number the case automatically."
+    )
+    risk_level = forms.ChoiceField(choices=RiskLevel.choices, initial=RiskLevel.UNKNOWN)
+    summary = forms.CharField(
+        max_length=TEXT_MAX,
+        required=False,
+        widget=forms.Textarea({"rows": 3}),
+        label="Referral summary",
+    )
+    survivor_full_name = forms.CharField(max_length=NAME_MAX, label="Survivor's full name")
+    survivor_date_of_birth = forms.DateField(
+        required=False,
+        validators=[validate_birth_date],
+        widget=forms.DateInput(attrs={"type": "date"}),
+        label="Survivor's date of birth",
+    )
+    survivor_phone = forms.CharField(max_length=40, required=False, label="Survivor's phone")
+    survivor_email = forms.EmailField(max_length=254, required=False, label="Survivor's e-mail")
+    other_full_name = forms.CharField(
+        max_length=NAME_MAX, required=False, label="Other party's full name"
+    )
+    other_date_of_birth = forms.DateField(
+        required=False,
+        validators=[validate_birth_date],
+        widget=forms.DateInput(attrs={"type": "date"}),
+        label="Other party's date of birth",
+    )
+    acknowledge_conflict = forms.BooleanField(
+        required=False, widget=forms.HiddenInput, initial=False
+    )
+
+    def __init__(self, *args, teams, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].queryset = teams
+        self.helper = _helper("Open case")
+
+    def clean_reference(self) -> str:
+        return self.cleaned_data["reference"].strip()
+
+    def survivor(self) -> dict:
+        d = self.cleaned_data
+        return {
+            "full_name": d["survivor_full_name"],
+            "date_of_birth": d["survivor_date_of_birth"],
+            "phone": d["survivor_phone"],
+            "email": d["survivor_email"],
+        }
+
+    def other_party(self) -> dict | None:
+        d = self.cleaned_data
+        if not d["other_full_name"]:
+            return None
+        return {"full_name": d["other_full_name"], "date_of_birth": d["other_date_of_birth"]}
+
+
+class CaseEditForm(forms.Form):
+    reference = forms.CharField(max_length=40)
+    risk_level = forms.ChoiceField(choices=RiskLevel.choices)
+    summary = forms.CharField(max_length=TEXT_MAX, required=False, widget=forms.Textarea)
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Save")
+
+    def clean_reference(self) -> str:
+        return self.cleaned_data["reference"].strip()
+
+
+class PartyForm(PartyFieldsMixin):
+    role = forms.ChoiceField(choices=[])
+
+    def __init__(self, *args, roles, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["role"].choices = roles
+        self.order_fields(["role"])
+        self.helper = _helper("Save")
+
+
+class SafeContactForm(forms.Form):
+    timezone = forms.ChoiceField(
+        choices=[], initial="Europe/London", help_text="The survivor's own time zone."
+    )
+    channels = forms.MultipleChoiceField(
+        choices=Channel.choices,
+        widget=forms.CheckboxSelectMultiple,
+        label="Safe channels",
+    )
+    windows = forms.CharField(
+        widget=forms.Textarea({"rows": 3}),
+        max_length=2000,
+        label="Safe times",
+        help_text="One per line, in the survivor's time zone, e.g. “Mon-Fri 10:00-12:00” or "
+        "“Sat 22:00-01:00”.",
+    )
+    voicemail_safe = forms.BooleanField(required=False, label="Voicemail is safe")
+    safe_phone = forms.CharField(max_length=40, required=False)
+    safe_email = forms.EmailField(max_length=254, required=False)
+    third_party = forms.CharField(
+        max_length=200, required=False, label="Named third party (if contact goes through one)"
+    )
+    code_word = forms.CharField(
+        max_length=200, required=False, label="Code word / “is it safe to talk?” opener"
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        zones = sorted(zoneinfo.available_timezones())
+        self.fields["timezone"].choices = [(z, z) for z in zones]
+        self.helper = _helper("Save")
+
+    def clean_windows(self) -> list[dict]:
+        try:
+            windows = safewindows.parse_windows(self.cleaned_data["windows"])
+        except safewindows.WindowSyntaxError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+        if not windows:
+            raise forms.ValidationError("Give at least one safe time.")
+        return [w.to_dict() for w in windows]
+
+    def clean(self):
+        data = super().clean()
+        channels = data.get("channels") or []
+        if Channel.THIRD_PARTY in channels and not data.get("third_party"):
+            self.add_error("third_party", "Name the third party, or untick that channel.")
+        if Channel.PHONE in channels and not data.get("safe_phone"):
+            self.add_error("safe_phone", "Give the safe phone number for phone calls.")
+        if Channel.TEXT in channels and not data.get("safe_phone"):
+            self.add_error("safe_phone", "Give the safe phone number for text messages.")
+        if Channel.EMAIL in channels and not data.get("safe_email"):
+            self.add_error("safe_email", "Give the safe e-mail address.")
+        return data
+
+
+class AssignForm(forms.Form):
+    primary = forms.ModelChoiceField(queryset=None, label="Primary advocate")
+    others = forms.ModelMultipleChoiceField(
+        queryset=None,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Also assigned",
+    )
+
+    def __init__(self, *args, users, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["primary"].queryset = users
+        self.fields["others"].queryset = users
+        self.fields["primary"].label_from_instance = _staff_label
+        self.fields["others"].label_from_instance = _staff_label
+        self.helper = _helper("Save assignment")
+
+
+class RestrictForm(forms.Form):
+    restricted = forms.BooleanField(required=False, label="Restricted case")
+    users = forms.ModelMultipleChoiceField(
+        queryset=None,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Only these staff may see it",
+    )
+
+    def __init__(self, *args, users, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["users"].queryset = users
+        self.fields["users"].label_from_instance = _staff_label
+        self.helper = _helper("Save")
+
+
+class StatusForm(forms.Form):
+    status = forms.ChoiceField(choices=[])
+
+    def __init__(self, *args, choices, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["status"].choices = choices
+
+
+class BreakGlassForm(forms.Form):
+    reference = forms.CharField(max_length=40, label="Case reference")
+    reason = forms.CharField(
+        min_length=15,
+        max_length=1000,
+        widget=forms.Textarea({"rows": 3}),
+        help_text="Why you need this case now. Your supervisor reviews every use.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Open the case")
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(max_length=40, required=False, label="Reference")
+
+
+def _staff_label(user) -> str:
+    return user.get_full_name() or user.username

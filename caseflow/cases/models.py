@@ -1,0 +1,243 @@
+"""A survivor's file: the case, the people on it, their safe-contact profile, break-glass grants."""
+
+from __future__ import annotations
+
+import secrets
+
+from cryptography.fernet import Fernet
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from caseflow.accounts.models import Agency, Team
+from caseflow.lib.encryption import (
+    EncryptedJSONField,
+    EncryptedTextField,
+    KeyDestroyed,
+    new_wrapped_data_key,
+    unwrap_data_key,
+)
+
+
+def new_public_id() -> str:
+    """A random, unguessable id: the only case id that appears in URLs."""
+    return secrets.token_urlsafe(16)
+
+
+class CaseStatus(models.TextChoices):
+    REFERRAL = "referral", "Referral"
+    ACTIVE = "active", "Active"
+    DORMANT = "dormant", "Dormant"
+    CLOSED = "closed", "Closed"
+
+
+class RiskLevel(models.TextChoices):
+    UNKNOWN = "unknown", "Not assessed"
+    STANDARD = "standard", "Standard"
+    MEDIUM = "medium", "Medium"
+    HIGH = "high", "High"
+
+
+#: Which status changes are allowed (a dormant or closed case is reopened, never re-created).
+STATUS_TRANSITIONS: dict[str, set[str]] = {
+    CaseStatus.REFERRAL: {CaseStatus.ACTIVE, CaseStatus.CLOSED},
+    CaseStatus.ACTIVE: {CaseStatus.DORMANT, CaseStatus.CLOSED},
+    CaseStatus.DORMANT: {CaseStatus.ACTIVE, CaseStatus.CLOSED},
+    CaseStatus.CLOSED: {CaseStatus.ACTIVE},
+}
+
+
+class Case(models.Model):
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="cases")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="cases")
+    reference = models.CharField(max_length=40)
+    status = models.CharField(
+        max_length=12, choices=CaseStatus.choices, default=CaseStatus.REFERRAL
+    )
+    risk_level = models.CharField(
+        max_length=12, choices=RiskLevel.choices, default=RiskLevel.UNKNOWN
+    )
+    primary_advocate = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="primary_cases",
+    )
+    assignees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="CaseAssignment", related_name="assigned_cases"
+    )
+    restricted = models.BooleanField(default=False)
+    restricted_users = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="restricted_access_cases", blank=True
+    )
+    conflict_flag = models.BooleanField(default=False)
+    summary = EncryptedTextField(blank=True, default="")
+    opened_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["-opened_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["agency", "reference"], name="case_reference_unique"),
+        ]
+        indexes = [models.Index(fields=["agency", "status"])]
+
+    def __str__(self) -> str:
+        return self.reference
+
+    def save(self, *args, **kwargs):
+        wrapped = None
+        if self._state.adding:
+            # The key exists before the first save, so encrypted fields can be written with it.
+            wrapped = new_wrapped_data_key()
+            self.__dict__["_data_key"] = unwrap_data_key(wrapped)
+        super().save(*args, **kwargs)
+        if wrapped is not None:
+            CaseKey.objects.create(case=self, wrapped=wrapped)
+
+    def data_key(self) -> Fernet:
+        cached = self.__dict__.get("_data_key")
+        if cached is None:
+            try:
+                wrapped = CaseKey.objects.values_list("wrapped", flat=True).get(case_id=self.pk)
+            except CaseKey.DoesNotExist as exc:
+                raise KeyDestroyed(f"case {self.public_id} has no data key") from exc
+            cached = self.__dict__["_data_key"] = unwrap_data_key(wrapped)
+        return cached
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
+
+
+class CaseKey(models.Model):
+    """The case's data key, wrapped by the master keys. Deleting it shreds the case's content."""
+
+    case = models.OneToOneField(Case, on_delete=models.CASCADE, related_name="key")
+    wrapped = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class CaseAssignment(models.Model):
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="assignments")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="case_assignments"
+    )
+    assigned_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["case", "user"], name="assignment_unique"),
+        ]
+        indexes = [models.Index(fields=["user", "case"])]
+
+
+class CaseOwned(models.Model):
+    """Base for records that belong to a case and are encrypted with its data key."""
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE)
+
+    class Meta:
+        abstract = True
+
+    def data_key(self) -> Fernet:
+        return self.case.data_key()
+
+
+class PartyRole(models.TextChoices):
+    SURVIVOR = "survivor", "Survivor (client)"
+    OTHER_PARTY = "other_party", "Other party"
+    CHILD = "child", "Child"
+
+
+class Party(CaseOwned):
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="parties")
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    role = models.CharField(max_length=16, choices=PartyRole.choices)
+    full_name = EncryptedTextField()
+    date_of_birth = EncryptedTextField(null=True, blank=True)  # ISO date
+    address = EncryptedTextField(blank=True, default="")
+    phone = EncryptedTextField(blank=True, default="")
+    email = EncryptedTextField(blank=True, default="")
+    notes = EncryptedTextField(blank=True, default="")
+    # HMAC of normalised name + date of birth, for the conflict check; empty when no DOB is known.
+    identity_index = models.CharField(max_length=64, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["role", "created_at"]
+        verbose_name_plural = "parties"
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} on {self.case_id}"
+
+
+class Channel(models.TextChoices):
+    PHONE = "phone", "Phone call"
+    TEXT = "text", "Text message"
+    EMAIL = "email", "E-mail"
+    IN_PERSON = "in_person", "In person"
+    THIRD_PARTY = "third_party", "Via a named third party"
+
+
+class SafeContactProfile(CaseOwned):
+    """How and when the survivor may safely be contacted. Everything but the zone is encrypted."""
+
+    case = models.OneToOneField(Case, on_delete=models.CASCADE, related_name="safe_contact")
+    timezone = models.CharField(max_length=64, default="Europe/London")
+    # {"channels": [...], "windows": [{"days": [0..6], "start": "HH:MM", "end": "HH:MM"}],
+    #  "voicemail_safe": bool}
+    rules = EncryptedJSONField()
+    safe_phone = EncryptedTextField(blank=True, default="")
+    safe_email = EncryptedTextField(blank=True, default="")
+    third_party = EncryptedTextField(blank=True, default="")
+    code_word = EncryptedTextField(blank=True, default="")
+    updated_at = models.DateTimeField(auto_now=True)
+    version = models.PositiveIntegerField(default=1)
+
+    @property
+    def channels(self) -> list[str]:
+        return list((self.rules or {}).get("channels", []))
+
+    @property
+    def windows(self) -> list[dict]:
+        return list((self.rules or {}).get("windows", []))
+
+    @property
+    def voicemail_safe(self) -> bool:
+        return bool((self.rules or {}).get("voicemail_safe", False))
+
+
+class BreakGlassGrant(CaseOwned):
+    """Time-limited emergency access to an unassigned case, with the typed reason."""
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="break_glass_grants")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="break_glass_grants"
+    )
+    reason = EncryptedTextField()
+    granted_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="break_glass_reviews",
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    review_comment = EncryptedTextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["-granted_at"]
+        indexes = [models.Index(fields=["user", "expires_at"])]
+
+    @property
+    def is_current(self) -> bool:
+        return self.expires_at > timezone.now()

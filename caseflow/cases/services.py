@@ -1,0 +1,372 @@
+"""Operations on cases: each checks policy itself, runs in a transaction and writes its audit."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.http import HttpRequest
+from django.utils import timezone
+
+from caseflow import policy
+from caseflow.accounts.models import Team, User
+from caseflow.audit.services import record
+from caseflow.cases.models import (
+    STATUS_TRANSITIONS,
+    BreakGlassGrant,
+    Case,
+    CaseAssignment,
+    CaseStatus,
+    Party,
+    PartyRole,
+    SafeContactProfile,
+)
+from caseflow.lib.encryption import blind_index
+
+
+class StaleEdit(Exception):
+    """Someone saved the record after this user opened it; nothing was written."""
+
+
+def identity_index_for(full_name: str, date_of_birth: str | dt.date | None) -> str:
+    if not full_name or not date_of_birth:
+        return ""
+    if isinstance(date_of_birth, dt.date):
+        date_of_birth = date_of_birth.isoformat()
+    return blind_index(full_name, date_of_birth)
+
+
+def conflict_check(
+    *, agency_id: int, people: Iterable[tuple[str, str, str | dt.date | None]]
+) -> bool:
+    """Whether any of ``people`` — (role, name, dob) — matches the opposite side of an existing
+    case of the agency: a named other party who is a client, or a new client who is named as
+    another case's other party. Says only yes or no, never which case."""
+    for role, name, dob in people:
+        index = identity_index_for(name, dob)
+        if not index:
+            continue
+        opposite = PartyRole.SURVIVOR if role == PartyRole.OTHER_PARTY else PartyRole.OTHER_PARTY
+        if Party.objects.filter(
+            case__agency_id=agency_id, role=opposite, identity_index=index
+        ).exists():
+            return True
+    return False
+
+
+def next_reference(agency_id: int) -> str:
+    year = timezone.now().year
+    prefix = f"CF-{year}-"
+    count = Case.objects.filter(agency_id=agency_id, reference__startswith=prefix).count()
+    candidate = count + 1
+    while Case.objects.filter(agency_id=agency_id, reference=f"{prefix}{candidate:05d}").exists():
+        candidate += 1
+    return f"{prefix}{candidate:05d}"
+
+
+def _set_assignees(case: Case, users: Iterable[User]) -> tuple[list[int], list[int]]:
+    wanted = {u.pk for u in users}
+    current = set(CaseAssignment.objects.filter(case=case).values_list("user_id", flat=True))
+    added, removed = sorted(wanted - current), sorted(current - wanted)
+    CaseAssignment.objects.filter(case=case, user_id__in=removed).delete()
+    CaseAssignment.objects.bulk_create([CaseAssignment(case=case, user_id=pk) for pk in added])
+    return added, removed
+
+
+@transaction.atomic
+def case_open(
+    *,
+    actor: User,
+    request: HttpRequest | None = None,
+    team: Team,
+    survivor: dict[str, Any],
+    other_party: dict[str, Any] | None,
+    risk_level: str,
+    summary: str = "",
+    reference: str = "",
+) -> Case:
+    """Take in a referral: the case, its survivor and other party, the actor as primary advocate."""
+    if team not in policy.intake_teams(actor):
+        raise PermissionDenied("You can only open cases in your own teams.")
+    people = [(PartyRole.SURVIVOR, survivor["full_name"], survivor.get("date_of_birth"))]
+    if other_party:
+        people.append(
+            (PartyRole.OTHER_PARTY, other_party["full_name"], other_party.get("date_of_birth"))
+        )
+    conflict = conflict_check(agency_id=team.agency_id, people=people)
+    case = Case.objects.create(
+        agency_id=team.agency_id,
+        team=team,
+        reference=reference or next_reference(team.agency_id),
+        risk_level=risk_level,
+        primary_advocate=actor,
+        conflict_flag=conflict,
+        summary=summary,
+    )
+    _set_assignees(case, [actor])
+    record(
+        "case.create",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=case,
+        detail={"conflict_flag": conflict},
+    )
+    for role, data in ((PartyRole.SURVIVOR, survivor), (PartyRole.OTHER_PARTY, other_party)):
+        if data:
+            party_save(actor=actor, request=request, case=case, party=Party(role=role), data=data)
+    return case
+
+
+#: Case fields a case worker may change through the edit form.
+CASE_EDITABLE = ("reference", "risk_level", "summary")
+
+
+@transaction.atomic
+def case_update(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    expected_version: int,
+    data: dict[str, Any],
+) -> Case:
+    if not policy.may(actor, case, "edit"):
+        raise PermissionDenied
+    locked = Case.objects.select_for_update().get(pk=case.pk)
+    if locked.version != expected_version:
+        raise StaleEdit
+    changed = [f for f in CASE_EDITABLE if f in data and getattr(case, f) != data[f]]
+    for name in changed:
+        setattr(case, name, data[name])
+    case.version = locked.version + 1
+    case.save()
+    record(
+        "case.update", actor=actor, request=request, case=case, obj=case, detail={"fields": changed}
+    )
+    return case
+
+
+@transaction.atomic
+def case_assign(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    primary: User,
+    others: Iterable[User],
+) -> Case:
+    if not policy.may(actor, case, "assign"):
+        raise PermissionDenied
+    allowed = set(policy.assignable_users(case).values_list("pk", flat=True))
+    people = [primary, *others]
+    if any(u.pk not in allowed for u in people):
+        raise ValidationError("Only active staff of this agency can be assigned.")
+    old_primary = case.primary_advocate_id
+    added, removed = _set_assignees(case, people)
+    case.primary_advocate = primary
+    case.save(update_fields=["primary_advocate", "updated_at"])
+    record(
+        "case.assign",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=case,
+        detail={
+            "added": added,
+            "removed": removed,
+            "primary": primary.pk,
+            "previous_primary": old_primary,
+        },
+    )
+    return case
+
+
+@transaction.atomic
+def case_set_status(*, actor: User, request: HttpRequest | None, case: Case, status: str) -> Case:
+    """Move a case along referral → active → dormant/closed; reopening keeps the whole history."""
+    if not policy.may(actor, case, "change_status"):
+        raise PermissionDenied
+    if status not in STATUS_TRANSITIONS.get(case.status, set()):
+        raise ValidationError(
+            f"A {case.get_status_display().lower()} case cannot be made {status}."
+        )
+    previous = case.status
+    case.status = status
+    if status == CaseStatus.CLOSED:
+        case.closed_at = timezone.now()
+    elif previous in (CaseStatus.CLOSED, CaseStatus.DORMANT):
+        case.closed_at = None
+    case.save(update_fields=["status", "closed_at", "updated_at"])
+    record(
+        "case.status",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=case,
+        detail={"from": previous, "to": status},
+    )
+    return case
+
+
+@transaction.atomic
+def case_restrict(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    restricted: bool,
+    users: Iterable[User],
+) -> Case:
+    if not policy.may(actor, case, "restrict"):
+        raise PermissionDenied
+    allowed = set(policy.assignable_users(case).values_list("pk", flat=True))
+    listed = {u.pk for u in users}
+    if listed - allowed:
+        raise ValidationError("Only active staff of this agency can be listed.")
+    if restricted:
+        # Whoever restricts a case keeps it: nobody can lock themselves out by accident.
+        listed.add(actor.pk)
+    before = set(case.restricted_users.values_list("pk", flat=True))
+    case.restricted = restricted
+    case.save(update_fields=["restricted", "updated_at"])
+    case.restricted_users.set(listed if restricted else [])
+    after = set(case.restricted_users.values_list("pk", flat=True))
+    record(
+        "case.restrict",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=case,
+        detail={
+            "restricted": restricted,
+            "added": sorted(after - before),
+            "removed": sorted(before - after),
+        },
+    )
+    return case
+
+
+PARTY_FIELDS = ("full_name", "date_of_birth", "address", "phone", "email", "notes")
+
+
+@transaction.atomic
+def party_save(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    party: Party,
+    data: dict[str, Any],
+) -> Party:
+    if not policy.may(actor, case, "edit"):
+        raise PermissionDenied
+    adding = party.pk is None
+    party.case = case
+    changed = []
+    for name in PARTY_FIELDS:
+        if name not in data:
+            continue
+        value = data[name]
+        if isinstance(value, dt.date):
+            value = value.isoformat()
+        if name == "date_of_birth" and not value:
+            value = None
+        if adding or getattr(party, name) != value:
+            changed.append(name)
+            setattr(party, name, value)
+    if "role" in data and adding:
+        party.role = data["role"]
+    party.identity_index = identity_index_for(party.full_name, party.date_of_birth)
+    party.save()
+    record(
+        "party.create" if adding else "party.update",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=party,
+        detail={"role": party.role, "fields": changed},
+    )
+    return party
+
+
+@transaction.atomic
+def safe_contact_save(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    expected_version: int | None,
+    timezone_name: str,
+    rules: dict[str, Any],
+    details: dict[str, str],
+) -> SafeContactProfile:
+    if not policy.may(actor, case, "edit"):
+        raise PermissionDenied
+    profile = SafeContactProfile.objects.select_for_update().filter(case=case).first()
+    adding = profile is None
+    if adding:
+        profile = SafeContactProfile(case=case, version=0)
+    elif expected_version is not None and profile.version != expected_version:
+        raise StaleEdit
+    changed = []
+    if adding or profile.timezone != timezone_name:
+        changed.append("timezone")
+    if adding or profile.rules != rules:
+        changed.append("rules")
+    profile.timezone = timezone_name
+    profile.rules = rules
+    for name, value in details.items():
+        if adding or getattr(profile, name) != value:
+            changed.append(name)
+            setattr(profile, name, value)
+    profile.version += 1
+    profile.save()
+    record(
+        "safe_contact.save",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=profile,
+        object_id=str(profile.pk),
+        detail={"fields": changed},
+    )
+    return profile
+
+
+class BreakGlassRefused(Exception):
+    """No case this user may open through break-glass has that reference."""
+
+
+@transaction.atomic
+def break_glass_open(
+    *, actor: User, request: HttpRequest | None, reference: str, reason: str
+) -> BreakGlassGrant:
+    """Open an unassigned, unrestricted case of the actor's agency for a limited time."""
+    if not policy.may_break_glass(actor):
+        raise PermissionDenied
+    case = policy.break_glass_candidates(actor).filter(reference=reference.strip()).first()
+    if case is None:
+        raise BreakGlassRefused
+    now = timezone.now()
+    grant = BreakGlassGrant.objects.create(
+        case=case,
+        user=actor,
+        reason=reason,
+        granted_at=now,
+        expires_at=now + dt.timedelta(minutes=settings.BREAK_GLASS_MINUTES),
+    )
+    record(
+        "break_glass.open",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=grant,
+        object_id=str(grant.pk),
+        detail={"grant": grant.pk, "minutes": settings.BREAK_GLASS_MINUTES},
+    )
+    return grant

@@ -1,0 +1,32 @@
+from django.urls import path, register_converter
+
+from caseflow.cases import views
+
+
+class PublicIdConverter:
+    regex = r"[A-Za-z0-9_-]{16,32}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(PublicIdConverter, "pid")
+
+app_name = "cases"
+
+urlpatterns = [
+    path("", views.case_list, name="list"),
+    path("new/", views.case_new, name="new"),
+    path("break-glass/", views.break_glass, name="break_glass"),
+    path("<pid:public_id>/", views.case_detail, name="detail"),
+    path("<pid:public_id>/edit/", views.case_edit, name="edit"),
+    path("<pid:public_id>/assign/", views.case_assign, name="assign"),
+    path("<pid:public_id>/restrict/", views.case_restrict, name="restrict"),
+    path("<pid:public_id>/status/", views.case_status, name="status"),
+    path("<pid:public_id>/safe-contact/", views.safe_contact_edit, name="safe_contact"),
+    path("<pid:public_id>/people/new/", views.party_edit, name="party_new"),
+    path("<pid:public_id>/people/<pid:party_id>/", views.party_edit, name="party_edit"),
+]

@@ -1,0 +1,446 @@
+"""Case pages. Each view: resolve the case through policy → bind the form → call a service →
+redirect. Reads of case content are audited here, in the request's transaction."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from caseflow import policy
+from caseflow.accounts.models import Role
+from caseflow.audit.services import record
+from caseflow.cases import services
+from caseflow.cases.forms import (
+    AssignForm,
+    BreakGlassForm,
+    CaseEditForm,
+    IntakeForm,
+    PartyForm,
+    RestrictForm,
+    SafeContactForm,
+    SearchForm,
+    StatusForm,
+)
+from caseflow.cases.models import STATUS_TRANSITIONS, CaseStatus, Party, PartyRole
+from caseflow.cases.selectors import case_rows, supervisor_overview
+from caseflow.lib import safewindows
+
+OPEN_STATUSES = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
+PAGE_SIZE = 50
+
+
+def _audit_list(request: HttpRequest, action: str, cases) -> None:
+    record(action, request=request, detail={"cases": [c.pk for c in cases]})
+
+
+@login_required
+@require_http_methods(["GET"])
+def dashboard(request: HttpRequest) -> HttpResponse:
+    role = policy.active_role(request.user)
+    context: dict = {"role": role}
+    if role == Role.ADVOCATE or role == Role.SUPERVISOR:
+        mine = list(
+            case_rows(
+                policy.visible_cases(request.user).filter(
+                    Q(assignments__user=request.user) | Q(break_glass_grants__user=request.user),
+                    status__in=OPEN_STATUSES,
+                )
+            ).distinct()
+        )
+        context["cases"] = mine
+        shown = list(mine)
+        if role == Role.SUPERVISOR:
+            context.update(supervisor_overview(request.user))
+            shown += context["unassigned"]
+        _audit_list(request, "dashboard.view", shown)
+    return render(request, "cases/dashboard.html", context)
+
+
+@login_required
+@require_http_methods(["GET"])
+def case_list(request: HttpRequest) -> HttpResponse:
+    if policy.active_role(request.user) not in policy.CASEWORK_ROLES:
+        raise PermissionDenied
+    form = SearchForm(request.GET or None)
+    cases = policy.visible_cases(request.user)
+    status = request.GET.get("status", "")
+    if status in CaseStatus.values:
+        cases = cases.filter(status=status)
+    if form.is_valid() and form.cleaned_data["q"]:
+        cases = cases.filter(reference__icontains=form.cleaned_data["q"].strip())
+    page = Paginator(case_rows(cases), PAGE_SIZE).get_page(request.GET.get("page"))
+    _audit_list(request, "case.list", page.object_list)
+    return render(
+        request,
+        "cases/case_list.html",
+        {
+            "page": page,
+            "form": form,
+            "status": status,
+            "statuses": CaseStatus.choices,
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def case_new(request: HttpRequest) -> HttpResponse:
+    teams = policy.intake_teams(request.user)
+    if not teams.exists():
+        raise PermissionDenied
+    form = IntakeForm(request.POST or None, teams=teams)
+    conflict = False
+    if request.method == "POST" and form.is_valid():
+        other = form.other_party()
+        people = [
+            (
+                PartyRole.SURVIVOR,
+                form.cleaned_data["survivor_full_name"],
+                _iso(form.cleaned_data["survivor_date_of_birth"]),
+            )
+        ]
+        if other:
+            people.append((PartyRole.OTHER_PARTY, other["full_name"], _iso(other["date_of_birth"])))
+        conflict = services.conflict_check(
+            agency_id=form.cleaned_data["team"].agency_id, people=people
+        )
+        if conflict and not form.cleaned_data["acknowledge_conflict"]:
+            data = request.POST.copy()
+            data["acknowledge_conflict"] = "True"
+            form = IntakeForm(data, teams=teams)
+            form.is_valid()
+            record("case.conflict_warning", request=request)
+        else:
+            try:
+                with transaction.atomic():
+                    case = services.case_open(
+                        actor=request.user,
+                        request=request,
+                        team=form.cleaned_data["team"],
+                        survivor=form.survivor(),
+                        other_party=other,
+                        risk_level=form.cleaned_data["risk_level"],
+                        summary=form.cleaned_data["summary"],
+                        reference=form.cleaned_data["reference"],
+                    )
+            except IntegrityError:
+                form.add_error("reference", "Another case already has this reference.")
+            else:
+                if case.conflict_flag:
+                    messages.warning(request, "Possible conflict — consult your supervisor.")
+                messages.success(request, f"Case {case.reference} opened.")
+                return redirect("cases:detail", case.public_id)
+    return render(request, "cases/case_new.html", {"form": form, "conflict": conflict})
+
+
+def _iso(value) -> str | None:
+    return value.isoformat() if value else None
+
+
+@login_required
+@require_http_methods(["GET"])
+def case_detail(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "view")
+    parties = list(case.parties.all())
+    for party in parties:
+        party.case = case  # share the unwrapped data key
+    profile = getattr(case, "safe_contact", None) if hasattr(case, "safe_contact") else None
+    if profile is not None:
+        profile.case = case
+    assignees = list(case.assignees.order_by("first_name", "last_name", "username"))
+    record("case.view", request=request, case=case, obj=case)
+    return render(
+        request,
+        "cases/case_detail.html",
+        {
+            "case": case,
+            "parties": parties,
+            "profile": profile,
+            "profile_windows": (
+                safewindows.format_windows(
+                    [safewindows.Window.from_dict(w) for w in profile.windows]
+                )
+                if profile
+                else ""
+            ),
+            "assignees": assignees,
+            "restricted_users": list(case.restricted_users.all()) if case.restricted else [],
+            "can_edit": policy.may(request.user, case, "edit"),
+            "can_assign": policy.may(request.user, case, "assign"),
+            "status_choices": _status_choices(case),
+            "break_glass": not policy.is_caseworker.test(request.user, case),
+        },
+    )
+
+
+def _status_choices(case) -> list[tuple[str, str]]:
+    labels = {
+        CaseStatus.ACTIVE: "Make active" if case.status == CaseStatus.REFERRAL else "Reopen",
+        CaseStatus.DORMANT: "Mark dormant",
+        CaseStatus.CLOSED: "Close",
+    }
+    return [(s, labels[s]) for s in CaseStatus.values if s in STATUS_TRANSITIONS[case.status]]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def case_edit(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    initial = {
+        "reference": case.reference,
+        "risk_level": case.risk_level,
+        "summary": case.summary,
+        "version": case.version,
+    }
+    form = CaseEditForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        try:
+            with transaction.atomic():
+                services.case_update(
+                    actor=request.user,
+                    request=request,
+                    case=case,
+                    expected_version=data.pop("version"),
+                    data=data,
+                )
+        except services.StaleEdit:
+            form.add_error(
+                None,
+                "Someone else changed this case after you opened it. "
+                "Nothing was saved: reload to see their changes.",
+            )
+        except IntegrityError:
+            form.add_error("reference", "Another case already has this reference.")
+        else:
+            messages.success(request, "Case saved.")
+            return redirect("cases:detail", case.public_id)
+    else:
+        record("case.view", request=request, case=case, obj=case, detail={"page": "edit"})
+    return render(
+        request, "cases/case_form.html", {"form": form, "case": case, "title": "Edit case"}
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def case_assign(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "assign")
+    users = policy.assignable_users(case)
+    initial = {
+        "primary": case.primary_advocate_id,
+        "others": [u.pk for u in case.assignees.exclude(pk=case.primary_advocate_id)],
+    }
+    form = AssignForm(request.POST or None, users=users, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        others = [u for u in form.cleaned_data["others"] if u != form.cleaned_data["primary"]]
+        services.case_assign(
+            actor=request.user,
+            request=request,
+            case=case,
+            primary=form.cleaned_data["primary"],
+            others=others,
+        )
+        messages.success(request, "Assignment saved.")
+        return redirect("cases:detail", case.public_id)
+    if request.method == "GET":
+        record("case.view", request=request, case=case, obj=case, detail={"page": "assign"})
+    return render(
+        request, "cases/case_form.html", {"form": form, "case": case, "title": "Assign case"}
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def case_restrict(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "restrict")
+    users = policy.assignable_users(case)
+    initial = {
+        "restricted": case.restricted,
+        "users": list(case.restricted_users.values_list("pk", flat=True))
+        or list(case.assignees.values_list("pk", flat=True)),
+    }
+    form = RestrictForm(request.POST or None, users=users, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        services.case_restrict(
+            actor=request.user,
+            request=request,
+            case=case,
+            restricted=form.cleaned_data["restricted"],
+            users=form.cleaned_data["users"],
+        )
+        messages.success(request, "Access list saved.")
+        if not policy.can_view_case(request.user, case):
+            return redirect("dashboard")
+        return redirect("cases:detail", case.public_id)
+    if request.method == "GET":
+        record("case.view", request=request, case=case, obj=case, detail={"page": "restrict"})
+    return render(
+        request, "cases/case_form.html", {"form": form, "case": case, "title": "Restrict access"}
+    )
+
+
+@login_required
+@require_POST
+def case_status(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "change_status")
+    form = StatusForm(request.POST, choices=_status_choices(case))
+    if form.is_valid():
+        try:
+            services.case_set_status(
+                actor=request.user, request=request, case=case, status=form.cleaned_data["status"]
+            )
+        except ValidationError as exc:
+            messages.error(request, exc.messages[0])
+        else:
+            messages.success(request, f"Case is now {case.get_status_display().lower()}.")
+    else:
+        messages.error(request, "That status change is not possible for this case.")
+    return redirect("cases:detail", case.public_id)
+
+
+def _party_roles(case, party: Party | None) -> list[tuple[str, str]]:
+    roles = list(PartyRole.choices)
+    has_survivor = (
+        case.parties.filter(role=PartyRole.SURVIVOR).exclude(pk=getattr(party, "pk", None)).exists()
+    )
+    if has_survivor:
+        roles = [r for r in roles if r[0] != PartyRole.SURVIVOR]
+    return roles
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def party_edit(request: HttpRequest, public_id: str, party_id: str | None = None) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    party = None
+    if party_id is not None:
+        party = case.parties.filter(public_id=party_id).first()
+        if party is None:
+            raise Http404("No such person on this case")
+        party.case = case
+    roles = _party_roles(case, party) if party is None else [(party.role, party.get_role_display())]
+    initial = {}
+    if party is not None:
+        initial = {name: getattr(party, name) for name in services.PARTY_FIELDS}
+        initial["role"] = party.role
+    form = PartyForm(request.POST or None, roles=roles, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        services.party_save(
+            actor=request.user,
+            request=request,
+            case=case,
+            party=party or Party(role=data["role"]),
+            data=data,
+        )
+        messages.success(request, "Saved.")
+        return redirect("cases:detail", case.public_id)
+    if request.method == "GET":
+        record("case.view", request=request, case=case, obj=party or case, detail={"page": "party"})
+    return render(
+        request,
+        "cases/case_form.html",
+        {
+            "form": form,
+            "case": case,
+            "title": "Edit person" if party else "Add a person",
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def safe_contact_edit(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    profile = getattr(case, "safe_contact", None) if hasattr(case, "safe_contact") else None
+    initial = {}
+    if profile is not None:
+        profile.case = case
+        initial = {
+            "timezone": profile.timezone,
+            "channels": profile.channels,
+            "windows": safewindows.format_windows(
+                [safewindows.Window.from_dict(w) for w in profile.windows]
+            ),
+            "voicemail_safe": profile.voicemail_safe,
+            "safe_phone": profile.safe_phone,
+            "safe_email": profile.safe_email,
+            "third_party": profile.third_party,
+            "code_word": profile.code_word,
+            "version": profile.version,
+        }
+    form = SafeContactForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            with transaction.atomic():
+                services.safe_contact_save(
+                    actor=request.user,
+                    request=request,
+                    case=case,
+                    expected_version=d["version"] if profile is not None else None,
+                    timezone_name=d["timezone"],
+                    rules={
+                        "channels": d["channels"],
+                        "windows": d["windows"],
+                        "voicemail_safe": d["voicemail_safe"],
+                    },
+                    details={
+                        k: d[k] for k in ("safe_phone", "safe_email", "third_party", "code_word")
+                    },
+                )
+        except services.StaleEdit:
+            form.add_error(
+                None,
+                "Someone else changed this profile after you opened it. "
+                "Nothing was saved: reload to see their changes.",
+            )
+        else:
+            messages.success(request, "Safe-contact profile saved.")
+            return redirect("cases:detail", case.public_id)
+    if request.method == "GET":
+        record("case.view", request=request, case=case, obj=case, detail={"page": "safe_contact"})
+    return render(
+        request,
+        "cases/case_form.html",
+        {"form": form, "case": case, "title": "Safe-contact profile"},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def break_glass(request: HttpRequest) -> HttpResponse:
+    if not policy.may_break_glass(request.user):
+        raise PermissionDenied
+    form = BreakGlassForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            grant = services.break_glass_open(
+                actor=request.user,
+                request=request,
+                reference=form.cleaned_data["reference"],
+                reason=form.cleaned_data["reason"],
+            )
+        except services.BreakGlassRefused:
+            record("break_glass.refused", request=request)
+            form.add_error(
+                "reference",
+                "There is no case with this reference that you can "
+                "open this way. Restricted cases cannot be opened.",
+            )
+        else:
+            messages.warning(
+                request,
+                "Emergency access granted for a limited time. Your supervisor has been told.",
+            )
+            return redirect(reverse("cases:detail", args=[grant.case.public_id]))
+    return render(request, "cases/break_glass.html", {"form": form})

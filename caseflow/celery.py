@@ -1,0 +1,11 @@
+"""The Celery application: broker from settings (Redis, or the file-system broker by default)."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "caseflow.settings")
+
+app = Celery("caseflow")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

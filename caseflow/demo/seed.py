@@ -1,0 +1,242 @@
+"""Synthetic demo data: two agencies, their staff, and about sixty clearly fictional cases.
+
+Every record is written through caseflow's own services, so the audit trail is populated the way
+real use would populate it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from caseflow.accounts.models import Agency, Membership, Role, Team, User
+from caseflow.cases import services as case_services
+from caseflow.cases.models import CaseStatus, Channel, RiskLevel
+
+FIRST = [
+    "Alex",
+    "Sam",
+    "Jordan",
+    "Robin",
+    "Casey",
+    "Morgan",
+    "Jamie",
+    "Taylor",
+    "Charlie",
+    "Riley",
+    "Avery",
+    "Quinn",
+    "Rowan",
+    "Sky",
+    "Harper",
+    "Emery",
+    "Frankie",
+    "Jesse",
+]
+# Surnames that say plainly the people are made up.
+LAST = [
+    "Example",
+    "Sample",
+    "Placeholder",
+    "Fictional",
+    "Specimen",
+    "Madeup",
+    "Testcase",
+    "Pretend",
+    "Imaginary",
+    "Notreal",
+]
+
+
+@dataclass
+class DemoLogin:
+    username: str
+    password: str
+    role: str
+    agency: str
+    team: str
+
+
+def _password() -> str:
+    return "demo-" + secrets.token_urlsafe(9)
+
+
+def _user(logins, agency, username, first, last, role, teams=()) -> User:
+    password = _password()
+    user = User.objects.create_user(
+        username=username,
+        password=password,
+        first_name=first,
+        last_name=last,
+        email=f"{username}@demo.invalid",
+    )
+    Membership.objects.create(user=user, agency=agency, role=role)
+    for team in teams:
+        team.members.add(user)
+    logins.append(
+        DemoLogin(username, password, role, agency.name, ", ".join(t.name for t in teams))
+    )
+    return user
+
+
+def _person(rng: random.Random) -> dict:
+    born = dt.date(rng.randint(1965, 2003), rng.randint(1, 12), rng.randint(1, 28))
+    return {
+        "full_name": f"{rng.choice(FIRST)} {rng.choice(LAST)}",
+        "date_of_birth": born,
+        "phone": f"07700 900{rng.randint(100, 999)}",
+        "email": "",
+    }
+
+
+@transaction.atomic
+def seed(rng_seed: int = 7) -> list[DemoLogin]:
+    rng = random.Random(rng_seed)
+    logins: list[DemoLogin] = []
+    riverside = Agency.objects.create(name="Riverside Advocacy Service (demo)", slug="riverside")
+    north = Team.objects.create(agency=riverside, name="North team")
+    south = Team.objects.create(agency=riverside, name="South team")
+    staff = {
+        "north": [
+            _user(
+                logins, riverside, "nadia.supervisor", "Nadia", "Example", Role.SUPERVISOR, [north]
+            ),
+            _user(logins, riverside, "aisha.advocate", "Aisha", "Sample", Role.ADVOCATE, [north]),
+            _user(logins, riverside, "ben.advocate", "Ben", "Placeholder", Role.ADVOCATE, [north]),
+            _user(logins, riverside, "cleo.advocate", "Cleo", "Fictional", Role.ADVOCATE, [north]),
+        ],
+        "south": [
+            _user(logins, riverside, "sam.supervisor", "Sam", "Specimen", Role.SUPERVISOR, [south]),
+            _user(logins, riverside, "dev.advocate", "Dev", "Madeup", Role.ADVOCATE, [south]),
+            _user(logins, riverside, "erin.advocate", "Erin", "Pretend", Role.ADVOCATE, [south]),
+        ],
+    }
+    _user(logins, riverside, "oli.auditor", "Oli", "Imaginary", Role.AUDITOR)
+    _user(logins, riverside, "ada.admin", "Ada", "Notreal", Role.AGENCY_ADMIN)
+
+    hillview = Agency.objects.create(name="Hillview Outreach (demo)", slug="hillview")
+    hill_team = Team.objects.create(agency=hillview, name="Outreach team")
+    hill = [
+        _user(logins, hillview, "hana.supervisor", "Hana", "Example", Role.SUPERVISOR, [hill_team]),
+        _user(logins, hillview, "ivan.advocate", "Ivan", "Sample", Role.ADVOCATE, [hill_team]),
+        _user(logins, hillview, "jo.advocate", "Jo", "Testcase", Role.ADVOCATE, [hill_team]),
+    ]
+    _user(logins, hillview, "kit.admin", "Kit", "Notreal", Role.AGENCY_ADMIN)
+
+    now = timezone.now()
+    plan = [(north, staff["north"], 24), (south, staff["south"], 20), (hill_team, hill, 16)]
+    cases = []
+    for team, people, count in plan:
+        supervisor, advocates = people[0], people[1:]
+        for i in range(count):
+            advocate = advocates[i % len(advocates)]
+            survivor = _person(rng)
+            other = _person(rng)
+            case = case_services.case_open(
+                actor=advocate,
+                team=team,
+                survivor=survivor,
+                other_party=other,
+                risk_level=rng.choice(RiskLevel.values),
+                summary="Fictional demo referral. No real person is described here.",
+            )
+            case.opened_at = now - dt.timedelta(days=rng.randint(1, 400))
+            case.save(update_fields=["opened_at"])
+            if i % 5 != 4:
+                case_services.safe_contact_save(
+                    actor=advocate,
+                    request=None,
+                    case=case,
+                    expected_version=None,
+                    timezone_name="Europe/London",
+                    rules={
+                        "channels": [Channel.PHONE, Channel.TEXT] if i % 2 else [Channel.TEXT],
+                        "windows": [
+                            {"days": [0, 1, 2, 3, 4], "start": "10:00", "end": "12:00"},
+                            {"days": [5], "start": "14:00", "end": "16:00"},
+                        ],
+                        "voicemail_safe": bool(i % 3 == 0),
+                    },
+                    details={
+                        "safe_phone": survivor["phone"],
+                        "safe_email": "",
+                        "third_party": "",
+                        "code_word": "Is the parcel here?",
+                    },
+                )
+            status_roll = i % 8
+            if status_roll in (1, 2, 3, 4):
+                case_services.case_set_status(
+                    actor=advocate, request=None, case=case, status=CaseStatus.ACTIVE
+                )
+            elif status_roll == 5:
+                case_services.case_set_status(
+                    actor=advocate, request=None, case=case, status=CaseStatus.ACTIVE
+                )
+                case_services.case_set_status(
+                    actor=advocate, request=None, case=case, status=CaseStatus.DORMANT
+                )
+            elif status_roll == 6:
+                case_services.case_set_status(
+                    actor=advocate, request=None, case=case, status=CaseStatus.CLOSED
+                )
+            if i == 3:
+                case_services.case_restrict(
+                    actor=supervisor, request=None, case=case, restricted=True, users=[advocate]
+                )
+            cases.append((team, case, survivor))
+
+    # Two unassigned referrals per Riverside team for the supervisors' queue.
+    for team, people in ((north, staff["north"]), (south, staff["south"])):
+        for _ in range(2):
+            case = case_services.case_open(
+                actor=people[0],
+                team=team,
+                survivor=_person(rng),
+                other_party=None,
+                risk_level=RiskLevel.UNKNOWN,
+                summary="Fictional referral awaiting allocation.",
+            )
+            case.assignments.all().delete()
+            case.primary_advocate = None
+            case.save(update_fields=["primary_advocate"])
+
+    # A possible conflict: a new client names an existing client as the other party.
+    _, first_case, first_survivor = cases[0]
+    case_services.case_open(
+        actor=staff["north"][2],
+        team=north,
+        survivor=_person(rng),
+        other_party={
+            "full_name": first_survivor["full_name"],
+            "date_of_birth": first_survivor["date_of_birth"],
+        },
+        risk_level=RiskLevel.MEDIUM,
+        summary="Fictional referral that trips the conflict check.",
+    )
+
+    # A colleague opens a South case through emergency access.
+    south_case = next(c for t, c, _ in cases if t == south and not c.restricted)
+    case_services.break_glass_open(
+        actor=staff["north"][1],
+        request=None,
+        reference=south_case.reference,
+        reason="Client phoned the duty line; her advocate is on leave today.",
+    )
+    return logins
+
+
+def write_logins(logins: list[DemoLogin], path: Path | None = None) -> Path:
+    path = path or (settings.VAR_DIR / "demo-users.json")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([login.__dict__ for login in logins], indent=2))
+    path.chmod(0o600)
+    return path

@@ -1,0 +1,202 @@
+"""Who sees what: the only module that decides.
+
+``visible_cases(user)`` is the scope: the cases whose content a user may read. Every object rule is
+derived from it, so list pages and detail pages cannot disagree. Inside the scope, ``rules``
+predicates decide which actions a user may take. Views fetch cases only through
+:func:`get_case_for`: outside the scope is 404 (the same answer as "no such case"), inside the scope
+without the right is 403.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import rules
+from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import Http404
+from django.utils import timezone
+
+from caseflow.accounts.models import Role, Team, User
+from caseflow.cases.models import BreakGlassGrant, Case, CaseAssignment
+
+#: Roles that work with case content. Auditors read audit trails and metadata; agency admins manage
+#: people; operators (superusers) run the system. None of them reads a survivor's file.
+CASEWORK_ROLES = frozenset({Role.ADVOCATE, Role.SUPERVISOR})
+
+
+class CaseNotFound(Http404):
+    """Outside the user's scope (or no such case): the two are indistinguishable on purpose."""
+
+    def __init__(self, public_id: str, action: str):
+        super().__init__("No such case")
+        self.public_id = public_id
+        self.action = action
+
+
+class CaseForbidden(PermissionDenied):
+    def __init__(self, case: Case, action: str):
+        super().__init__("Not allowed")
+        self.case = case
+        self.action = action
+
+
+def active_role(user: Any) -> str | None:
+    """The user's app role, or None for anonymous, deactivated and operator accounts."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return None
+    membership = user.membership_or_none
+    if membership is None or not membership.is_active:
+        return None
+    return membership.role
+
+
+def _agency_id(user: Any) -> int | None:
+    return user.membership.agency_id if active_role(user) else None
+
+
+def visible_cases(user: Any) -> QuerySet[Case]:
+    """The cases whose content ``user`` may read."""
+    role = active_role(user)
+    if role not in CASEWORK_ROLES:
+        return Case.objects.none()
+    assigned = Exists(CaseAssignment.objects.filter(case=OuterRef("pk"), user=user))
+    break_glass = Exists(
+        BreakGlassGrant.objects.filter(
+            case=OuterRef("pk"), user=user, expires_at__gt=timezone.now()
+        )
+    )
+    reach = Q(assigned) | Q(break_glass)
+    if role == Role.SUPERVISOR:
+        reach |= Q(team__in=Team.objects.filter(members=user).values("pk"))
+    restricted_listed = Exists(
+        Case.restricted_users.through.objects.filter(case=OuterRef("pk"), user=user)
+    )
+    return Case.objects.filter(
+        Q(agency_id=_agency_id(user)) & ((Q(restricted=False) & reach) | Q(restricted_listed))
+    )
+
+
+def can_view_case(user: Any, case: Case) -> bool:
+    return visible_cases(user).filter(pk=case.pk).exists()
+
+
+# --- Actions inside the scope ------------------------------------------------------------------
+
+
+@rules.predicate
+def is_assigned(user: User, case: Case) -> bool:
+    return CaseAssignment.objects.filter(case=case, user=user).exists()
+
+
+@rules.predicate
+def is_case_supervisor(user: User, case: Case) -> bool:
+    return active_role(user) == Role.SUPERVISOR and case.team.members.filter(pk=user.pk).exists()
+
+
+@rules.predicate
+def is_restricted_listed(user: User, case: Case) -> bool:
+    return case.restricted and case.restricted_users.filter(pk=user.pk).exists()
+
+
+is_caseworker = is_assigned | is_case_supervisor | is_restricted_listed
+
+CASE_ACTIONS: dict[str, rules.Predicate] = {
+    # Reading the file: anyone in scope (assigned, supervising, listed, or break-glass).
+    "view": rules.always_allow,
+    # Changing the record: the people who work the case. Break-glass is read-only.
+    "edit": is_caseworker,
+    "change_status": is_caseworker,
+    # Deciding who works the case and who may see a restricted one: its team's supervisors.
+    "assign": is_case_supervisor,
+    "restrict": is_case_supervisor,
+}
+
+
+def may(user: Any, case: Case, action: str) -> bool:
+    """Whether ``user`` may take ``action`` on ``case`` (scope included)."""
+    if action not in CASE_ACTIONS:
+        raise ValueError(f"unknown case action {action!r}")
+    return can_view_case(user, case) and CASE_ACTIONS[action].test(user, case)
+
+
+def get_case_for(user: Any, public_id: str, action: str = "view") -> Case:
+    """The case behind ``public_id`` if ``user`` may take ``action`` on it.
+
+    Raises :class:`CaseNotFound` (404) outside the scope and :class:`CaseForbidden` (403) inside
+    the scope without the right.
+    """
+    if action not in CASE_ACTIONS:
+        raise ValueError(f"unknown case action {action!r}")
+    case = (
+        visible_cases(user)
+        .select_related("team", "agency", "primary_advocate")
+        .filter(public_id=public_id)
+        .first()
+    )
+    if case is None:
+        raise CaseNotFound(public_id, action)
+    if not CASE_ACTIONS[action].test(user, case):
+        raise CaseForbidden(case, action)
+    return case
+
+
+# --- Break-glass -------------------------------------------------------------------------------
+
+
+def break_glass_candidates(user: Any) -> QuerySet[Case]:
+    """Cases ``user`` may open through break-glass: same agency, not restricted."""
+    if active_role(user) not in CASEWORK_ROLES:
+        return Case.objects.none()
+    return Case.objects.filter(agency_id=_agency_id(user), restricted=False)
+
+
+def may_break_glass(user: Any) -> bool:
+    return active_role(user) in CASEWORK_ROLES
+
+
+# --- People and teams ----------------------------------------------------------------------------
+
+
+def is_agency_admin(user: Any) -> bool:
+    return active_role(user) == Role.AGENCY_ADMIN
+
+
+def agency_users(user: Any) -> QuerySet[User]:
+    """Staff an agency admin manages: their own agency's, nobody else's."""
+    if not is_agency_admin(user):
+        return User.objects.none()
+    return User.objects.filter(membership__agency_id=_agency_id(user)).select_related("membership")
+
+
+def agency_teams(user: Any) -> QuerySet[Team]:
+    if active_role(user) is None:
+        return Team.objects.none()
+    return Team.objects.filter(agency_id=_agency_id(user))
+
+
+def supervised_teams(user: Any) -> QuerySet[Team]:
+    if active_role(user) != Role.SUPERVISOR:
+        return Team.objects.none()
+    return Team.objects.filter(members=user)
+
+
+def assignable_users(case: Case) -> QuerySet[User]:
+    """Who may be assigned to ``case``: active advocates and supervisors of its agency."""
+    return User.objects.filter(
+        is_active=True,
+        membership__agency_id=case.agency_id,
+        membership__is_active=True,
+        membership__role__in=list(CASEWORK_ROLES),
+    ).order_by("first_name", "last_name", "username")
+
+
+def intake_teams(user: Any) -> QuerySet[Team]:
+    """Teams a user may open a case in: the teams they belong to."""
+    if active_role(user) not in CASEWORK_ROLES:
+        return Team.objects.none()
+    return Team.objects.filter(members=user, agency_id=_agency_id(user))
+
+
+def may_open_case(user: Any) -> bool:
+    return intake_teams(user).exists()

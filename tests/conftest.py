@@ -1,0 +1,162 @@
+"""The named cast every access test uses, and shared fixtures.
+
+Agency A has two teams. Team 1: supervisor ``supervisor``, advocates ``assigned`` (works ``case``)
+and ``same_team``. Team 2: supervisor ``other_supervisor`` and advocate ``other_team``. Agency A
+also has an ``auditor`` and an ``agency_admin``. Agency B has ``other_agency``. ``deactivated`` was
+assigned to ``case`` but their membership is switched off. ``operator`` is a Django superuser.
+``restricted_case`` is a team 1 case whose access list names only ``assigned``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from django.db import connection
+
+from caseflow.accounts.models import Role, User
+from caseflow.cases.models import Case, PartyRole
+from tests import factories as f
+
+
+@dataclass
+class Cast:
+    agency: object
+    team1: object
+    team2: object
+    other_agency_team: object
+    assigned: User
+    same_team: User
+    other_team: User
+    supervisor: User
+    other_supervisor: User
+    auditor: User
+    agency_admin: User
+    other_agency: User
+    deactivated: User
+    operator: User
+    case: Case
+    restricted_case: Case
+    team2_case: Case
+    foreign_case: Case
+
+    def actor(self, name: str) -> User | None:
+        return None if name == "anonymous" else getattr(self, name)
+
+
+ACTORS = (
+    "assigned",
+    "same_team",
+    "other_team",
+    "supervisor",
+    "other_supervisor",
+    "auditor",
+    "agency_admin",
+    "other_agency",
+    "deactivated",
+    "operator",
+    "anonymous",
+)
+
+
+def canary(case: Case) -> str:
+    return f"CANARY{case.pk}X"
+
+
+def plant_canaries(case: Case) -> None:
+    mark = canary(case)
+    case.summary = f"summary {mark}"
+    case.save()
+    f.add_party(
+        case,
+        PartyRole.SURVIVOR,
+        full_name=f"Survivor {mark}",
+        date_of_birth="1990-01-01",
+        phone=f"phone {mark}",
+    )
+    f.add_party(case, PartyRole.OTHER_PARTY, full_name=f"Other {mark}")
+    f.add_profile(case, code_word=f"code {mark}")
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Argon2 is deliberately slow; tests that are not about hashing use a fast hasher."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # The test client speaks plain HTTP; the HTTPS redirect is tested on its own.
+    settings.SECURE_SSL_REDIRECT = False
+    # Tests do not run collectstatic; the manifest storage is checked by `.ci/run`.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture
+def cast(db) -> Cast:
+    agency = f.AgencyFactory(name="Agency A")
+    other = f.AgencyFactory(name="Agency B")
+    team1 = f.TeamFactory(agency=agency, name="Team 1")
+    team2 = f.TeamFactory(agency=agency, name="Team 2")
+    other_team_b = f.TeamFactory(agency=other, name="Team B")
+    assigned = f.staff(agency, Role.ADVOCATE, [team1], username="assigned")
+    same_team = f.staff(agency, Role.ADVOCATE, [team1], username="same_team")
+    other_team = f.staff(agency, Role.ADVOCATE, [team2], username="other_team")
+    supervisor = f.staff(agency, Role.SUPERVISOR, [team1], username="supervisor")
+    other_supervisor = f.staff(agency, Role.SUPERVISOR, [team2], username="other_supervisor")
+    auditor = f.staff(agency, Role.AUDITOR, username="auditor")
+    agency_admin = f.staff(agency, Role.AGENCY_ADMIN, username="agency_admin")
+    other_agency = f.staff(other, Role.ADVOCATE, [other_team_b], username="other_agency")
+    deactivated = f.staff(agency, Role.ADVOCATE, [team1], active=False, username="deactivated")
+    operator = User.objects.create_superuser("operator", "op@example.invalid", f.PASSWORD)
+    case = f.open_case(team1, [assigned, deactivated], reference="CASE-1")
+    restricted_case = f.open_case(
+        team1, [assigned], restricted_users=[assigned], reference="CASE-R"
+    )
+    team2_case = f.open_case(team2, [other_team], reference="CASE-2")
+    foreign_case = f.open_case(other_team_b, [other_agency], reference="CASE-B")
+    for c in (case, restricted_case, team2_case, foreign_case):
+        plant_canaries(c)
+    return Cast(
+        agency,
+        team1,
+        team2,
+        other_team_b,
+        assigned,
+        same_team,
+        other_team,
+        supervisor,
+        other_supervisor,
+        auditor,
+        agency_admin,
+        other_agency,
+        deactivated,
+        operator,
+        case,
+        restricted_case,
+        team2_case,
+        foreign_case,
+    )
+
+
+@pytest.fixture
+def login(client):
+    def _login(user: User | None):
+        client.logout()
+        if user is not None:
+            client.force_login(user)
+            session = client.session
+            session["session_epoch"] = user.session_epoch
+            session.save()
+        return client
+
+    return _login
+
+
+@pytest.fixture
+def allow_audit_flush(transactional_db, django_db_blocker):
+    """Transactional tests end with a flush (TRUNCATE); the audit table's trigger refuses that on
+    PostgreSQL, as it should. The test database's superuser steps around it for the teardown."""
+    yield
+    if connection.vendor == "postgresql":
+        with django_db_blocker.unblock(), connection.cursor() as cur:
+            cur.execute("SET session_replication_role = replica")
