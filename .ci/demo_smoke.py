@@ -31,12 +31,16 @@ jar = http.cookiejar.CookieJar()
 opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
 page = opener.open(f"{base}/accounts/login/").read().decode()
 token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
-form = urllib.parse.urlencode({
-    "csrfmiddlewaretoken": token, "username": advocate["username"],
-    "password": advocate["password"],
-}).encode()
-request = urllib.request.Request(f"{base}/accounts/login/", data=form,
-                                 headers={"Referer": f"{base}/accounts/login/"})
+form = urllib.parse.urlencode(
+    {
+        "csrfmiddlewaretoken": token,
+        "username": advocate["username"],
+        "password": advocate["password"],
+    }
+).encode()
+request = urllib.request.Request(
+    f"{base}/accounts/login/", data=form, headers={"Referer": f"{base}/accounts/login/"}
+)
 dashboard = opener.open(request).read().decode()
 if "Your open cases" not in dashboard:
     sys.exit("demo: the advocate's dashboard did not appear after signing in")

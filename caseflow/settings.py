@@ -91,6 +91,9 @@ INSTALLED_APPS = [
     "caseflow.accounts",
     "caseflow.audit",
     "caseflow.cases",
+    "caseflow.checkins",
+    "caseflow.safety",
+    "caseflow.agreements",
     "caseflow.demo",
 ]
 

@@ -25,6 +25,7 @@ from caseflow.cases.models import (
     PartyRole,
     SafeContactProfile,
 )
+from caseflow.checkins.services import case_supervisors, notify
 from caseflow.lib.encryption import blind_index
 
 
@@ -359,6 +360,13 @@ def break_glass_open(
         reason=reason,
         granted_at=now,
         expires_at=now + dt.timedelta(minutes=settings.BREAK_GLASS_MINUTES),
+    )
+    notify(
+        recipients=case_supervisors(case),
+        kind="break_glass",
+        case=case,
+        key=f"break_glass:{grant.pk}",
+        text=f"Emergency access opened on case {case.reference}: please review it.",
     )
     record(
         "break_glass.open",

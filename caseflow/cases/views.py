@@ -30,6 +30,7 @@ from caseflow.cases.forms import (
     StatusForm,
 )
 from caseflow.cases.models import STATUS_TRANSITIONS, CaseStatus, Party, PartyRole
+from caseflow.cases.panels import render_panels
 from caseflow.cases.selectors import case_rows, supervisor_overview
 from caseflow.lib import safewindows
 
@@ -177,6 +178,7 @@ def case_detail(request: HttpRequest, public_id: str) -> HttpResponse:
             "can_assign": policy.may(request.user, case, "assign"),
             "status_choices": _status_choices(case),
             "break_glass": not policy.is_caseworker.test(request.user, case),
+            "panels": render_panels(request, case),
         },
     )
 

@@ -7,6 +7,8 @@ real use would populate it.
 from __future__ import annotations
 
 import datetime as dt
+import importlib
+import importlib.util
 import json
 import random
 import secrets
@@ -54,6 +56,26 @@ LAST = [
     "Imaginary",
     "Notreal",
 ]
+
+
+#: Modules with a ``seed_demo(context)`` function that add their feature's demo data.
+SEED_HOOKS = [
+    "caseflow.safety.demo",
+    "caseflow.agreements.demo",
+    "caseflow.checkins.demo",
+    "caseflow.audit.demo",
+]
+
+
+@dataclass
+class DemoContext:
+    """What the feature seeders get: the demo cases and staff (index 0 of each team is its
+    supervisor) and a seeded random generator."""
+
+    rng: random.Random
+    cases: list
+    staff: dict[str, list[User]]
+    now: dt.datetime
 
 
 @dataclass
@@ -231,6 +253,15 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
         reference=south_case.reference,
         reason="Client phoned the duty line; her advocate is on leave today.",
     )
+    context = DemoContext(
+        rng=rng,
+        cases=[case for _, case, _ in cases],
+        staff={"north": staff["north"], "south": staff["south"], "hillview": hill},
+        now=now,
+    )
+    for path in SEED_HOOKS:
+        if importlib.util.find_spec(path) is not None:
+            importlib.import_module(path).seed_demo(context)
     return logins
 
 

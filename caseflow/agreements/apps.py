@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class AgreementsConfig(AppConfig):
+    name = "caseflow.agreements"
+    label = "agreements"

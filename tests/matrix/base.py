@@ -1,0 +1,46 @@
+"""Building blocks of the authorization matrix rows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.conftest import ACTORS
+
+ANON = {"anonymous": 302, "deactivated": 302}
+
+
+def expect(default: int, **overrides: int) -> dict[str, int]:
+    table = {actor: default for actor in ACTORS}
+    table.update(ANON)
+    table.update(overrides)
+    return table
+
+
+def casework(assigned: int, supervisor: int, others: int = 404, **kw: int) -> dict[str, int]:
+    """A case URL: its assigned advocate, its team's supervisor, everyone else out of scope."""
+    return expect(others, assigned=assigned, supervisor=supervisor, **kw)
+
+
+NOT_ALLOWED = expect(405)
+CASEWORKERS_ONLY = dict(
+    assigned=200,
+    same_team=200,
+    other_team=200,
+    supervisor=200,
+    other_supervisor=200,
+    other_agency=200,
+)
+
+
+@dataclass
+class Row:
+    GET: dict[str, int]
+    POST: dict[str, int]
+    kwargs: str | None = None  # which object fills the URL: "case", "party", "user", "team"
+    # For URLs of objects inside a case: (cast, case) -> URL. The case is ``cast.case`` and
+    # ``cast.restricted_case`` in turn; the builder creates the object it needs on that case.
+    url: Callable[[Any, Any], str] | None = None
+    # Who may see the canaries of which case on this page (beyond the case in the URL).
+    shows: dict[str, set[str]] = field(default_factory=dict)

@@ -1,0 +1,44 @@
+"""Matrix rows for the foundation: dashboard, sign-in, staff, cases."""
+
+from tests.matrix.base import CASEWORKERS_ONLY, NOT_ALLOWED, Row, casework, expect
+
+ROWS: dict[str, Row] = {
+    "dashboard": Row(
+        GET=expect(200),
+        POST=NOT_ALLOWED,
+    ),
+    "health": Row(
+        GET=expect(200, anonymous=200, deactivated=200),
+        POST=expect(405, anonymous=405, deactivated=405),
+    ),
+    "accounts:login": Row(
+        # Signed-in users are sent on to their home page.
+        GET=expect(302, anonymous=200, deactivated=200),
+        POST=expect(302, anonymous=200, deactivated=200),
+    ),
+    "accounts:logout": Row(GET=expect(405, anonymous=405, deactivated=405), POST=expect(302)),
+    "accounts:staff_list": Row(GET=expect(403, agency_admin=200), POST=NOT_ALLOWED),
+    "accounts:staff_new": Row(
+        GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)
+    ),
+    "accounts:staff_edit": Row(
+        GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), kwargs="user"
+    ),
+    "accounts:team_new": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
+    "accounts:team_edit": Row(
+        GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), kwargs="team"
+    ),
+    "cases:list": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=NOT_ALLOWED),
+    "cases:new": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=expect(403, **CASEWORKERS_ONLY)),
+    "cases:break_glass": Row(
+        GET=expect(403, **CASEWORKERS_ONLY), POST=expect(403, **CASEWORKERS_ONLY)
+    ),
+    "cases:detail": Row(GET=casework(200, 200), POST=NOT_ALLOWED, kwargs="case"),
+    "cases:edit": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
+    "cases:assign": Row(GET=casework(403, 200), POST=casework(403, 200), kwargs="case"),
+    "cases:restrict": Row(GET=casework(403, 200), POST=casework(403, 200), kwargs="case"),
+    "cases:status": Row(GET=NOT_ALLOWED, POST=casework(302, 302), kwargs="case"),
+    "cases:safe_contact": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
+    "cases:party_new": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
+    "cases:party_edit": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="party"),
+}
