@@ -93,9 +93,7 @@ def seed_demo(context) -> None:
             SafetyPlanVersion.objects.filter(pk=version.pk).update(
                 created_at=context.now - dt.timedelta(days=days_ago)
             )
-        SafetyPlan.objects.filter(case=case).update(
-            updated_at=context.now - dt.timedelta(days=3)
-        )
+        SafetyPlan.objects.filter(case=case).update(updated_at=context.now - dt.timedelta(days=3))
         assessments = 1 + index % 3
         for n in range(assessments):
             heavy = index % 4 == 0 and n == assessments - 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from crispy_forms.bootstrap import InlineRadios
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Div, Field, Fieldset, Layout, Submit
 from django import forms
@@ -219,6 +220,11 @@ class AssessmentForm(forms.Form):
             help_text="Required when you override the band.",
         )
         self.helper = FormHelper()
+        self.helper.layout = Layout(
+            *(InlineRadios(f"item_{item.id}") for item in instrument.items),
+            "override_band",
+            "override_reason",
+        )
         self.helper.add_input(Submit("submit", "Save assessment"))
 
     def clean(self) -> dict[str, Any]:
