@@ -300,3 +300,13 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# --- safety plans and risk assessment ----------------------------------------------------------
+# Days until a safety plan's next review, by the case's risk level.
+SAFETY_REVIEW_DAYS = {"high": 14, "medium": 30, "standard": 90, "unknown": 30}
+# Protective orders expiring within this many days get a follow-up.
+ORDER_EXPIRY_WARNING_DAYS = env_int("ORDER_EXPIRY_WARNING_DAYS", 28)
+CELERY_BEAT_SCHEDULE["safety-followups-sweep"] = {
+    "task": "caseflow.safety.tasks.followups_sweep",
+    "schedule": 3600.0,
+}

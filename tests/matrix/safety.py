@@ -1,5 +1,62 @@
-"""Matrix rows for safety URLs."""
+"""Matrix rows for safety URLs: reading needs the case in scope ("view"), writing "edit"."""
 
-from tests.matrix.base import Row
+from django.urls import reverse
 
-ROWS: dict[str, Row] = {}
+from caseflow.safety import instruments as engine
+from caseflow.safety import services
+from caseflow.safety.models import RiskAssessment, RiskInstrument, SafetyPlan
+from tests.matrix.base import NOT_ALLOWED, Row, casework
+
+
+def _sample_instrument() -> RiskInstrument:
+    row = RiskInstrument.objects.filter(slug="caseflow-sample", agency__isnull=True).first()
+    if row is None:
+        definition = engine.load_instrument(engine.SHIPPED_DIR / "caseflow-sample.yaml")
+        row, _ = services.instrument_import(definition=definition.to_dict())
+    return row
+
+
+def _plan_version_url(cast, case) -> str:
+    if not SafetyPlan.objects.filter(case=case).exists():
+        services.plan_save(
+            actor=cast.assigned,
+            request=None,
+            case=case,
+            expected_version=0,
+            content={"home": "Matrix plan text."},
+        )
+    return reverse("safety:plan_version", args=[case.public_id, 1])
+
+
+def _assessment_new_url(cast, case) -> str:
+    return reverse("safety:assessment_new", args=[case.public_id, _sample_instrument().pk])
+
+
+def _assessment_url(cast, case) -> str:
+    assessment = RiskAssessment.objects.filter(case=case).first()
+    if assessment is None:
+        assessment = services.assessment_record(
+            actor=cast.assigned,
+            request=None,
+            case=case,
+            instrument=_sample_instrument(),
+            answers={"stalking": True},
+        )
+    return reverse("safety:assessment", args=[case.public_id, assessment.public_id])
+
+
+ROWS: dict[str, Row] = {
+    "safety:plan": Row(GET=casework(200, 200), POST=NOT_ALLOWED, kwargs="case"),
+    # An empty POST is an invalid form (no version): shown again, nothing saved.
+    "safety:plan_edit": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
+    "safety:plan_version": Row(GET=casework(200, 200), POST=NOT_ALLOWED, url=_plan_version_url),
+    "safety:plan_diff": Row(GET=casework(200, 200), POST=NOT_ALLOWED, kwargs="case"),
+    "safety:plan_review": Row(GET=NOT_ALLOWED, POST=casework(302, 302), kwargs="case"),
+    "safety:plan_print": Row(GET=casework(200, 200), POST=NOT_ALLOWED, kwargs="case"),
+    "safety:assessments": Row(GET=casework(200, 200), POST=NOT_ALLOWED, kwargs="case"),
+    # An empty POST answers nothing: a form error, nothing saved.
+    "safety:assessment_new": Row(
+        GET=casework(200, 200), POST=casework(200, 200), url=_assessment_new_url
+    ),
+    "safety:assessment": Row(GET=casework(200, 200), POST=NOT_ALLOWED, url=_assessment_url),
+}

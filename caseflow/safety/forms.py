@@ -1,0 +1,245 @@
+"""Forms for the safety plan, its review, diffs, the safe print and risk assessments."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from crispy_forms.bootstrap import InlineRadios
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Div, Field, Fieldset, Layout, Submit
+from django import forms
+from django.utils import timezone
+
+from caseflow.safety import instruments as engine
+from caseflow.safety import sections
+
+TEXT_MAX = 4000
+ORDER_SLOTS = 3
+YES_NO = [("yes", "Yes"), ("no", "No"), ("", "Not answered")]
+
+
+def _textarea(rows: int = 3) -> forms.Textarea:
+    return forms.Textarea({"rows": rows})
+
+
+def _date_field(label: str) -> forms.DateField:
+    return forms.DateField(
+        required=False, label=label, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+
+class PlanForm(forms.Form):
+    """Every section of the plan. ``version`` is the plan version the user opened."""
+
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, order_slots: int = ORDER_SLOTS, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.order_slots = order_slots
+        for key, label, help_text in sections.TEXT_SECTIONS:
+            self.fields[key] = forms.CharField(
+                label=label,
+                help_text=help_text,
+                max_length=TEXT_MAX,
+                required=False,
+                widget=_textarea(),
+            )
+        self.fields["go_bag"] = forms.MultipleChoiceField(
+            label="Go-bag checklist",
+            choices=sections.GO_BAG_ITEMS,
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
+            help_text="What is packed and kept somewhere safe.",
+        )
+        for slot in range(1, order_slots + 1):
+            p = f"order_{slot}_"
+            self.fields[p + "court"] = forms.CharField(
+                label=f"Order {slot}: court", max_length=200, required=False
+            )
+            self.fields[p + "reference"] = forms.CharField(
+                label=f"Order {slot}: order reference", max_length=100, required=False
+            )
+            self.fields[p + "granted"] = _date_field(f"Order {slot}: granted on")
+            self.fields[p + "expires"] = _date_field(f"Order {slot}: expires on")
+            self.fields[p + "conditions"] = forms.CharField(
+                label=f"Order {slot}: conditions",
+                max_length=TEXT_MAX,
+                required=False,
+                widget=_textarea(2),
+            )
+        for key, label in sections.BARRIERS:
+            self.fields[f"barrier_{key}"] = forms.CharField(
+                label=label, max_length=TEXT_MAX, required=False, widget=_textarea(2)
+            )
+        self.helper = FormHelper()
+        self.helper.layout = self._layout()
+        self.helper.add_input(Submit("submit", "Save as a new version"))
+
+    def _layout(self) -> Layout:
+        text = {key: key for key, _, _ in sections.TEXT_SECTIONS}
+        orders = [
+            Div(
+                *(
+                    Field(f"order_{slot}_{name}")
+                    for name in ("court", "reference", "granted", "expires", "conditions")
+                ),
+                css_class="border rounded p-2 mb-2",
+            )
+            for slot in range(1, self.order_slots + 1)
+        ]
+        return Layout(
+            "version",
+            text["safe_contacts"],
+            text["home"],
+            text["leaving"],
+            "go_bag",
+            text["documents"],
+            text["children"],
+            text["pets"],
+            text["technology"],
+            text["work_school"],
+            Fieldset("Protective orders", *orders),
+            text["emergency_numbers"],
+            Fieldset(
+                "Practical barriers to safety", *(f"barrier_{key}" for key, _ in sections.BARRIERS)
+            ),
+        )
+
+    @classmethod
+    def initial_for(cls, content: dict[str, Any], version: int) -> dict[str, Any]:
+        content = sections.normalise(content)
+        initial: dict[str, Any] = {"version": version, "go_bag": content["go_bag"]}
+        for key, _, _ in sections.TEXT_SECTIONS:
+            initial[key] = content[key]
+        for slot, order in enumerate(content["protective_orders"], start=1):
+            for name, value in order.items():
+                initial[f"order_{slot}_{name}"] = value
+        for key, _ in sections.BARRIERS:
+            initial[f"barrier_{key}"] = content["barriers"][key]
+        return initial
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for slot in range(1, self.order_slots + 1):
+            granted = data.get(f"order_{slot}_granted")
+            expires = data.get(f"order_{slot}_expires")
+            if granted and expires and expires < granted:
+                self.add_error(
+                    f"order_{slot}_expires", "The expiry date is before the date it was granted."
+                )
+            filled = any(
+                data.get(f"order_{slot}_{name}")
+                for name in ("reference", "granted", "expires", "conditions")
+            )
+            if filled and not data.get(f"order_{slot}_court"):
+                self.add_error(f"order_{slot}_court", "Name the court that made this order.")
+        return data
+
+    def content(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        orders = []
+        for slot in range(1, self.order_slots + 1):
+            p = f"order_{slot}_"
+            order = {
+                name: data.get(p + name) or ""
+                for name in ("court", "reference", "granted", "expires", "conditions")
+            }
+            for name in ("granted", "expires"):
+                if isinstance(order[name], dt.date):
+                    order[name] = order[name].isoformat()
+            orders.append(order)
+        return {
+            **{key: data.get(key, "") for key, _, _ in sections.TEXT_SECTIONS},
+            "go_bag": list(data.get("go_bag") or []),
+            "protective_orders": orders,
+            "barriers": {key: data.get(f"barrier_{key}", "") for key, _ in sections.BARRIERS},
+        }
+
+
+class ReviewForm(forms.Form):
+    review_by = forms.DateField(
+        required=False,
+        label="Next review by",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Leave blank to use the default for the case's risk level.",
+    )
+
+    def clean_review_by(self) -> dt.date | None:
+        value = self.cleaned_data.get("review_by")
+        if value is None:
+            return None
+        today = timezone.localdate()
+        if value <= today:
+            raise forms.ValidationError("The next review must be after today.")
+        if value > today + dt.timedelta(days=366):
+            raise forms.ValidationError("Review a safety plan at least once a year.")
+        return value
+
+
+class DiffForm(forms.Form):
+    a = forms.IntegerField(min_value=1, label="From version")
+    b = forms.IntegerField(min_value=1, label="To version")
+
+
+class PrintForm(forms.Form):
+    omit = forms.MultipleChoiceField(
+        label="Leave out",
+        choices=[(s.key, s.label) for s in sections.SECTIONS],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+
+class AssessmentForm(forms.Form):
+    """One yes / no / not-answered choice per item of the instrument, and an optional override."""
+
+    def __init__(self, *args: Any, instrument: engine.Instrument, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instrument = instrument
+        for number, item in enumerate(instrument.items, start=1):
+            self.fields[f"item_{item.id}"] = forms.ChoiceField(
+                label=f"{number}. {item.text}",
+                help_text=item.help,
+                choices=YES_NO,
+                required=False,
+                initial="",
+                widget=forms.RadioSelect,
+            )
+        self.fields["override_band"] = forms.ChoiceField(
+            label="Professional-judgement override",
+            choices=[("", "No override: use the scored band")]
+            + [(band.id, band.label) for band in instrument.bands],
+            required=False,
+        )
+        self.fields["override_reason"] = forms.CharField(
+            label="Reason for the override",
+            max_length=2000,
+            required=False,
+            widget=_textarea(3),
+            help_text="Required when you override the band.",
+        )
+        self.helper = FormHelper()
+        self.helper.layout = Layout(
+            *(InlineRadios(f"item_{item.id}") for item in instrument.items),
+            "override_band",
+            "override_reason",
+        )
+        self.helper.add_input(Submit("submit", "Save assessment"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not any(data.get(f"item_{item.id}") for item in self.instrument.items):
+            raise forms.ValidationError("Answer at least one question.")
+        if data.get("override_band") and not (data.get("override_reason") or "").strip():
+            self.add_error(
+                "override_reason", "Give the reason for overriding the band the score gives."
+            )
+        return data
+
+    def answers(self) -> dict[str, bool | None]:
+        values = {"yes": True, "no": False}
+        return {
+            item.id: values.get(self.cleaned_data.get(f"item_{item.id}") or "")
+            for item in self.instrument.items
+        }

@@ -1,0 +1,233 @@
+"""The sections of a safety plan: what each holds, how it reads as text, how two versions differ.
+
+A plan version's content is one JSON document (encrypted as a whole)::
+
+    {"safe_contacts": "...", "home": "...", "leaving": "...", "go_bag": ["id", "keys"],
+     "documents": "...", "children": "...", "pets": "...", "technology": "...",
+     "work_school": "...", "protective_orders": [{"court": "...", "reference": "...",
+     "granted": "2026-01-31", "expires": "2026-07-31", "conditions": "..."}],
+     "emergency_numbers": "...", "barriers": {"money": "...", "housing": "...", ...}}
+
+Every section is optional; :func:`normalise` fills the gaps, so any two versions compare cleanly.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+from dataclasses import dataclass
+from typing import Any
+
+#: Free-text sections, in the order the plan shows them (protective orders come after work/school).
+TEXT_SECTIONS: tuple[tuple[str, str, str], ...] = (
+    (
+        "safe_contacts",
+        "Safe contacts and code words",
+        "People the survivor can call, and the words or signals that mean 'I need help'.",
+    ),
+    ("home", "Safety at home", "Safe rooms, exits, what to do when an incident starts."),
+    ("leaving", "Leaving plan", "Where to go, how to get there, who helps, when."),
+    ("documents", "Documents to take", "Or copies kept somewhere safe."),
+    ("children", "Children", "What the children know to do; school pick-up arrangements."),
+    ("pets", "Pets", "Who can look after them; vet records."),
+    (
+        "technology",
+        "Technology safety",
+        "Phone, accounts, passwords, location sharing, trackers, shared devices.",
+    ),
+    ("work_school", "Work and school", "Routes, colleagues who know, reception, timetables."),
+    ("emergency_numbers", "Emergency numbers", "Police, helplines, refuge, local services."),
+)
+
+#: The go-bag checklist: ticked items.
+GO_BAG_ITEMS: tuple[tuple[str, str], ...] = (
+    ("id", "Identity documents (passport, driving licence, birth certificates)"),
+    ("money", "Money, bank cards, cheque book"),
+    ("keys", "Spare keys (house, car, work)"),
+    ("medication", "Medication and prescriptions"),
+    ("phone", "Phone, charger and a list of numbers"),
+    ("children_items", "Children's things (favourite toy, school items, medicine)"),
+    ("papers", "Copies of important papers (tenancy, court orders, benefits)"),
+    ("clothes", "Clothes for a few days"),
+)
+
+#: Practical barriers to safety that the advocate works on.
+BARRIERS: tuple[tuple[str, str], ...] = (
+    ("money", "Money and financial dependence"),
+    ("housing", "Housing"),
+    ("children", "Children"),
+    ("immigration", "Immigration status"),
+    ("disability", "Disability"),
+    ("retaliation", "Threats of retaliation"),
+    ("surveillance", "Surveillance and tech abuse"),
+)
+
+ORDER_FIELDS: tuple[tuple[str, str], ...] = (
+    ("court", "Court"),
+    ("reference", "Order reference"),
+    ("granted", "Granted"),
+    ("expires", "Expires"),
+    ("conditions", "Conditions"),
+)
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str
+    label: str
+
+
+#: Every section in display order: the unit of diffs, stale-save messages and the print view.
+SECTIONS: tuple[Section, ...] = (
+    *(Section(key, label) for key, label, _ in TEXT_SECTIONS[:3]),
+    Section("go_bag", "Go-bag checklist"),
+    *(Section(key, label) for key, label, _ in TEXT_SECTIONS[3:8]),
+    Section("protective_orders", "Protective orders"),
+    Section("emergency_numbers", "Emergency numbers"),
+    Section("barriers", "Practical barriers to safety"),
+)
+SECTION_KEYS = tuple(s.key for s in SECTIONS)
+SECTION_LABELS = {s.key: s.label for s in SECTIONS}
+_TEXT_KEYS = {key for key, _, _ in TEXT_SECTIONS}
+_GO_BAG_LABELS = dict(GO_BAG_ITEMS)
+_BARRIER_LABELS = dict(BARRIERS)
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _date(value: Any) -> str:
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, str) and value:
+        return dt.date.fromisoformat(value).isoformat()  # ValueError on a bad date
+    return ""
+
+
+def normalise(content: dict[str, Any] | None) -> dict[str, Any]:
+    """The full, canonical form of ``content``: every section present, dates as ISO strings,
+    empty protective-order rows dropped. Unknown keys raise ``ValueError``."""
+    content = dict(content or {})
+    unknown = sorted(set(content) - set(SECTION_KEYS))
+    if unknown:
+        raise ValueError(f"unknown plan sections: {', '.join(unknown)}")
+    out: dict[str, Any] = {key: _text(content.get(key)) for key in _TEXT_KEYS}
+    out["go_bag"] = [key for key, _ in GO_BAG_ITEMS if key in (content.get("go_bag") or [])]
+    orders = []
+    for raw in content.get("protective_orders") or []:
+        order = {
+            "court": _text(raw.get("court")),
+            "reference": _text(raw.get("reference")),
+            "granted": _date(raw.get("granted")),
+            "expires": _date(raw.get("expires")),
+            "conditions": _text(raw.get("conditions")),
+        }
+        if any(order.values()):
+            orders.append(order)
+    out["protective_orders"] = orders
+    barriers = content.get("barriers") or {}
+    out["barriers"] = {key: _text(barriers.get(key)) for key, _ in BARRIERS}
+    return out
+
+
+def order_expiry_dates(content: dict[str, Any]) -> list[dt.date]:
+    """The expiry dates of the plan's protective orders (not identifying on their own)."""
+    dates = set()
+    for order in normalise(content)["protective_orders"]:
+        if order["expires"]:
+            dates.add(dt.date.fromisoformat(order["expires"]))
+    return sorted(dates)
+
+
+def section_lines(content: dict[str, Any], key: str) -> list[str]:
+    """One section as lines of plain text: what a reader sees, and what diffs compare."""
+    content = normalise(content)
+    if key in _TEXT_KEYS:
+        return content[key].splitlines()
+    if key == "go_bag":
+        return [f"[x] {_GO_BAG_LABELS[item]}" for item in content["go_bag"]]
+    if key == "protective_orders":
+        lines = []
+        for number, order in enumerate(content["protective_orders"], start=1):
+            lines.append(f"Order {number}")
+            for field, label in ORDER_FIELDS:
+                if order[field]:
+                    for i, line in enumerate(order[field].splitlines()):
+                        lines.append(f"  {label}: {line}" if i == 0 else f"    {line}")
+        return lines
+    if key == "barriers":
+        lines = []
+        for barrier, label in BARRIERS:
+            text = content["barriers"][barrier]
+            if text:
+                lines.append(f"{label}:")
+                lines.extend(f"  {line}" for line in text.splitlines())
+        return lines
+    raise KeyError(key)
+
+
+def changed_sections(old: dict[str, Any] | None, new: dict[str, Any] | None) -> list[str]:
+    """Keys of the sections that differ between two contents, in display order."""
+    before, after = normalise(old), normalise(new)
+    return [key for key in SECTION_KEYS if before[key] != after[key]]
+
+
+@dataclass(frozen=True)
+class SectionDiff:
+    key: str
+    label: str
+    changed: bool
+    #: (marker, text): "+" added, "-" removed, " " unchanged.
+    lines: tuple[tuple[str, str], ...]
+
+
+def diff(old: dict[str, Any] | None, new: dict[str, Any] | None) -> list[SectionDiff]:
+    """Section-by-section, line-by-line differences from ``old`` to ``new``."""
+    result = []
+    changed = set(changed_sections(old, new))
+    for section in SECTIONS:
+        before = section_lines(old or {}, section.key)
+        after = section_lines(new or {}, section.key)
+        lines = []
+        for line in difflib.ndiff(before, after):
+            marker, text = line[0], line[2:]
+            if marker in "+- ":
+                lines.append((marker, text))
+        result.append(SectionDiff(section.key, section.label, section.key in changed, tuple(lines)))
+    return result
+
+
+def display(content: dict[str, Any] | None, omit: tuple[str, ...] | list[str] = ()) -> list[dict]:
+    """The sections as templates show them, in order, leaving out the keys in ``omit``.
+
+    Each entry: ``key``, ``label``, ``kind`` ("text", "go_bag", "orders" or "barriers"), ``value``
+    ready to render, and ``empty``.
+    """
+    content = normalise(content)
+    out = []
+    for section in SECTIONS:
+        if section.key in omit:
+            continue
+        key = section.key
+        if key in _TEXT_KEYS:
+            kind, value = "text", content[key]
+        elif key == "go_bag":
+            kind, value = "go_bag", [_GO_BAG_LABELS[item] for item in content["go_bag"]]
+        elif key == "protective_orders":
+            kind = "orders"
+            value = [
+                [(label, order[field]) for field, label in ORDER_FIELDS if order[field]]
+                for order in content["protective_orders"]
+            ]
+        else:
+            kind = "barriers"
+            value = [
+                (label, content["barriers"][barrier])
+                for barrier, label in BARRIERS
+                if content["barriers"][barrier]
+            ]
+        out.append(
+            {"key": key, "label": section.label, "kind": kind, "value": value, "empty": not value}
+        )
+    return out

@@ -1,0 +1,291 @@
+"""Safety-plan and risk-assessment pages. Each view resolves the case through policy, binds a form,
+calls a service and redirects; every read of plan or assessment content is audited here."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from caseflow import policy
+from caseflow.audit.services import record
+from caseflow.safety import sections, services
+from caseflow.safety.forms import (
+    ORDER_SLOTS,
+    AssessmentForm,
+    DiffForm,
+    PlanForm,
+    PrintForm,
+    ReviewForm,
+)
+
+
+@login_required
+@require_GET
+def plan_detail(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "view")
+    plan = services.plan_of(case)
+    content = services.plan_content(plan)
+    versions = list(services.plan_versions(plan)) if plan else []
+    record(
+        "plan.view",
+        request=request,
+        case=case,
+        obj=plan or case,
+        detail={"version": plan.version if plan else 0},
+    )
+    return render(
+        request,
+        "safety/plan_detail.html",
+        {
+            "case": case,
+            "plan": plan,
+            "plan_sections": sections.display(content) if plan else [],
+            "versions": versions,
+            "review_form": ReviewForm(),
+            "can_edit": policy.may(request.user, case, "edit"),
+        },
+    )
+
+
+def _stale_message(exc: services.StalePlan) -> str:
+    changed = ", ".join(exc.changed_labels) or "no section content (only the version number)"
+    return (
+        f"Someone else saved this plan (now version {exc.current_version}) after you opened it. "
+        f"Nothing was saved. Sections changed since you opened it: {changed}. "
+        "Your text is still in the form below: compare it with the current plan, then reload "
+        "and make your changes again."
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def plan_edit(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    plan = services.plan_of(case)
+    content = services.plan_content(plan)
+    slots = max(ORDER_SLOTS, len(content["protective_orders"]) + 1)
+    initial = PlanForm.initial_for(content, plan.version if plan else 0)
+    form = PlanForm(request.POST or None, initial=initial, order_slots=slots)
+    stale = None
+    if request.method == "POST" and form.is_valid():
+        opened = form.cleaned_data["version"]
+        try:
+            with transaction.atomic():
+                services.plan_save(
+                    actor=request.user,
+                    request=request,
+                    case=case,
+                    expected_version=opened,
+                    content=form.content(),
+                )
+        except services.StalePlan as exc:
+            stale = {"opened": opened, "current": exc.current_version}
+            form.add_error(None, _stale_message(exc))
+        except ValidationError as exc:
+            form.add_error(None, exc.messages)
+        else:
+            messages.success(request, "Safety plan saved as a new version.")
+            return redirect("safety:plan", case.public_id)
+    if request.method == "GET":
+        record(
+            "plan.view",
+            request=request,
+            case=case,
+            obj=plan or case,
+            detail={"page": "edit", "version": plan.version if plan else 0},
+        )
+    return render(
+        request,
+        "safety/plan_form.html",
+        {"form": form, "case": case, "plan": plan, "stale": stale},
+        status=409 if stale else 200,
+    )
+
+
+@login_required
+@require_GET
+def plan_version(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "view")
+    plan = services.plan_of(case)
+    version = services.plan_version(plan, number) if plan else None
+    if version is None:
+        raise Http404("No such version")
+    record("plan.view", request=request, case=case, obj=plan, detail={"version": number})
+    return render(
+        request,
+        "safety/plan_version.html",
+        {
+            "case": case,
+            "plan": plan,
+            "version": version,
+            "plan_sections": sections.display(version.content),
+        },
+    )
+
+
+@login_required
+@require_GET
+def plan_diff(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "view")
+    plan = services.plan_of(case)
+    latest = plan.version if plan else 0
+    data = request.GET if request.GET else {"a": max(latest - 1, 1), "b": max(latest, 1)}
+    form = DiffForm(data)
+    context = {"case": case, "plan": plan, "form": form, "diff": None}
+    if plan is not None and (request.GET or latest >= 2) and form.is_valid():
+        a, b = form.cleaned_data["a"], form.cleaned_data["b"]
+        old, new = services.plan_version(plan, a), services.plan_version(plan, b)
+        if old is None or new is None:
+            raise Http404("No such version")
+        context.update(
+            a=a,
+            b=b,
+            old=old,
+            new=new,
+            diff=sections.diff(old.content, new.content),
+        )
+        record("plan.diff", request=request, case=case, obj=plan, detail={"versions": [a, b]})
+    return render(request, "safety/plan_diff.html", context)
+
+
+@login_required
+@require_POST
+def plan_review(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    form = ReviewForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect("safety:plan", case.public_id)
+    try:
+        with transaction.atomic():
+            plan = services.plan_mark_reviewed(
+                actor=request.user,
+                request=request,
+                case=case,
+                review_by=form.cleaned_data["review_by"],
+            )
+    except ValidationError as exc:
+        messages.error(request, exc.messages[0])
+    else:
+        messages.success(request, f"Review recorded. Next review by {plan.review_by:%-d %b %Y}.")
+    return redirect("safety:plan", case.public_id)
+
+
+@login_required
+@require_GET
+def plan_print(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "view")
+    plan = services.plan_of(case)
+    form = PrintForm(request.GET or None)
+    omit = form.cleaned_data["omit"] if form.is_valid() else []
+    content = services.plan_content(plan)
+    record(
+        "plan.print",
+        request=request,
+        case=case,
+        obj=plan or case,
+        detail={"version": plan.version if plan else 0, "omitted": sorted(omit)},
+    )
+    return render(
+        request,
+        "safety/plan_print.html",
+        {
+            "case": case,
+            "plan": plan,
+            "form": form,
+            "plan_sections": sections.display(content, omit) if plan else [],
+        },
+    )
+
+
+# --- risk assessments ----------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def assessment_list(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "view")
+    assessments = list(services.assessments_of(case))
+    record(
+        "risk.view",
+        request=request,
+        case=case,
+        obj=case,
+        detail={"page": "list", "assessments": [a.public_id for a in assessments]},
+    )
+    return render(
+        request,
+        "safety/assessment_list.html",
+        {
+            "case": case,
+            "assessments": assessments,
+            "instruments": services.instruments_for(case.agency_id),
+            "can_edit": policy.may(request.user, case, "edit"),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def assessment_new(request: HttpRequest, public_id: str, instrument_id: int) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    row = services.instrument_for_case(case, instrument_id)
+    if row is None:
+        raise Http404("No such instrument")
+    form = AssessmentForm(request.POST or None, instrument=row.instrument())
+    if request.method == "POST" and form.is_valid():
+        try:
+            with transaction.atomic():
+                assessment = services.assessment_record(
+                    actor=request.user,
+                    request=request,
+                    case=case,
+                    instrument=row,
+                    answers=form.answers(),
+                    override_band=form.cleaned_data["override_band"],
+                    override_reason=form.cleaned_data["override_reason"],
+                )
+        except ValidationError as exc:
+            form.add_error(None, exc.messages)
+        else:
+            messages.success(
+                request, f"Assessment saved: {assessment.get_effective_band_display()} risk."
+            )
+            return redirect(
+                reverse("safety:assessment", args=[case.public_id, assessment.public_id])
+            )
+    return render(
+        request,
+        "safety/assessment_form.html",
+        {"form": form, "case": case, "instrument": row},
+    )
+
+
+@login_required
+@require_GET
+def assessment_detail(request: HttpRequest, public_id: str, assessment_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "view")
+    assessment = services.assessment_of(case, assessment_id)
+    if assessment is None:
+        raise Http404("No such assessment")
+    definition = assessment.instrument.instrument()
+    answers = assessment.answers or {}
+    labels = {True: "Yes", False: "No"}
+    items = [
+        {"item": item, "answer": labels.get(answers.get(item.id), "Not answered")}
+        for item in definition.items
+    ]
+    record("risk.view", request=request, case=case, obj=assessment, detail={"page": "detail"})
+    return render(
+        request,
+        "safety/assessment_detail.html",
+        {"case": case, "assessment": assessment, "items": items, "instrument": definition},
+    )

@@ -1,0 +1,31 @@
+"""The demo finds safety plans and risk assessments in use."""
+
+from __future__ import annotations
+
+import pytest
+from django.db.models import Count
+
+from caseflow.checkins.models import FollowUp
+from caseflow.demo.seed import seed
+from caseflow.safety.models import RiskAssessment, RiskInstrument, SafetyPlan
+
+pytestmark = pytest.mark.django_db
+
+
+def test_demo_seed_populates_plans_assessments_and_follow_ups():
+    seed()
+    assert RiskInstrument.objects.filter(slug="caseflow-sample", agency__isnull=True).exists()
+    plans = SafetyPlan.objects.annotate(n=Count("versions"))
+    assert plans.count() >= 40
+    assert all(2 <= plan.n <= 3 for plan in plans)
+    assert {plan.n for plan in plans} == {2, 3}
+    assert RiskAssessment.objects.values("case").distinct().count() == plans.count()
+    assert RiskAssessment.objects.filter(band="high").exists()
+    assert FollowUp.objects.filter(kind="plan_review").count() == 1
+    assert FollowUp.objects.filter(kind="order_expiry").count() == 1
+    assert FollowUp.objects.filter(kind="multi_agency_referral").exists()
+    for plan in plans:
+        assert (
+            plan.case.risk_level
+            == RiskAssessment.objects.filter(case=plan.case).first().effective_band
+        )
