@@ -555,7 +555,13 @@ class ContactEventForm(forms.Form):
     def clean_occurred_at(self) -> dt.datetime:
         value = self.cleaned_data["occurred_at"]
         naive = value.replace(tzinfo=None) if value.tzinfo is not None else value
-        aware = naive.replace(tzinfo=ZoneInfo(self.timezone_name))
+        zone = ZoneInfo(self.timezone_name)
+        aware = naive.replace(tzinfo=zone)
+        if aware.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != naive:
+            raise forms.ValidationError(
+                "This time did not exist on that day: the clocks went forward. "
+                "Check the time with the survivor."
+            )
         if aware > timezone.now() + dt.timedelta(minutes=5):
             raise forms.ValidationError("This time is in the future.")
         return aware

@@ -23,6 +23,7 @@ from caseflow.agreements.models import (
     ContactEvent,
     Evidence,
 )
+from caseflow.agreements.services import version_in_force
 from caseflow.cases.models import Case, Party, PartyRole
 
 LIST_FIELDS = (
@@ -359,8 +360,7 @@ def chronology(agreement: ContactAgreement) -> dict:
     for breach in breaches:
         breach.case = case
         breach.event.case = case
-        in_force = terms.agreement_in_force(breach.occurred_at, [t for _, t in parsed])
-        number = next((n for n, t in parsed if t is in_force), None)
+        number, _ = version_in_force(parsed, breach.occurred_at)
         rows.append(
             {
                 "ref": breach.public_id[:8],

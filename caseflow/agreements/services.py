@@ -258,6 +258,24 @@ def version_terms(version: AgreementVersion) -> terms.Agreement:
     return terms.Agreement.from_dict(version.terms)
 
 
+def version_in_force(
+    parsed: list[tuple[int, terms.Agreement]], moment: dt.datetime
+) -> tuple[int | None, terms.Agreement | None]:
+    """The (number, terms) of the version in force at ``moment``, or (None, None).
+
+    A newer version replaces the older ones from the day its terms apply: the candidate is the
+    highest-numbered version that had started by ``moment``, and it is in force only if
+    ``moment`` also falls before its end.
+    """
+    started = [(number, t) for number, t in parsed if t.effective_from <= moment]
+    if not started:
+        return None, None
+    number, candidate = max(started, key=lambda item: item[0])
+    if terms.agreement_in_force(moment, [candidate]) is None:
+        return None, None
+    return number, candidate
+
+
 # --- Contact log and breach register -------------------------------------------------------------
 
 
@@ -280,11 +298,11 @@ def propose_violations(
     versions = list(agreement.versions.all())
     for version in versions:
         version.case = agreement.case
-    parsed = [(version.number, version_terms(version)) for version in versions]
-    in_force = terms.agreement_in_force(event.occurred_at, [t for _, t in parsed])
+    number, in_force = version_in_force(
+        [(version.number, version_terms(version)) for version in versions], event.occurred_at
+    )
     if in_force is None:
         return None, []
-    number = next(n for n, t in parsed if t is in_force)
     prior_rows = ContactEvent.objects.filter(
         agreement=agreement, occurred_at__lte=event.occurred_at
     ).only("occurred_at", "channel", "direction", "kind", "topic", "case_id")
@@ -331,20 +349,27 @@ def event_log(
         logged_by=actor,
     )
     row.save()
-    stored = [_evidence_store(actor=actor, event=row, item=item) for item in evidence]
-    record(
-        "agreement.event.create",
-        actor=actor,
-        request=request,
-        case=case,
-        obj=row,
-        detail={
-            "agreement": agreement.public_id,
-            "version": number,
-            "proposed": [v.term.value for v in violations],
-            "evidence": [e.public_id for e in stored],
-        },
-    )
+    stored: list[Evidence] = []
+    try:
+        for item in evidence:
+            stored.append(_evidence_store(actor=actor, event=row, item=item))
+        record(
+            "agreement.event.create",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=row,
+            detail={
+                "agreement": agreement.public_id,
+                "version": number,
+                "proposed": [v.term.value for v in violations],
+                "evidence": [e.public_id for e in stored],
+            },
+        )
+    except Exception:
+        # Nothing of this event is kept: neither its rows (rolled back) nor its files.
+        _evidence_discard(stored)
+        raise
     return row
 
 
@@ -441,8 +466,18 @@ def _evidence_store(*, actor: User, event: ContactEvent, item: dict) -> Evidence
         sha256=hashlib.sha256(data).hexdigest(),
         uploaded_by=actor,
     )
-    evidence.save()
+    try:
+        evidence.save()
+    except Exception:
+        evidence_storage().delete(name)
+        raise
     return evidence
+
+
+def _evidence_discard(stored: list[Evidence]) -> None:
+    storage = evidence_storage()
+    for evidence in stored:
+        storage.delete(evidence.storage_name)
 
 
 EXTENSIONS = {

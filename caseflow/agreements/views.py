@@ -239,7 +239,9 @@ def event_new(request: HttpRequest, public_id: str, agreement_id: str) -> HttpRe
     case = policy.get_case_for(request.user, public_id, "edit")
     agreement = selectors.agreement_get(case, agreement_id)
     form = ContactEventForm(
-        request.POST or None, request.FILES or None, timezone_name=agreement.timezone
+        request.POST or None,
+        request.FILES or None,
+        timezone_name=services.survivor_timezone(case),
     )
     if request.method == "POST" and form.is_valid():
         event = services.event_log(
