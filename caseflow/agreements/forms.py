@@ -136,7 +136,7 @@ class AgreementForm(forms.Form):
         label="These terms apply from",
         required=False,
         widget=DateInput,
-        help_text="Leave empty for the start of the agreement (first version) or today.",
+        help_text="Leave empty for today (or the start of the agreement, if later).",
     )
     court = forms.CharField(label="Court", max_length=200, required=False)
     court_reference = forms.CharField(label="Court order reference", max_length=80, required=False)
@@ -224,6 +224,9 @@ class AgreementForm(forms.Form):
         self.timezone_name = timezone_name
         self.first_version = first_version
         self.fields["children"].choices = list(children)
+        if first_version:
+            # The first version's terms apply from the start of the agreement.
+            del self.fields["terms_from"]
         self.terms: terms.Agreement | None = None
         self.protocol: dict = {}
         self.helper = FormHelper()
@@ -246,7 +249,7 @@ class AgreementForm(forms.Form):
             ),
             Fieldset(
                 f"Topics and times ({timezone_name} time)",
-                "terms_from",
+                *(() if first_version else ("terms_from",)),
                 "permitted_topics",
                 "time_windows",
                 "cap_limit",
@@ -316,9 +319,10 @@ class AgreementForm(forms.Form):
         if end is not None and end < start:
             self.add_error("effective_to", "The last day is before the start of the agreement.")
             return data
-        terms_from = data.get("terms_from") or (
-            start if self.first_version else max(start, timezone.localdate())
-        )
+        if self.first_version:
+            terms_from = start
+        else:
+            terms_from = data.get("terms_from") or max(start, timezone.localdate())
         if terms_from < start or (end is not None and terms_from > end):
             self.add_error("terms_from", "The terms must start within the agreement's dates.")
             return data

@@ -207,8 +207,14 @@ def events_for(agreement: ContactAgreement) -> list[ContactEvent]:
         .prefetch_related("evidence")
         .order_by("-occurred_at", "-pk")
     )
+    case = agreement.case
     for row in rows:
-        row.case = agreement.case
+        row.case = case  # one unwrapped data key for the whole page
+        breach = getattr(row, "breach", None) if row.review == "breach" else None
+        if breach is not None:
+            breach.case = case
+        for evidence in row.evidence.all():
+            evidence.case = case
     return rows
 
 

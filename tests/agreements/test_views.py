@@ -392,3 +392,43 @@ def test_activating_an_agreement_supersedes_the_active_one(cast, advocate):
     assert (first.status, second.status) == ("superseded", "active")
     edit = reverse("agreements:edit", args=[cast.case.public_id, first.public_id])
     assert advocate.get(edit).status_code == 403
+
+
+def test_break_glass_reads_but_cannot_write(cast, login):
+    from caseflow.cases import services as case_services
+
+    agreement = make_agreement(cast.case, cast.assigned)
+    case_services.break_glass_open(
+        actor=cast.same_team, request=None, reference=cast.case.reference, reason="Duty line call"
+    )
+    client = login(cast.same_team)
+    detail = reverse("agreements:detail", args=[cast.case.public_id, agreement.public_id])
+    page = client.get(detail)
+    assert page.status_code == 200
+    assert "Log a contact" not in page.content.decode()
+    new_event = reverse("agreements:event_new", args=[cast.case.public_id, agreement.public_id])
+    assert client.get(new_event).status_code == 403
+    assert client.post(new_event, {"channel": "app"}).status_code == 403
+    assert not ContactEvent.objects.exists()
+
+
+def test_detail_page_queries_do_not_grow_with_the_log(
+    cast, advocate, django_assert_max_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    agreement = make_agreement(cast.case, cast.assigned)
+    url = reverse("agreements:detail", args=[cast.case.public_id, agreement.public_id])
+    with time_machine.travel(NOW, tick=False):
+        add_evidence(agreement, cast.assigned)
+        record_breach(agreement, cast.assigned, london(2025, 2, 4, 22, 0))
+    with CaptureQueriesContext(connection) as few:
+        advocate.get(url)
+    with time_machine.travel(NOW, tick=False):
+        for day in range(5, 20):
+            add_evidence(agreement, cast.assigned)
+            record_breach(agreement, cast.assigned, london(2025, 2, day, 22, 0))
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        body = advocate.get(url).content.decode()
+    assert "note.pdf" in body
