@@ -310,3 +310,14 @@ CELERY_BEAT_SCHEDULE["safety-followups-sweep"] = {
     "task": "caseflow.safety.tasks.followups_sweep",
     "schedule": 3600.0,
 }
+# --- agreements (contact-boundary agreements, breach register) -------------------------------
+# Largest evidence file accepted, in bytes.
+EVIDENCE_MAX_BYTES = env_int("EVIDENCE_MAX_BYTES", 10 * 1024 * 1024)
+# Escalation when an agency has no rule of its own: a breach at or above this severity, or
+# this many breaches within this many days, asks for a risk re-assessment.
+AGREEMENTS_ESCALATION_SEVERITY = os.environ.get("AGREEMENTS_ESCALATION_SEVERITY", "high")
+AGREEMENTS_ESCALATION_COUNT = env_int("AGREEMENTS_ESCALATION_COUNT", 3)
+AGREEMENTS_ESCALATION_DAYS = env_int("AGREEMENTS_ESCALATION_DAYS", 30)
+# Where evidence files are written (encrypted, under random names; no URL serves this folder).
+# A deployment may instead define STORAGES["evidence"] (e.g. an object store).
+EVIDENCE_ROOT = Path(os.environ.get("EVIDENCE_ROOT", VAR_DIR / "evidence"))

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+import caseflow.cases.urls  # noqa: F401  (registers the "pid" converter)
 from caseflow import health
 from caseflow.cases import views as case_views
 
@@ -9,6 +10,7 @@ urlpatterns = [
     path("accounts/", include("caseflow.accounts.urls")),
     path("cases/", include("caseflow.cases.urls")),
     path("cases/<pid:public_id>/safety/", include("caseflow.safety.urls")),
+    path("cases/<pid:public_id>/agreements/", include("caseflow.agreements.urls")),
     path("health/", health.health, name="health"),
     path("operator/", admin.site.urls),
 ]

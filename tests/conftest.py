@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import pytest
 from django.db import connection
+from hypothesis import settings as hypothesis_settings
 
 from caseflow.accounts.models import Role, User
 from caseflow.cases.models import Case, PartyRole
@@ -43,6 +44,11 @@ class Cast:
     def actor(self, name: str) -> User | None:
         return None if name == "anonymous" else getattr(self, name)
 
+
+# Timing varies with the machine's load (CI shares two cores): correctness, not speed, is what the
+# property tests check, so no per-example deadline.
+hypothesis_settings.register_profile("caseflow", deadline=None, derandomize=False)
+hypothesis_settings.load_profile("caseflow")
 
 ACTORS = (
     "assigned",

@@ -1,0 +1,664 @@
+"""Forms for agreements, their terms, the contact log and the breach register.
+
+An advocate fills in the terms with checkboxes and plain text lines; :class:`AgreementForm` turns
+them into a :class:`caseflow.agreements.terms.Agreement` and reports every problem on the field it
+came from.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import PurePath
+from zoneinfo import ZoneInfo
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Fieldset, Layout, Submit
+from django import forms
+from django.conf import settings
+from django.utils import timezone
+
+from caseflow.agreements import terms
+from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, Severity
+from caseflow.lib import safewindows
+
+CHANNEL_CHOICES = [
+    (terms.Channel.APP, "Co-parenting app"),
+    (terms.Channel.EMAIL, "E-mail"),
+    (terms.Channel.TEXT, "Text message"),
+    (terms.Channel.PHONE, "Phone call"),
+    (terms.Channel.THIRD_PARTY, "Via a named third party"),
+    (terms.Channel.SOLICITOR, "Via a solicitor"),
+    (terms.Channel.IN_PERSON, "In person"),
+    (terms.Channel.SOCIAL_MEDIA, "Social media"),
+    (terms.Channel.OTHER, "Other"),
+]
+CHANNEL_LABELS = dict(CHANNEL_CHOICES)
+DIRECTION_CHOICES = [
+    (terms.Direction.TO_SURVIVOR, "Other parent → survivor"),
+    (terms.Direction.FROM_SURVIVOR, "Survivor → other parent"),
+]
+DIRECTION_LABELS = dict(DIRECTION_CHOICES)
+KIND_CHOICES = [
+    (terms.EventKind.MESSAGE, "Message"),
+    (terms.EventKind.CALL, "Call"),
+    (terms.EventKind.IN_PERSON, "In person"),
+    (terms.EventKind.HANDOVER, "Handover of the children"),
+    (terms.EventKind.CHILD_CONTACT, "Contact with the children"),
+]
+KIND_LABELS = dict(KIND_CHOICES)
+WEEKDAY_CHOICES = [
+    (str(i), name)
+    for i, name in enumerate(
+        ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+    )
+]
+#: Terms an advocate can mark as broken (the effective period is not a term one can break).
+TERM_LABELS = {
+    terms.Term.FORBIDDEN_CHANNELS: "Used a forbidden channel",
+    terms.Term.PERMITTED_CHANNELS: "Used a channel that is not permitted",
+    terms.Term.TIME_WINDOWS: "Outside the agreed contact times",
+    terms.Term.FREQUENCY_CAP: "Over the frequency cap",
+    terms.Term.PERMITTED_TOPICS: "About a topic that is not permitted",
+    terms.Term.HANDOVER: "Broke the handover protocol",
+    terms.Term.CHILD_CONTACT_WINDOWS: "Outside the child-contact times",
+}
+MAX_TOPICS = 30
+MAX_TOPIC_LENGTH = 60
+
+# Field path prefixes of terms.TermsError → the form field that carries the error.
+_TERMS_FIELDS = [
+    ("effective_to", "effective_to"),
+    ("effective_from", "terms_from"),
+    ("permitted_channels.to_survivor", "permitted_to_survivor"),
+    ("permitted_channels.from_survivor", "permitted_from_survivor"),
+    ("forbidden_channels.to_survivor", "forbidden_to_survivor"),
+    ("forbidden_channels.from_survivor", "forbidden_from_survivor"),
+    ("permitted_topics", "permitted_topics"),
+    ("emergency_topics", "emergency_topics"),
+    ("time_windows", "time_windows"),
+    ("child_contact_windows", "child_contact_windows"),
+    ("frequency_cap", "cap_limit"),
+    ("handover.weekdays", "handover_days"),
+    ("handover.time", "handover_time"),
+    ("handover.tolerance_minutes", "handover_tolerance"),
+    ("handover", "handover_place"),
+]
+
+
+def terms_field_for(path: str) -> str | None:
+    for prefix, name in _TERMS_FIELDS:
+        if path == prefix or path.startswith((prefix + ".", prefix + "[")):
+            return name
+    return None
+
+
+def local_midnight(day: dt.date, zone: str) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time(0), tzinfo=ZoneInfo(zone))
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+class TimeInput(forms.TimeInput):
+    input_type = "time"
+
+
+class DateTimeLocalInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
+
+
+def _checkboxes(label: str, choices, help_text: str = "") -> forms.MultipleChoiceField:
+    return forms.MultipleChoiceField(
+        label=label,
+        choices=choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=help_text,
+    )
+
+
+class AgreementForm(forms.Form):
+    """The agreement and one version of its terms, without any JSON."""
+
+    effective_from = forms.DateField(label="Agreement starts on", widget=DateInput)
+    effective_to = forms.DateField(
+        label="Last day of the agreement", required=False, widget=DateInput
+    )
+    terms_from = forms.DateField(
+        label="These terms apply from",
+        required=False,
+        widget=DateInput,
+        help_text="Leave empty for today (or the start of the agreement, if later).",
+    )
+    court = forms.CharField(label="Court", max_length=200, required=False)
+    court_reference = forms.CharField(label="Court order reference", max_length=80, required=False)
+    order_expires_on = forms.DateField(
+        label="Court order expires on", required=False, widget=DateInput
+    )
+    children = forms.MultipleChoiceField(
+        label="Children covered", required=False, widget=forms.CheckboxSelectMultiple
+    )
+    permitted_to_survivor = _checkboxes(
+        "Channels the other parent may use",
+        CHANNEL_CHOICES,
+        "None ticked: any channel that is not forbidden.",
+    )
+    forbidden_to_survivor = _checkboxes("Channels the other parent must not use", CHANNEL_CHOICES)
+    permitted_from_survivor = _checkboxes("Channels the survivor may use", CHANNEL_CHOICES)
+    forbidden_from_survivor = _checkboxes("Channels the survivor must not use", CHANNEL_CHOICES)
+    permitted_topics = forms.CharField(
+        label="Permitted topics",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One per line, e.g. child logistics, health, school. Empty: any topic.",
+    )
+    time_windows = forms.CharField(
+        label="Contact times",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One window per line in the survivor's time zone, e.g. Mon-Fri 18:00-19:00. "
+        "Empty: any time.",
+    )
+    cap_limit = forms.IntegerField(
+        label="At most this many messages",
+        required=False,
+        min_value=0,
+        max_value=1000,
+        help_text="Empty: no frequency cap.",
+    )
+    cap_per = forms.ChoiceField(
+        label="per", choices=[("day", "day"), ("week", "week")], initial="day"
+    )
+    cap_direction = forms.ChoiceField(
+        label="from", choices=DIRECTION_CHOICES, initial=terms.Direction.TO_SURVIVOR
+    )
+    routine_response_hours = forms.IntegerField(
+        label="Routine replies within (hours)", required=False, min_value=1, max_value=336
+    )
+    urgent_response_hours = forms.IntegerField(
+        label="Urgent replies within (hours)", required=False, min_value=1, max_value=336
+    )
+    emergency_topics = forms.CharField(
+        label="Emergency topics",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="One per line, e.g. medical emergency. Contact about these is exempt from the "
+        "contact times, cap and topics (not from the channel rules).",
+    )
+    emergency_definition = forms.CharField(
+        label="What counts as an emergency",
+        required=False,
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    handover_place = forms.CharField(label="Handover place", max_length=200, required=False)
+    handover_days = _checkboxes("Handover days", WEEKDAY_CHOICES)
+    handover_time = forms.TimeField(label="Handover time", required=False, widget=TimeInput)
+    handover_tolerance = forms.IntegerField(
+        label="Allowed lateness (minutes)", required=False, min_value=0, max_value=240, initial=15
+    )
+    handover_supervised = forms.BooleanField(label="Supervised handover", required=False)
+    handover_by = forms.CharField(label="Supervised by", max_length=200, required=False)
+    handover_no_direct_contact = forms.BooleanField(
+        label="No direct contact between the parents at handover", required=False
+    )
+    child_contact_windows = forms.CharField(
+        label="Child-contact times",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="One window per line, e.g. daily 18:00-18:30. Empty: not restricted.",
+    )
+    note = forms.CharField(label="What changed (optional)", max_length=500, required=False)
+    lock = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, children=(), timezone_name: str, first_version: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.timezone_name = timezone_name
+        self.first_version = first_version
+        self.fields["children"].choices = list(children)
+        if first_version:
+            # The first version's terms apply from the start of the agreement.
+            del self.fields["terms_from"]
+        self.terms: terms.Agreement | None = None
+        self.protocol: dict = {}
+        self.helper = FormHelper()
+        self.helper.layout = Layout(
+            Fieldset(
+                "Agreement",
+                "effective_from",
+                "effective_to",
+                "court",
+                "court_reference",
+                "order_expires_on",
+                "children",
+            ),
+            Fieldset(
+                "Channels",
+                "permitted_to_survivor",
+                "forbidden_to_survivor",
+                "permitted_from_survivor",
+                "forbidden_from_survivor",
+            ),
+            Fieldset(
+                f"Topics and times ({timezone_name} time)",
+                *(() if first_version else ("terms_from",)),
+                "permitted_topics",
+                "time_windows",
+                "cap_limit",
+                "cap_per",
+                "cap_direction",
+            ),
+            Fieldset(
+                "Responses and emergencies",
+                "routine_response_hours",
+                "urgent_response_hours",
+                "emergency_topics",
+                "emergency_definition",
+            ),
+            Fieldset(
+                "Handover and children",
+                "handover_place",
+                "handover_days",
+                "handover_time",
+                "handover_tolerance",
+                "handover_supervised",
+                "handover_by",
+                "handover_no_direct_contact",
+                "child_contact_windows",
+            ),
+            "note",
+            "lock",
+            Submit("save", "Save a new version"),
+        )
+
+    # --- field cleaning ----------------------------------------------------------------------
+
+    def _topics(self, name: str) -> list[str]:
+        topics = [line.lower() for line in _lines(self.cleaned_data.get(name, ""))]
+        if len(topics) > MAX_TOPICS:
+            raise forms.ValidationError(f"At most {MAX_TOPICS} topics.")
+        for topic in topics:
+            if len(topic) > MAX_TOPIC_LENGTH:
+                raise forms.ValidationError(
+                    f"A topic may be at most {MAX_TOPIC_LENGTH} characters long."
+                )
+        return sorted(set(topics))
+
+    def clean_permitted_topics(self) -> list[str]:
+        return self._topics("permitted_topics")
+
+    def clean_emergency_topics(self) -> list[str]:
+        return self._topics("emergency_topics")
+
+    def _windows(self, name: str) -> list[terms.Window]:
+        try:
+            parsed = safewindows.parse_windows(self.cleaned_data.get(name, ""))
+        except safewindows.WindowSyntaxError as exc:
+            raise forms.ValidationError(f"Line {exc.line}: {exc.problem}.") from None
+        return [terms.Window(days=w.days, start=w.start, end=w.end) for w in parsed]
+
+    def clean_time_windows(self) -> list[terms.Window]:
+        return self._windows("time_windows")
+
+    def clean_child_contact_windows(self) -> list[terms.Window]:
+        return self._windows("child_contact_windows")
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        start, end = data["effective_from"], data.get("effective_to")
+        if end is not None and end < start:
+            self.add_error("effective_to", "The last day is before the start of the agreement.")
+            return data
+        if self.first_version:
+            terms_from = start
+        else:
+            terms_from = data.get("terms_from") or max(start, timezone.localdate())
+        if terms_from < start or (end is not None and terms_from > end):
+            self.add_error("terms_from", "The terms must start within the agreement's dates.")
+            return data
+        for direction in ("to_survivor", "from_survivor"):
+            both = set(data[f"permitted_{direction}"]) & set(data[f"forbidden_{direction}"])
+            if both:
+                names = ", ".join(CHANNEL_LABELS[c] for c in sorted(both))
+                self.add_error(
+                    f"forbidden_{direction}",
+                    f"A channel cannot be both permitted and forbidden: {names}.",
+                )
+                return data
+        handover_given = any(
+            data.get(name) for name in ("handover_place", "handover_days", "handover_time")
+        )
+        if handover_given:
+            if not data.get("handover_days"):
+                self.add_error("handover_days", "Choose at least one handover day.")
+            if data.get("handover_time") is None:
+                self.add_error("handover_time", "Give the handover time.")
+            if self.errors:
+                return data
+        zone = self.timezone_name
+        try:
+            self.terms = terms.Agreement(
+                effective_from=local_midnight(terms_from, zone),
+                effective_to=(
+                    local_midnight(end + dt.timedelta(days=1), zone) if end is not None else None
+                ),
+                timezone=zone,
+                permitted_channels={
+                    terms.Direction.TO_SURVIVOR: data["permitted_to_survivor"],
+                    terms.Direction.FROM_SURVIVOR: data["permitted_from_survivor"],
+                },
+                forbidden_channels={
+                    terms.Direction.TO_SURVIVOR: data["forbidden_to_survivor"],
+                    terms.Direction.FROM_SURVIVOR: data["forbidden_from_survivor"],
+                },
+                permitted_topics=data["permitted_topics"],
+                time_windows=tuple(data["time_windows"]),
+                frequency_cap=(
+                    None
+                    if data.get("cap_limit") is None
+                    else terms.Cap(
+                        limit=data["cap_limit"],
+                        per=data["cap_per"],
+                        direction=data["cap_direction"],
+                    )
+                ),
+                emergency_topics=data["emergency_topics"],
+                handover=(
+                    terms.Handover(
+                        place=data.get("handover_place", ""),
+                        weekdays=[int(d) for d in data["handover_days"]],
+                        time=data["handover_time"],
+                        tolerance_minutes=(
+                            15
+                            if data.get("handover_tolerance") is None
+                            else data["handover_tolerance"]
+                        ),
+                        supervised=bool(data.get("handover_supervised")),
+                        no_direct_contact=bool(data.get("handover_no_direct_contact")),
+                    )
+                    if handover_given
+                    else None
+                ),
+                child_contact_windows=tuple(data["child_contact_windows"]),
+            )
+        except terms.TermsError as exc:
+            name = terms_field_for(exc.field)
+            self.add_error(name, exc.problem[:1].upper() + exc.problem[1:] + ".")
+            return data
+        self.protocol = {
+            "routine_response_hours": data.get("routine_response_hours"),
+            "urgent_response_hours": data.get("urgent_response_hours"),
+            "emergency_definition": data.get("emergency_definition", ""),
+            "handover_by": data.get("handover_by", "") if handover_given else "",
+        }
+        return data
+
+
+def initial_from_version(agreement, version) -> dict:
+    """Form values that show ``version`` of ``agreement`` again."""
+    initial = {
+        "effective_from": agreement.effective_from,
+        "effective_to": agreement.effective_to,
+        "court": agreement.court,
+        "court_reference": agreement.court_reference,
+        "order_expires_on": agreement.order_expires_on,
+        "lock": agreement.lock,
+    }
+    if version is None:
+        return initial
+    t = terms.Agreement.from_dict(version.terms)
+    protocol = version.protocol or {}
+    initial.update(
+        {
+            "terms_from": t.effective_from.astimezone(t.zone).date(),
+            "permitted_to_survivor": sorted(t.permitted_channels[terms.Direction.TO_SURVIVOR]),
+            "permitted_from_survivor": sorted(t.permitted_channels[terms.Direction.FROM_SURVIVOR]),
+            "forbidden_to_survivor": sorted(t.forbidden_channels[terms.Direction.TO_SURVIVOR]),
+            "forbidden_from_survivor": sorted(t.forbidden_channels[terms.Direction.FROM_SURVIVOR]),
+            "permitted_topics": "\n".join(sorted(t.permitted_topics)),
+            "emergency_topics": "\n".join(sorted(t.emergency_topics)),
+            "time_windows": windows_text(t.time_windows),
+            "child_contact_windows": windows_text(t.child_contact_windows),
+            "routine_response_hours": protocol.get("routine_response_hours"),
+            "urgent_response_hours": protocol.get("urgent_response_hours"),
+            "emergency_definition": protocol.get("emergency_definition", ""),
+            "handover_by": protocol.get("handover_by", ""),
+        }
+    )
+    if t.frequency_cap is not None:
+        initial.update(
+            cap_limit=t.frequency_cap.limit,
+            cap_per=t.frequency_cap.per.value,
+            cap_direction=t.frequency_cap.direction.value,
+        )
+    if t.handover is not None:
+        initial.update(
+            handover_place=t.handover.place,
+            handover_days=[str(d) for d in sorted(t.handover.weekdays)],
+            handover_time=t.handover.time,
+            handover_tolerance=t.handover.tolerance_minutes,
+            handover_supervised=t.handover.supervised,
+            handover_no_direct_contact=t.handover.no_direct_contact,
+        )
+    return initial
+
+
+def windows_text(windows) -> str:
+    return safewindows.format_windows(
+        safewindows.Window(days=w.days, start=w.start, end=w.end) for w in windows
+    )
+
+
+class StatusForm(forms.Form):
+    status = forms.ChoiceField(label="New status", choices=())
+    lock = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, current: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        allowed = STATUS_TRANSITIONS[current]
+        self.fields["status"].choices = [
+            (value, label) for value, label in AgreementStatus.choices if value in allowed
+        ]
+
+
+# --- Evidence ------------------------------------------------------------------------------------
+
+#: Allowed evidence types: extension → (content type, test on the first bytes).
+EVIDENCE_TYPES = {
+    ".pdf": "application/pdf",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".txt": "text/plain",
+}
+MAX_EVIDENCE_FILES = 5
+
+
+def sniff_type(head: bytes, data: bytes) -> str | None:
+    """The allowed content type the bytes really are, or None."""
+    if head.startswith(b"%PDF-"):
+        return "application/pdf"
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if head.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if b"\x00" not in data:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        return "text/plain"
+    return None
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        single = super().clean
+        if isinstance(data, list | tuple):
+            return [single(item, initial) for item in data]
+        return [] if not data else [single(data, initial)]
+
+
+class ContactEventForm(forms.Form):
+    occurred_at = forms.DateTimeField(
+        label="When it happened",
+        widget=DateTimeLocalInput,
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+    )
+    channel = forms.ChoiceField(label="Channel", choices=CHANNEL_CHOICES)
+    direction = forms.ChoiceField(label="Direction", choices=DIRECTION_CHOICES)
+    kind = forms.ChoiceField(label="What sort of contact", choices=KIND_CHOICES)
+    topic = forms.CharField(
+        label="Topic",
+        max_length=MAX_TOPIC_LENGTH,
+        required=False,
+        help_text="As named in the agreement, e.g. child logistics.",
+    )
+    handover_missed = forms.BooleanField(label="The handover was missed", required=False)
+    direct_contact_at_handover = forms.BooleanField(
+        label="The parents had direct contact at the handover", required=False
+    )
+    description = forms.CharField(
+        label="Short description",
+        max_length=2000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    evidence = MultipleFileField(
+        label="Evidence files",
+        required=False,
+        help_text="PDF, PNG, JPEG or plain text; up to 5 files.",
+    )
+
+    def __init__(self, *args, timezone_name: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.timezone_name = timezone_name
+        self.fields["occurred_at"].help_text = f"In the survivor's time zone ({timezone_name})."
+        self.helper = FormHelper()
+        self.helper.form_tag = False
+        self.helper.disable_csrf = True
+
+    def clean_occurred_at(self) -> dt.datetime:
+        value = self.cleaned_data["occurred_at"]
+        naive = value.replace(tzinfo=None) if value.tzinfo is not None else value
+        zone = ZoneInfo(self.timezone_name)
+        aware = naive.replace(tzinfo=zone)
+        if aware.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != naive:
+            raise forms.ValidationError(
+                "This time did not exist on that day: the clocks went forward. "
+                "Check the time with the survivor."
+            )
+        if aware > timezone.now() + dt.timedelta(minutes=5):
+            raise forms.ValidationError("This time is in the future.")
+        return aware
+
+    def clean_topic(self) -> str:
+        return self.cleaned_data["topic"].strip().lower()
+
+    def clean_evidence(self) -> list[dict]:
+        files = self.cleaned_data.get("evidence") or []
+        if len(files) > MAX_EVIDENCE_FILES:
+            raise forms.ValidationError(f"At most {MAX_EVIDENCE_FILES} files at a time.")
+        limit = settings.EVIDENCE_MAX_BYTES
+        cleaned = []
+        for upload in files:
+            name = upload.name or "file"
+            if upload.size == 0:
+                raise forms.ValidationError(f"{name} is empty.")
+            if upload.size > limit:
+                raise forms.ValidationError(
+                    f"{name} is too large ({upload.size // 1024} KB); the limit is "
+                    f"{limit // 1024} KB."
+                )
+            ext = PurePath(name).suffix.lower()
+            expected = EVIDENCE_TYPES.get(ext)
+            if expected is None:
+                raise forms.ValidationError(
+                    f"{name}: this type of file is not accepted (PDF, PNG, JPEG or plain text)."
+                )
+            upload.seek(0)
+            data = upload.read()
+            if sniff_type(data[:16], data) != expected:
+                raise forms.ValidationError(
+                    f"{name} does not contain what its name says ({ext}); it was not accepted."
+                )
+            cleaned.append({"name": name[-200:], "content_type": expected, "data": data})
+        return cleaned
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            self.event = terms.ContactEvent(
+                occurred_at=data["occurred_at"],
+                channel=data["channel"],
+                direction=data["direction"],
+                topic=data["topic"],
+                kind=data["kind"],
+                handover_missed=data["handover_missed"],
+                direct_contact_at_handover=data["direct_contact_at_handover"],
+            )
+        except terms.TermsError as exc:
+            field = exc.field if exc.field in self.fields else None
+            problem = exc.problem
+            if field in ("handover_missed", "direct_contact_at_handover"):
+                problem = "only applies to a handover of the children"
+            self.add_error(field, problem[:1].upper() + problem[1:] + ".")
+        return data
+
+
+class BreachReviewForm(forms.Form):
+    terms_broken = forms.MultipleChoiceField(
+        label="Terms broken",
+        choices=list(TERM_LABELS.items()),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Untick every term to record the contact as no breach.",
+    )
+    severity = forms.ChoiceField(
+        label="Severity", choices=[("", "—")] + list(Severity.choices), required=False
+    )
+    police_reported = forms.BooleanField(label="Reported to the police", required=False)
+    police_reference = forms.CharField(label="Police reference", max_length=60, required=False)
+    description = forms.CharField(
+        label="Description for the breach register",
+        max_length=2000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = FormHelper()
+        self.helper.add_input(Submit("confirm", "Confirm"))
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        if data["terms_broken"] and not data["severity"]:
+            self.add_error("severity", "Choose how severe this breach is.")
+        if data["police_reported"] and not data["police_reference"].strip():
+            self.add_error("police_reference", "Give the police reference.")
+        if not data["police_reported"] and data["police_reference"].strip():
+            self.add_error("police_reported", "Tick this if it was reported to the police.")
+        return data

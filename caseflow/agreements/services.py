@@ -1,0 +1,617 @@
+"""Operations on agreements, the contact log and the breach register.
+
+Each operation checks policy itself, runs in a transaction and writes one audit event. Audit
+details hold ids and field names only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.core.files.base import ContentFile
+from django.core.files.storage import FileSystemStorage, Storage, storages
+from django.db import transaction
+from django.db.models import F
+from django.http import HttpRequest
+from django.utils import timezone
+
+from caseflow import policy
+from caseflow.accounts.models import User
+from caseflow.agreements import terms
+from caseflow.agreements.models import (
+    SEVERITY_RANK,
+    STATUS_TRANSITIONS,
+    AgencyEscalationRule,
+    AgreementStatus,
+    AgreementVersion,
+    Breach,
+    ContactAgreement,
+    ContactEvent,
+    EscalationFiring,
+    EscalationRuleKind,
+    Evidence,
+    ReviewState,
+)
+from caseflow.audit.services import record
+from caseflow.cases.models import Case, Party
+from caseflow.checkins.models import FollowUpKind
+from caseflow.checkins.services import case_supervisors, followup_ensure, notify
+
+EVIDENCE_PREFIX = "agreements/evidence/"
+
+
+def evidence_storage() -> Storage:
+    """Where evidence goes: the "evidence" storage if configured, else a private folder."""
+    if "evidence" in settings.STORAGES:
+        return storages["evidence"]
+    return FileSystemStorage(location=settings.EVIDENCE_ROOT)
+
+
+#: Agreement fields an advocate edits directly (the rest are derived or system-kept).
+AGREEMENT_FIELDS = (
+    "effective_from",
+    "effective_to",
+    "court",
+    "court_reference",
+    "order_expires_on",
+)
+
+
+class StaleEdit(Exception):
+    """Someone saved the agreement after this user opened it; nothing was written."""
+
+
+class AlreadyReviewed(Exception):
+    """The contact event's breach review was already confirmed; nothing was written."""
+
+
+def _require(actor: Any, case: Case, action: str) -> None:
+    if not policy.may(actor, case, action):
+        raise PermissionDenied("Not allowed")
+
+
+def survivor_timezone(case: Case) -> str:
+    """The survivor's time zone from the safe-contact profile, or Europe/London."""
+    profile = getattr(case, "safe_contact", None) if hasattr(case, "safe_contact") else None
+    return profile.timezone if profile is not None else "Europe/London"
+
+
+# --- Agreements and versions ----------------------------------------------------------------------
+
+
+def _add_version(
+    *,
+    actor: User,
+    agreement: ContactAgreement,
+    number: int,
+    agreement_terms: terms.Agreement,
+    protocol: dict,
+    note: str,
+) -> AgreementVersion:
+    version = AgreementVersion(
+        case=agreement.case,
+        agreement=agreement,
+        number=number,
+        author=actor,
+        terms=agreement_terms.to_dict(),
+        protocol=protocol,
+        note=note,
+    )
+    version.save()
+    return version
+
+
+@transaction.atomic
+def agreement_create(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    fields: dict[str, Any],
+    children: list[Party],
+    agreement_terms: terms.Agreement,
+    protocol: dict,
+    note: str = "",
+) -> ContactAgreement:
+    """A new draft agreement with its first version of the terms."""
+    _require(actor, case, "edit")
+    agreement = ContactAgreement(
+        case=case,
+        created_by=actor,
+        timezone=agreement_terms.timezone,
+        current_number=1,
+        **{name: fields.get(name) or _blank(name) for name in AGREEMENT_FIELDS},
+    )
+    agreement.effective_from = fields["effective_from"]
+    agreement.save()
+    agreement.children.set(_own_children(case, children))
+    version = _add_version(
+        actor=actor,
+        agreement=agreement,
+        number=1,
+        agreement_terms=agreement_terms,
+        protocol=protocol,
+        note=note,
+    )
+    record(
+        "agreement.create",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=agreement,
+        detail={"version": version.number},
+    )
+    return agreement
+
+
+def _blank(name: str) -> Any:
+    return "" if name in ("court", "court_reference") else None
+
+
+def _own_children(case: Case, children: list[Party]) -> list[Party]:
+    return [p for p in children if p.case_id == case.pk and p.role == "child"]
+
+
+@transaction.atomic
+def agreement_save(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    agreement: ContactAgreement,
+    expected_lock: int | None,
+    fields: dict[str, Any],
+    children: list[Party],
+    agreement_terms: terms.Agreement,
+    protocol: dict,
+    note: str = "",
+) -> AgreementVersion:
+    """Save the agreement's details and a new version of its terms.
+
+    Refused with :class:`StaleEdit`, writing nothing, if the agreement changed since the user
+    loaded it (``expected_lock``).
+    """
+    case = agreement.case
+    _require(actor, case, "edit")
+    if agreement.status in (AgreementStatus.SUPERSEDED, AgreementStatus.ENDED):
+        raise PermissionDenied("A superseded or ended agreement is kept as it was.")
+    claimed = ContactAgreement.objects.filter(
+        pk=agreement.pk, lock=expected_lock, current_number=agreement.current_number
+    ).update(lock=F("lock") + 1, current_number=F("current_number") + 1)
+    if not claimed or expected_lock is None:
+        raise StaleEdit()
+    agreement.refresh_from_db(fields=["lock", "current_number"])
+    changed = []
+    for name in AGREEMENT_FIELDS:
+        value = fields.get(name) or _blank(name)
+        if name == "effective_from":
+            value = fields[name]
+        if getattr(agreement, name) != value:
+            changed.append(name)
+            setattr(agreement, name, value)
+    agreement.save(update_fields=[*AGREEMENT_FIELDS, "updated_at"])
+    agreement.children.set(_own_children(case, children))
+    version = _add_version(
+        actor=actor,
+        agreement=agreement,
+        number=agreement.current_number,
+        agreement_terms=agreement_terms,
+        protocol=protocol,
+        note=note,
+    )
+    record(
+        "agreement.update",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=agreement,
+        detail={"version": version.number, "fields": changed},
+    )
+    return version
+
+
+@transaction.atomic
+def agreement_set_status(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    agreement: ContactAgreement,
+    expected_lock: int,
+    status: str,
+) -> ContactAgreement:
+    """Move the agreement on (draft → active → superseded/ended). Activating one supersedes the
+    case's other active agreement."""
+    case = agreement.case
+    _require(actor, case, "edit")
+    if status not in STATUS_TRANSITIONS[agreement.status]:
+        raise PermissionDenied("That status change is not possible.")
+    claimed = ContactAgreement.objects.filter(
+        pk=agreement.pk, lock=expected_lock, status=agreement.status
+    ).update(lock=F("lock") + 1, status=status)
+    if not claimed:
+        raise StaleEdit()
+    superseded = []
+    if status == AgreementStatus.ACTIVE:
+        others = ContactAgreement.objects.filter(case=case, status=AgreementStatus.ACTIVE).exclude(
+            pk=agreement.pk
+        )
+        superseded = list(others.values_list("public_id", flat=True))
+        others.update(status=AgreementStatus.SUPERSEDED, lock=F("lock") + 1)
+    agreement.refresh_from_db(fields=["lock", "status"])
+    record(
+        "agreement.status",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=agreement,
+        detail={"status": status, "superseded": superseded},
+    )
+    return agreement
+
+
+def version_terms(version: AgreementVersion) -> terms.Agreement:
+    return terms.Agreement.from_dict(version.terms)
+
+
+def version_in_force(
+    parsed: list[tuple[int, terms.Agreement]], moment: dt.datetime
+) -> tuple[int | None, terms.Agreement | None]:
+    """The (number, terms) of the version in force at ``moment``, or (None, None).
+
+    A newer version replaces the older ones from the day its terms apply: the candidate is the
+    highest-numbered version that had started by ``moment``, and it is in force only if
+    ``moment`` also falls before its end.
+    """
+    started = [(number, t) for number, t in parsed if t.effective_from <= moment]
+    if not started:
+        return None, None
+    number, candidate = max(started, key=lambda item: item[0])
+    if terms.agreement_in_force(moment, [candidate]) is None:
+        return None, None
+    return number, candidate
+
+
+# --- Contact log and breach register -------------------------------------------------------------
+
+
+def _stored_event(row: ContactEvent) -> terms.ContactEvent:
+    return terms.ContactEvent(
+        occurred_at=row.occurred_at,
+        channel=row.channel,
+        direction=row.direction,
+        topic=row.topic,
+        kind=row.kind,
+        handover_missed=row.handover_missed,
+        direct_contact_at_handover=row.direct_contact_at_handover,
+    )
+
+
+def propose_violations(
+    agreement: ContactAgreement, event: terms.ContactEvent
+) -> tuple[int | None, list[terms.Violation]]:
+    """The version in force when ``event`` happened and the terms the event breaks under it."""
+    versions = list(agreement.versions.all())
+    for version in versions:
+        version.case = agreement.case
+    number, in_force = version_in_force(
+        [(version.number, version_terms(version)) for version in versions], event.occurred_at
+    )
+    if in_force is None:
+        return None, []
+    prior_rows = ContactEvent.objects.filter(
+        agreement=agreement, occurred_at__lte=event.occurred_at
+    ).only("occurred_at", "channel", "direction", "kind", "topic", "case_id")
+    prior = []
+    for row in prior_rows:
+        row.case = agreement.case
+        prior.append(_stored_event(row))
+    violations = [
+        v for v in terms.check(event, in_force, prior) if v.term != terms.Term.EFFECTIVE_PERIOD
+    ]
+    return number, violations
+
+
+@transaction.atomic
+def event_log(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    agreement: ContactAgreement,
+    event: terms.ContactEvent,
+    description: str = "",
+    evidence: list[dict] = (),
+    reported_at: dt.datetime | None = None,
+) -> ContactEvent:
+    """Log a contact the survivor reported, with its evidence, and store what the breach checker
+    proposes; the advocate then confirms or edits it (:func:`breach_review`)."""
+    case = agreement.case
+    _require(actor, case, "edit")
+    number, violations = propose_violations(agreement, event)
+    row = ContactEvent(
+        case=case,
+        agreement=agreement,
+        occurred_at=event.occurred_at,
+        reported_at=reported_at or timezone.now(),
+        channel=event.channel.value,
+        direction=event.direction.value,
+        kind=event.kind.value,
+        topic=event.topic,
+        handover_missed=event.handover_missed,
+        direct_contact_at_handover=event.direct_contact_at_handover,
+        description=description,
+        version_number=number,
+        proposed=[v.to_dict() for v in violations],
+        logged_by=actor,
+    )
+    row.save()
+    stored: list[Evidence] = []
+    try:
+        for item in evidence:
+            stored.append(_evidence_store(actor=actor, event=row, item=item))
+        record(
+            "agreement.event.create",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=row,
+            detail={
+                "agreement": agreement.public_id,
+                "version": number,
+                "proposed": [v.term.value for v in violations],
+                "evidence": [e.public_id for e in stored],
+            },
+        )
+    except Exception:
+        # Nothing of this event is kept: neither its rows (rolled back) nor its files.
+        _evidence_discard(stored)
+        raise
+    return row
+
+
+@transaction.atomic
+def breach_review(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    event: ContactEvent,
+    terms_broken: list[str],
+    severity: str = "",
+    police_reported: bool = False,
+    police_reference: str = "",
+    description: str = "",
+) -> Breach | None:
+    """Confirm (or correct) the checker's proposal for ``event``: a breach for the terms the
+    advocate chose, or no breach when none is chosen. Escalation is evaluated after commit."""
+    case = event.case
+    _require(actor, case, "edit")
+    claimed = ContactEvent.objects.filter(pk=event.pk, review=ReviewState.PENDING).update(
+        review=ReviewState.BREACH if terms_broken else ReviewState.NO_BREACH
+    )
+    if not claimed:
+        raise AlreadyReviewed()
+    proposed = {v["term"]: v["message"] for v in (event.proposed or [])}
+    proposed_terms = sorted(proposed)
+    if not terms_broken:
+        record(
+            "agreement.event.review",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=event,
+            detail={"breach": False, "proposed": proposed_terms},
+        )
+        return None
+    chosen = [t for t in terms.Term if t.value in terms_broken]
+    breach = Breach(
+        case=case,
+        agreement=event.agreement,
+        event=event,
+        occurred_at=event.occurred_at,
+        reported_at=event.reported_at,
+        channel=event.channel,
+        terms_broken=[t.value for t in chosen],
+        violations=[
+            {"term": t.value, "message": proposed.get(t.value, "Recorded by the advocate.")}
+            for t in chosen
+        ],
+        description=description,
+        severity=severity,
+        police_reported=police_reported,
+        police_reference=police_reference if police_reported else "",
+        recorded_by=actor,
+    )
+    breach.save()
+    record(
+        "agreement.breach.create",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=breach,
+        detail={
+            "event": event.public_id,
+            "terms": breach.terms_broken,
+            "proposed": proposed_terms,
+            "severity": severity,
+            "police_reported": police_reported,
+        },
+    )
+    from caseflow.agreements.tasks import escalate_breach
+
+    escalate_breach.delay_on_commit(breach.pk)
+    return breach
+
+
+# --- Evidence -------------------------------------------------------------------------------------
+
+
+def _evidence_store(*, actor: User, event: ContactEvent, item: dict) -> Evidence:
+    """Encrypt the bytes with the case key and write them under a random name."""
+    data: bytes = item["data"]
+    token = event.case.data_key().encrypt(data)
+    name = evidence_storage().save(
+        f"{EVIDENCE_PREFIX}{secrets.token_hex(16)}.bin", ContentFile(token)
+    )
+    evidence = Evidence(
+        case=event.case,
+        event=event,
+        storage_name=name,
+        filename=item["name"],
+        content_type=item["content_type"],
+        size=len(data),
+        sha256=hashlib.sha256(data).hexdigest(),
+        uploaded_by=actor,
+    )
+    try:
+        evidence.save()
+    except Exception:
+        evidence_storage().delete(name)
+        raise
+    return evidence
+
+
+def _evidence_discard(stored: list[Evidence]) -> None:
+    storage = evidence_storage()
+    for evidence in stored:
+        storage.delete(evidence.storage_name)
+
+
+EXTENSIONS = {
+    "application/pdf": ".pdf",
+    "image/png": ".png",
+    "image/jpeg": ".jpg",
+    "text/plain": ".txt",
+}
+
+
+def evidence_open(
+    *, actor: User, request: HttpRequest | None, case: Case, evidence: Evidence
+) -> bytes:
+    """The decrypted bytes of an evidence file, for a download that is audited."""
+    _require(actor, case, "view")
+    if evidence.case_id != case.pk:
+        raise PermissionDenied("Not allowed")
+    with evidence_storage().open(evidence.storage_name, "rb") as handle:
+        token = handle.read()
+    data = case.data_key().decrypt(token)
+    if hashlib.sha256(data).hexdigest() != evidence.sha256:
+        raise ValueError("evidence file does not match its fingerprint")
+    record(
+        "agreement.evidence.download",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=evidence,
+        detail={"event": evidence.event.public_id},
+    )
+    return data
+
+
+# --- Escalation ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EscalationRule:
+    severity: str
+    count: int
+    days: int
+
+
+def escalation_rule_for(agency_id: int) -> EscalationRule:
+    row = AgencyEscalationRule.objects.filter(agency_id=agency_id).first()
+    if row is not None:
+        return EscalationRule(row.severity_threshold, row.count_threshold, row.window_days)
+    return EscalationRule(
+        settings.AGREEMENTS_ESCALATION_SEVERITY,
+        settings.AGREEMENTS_ESCALATION_COUNT,
+        settings.AGREEMENTS_ESCALATION_DAYS,
+    )
+
+
+FOLLOWUP_TEXT = {
+    EscalationRuleKind.SEVERITY: "A serious breach of the contact agreement: re-assess risk.",
+    EscalationRuleKind.FREQUENCY: "Repeated breaches of the contact agreement: re-assess risk.",
+}
+
+
+def _fire(breach: Breach, rule: str) -> EscalationFiring:
+    case = breach.case
+    key = f"agreements:breach:{breach.pk}:{rule}"
+    firing, created = EscalationFiring.objects.get_or_create(
+        key=key, defaults={"case": case, "breach": breach, "rule": rule}
+    )
+    followup_ensure(
+        case=case,
+        kind=FollowUpKind.BREACH_ESCALATION,
+        due_at=firing.created_at + dt.timedelta(days=1),
+        source_key=key,
+        details=FOLLOWUP_TEXT[rule],
+    )
+    notify(
+        recipients=case_supervisors(case),
+        kind="breach_escalation",
+        case=case,
+        key=key,
+        text=f"Case {case.reference}: contact-agreement breach escalation, risk re-assessment due.",
+    )
+    if created:
+        record(
+            "agreement.escalation",
+            case=case,
+            obj=firing,
+            object_id=str(firing.pk),
+            detail={"breach": breach.public_id, "rule": rule},
+        )
+    return firing
+
+
+@transaction.atomic
+def breach_escalate(*, breach_id: int) -> list[EscalationFiring]:
+    """Evaluate the agency's escalation rules for one breach. Safe to run again: each firing has
+    a key, the follow-up and the notifications are unique per key."""
+    breach = (
+        Breach.objects.select_related("case__team", "case__agency").filter(pk=breach_id).first()
+    )
+    if breach is None:
+        return []
+    rule = escalation_rule_for(breach.case.agency_id)
+    firings = []
+    if SEVERITY_RANK.get(breach.severity, -1) >= SEVERITY_RANK.get(rule.severity, 99):
+        firings.append(_fire(breach, EscalationRuleKind.SEVERITY))
+    since = breach.occurred_at - dt.timedelta(days=rule.days)
+    window = {"occurred_at__gt": since, "occurred_at__lte": breach.occurred_at}
+    if rule.count and Breach.objects.filter(case=breach.case, **window).count() >= rule.count:
+        earlier = (
+            EscalationFiring.objects.filter(
+                case=breach.case,
+                rule=EscalationRuleKind.FREQUENCY,
+                **{f"breach__{name}": value for name, value in window.items()},
+            )
+            .exclude(breach=breach)
+            .exists()
+        )
+        if not earlier:
+            firings.append(_fire(breach, EscalationRuleKind.FREQUENCY))
+    return firings
+
+
+# --- Chronology -----------------------------------------------------------------------------------
+
+
+def chronology_record(
+    *, actor: User, request: HttpRequest | None, agreement: ContactAgreement, fmt: str, sha256: str
+) -> None:
+    """Audit one generation of the chronology (an export of case content)."""
+    _require(actor, agreement.case, "view")
+    record(
+        "agreement.chronology.export",
+        actor=actor,
+        request=request,
+        case=agreement.case,
+        obj=agreement,
+        detail={"format": fmt, "sha256": sha256},
+    )

@@ -1,0 +1,379 @@
+"""Agreement pages. Each view: resolve the case through policy → look the object up inside that
+case → bind the form → call a service → redirect. Reads are audited here."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+
+from caseflow import policy
+from caseflow.agreements import selectors, services
+from caseflow.agreements.forms import (
+    TERM_LABELS,
+    AgreementForm,
+    BreachReviewForm,
+    ContactEventForm,
+    StatusForm,
+    initial_from_version,
+)
+from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, ReviewState
+from caseflow.audit.services import record
+
+STALE_MESSAGE = (
+    "Someone else changed this agreement after you opened it. "
+    "Nothing was saved: reload to see their changes."
+)
+
+
+def _audit_read(request, case, action: str, obj=None, **detail) -> None:
+    record(action, request=request, case=case, obj=obj or case, detail=detail or None)
+
+
+def _terms_kwargs(form: AgreementForm) -> dict:
+    data = form.cleaned_data
+    return {
+        "fields": {
+            name: data.get(name)
+            for name in (
+                "effective_from",
+                "effective_to",
+                "court",
+                "court_reference",
+                "order_expires_on",
+            )
+        },
+        "agreement_terms": form.terms,
+        "protocol": form.protocol,
+        "note": data.get("note", ""),
+    }
+
+
+@login_required
+@require_http_methods(["GET"])
+def agreement_list(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "view")
+    agreements = selectors.agreements_for_case(case)
+    _audit_read(request, case, "agreement.list", agreements=[a.public_id for a in agreements])
+    return render(
+        request,
+        "agreements/agreement_list.html",
+        {
+            "case": case,
+            "agreements": agreements,
+            "can_edit": policy.may(request.user, case, "edit"),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def agreement_new(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    form = AgreementForm(
+        request.POST or None,
+        children=selectors.child_choices(case),
+        timezone_name=services.survivor_timezone(case),
+        first_version=True,
+        initial={"effective_from": timezone.localdate()},
+    )
+    if request.method == "POST" and form.is_valid():
+        agreement = services.agreement_create(
+            actor=request.user,
+            request=request,
+            case=case,
+            children=selectors.children_by_id(case, form.cleaned_data["children"]),
+            **_terms_kwargs(form),
+        )
+        messages.success(request, "Agreement saved as a draft.")
+        return redirect("agreements:detail", case.public_id, agreement.public_id)
+    if request.method == "GET":
+        _audit_read(request, case, "agreement.form", page="new")
+    return render(
+        request,
+        "agreements/agreement_form.html",
+        {"form": form, "case": case, "title": "New contact agreement"},
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+def agreement_detail(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "view")
+    agreement = selectors.agreement_get(case, agreement_id)
+    version = selectors.current_version(agreement)
+    events = selectors.events_for(agreement)
+    _audit_read(request, case, "agreement.view", obj=agreement)
+    editable = agreement.status in (AgreementStatus.DRAFT, AgreementStatus.ACTIVE)
+    return render(
+        request,
+        "agreements/agreement_detail.html",
+        {
+            "case": case,
+            "agreement": agreement,
+            "version": version,
+            "terms_lines": selectors.describe_terms(version) if version else [],
+            "children": selectors.agreement_children(agreement),
+            "events": events,
+            "term_labels": TERM_LABELS,
+            "can_edit": policy.may(request.user, case, "edit"),
+            "editable": editable,
+            "status_form": StatusForm(current=agreement.status, initial={"lock": agreement.lock})
+            if STATUS_TRANSITIONS[agreement.status]
+            else None,
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def agreement_edit(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    agreement = selectors.agreement_get(case, agreement_id)
+    if agreement.status not in (AgreementStatus.DRAFT, AgreementStatus.ACTIVE):
+        raise PermissionDenied("A superseded or ended agreement is kept as it was.")
+    version = selectors.current_version(agreement)
+    initial = initial_from_version(agreement, version)
+    initial["children"] = [child.public_id for child in selectors.agreement_children(agreement)]
+    initial["terms_from"] = None
+    form = AgreementForm(
+        request.POST or None,
+        children=selectors.child_choices(case),
+        timezone_name=agreement.timezone,
+        first_version=False,
+        initial=initial,
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            version = services.agreement_save(
+                actor=request.user,
+                request=request,
+                agreement=agreement,
+                expected_lock=form.cleaned_data["lock"],
+                children=selectors.children_by_id(case, form.cleaned_data["children"]),
+                **_terms_kwargs(form),
+            )
+        except services.StaleEdit:
+            form.add_error(None, STALE_MESSAGE)
+        else:
+            messages.success(request, f"Version {version.number} saved.")
+            return redirect("agreements:detail", case.public_id, agreement.public_id)
+    if request.method == "GET":
+        _audit_read(request, case, "agreement.view", obj=agreement, page="edit")
+    return render(
+        request,
+        "agreements/agreement_form.html",
+        {"form": form, "case": case, "agreement": agreement, "title": "Edit agreement"},
+    )
+
+
+@login_required
+@require_POST
+def agreement_status(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    agreement = selectors.agreement_get(case, agreement_id)
+    form = StatusForm(request.POST, current=agreement.status)
+    if form.is_valid():
+        try:
+            services.agreement_set_status(
+                actor=request.user,
+                request=request,
+                agreement=agreement,
+                expected_lock=form.cleaned_data["lock"],
+                status=form.cleaned_data["status"],
+            )
+        except services.StaleEdit:
+            messages.error(request, STALE_MESSAGE)
+        else:
+            messages.success(request, f"Agreement is now {agreement.get_status_display().lower()}.")
+    else:
+        messages.error(request, "That status change is not possible for this agreement.")
+    return redirect("agreements:detail", case.public_id, agreement.public_id)
+
+
+def _number(value: str | None, default: int, highest: int) -> int:
+    try:
+        number = int(value or default)
+    except ValueError:
+        return default
+    return number if 1 <= number <= highest else default
+
+
+@login_required
+@require_http_methods(["GET"])
+def agreement_versions(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "view")
+    agreement = selectors.agreement_get(case, agreement_id)
+    listed = selectors.version_list(agreement)
+    highest = agreement.current_number
+    diff = None
+    a = b = None
+    if highest:
+        b = _number(request.GET.get("b"), highest, highest)
+        a = _number(request.GET.get("a"), max(b - 1, 1), highest)
+        diff = selectors.version_diff(
+            selectors.version_get(agreement, a), selectors.version_get(agreement, b)
+        )
+    _audit_read(request, case, "agreement.versions", obj=agreement, compared=[a, b])
+    return render(
+        request,
+        "agreements/versions.html",
+        {
+            "case": case,
+            "agreement": agreement,
+            "versions": listed,
+            "diff": diff,
+            "a": a,
+            "b": b,
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_new(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    agreement = selectors.agreement_get(case, agreement_id)
+    form = ContactEventForm(
+        request.POST or None,
+        request.FILES or None,
+        timezone_name=services.survivor_timezone(case),
+    )
+    if request.method == "POST" and form.is_valid():
+        event = services.event_log(
+            actor=request.user,
+            request=request,
+            agreement=agreement,
+            event=form.event,
+            description=form.cleaned_data["description"],
+            evidence=form.cleaned_data["evidence"],
+        )
+        return redirect("agreements:review", case.public_id, agreement.public_id, event.public_id)
+    if request.method == "GET":
+        _audit_read(request, case, "agreement.view", obj=agreement, page="event_new")
+    return render(
+        request,
+        "agreements/event_form.html",
+        {"form": form, "case": case, "agreement": agreement},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_review(
+    request: HttpRequest, public_id: str, agreement_id: str, event_id: str
+) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    agreement = selectors.agreement_get(case, agreement_id)
+    event = selectors.event_get(agreement, event_id)
+    proposed = event.proposed or []
+    form = BreachReviewForm(
+        request.POST or None,
+        initial={
+            "terms_broken": [v["term"] for v in proposed if v["term"] in TERM_LABELS],
+            "description": event.description,
+            "severity": "medium" if proposed else "",
+        },
+    )
+    pending = event.review == ReviewState.PENDING
+    if request.method == "POST" and form.is_valid():
+        if not pending:
+            messages.error(request, "This contact has already been reviewed; nothing was changed.")
+            return redirect("agreements:detail", case.public_id, agreement.public_id)
+        data = form.cleaned_data
+        try:
+            breach = services.breach_review(
+                actor=request.user,
+                request=request,
+                event=event,
+                terms_broken=data["terms_broken"],
+                severity=data["severity"],
+                police_reported=data["police_reported"],
+                police_reference=data["police_reference"].strip(),
+                description=data["description"],
+            )
+        except services.AlreadyReviewed:
+            messages.error(request, "This contact has already been reviewed; nothing was changed.")
+        else:
+            messages.success(
+                request, "Breach recorded." if breach else "Contact logged: no breach recorded."
+            )
+        return redirect("agreements:detail", case.public_id, agreement.public_id)
+    if request.method == "GET":
+        _audit_read(request, case, "agreement.event.view", obj=event)
+    return render(
+        request,
+        "agreements/event_review.html",
+        {
+            "form": form,
+            "case": case,
+            "agreement": agreement,
+            "event": event,
+            "proposed": proposed,
+            "pending": pending,
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+def chronology(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "view")
+    agreement = selectors.agreement_get(case, agreement_id)
+    report = selectors.chronology(agreement)
+    services.chronology_record(
+        actor=request.user,
+        request=request,
+        agreement=agreement,
+        fmt="html",
+        sha256=report["sha256"],
+    )
+    return render(
+        request,
+        "agreements/chronology.html",
+        {
+            "case": case,
+            "agreement": agreement,
+            "report": report,
+            "generated_at": timezone.now(),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+def chronology_csv(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "view")
+    agreement = selectors.agreement_get(case, agreement_id)
+    report = selectors.chronology(agreement)
+    services.chronology_record(
+        actor=request.user, request=request, agreement=agreement, fmt="csv", sha256=report["sha256"]
+    )
+    response = HttpResponse(
+        selectors.chronology_csv(report, timezone.now()), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = (
+        f'attachment; filename="chronology-{agreement.public_id[:8]}.csv"'
+    )
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_http_methods(["GET"])
+def evidence_download(request: HttpRequest, public_id: str, evidence_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "view")
+    evidence = selectors.evidence_get(case, evidence_id)
+    data = services.evidence_open(actor=request.user, request=request, case=case, evidence=evidence)
+    response = HttpResponse(data, content_type=evidence.content_type)
+    extension = services.EXTENSIONS.get(evidence.content_type, ".bin")
+    response["Content-Disposition"] = (
+        f'attachment; filename="evidence-{evidence.public_id[:8]}{extension}"'
+    )
+    response["Cache-Control"] = "no-store"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
