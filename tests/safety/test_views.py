@@ -231,3 +231,33 @@ def test_pages_of_a_case_without_a_plan(cast: Cast, login):
     assert client.get(url("plan_diff", cast)).status_code == 200
     assert client.get(url("plan_version", cast, 1)).status_code == 404
     assert SafetyPlanVersion.objects.count() == 0
+
+
+def test_case_panel_query_count_does_not_grow_with_assessments(
+    cast: Cast, sample, django_assert_num_queries
+):
+    from caseflow.safety.panels import case_panel
+
+    services.plan_save(
+        actor=cast.assigned, request=None, case=cast.case, expected_version=0, content={}
+    )
+    services.assessment_record(
+        actor=cast.assigned,
+        request=None,
+        case=cast.case,
+        instrument=sample,
+        answers={"stalking": True},
+    )
+    with django_assert_num_queries(2):
+        case_panel(None, cast.case)
+    for _ in range(8):
+        services.assessment_record(
+            actor=cast.assigned,
+            request=None,
+            case=cast.case,
+            instrument=sample,
+            answers={"stalking": True},
+        )
+    with django_assert_num_queries(2):
+        _, context = case_panel(None, cast.case)
+    assert len(context["trend"]) == 6
