@@ -98,7 +98,7 @@ def test_advocate_takes_in_a_referral_records_safe_contact_and_finds_the_case(
     tab.check("case-search")
     page.get_by_role("searchbox", name="Find a case by reference").fill("CASE-2")
     page.get_by_role("searchbox", name="Find a case by reference").press("Enter")
-    expect(page.get_by_role("cell", name="No cases match.")).to_be_visible()
+    expect(page.get_by_text("No cases match.")).to_be_visible()
     expect(page.get_by_role("table").get_by_role("link")).to_have_count(0)
 
 
@@ -167,7 +167,7 @@ def test_outsiders_get_nothing_for_the_advocates_case_urls(tab, live_server, cas
     page.screenshot(path=str(_screenshot(f"not-found-{outsider}")), full_page=True)
     # Their own search does not find it either.
     tab.goto("/cases/?q=CASE-1")
-    expect(page.get_by_role("cell", name="No cases match.")).to_be_visible()
+    expect(page.get_by_text("No cases match.")).to_be_visible()
     tab.check(f"case-search-{outsider}")
 
 
