@@ -8,12 +8,14 @@ trips Django's async-unsafe guard although nothing here is async; hence the vari
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from django.test.utils import override_settings
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
@@ -56,6 +58,29 @@ def browser():
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def plain_http_live_server(request):
+    """The live server speaks plain HTTP on localhost. SecurityMiddleware reads
+    SECURE_SSL_REDIRECT once, when the server thread builds its handler, so the setting is
+    changed for the whole session before the server starts (production settings redirect)."""
+    override = override_settings(SECURE_SSL_REDIRECT=False)
+    override.enable()
+    try:
+        server = request.getfixturevalue("live_server")
+        connection = http.client.HTTPConnection(urlsplit(server.url).netloc)
+        connection.request("HEAD", "/")
+        location = connection.getresponse().getheader("Location") or ""
+        connection.close()
+        if location.startswith("https:"):
+            pytest.fail(
+                "the live server redirects to HTTPS: it was started with SECURE_SSL_REDIRECT "
+                "on before the browser tests could turn it off"
+            )
+        yield server
+    finally:
+        override.disable()
 
 
 @pytest.fixture
