@@ -5,6 +5,7 @@
 
   // --- Privacy screen: Escape twice quickly, or the "Hide screen" button. -------------------
   var savedTitle = null;
+  var savedFocus = null;
   function privacy(on) {
     var screen = document.getElementById("privacy-screen");
     if (!screen) return;
@@ -12,13 +13,18 @@
     document.body.classList.toggle("privacy-on", on);
     if (on) {
       // The tab title names the case: hide it too.
-      if (savedTitle === null) savedTitle = document.title;
+      if (savedTitle === null) {
+        savedTitle = document.title;
+        savedFocus = document.activeElement;
+      }
       document.title = "caseflow";
       var back = screen.querySelector("[data-privacy-return]");
       if (back) back.focus();
     } else if (savedTitle !== null) {
       document.title = savedTitle;
       savedTitle = null;
+      if (savedFocus && savedFocus !== document.body) savedFocus.focus();
+      savedFocus = null;
     }
   }
   var lastEsc = 0;
