@@ -135,7 +135,7 @@ def test_closing_a_case_asks_first_and_says_what_happened(tab, live_server, cast
     expect(page.get_by_role("heading", level=1)).to_contain_text("High")
 
 
-def test_empty_states_say_what_to_do(tab, live_server, cast):
+def test_empty_states_say_what_to_do_and_actions_confirm_with_a_message(tab, live_server, cast):
     fresh = f.open_case(cast.team1, [cast.same_team], reference="CASE-NEW")
     page = tab.page
     sign_in(page, live_server, "same_team", f.PASSWORD)
@@ -146,6 +146,14 @@ def test_empty_states_say_what_to_do(tab, live_server, cast):
         "Nobody should contact the survivor until one is recorded."
     )
     tab.check("case-empty")
+    page.get_by_role("link", name="Add a person").click()
+    tab.check("add-person")
+    page.get_by_label("Role").select_option(label="Survivor (client)")
+    page.get_by_label("Full name").fill("Sam Placeholder")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("status")).to_have_text("Saved.")
+    expect(page.get_by_role("cell", name="Sam Placeholder")).to_be_visible()
+    expect(page.get_by_text("No people recorded.")).to_have_count(0)
     tab.goto("/cases/?q=NOTHING-LIKE-THIS")
     expect(page.get_by_text("No cases match.")).to_be_visible()
 
