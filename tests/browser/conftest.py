@@ -1,0 +1,205 @@
+"""Browser fixtures: one Chromium per test session, a fresh page per test, and the checks every
+page a journey visits goes through (axe, same-origin assets, CSP, a screenshot for review).
+
+Journeys run against pytest-django's ``live_server``: the server runs in another thread, so the
+tests use ``transactional_db``. Playwright's sync API runs an event loop in the test thread, which
+trips Django's async-unsafe guard although nothing here is async; hence the variable below.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from django.test.utils import override_settings
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = Path(os.environ.get("CASEFLOW_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+# Waits for what the user should see; generous for a loaded CI machine, short enough to fail fast.
+EXPECT_TIMEOUT_MS = 10_000
+SERIOUS = {"serious", "critical"}
+
+
+def _services_required() -> bool:
+    return os.environ.get("CASEFLOW_REQUIRE_SERVICES") == "1" or os.environ.get(
+        "CI", ""
+    ).lower() in {"1", "true"}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        message = (
+            f"Chromium is not installed at {CHROMIUM}: "
+            "install it with `apt-get install -y chromium` to run the browser tests."
+        )
+        if _services_required():
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def plain_http_live_server(request):
+    """The live server speaks plain HTTP on localhost. SecurityMiddleware reads
+    SECURE_SSL_REDIRECT once, when the server thread builds its handler, so the setting is
+    changed for the whole session before the server starts (production settings redirect)."""
+    override = override_settings(SECURE_SSL_REDIRECT=False)
+    override.enable()
+    try:
+        server = request.getfixturevalue("live_server")
+        connection = http.client.HTTPConnection(urlsplit(server.url).netloc)
+        connection.request("HEAD", "/")
+        location = connection.getresponse().getheader("Location") or ""
+        connection.close()
+        if location.startswith("https:"):
+            pytest.fail(
+                "the live server redirects to HTTPS: it was started with SECURE_SSL_REDIRECT "
+                "on before the browser tests could turn it off"
+            )
+        yield server
+    finally:
+        override.disable()
+
+
+@pytest.fixture
+def browser_db(transactional_db, allow_audit_flush, settings):
+    """The database and settings a journey needs: the live server shares both."""
+    settings.SESSION_IDLE_SECONDS = 15 * 60
+    return settings
+
+
+class Tab:
+    """One browser tab and what it saw: console errors, CSP violations, failed requests."""
+
+    def __init__(self, page, base_url: str):
+        from playwright.sync_api import expect
+
+        self.page = page
+        self.base_url = base_url
+        self.origin = "{0.scheme}://{0.netloc}".format(urlsplit(base_url))
+        self.csp_errors: list[str] = []
+        self.page_errors: list[str] = []
+        expect.set_options(timeout=EXPECT_TIMEOUT_MS)
+        page.on("console", self._console)
+        page.on("pageerror", lambda exc: self.page_errors.append(str(exc)))
+
+    def _console(self, message) -> None:
+        if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
+            self.csp_errors.append(message.text)
+
+    def goto(self, path: str):
+        return self.page.goto(self.base_url + path)
+
+    def check(self, name: str) -> None:
+        """What every page a journey visits must satisfy; saves a screenshot named ``name``."""
+        page = self.page
+        page.wait_for_load_state("load")
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+        assert_same_origin_assets(page, self.origin)
+        assert_no_serious_axe_violation(page, name)
+        self.assert_clean()
+
+    def assert_clean(self) -> None:
+        assert not self.csp_errors, f"Content Security Policy violations: {self.csp_errors}"
+        assert not self.page_errors, f"JavaScript errors: {self.page_errors}"
+
+
+def assert_same_origin_assets(page, origin: str) -> None:
+    urls = page.eval_on_selector_all(
+        "script[src], link[href]",
+        "els => els.map(e => e.src || e.href)",
+    )
+    foreign = [u for u in urls if not u.startswith(origin + "/")]
+    assert not foreign, f"assets from another origin: {foreign}"
+
+
+_axe = None
+
+
+def assert_no_serious_axe_violation(page, name: str) -> None:
+    global _axe
+    if _axe is None:
+        from axe_playwright_python.sync_playwright import Axe
+
+        _axe = Axe()
+    results = _axe.run(page)
+    bad = [v for v in results.response["violations"] if v.get("impact") in SERIOUS]
+    report = "\n".join(
+        f"{v['id']} ({v['impact']}): {v['help']} — "
+        + "; ".join(", ".join(n["target"]) for n in v["nodes"][:5])
+        for v in bad
+    )
+    assert not bad, f"axe found serious or critical violations on {name}:\n{report}"
+
+
+@pytest.fixture
+def tab(browser, live_server, browser_db):
+    """A fresh, isolated browser context (its own cookies) on the live server."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(EXPECT_TIMEOUT_MS)
+    tab = Tab(page, live_server.url)
+    yield tab
+    try:
+        tab.assert_clean()
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def new_tab(browser, live_server, browser_db):
+    """Further tabs, each in its own context, for journeys with several people."""
+    contexts = []
+    tabs: list[Tab] = []
+
+    def _new(**context_options) -> Tab:
+        options = {"viewport": {"width": 1280, "height": 900}, **context_options}
+        context = browser.new_context(**options)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(EXPECT_TIMEOUT_MS)
+        tabs.append(Tab(page, live_server.url))
+        return tabs[-1]
+
+    yield _new
+    try:
+        for t in tabs:
+            t.assert_clean()
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def sign_in(page, live_server, username: str, password: str) -> None:
+    """Sign in through the login form and land on the dashboard. Every journey signs in here,
+    so a new sign-in step (a second factor) is added in this one place."""
+    from playwright.sync_api import expect
+
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(r"^Hello, "))
