@@ -448,3 +448,11 @@ def test_children_of_another_case_are_refused(cast, advocate):
     accepted = advocate.post(url, form_data(children=[own.public_id]))
     assert accepted.status_code == 302
     assert list(ContactAgreement.objects.get().children.all()) == [own]
+
+
+def test_the_event_form_suggests_the_agreed_topics(cast, advocate):
+    agreement = make_agreement(cast.case, cast.assigned)
+    url = reverse("agreements:event_new", args=[cast.case.public_id, agreement.public_id])
+    body = advocate.get(url).content.decode()
+    assert 'list="agreement-topics"' in body
+    assert '<option value="medical emergency">' in body
