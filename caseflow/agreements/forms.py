@@ -548,9 +548,12 @@ class ContactEventForm(forms.Form):
         help_text="PDF, PNG, JPEG or plain text; up to 5 files.",
     )
 
-    def __init__(self, *args, timezone_name: str, **kwargs):
+    def __init__(self, *args, timezone_name: str, topics=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.timezone_name = timezone_name
+        self.topics = sorted(topics)
+        if self.topics:
+            self.fields["topic"].widget.attrs["list"] = "agreement-topics"
         self.fields["occurred_at"].help_text = f"In the survivor's time zone ({timezone_name})."
         self.helper = FormHelper()
         self.helper.form_tag = False

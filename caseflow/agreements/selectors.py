@@ -102,6 +102,14 @@ def version_get(agreement: ContactAgreement, number: int) -> AgreementVersion:
     return version
 
 
+def agreed_topics(version: AgreementVersion | None) -> list[str]:
+    """The permitted and emergency topics of a version, for suggestions when logging contact."""
+    if version is None:
+        return []
+    t = terms.Agreement.from_dict(version.terms)
+    return sorted(t.permitted_topics | t.emergency_topics)
+
+
 def current_version(agreement: ContactAgreement) -> AgreementVersion | None:
     if not agreement.current_number:
         return None

@@ -126,9 +126,8 @@ def agreement_create(
         created_by=actor,
         timezone=agreement_terms.timezone,
         current_number=1,
-        **{name: fields.get(name) or _blank(name) for name in AGREEMENT_FIELDS},
+        **{name: _field_value(fields, name) for name in AGREEMENT_FIELDS},
     )
-    agreement.effective_from = fields["effective_from"]
     agreement.save()
     agreement.children.set(_own_children(case, children))
     version = _add_version(
@@ -150,8 +149,11 @@ def agreement_create(
     return agreement
 
 
-def _blank(name: str) -> Any:
-    return "" if name in ("court", "court_reference") else None
+def _field_value(fields: dict[str, Any], name: str) -> Any:
+    """The value to store for an agreement field; empty text fields become "", dates None."""
+    if name == "effective_from":
+        return fields[name]
+    return fields.get(name) or ("" if name in ("court", "court_reference") else None)
 
 
 def _own_children(case: Case, children: list[Party]) -> list[Party]:
@@ -188,9 +190,7 @@ def agreement_save(
     agreement.refresh_from_db(fields=["lock", "current_number"])
     changed = []
     for name in AGREEMENT_FIELDS:
-        value = fields.get(name) or _blank(name)
-        if name == "effective_from":
-            value = fields[name]
+        value = _field_value(fields, name)
         if getattr(agreement, name) != value:
             changed.append(name)
             setattr(agreement, name, value)

@@ -242,6 +242,7 @@ def event_new(request: HttpRequest, public_id: str, agreement_id: str) -> HttpRe
         request.POST or None,
         request.FILES or None,
         timezone_name=services.survivor_timezone(case),
+        topics=selectors.agreed_topics(selectors.current_version(agreement)),
     )
     if request.method == "POST" and form.is_valid():
         event = services.event_log(

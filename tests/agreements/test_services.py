@@ -204,3 +204,14 @@ def test_case_page_panel_queries_do_not_grow_with_the_log(
         record_breach(agreement, cast.assigned, london(2025, 5, day, 22, 0), severity="low")
     with django_assert_max_num_queries(len(small.captured_queries)):
         client.get(url)
+
+
+def test_the_message_over_the_daily_cap_is_proposed_as_a_breach(cast):
+    agreement = make_agreement(cast.case, cast.assigned)
+    events = [
+        log_event(agreement, cast.assigned, london(2025, 2, 25, 18, minute))
+        for minute in (0, 10, 20, 30)
+    ]
+    assert [e.proposed for e in events[:3]] == [[], [], []]
+    assert [v["term"] for v in events[3].proposed] == ["frequency_cap"]
+    assert "message number 4" in events[3].proposed[0]["message"]

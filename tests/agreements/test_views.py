@@ -432,3 +432,27 @@ def test_detail_page_queries_do_not_grow_with_the_log(
     with django_assert_max_num_queries(len(few.captured_queries)):
         body = advocate.get(url).content.decode()
     assert "note.pdf" in body
+
+
+def test_children_of_another_case_are_refused(cast, advocate):
+    from caseflow.cases.models import PartyRole
+    from tests import factories as f
+
+    own = f.add_party(cast.case, PartyRole.CHILD, full_name="Own Child")
+    foreign = f.add_party(cast.team2_case, PartyRole.CHILD, full_name="Other Child")
+    url = reverse("agreements:new", args=[cast.case.public_id])
+    refused = advocate.post(url, form_data(children=[foreign.public_id]))
+    assert refused.status_code == 200
+    assert "children" in refused.context["form"].errors
+    assert not ContactAgreement.objects.exists()
+    accepted = advocate.post(url, form_data(children=[own.public_id]))
+    assert accepted.status_code == 302
+    assert list(ContactAgreement.objects.get().children.all()) == [own]
+
+
+def test_the_event_form_suggests_the_agreed_topics(cast, advocate):
+    agreement = make_agreement(cast.case, cast.assigned)
+    url = reverse("agreements:event_new", args=[cast.case.public_id, agreement.public_id])
+    body = advocate.get(url).content.decode()
+    assert 'list="agreement-topics"' in body
+    assert '<option value="medical emergency">' in body
