@@ -25,6 +25,11 @@ class Category(models.TextChoices):
     COURT_ORDERS = "court_orders", "Court orders"
 
 
+def category_labels(values: list[str]) -> str:
+    labels = dict(Category.choices)
+    return ", ".join(labels.get(v, v) for v in values)
+
+
 class Release(CaseOwned):
     """Informed, written, time-limited consent to share named categories with one recipient."""
 
@@ -60,6 +65,10 @@ class Release(CaseOwned):
                 name="release_expires_after_signing",
             )
         ]
+
+    @property
+    def category_labels(self) -> str:
+        return category_labels(self.categories)
 
     def is_valid_on(self, day) -> bool:
         return self.revoked_at is None and self.signed_on <= day <= self.expires_on
@@ -118,6 +127,10 @@ class Disclosure(CaseOwned):
 
     class Meta:
         ordering = ["-disclosed_on", "-pk"]
+
+    @property
+    def category_labels(self) -> str:
+        return category_labels(self.categories)
 
 
 # --- Retention and purges ------------------------------------------------------------------------

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
+from django.conf import settings
 from django.utils import timezone
 
 from caseflow import policy
@@ -11,8 +14,10 @@ from caseflow.confidentiality import selectors
 def case_panel(request, case):
     today = timezone.localdate()
     releases = selectors.case_releases(case)
+    soon = today + dt.timedelta(days=settings.RELEASE_EXPIRY_WARNING_DAYS)
     for release in releases:
         release.valid_today = release.is_valid_on(today)
+        release.expires_soon = release.valid_today and release.expires_on <= soon
     return (
         "confidentiality/panel.html",
         {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -308,7 +309,12 @@ def reports(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "confidentiality/reports.html",
-        {"form": form, "report": report, "csv_url": csv_url},
+        {
+            "form": form,
+            "report": report,
+            "csv_url": csv_url,
+            "threshold": settings.AGGREGATE_MIN_CELL,
+        },
     )
 
 

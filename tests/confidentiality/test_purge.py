@@ -22,7 +22,7 @@ from caseflow.confidentiality.models import (
     Release,
 )
 from caseflow.lib.encryption import DecryptionError, KeyDestroyed, unwrap_data_key
-from tests.confidentiality.helpers import close, fresh, release
+from tests.confidentiality.helpers import RECIPIENT, close, fresh, release
 from tests.conftest import canary
 
 pytestmark = pytest.mark.django_db
@@ -127,6 +127,15 @@ def _purge_whole(cast, case) -> DeletionCertificate:
 def test_whole_record_purge_leaves_a_stub_a_certificate_and_the_audit_chain(cast):
     case = close(cast.case, 8)
     release(cast, case)
+    # A disclosure made under the release: it protects the release, the purge still goes through.
+    services.referral_pack_export(
+        actor=cast.assigned,
+        request=None,
+        case=case,
+        recipient=RECIPIENT,
+        categories=["contact"],
+        fmt="html",
+    )
     before = list(AuditEvent.objects.filter(case_id=case.pk).values_list("seq", "hash"))
     certificate = _purge_whole(cast, case)
 
@@ -146,6 +155,7 @@ def test_whole_record_purge_leaves_a_stub_a_certificate_and_the_audit_chain(cast
     assert counts["cases.Party"] == 2
     assert counts["parties_by_role"] == {PartyRole.SURVIVOR: 1, PartyRole.OTHER_PARTY: 1}
     assert counts["confidentiality.Release"] == 1
+    assert counts["confidentiality.Disclosure"] == 1
     # The certificate: what, when, on whose approval.
     assert certificate.approver_ids == [cast.supervisor.pk, cast.agency_admin.pk]
     assert certificate.purged["key_destroyed"] is True
