@@ -19,7 +19,6 @@ NARRATIVE_FIELDS: dict[str, tuple[str, ...]] = {
     "cases.Case": ("summary",),
     "cases.Party": ("notes",),
     "checkins.FollowUp": ("details",),
-    "confidentiality.CompelledOrder": ("demanded",),
 }
 
 

@@ -81,9 +81,11 @@ def purge_queue(user: Any) -> dict[str, Any]:
         )
         .order_by("due_on", "pk")[:200]
     )
-    certificates = DeletionCertificate.objects.filter(agency_id=agency_id).select_related(
-        "executed_by"
-    )[:50]
+    certificates = (
+        DeletionCertificate.objects.filter(agency_id=agency_id)
+        .select_related("executed_by", "case__purge")
+        .order_by("-purged_at", "-pk")[:50]
+    )
     narratives_years, record_years = schedule_for(agency_id)
     return {
         "proposals": list(proposals),

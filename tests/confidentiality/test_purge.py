@@ -259,3 +259,30 @@ def test_retention_form(cast, login):
     assert "cannot go before its narratives" in bad.content.decode()
     assert client.post(url, {"narratives_years": 2, "record_years": 6}).status_code == 302
     assert services.schedule_for(cast.agency.pk) == (2, 6)
+
+
+def test_purge_queue_page_has_constant_queries(cast, login):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests import factories as f
+
+    client = login(cast.supervisor)
+    url = reverse("confidentiality:purges")
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url).status_code == 200
+        return len(ctx.captured_queries)
+
+    close(cast.case, 8)
+    services.purge_propose_due()
+    services.purge_approve(actor=cast.supervisor, request=None, proposal_id=_proposal(cast.case).pk)
+    few = queries()
+    for _ in range(5):
+        close(f.open_case(cast.team1, [cast.assigned]), 8)
+    services.purge_propose_due()
+    for proposal in PurgeProposal.objects.filter(status="pending"):
+        services.purge_approve(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
+    assert PurgeProposal.objects.count() == 6
+    assert queries() == few
