@@ -68,8 +68,8 @@ def release_new(request: HttpRequest, public_id: str) -> HttpResponse:
         else:
             messages.success(request, "Release recorded.")
             return redirect("cases:detail", case.public_id)
-    if request.method == "GET":
-        record("case.view", request=request, case=case, obj=case, detail={"page": "release_new"})
+    # The form lists the people on the case: showing it is a read.
+    record("case.view", request=request, case=case, obj=case, detail={"page": "release_new"})
     return _form_page(
         request,
         case,

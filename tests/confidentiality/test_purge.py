@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from caseflow import policy
+from caseflow.audit.chain import FIELDS, GENESIS, event_hash
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import Case, CaseKey, CaseStatus, Party, PartyRole
 from caseflow.checkins.models import FollowUp
@@ -26,6 +27,14 @@ from tests.confidentiality.helpers import RECIPIENT, close, fresh, release
 from tests.conftest import canary
 
 pytestmark = pytest.mark.django_db
+
+
+def _assert_chain_intact() -> None:
+    prev = GENESIS
+    for row in AuditEvent.objects.order_by("seq").values(*FIELDS, "prev_hash", "hash"):
+        assert row["prev_hash"] == prev
+        assert row["hash"] == event_hash(prev, row), f"audit row {row['seq']} changed"
+        prev = row["hash"]
 
 
 def _proposal(case, scope=PurgeScope.WHOLE) -> PurgeProposal:
@@ -166,6 +175,7 @@ def test_whole_record_purge_leaves_a_stub_a_certificate_and_the_audit_chain(cast
     assert after[: len(before)] == before
     event = AuditEvent.objects.get(action="purge.execute")
     assert event.detail["certificate"] == certificate.pk
+    _assert_chain_intact()
     # Other cases are untouched.
     other = Party.objects.filter(case=cast.team2_case).first()
     assert canary(cast.team2_case) in other.full_name
@@ -286,3 +296,21 @@ def test_purge_queue_page_has_constant_queries(cast, login):
         services.purge_approve(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
     assert PurgeProposal.objects.count() == 6
     assert queries() == few
+
+
+def test_propose_purges_command(cast, capsys):
+    close(cast.case, 8)
+    call_command("propose_purges")
+    assert "proposed 1 purge(s)" in capsys.readouterr().out
+    call_command("propose_purges")
+    assert "proposed 0 purge(s)" in capsys.readouterr().out
+
+
+def test_a_purged_case_cannot_be_opened_and_leaves_the_lists(cast, login):
+    case = close(cast.case, 8)
+    _purge_whole(cast, case)
+    for user in (cast.assigned, cast.supervisor):
+        client = login(user)
+        assert client.get(reverse("cases:detail", args=[case.public_id])).status_code == 404
+        listing = client.get(reverse("cases:list")).content.decode()
+        assert "CASE-1" not in listing
