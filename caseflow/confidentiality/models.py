@@ -35,10 +35,11 @@ class Release(CaseOwned):
 
     case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="releases")
     public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
-    consenting_party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="+")
+    # PROTECT: a consent record is never lost because a person was removed from the case.
+    consenting_party = models.ForeignKey(Party, on_delete=models.PROTECT, related_name="+")
     # Set when a guardian consents for a child of the case.
     for_child = models.ForeignKey(
-        Party, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Party, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     recipient = EncryptedTextField()
     # Keyed HMAC of the normalised recipient name: matching without storing it in clear.
