@@ -35,6 +35,12 @@ NO_RELEASE = (
 )
 
 
+def _cell(value: object) -> str:
+    """A CSV cell that a spreadsheet will not run as a formula."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def _form_page(request, case, form, title: str, intro: str = "") -> HttpResponse:
     return render(
         request,
@@ -134,7 +140,7 @@ def referral_pack(request: HttpRequest, public_id: str) -> HttpResponse:
                 writer.writerow(["Section", "Item", "Value"])
                 for section, rows in pack.sections:
                     for label, value in rows:
-                        writer.writerow([section, label, value])
+                        writer.writerow([_cell(section), _cell(label), _cell(value)])
                 return response
             return render(
                 request,
@@ -329,5 +335,5 @@ def report_csv(request: HttpRequest) -> HttpResponse:
     response["Content-Disposition"] = 'attachment; filename="caseflow-aggregate.csv"'
     writer = csv.writer(response)
     writer.writerow(report.columns)
-    writer.writerows(report.rows)
+    writer.writerows([_cell(c) for c in row] for row in report.rows)
     return response

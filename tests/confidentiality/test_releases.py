@@ -273,3 +273,12 @@ def test_break_glass_reader_cannot_record_a_release(cast, login):
     client = login(cast.same_team)
     url = reverse("confidentiality:release_new", args=[cast.case.public_id])
     assert client.get(url).status_code == 403
+
+
+def test_csv_pack_cells_cannot_run_as_formulas(cast, login):
+    survivor = party(cast.case)
+    survivor.phone = "=HYPERLINK(1)"
+    survivor.save()
+    release(cast)
+    text = _pack(login(cast.assigned), cast, fmt="csv").content.decode()
+    assert "'=HYPERLINK(1)" in text
