@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "caseflow.checkins",
     "caseflow.safety",
     "caseflow.agreements",
+    "caseflow.confidentiality",
     "caseflow.demo",
 ]
 
@@ -321,3 +322,17 @@ AGREEMENTS_ESCALATION_DAYS = env_int("AGREEMENTS_ESCALATION_DAYS", 30)
 # Where evidence files are written (encrypted, under random names; no URL serves this folder).
 # A deployment may instead define STORAGES["evidence"] (e.g. an object store).
 EVIDENCE_ROOT = Path(os.environ.get("EVIDENCE_ROOT", VAR_DIR / "evidence"))
+# --- Confidentiality (releases, retention and purges, aggregate reports) ----------------------
+RELEASE_EXPIRY_WARNING_DAYS = env_int("RELEASE_EXPIRY_WARNING_DAYS", 14)
+RELEASE_MAX_MONTHS = 12
+RETENTION_NARRATIVES_YEARS = env_int("RETENTION_NARRATIVES_YEARS", 3)
+RETENTION_RECORD_YEARS = env_int("RETENTION_RECORD_YEARS", 7)
+AGGREGATE_MIN_CELL = env_int("AGGREGATE_MIN_CELL", 5)
+CELERY_BEAT_SCHEDULE["confidentiality-release-expiry"] = {
+    "task": "caseflow.confidentiality.tasks.sweep_release_expiry",
+    "schedule": 3600.0,
+}
+CELERY_BEAT_SCHEDULE["confidentiality-purge-proposals"] = {
+    "task": "caseflow.confidentiality.tasks.propose_purges",
+    "schedule": 6 * 3600.0,
+}

@@ -11,6 +11,7 @@ urlpatterns = [
     path("cases/", include("caseflow.cases.urls")),
     path("cases/<pid:public_id>/safety/", include("caseflow.safety.urls")),
     path("cases/<pid:public_id>/agreements/", include("caseflow.agreements.urls")),
+    path("", include("caseflow.confidentiality.urls")),
     path("health/", health.health, name="health"),
     path("operator/", admin.site.urls),
 ]

@@ -81,9 +81,25 @@ class IntakeForm(forms.Form):
         required=False, widget=forms.HiddenInput, initial=False
     )
 
-    def __init__(self, *args, teams, **kwargs):
+    #: Fields an agency may hide (not collected at all) or relabel.
+    OPTIONAL_FIELDS = (
+        "survivor_phone",
+        "survivor_email",
+        "survivor_date_of_birth",
+        "other_date_of_birth",
+        "summary",
+    )
+
+    def __init__(self, *args, teams, field_config=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = teams
+        for name, config in (field_config or {}).items():
+            if name not in self.OPTIONAL_FIELDS:
+                continue
+            if config.get("hidden"):
+                del self.fields[name]  # not rendered; a posted value is ignored
+            elif config.get("label"):
+                self.fields[name].label = config["label"]
         self.helper = _helper("Open case")
 
     def clean_reference(self) -> str:
@@ -93,16 +109,16 @@ class IntakeForm(forms.Form):
         d = self.cleaned_data
         return {
             "full_name": d["survivor_full_name"],
-            "date_of_birth": d["survivor_date_of_birth"],
-            "phone": d["survivor_phone"],
-            "email": d["survivor_email"],
+            "date_of_birth": d.get("survivor_date_of_birth"),
+            "phone": d.get("survivor_phone", ""),
+            "email": d.get("survivor_email", ""),
         }
 
     def other_party(self) -> dict | None:
         d = self.cleaned_data
         if not d["other_full_name"]:
             return None
-        return {"full_name": d["other_full_name"], "date_of_birth": d["other_date_of_birth"]}
+        return {"full_name": d["other_full_name"], "date_of_birth": d.get("other_date_of_birth")}
 
 
 class CaseEditForm(forms.Form):

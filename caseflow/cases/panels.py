@@ -15,6 +15,7 @@ CASE_PANELS = [
     "caseflow.safety.panels.case_panel",
     "caseflow.agreements.panels.case_panel",
     "caseflow.checkins.panels.case_panel",
+    "caseflow.confidentiality.panels.case_panel",
 ]
 
 

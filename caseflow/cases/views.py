@@ -32,6 +32,7 @@ from caseflow.cases.forms import (
 from caseflow.cases.models import STATUS_TRANSITIONS, CaseStatus, Party, PartyRole
 from caseflow.cases.panels import render_panels
 from caseflow.cases.selectors import case_rows, supervisor_overview
+from caseflow.confidentiality.selectors import intake_field_config
 from caseflow.lib import safewindows
 
 OPEN_STATUSES = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
@@ -97,7 +98,8 @@ def case_new(request: HttpRequest) -> HttpResponse:
     teams = policy.intake_teams(request.user)
     if not teams.exists():
         raise PermissionDenied
-    form = IntakeForm(request.POST or None, teams=teams)
+    field_config = intake_field_config(request.user)
+    form = IntakeForm(request.POST or None, teams=teams, field_config=field_config)
     conflict = False
     if request.method == "POST" and form.is_valid():
         other = form.other_party()
@@ -105,7 +107,7 @@ def case_new(request: HttpRequest) -> HttpResponse:
             (
                 PartyRole.SURVIVOR,
                 form.cleaned_data["survivor_full_name"],
-                _iso(form.cleaned_data["survivor_date_of_birth"]),
+                _iso(form.cleaned_data.get("survivor_date_of_birth")),
             )
         ]
         if other:
@@ -116,7 +118,7 @@ def case_new(request: HttpRequest) -> HttpResponse:
         if conflict and not form.cleaned_data["acknowledge_conflict"]:
             data = request.POST.copy()
             data["acknowledge_conflict"] = "True"
-            form = IntakeForm(data, teams=teams)
+            form = IntakeForm(data, teams=teams, field_config=field_config)
             form.is_valid()
             record("case.conflict_warning", request=request)
         else:
@@ -129,7 +131,7 @@ def case_new(request: HttpRequest) -> HttpResponse:
                         survivor=form.survivor(),
                         other_party=other,
                         risk_level=form.cleaned_data["risk_level"],
-                        summary=form.cleaned_data["summary"],
+                        summary=form.cleaned_data.get("summary", ""),
                         reference=form.cleaned_data["reference"],
                     )
             except IntegrityError:

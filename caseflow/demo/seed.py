@@ -64,6 +64,7 @@ SEED_HOOKS = [
     "caseflow.agreements.demo",
     "caseflow.checkins.demo",
     "caseflow.audit.demo",
+    "caseflow.confidentiality.demo",
 ]
 
 

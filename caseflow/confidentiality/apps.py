@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ConfidentialityConfig(AppConfig):
+    name = "caseflow.confidentiality"
+    label = "confidentiality"

@@ -1,0 +1,104 @@
+"""Demo data for confidentiality: releases (one expiring soon, one revoked), a referral pack, a
+compelled disclosure, a retention schedule and a purge proposal waiting for its second approval."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from dateutil.relativedelta import relativedelta
+
+from caseflow.accounts.models import Role, User
+from caseflow.cases.models import Case, CaseStatus, Party, PartyRole
+from caseflow.confidentiality import services
+from caseflow.confidentiality.models import Category, CompelledKind, PurgeScope
+
+
+def _survivor(case: Case) -> Party | None:
+    party = Party.objects.filter(case=case, role=PartyRole.SURVIVOR).first()
+    if party is not None:
+        party.case = case
+    return party
+
+
+def seed_demo(context) -> None:
+    supervisor = context.staff["north"][0]
+    north = [c for c in context.cases if c.team_id == supervisor.teams.first().pk]
+    today = context.now.date()
+    candidates = [
+        c for c in north if c.status != CaseStatus.CLOSED and c.primary_advocate_id is not None
+    ]
+    for case, (signed, expires, revoke) in zip(
+        candidates,
+        [
+            (today - relativedelta(months=11), today + dt.timedelta(days=10), False),
+            (today - relativedelta(months=2), today + relativedelta(months=4), True),
+            (today - relativedelta(months=1), today + relativedelta(months=5), False),
+        ],
+        strict=False,
+    ):
+        survivor = _survivor(case)
+        if survivor is None:
+            continue
+        advocate = case.primary_advocate
+        release = services.release_record(
+            actor=advocate,
+            request=None,
+            case=case,
+            consenting_party=survivor,
+            recipient="Riverside Housing Trust (fictional)",
+            purpose="Referral for emergency housing.",
+            categories=[Category.CONTACT, Category.ADDRESS, Category.CHILDREN],
+            signed_on=signed,
+            expires_on=expires,
+        )
+        if revoke:
+            services.release_revoke(
+                actor=advocate,
+                request=None,
+                case=case,
+                release=release,
+                reason="The survivor withdrew consent by phone.",
+            )
+        elif expires > today + dt.timedelta(days=30):
+            services.referral_pack_export(
+                actor=advocate,
+                request=None,
+                case=case,
+                recipient="Riverside Housing Trust (fictional)",
+                categories=[Category.CONTACT, Category.ADDRESS],
+                fmt="html",
+            )
+    if len(candidates) > 3:
+        case = candidates[3]
+        services.compelled_record(
+            actor=case.primary_advocate,
+            request=None,
+            case=case,
+            kind=CompelledKind.SUBPOENA,
+            received_on=today - dt.timedelta(days=3),
+            issuer="County Family Court (fictional)",
+            reference="FC-DEMO-0001",
+            demanded="Dates of contact with the agency in the last six months.",
+            recipient="County Family Court (fictional)",
+            categories=[Category.NARRATIVES],
+            disclosed_on=today - dt.timedelta(days=1),
+        )
+    services.release_expiry_sweep(now=context.now)
+
+    admin = User.objects.filter(
+        membership__agency_id=supervisor.membership.agency_id,
+        membership__role=Role.AGENCY_ADMIN,
+    ).first()
+    if admin is not None:
+        services.retention_save(actor=admin, request=None, narratives_years=3, record_years=7)
+    closed = [c for c in north if c.status == CaseStatus.CLOSED]
+    for case, years in zip(closed, (8, 4), strict=False):
+        Case.objects.filter(pk=case.pk).update(
+            opened_at=context.now - relativedelta(years=years + 2),
+            closed_at=context.now - relativedelta(years=years),
+        )
+    proposals = services.purge_propose_due(now=context.now)
+    whole = next((p for p in proposals if p.scope == PurgeScope.WHOLE), None)
+    if whole is not None:
+        # One of the two approvals a whole-record purge needs: the second is up to a colleague.
+        services.purge_approve(actor=supervisor, request=None, proposal_id=whole.pk)

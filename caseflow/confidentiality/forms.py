@@ -1,0 +1,249 @@
+"""Forms for releases, referral packs, compelled disclosures, retention, field settings, reports."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Submit
+from django import forms
+from django.utils import timezone
+
+from caseflow.cases.models import Party, PartyRole
+from caseflow.confidentiality import services
+from caseflow.confidentiality.models import Category, CompelledKind, IntakeField
+
+TEXT_MAX = 2000
+CATEGORY_REQUIRED = "Choose at least one category of information."
+
+
+def _helper(label: str, method: str = "post") -> FormHelper:
+    helper = FormHelper()
+    helper.form_method = method
+    helper.add_input(Submit("submit", label))
+    return helper
+
+
+def _date_field(label: str, **kw) -> forms.DateField:
+    return forms.DateField(label=label, widget=forms.DateInput(attrs={"type": "date"}), **kw)
+
+
+def _categories_field(label: str) -> forms.MultipleChoiceField:
+    return forms.MultipleChoiceField(
+        choices=Category.choices,
+        widget=forms.CheckboxSelectMultiple,
+        label=label,
+        error_messages={"required": CATEGORY_REQUIRED},
+    )
+
+
+def _not_future(value: dt.date | None, what: str) -> None:
+    if value is not None and value > timezone.localdate():
+        raise forms.ValidationError(f"{what} cannot be in the future.")
+
+
+def _party_label(party: Party) -> str:
+    return f"{party.get_role_display()}: {party.full_name}"
+
+
+class ReleaseForm(forms.Form):
+    consenting_party = forms.ChoiceField(
+        label="Who consented",
+        help_text="The survivor, or for a child the guardian. Never the case's other party.",
+    )
+    for_child = forms.ChoiceField(
+        required=False, label="On behalf of a child (if a guardian consents for a child)"
+    )
+    recipient = forms.CharField(max_length=200, label="Recipient organisation")
+    purpose = forms.CharField(max_length=TEXT_MAX, widget=forms.Textarea({"rows": 2}))
+    categories = _categories_field("Information the survivor agreed to share")
+    signed_on = _date_field("Signed on")
+    expires_on = _date_field(
+        "Expires on",
+        error_messages={"required": "Give an expiry date: every release is time-limited."},
+        help_text="At most 12 months after signing.",
+    )
+
+    def __init__(self, *args, parties: list[Party], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.parties = {p.public_id: p for p in parties}
+        self.fields["consenting_party"].choices = [("", "—")] + [
+            (p.public_id, _party_label(p)) for p in parties if p.role != PartyRole.CHILD
+        ]
+        self.fields["for_child"].choices = [("", "—")] + [
+            (p.public_id, _party_label(p)) for p in parties if p.role == PartyRole.CHILD
+        ]
+        self.helper = _helper("Record release")
+
+    def clean_recipient(self) -> str:
+        value = self.cleaned_data["recipient"].strip()
+        if not value:
+            raise forms.ValidationError("Name the recipient organisation.")
+        return value
+
+    def clean_signed_on(self) -> dt.date:
+        value = self.cleaned_data["signed_on"]
+        _not_future(value, "The signing date")
+        return value
+
+    def clean(self):
+        data = super().clean()
+        party = self.parties.get(data.get("consenting_party") or "")
+        child = self.parties.get(data.get("for_child") or "")
+        data["party"], data["child"] = party, child
+        if party is not None:
+            problem = services.consent_problem(party.case, party, child)
+            if problem:
+                self.add_error("consenting_party", problem)
+        signed, expires = data.get("signed_on"), data.get("expires_on")
+        if signed and expires:
+            problem = services.expiry_problem(signed, expires)
+            if problem:
+                self.add_error("expires_on", problem)
+        return data
+
+
+class RevokeForm(forms.Form):
+    reason = forms.CharField(
+        max_length=TEXT_MAX, widget=forms.Textarea({"rows": 2}), label="Reason for revocation"
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Revoke release")
+
+
+class ReferralPackForm(forms.Form):
+    recipient = forms.CharField(max_length=200, label="Recipient organisation")
+    categories = _categories_field("Information to include")
+    fmt = forms.ChoiceField(
+        choices=[("html", "Printable page"), ("csv", "CSV file")], label="Format", initial="html"
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Produce referral pack")
+
+    def clean_recipient(self) -> str:
+        value = self.cleaned_data["recipient"].strip()
+        if not value:
+            raise forms.ValidationError("Name the recipient organisation.")
+        return value
+
+
+class CompelledForm(forms.Form):
+    kind = forms.ChoiceField(choices=CompelledKind.choices, label="Court order or subpoena")
+    received_on = _date_field("Received on")
+    issuer = forms.CharField(max_length=200, label="Issuing court or body")
+    reference = forms.CharField(max_length=120, label="Its reference")
+    demanded = forms.CharField(
+        max_length=TEXT_MAX, widget=forms.Textarea({"rows": 3}), label="What was demanded"
+    )
+    recipient = forms.CharField(max_length=200, label="Disclosed to")
+    categories = _categories_field("What was disclosed")
+    disclosed_on = _date_field("Disclosed on")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Record compelled disclosure")
+
+    def clean_received_on(self) -> dt.date:
+        value = self.cleaned_data["received_on"]
+        _not_future(value, "The date received")
+        return value
+
+    def clean(self):
+        data = super().clean()
+        received, disclosed = data.get("received_on"), data.get("disclosed_on")
+        if disclosed is not None:
+            try:
+                _not_future(disclosed, "The disclosure date")
+            except forms.ValidationError as exc:
+                self.add_error("disclosed_on", exc)
+            else:
+                if received and disclosed < received:
+                    self.add_error(
+                        "disclosed_on", "The disclosure cannot come before the order was received."
+                    )
+        return data
+
+
+class RetentionForm(forms.Form):
+    narratives_years = forms.IntegerField(
+        min_value=1, max_value=100, label="Purge narratives and evidence, years after closure"
+    )
+    record_years = forms.IntegerField(
+        min_value=1, max_value=100, label="Purge the whole record, years after closure"
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Save schedule")
+
+    def clean(self):
+        data = super().clean()
+        n, r = data.get("narratives_years"), data.get("record_years")
+        if n is not None and r is not None and r < n:
+            self.add_error("record_years", "The whole record cannot go before its narratives.")
+        return data
+
+
+class FieldSettingsForm(forms.Form):
+    """One "hide" box and one label per optional intake field."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, label in IntakeField.choices:
+            self.fields[f"{name}__hidden"] = forms.BooleanField(
+                required=False, label=f"Do not collect: {label}"
+            )
+            self.fields[f"{name}__label"] = forms.CharField(
+                max_length=80, required=False, label=f"Label for {label} (blank: the default)"
+            )
+        self.helper = _helper("Save field settings")
+
+    @staticmethod
+    def initial_from(config: dict[str, dict]) -> dict:
+        initial = {}
+        for name, values in config.items():
+            initial[f"{name}__hidden"] = values["hidden"]
+            initial[f"{name}__label"] = values["label"]
+        return initial
+
+    def values(self) -> dict[str, tuple[bool, str]]:
+        d = self.cleaned_data
+        return {
+            name: (d[f"{name}__hidden"], d[f"{name}__label"].strip()) for name in IntakeField.values
+        }
+
+
+class ReportForm(forms.Form):
+    period = forms.ChoiceField(
+        choices=[("month", "Month"), ("quarter", "Quarter")], label="Counts per"
+    )
+    dimensions = forms.MultipleChoiceField(
+        choices=[(k, v[1]) for k, v in services.DIMENSIONS.items()],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        label="Break down by",
+    )
+    start = _date_field("Cases opened from")
+    end = _date_field("to")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Preview", method="get")
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("start"), data.get("end")
+        if start and end:
+            if end < start:
+                self.add_error("end", "The end of the period must not be before its start.")
+            elif (end - start).days > 366 * 10:
+                self.add_error("end", "Choose a period of at most ten years.")
+        return data
+
+
+class ProposalForm(forms.Form):
+    proposal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)

@@ -1,0 +1,277 @@
+"""Confidentiality: the consent (release) ledger, disclosures, retention and purges, field settings.
+
+Releases and disclosures belong to a case and are encrypted with its data key. Purge proposals,
+approvals, certificates and purge records hold ids, dates and counts only: they survive a purge.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from caseflow.accounts.models import Agency
+from caseflow.cases.models import Case, CaseOwned, Party, new_public_id
+from caseflow.lib.encryption import EncryptedTextField
+
+
+class Category(models.TextChoices):
+    CONTACT = "contact", "Contact details"
+    ADDRESS = "address", "Address"
+    CHILDREN = "children", "Children"
+    NARRATIVES = "narratives", "Narratives"
+    RISK = "risk", "Risk"
+    SAFETY_PLAN = "safety_plan", "Safety plan"
+    COURT_ORDERS = "court_orders", "Court orders"
+
+
+def category_labels(values: list[str]) -> str:
+    labels = dict(Category.choices)
+    return ", ".join(labels.get(v, v) for v in values)
+
+
+class Release(CaseOwned):
+    """Informed, written, time-limited consent to share named categories with one recipient."""
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="releases")
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    # PROTECT: a consent record is never lost because a person was removed from the case.
+    consenting_party = models.ForeignKey(Party, on_delete=models.PROTECT, related_name="+")
+    # Set when a guardian consents for a child of the case.
+    for_child = models.ForeignKey(
+        Party, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    recipient = EncryptedTextField()
+    # Keyed HMAC of the normalised recipient name: matching without storing it in clear.
+    recipient_index = models.CharField(max_length=64, db_index=True)
+    purpose = EncryptedTextField()
+    categories = models.JSONField(default=list)
+    signed_on = models.DateField()
+    expires_on = models.DateField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_reason = EncryptedTextField(blank=True, default="")
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-signed_on", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(expires_on__gt=models.F("signed_on")),
+                name="release_expires_after_signing",
+            )
+        ]
+
+    @property
+    def category_labels(self) -> str:
+        return category_labels(self.categories)
+
+    def is_valid_on(self, day) -> bool:
+        return self.revoked_at is None and self.signed_on <= day <= self.expires_on
+
+
+class DisclosureKind(models.TextChoices):
+    REFERRAL_PACK = "referral_pack", "Referral pack (with consent)"
+    COMPELLED = "compelled", "Compelled (court order or subpoena)"
+
+
+class CompelledKind(models.TextChoices):
+    COURT_ORDER = "court_order", "Court order"
+    SUBPOENA = "subpoena", "Subpoena"
+
+
+class CompelledOrder(CaseOwned):
+    """A court order or subpoena that compelled the agency to disclose part of a case."""
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="compelled_orders")
+    kind = models.CharField(max_length=16, choices=CompelledKind.choices)
+    received_on = models.DateField()
+    issuer = EncryptedTextField()
+    reference = EncryptedTextField()
+    demanded = EncryptedTextField()
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-received_on", "-pk"]
+
+
+class Disclosure(CaseOwned):
+    """Exactly what left the agency: which categories, to whom, when, and on what authority."""
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="disclosures")
+    kind = models.CharField(max_length=16, choices=DisclosureKind.choices)
+    release = models.ForeignKey(
+        Release, on_delete=models.PROTECT, null=True, blank=True, related_name="disclosures"
+    )
+    order = models.ForeignKey(
+        CompelledOrder,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="disclosures",
+    )
+    recipient = EncryptedTextField()
+    categories = models.JSONField(default=list)
+    disclosed_on = models.DateField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-disclosed_on", "-pk"]
+
+    @property
+    def category_labels(self) -> str:
+        return category_labels(self.categories)
+
+
+# --- Retention and purges ------------------------------------------------------------------------
+
+
+class RetentionSchedule(models.Model):
+    """How long an agency keeps closed cases: narratives, then the whole record."""
+
+    agency = models.OneToOneField(Agency, on_delete=models.CASCADE, related_name="retention")
+    narratives_years = models.PositiveSmallIntegerField()
+    record_years = models.PositiveSmallIntegerField()
+    updated_at = models.DateTimeField(auto_now=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(record_years__gte=models.F("narratives_years")),
+                name="retention_record_not_before_narratives",
+            )
+        ]
+
+
+class PurgeScope(models.TextChoices):
+    NARRATIVES = "narratives", "Narratives and evidence"
+    WHOLE = "whole", "Whole record"
+
+
+#: How many different approvers each scope needs.
+APPROVALS_NEEDED = {PurgeScope.NARRATIVES: 1, PurgeScope.WHOLE: 2}
+
+
+class ProposalStatus(models.TextChoices):
+    PENDING = "pending", "Awaiting approval"
+    APPROVED = "approved", "Approved"
+    EXECUTED = "executed", "Purged"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class PurgeProposal(models.Model):
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="purge_proposals")
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
+    scope = models.CharField(max_length=12, choices=PurgeScope.choices)
+    due_on = models.DateField()
+    status = models.CharField(
+        max_length=12, choices=ProposalStatus.choices, default=ProposalStatus.PENDING
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["due_on", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["case", "scope"],
+                condition=models.Q(status__in=["pending", "approved", "executed"]),
+                name="purge_proposal_one_live_per_scope",
+            )
+        ]
+        indexes = [models.Index(fields=["agency", "status"])]
+
+    @property
+    def approvals_needed(self) -> int:
+        return APPROVALS_NEEDED[self.scope]
+
+
+class PurgeApproval(models.Model):
+    proposal = models.ForeignKey(PurgeProposal, on_delete=models.CASCADE, related_name="approvals")
+    approver = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    approved_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["approved_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["proposal", "approver"], name="purge_approval_once")
+        ]
+
+
+class DeletionCertificate(models.Model):
+    """What was purged, when, on whose approval. Ids, names of record types and counts only."""
+
+    proposal = models.OneToOneField(
+        PurgeProposal, on_delete=models.PROTECT, related_name="certificate"
+    )
+    agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="+")
+    case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="+")
+    case_reference = models.CharField(max_length=40)
+    scope = models.CharField(max_length=12, choices=PurgeScope.choices)
+    purged_at = models.DateTimeField()
+    executed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    approver_ids = models.JSONField(default=list)
+    approver_names = models.JSONField(default=list)
+    # {"deleted": {"cases.Party": 2, ...}, "cleared": {"cases.Case": ["summary"], ...},
+    #  "key_destroyed": bool}
+    purged = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-purged_at", "-pk"]
+
+
+class CasePurge(models.Model):
+    """The non-identifying stub left of a purged case: what was purged and the counts kept."""
+
+    case = models.OneToOneField(Case, on_delete=models.PROTECT, related_name="purge")
+    scope = models.CharField(max_length=12, choices=PurgeScope.choices)
+    purged_at = models.DateTimeField()
+    counts = models.JSONField(default=dict)
+
+    @property
+    def is_whole(self) -> bool:
+        return self.scope == PurgeScope.WHOLE
+
+
+# --- Field configuration ------------------------------------------------------------------------
+
+
+class IntakeField(models.TextChoices):
+    """Optional intake fields an agency may hide or relabel (NNEDV: collect the minimum)."""
+
+    SURVIVOR_PHONE = "survivor_phone", "Survivor's phone"
+    SURVIVOR_EMAIL = "survivor_email", "Survivor's e-mail"
+    SURVIVOR_DATE_OF_BIRTH = "survivor_date_of_birth", "Survivor's date of birth"
+    OTHER_DATE_OF_BIRTH = "other_date_of_birth", "Other party's date of birth"
+    SUMMARY = "summary", "Referral summary"
+
+
+class FieldSetting(models.Model):
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="field_settings")
+    field = models.CharField(max_length=32, choices=IntakeField.choices)
+    hidden = models.BooleanField(default=False)
+    label = models.CharField(max_length=80, blank=True, default="")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["agency", "field"], name="field_setting_unique")
+        ]

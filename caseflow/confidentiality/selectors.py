@@ -1,0 +1,115 @@
+"""Read-side queries for confidentiality pages. Case-level ones take a case already resolved
+through policy; agency-level ones are scoped to the user's own agency."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch
+
+from caseflow.cases.models import Case, Party
+from caseflow.confidentiality.models import (
+    CompelledOrder,
+    DeletionCertificate,
+    Disclosure,
+    FieldSetting,
+    IntakeField,
+    ProposalStatus,
+    PurgeApproval,
+    PurgeProposal,
+    Release,
+    RetentionSchedule,
+)
+from caseflow.confidentiality.services import schedule_for, user_agency_id
+
+
+def _bind(rows, case: Case) -> list:
+    rows = list(rows)
+    for row in rows:
+        row.case = case  # share the unwrapped data key
+    return rows
+
+
+def case_parties(case: Case) -> list[Party]:
+    return _bind(case.parties.all(), case)
+
+
+def case_releases(case: Case) -> list[Release]:
+    releases = _bind(
+        Release.objects.filter(case=case).select_related("consenting_party", "for_child"), case
+    )
+    for release in releases:
+        release.consenting_party.case = case
+    return releases
+
+
+def case_release(case: Case, public_id: str) -> Release | None:
+    release = Release.objects.filter(case=case, public_id=public_id).first()
+    if release is not None:
+        release.case = case
+    return release
+
+
+def case_disclosures(case: Case) -> list[Disclosure]:
+    return _bind(Disclosure.objects.filter(case=case).select_related("order"), case)
+
+
+def case_orders(case: Case) -> list[CompelledOrder]:
+    return _bind(CompelledOrder.objects.filter(case=case), case)
+
+
+def purge_queue(user: Any) -> dict[str, Any]:
+    """The agency's open purge proposals and recent certificates: metadata only."""
+    agency_id = user_agency_id(user)
+    proposals = (
+        PurgeProposal.objects.filter(
+            agency_id=agency_id, status__in=(ProposalStatus.PENDING, ProposalStatus.APPROVED)
+        )
+        .select_related("case")
+        .only(
+            "pk",
+            "scope",
+            "due_on",
+            "status",
+            "created_at",
+            "case__reference",
+            "case__closed_at",
+            "case__opened_at",
+        )
+        .prefetch_related(
+            Prefetch("approvals", queryset=PurgeApproval.objects.select_related("approver"))
+        )
+        .order_by("due_on", "pk")[:200]
+    )
+    certificates = (
+        DeletionCertificate.objects.filter(agency_id=agency_id)
+        .select_related("executed_by", "case__purge")
+        .order_by("-purged_at", "-pk")[:50]
+    )
+    narratives_years, record_years = schedule_for(agency_id)
+    return {
+        "proposals": list(proposals),
+        "certificates": list(certificates),
+        "narratives_years": narratives_years,
+        "record_years": record_years,
+    }
+
+
+def retention_initial(user: Any) -> dict[str, int]:
+    narratives_years, record_years = schedule_for(user_agency_id(user))
+    return {"narratives_years": narratives_years, "record_years": record_years}
+
+
+def retention_exists(user: Any) -> bool:
+    return RetentionSchedule.objects.filter(agency_id=user_agency_id(user)).exists()
+
+
+def intake_field_config(user: Any) -> dict[str, dict[str, Any]]:
+    """The user's agency's settings for optional intake fields: {name: {hidden, label}}."""
+    agency_id = user_agency_id(user)
+    if agency_id is None:
+        return {}
+    return {
+        s.field: {"hidden": s.hidden, "label": s.label}
+        for s in FieldSetting.objects.filter(agency_id=agency_id, field__in=IntakeField.values)
+    }

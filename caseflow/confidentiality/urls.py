@@ -1,0 +1,24 @@
+"""Case pages under /cases/<id>/confidentiality/ and agency pages under /confidentiality/."""
+
+from django.urls import path
+
+import caseflow.cases.urls  # noqa: F401  (registers the "pid" converter)
+from caseflow.confidentiality import views
+
+app_name = "confidentiality"
+
+CASE = "cases/<pid:public_id>/confidentiality/"
+
+urlpatterns = [
+    path(f"{CASE}releases/new/", views.release_new, name="release_new"),
+    path(f"{CASE}releases/<pid:release_id>/revoke/", views.release_revoke, name="release_revoke"),
+    path(f"{CASE}referral-pack/", views.referral_pack, name="referral_pack"),
+    path(f"{CASE}compelled/new/", views.compelled_new, name="compelled_new"),
+    path("confidentiality/purges/", views.purges, name="purges"),
+    path("confidentiality/purges/approve/", views.purge_approve, name="purge_approve"),
+    path("confidentiality/purges/execute/", views.purge_execute, name="purge_execute"),
+    path("confidentiality/retention/", views.retention, name="retention"),
+    path("confidentiality/fields/", views.field_settings, name="fields"),
+    path("confidentiality/reports/", views.reports, name="reports"),
+    path("confidentiality/reports/csv/", views.report_csv, name="report_csv"),
+]

@@ -1,0 +1,339 @@
+"""Confidentiality pages. Case pages resolve the case through policy; agency pages check the
+user's role in their own agency. Each view binds a form, calls a service and redirects."""
+
+from __future__ import annotations
+
+import csv
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from caseflow import policy
+from caseflow.audit.services import record
+from caseflow.confidentiality import selectors, services
+from caseflow.confidentiality.forms import (
+    CompelledForm,
+    FieldSettingsForm,
+    ProposalForm,
+    ReferralPackForm,
+    ReleaseForm,
+    ReportForm,
+    RetentionForm,
+    RevokeForm,
+)
+
+NO_RELEASE = (
+    "Refused: no valid release covers sharing this information with this recipient "
+    "(it must name the recipient and every category, be signed, unexpired and not revoked). "
+    "Nothing was produced."
+)
+
+
+def _cell(value: object) -> str:
+    """A CSV cell that a spreadsheet will not run as a formula."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _form_page(request, case, form, title: str, intro: str = "") -> HttpResponse:
+    return render(
+        request,
+        "confidentiality/case_form.html",
+        {"case": case, "form": form, "title": title, "intro": intro},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def release_new(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    form = ReleaseForm(request.POST or None, parties=selectors.case_parties(case))
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            services.release_record(
+                actor=request.user,
+                request=request,
+                case=case,
+                consenting_party=d["party"],
+                for_child=d["child"],
+                recipient=d["recipient"],
+                purpose=d["purpose"],
+                categories=d["categories"],
+                signed_on=d["signed_on"],
+                expires_on=d["expires_on"],
+            )
+        except services.ReleaseRefused as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, "Release recorded.")
+            return redirect("cases:detail", case.public_id)
+    # The form lists the people on the case: showing it is a read.
+    record("case.view", request=request, case=case, obj=case, detail={"page": "release_new"})
+    return _form_page(
+        request,
+        case,
+        form,
+        "Record a release of information",
+        "Written, informed, time-limited consent from the survivor (or a child's guardian).",
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def release_revoke(request: HttpRequest, public_id: str, release_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    release = selectors.case_release(case, release_id)
+    if release is None:
+        raise Http404("No such release on this case")
+    form = RevokeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.release_revoke(
+                actor=request.user,
+                request=request,
+                case=case,
+                release=release,
+                reason=form.cleaned_data["reason"],
+            )
+        except services.ReleaseRefused as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, "Release revoked: nothing more may be shared under it.")
+            return redirect("cases:detail", case.public_id)
+    if request.method == "GET":
+        record("case.view", request=request, case=case, obj=release, detail={"page": "revoke"})
+    return _form_page(request, case, form, "Revoke a release")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def referral_pack(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    form = ReferralPackForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            pack = services.referral_pack_export(
+                actor=request.user,
+                request=request,
+                case=case,
+                recipient=d["recipient"],
+                categories=d["categories"],
+                fmt=d["fmt"],
+            )
+        except services.ReleaseRequired:
+            form.add_error(None, NO_RELEASE)
+        else:
+            if d["fmt"] == "csv":
+                response = HttpResponse(content_type="text/csv; charset=utf-8")
+                response["Content-Disposition"] = (
+                    f'attachment; filename="referral-pack-{pack.disclosure.pk}.csv"'
+                )
+                writer = csv.writer(response)
+                writer.writerow(["Section", "Item", "Value"])
+                for section, rows in pack.sections:
+                    for label, value in rows:
+                        writer.writerow([_cell(section), _cell(label), _cell(value)])
+                return response
+            return render(
+                request,
+                "confidentiality/referral_pack.html",
+                {"case": case, "pack": pack, "recipient": d["recipient"]},
+            )
+    return _form_page(
+        request,
+        case,
+        form,
+        "Referral pack",
+        "Information leaves the agency only under a valid release that names this recipient "
+        "and every category you choose.",
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def compelled_new(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    form = CompelledForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        services.compelled_record(
+            actor=request.user,
+            request=request,
+            case=case,
+            kind=d["kind"],
+            received_on=d["received_on"],
+            issuer=d["issuer"],
+            reference=d["reference"],
+            demanded=d["demanded"],
+            recipient=d["recipient"],
+            categories=d["categories"],
+            disclosed_on=d["disclosed_on"],
+        )
+        messages.warning(
+            request,
+            "Compelled disclosure recorded. Legal review, telling the survivor safely and a "
+            "safety-plan review are now follow-ups.",
+        )
+        return redirect("cases:detail", case.public_id)
+    return _form_page(
+        request,
+        case,
+        form,
+        "Record a court order or subpoena",
+        "Record exactly what was disclosed. Tell the survivor only through their safe channel.",
+    )
+
+
+# --- Agency pages --------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def purges(request: HttpRequest) -> HttpResponse:
+    if not services.may_decide_purges(request.user):
+        raise PermissionDenied
+    context = selectors.purge_queue(request.user)
+    record(
+        "purge.queue_view",
+        request=request,
+        detail={"proposals": [p.pk for p in context["proposals"]]},
+    )
+    return render(request, "confidentiality/purges.html", context)
+
+
+def _purge_step(request: HttpRequest, step, done: str) -> HttpResponse:
+    if not services.may_decide_purges(request.user):
+        raise PermissionDenied
+    form = ProposalForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a purge proposal.")
+        return redirect("confidentiality:purges")
+    try:
+        step(actor=request.user, request=request, proposal_id=form.cleaned_data["proposal"])
+    except services.PurgeRefused as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, done)
+    return redirect("confidentiality:purges")
+
+
+@login_required
+@require_POST
+def purge_approve(request: HttpRequest) -> HttpResponse:
+    return _purge_step(request, services.purge_approve, "Approval recorded.")
+
+
+@login_required
+@require_POST
+def purge_execute(request: HttpRequest) -> HttpResponse:
+    return _purge_step(
+        request, services.purge_execute, "Purge carried out: its deletion certificate is below."
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def retention(request: HttpRequest) -> HttpResponse:
+    if not services.may_configure(request.user):
+        raise PermissionDenied
+    form = RetentionForm(request.POST or None, initial=selectors.retention_initial(request.user))
+    if request.method == "POST" and form.is_valid():
+        services.retention_save(
+            actor=request.user,
+            request=request,
+            narratives_years=form.cleaned_data["narratives_years"],
+            record_years=form.cleaned_data["record_years"],
+        )
+        messages.success(request, "Retention schedule saved.")
+        return redirect("confidentiality:retention")
+    return render(
+        request,
+        "confidentiality/agency_form.html",
+        {
+            "form": form,
+            "title": "Retention schedule",
+            "intro": "Closed cases are proposed for purging on this schedule; supervisors "
+            "approve each purge (two people for a whole record).",
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def field_settings(request: HttpRequest) -> HttpResponse:
+    if not services.may_configure(request.user):
+        raise PermissionDenied
+    config = selectors.intake_field_config(request.user)
+    form = FieldSettingsForm(request.POST or None, initial=FieldSettingsForm.initial_from(config))
+    if request.method == "POST" and form.is_valid():
+        services.field_settings_save(actor=request.user, request=request, values=form.values())
+        messages.success(request, "Field settings saved.")
+        return redirect("confidentiality:fields")
+    return render(
+        request,
+        "confidentiality/agency_form.html",
+        {
+            "form": form,
+            "title": "Intake fields",
+            "intro": "Collect only what the programme needs: a hidden field is not asked for "
+            "and not stored.",
+        },
+    )
+
+
+def _report(request: HttpRequest) -> tuple[ReportForm, services.AggregateReport | None]:
+    if not services.may_run_reports(request.user):
+        raise PermissionDenied
+    form = ReportForm(request.GET if request.GET else None)
+    report = None
+    if form.is_bound and form.is_valid():
+        d = form.cleaned_data
+        report = services.aggregate_report(
+            actor=request.user,
+            request=request,
+            period=d["period"],
+            dimensions=d["dimensions"],
+            start=d["start"],
+            end=d["end"],
+        )
+    return form, report
+
+
+@login_required
+@require_GET
+def reports(request: HttpRequest) -> HttpResponse:
+    form, report = _report(request)
+    csv_url = f"{reverse('confidentiality:report_csv')}?{request.GET.urlencode()}"
+    return render(
+        request,
+        "confidentiality/reports.html",
+        {
+            "form": form,
+            "report": report,
+            "csv_url": csv_url,
+            "threshold": settings.AGGREGATE_MIN_CELL,
+        },
+    )
+
+
+@login_required
+@require_GET
+def report_csv(request: HttpRequest) -> HttpResponse:
+    form, report = _report(request)
+    if report is None:
+        messages.error(request, "Choose what the report counts, and preview it first.")
+        return redirect("confidentiality:reports")
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="caseflow-aggregate.csv"'
+    writer = csv.writer(response)
+    writer.writerow(report.columns)
+    writer.writerows([_cell(c) for c in row] for row in report.rows)
+    return response

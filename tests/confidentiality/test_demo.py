@@ -1,0 +1,32 @@
+"""The demo shows confidentiality in use: a new user finds it populated."""
+
+from __future__ import annotations
+
+import pytest
+
+from caseflow.checkins.models import FollowUp, FollowUpKind
+from caseflow.confidentiality.models import (
+    CompelledOrder,
+    Disclosure,
+    ProposalStatus,
+    PurgeProposal,
+    Release,
+    RetentionSchedule,
+)
+from caseflow.demo.seed import seed
+
+pytestmark = pytest.mark.django_db
+
+
+def test_demo_seeds_confidentiality_data():
+    seed()
+    assert Release.objects.filter(revoked_at__isnull=False).count() == 1
+    assert Release.objects.filter(revoked_at__isnull=True).count() == 2
+    assert FollowUp.objects.filter(kind=FollowUpKind.RELEASE_EXPIRY).count() == 1
+    assert CompelledOrder.objects.count() == 1
+    assert FollowUp.objects.filter(kind=FollowUpKind.LEGAL_REVIEW).exists()
+    assert Disclosure.objects.count() == 2  # a referral pack and the compelled disclosure
+    assert RetentionSchedule.objects.count() == 1
+    pending = PurgeProposal.objects.filter(status=ProposalStatus.PENDING)
+    assert pending.filter(scope="whole").count() == 1
+    assert pending.get(scope="whole").approvals.count() == 1

@@ -1,0 +1,316 @@
+"""Retention, purge proposals, approvals, crypto-shredding and deletion certificates."""
+
+from __future__ import annotations
+
+import pytest
+from cryptography.fernet import Fernet
+from django.core.exceptions import PermissionDenied
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from caseflow import policy
+from caseflow.audit.chain import FIELDS, GENESIS, event_hash
+from caseflow.audit.models import AuditEvent
+from caseflow.cases.models import Case, CaseKey, CaseStatus, Party, PartyRole
+from caseflow.checkins.models import FollowUp
+from caseflow.confidentiality import services, tasks
+from caseflow.confidentiality.models import (
+    CasePurge,
+    DeletionCertificate,
+    ProposalStatus,
+    PurgeProposal,
+    PurgeScope,
+    Release,
+)
+from caseflow.lib.encryption import DecryptionError, KeyDestroyed, unwrap_data_key
+from tests.confidentiality.helpers import RECIPIENT, close, fresh, release
+from tests.conftest import canary
+
+pytestmark = pytest.mark.django_db
+
+
+def _assert_chain_intact() -> None:
+    prev = GENESIS
+    for row in AuditEvent.objects.order_by("seq").values(*FIELDS, "prev_hash", "hash"):
+        assert row["prev_hash"] == prev
+        assert row["hash"] == event_hash(prev, row), f"audit row {row['seq']} changed"
+        prev = row["hash"]
+
+
+def _proposal(case, scope=PurgeScope.WHOLE) -> PurgeProposal:
+    return PurgeProposal.objects.get(case=case, scope=scope, status__in=["pending", "approved"])
+
+
+def test_due_purges_are_proposed_once(cast, settings):
+    settings.RETENTION_NARRATIVES_YEARS, settings.RETENTION_RECORD_YEARS = 3, 7
+    close(cast.case, 8)
+    close(cast.team2_case, 4)
+    close(cast.restricted_case, 1)
+    created = services.purge_propose_due()
+    assert {(p.case_id, p.scope) for p in created} == {
+        (cast.case.pk, PurgeScope.WHOLE),
+        (cast.team2_case.pk, PurgeScope.NARRATIVES),
+    }
+    assert services.purge_propose_due() == []
+    assert tasks.propose_purges() == 0
+
+
+def test_agency_schedule_overrides_the_default(cast, settings):
+    settings.RETENTION_NARRATIVES_YEARS, settings.RETENTION_RECORD_YEARS = 3, 7
+    services.retention_save(
+        actor=cast.agency_admin, request=None, narratives_years=1, record_years=2
+    )
+    close(cast.case, 2.5)
+    close(cast.foreign_case, 2.5)  # another agency, on the defaults: not due yet
+    created = services.purge_propose_due()
+    assert [(p.case_id, p.scope) for p in created] == [(cast.case.pk, PurgeScope.WHOLE)]
+
+
+def test_reopened_case_is_not_purged(cast):
+    case = close(cast.case, 8)
+    services.purge_propose_due()
+    proposal = _proposal(case)
+    Case.objects.filter(pk=case.pk).update(status=CaseStatus.ACTIVE, closed_at=None)
+    with pytest.raises(services.PurgeRefused, match="reopened"):
+        services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
+    services.purge_propose_due()
+    proposal.refresh_from_db()
+    assert proposal.status == ProposalStatus.CANCELLED
+
+
+def test_whole_record_purge_needs_two_different_approvers(cast):
+    case = close(cast.case, 8)
+    services.purge_propose_due()
+    proposal = _proposal(case)
+    with pytest.raises(PermissionDenied):
+        services.purge_approve(actor=cast.assigned, request=None, proposal_id=proposal.pk)
+    with pytest.raises(PermissionDenied):
+        services.purge_approve(actor=cast.auditor, request=None, proposal_id=proposal.pk)
+    with pytest.raises(PermissionDenied):
+        services.purge_approve(actor=cast.other_agency, request=None, proposal_id=proposal.pk)
+    services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
+    proposal.refresh_from_db()
+    assert proposal.status == ProposalStatus.PENDING
+    with pytest.raises(services.PurgeRefused, match="different person"):
+        services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
+    with pytest.raises(services.PurgeRefused, match="approved purge"):
+        services.purge_execute(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
+    assert CaseKey.objects.filter(case=case).exists()
+    services.purge_approve(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
+    proposal.refresh_from_db()
+    assert proposal.status == ProposalStatus.APPROVED
+
+
+def test_partial_purge_needs_one_approver_and_keeps_counts(cast):
+    case = close(cast.case, 4)
+    release(cast, case)
+    services.purge_propose_due()
+    proposal = _proposal(case, PurgeScope.NARRATIVES)
+    services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
+    certificate = services.purge_execute(
+        actor=cast.supervisor, request=None, proposal_id=proposal.pk
+    )
+    case = fresh(case)
+    assert case.summary == ""
+    parties = list(Party.objects.filter(case=case))
+    assert len(parties) == 2
+    assert all(p.notes == "" for p in parties)
+    assert any(canary(case) in p.full_name for p in parties)  # identity stays: partial purge
+    assert Release.objects.filter(case=case).count() == 1
+    stub = CasePurge.objects.get(case=case)
+    assert stub.scope == PurgeScope.NARRATIVES
+    assert stub.counts["cases.Party"] == 2
+    assert certificate.purged["cleared"]["cases.Case"] == ["summary"]
+    assert certificate.purged["key_destroyed"] is False
+    assert AuditEvent.objects.filter(action="purge.execute", case_id=case.pk).exists()
+
+
+def _purge_whole(cast, case) -> DeletionCertificate:
+    services.purge_propose_due()
+    proposal = _proposal(case)
+    services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
+    services.purge_approve(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
+    return services.purge_execute(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
+
+
+def test_whole_record_purge_leaves_a_stub_a_certificate_and_the_audit_chain(cast):
+    case = close(cast.case, 8)
+    release(cast, case)
+    # A disclosure made under the release: it protects the release, the purge still goes through.
+    services.referral_pack_export(
+        actor=cast.assigned,
+        request=None,
+        case=case,
+        recipient=RECIPIENT,
+        categories=["contact"],
+        fmt="html",
+    )
+    before = list(AuditEvent.objects.filter(case_id=case.pk).values_list("seq", "hash"))
+    certificate = _purge_whole(cast, case)
+
+    stub = fresh(case)
+    assert stub.reference == "CASE-1"
+    assert stub.opened_at and stub.closed_at
+    assert not CaseKey.objects.filter(case=case).exists()
+    assert not Party.objects.filter(case=case).exists()
+    assert not Release.objects.filter(case=case).exists()
+    assert not FollowUp.objects.filter(case=case).exists()
+    with pytest.raises(KeyDestroyed):
+        stub.data_key()
+    # Nobody can open the stub; list pages show only what it keeps.
+    for user in (cast.assigned, cast.supervisor):
+        assert not policy.can_view_case(user, stub)
+    counts = CasePurge.objects.get(case=case).counts
+    assert counts["cases.Party"] == 2
+    assert counts["parties_by_role"] == {PartyRole.SURVIVOR: 1, PartyRole.OTHER_PARTY: 1}
+    assert counts["confidentiality.Release"] == 1
+    assert counts["confidentiality.Disclosure"] == 1
+    # The certificate: what, when, on whose approval.
+    assert certificate.approver_ids == [cast.supervisor.pk, cast.agency_admin.pk]
+    assert certificate.purged["key_destroyed"] is True
+    assert certificate.purged["deleted"]["cases.Party"] == 2
+    assert certificate.case_reference == "CASE-1"
+    # The audit chain before the purge is untouched; the purge itself is recorded.
+    after = list(AuditEvent.objects.filter(case_id=case.pk).values_list("seq", "hash"))
+    assert after[: len(before)] == before
+    event = AuditEvent.objects.get(action="purge.execute")
+    assert event.detail["certificate"] == certificate.pk
+    _assert_chain_intact()
+    # Other cases are untouched.
+    other = Party.objects.filter(case=cast.team2_case).first()
+    assert canary(cast.team2_case) in other.full_name
+    # A purged case cannot be purged again.
+    assert services.purge_propose_due() == []
+
+
+def test_purge_then_decrypt_from_a_pre_purge_database_copy_fails(cast, settings):
+    """Crypto-shredding against backups: purge, rotate the master key, rewrap, retire the old."""
+    case = close(cast.case, 8)
+    # The 'pre-purge copy': the rows a backup would hold.
+    snapshot_key = CaseKey.objects.get(case=case).wrapped
+    snapshot_names = [
+        p.__dict__["full_name"].token for p in Party.objects.filter(case=case).order_by("pk")
+    ]
+    # Before the purge the copy is readable with the master keys in force.
+    names = [unwrap_data_key(snapshot_key).decrypt(t.encode()).decode() for t in snapshot_names]
+    assert any(canary(case) in n for n in names)
+
+    _purge_whole(cast, case)
+
+    old_keys = list(settings.FIELD_ENCRYPTION_KEYS)
+    new_key = Fernet.generate_key().decode()
+    settings.FIELD_ENCRYPTION_KEYS = [new_key, *old_keys]
+    call_command("rewrap_keys", batch_size=2)
+    settings.FIELD_ENCRYPTION_KEYS = [new_key]  # the old master key is retired
+
+    with pytest.raises(DecryptionError):
+        unwrap_data_key(snapshot_key)
+    # So the copy's ciphertext cannot be read (with the new master there is no key for it).
+    assert not CaseKey.objects.filter(case=case).exists()
+    # Every case that was not purged still decrypts, through its rewrapped key.
+    for other in (cast.restricted_case, cast.team2_case, cast.foreign_case):
+        party = Party.objects.filter(case_id=other.pk).first()
+        assert canary(other) in party.full_name
+
+
+def test_rewrap_is_idempotent_and_resumable(cast, settings, capsys):
+    old_keys = list(settings.FIELD_ENCRYPTION_KEYS)
+    settings.FIELD_ENCRYPTION_KEYS = [Fernet.generate_key().decode(), *old_keys]
+    keys = list(CaseKey.objects.order_by("pk").values_list("pk", flat=True))
+    call_command("rewrap_keys", after=keys[1])
+    assert f"rewrapped {len(keys) - 2}," in capsys.readouterr().out
+    call_command("rewrap_keys")
+    assert "rewrapped 2, already current " + str(len(keys) - 2) in capsys.readouterr().out
+    call_command("rewrap_keys")
+    assert "rewrapped 0," in capsys.readouterr().out
+    settings.FIELD_ENCRYPTION_KEYS = settings.FIELD_ENCRYPTION_KEYS[:1]
+    assert canary(cast.case) in Party.objects.filter(case_id=cast.case.pk).first().full_name
+
+
+def test_rewrap_refuses_clearly_when_a_key_cannot_be_unwrapped(cast, settings):
+    settings.FIELD_ENCRYPTION_KEYS = [Fernet.generate_key().decode()]
+    with pytest.raises(CommandError, match="cannot be unwrapped"):
+        call_command("rewrap_keys")
+
+
+def test_purge_pages(cast, login):
+    case = close(cast.case, 8)
+    services.purge_propose_due()
+    proposal = _proposal(case)
+    client = login(cast.supervisor)
+    page = client.get(reverse("confidentiality:purges")).content.decode()
+    assert "CASE-1" in page and "0 of 2" in page
+    assert canary(case) not in page
+    approve = reverse("confidentiality:purge_approve")
+    assert client.post(approve, {"proposal": proposal.pk}).status_code == 302
+    again = client.post(approve, {"proposal": proposal.pk}, follow=True).content.decode()
+    assert "a different person must give the second approval" in again
+    client = login(cast.agency_admin)
+    client.post(approve, {"proposal": proposal.pk})
+    response = client.post(
+        reverse("confidentiality:purge_execute"), {"proposal": proposal.pk}, follow=True
+    )
+    body = response.content.decode()
+    assert "Purge carried out" in body
+    assert "data key was destroyed" in body
+    # A proposal of another agency is not theirs to approve.
+    other = close(cast.foreign_case, 8)
+    services.purge_propose_due()
+    foreign = _proposal(other)
+    assert client.post(approve, {"proposal": foreign.pk}).status_code == 403
+    # Garbage in the form: a message, not an error page.
+    assert client.post(approve, {"proposal": "x"}).status_code == 302
+
+
+def test_retention_form(cast, login):
+    client = login(cast.agency_admin)
+    url = reverse("confidentiality:retention")
+    bad = client.post(url, {"narratives_years": 5, "record_years": 2})
+    assert "cannot go before its narratives" in bad.content.decode()
+    assert client.post(url, {"narratives_years": 2, "record_years": 6}).status_code == 302
+    assert services.schedule_for(cast.agency.pk) == (2, 6)
+
+
+def test_purge_queue_page_has_constant_queries(cast, login):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests import factories as f
+
+    client = login(cast.supervisor)
+    url = reverse("confidentiality:purges")
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url).status_code == 200
+        return len(ctx.captured_queries)
+
+    close(cast.case, 8)
+    services.purge_propose_due()
+    services.purge_approve(actor=cast.supervisor, request=None, proposal_id=_proposal(cast.case).pk)
+    few = queries()
+    for _ in range(5):
+        close(f.open_case(cast.team1, [cast.assigned]), 8)
+    services.purge_propose_due()
+    for proposal in PurgeProposal.objects.filter(status="pending"):
+        services.purge_approve(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
+    assert PurgeProposal.objects.count() == 6
+    assert queries() == few
+
+
+def test_propose_purges_command(cast, capsys):
+    close(cast.case, 8)
+    call_command("propose_purges")
+    assert "proposed 1 purge(s)" in capsys.readouterr().out
+    call_command("propose_purges")
+    assert "proposed 0 purge(s)" in capsys.readouterr().out
+
+
+def test_a_purged_case_cannot_be_opened_and_leaves_the_lists(cast, login):
+    case = close(cast.case, 8)
+    _purge_whole(cast, case)
+    for user in (cast.assigned, cast.supervisor):
+        client = login(user)
+        assert client.get(reverse("cases:detail", args=[case.public_id])).status_code == 404
+        listing = client.get(reverse("cases:list")).content.decode()
+        assert "CASE-1" not in listing

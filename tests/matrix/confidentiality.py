@@ -1,0 +1,60 @@
+"""Matrix rows for confidentiality URLs: case pages and agency pages."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.urls import reverse
+
+from caseflow.cases.models import PartyRole
+from caseflow.confidentiality.models import Release
+from tests.matrix.base import NOT_ALLOWED, Row, casework, expect
+
+
+def _release_url(cast, case) -> str:
+    survivor = case.parties.get(role=PartyRole.SURVIVOR)
+    release = Release(
+        case=case,
+        consenting_party=survivor,
+        recipient="Matrix Housing",
+        recipient_index="x",
+        purpose="matrix",
+        categories=["contact"],
+        signed_on=dt.date(2026, 1, 1),
+        expires_on=dt.date(2026, 6, 1),
+    )
+    release.save()
+    return reverse("confidentiality:release_revoke", args=[case.public_id, release.public_id])
+
+
+PURGERS = {"supervisor": 200, "other_supervisor": 200, "agency_admin": 200}
+PURGE_STEP = {"supervisor": 302, "other_supervisor": 302, "agency_admin": 302}
+REPORTERS = {**PURGERS, "auditor": 200}
+
+ROWS: dict[str, Row] = {
+    "confidentiality:release_new": Row(
+        GET=casework(200, 200), POST=casework(200, 200), kwargs="case"
+    ),
+    "confidentiality:release_revoke": Row(
+        GET=casework(200, 200), POST=casework(200, 200), url=_release_url
+    ),
+    "confidentiality:referral_pack": Row(
+        GET=casework(200, 200), POST=casework(200, 200), kwargs="case"
+    ),
+    "confidentiality:compelled_new": Row(
+        GET=casework(200, 200), POST=casework(200, 200), kwargs="case"
+    ),
+    "confidentiality:purges": Row(GET=expect(403, **PURGERS), POST=NOT_ALLOWED),
+    "confidentiality:purge_approve": Row(GET=NOT_ALLOWED, POST=expect(403, **PURGE_STEP)),
+    "confidentiality:purge_execute": Row(GET=NOT_ALLOWED, POST=expect(403, **PURGE_STEP)),
+    "confidentiality:retention": Row(
+        GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)
+    ),
+    "confidentiality:fields": Row(
+        GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)
+    ),
+    "confidentiality:reports": Row(GET=expect(403, **REPORTERS), POST=NOT_ALLOWED),
+    "confidentiality:report_csv": Row(
+        GET=expect(403, **{k: 302 for k in REPORTERS}), POST=NOT_ALLOWED
+    ),
+}
