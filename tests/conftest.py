@@ -85,6 +85,12 @@ def plant_canaries(case: Case) -> None:
 
 
 @pytest.fixture(autouse=True)
+def evidence_in_a_temporary_folder(settings, tmp_path_factory):
+    """Evidence files written by any test land in a throwaway folder, never under var/."""
+    settings.EVIDENCE_ROOT = tmp_path_factory.mktemp("evidence")
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """Argon2 is deliberately slow; tests that are not about hashing use a fast hasher."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
