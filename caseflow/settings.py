@@ -300,3 +300,16 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# --- Audit ----------------------------------------------------------------------------------
+# More than this many distinct cases outside one's caseload opened in an hour alerts the
+# supervisors.
+AUDIT_UNUSUAL_ACCESS_PER_HOUR = env_int("AUDIT_UNUSUAL_ACCESS_PER_HOUR", 10)
+CELERY_BEAT_SCHEDULE["audit-break-glass-expiry"] = {
+    "task": "caseflow.audit.tasks.break_glass_expiry",
+    "schedule": 60.0,
+}
+CELERY_BEAT_SCHEDULE["audit-unusual-access"] = {
+    "task": "caseflow.audit.tasks.unusual_access",
+    "schedule": 300.0,
+}

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", case_views.dashboard, name="dashboard"),
     path("accounts/", include("caseflow.accounts.urls")),
     path("cases/", include("caseflow.cases.urls")),
+    path("audit/", include("caseflow.audit.urls")),
     path("health/", health.health, name="health"),
     path("operator/", admin.site.urls),
 ]

@@ -3,6 +3,22 @@
 from django.conf import settings
 from django.db import models
 
+#: Actions that record a read of case data end with one of these (``case.view``, ``plan.view``,
+#: ``case.list``, ``audit.export``...). Writes and security events use other verbs.
+READ_SUFFIXES = (".view", ".list", ".export", ".print", ".feed")
+
+
+def is_read(action: str) -> bool:
+    return action.endswith(READ_SUFFIXES)
+
+
+class AuditEventQuerySet(models.QuerySet):
+    def reads(self) -> "AuditEventQuerySet":
+        q = models.Q()
+        for suffix in READ_SUFFIXES:
+            q |= models.Q(action__endswith=suffix)
+        return self.filter(q)
+
 
 class AuditEvent(models.Model):
     """One read, write or security event. Never updated or deleted (a trigger enforces it on
@@ -28,6 +44,8 @@ class AuditEvent(models.Model):
     detail = models.JSONField(default=dict)
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+
+    objects = AuditEventQuerySet.as_manager()
 
     class Meta:
         ordering = ["seq"]
