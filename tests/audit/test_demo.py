@@ -16,9 +16,7 @@ def test_demo_populates_the_audit_workspace(db, login):
     grants = BreakGlassGrant.objects.all()
     assert grants.filter(reviewed_at__isnull=True).count() >= 1
     assert grants.filter(reviewed_at__isnull=False).count() >= 1
-    readers = set(
-        AuditEvent.objects.filter(action="case.view").values_list("actor_id", flat=True)
-    )
+    readers = set(AuditEvent.objects.filter(action="case.view").values_list("actor_id", flat=True))
     assert len(readers) >= 5
     assert verify_chain().ok
     client = login(User.objects.get(username="nadia.supervisor"))
