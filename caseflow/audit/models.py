@@ -49,11 +49,13 @@ class AuditEvent(models.Model):
 
     class Meta:
         ordering = ["seq"]
+        # Every workspace query is scoped to an agency; putting agency_id second lets the
+        # narrower column lead even where the planner has no statistics (SQLite).
         indexes = [
-            models.Index(fields=["case_id", "seq"], name="audit_case_seq"),
-            models.Index(fields=["actor", "seq"], name="audit_actor_seq"),
+            models.Index(fields=["case_id", "agency_id", "seq"], name="audit_case_agency_seq"),
+            models.Index(fields=["actor", "agency_id", "seq"], name="audit_actor_agency_seq"),
             models.Index(fields=["agency_id", "seq"], name="audit_agency_seq"),
-            models.Index(fields=["action", "seq"], name="audit_action_seq"),
+            models.Index(fields=["action", "agency_id", "seq"], name="audit_action_agency_seq"),
         ]
 
     def __str__(self) -> str:
