@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 import types
+import warnings
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
@@ -85,6 +86,7 @@ def main() -> None:
     where, cleanup = scratch_database()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "caseflow.settings")
     os.environ["LOG_LEVEL"] = "ERROR"
+    warnings.filterwarnings("ignore", message="No directory at")
     import django
 
     django.setup()
@@ -248,6 +250,7 @@ def bench_admin_urlconf():
 
 
 def run(args, where: str) -> None:
+    from django.conf import settings
     from django.core.management import call_command
     from django.test.utils import override_settings, setup_test_environment
     from django.urls import clear_url_caches, reverse
@@ -256,6 +259,14 @@ def run(args, where: str) -> None:
     from caseflow.audit.verify import verify_chain
 
     setup_test_environment()
+    # Pages render without collectstatic, as in the tests.
+    plain_static = override_settings(
+        STORAGES={
+            **settings.STORAGES,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        }
+    )
+    plain_static.enable()
     print(f"scratch database: {where}")
     t0 = time.perf_counter()
     call_command("migrate", interactive=False, verbosity=0)
