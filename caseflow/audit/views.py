@@ -36,7 +36,8 @@ def _before(request: HttpRequest) -> int | None:
 
 
 def _case_for(request: HttpRequest, public_id: str):
-    case = policy.audit_cases(request.user).filter(public_id=public_id).first()
+    # Audit pages never show the case's content: its encrypted summary is not even loaded.
+    case = policy.audit_cases(request.user).filter(public_id=public_id).defer("summary").first()
     if case is None:
         raise policy.CaseNotFound(public_id, "audit")
     return case
