@@ -18,6 +18,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from caseflow.accounts.models import Role, Team, User
+from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import BreakGlassGrant, Case, CaseAssignment
 
 #: Roles that work with case content. Auditors read audit trails and metadata; agency admins manage
@@ -215,10 +216,8 @@ def may_review_audit(user: Any) -> bool:
     return active_role(user) in AUDIT_ROLES
 
 
-def auditable_events(user: Any) -> QuerySet:
+def auditable_events(user: Any) -> QuerySet[AuditEvent]:
     """The audit events ``user`` may read."""
-    from caseflow.audit.models import AuditEvent
-
     role = active_role(user)
     events = AuditEvent.objects.filter(agency_id=_agency_id(user))
     if role == Role.AUDITOR:

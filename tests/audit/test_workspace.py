@@ -220,3 +220,23 @@ def test_nav_item_for_supervisors_and_auditors_only(cast, login):
 def test_wrong_method(cast, login, method):
     response = getattr(login(cast.auditor), method)(reverse("audit:events"))
     assert response.status_code == 405
+
+
+def test_timeline_and_access_pages_keep_a_constant_number_of_queries(cast, login):
+    client = login(cast.supervisor)
+    urls = [
+        reverse("audit:case", args=[cast.case.public_id]),
+        reverse("audit:case_access", args=[cast.case.public_id]),
+    ]
+    record("case.view", actor=cast.assigned, case=cast.case)
+    counts = []
+    for _ in range(2):
+        with CaptureQueriesContext(connection) as queries:
+            for url in urls:
+                assert client.get(url).status_code == 200
+        counts.append(len(queries.captured_queries))
+        people = [cast.assigned, cast.same_team, cast.supervisor]
+        for n in range(60):
+            record("case.update", actor=people[n % 3], case=cast.case, detail={"fields": ["x"]})
+            record("case.view", actor=people[n % 3], case=cast.case)
+    assert counts[0] == counts[1]
