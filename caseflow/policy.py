@@ -18,6 +18,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from caseflow.accounts.models import Role, Team, User
+from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import BreakGlassGrant, Case, CaseAssignment
 
 #: Roles that work with case content. Auditors read audit trails and metadata; agency admins manage
@@ -200,3 +201,63 @@ def intake_teams(user: Any) -> QuerySet[Team]:
 
 def may_open_case(user: Any) -> bool:
     return intake_teams(user).exists()
+
+
+# --- Audit ---------------------------------------------------------------------------------------
+# Who reviews the audit trail. Supervisors: their teams' cases and their team members' actions;
+# auditors: the whole agency (metadata only: audit pages never load case content); advocates: the
+# timelines of the cases they can see. Agency admins and operators: no audit view.
+
+AUDIT_ROLES = frozenset({Role.SUPERVISOR, Role.AUDITOR})
+
+
+def may_review_audit(user: Any) -> bool:
+    """Whether ``user`` may use the agency-wide audit workspace (lists, people, break-glass)."""
+    return active_role(user) in AUDIT_ROLES
+
+
+def auditable_events(user: Any) -> QuerySet[AuditEvent]:
+    """The audit events ``user`` may read."""
+    role = active_role(user)
+    events = AuditEvent.objects.filter(agency_id=_agency_id(user))
+    if role == Role.AUDITOR:
+        return events
+    if role == Role.SUPERVISOR:
+        teams = supervised_teams(user).values("pk")
+        return events.filter(
+            Q(case_id__in=Case.objects.filter(team__in=teams).values("pk"))
+            | Q(actor_id__in=User.objects.filter(teams__in=teams).values("pk"))
+        )
+    if role == Role.ADVOCATE:
+        return events.filter(case_id__in=visible_cases(user).values("pk"))
+    return AuditEvent.objects.none()
+
+
+def audit_cases(user: Any) -> QuerySet[Case]:
+    """Cases whose timeline ``user`` may read. A restricted case's timeline is for its access
+    list only, like the case itself."""
+    role = active_role(user)
+    if role == Role.AUDITOR:
+        listed = Exists(
+            Case.restricted_users.through.objects.filter(case=OuterRef("pk"), user=user)
+        )
+        return Case.objects.filter(Q(agency_id=_agency_id(user)) & (Q(restricted=False) | listed))
+    return visible_cases(user)
+
+
+def audit_people(user: Any) -> QuerySet[User]:
+    """Staff whose activity ``user`` may review: a supervisor's team members, an auditor's
+    agency."""
+    role = active_role(user)
+    if role == Role.AUDITOR:
+        return User.objects.filter(membership__agency_id=_agency_id(user))
+    if role == Role.SUPERVISOR:
+        return User.objects.filter(
+            pk__in=User.objects.filter(teams__in=supervised_teams(user)).values("pk")
+        )
+    return User.objects.none()
+
+
+def may_review_break_glass(user: Any, grant: BreakGlassGrant) -> bool:
+    """A supervisor of the case's team reviews each emergency access, never their own."""
+    return grant.user_id != user.pk and is_case_supervisor.test(user, grant.case)

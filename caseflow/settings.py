@@ -311,6 +311,7 @@ CELERY_BEAT_SCHEDULE["safety-followups-sweep"] = {
     "task": "caseflow.safety.tasks.followups_sweep",
     "schedule": 3600.0,
 }
+
 # --- agreements (contact-boundary agreements, breach register) -------------------------------
 # Largest evidence file accepted, in bytes.
 EVIDENCE_MAX_BYTES = env_int("EVIDENCE_MAX_BYTES", 10 * 1024 * 1024)
@@ -322,6 +323,7 @@ AGREEMENTS_ESCALATION_DAYS = env_int("AGREEMENTS_ESCALATION_DAYS", 30)
 # Where evidence files are written (encrypted, under random names; no URL serves this folder).
 # A deployment may instead define STORAGES["evidence"] (e.g. an object store).
 EVIDENCE_ROOT = Path(os.environ.get("EVIDENCE_ROOT", VAR_DIR / "evidence"))
+
 # --- Confidentiality (releases, retention and purges, aggregate reports) ----------------------
 RELEASE_EXPIRY_WARNING_DAYS = env_int("RELEASE_EXPIRY_WARNING_DAYS", 14)
 RELEASE_MAX_MONTHS = 12
@@ -335,4 +337,17 @@ CELERY_BEAT_SCHEDULE["confidentiality-release-expiry"] = {
 CELERY_BEAT_SCHEDULE["confidentiality-purge-proposals"] = {
     "task": "caseflow.confidentiality.tasks.propose_purges",
     "schedule": 6 * 3600.0,
+}
+
+# --- Audit ----------------------------------------------------------------------------------
+# More than this many distinct cases outside one's caseload opened in an hour alerts the
+# supervisors.
+AUDIT_UNUSUAL_ACCESS_PER_HOUR = env_int("AUDIT_UNUSUAL_ACCESS_PER_HOUR", 10)
+CELERY_BEAT_SCHEDULE["audit-break-glass-expiry"] = {
+    "task": "caseflow.audit.tasks.break_glass_expiry",
+    "schedule": 60.0,
+}
+CELERY_BEAT_SCHEDULE["audit-unusual-access"] = {
+    "task": "caseflow.audit.tasks.unusual_access",
+    "schedule": 300.0,
 }

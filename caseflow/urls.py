@@ -12,6 +12,7 @@ urlpatterns = [
     path("cases/<pid:public_id>/safety/", include("caseflow.safety.urls")),
     path("cases/<pid:public_id>/agreements/", include("caseflow.agreements.urls")),
     path("", include("caseflow.confidentiality.urls")),
+    path("audit/", include("caseflow.audit.urls")),
     path("health/", health.health, name="health"),
     path("operator/", admin.site.urls),
 ]

@@ -3,6 +3,22 @@
 from django.conf import settings
 from django.db import models
 
+#: Actions that record a read of case data end with one of these (``case.view``, ``plan.view``,
+#: ``case.list``, ``audit.export``...). Writes and security events use other verbs.
+READ_SUFFIXES = (".view", ".list", ".export", ".print", ".feed")
+
+
+def is_read(action: str) -> bool:
+    return action.endswith(READ_SUFFIXES)
+
+
+class AuditEventQuerySet(models.QuerySet):
+    def reads(self) -> "AuditEventQuerySet":
+        q = models.Q()
+        for suffix in READ_SUFFIXES:
+            q |= models.Q(action__endswith=suffix)
+        return self.filter(q)
+
 
 class AuditEvent(models.Model):
     """One read, write or security event. Never updated or deleted (a trigger enforces it on
@@ -29,13 +45,17 @@ class AuditEvent(models.Model):
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
 
+    objects = AuditEventQuerySet.as_manager()
+
     class Meta:
         ordering = ["seq"]
+        # Every workspace query is scoped to an agency; putting agency_id second lets the
+        # narrower column lead even where the planner has no statistics (SQLite).
         indexes = [
-            models.Index(fields=["case_id", "seq"], name="audit_case_seq"),
-            models.Index(fields=["actor", "seq"], name="audit_actor_seq"),
+            models.Index(fields=["case_id", "agency_id", "seq"], name="audit_case_agency_seq"),
+            models.Index(fields=["actor", "agency_id", "seq"], name="audit_actor_agency_seq"),
             models.Index(fields=["agency_id", "seq"], name="audit_agency_seq"),
-            models.Index(fields=["action", "seq"], name="audit_action_seq"),
+            models.Index(fields=["action", "agency_id", "seq"], name="audit_action_agency_seq"),
         ]
 
     def __str__(self) -> str:

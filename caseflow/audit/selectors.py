@@ -1,0 +1,214 @@
+"""Read-side queries of the audit workspace: scoped by policy, keyset-paginated on ``seq`` (no
+OFFSET, no COUNT), metadata only (nothing encrypted is loaded)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Max, Min, QuerySet
+
+from caseflow import policy
+from caseflow.accounts.models import User
+from caseflow.audit.models import AuditEvent
+from caseflow.cases.models import BreakGlassGrant, Case
+
+PAGE_SIZE = 50
+
+#: Audit actions that change a case's own fields, with what they change.
+CHANGE_ACTIONS = {
+    "case.create": "Case opened",
+    "case.update": "Case details",
+    "case.status": "Status",
+    "case.assign": "Assignment",
+    "case.restrict": "Access list",
+    "party.create": "Person added",
+    "party.update": "Person",
+    "safe_contact.save": "Safe-contact profile",
+}
+
+
+@dataclass
+class Page:
+    events: list[AuditEvent]
+    next_before: int | None  # pass as ?before= for the next (older) page
+
+
+def _with_actor(events: QuerySet) -> QuerySet:
+    return events.select_related("actor").only(
+        *[f.name for f in AuditEvent._meta.concrete_fields if f.name != "actor"],
+        "actor__username",
+        "actor__first_name",
+        "actor__last_name",
+    )
+
+
+def keyset_page(events: QuerySet, before: int | None, size: int = PAGE_SIZE) -> Page:
+    """Newest first; one extra row tells whether an older page exists."""
+    if before:
+        events = events.filter(seq__lt=before)
+    rows = list(_with_actor(events).order_by("-seq")[: size + 1])
+    more = len(rows) > size
+    rows = rows[:size]
+    return Page(rows, rows[-1].seq if more and rows else None)
+
+
+def filtered_events(user: Any, data: dict[str, Any]) -> QuerySet:
+    """The events in ``user``'s audit scope matching the workspace filters."""
+    events = policy.auditable_events(user)
+    if data.get("date_from"):
+        events = events.filter(at__gte=_start_of(data["date_from"]))
+    if data.get("date_to"):
+        events = events.filter(at__lt=_start_of(data["date_to"] + dt.timedelta(days=1)))
+    action = data.get("action")
+    if action:
+        events = (
+            events.filter(action__startswith=action)
+            if action.endswith(".")
+            else (events.filter(action=action))
+        )
+    if data.get("user"):
+        events = events.filter(actor_id=data["user"].pk)
+    if data.get("case"):
+        agency_id = getattr(user, "agency_id_or_none", None)
+        case_ids = Case.objects.filter(
+            agency_id=agency_id, reference=data["case"].strip()
+        ).values_list("pk", flat=True)[:1]
+        events = events.filter(case_id__in=list(case_ids) or [0])
+    return events
+
+
+def _start_of(day: dt.date) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC)
+
+
+def label_cases(user: Any, events: list[AuditEvent]) -> list[AuditEvent]:
+    """Give each event its case's reference, and the case's public id where the user may open
+    its timeline (two queries, whatever the page size)."""
+    ids = {e.case_id for e in events if e.case_id}
+    labels: dict[int, tuple[str, str | None]] = {}
+    if ids:
+        openable = set(policy.audit_cases(user).filter(pk__in=ids).values_list("pk", flat=True))
+        labels = {
+            pk: (ref, pid if pk in openable else None)
+            for pk, ref, pid in Case.objects.filter(pk__in=ids).values_list(
+                "pk", "reference", "public_id"
+            )
+        }
+    for event in events:
+        event.case_reference, event.case_public_id = labels.get(event.case_id, ("", None))
+    return events
+
+
+def iter_events(events: QuerySet, batch: int = 2000) -> Iterator[AuditEvent]:
+    """Every event of ``events``, newest first, in keyset batches (constant memory)."""
+    before = None
+    while True:
+        chunk = events.filter(seq__lt=before) if before else events
+        rows = list(_with_actor(chunk).order_by("-seq")[:batch])
+        if not rows:
+            return
+        yield from rows
+        before = rows[-1].seq
+
+
+def who_accessed(events: QuerySet) -> list[dict[str, Any]]:
+    """Per person: how many reads, first and last."""
+    rows = list(
+        events.reads()
+        .order_by()
+        .values("actor_id", "actor_role")
+        .annotate(reads=Count("seq"), first=Min("at"), last=Max("at"))
+        .order_by("-last")
+    )
+    people = {
+        u.pk: u
+        for u in User.objects.filter(pk__in={r["actor_id"] for r in rows if r["actor_id"]}).only(
+            "username", "first_name", "last_name"
+        )
+    }
+    for row in rows:
+        row["actor"] = people.get(row["actor_id"])
+    return rows
+
+
+def change_history(events: QuerySet, size: int = PAGE_SIZE) -> list[dict[str, Any]]:
+    """The versions of a case's own record: who changed what (field names) and when."""
+    rows = list(_with_actor(events.filter(action__in=CHANGE_ACTIONS)).order_by("-seq")[:size])
+    return [
+        {
+            "event": e,
+            "what": CHANGE_ACTIONS[e.action],
+            "role": (e.detail or {}).get("role", ""),
+            "fields": _changed(e),
+        }
+        for e in rows
+    ]
+
+
+def _changed(event: AuditEvent) -> list[str]:
+    detail = event.detail or {}
+    if "fields" in detail:
+        return [str(f).replace("_", " ") for f in detail["fields"]]
+    if event.action == "case.status":
+        return [f"status: {detail.get('from')} → {detail.get('to')}"]
+    if event.action in ("case.assign", "case.restrict"):
+        return ["assignees" if event.action == "case.assign" else "access list"]
+    return []
+
+
+def break_glass_queue(user: Any) -> tuple[list[BreakGlassGrant], list[BreakGlassGrant]]:
+    """Emergency accesses to review (oldest first) and the latest reviewed ones."""
+    grants = (
+        BreakGlassGrant.objects.filter(case__in=_grant_cases(user))
+        .select_related("case", "user", "reviewed_by")
+        .only(
+            "granted_at",
+            "expires_at",
+            "reviewed_at",
+            "case__public_id",
+            "case__reference",
+            "case__team_id",
+            "user__username",
+            "user__first_name",
+            "user__last_name",
+            "reviewed_by__username",
+            "reviewed_by__first_name",
+            "reviewed_by__last_name",
+        )
+    )
+    pending = list(grants.filter(reviewed_at__isnull=True).order_by("granted_at", "pk")[:200])
+    done = list(grants.filter(reviewed_at__isnull=False).order_by("-reviewed_at", "-pk")[:20])
+    return pending, done
+
+
+def _grant_cases(user: Any) -> QuerySet[Case]:
+    if policy.active_role(user) == "supervisor":
+        # The supervisor's teams' cases, restricted ones only where listed.
+        return policy.audit_cases(user).filter(team__in=policy.supervised_teams(user))
+    return policy.audit_cases(user)
+
+
+def grant_for(user: Any, grant_id: int) -> BreakGlassGrant | None:
+    """The grant behind ``grant_id`` if its case's audit trail is in ``user``'s scope."""
+    return (
+        BreakGlassGrant.objects.filter(pk=grant_id, case__in=policy.audit_cases(user))
+        .select_related("case", "case__team", "user", "reviewed_by")
+        .first()
+    )
+
+
+ALERT_KINDS = ("break_glass", "unusual_access")
+
+
+def alerts_for(user: Any, size: int = 10) -> list:
+    """The user's latest audit alerts: emergency accesses and unusual access patterns."""
+    from caseflow.checkins.models import Notification
+
+    return list(
+        Notification.objects.filter(recipient=user, kind__in=ALERT_KINDS)
+        .only("kind", "text", "link", "created_at", "read_at")
+        .order_by("-created_at", "-pk")[:size]
+    )

@@ -1,0 +1,30 @@
+"""The demo shows the audit workspace in use."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from caseflow.accounts.models import User
+from caseflow.audit.models import AuditEvent
+from caseflow.audit.verify import verify_chain
+from caseflow.cases.models import BreakGlassGrant
+from caseflow.demo import seed
+
+
+def test_demo_populates_the_audit_workspace(db, login):
+    seed.seed()
+    grants = BreakGlassGrant.objects.all()
+    assert grants.filter(reviewed_at__isnull=True).count() >= 1
+    assert grants.filter(reviewed_at__isnull=False).count() >= 1
+    readers = set(AuditEvent.objects.filter(action="case.view").values_list("actor_id", flat=True))
+    assert len(readers) >= 5
+    assert verify_chain().ok
+    client = login(User.objects.get(username="nadia.supervisor"))
+    page = client.get(reverse("audit:events"))
+    assert page.status_code == 200 and len(page.context["page"].events) == 50
+    queue = client.get(reverse("audit:break_glass")).context
+    assert queue["done"]
+    client = login(User.objects.get(username="sam.supervisor"))
+    assert client.get(reverse("audit:break_glass")).context["pending"]
+    client = login(User.objects.get(username="oli.auditor"))
+    assert client.get(reverse("audit:events")).status_code == 200
