@@ -6,7 +6,7 @@ from django.db.models import Count, Q
 
 from caseflow import policy
 from caseflow.accounts.models import User
-from caseflow.cases.models import BreakGlassGrant, CaseStatus, RiskLevel
+from caseflow.cases.models import BreakGlassGrant, CaseAssignment, CaseStatus, RiskLevel
 
 OPEN_STATUSES = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
 
@@ -34,28 +34,31 @@ def case_rows(queryset):
 def supervisor_overview(user: User) -> dict:
     teams = policy.supervised_teams(user)
     team_cases = policy.visible_cases(user).filter(team__in=teams)
-    per_advocate = (
+    # Open and high-risk counts per person in one grouped query over the assignments of the
+    # team's open cases, joined to the staff list in Python: a per-user annotation over
+    # ``visible_cases`` subqueries took hundreds of milliseconds at agency scale.
+    counts = {
+        row["user_id"]: row
+        for row in CaseAssignment.objects.filter(
+            case__in=team_cases.filter(status__in=OPEN_STATUSES)
+        )
+        .values("user_id")
+        .annotate(
+            active=Count("case_id", distinct=True),
+            high=Count("case_id", filter=Q(case__risk_level=RiskLevel.HIGH), distinct=True),
+        )
+        .order_by()
+    }
+    per_advocate = list(
         User.objects.filter(teams__in=teams, membership__is_active=True, is_active=True)
         .distinct()
-        .annotate(
-            active_cases=Count(
-                "case_assignments",
-                filter=Q(case_assignments__case__in=team_cases.filter(status__in=OPEN_STATUSES)),
-                distinct=True,
-            ),
-            high_risk=Count(
-                "case_assignments",
-                filter=Q(
-                    case_assignments__case__in=team_cases.filter(
-                        status__in=OPEN_STATUSES, risk_level=RiskLevel.HIGH
-                    )
-                ),
-                distinct=True,
-            ),
-        )
         .select_related("membership")
         .order_by("first_name", "last_name", "username")
     )
+    for person in per_advocate:
+        row = counts.get(person.pk, {})
+        person.active_cases = row.get("active", 0)
+        person.high_risk = row.get("high", 0)
     unassigned = list(
         case_rows(team_cases.filter(status=CaseStatus.REFERRAL, assignments__isnull=True))[:50]
     )
@@ -75,7 +78,7 @@ def supervisor_overview(user: User) -> dict:
     )
     return {
         "teams": list(teams),
-        "per_advocate": list(per_advocate),
+        "per_advocate": per_advocate,
         "unassigned": unassigned,
         "break_glass": list(grants),
         "conflicts": list(

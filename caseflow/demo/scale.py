@@ -181,14 +181,23 @@ def seed(
                 f"check-ins: none seeded (target {plan.checkins}); seed_checkins() in "
                 "caseflow/demo/scale.py is not wired to a check-in model yet"
             )
+    # Fresh planner statistics, as a database in use would have (bulk loads leave none).
+    _timed(context, "planner statistics (ANALYZE)", progress, _analyze)
     return context
+
+
+def _analyze(context: ScaleContext) -> int:
+    with connection.cursor() as cur:
+        cur.execute("ANALYZE")
+    return 0
 
 
 def _timed(context: ScaleContext, label: str, progress, step) -> None:
     started = time.perf_counter()
     count = step(context)
     context.timings[label] = time.perf_counter() - started
-    progress(f"{label}: {count} rows in {context.timings[label]:.1f}s")
+    rows = f"{count} rows " if count else ""
+    progress(f"{label}: {rows}in {context.timings[label]:.1f}s")
 
 
 def _seed_staff(plan: Plan, rng: random.Random) -> ScaleContext:
@@ -402,9 +411,11 @@ AUDIT_COLUMNS = (
 
 
 def _audit_rows(context: ScaleContext, count: int, head: tuple[int, str]) -> Iterator[tuple]:
-    """``count`` chained audit rows after ``head``, oldest first, spread over the past year."""
-    rng, agency_id = context.rng, context.agency.pk
-    seq, prev = head
+    """``count`` chained audit rows after ``head``, oldest first, spread over the past year.
+
+    Everything read from the database is read here, before the rows are generated: on
+    PostgreSQL the rows are consumed inside a COPY, which holds the connection."""
+    agency_id = context.agency.pk
     by_advocate: dict[int, list[int]] = {}
     for case_id, _, advocate_id, _ in context.cases:
         if advocate_id:
@@ -413,6 +424,12 @@ def _audit_rows(context: ScaleContext, count: int, head: tuple[int, str]) -> Ite
     all_cases = [c[0] for c in context.cases]
     actors += [(s.pk, "supervisor", all_cases) for s in context.supervisors]
     public_ids = dict(Case.objects.filter(agency_id=agency_id).values_list("pk", "public_id"))
+    return _chain(context, count, head, actors, public_ids)
+
+
+def _chain(context, count, head, actors, public_ids) -> Iterator[tuple]:
+    rng, agency_id = context.rng, context.agency.pk
+    seq, prev = head
     start = context.now - dt.timedelta(days=365)
     step = dt.timedelta(days=365) / max(count, 1)
     for i in range(count):
