@@ -73,6 +73,8 @@ def _setup_django(database_url: str) -> None:
     os.environ["DATABASE_URL"] = database_url
     os.environ["HTTPS"] = "0"  # the test client speaks plain HTTP
     os.environ.setdefault("LOG_LEVEL", "WARNING")
+    (BENCH_VAR / "static").mkdir(parents=True, exist_ok=True)
+    os.environ["STATIC_ROOT"] = str(BENCH_VAR / "static")  # no collectstatic needed
     os.environ["DJANGO_SETTINGS_MODULE"] = "caseflow.settings"
     sys.path.insert(0, str(ROOT))
     import django
@@ -124,9 +126,10 @@ def _machine() -> str:
     if meminfo.exists():
         kib = int(meminfo.read_text().split()[1])
         mem = f", {kib / 1024 / 1024:.1f} GiB RAM"
+    load = ", load average {:.1f} {:.1f} {:.1f} at start".format(*os.getloadavg())
     return (
         f"{os.cpu_count()} CPUs{mem}, {platform.system()} {platform.machine()}, "
-        f"Python {platform.python_version()}, {db}"
+        f"Python {platform.python_version()}, {db}{load}"
     )
 
 

@@ -8,7 +8,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -31,7 +30,7 @@ from caseflow.cases.forms import (
 )
 from caseflow.cases.models import STATUS_TRANSITIONS, CaseStatus, Party, PartyRole
 from caseflow.cases.panels import render_panels
-from caseflow.cases.selectors import case_rows, supervisor_overview
+from caseflow.cases.selectors import case_rows, my_open_cases, supervisor_overview
 from caseflow.lib import safewindows
 
 OPEN_STATUSES = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
@@ -48,14 +47,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     role = policy.active_role(request.user)
     context: dict = {"role": role}
     if role == Role.ADVOCATE or role == Role.SUPERVISOR:
-        mine = list(
-            case_rows(
-                policy.visible_cases(request.user).filter(
-                    Q(assignments__user=request.user) | Q(break_glass_grants__user=request.user),
-                    status__in=OPEN_STATUSES,
-                )
-            ).distinct()
-        )
+        mine = list(my_open_cases(request.user))
         context["cases"] = mine
         shown = list(mine)
         if role == Role.SUPERVISOR:
