@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from caseflow import policy
 from caseflow.accounts.models import Role
 from caseflow.audit.services import record
-from caseflow.cases import services
+from caseflow.cases import selectors, services
 from caseflow.cases.forms import (
     AssignForm,
     BreakGlassForm,
@@ -30,7 +30,7 @@ from caseflow.cases.forms import (
 )
 from caseflow.cases.models import STATUS_TRANSITIONS, CaseStatus, Party, PartyRole
 from caseflow.cases.panels import render_panels
-from caseflow.cases.selectors import case_rows, my_open_cases, supervisor_overview
+from caseflow.cases.selectors import case_rows, supervisor_overview
 from caseflow.lib import safewindows
 
 OPEN_STATUSES = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
@@ -47,7 +47,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     role = policy.active_role(request.user)
     context: dict = {"role": role}
     if role == Role.ADVOCATE or role == Role.SUPERVISOR:
-        mine = list(my_open_cases(request.user))
+        mine = list(selectors.my_open_cases(request.user))
         context["cases"] = mine
         shown = list(mine)
         if role == Role.SUPERVISOR:
