@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from bench.harness import BenchContext, Peer, Row, client_for, compare, get, scale_cast
+from bench.harness import (
+    BenchContext,
+    Peer,
+    Row,
+    client_for,
+    compare,
+    count_queries,
+    get,
+    scale_cast,
+)
 from caseflow.cases.models import Case, CaseStatus
 
 OPEN = f"{CaseStatus.REFERRAL},{CaseStatus.ACTIVE}"
@@ -46,7 +55,16 @@ def advocate_dashboard_typical(ctx: BenchContext) -> list[Row]:
 
 
 def advocate_dashboard_overloaded(ctx: BenchContext) -> list[Row]:
-    return _advocate_dashboard(ctx, "overloaded")
+    rows = _advocate_dashboard(ctx, "overloaded")
+    cast = scale_cast()
+    typical = count_queries(get(client_for(cast.typical), reverse("dashboard")))
+    n, big = cast.open_cases(cast.typical), rows[0].caseflow_queries
+    same = "the same" if typical == big else "NOT the same"
+    rows[0].notes.append(
+        f"SQL queries at {n} and at {cast.open_cases(cast.overloaded)} cases: "
+        f"{typical} and {big}, {same}"
+    )
+    return rows
 
 
 def supervisor_team_view(ctx: BenchContext) -> list[Row]:
