@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from caseflow.cases.models import CaseStatus, PartyRole, RiskLevel
+from caseflow.cases.models import Case, CaseStatus, PartyRole, RiskLevel
 from caseflow.lib.encryption import EncryptedTextField
 from tests import factories as f
 from tests.conftest import Cast
@@ -105,3 +105,25 @@ def test_the_decrypt_counter_sees_the_case_page_decrypt(cast: Cast, login, monke
     response = login(cast.assigned).get(reverse("cases:detail", args=[cast.case.public_id]))
     assert response.status_code == 200
     assert "full_name" in calls
+
+
+def test_supervisor_counts_per_person_match_the_team_cases(cast: Cast, login):
+    """The grouped count query gives each person's open and high-risk cases of the team that the
+    supervisor may see (restricted cases they are not listed on are not counted)."""
+    _grow(cast, 12, 0)
+    closed = f.open_case(cast.team1, [cast.same_team], reference="CLOSED-1")
+    closed.status = CaseStatus.CLOSED
+    closed.save()
+    f.open_case(cast.team1, [cast.same_team], reference="HIGH-1", risk_level=RiskLevel.HIGH)
+    response = login(cast.supervisor).get(reverse("dashboard"))
+    shown = {p.username: (p.active_cases, p.high_risk) for p in response.context["per_advocate"]}
+    team_open = Case.objects.filter(
+        team=cast.team1, restricted=False, status__in=(CaseStatus.REFERRAL, CaseStatus.ACTIVE)
+    )
+    for user in (cast.assigned, cast.same_team, cast.supervisor):
+        mine = team_open.filter(assignments__user=user)
+        expected = (mine.count(), mine.filter(risk_level=RiskLevel.HIGH).count())
+        assert shown[user.username] == expected
+    assert shown[cast.assigned.username][0] >= 9
+    assert shown[cast.same_team.username] == (1, 1)
+    assert cast.deactivated.username not in shown
