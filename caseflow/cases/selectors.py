@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Q
+from django.db.models import Count, DateTimeField, Exists, OuterRef, Q, Value
 
 from caseflow import policy
 from caseflow.accounts.models import User
-from caseflow.cases.models import BreakGlassGrant, CaseStatus, RiskLevel
+from caseflow.cases.models import BreakGlassGrant, CaseAssignment, CaseStatus, RiskLevel
 
 OPEN_STATUSES = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
 
@@ -15,6 +15,10 @@ def case_rows(queryset):
     """The columns list pages show: metadata only, nothing encrypted is loaded."""
     return (
         queryset.select_related("primary_advocate", "team")
+        # The tables have a "Next due" column and nothing fills it yet: an explicit empty value
+        # spares the template a failed attribute look-up per row (a third of the render time of
+        # a 300-row dashboard). Replace it with the real date once follow-ups provide one.
+        .annotate(next_due=Value(None, output_field=DateTimeField()))
         .only(
             "public_id",
             "reference",
@@ -31,31 +35,45 @@ def case_rows(queryset):
     )
 
 
+def my_open_cases(user: User):
+    """The user's own open cases (assigned, or opened through break-glass), within their scope.
+
+    EXISTS rather than joins: a join on the assignments with an OR and DISTINCT made PostgreSQL
+    hash every assignment of the agency to find one advocate's forty cases."""
+    mine = Exists(CaseAssignment.objects.filter(case=OuterRef("pk"), user=user)) | Exists(
+        BreakGlassGrant.objects.filter(case=OuterRef("pk"), user=user)
+    )
+    return case_rows(policy.visible_cases(user).filter(mine, status__in=OPEN_STATUSES))
+
+
 def supervisor_overview(user: User) -> dict:
     teams = policy.supervised_teams(user)
     team_cases = policy.visible_cases(user).filter(team__in=teams)
-    per_advocate = (
+    # Open and high-risk counts per person in one grouped query over the assignments of the
+    # team's open cases, joined to the staff list in Python: a per-user annotation over
+    # ``visible_cases`` subqueries took hundreds of milliseconds at agency scale.
+    counts = {
+        row["user_id"]: row
+        for row in CaseAssignment.objects.filter(
+            case__in=team_cases.filter(status__in=OPEN_STATUSES)
+        )
+        .values("user_id")
+        .annotate(
+            active=Count("case_id", distinct=True),
+            high=Count("case_id", filter=Q(case__risk_level=RiskLevel.HIGH), distinct=True),
+        )
+        .order_by()
+    }
+    per_advocate = list(
         User.objects.filter(teams__in=teams, membership__is_active=True, is_active=True)
         .distinct()
-        .annotate(
-            active_cases=Count(
-                "case_assignments",
-                filter=Q(case_assignments__case__in=team_cases.filter(status__in=OPEN_STATUSES)),
-                distinct=True,
-            ),
-            high_risk=Count(
-                "case_assignments",
-                filter=Q(
-                    case_assignments__case__in=team_cases.filter(
-                        status__in=OPEN_STATUSES, risk_level=RiskLevel.HIGH
-                    )
-                ),
-                distinct=True,
-            ),
-        )
         .select_related("membership")
         .order_by("first_name", "last_name", "username")
     )
+    for person in per_advocate:
+        row = counts.get(person.pk, {})
+        person.active_cases = row.get("active", 0)
+        person.high_risk = row.get("high", 0)
     unassigned = list(
         case_rows(team_cases.filter(status=CaseStatus.REFERRAL, assignments__isnull=True))[:50]
     )
@@ -75,7 +93,7 @@ def supervisor_overview(user: User) -> dict:
     )
     return {
         "teams": list(teams),
-        "per_advocate": list(per_advocate),
+        "per_advocate": per_advocate,
         "unassigned": unassigned,
         "break_glass": list(grants),
         "conflicts": list(

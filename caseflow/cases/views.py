@@ -8,7 +8,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from caseflow import policy
 from caseflow.accounts.models import Role
 from caseflow.audit.services import record
-from caseflow.cases import services
+from caseflow.cases import selectors, services
 from caseflow.cases.forms import (
     AssignForm,
     BreakGlassForm,
@@ -49,14 +48,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     role = policy.active_role(request.user)
     context: dict = {"role": role}
     if role == Role.ADVOCATE or role == Role.SUPERVISOR:
-        mine = list(
-            case_rows(
-                policy.visible_cases(request.user).filter(
-                    Q(assignments__user=request.user) | Q(break_glass_grants__user=request.user),
-                    status__in=OPEN_STATUSES,
-                )
-            ).distinct()
-        )
+        mine = list(selectors.my_open_cases(request.user))
         context["cases"] = mine
         shown = list(mine)
         if role == Role.SUPERVISOR:
@@ -160,6 +152,7 @@ def case_detail(request: HttpRequest, public_id: str) -> HttpResponse:
         profile.case = case
     assignees = list(case.assignees.order_by("first_name", "last_name", "username"))
     record("case.view", request=request, case=case, obj=case)
+    caseworker = policy.CASE_ACTIONS["edit"].test(request.user, case)
     return render(
         request,
         "cases/case_detail.html",
@@ -176,10 +169,12 @@ def case_detail(request: HttpRequest, public_id: str) -> HttpResponse:
             ),
             "assignees": assignees,
             "restricted_users": list(case.restricted_users.all()) if case.restricted else [],
-            "can_edit": policy.may(request.user, case, "edit"),
-            "can_assign": policy.may(request.user, case, "assign"),
+            # The case was resolved through policy just above, so only the action rules are
+            # left to test (``policy.may`` would check the scope again, one query each).
+            "can_edit": caseworker,
+            "can_assign": policy.CASE_ACTIONS["assign"].test(request.user, case),
             "status_choices": _status_choices(case),
-            "break_glass": not policy.is_caseworker.test(request.user, case),
+            "break_glass": not caseworker,
             "panels": render_panels(request, case),
         },
     )
