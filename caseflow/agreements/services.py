@@ -501,7 +501,7 @@ def evidence_open(
     if hashlib.sha256(data).hexdigest() != evidence.sha256:
         raise ValueError("evidence file does not match its fingerprint")
     record(
-        "agreement.evidence.download",
+        "agreement.evidence.export",
         actor=actor,
         request=request,
         case=case,

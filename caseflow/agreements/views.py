@@ -92,7 +92,7 @@ def agreement_new(request: HttpRequest, public_id: str) -> HttpResponse:
         messages.success(request, "Agreement saved as a draft.")
         return redirect("agreements:detail", case.public_id, agreement.public_id)
     if request.method == "GET":
-        _audit_read(request, case, "agreement.form", page="new")
+        _audit_read(request, case, "agreement.view", page="new")
     return render(
         request,
         "agreements/agreement_form.html",
@@ -218,7 +218,7 @@ def agreement_versions(request: HttpRequest, public_id: str, agreement_id: str) 
         diff = selectors.version_diff(
             selectors.version_get(agreement, a), selectors.version_get(agreement, b)
         )
-    _audit_read(request, case, "agreement.versions", obj=agreement, compared=[a, b])
+    _audit_read(request, case, "agreement.versions.view", obj=agreement, compared=[a, b])
     return render(
         request,
         "agreements/versions.html",

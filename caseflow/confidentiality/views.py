@@ -41,7 +41,9 @@ def _cell(value: object) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def _form_page(request, case, form, title: str, intro: str = "") -> HttpResponse:
+def _form_page(request, case, form, title: str, intro: str = "", page: str = "") -> HttpResponse:
+    if request.method == "GET" and page:
+        record("case.view", request=request, case=case, obj=case, detail={"page": page})
     return render(
         request,
         "confidentiality/case_form.html",
@@ -154,6 +156,7 @@ def referral_pack(request: HttpRequest, public_id: str) -> HttpResponse:
         "Referral pack",
         "Information leaves the agency only under a valid release that names this recipient "
         "and every category you choose.",
+        page="referral_pack",
     )
 
 
@@ -189,6 +192,7 @@ def compelled_new(request: HttpRequest, public_id: str) -> HttpResponse:
         form,
         "Record a court order or subpoena",
         "Record exactly what was disclosed. Tell the survivor only through their safe channel.",
+        page="compelled_new",
     )
 
 

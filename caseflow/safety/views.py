@@ -150,7 +150,9 @@ def plan_diff(request: HttpRequest, public_id: str) -> HttpResponse:
             new=new,
             diff=sections.diff(old.content, new.content),
         )
-        record("plan.diff", request=request, case=case, obj=plan, detail={"versions": [a, b]})
+        record("plan.diff.view", request=request, case=case, obj=plan, detail={"versions": [a, b]})
+    else:
+        record("case.view", request=request, case=case, obj=case, detail={"page": "plan_diff"})
     return render(request, "safety/plan_diff.html", context)
 
 
@@ -262,6 +264,8 @@ def assessment_new(request: HttpRequest, public_id: str, instrument_id: int) -> 
             return redirect(
                 reverse("safety:assessment", args=[case.public_id, assessment.public_id])
             )
+    if request.method == "GET":
+        record("case.view", request=request, case=case, obj=case, detail={"page": "assessment_new"})
     return render(
         request,
         "safety/assessment_form.html",

@@ -291,7 +291,7 @@ def test_evidence_is_encrypted_at_rest_and_served_only_through_the_audited_view(
     assert got["Content-Disposition"].startswith("attachment;")
     assert "no-store" in got["Cache-Control"]
     assert AuditEvent.objects.filter(
-        action="agreement.evidence.download", case_id=cast.case.pk, object_id=evidence.public_id
+        action="agreement.evidence.export", case_id=cast.case.pk, object_id=evidence.public_id
     ).exists()
 
     # The same id under another case the user can see is not found.

@@ -126,7 +126,7 @@ def test_version_pages_and_diff(cast: Cast, login):
     assert client.get(url("plan_diff", cast) + "?a=1&b=7").status_code == 404
     bad = client.get(url("plan_diff", cast) + "?a=x&b=2")
     assert bad.status_code == 200 and "Enter a whole number." in bad.content.decode()
-    assert AuditEvent.objects.filter(action="plan.diff", case_id=cast.case.pk).count() == 1
+    assert AuditEvent.objects.filter(action="plan.diff.view", case_id=cast.case.pk).count() == 1
 
 
 def test_mark_reviewed_through_the_page(cast: Cast, login):
