@@ -34,6 +34,8 @@ AUTH_AT = "caseflow_auth_at"
 SEEN_AT = "caseflow_seen_at"
 RECENT_AUTH_AT = "caseflow_recent_auth_at"
 SESSION_EPOCH = "session_epoch"
+REAUTH_FAILURES = "caseflow_reauth_failures"
+REAUTH_FAILURE_LIMIT = 5
 
 
 def now_ts() -> float:
@@ -208,8 +210,15 @@ def reauthenticate(*, actor: User, request: HttpRequest, password: str, token: s
                 detail={"left": recovery_codes_left(actor), "step": "reauth"},
             )
     if not ok:
-        record("security.reauth_failed", actor=actor, request=request)
+        failures = request.session.get(REAUTH_FAILURES, 0) + 1
+        request.session[REAUTH_FAILURES] = failures
+        record("security.reauth_failed", actor=actor, request=request, detail={"n": failures})
+        if failures >= REAUTH_FAILURE_LIMIT:
+            # Someone at an open session guessing the password: the session ends.
+            record("session.revoked", actor=actor, request=request, detail={"reason": "reauth"})
+            logout(request)
         return False
+    request.session.pop(REAUTH_FAILURES, None)
     mark_recent_auth(request)
     record("security.reauth", actor=actor, request=request)
     return True

@@ -275,6 +275,8 @@ def reauth(request: HttpRequest) -> HttpResponse:
             token=form.cleaned_data.get("token", ""),
         ):
             return redirect(_next_url(request))
+        if not request.user.is_authenticated:  # too many tries: the session has ended
+            return redirect("accounts:login")
         form.add_error(None, "Those details are not right. Check them and try again.")
     return render(request, "accounts/reauth.html", {"form": form, "next": _next_url(request)})
 

@@ -90,3 +90,14 @@ def test_demo_accounts_reauthenticate_with_the_password(cast, client, settings):
         assert 'name="token"' not in page.content.decode()
         client.post(reverse("accounts:reauth"), {"password": f.PASSWORD})
         assert client.get(url).status_code == 200
+
+
+def test_guessing_the_password_at_an_open_session_ends_it(cast, login):
+    client = login(cast.same_team)
+    url = reverse("accounts:reauth")
+    for _ in range(4):
+        assert client.post(url, {"password": "guess", "token": "123456"}).status_code == 200
+    response = client.post(url, {"password": "guess", "token": "123456"})
+    assert response.status_code == 302
+    assert "_auth_user_id" not in client.session
+    assert AuditEvent.objects.filter(action="session.revoked").exists()
