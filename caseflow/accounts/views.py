@@ -119,8 +119,24 @@ def staff_edit(request: HttpRequest, user_id: int | None = None) -> HttpResponse
         {
             "form": form,
             "title": "Edit staff member" if editing else "Add a staff member",
+            "reset_user": editing if editing is not None and editing != request.user else None,
         },
     )
+
+
+@require_POST
+@login_required
+@require_recent_auth
+def staff_second_factor_reset(request: HttpRequest, user_id: int) -> HttpResponse:
+    _require_admin(request)
+    person = policy.agency_users(request.user).filter(pk=user_id).first()
+    if person is None:
+        raise Http404("No such member of staff")
+    sf.second_factor_reset(actor=request.user, request=request, user=person)
+    messages.success(
+        request, f"{person.username} sets up a new authenticator app at their next sign-in."
+    )
+    return redirect("accounts:staff_list")
 
 
 @login_required

@@ -200,3 +200,26 @@ def test_security_page_regenerates_recovery_codes_after_reauth(cast, login):
         response = client.post(reverse("accounts:recovery_codes"))
         assert response.status_code == 302
         assert response["Location"].startswith(reverse("accounts:reauth"))
+
+
+def test_agency_admin_resets_a_lost_second_factor(cast, login):
+    from django.test import Client
+
+    from tests.conftest import verified_session
+
+    enrolled(cast.same_team)
+    theirs = Client()
+    verified_session(theirs, cast.same_team)
+    client = login(cast.agency_admin)
+    page = client.get(reverse("accounts:staff_edit", args=[cast.same_team.pk])).content.decode()
+    assert "Reset second factor" in page
+    url = reverse("accounts:staff_second_factor_reset", args=[cast.same_team.pk])
+    assert client.post(url).status_code == 302
+    assert not TOTPDevice.objects.filter(user=cast.same_team).exists()
+    assert theirs.get(reverse("dashboard")).status_code == 302  # signed out everywhere
+    assert "security.second_factor_reset" in actions(cast.agency_admin)
+    # Not for another agency's staff, and not for oneself.
+    other = reverse("accounts:staff_second_factor_reset", args=[cast.other_agency.pk])
+    assert client.post(other).status_code == 404
+    own = reverse("accounts:staff_second_factor_reset", args=[cast.agency_admin.pk])
+    assert client.post(own).status_code == 403
