@@ -1,11 +1,15 @@
-"""Cross-cutting request handling: request ids, live membership checks, no-store caching."""
+"""Cross-cutting request handling: request ids, live membership checks, session limits, the
+second factor, no-store caching."""
 
 from __future__ import annotations
 
 import secrets
+from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib.auth import logout
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import Resolver404, resolve, reverse
 
 from caseflow.lib.request_context import request_id_var
 
@@ -60,3 +64,73 @@ class NoStoreMiddleware:
             response["Cache-Control"] = "no-store, max-age=0"
             response["Pragma"] = "no-cache"
         return response
+
+
+class SessionTimeoutMiddleware:
+    """Sessions end after ``SESSION_IDLE_SECONDS`` without a request and ``SESSION_COOKIE_AGE``
+    after sign-in, whatever the cookie says: both are checked here, on the server."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from caseflow.accounts import second_factor as sf
+
+        user = request.user
+        if user.is_authenticated:
+            now = sf.now_ts()
+            started = request.session.get(sf.AUTH_AT)
+            seen = request.session.get(sf.SEEN_AT)
+            reason = ""
+            if started is None or seen is None:
+                reason = "unknown"
+            elif now - float(started) > settings.SESSION_COOKIE_AGE:
+                reason = "absolute"
+            elif now - float(seen) > settings.SESSION_IDLE_SECONDS:
+                reason = "idle"
+            if reason:
+                from caseflow.audit.services import record
+
+                record("session.expired", actor=user, request=request, detail={"reason": reason})
+                logout(request)
+            else:
+                request.session[sf.SEEN_AT] = now
+        return self.get_response(request)
+
+
+class SecondFactorMiddleware:
+    """No page beyond the second-factor pages themselves is served to a user who has not
+    verified a second factor in this session: they are sent to enrol one (first sign-in) or to
+    enter a code. This covers every case, audit and operator (admin) URL."""
+
+    OPEN_VIEWS = frozenset(
+        {
+            "accounts:login",
+            "accounts:logout",
+            "accounts:second_factor",
+            "accounts:enrol",
+            "accounts:enrol_qr",
+            "health",
+        }
+    )
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from caseflow.accounts import second_factor as sf
+
+        if request.user.is_authenticated and not sf.second_factor_done(request):
+            try:
+                view_name = resolve(request.path_info).view_name
+            except Resolver404:
+                view_name = ""
+            if view_name not in self.OPEN_VIEWS:
+                target = (
+                    "accounts:second_factor" if sf.has_device(request.user) else "accounts:enrol"
+                )
+                url = reverse(target)
+                if request.method == "GET":
+                    url += "?" + urlencode({"next": request.get_full_path()})
+                return HttpResponseRedirect(url)
+        return self.get_response(request)

@@ -351,3 +351,77 @@ CELERY_BEAT_SCHEDULE["audit-unusual-access"] = {
     "task": "caseflow.audit.tasks.unusual_access",
     "schedule": 300.0,
 }
+# --- Security: second factor, lockout, sessions, operators' admin, logging (issue 7) ----------
+INSTALLED_APPS[INSTALLED_APPS.index("django.contrib.admin")] = (
+    "caseflow.accounts.admin_site.OperatorAdminConfig"
+)
+INSTALLED_APPS += [
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    "axes",
+]
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("caseflow.middleware.ActiveMembershipMiddleware") + 1,
+    "caseflow.middleware.SessionTimeoutMiddleware",
+)
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("caseflow.middleware.SessionTimeoutMiddleware") + 1,
+    "caseflow.middleware.SecondFactorMiddleware",
+)
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
+    "django_otp.middleware.OTPMiddleware",
+)
+MIDDLEWARE.append("axes.middleware.AxesMiddleware")
+# Axes first: a locked-out (username, address) pair never reaches the password check.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", *AUTHENTICATION_BACKENDS]
+
+OTP_TOTP_ISSUER = "caseflow"
+# Password and second factor again before break-glass, role changes, exports and purges.
+RECENT_AUTH_MINUTES = env_int("RECENT_AUTH_MINUTES", 5)
+
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+# Per (username, address): an abuser elsewhere cannot lock an advocate out.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "caseflow.lib.request_context.client_ip"
+AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 30) / 60  # hours
+AXES_RESET_ON_SUCCESS = True
+# A locked account gets the very page a wrong password gets.
+AXES_LOCKOUT_CALLABLE = "caseflow.accounts.views.lockout_response"
+# Sign-ins are in the audit trail; axes logs no usernames or addresses.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
+AXES_SENSITIVE_PARAMETERS = ["password", "otp_token", "token"]
+
+# Error reports (e-mails to ADMINS) carry no request data and no local variables.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "caseflow.lib.logging_filters.NoPersonalDataReporterFilter"
+LOGGING["filters"] = {
+    "redact": {"()": "caseflow.lib.logging_filters.RedactPersonalData"},
+    "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+}
+LOGGING["formatters"]["django.server"] = {
+    "()": "django.utils.log.ServerFormatter",
+    "format": "[{server_time}] {message}",
+    "style": "{",
+}
+LOGGING["handlers"].update(
+    {
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
+        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server"},
+    }
+)
+for _handler in LOGGING["handlers"].values():
+    _handler["filters"] = [*_handler.get("filters", []), "redact"]
+LOGGING["loggers"].update(
+    {
+        "django": {"handlers": ["mail_admins"], "level": "INFO"},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+        # axes names usernames and addresses in its INFO and WARNING lines.
+        "axes": {"level": "ERROR"},
+    }
+)

@@ -5,6 +5,8 @@ import caseflow.cases.urls  # noqa: F401  (registers the "pid" converter)
 from caseflow import health
 from caseflow.cases import views as case_views
 
+handler500 = "caseflow.accounts.views.server_error"
+
 urlpatterns = [
     path("", case_views.dashboard, name="dashboard"),
     path("accounts/", include("caseflow.accounts.urls")),

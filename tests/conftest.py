@@ -150,15 +150,37 @@ def cast(db) -> Cast:
     )
 
 
+def verified_session(client, user: User) -> None:
+    """Sign ``user`` in on ``client`` as after password + second factor: a confirmed
+    authenticator, verified in this session, just now."""
+    from django_otp import DEVICE_ID_SESSION_KEY
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from caseflow.accounts import second_factor as sf
+
+    device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+    if device is None:
+        device = TOTPDevice.objects.create(user=user, name="test", confirmed=True)
+    client.force_login(user)
+    session = client.session
+    now = sf.now_ts()
+    session[sf.SESSION_EPOCH] = user.session_epoch
+    session[sf.AUTH_AT] = now
+    session[sf.SEEN_AT] = now
+    session[sf.RECENT_AUTH_AT] = now
+    session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+    session.save()
+
+
 @pytest.fixture
 def login(client):
+    """``login(user) -> client`` signed in as ``user`` with a verified second factor (``None``:
+    anonymous)."""
+
     def _login(user: User | None):
         client.logout()
         if user is not None:
-            client.force_login(user)
-            session = client.session
-            session["session_epoch"] = user.session_epoch
-            session.save()
+            verified_session(client, user)
         return client
 
     return _login

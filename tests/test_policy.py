@@ -16,7 +16,7 @@ from caseflow import policy
 from caseflow.accounts.models import Role
 from caseflow.cases.models import BreakGlassGrant, CaseAssignment
 from tests import factories as f
-from tests.conftest import Cast
+from tests.conftest import Cast, verified_session
 
 pytestmark = pytest.mark.django_db
 
@@ -199,10 +199,7 @@ def test_visible_cases_matches_the_rules_and_the_case_list(graph, client):
             for case, *_ in cases:
                 assert policy.can_view_case(user, case) == (case.public_id in expected)
             if role in policy.CASEWORK_ROLES:
-                client.force_login(user)
-                s = client.session
-                s["session_epoch"] = user.session_epoch
-                s.save()
+                verified_session(client, user)
                 body = client.get(reverse("cases:list")).content.decode()
                 listed_ids = set(re.findall(r"/cases/([A-Za-z0-9_-]{16,32})/", body))
                 assert listed_ids == expected

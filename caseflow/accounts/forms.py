@@ -103,3 +103,84 @@ class TeamForm(forms.Form):
         if clash.exists():
             raise forms.ValidationError("Your agency already has a team with this name.")
         return name
+
+
+class CodeForm(forms.Form):
+    """A code from the authenticator app, or a recovery code."""
+
+    token = forms.CharField(
+        max_length=24,
+        label="Code",
+        help_text="The 6-digit code from your authenticator app, or one of your recovery codes.",
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "autofocus": True}),
+    )
+
+    def __init__(self, *args, submit: str = "Continue", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper(submit)
+
+
+class EnrolForm(forms.Form):
+    token = forms.RegexField(
+        regex=r"^\s*\d{6,8}\s*$",
+        max_length=12,
+        label="Code from the app",
+        error_messages={"invalid": "Enter the 6-digit code your app shows."},
+        widget=forms.TextInput(
+            attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "autofocus": True}
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Turn on")
+
+
+class ReauthForm(forms.Form):
+    password = forms.CharField(
+        max_length=4096, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    )
+    token = forms.CharField(
+        max_length=24,
+        required=False,
+        label="Code",
+        help_text="The 6-digit code from your authenticator app, or a recovery code.",
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code"}),
+    )
+
+    def __init__(self, *args, code_required: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["token"].required = code_required
+        if not code_required:
+            del self.fields["token"]
+        self.helper = _helper("Confirm")
+
+
+class PasswordChangeForm(forms.Form):
+    old_password = forms.CharField(
+        max_length=4096,
+        label="Current password",
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    new_password = forms.CharField(
+        max_length=4096,
+        label="New password",
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text="At least 12 characters; not a common password.",
+    )
+
+    def __init__(self, *args, user: User, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.helper = _helper("Change password")
+
+    def clean_old_password(self) -> str:
+        value = self.cleaned_data["old_password"]
+        if not self.user.check_password(value):
+            raise forms.ValidationError("That is not your current password.")
+        return value
+
+    def clean_new_password(self) -> str:
+        value = self.cleaned_data["new_password"]
+        password_validation.validate_password(value, self.user)
+        return value

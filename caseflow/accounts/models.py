@@ -61,6 +61,9 @@ class Membership(models.Model):
     role = models.CharField(max_length=20, choices=Role.choices)
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set only by the demo seed. While ``manage.py demo`` runs the embedded demo, such an account
+    # may sign in without a second factor; everywhere else the flag changes nothing.
+    demo_account = models.BooleanField(default=False, editable=False)
 
     def __str__(self) -> str:
         return f"{self.user} ({self.get_role_display()})"

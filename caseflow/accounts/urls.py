@@ -7,9 +7,22 @@ app_name = "accounts"
 urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.logout_view, name="logout"),
+    path("second-factor/", views.second_factor, name="second_factor"),
+    path("second-factor/enrol/", views.enrol, name="enrol"),
+    path("second-factor/enrol/qr.svg", views.enrol_qr, name="enrol_qr"),
+    path("second-factor/recovery-codes/", views.recovery_codes, name="recovery_codes"),
+    path("reauth/", views.reauth, name="reauth"),
+    path("security/", views.security, name="security"),
+    path("logout-everywhere/", views.logout_everywhere, name="logout_everywhere"),
+    path("password/", views.password_change, name="password_change"),
     path("staff/", views.staff_list, name="staff_list"),
     path("staff/new/", views.staff_edit, name="staff_new"),
     path("staff/<int:user_id>/", views.staff_edit, name="staff_edit"),
+    path(
+        "staff/<int:user_id>/second-factor-reset/",
+        views.staff_second_factor_reset,
+        name="staff_second_factor_reset",
+    ),
     path("teams/new/", views.team_edit, name="team_new"),
     path("teams/<int:team_id>/", views.team_edit, name="team_edit"),
 ]

@@ -2,18 +2,36 @@
 
 from __future__ import annotations
 
+import base64
+import io
+
+import qrcode
+import qrcode.image.svg
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import redirect, render
+from django.template import loader
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
+from caseflow.accounts import second_factor as sf
 from caseflow.accounts import services
-from caseflow.accounts.forms import LoginForm, StaffForm, TeamForm
+from caseflow.accounts.forms import (
+    CodeForm,
+    EnrolForm,
+    LoginForm,
+    PasswordChangeForm,
+    ReauthForm,
+    StaffForm,
+    TeamForm,
+)
+from caseflow.accounts.reauth import reauth_redirect, require_recent_auth
 from caseflow.audit.services import record
+from caseflow.lib.request_context import current_request_id
 
 
 class LoginView(auth_views.LoginView):
@@ -24,7 +42,7 @@ class LoginView(auth_views.LoginView):
     def form_valid(self, form):
         response = super().form_valid(form)  # rotates the session key
         user = form.get_user()
-        self.request.session["session_epoch"] = user.session_epoch
+        sf.session_start(self.request, user)
         record("security.login", actor=user, request=self.request)
         return response
 
@@ -57,6 +75,7 @@ def staff_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=("POST",))
 def staff_edit(request: HttpRequest, user_id: int | None = None) -> HttpResponse:
     _require_admin(request)
     editing = None
@@ -100,8 +119,24 @@ def staff_edit(request: HttpRequest, user_id: int | None = None) -> HttpResponse
         {
             "form": form,
             "title": "Edit staff member" if editing else "Add a staff member",
+            "reset_user": editing if editing is not None and editing != request.user else None,
         },
     )
+
+
+@require_POST
+@login_required
+@require_recent_auth
+def staff_second_factor_reset(request: HttpRequest, user_id: int) -> HttpResponse:
+    _require_admin(request)
+    person = policy.agency_users(request.user).filter(pk=user_id).first()
+    if person is None:
+        raise Http404("No such member of staff")
+    sf.second_factor_reset(actor=request.user, request=request, user=person)
+    messages.success(
+        request, f"{person.username} sets up a new authenticator app at their next sign-in."
+    )
+    return redirect("accounts:staff_list")
 
 
 @login_required
@@ -144,3 +179,172 @@ def team_edit(request: HttpRequest, team_id: int | None = None) -> HttpResponse:
             "title": "Edit team" if editing else "Add a team",
         },
     )
+
+
+def lockout_response(request: HttpRequest, response: HttpResponse | None, credentials=None):
+    """A locked (username, address) pair sees exactly what a wrong password sees."""
+    if response is not None:
+        return response
+    form = LoginForm(request, data=None)
+    form.add_error(None, LoginForm.error_messages["invalid_login"])
+    return render(request, "accounts/login.html", {"form": form})
+
+
+# -- second factor ---------------------------------------------------------------------------
+def _next_url(request: HttpRequest) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return "/"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def second_factor(request: HttpRequest) -> HttpResponse:
+    """After the password: a code from the authenticator app or a recovery code."""
+    if sf.second_factor_done(request):
+        return redirect(_next_url(request))
+    if not sf.has_device(request.user):
+        return redirect("accounts:enrol")
+    form = CodeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        if sf.second_factor_verify(
+            actor=request.user, request=request, token=form.cleaned_data["token"]
+        ):
+            left = sf.recovery_codes_left(request.user)
+            if left < sf.RECOVERY_CODE_COUNT and left <= 3:
+                messages.warning(
+                    request,
+                    f"You have {left} recovery codes left. Make new ones under Security.",
+                )
+            return redirect(_next_url(request))
+        form.add_error("token", "That code is not right, or it has been used already.")
+    return render(
+        request,
+        "accounts/second_factor.html",
+        {"form": form, "next": _next_url(request)},
+    )
+
+
+def _may_enrol(request: HttpRequest) -> HttpResponse | None:
+    """Enrolling a first authenticator needs the password; replacing one needs the current
+    second factor and a recent re-authentication."""
+    if sf.has_device(request.user):
+        if not sf.second_factor_done(request):
+            return redirect("accounts:second_factor")
+        if not sf.recently_authenticated(request):
+            return reauth_redirect(request)
+    return None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def enrol(request: HttpRequest) -> HttpResponse:
+    refused = _may_enrol(request)
+    if refused is not None:
+        return refused
+    device = sf.device_pending(request.user)
+    form = EnrolForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        codes = sf.device_enrol(
+            actor=request.user, request=request, token=form.cleaned_data["token"]
+        )
+        if codes is not None:
+            return render(request, "accounts/recovery_codes.html", {"codes": codes})
+        form.add_error("token", "That code is not right. Check the time on your phone.")
+    secret = base64.b32encode(device.bin_key).decode()
+    return render(
+        request,
+        "accounts/enrol.html",
+        {
+            "form": form,
+            "secret": " ".join(secret[i : i + 4] for i in range(0, len(secret), 4)),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+def enrol_qr(request: HttpRequest) -> HttpResponse:
+    """The pending authenticator's set-up address as an SVG QR code (an image, no script)."""
+    refused = _may_enrol(request)
+    if refused is not None:
+        raise Http404("Nothing to enrol")
+    device = sf.device_pending(request.user)
+    image = qrcode.make(device.config_url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
+    out = io.BytesIO()
+    image.save(out)
+    return HttpResponse(out.getvalue(), content_type="image/svg+xml")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def reauth(request: HttpRequest) -> HttpResponse:
+    form = ReauthForm(request.POST or None, code_required=not sf.demo_exempt(request.user))
+    if request.method == "POST" and form.is_valid():
+        if sf.reauthenticate(
+            actor=request.user,
+            request=request,
+            password=form.cleaned_data["password"],
+            token=form.cleaned_data.get("token", ""),
+        ):
+            return redirect(_next_url(request))
+        if not request.user.is_authenticated:  # too many tries: the session has ended
+            return redirect("accounts:login")
+        form.add_error(None, "Those details are not right. Check them and try again.")
+    return render(request, "accounts/reauth.html", {"form": form, "next": _next_url(request)})
+
+
+@login_required
+@require_http_methods(["GET"])
+def security(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "accounts/security.html",
+        {
+            "has_device": sf.has_device(request.user),
+            "codes_left": sf.recovery_codes_left(request.user),
+            "exempt": sf.demo_exempt(request.user),
+        },
+    )
+
+
+@require_POST
+@login_required
+@require_recent_auth
+def recovery_codes(request: HttpRequest) -> HttpResponse:
+    if not sf.has_device(request.user):
+        return redirect("accounts:enrol")
+    codes = sf.recovery_codes_regenerate(actor=request.user, request=request)
+    return render(request, "accounts/recovery_codes.html", {"codes": codes})
+
+
+@require_POST
+@login_required
+def logout_everywhere(request: HttpRequest) -> HttpResponse:
+    sf.sessions_end_all(actor=request.user, request=request)
+    messages.info(request, "You are signed out on every device.")
+    return redirect("accounts:login")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def password_change(request: HttpRequest) -> HttpResponse:
+    form = PasswordChangeForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        sf.password_change(
+            actor=request.user, request=request, password=form.cleaned_data["new_password"]
+        )
+        messages.success(request, "Password changed. Your other sessions have ended.")
+        return redirect("accounts:security")
+    return render(request, "accounts/password.html", {"form": form})
+
+
+# -- error pages -----------------------------------------------------------------------------
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The 500 page: generic, with the request id to quote to support. Rendered without
+    context processors, which may be what failed."""
+    html = loader.get_template("500.html").render({"request_id": current_request_id(request)})
+    return HttpResponseServerError(html)

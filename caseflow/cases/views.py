@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
 from caseflow.accounts.models import Role
+from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
 from caseflow.cases import selectors, services
 from caseflow.cases.forms import (
@@ -417,6 +418,7 @@ def safe_contact_edit(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@require_recent_auth
 def break_glass(request: HttpRequest) -> HttpResponse:
     if not policy.may_break_glass(request.user):
         raise PermissionDenied

@@ -12,7 +12,7 @@ import importlib.util
 import json
 import random
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
@@ -65,6 +65,7 @@ SEED_HOOKS = [
     "caseflow.checkins.demo",
     "caseflow.audit.demo",
     "caseflow.confidentiality.demo",
+    "caseflow.accounts.demo",
 ]
 
 
@@ -77,6 +78,7 @@ class DemoContext:
     cases: list
     staff: dict[str, list[User]]
     now: dt.datetime
+    logins: list = field(default_factory=list)
 
 
 @dataclass
@@ -86,6 +88,9 @@ class DemoLogin:
     role: str
     agency: str
     team: str
+    # Only for the one demo account that signs in with an authenticator app.
+    totp_secret: str = ""
+    recovery_codes: list = field(default_factory=list)
 
 
 def _password() -> str:
@@ -259,6 +264,7 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
         cases=[case for _, case, _ in cases],
         staff={"north": staff["north"], "south": staff["south"], "hillview": hill},
         now=now,
+        logins=logins,
     )
     for path in SEED_HOOKS:
         if importlib.util.find_spec(path) is not None:
