@@ -198,8 +198,20 @@ def sign_in(page, live_server, username: str, password: str) -> None:
     so a new sign-in step (a second factor) is added in this one place."""
     from playwright.sync_api import expect
 
+    from caseflow.accounts.models import User
+    from tests.accounts.flows import code_for, enrolled
+
+    # Every staff user has an authenticator; the journey types its current code. A code is
+    # accepted once per time step, so the device forgets the last step it saw.
+    user = User.objects.get(username=username)
+    device = user.totpdevice_set.filter(confirmed=True).first() or enrolled(user)
+    device.last_t = -1
+    device.save(update_fields=["last_t"])
+
     page.goto(live_server.url + "/accounts/login/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Sign in").click()
+    page.get_by_label("Code").fill(code_for(device))
+    page.get_by_role("button", name="Continue").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(r"^Hello, "))
