@@ -624,3 +624,7 @@ def calendar_token_revoke(*, actor: User, request: HttpRequest | None = None) ->
     )
     record("calendar_token.revoke", actor=actor, request=request, detail={"revoked": revoked})
     return revoked
+
+
+def calendar_token_used(row: CalendarToken) -> None:
+    CalendarToken.objects.filter(pk=row.pk).update(last_used_at=timezone.now())
