@@ -370,6 +370,7 @@ def _test_pause() -> None:
     """Tests of crash recovery set this to hold a delivery open long enough to kill it."""
     pause = os.environ.get("CASEFLOW_TEST_DELIVERY_PAUSE", "")
     if pause:
+        log.warning("delivery paused for %s seconds (CASEFLOW_TEST_DELIVERY_PAUSE)", pause)
         time.sleep(float(pause))
 
 
