@@ -260,3 +260,32 @@ def test_tasks_are_acks_late_and_rejected_on_worker_loss():
     for task in (deliver_notification, sweep_due):
         assert task.acks_late is True
         assert task.reject_on_worker_lost is True
+
+
+def test_the_sweep_keeps_recurring_check_ins_materialised_ahead(cast):
+    from caseflow.checkins import services
+
+    with time_machine.travel(MONDAY, tick=False):
+        made = services.checkin_schedule(
+            actor=cast.assigned,
+            case=cast.case,
+            due_local=dt.datetime(2026, 12, 7, 10, 30),
+            channel="phone",
+            assignee=cast.assigned,
+            rule="FREQ=WEEKLY",
+        )
+    assert made.occurrences.count() == 4
+    later = MONDAY + dt.timedelta(days=14)
+    with time_machine.travel(later, tick=False):
+        result = scheduler.sweep(later, enqueue=lambda ids: None)
+        again = scheduler.sweep(later, enqueue=lambda ids: None)
+    assert result.extended == 2 and again.extended == 0
+    dues = list(made.occurrences.values_list("due_at", flat=True))
+    assert len(dues) == len(set(dues)) == 6
+    assert dues[-1] == dt.datetime(2027, 1, 11, 10, 30, tzinfo=dt.UTC)
+
+
+def test_beat_runs_the_sweep_every_minute(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["checkins-sweep"]
+    assert entry["task"] == "caseflow.checkins.tasks.sweep_due"
+    assert entry["schedule"] == 60.0
