@@ -101,12 +101,15 @@ def target_stage(due_at: dt.datetime, now: dt.datetime, *, checkin: bool) -> int
 
 
 def _cases(case_ids: Iterable[int]) -> dict[int, dict]:
-    return {
+    rows = {
         row["pk"]: row
         for row in Case.objects.filter(pk__in=set(case_ids)).values(
             "pk", "reference", "public_id", "team_id"
         )
     }
+    for row in rows.values():
+        row["link"] = reverse("cases:detail", args=[row["public_id"]])
+    return rows
 
 
 def _supervisors(team_ids: Iterable[int]) -> dict[int, list[int]]:
@@ -125,7 +128,7 @@ def _supervisors(team_ids: Iterable[int]) -> dict[int, list[int]]:
 def _notes(
     *, recipients: Iterable[int], kind: str, case: dict, key: str, text: str, **subject
 ) -> list[Notification]:
-    link = reverse("cases:detail", args=[case["public_id"]])
+    link = case["link"]
     return [
         Notification(
             recipient_id=user_id,
