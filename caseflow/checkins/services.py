@@ -136,7 +136,7 @@ class UnsafeSlot(Exception):
     channel, or None when there is none in the coming two weeks.
     """
 
-    def __init__(self, message: str, next_slot: dt.datetime | None = None, tz: str = "UTC"):
+    def __init__(self, message: str, next_slot: dt.datetime | None = None, tz: str | None = "UTC"):
         super().__init__(message)
         self.message = message
         self.next_slot = next_slot
@@ -144,11 +144,13 @@ class UnsafeSlot(Exception):
 
     @property
     def next_slot_local(self) -> dt.datetime | None:
-        if self.next_slot is None:
+        if self.next_slot is None or self.tz is None:
             return None
         return self.next_slot.astimezone(ZoneInfo(self.tz))
 
     def full_message(self) -> str:
+        if self.tz is None:  # nothing to offer: there is no safe-contact profile
+            return self.message
         local = self.next_slot_local
         if local is None:
             return f"{self.message} There is no safe slot in the next two weeks."
@@ -212,9 +214,9 @@ def next_safe(profile: SafeContactProfile, after: dt.datetime) -> dt.datetime | 
 def require_safe(profile: SafeContactProfile | None, due_at: dt.datetime, channel: str) -> None:
     problem = slot_problem(profile, due_at, channel)
     if problem:
-        tz = profile.timezone if profile is not None else "UTC"
-        slot = next_safe(profile, due_at) if profile is not None else None
-        raise UnsafeSlot(problem, slot, tz)
+        if profile is None:
+            raise UnsafeSlot(problem, None, None)
+        raise UnsafeSlot(problem, next_safe(profile, due_at), profile.timezone)
 
 
 def to_utc(local: dt.datetime, tz: str) -> dt.datetime:

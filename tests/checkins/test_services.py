@@ -83,8 +83,9 @@ def test_an_unsafe_channel_is_refused(cast):
 @time_machine.travel(MONDAY, tick=False)
 def test_no_profile_is_refused(cast):
     cast.case.safe_contact.delete()
-    with pytest.raises(services.UnsafeSlot, match="no safe-contact profile"):
+    with pytest.raises(services.UnsafeSlot, match="no safe-contact profile") as exc:
         schedule(cast, dt.datetime(2026, 12, 7, 10, 30))
+    assert exc.value.full_message() == exc.value.message and exc.value.next_slot is None
 
 
 @time_machine.travel(MONDAY, tick=False)
