@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
+from django.utils import timezone
 
 from caseflow.cases.models import Channel
 from caseflow.checkins.models import CheckInOutcome, FollowUpKind
 from caseflow.lib import safewindows
 
 NOTE_MAX = 500
+MAX_AHEAD_DAYS = 366
 DETAILS_MAX = 2000
 
 REPEAT_RULES = {
@@ -66,6 +70,13 @@ class CheckInForm(forms.Form):
             self.fields["channel"].help_text = "Safe channels: " + ", ".join(c[1] for c in safe)
         self.helper = _helper("Schedule check-in")
 
+    def clean_date(self):
+        value = self.cleaned_data["date"]
+        today = timezone.localdate()
+        if not today - dt.timedelta(days=1) <= value <= today + dt.timedelta(days=MAX_AHEAD_DAYS):
+            raise forms.ValidationError("Pick a date between today and a year from now.")
+        return value
+
     def clean(self):
         data = super().clean()
         repeat = data.get("repeat") or ""
@@ -109,6 +120,13 @@ class OutcomeForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.helper = _helper("Record outcome")
 
+    def clean_reschedule_date(self):
+        value = self.cleaned_data.get("reschedule_date")
+        today = timezone.localdate()
+        if value and not today - dt.timedelta(days=1) <= value <= today + dt.timedelta(days=366):
+            raise forms.ValidationError("Pick a date between today and a year from now.")
+        return value
+
     def clean(self):
         data = super().clean()
         if data.get("outcome") == CheckInOutcome.RESCHEDULED and not (
@@ -139,6 +157,9 @@ class FollowUpForm(forms.Form):
         self.fields["assignee"].queryset = assignees
         self.helper = _helper("Save follow-up")
 
-
-class MarkReadForm(forms.Form):
-    """Nothing to fill in: the POST marks the shown notifications read."""
+    def clean_due_at(self):
+        value = self.cleaned_data["due_at"]
+        now = timezone.now()
+        if not now - dt.timedelta(days=366) <= value <= now + dt.timedelta(days=3660):
+            raise forms.ValidationError("Pick a date within a year ago and ten years ahead.")
+        return value

@@ -91,11 +91,12 @@ def _claim(qs: QuerySet, fields: Iterable[str], batch: int) -> list[dict]:
 
 def target_stage(due_at: dt.datetime, now: dt.datetime, *, checkin: bool) -> int:
     """The furthest scheduler step due at ``now``: 1 reminder, 2 due, 3 missed (check-ins)."""
-    if checkin and now >= due_at + _grace():
+    # Arithmetic on ``now`` only: a due date at the ends of the calendar cannot overflow.
+    if checkin and now - _grace() >= due_at:
         return 3
     if now >= due_at:
         return 2
-    if now >= due_at - _lead():
+    if now + _lead() >= due_at:
         return 1
     return 0
 

@@ -289,3 +289,13 @@ def test_beat_runs_the_sweep_every_minute(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["checkins-sweep"]
     assert entry["task"] == "caseflow.checkins.tasks.sweep_due"
     assert entry["schedule"] == 60.0
+
+
+def test_due_dates_at_the_ends_of_the_calendar_do_not_break_the_sweep(cast):
+    import datetime as _dt
+
+    make_checkin(cast.case, cast.assigned, _dt.datetime(1, 1, 1, 0, 5, tzinfo=_dt.UTC))
+    make_checkin(cast.case, cast.assigned, _dt.datetime(9999, 12, 31, 23, 0, tzinfo=_dt.UTC))
+    make_followup(cast.case, cast.assigned, _dt.datetime(1, 1, 1, 0, 5, tzinfo=_dt.UTC))
+    result = run(MONDAY)
+    assert result.checkins == 1 and result.followups == 1

@@ -258,3 +258,18 @@ def test_case_panel_shows_check_ins_without_notes(cast, login):
     text = body.content.decode()
     assert "Check-ins and follow-ups" in text and "Reached" in text
     assert "SECRET-NOTE" not in text
+
+
+@time_machine.travel(MONDAY, tick=False)
+def test_dates_at_the_ends_of_the_calendar_are_form_errors(cast, login):
+    client = login(cast.assigned)
+    new = reverse("checkins:new", args=[cast.case.public_id])
+    base = {"time": "10:30", "channel": "phone", "assignee": cast.assigned.pk}
+    for date in ("9999-12-31", "0001-01-01", "not-a-date"):
+        response = client.post(new, {**base, "date": date})
+        assert response.status_code == 200 and response.context["form"].errors["date"]
+    fu = reverse("checkins:followup_new", args=[cast.case.public_id])
+    for due in ("9999-12-31T23:59", "0001-01-01T00:00"):
+        response = client.post(fu, {"kind": "task", "due_at": due, "assignee": cast.assigned.pk})
+        assert response.status_code == 200 and response.context["form"].errors["due_at"]
+    assert not CheckIn.objects.exists() and not cast.case.followups.exists()
