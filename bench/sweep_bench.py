@@ -24,6 +24,7 @@ import datetime as dt
 import os
 import resource
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -186,6 +187,10 @@ def main() -> None:
     args = parser.parse_args()
 
     setup_test_environment()
+    if connection.vendor == "sqlite":
+        # A file, not memory: an in-memory database would count its own rows as our RSS.
+        scratch = Path(tempfile.mkdtemp(prefix="caseflow-bench-")) / "bench.sqlite3"
+        connection.settings_dict.setdefault("TEST", {})["NAME"] = str(scratch)
     test_db = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
         now = timezone.now()
