@@ -425,3 +425,32 @@ LOGGING["loggers"].update(
         "axes": {"level": "ERROR"},
     }
 )
+
+# --- Check-ins, follow-ups and reminders ------------------------------------------------------
+# Reminders go out this many minutes before a check-in or follow-up is due, and again at it.
+REMINDER_LEAD_MINUTES = env_int("REMINDER_LEAD_MINUTES", 30)
+# A check-in still open this long after its due time is marked missed and escalated.
+CHECKIN_GRACE_MINUTES = env_int("CHECKIN_GRACE_MINUTES", 60)
+# How long a check-in lasts (it must fit wholly inside a safe window).
+CHECKIN_MINUTES = env_int("CHECKIN_MINUTES", 15)
+# Recurring check-ins exist as rows this many days ahead.
+CHECKIN_HORIZON_DAYS = env_int("CHECKIN_HORIZON_DAYS", 28)
+# Rows claimed per transaction by the sweep.
+SWEEP_BATCH_SIZE = env_int("SWEEP_BATCH_SIZE", 1000)
+# An unsent notification whose task was enqueued this long ago is enqueued again (lost broker).
+NOTIFY_REQUEUE_SECONDS = env_int("NOTIFY_REQUEUE_SECONDS", 50)
+# The scheduler is reported stale when no sweep has completed for this long.
+SCHEDULER_STALE_SECONDS = env_int("SCHEDULER_STALE_SECONDS", 300)
+# Calendar-feed fetches allowed per token per hour.
+CALENDAR_FEED_RATE_PER_HOUR = env_int("CALENDAR_FEED_RATE_PER_HOUR", 60)
+# Links in reminder e-mails point here.
+CASEFLOW_BASE_URL = os.environ.get("CASEFLOW_BASE_URL", "http://localhost:8000").rstrip("/")
+CELERY_BEAT_SCHEDULE["checkins-sweep"] = {
+    "task": "caseflow.checkins.tasks.sweep_due",
+    "schedule": 60.0,
+    # A sweep that waited longer than a minute is superseded by the next one.
+    "options": {"expires": 55},
+}
+TEMPLATES[0]["OPTIONS"]["context_processors"].append(
+    "caseflow.checkins.context_processors.checkins"
+)

@@ -4,6 +4,7 @@ from django.urls import include, path
 import caseflow.cases.urls  # noqa: F401  (registers the "pid" converter)
 from caseflow import health
 from caseflow.cases import views as case_views
+from caseflow.checkins import views as checkin_views
 
 handler500 = "caseflow.accounts.views.server_error"
 
@@ -15,6 +16,8 @@ urlpatterns = [
     path("cases/<pid:public_id>/agreements/", include("caseflow.agreements.urls")),
     path("", include("caseflow.confidentiality.urls")),
     path("audit/", include("caseflow.audit.urls")),
+    path("checkins/", include("caseflow.checkins.urls")),
     path("health/", health.health, name="health"),
+    path("health/scheduler/", checkin_views.scheduler_health, name="scheduler_health"),
     path("operator/", admin.site.urls),
 ]

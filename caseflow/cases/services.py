@@ -25,7 +25,7 @@ from caseflow.cases.models import (
     PartyRole,
     SafeContactProfile,
 )
-from caseflow.checkins.services import case_supervisors, notify
+from caseflow.checkins.services import case_supervisors, checkins_recheck_for_case, notify
 from caseflow.lib.encryption import blind_index
 
 
@@ -336,6 +336,7 @@ def safe_contact_save(
         object_id=str(profile.pk),
         detail={"fields": changed},
     )
+    checkins_recheck_for_case(case=case, actor=actor, request=request)
     return profile
 
 

@@ -1,17 +1,39 @@
-"""Follow-ups and notifications that other parts of caseflow create."""
+"""Check-ins, follow-ups and notifications: each operation checks policy itself, runs in a
+transaction and writes its audit event. The scheduler's sweep and deliveries are in
+``caseflow.checkins.scheduler``."""
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import secrets
 from collections.abc import Iterable
+from typing import Any
+from zoneinfo import ZoneInfo
 
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import timezone
 
+from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
-from caseflow.cases.models import Case
-from caseflow.checkins.models import FollowUp, FollowUpStatus, Notification, NotificationChannel
+from caseflow.cases.models import Case, Channel, SafeContactProfile
+from caseflow.checkins.models import (
+    CalendarToken,
+    CheckIn,
+    CheckInOutcome,
+    CheckInSchedule,
+    CheckInStatus,
+    FollowUp,
+    FollowUpStatus,
+    Notification,
+    NotificationChannel,
+)
+from caseflow.lib import safewindows
 
 
 def followup_ensure(
@@ -102,3 +124,509 @@ def notify(
 def case_supervisors(case: Case) -> list[User]:
     """The active supervisors of the case's team."""
     return list(case.team.supervisors())
+
+
+# --- Safe slots -----------------------------------------------------------------------------
+
+
+class UnsafeSlot(Exception):
+    """A check-in was asked for outside the survivor's safe windows or on an unsafe channel.
+
+    ``message`` says why in plain words; ``next_slot`` is the next safe instant (UTC) on a safe
+    channel, or None when there is none in the coming two weeks.
+    """
+
+    def __init__(self, message: str, next_slot: dt.datetime | None = None, tz: str | None = "UTC"):
+        super().__init__(message)
+        self.message = message
+        self.next_slot = next_slot
+        self.tz = tz
+
+    @property
+    def next_slot_local(self) -> dt.datetime | None:
+        if self.next_slot is None or self.tz is None:
+            return None
+        return self.next_slot.astimezone(ZoneInfo(self.tz))
+
+    def full_message(self) -> str:
+        if self.tz is None:  # nothing to offer: there is no safe-contact profile
+            return self.message
+        local = self.next_slot_local
+        if local is None:
+            return f"{self.message} There is no safe slot in the next two weeks."
+        return f"{self.message} The next safe slot is {format_local(local, self.tz)}."
+
+
+class AlreadyRecorded(Exception):
+    """The check-in's outcome was recorded (or it was cancelled) after this user opened it."""
+
+
+def format_local(moment: dt.datetime, tz: str) -> str:
+    local = moment.astimezone(ZoneInfo(tz))
+    return f"{local:%a %d %b %Y %H:%M} ({tz})"
+
+
+def checkin_duration() -> dt.timedelta:
+    return dt.timedelta(minutes=settings.CHECKIN_MINUTES)
+
+
+def profile_for(case: Case) -> SafeContactProfile | None:
+    profile = SafeContactProfile.objects.filter(case=case).first()
+    if profile is not None:
+        profile.case = case
+    return profile
+
+
+def profile_windows(profile: SafeContactProfile) -> list[safewindows.Window]:
+    windows = []
+    for data in profile.windows:
+        try:
+            windows.append(safewindows.Window.from_dict(data))
+        except ValueError:
+            continue
+    return windows
+
+
+def slot_problem(profile: SafeContactProfile | None, due_at: dt.datetime, channel: str) -> str:
+    """Why ``due_at`` on ``channel`` is not safe for this profile; "" when it is."""
+    if profile is None:
+        return "This case has no safe-contact profile yet: record one before scheduling."
+    if channel not in profile.channels:
+        label = Channel(channel).label if channel in Channel.values else channel
+        return f"{label} is not a safe channel for this survivor."
+    windows = profile_windows(profile)
+    slot = safewindows.next_safe_slot(due_at, windows, profile.timezone, checkin_duration(), 1)
+    if slot != due_at:
+        return "That time is outside the survivor's safe windows."
+    return ""
+
+
+def next_safe(profile: SafeContactProfile, after: dt.datetime) -> dt.datetime | None:
+    # Slots start on a whole minute.
+    after = after.replace(second=0, microsecond=0) + (
+        dt.timedelta(minutes=1) if after.second or after.microsecond else dt.timedelta(0)
+    )
+    return safewindows.next_safe_slot(
+        after, profile_windows(profile), profile.timezone, checkin_duration()
+    )
+
+
+def require_safe(profile: SafeContactProfile | None, due_at: dt.datetime, channel: str) -> None:
+    problem = slot_problem(profile, due_at, channel)
+    if problem:
+        if profile is None:
+            raise UnsafeSlot(problem, None, None)
+        raise UnsafeSlot(problem, next_safe(profile, due_at), profile.timezone)
+
+
+def to_utc(local: dt.datetime, tz: str) -> dt.datetime:
+    return local.replace(tzinfo=ZoneInfo(tz), fold=0).astimezone(dt.UTC)
+
+
+# --- Check-ins -----------------------------------------------------------------------------
+
+
+def _require(actor: User, case: Case, action: str) -> None:
+    if not policy.may(actor, case, action):
+        raise PermissionDenied
+
+
+def _check_assignee(case: Case, assignee: User) -> None:
+    if not policy.may(assignee, case, "edit"):
+        raise ValidationError("Only someone who works this case can be given it.")
+
+
+@transaction.atomic
+def checkin_schedule(
+    *,
+    actor: User,
+    request: HttpRequest | None = None,
+    case: Case,
+    due_local: dt.datetime,
+    channel: str,
+    assignee: User,
+    rule: str = "",
+) -> CheckIn | CheckInSchedule:
+    """Schedule a one-off check-in (no ``rule``) or a recurring one (an RRULE from
+    ``due_local``), in the survivor's zone, inside safe windows on a safe channel only.
+
+    Raises :class:`UnsafeSlot` (with the next safe slot) or ``ValidationError``.
+    """
+    _require(actor, case, "edit")
+    _check_assignee(case, assignee)
+    profile = profile_for(case)
+    tz = profile.timezone if profile is not None else "UTC"
+    due_local = due_local.replace(second=0, microsecond=0, tzinfo=None)
+    due_at = to_utc(due_local, tz)
+    now = timezone.now()
+    if due_at <= now:
+        raise ValidationError("Pick a time in the future.")
+    if not rule:
+        require_safe(profile, due_at, channel)
+        checkin = CheckIn.objects.create(
+            case=case,
+            channel=channel,
+            due_at=due_at,
+            assignee=assignee,
+            created_by=actor,
+        )
+        record(
+            "checkin.create",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=checkin,
+            detail={"channel": channel, "assignee": assignee.pk},
+        )
+        return checkin
+    try:
+        safewindows.validate_rule(rule, due_local)
+        horizon = now + dt.timedelta(days=settings.CHECKIN_HORIZON_DAYS)
+        instants = safewindows.occurrences(rule, due_local, tz, due_at, horizon)
+    except safewindows.RecurrenceError as exc:
+        raise ValidationError(f"Repeat rule: {exc}") from None
+    if profile is None or not instants:
+        require_safe(profile, due_at, channel)
+    for instant in instants:
+        problem = slot_problem(profile, instant, channel)
+        if problem:
+            raise UnsafeSlot(
+                f"The repeat on {format_local(instant, tz)} is not safe: {problem}",
+                next_safe(profile, instant),
+                tz,
+            )
+    schedule = CheckInSchedule.objects.create(
+        case=case,
+        rule=rule.strip(),
+        dtstart_local=due_local.strftime("%Y-%m-%dT%H:%M"),
+        tz=tz,
+        channel=channel,
+        assignee=assignee,
+        generated_until=due_at,
+        created_by=actor,
+    )
+    schedule_extend(schedule, horizon, profile=profile)
+    record(
+        "checkin_schedule.create",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=schedule,
+        detail={"channel": channel, "assignee": assignee.pk, "rule": True},
+    )
+    return schedule
+
+
+def schedule_extend(
+    schedule: CheckInSchedule,
+    until: dt.datetime,
+    *,
+    profile: SafeContactProfile | None = None,
+) -> int:
+    """Materialise the schedule's occurrences up to ``until``; idempotent. Occurrences that are
+    not safe under the current profile are created flagged, never silently kept."""
+    if until <= schedule.generated_until:
+        return 0
+    case = schedule.case
+    profile = profile if profile is not None else profile_for(case)
+    local = dt.datetime.strptime(schedule.dtstart_local, "%Y-%m-%dT%H:%M")
+    try:
+        instants = safewindows.occurrences(
+            schedule.rule, local, schedule.tz, schedule.generated_until, until
+        )
+    except safewindows.RecurrenceError:
+        instants = []
+    rows = [
+        CheckIn(
+            case=case,
+            schedule=schedule,
+            channel=schedule.channel,
+            due_at=instant,
+            assignee_id=schedule.assignee_id,
+            created_by_id=schedule.created_by_id,
+            status=(
+                CheckInStatus.UNSAFE
+                if slot_problem(profile, instant, schedule.channel)
+                else CheckInStatus.SCHEDULED
+            ),
+        )
+        for instant in instants
+    ]
+    CheckIn.objects.bulk_create(rows, ignore_conflicts=True)
+    schedule.generated_until = until
+    schedule.save(update_fields=["generated_until"])
+    return len(rows)
+
+
+@transaction.atomic
+def checkin_record_outcome(
+    *,
+    actor: User,
+    request: HttpRequest | None = None,
+    checkin: CheckIn,
+    expected_version: int | None,
+    outcome: str,
+    note: str = "",
+    reschedule_local: dt.datetime | None = None,
+) -> tuple[CheckIn, dt.datetime | None, CheckIn | None]:
+    """Record what happened. Returns (check-in, proposed next safe slot for "not safe to
+    talk", new check-in for "rescheduled")."""
+    case = checkin.case
+    _require(actor, case, "edit")
+    locked = CheckIn.objects.select_for_update().filter(pk=checkin.pk, case=case).first()
+    if locked is None or locked.status in (CheckInStatus.DONE, CheckInStatus.CANCELLED):
+        raise AlreadyRecorded
+    if expected_version is not None and locked.version != expected_version:
+        raise AlreadyRecorded
+    if outcome not in CheckInOutcome.values:
+        raise ValidationError("Choose an outcome.")
+    now = timezone.now()
+    checkin.status = CheckInStatus.DONE
+    checkin.outcome = outcome
+    checkin.note = note
+    checkin.outcome_at = now
+    checkin.version = locked.version + 1
+    checkin.save(update_fields=["status", "outcome", "note", "outcome_at", "version"])
+    proposal = None
+    new = None
+    if outcome == CheckInOutcome.NOT_SAFE:
+        profile = profile_for(case)
+        if profile is not None:
+            proposal = next_safe(profile, now + dt.timedelta(hours=1))
+    elif outcome == CheckInOutcome.RESCHEDULED:
+        if reschedule_local is None:
+            raise ValidationError("Give the new time for a rescheduled check-in.")
+        made = checkin_schedule(
+            actor=actor,
+            request=request,
+            case=case,
+            due_local=reschedule_local,
+            channel=checkin.channel,
+            assignee=checkin.assignee,
+        )
+        assert isinstance(made, CheckIn)
+        new = made
+    record(
+        "checkin.outcome",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=checkin,
+        detail={"outcome": outcome, "fields": ["note"] if note else []},
+    )
+    return checkin, proposal, new
+
+
+@transaction.atomic
+def checkin_cancel(
+    *, actor: User, request: HttpRequest | None = None, checkin: CheckIn, series: bool = False
+) -> int:
+    """Cancel a check-in (and, with ``series``, its schedule's future occurrences)."""
+    case = checkin.case
+    _require(actor, case, "edit")
+    open_states = (CheckInStatus.SCHEDULED, CheckInStatus.UNSAFE)
+    cancelled = CheckIn.objects.filter(pk=checkin.pk, status__in=open_states).update(
+        status=CheckInStatus.CANCELLED
+    )
+    if series and checkin.schedule_id:
+        CheckInSchedule.objects.filter(pk=checkin.schedule_id).update(active=False)
+        cancelled += CheckIn.objects.filter(
+            schedule_id=checkin.schedule_id,
+            due_at__gt=timezone.now(),
+            status__in=open_states,
+        ).update(status=CheckInStatus.CANCELLED)
+    record(
+        "checkin.cancel",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=checkin,
+        detail={"series": series, "cancelled": cancelled},
+    )
+    return cancelled
+
+
+@transaction.atomic
+def checkins_recheck_for_case(
+    *, case: Case, actor: User | None = None, request: HttpRequest | None = None
+) -> list[int]:
+    """After the safe-contact profile changed: flag future check-ins that are no longer safe
+    (and tell their advocates), and restore flagged ones that are safe again. Returns the ids
+    of the newly flagged check-ins."""
+    profile = profile_for(case)
+    now = timezone.now()
+    future = list(
+        CheckIn.objects.filter(
+            case=case,
+            due_at__gt=now,
+            status__in=(CheckInStatus.SCHEDULED, CheckInStatus.UNSAFE),
+        ).only("pk", "due_at", "channel", "status", "assignee_id")
+    )
+    flagged, restored = [], []
+    for checkin in future:
+        unsafe = bool(slot_problem(profile, checkin.due_at, checkin.channel))
+        if unsafe and checkin.status == CheckInStatus.SCHEDULED:
+            flagged.append(checkin)
+        elif not unsafe and checkin.status == CheckInStatus.UNSAFE:
+            restored.append(checkin)
+    CheckIn.objects.filter(pk__in=[c.pk for c in flagged]).update(status=CheckInStatus.UNSAFE)
+    CheckIn.objects.filter(pk__in=[c.pk for c in restored]).update(status=CheckInStatus.SCHEDULED)
+    version = profile.version if profile is not None else 0
+    for checkin in flagged:
+        notify(
+            recipients=User.objects.filter(pk=checkin.assignee_id),
+            kind="checkin_unsafe",
+            case=case,
+            key=f"checkin:{checkin.pk}:unsafe:{version}",
+            text=f"A check-in on case {case.reference} is no longer safe: please reschedule it.",
+        )
+    if flagged or restored:
+        record(
+            "checkin.recheck",
+            actor=actor,
+            request=request,
+            case=case,
+            detail={
+                "flagged": [c.pk for c in flagged],
+                "restored": [c.pk for c in restored],
+            },
+        )
+    return [c.pk for c in flagged]
+
+
+# --- Follow-ups ----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def followup_create(
+    *,
+    actor: User,
+    request: HttpRequest | None = None,
+    case: Case,
+    kind: str,
+    due_at: dt.datetime,
+    details: str,
+    assignee: User,
+) -> FollowUp:
+    _require(actor, case, "edit")
+    _check_assignee(case, assignee)
+    followup = FollowUp.objects.create(
+        case=case,
+        kind=kind,
+        due_at=due_at,
+        details=details,
+        assignee=assignee,
+        created_by=actor,
+    )
+    record(
+        "followup.create",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=followup,
+        object_id=str(followup.pk),
+        detail={"kind": kind, "source": "user"},
+    )
+    return followup
+
+
+class StaleFollowUp(Exception):
+    """Someone changed the follow-up after this user opened it; nothing was written."""
+
+
+FOLLOWUP_EDITABLE = ("kind", "due_at", "details", "assignee")
+
+
+@transaction.atomic
+def followup_update(
+    *,
+    actor: User,
+    request: HttpRequest | None = None,
+    followup: FollowUp,
+    expected_version: int,
+    data: dict[str, Any],
+) -> FollowUp:
+    case = followup.case
+    _require(actor, case, "edit")
+    if "assignee" in data:
+        _check_assignee(case, data["assignee"])
+    locked = FollowUp.objects.select_for_update().get(pk=followup.pk)
+    if locked.version != expected_version:
+        raise StaleFollowUp
+    changed = [f for f in FOLLOWUP_EDITABLE if f in data and getattr(followup, f) != data[f]]
+    for name in changed:
+        setattr(followup, name, data[name])
+    if "due_at" in changed:
+        followup.reminder_stage = 0  # remind again for the new date
+    followup.version = locked.version + 1
+    followup.save()
+    record(
+        "followup.update",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=followup,
+        object_id=str(followup.pk),
+        detail={"fields": changed},
+    )
+    return followup
+
+
+@transaction.atomic
+def followup_done(*, actor: User, request: HttpRequest | None = None, followup: FollowUp) -> bool:
+    case = followup.case
+    _require(actor, case, "edit")
+    done = FollowUp.objects.filter(pk=followup.pk, status=FollowUpStatus.OPEN).update(
+        status=FollowUpStatus.DONE, done_at=timezone.now()
+    )
+    if done:
+        followup.status = FollowUpStatus.DONE
+        record(
+            "followup.done",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=followup,
+            object_id=str(followup.pk),
+        )
+    return bool(done)
+
+
+# --- Notifications and the calendar feed ---------------------------------------------------
+
+
+def notifications_mark_read(*, user: User, ids: Iterable[int]) -> int:
+    return Notification.objects.filter(
+        recipient=user, pk__in=list(ids), read_at__isnull=True
+    ).update(read_at=timezone.now())
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@transaction.atomic
+def calendar_token_create(*, actor: User, request: HttpRequest | None = None) -> str:
+    """A new secret feed token for ``actor`` (any previous one is revoked). Only its hash is
+    kept: the token is shown once."""
+    if policy.active_role(actor) not in policy.CASEWORK_ROLES:
+        raise PermissionDenied
+    now = timezone.now()
+    CalendarToken.objects.filter(user=actor, revoked_at__isnull=True).update(revoked_at=now)
+    token = secrets.token_urlsafe(32)
+    row = CalendarToken.objects.create(user=actor, token_hash=token_hash(token))
+    record("calendar_token.create", actor=actor, request=request, obj=row)
+    return token
+
+
+@transaction.atomic
+def calendar_token_revoke(*, actor: User, request: HttpRequest | None = None) -> int:
+    revoked = CalendarToken.objects.filter(user=actor, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    record("calendar_token.revoke", actor=actor, request=request, detail={"revoked": revoked})
+    return revoked
+
+
+def calendar_token_used(row: CalendarToken) -> None:
+    CalendarToken.objects.filter(pk=row.pk).update(last_used_at=timezone.now())

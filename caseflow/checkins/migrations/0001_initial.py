@@ -8,55 +8,155 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('cases', '0001_initial'),
+        ("cases", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='FollowUp',
+            name="FollowUp",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('task', 'Task'), ('court_date', 'Court date'), ('plan_review', 'Safety plan review'), ('order_expiry', 'Protective order expiry'), ('reassessment', 'Risk re-assessment'), ('multi_agency_referral', 'Multi-agency referral'), ('breach_escalation', 'Breach escalation'), ('release_expiry', 'Release expiry'), ('legal_review', 'Legal review')], max_length=32)),
-                ('details', caseflow.lib.encryption.EncryptedTextField(blank=True, default='')),
-                ('due_at', models.DateTimeField()),
-                ('status', models.CharField(choices=[('open', 'Open'), ('done', 'Done'), ('cancelled', 'Cancelled')], default='open', max_length=12)),
-                ('source_key', models.CharField(blank=True, default='', max_length=120)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('done_at', models.DateTimeField(blank=True, null=True)),
-                ('assignee', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='followups', to=settings.AUTH_USER_MODEL)),
-                ('case', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='followups', to='cases.case')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("task", "Task"),
+                            ("court_date", "Court date"),
+                            ("plan_review", "Safety plan review"),
+                            ("order_expiry", "Protective order expiry"),
+                            ("reassessment", "Risk re-assessment"),
+                            ("multi_agency_referral", "Multi-agency referral"),
+                            ("breach_escalation", "Breach escalation"),
+                            ("release_expiry", "Release expiry"),
+                            ("legal_review", "Legal review"),
+                        ],
+                        max_length=32,
+                    ),
+                ),
+                ("details", caseflow.lib.encryption.EncryptedTextField(blank=True, default="")),
+                ("due_at", models.DateTimeField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "Open"), ("done", "Done"), ("cancelled", "Cancelled")],
+                        default="open",
+                        max_length=12,
+                    ),
+                ),
+                ("source_key", models.CharField(blank=True, default="", max_length=120)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("done_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "assignee",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="followups",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "case",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="followups",
+                        to="cases.case",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['due_at', 'pk'],
-                'indexes': [models.Index(fields=['status', 'due_at'], name='checkins_fo_status_19beff_idx'), models.Index(fields=['assignee', 'status', 'due_at'], name='checkins_fo_assigne_957e23_idx')],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('source_key', ''), _negated=True), fields=('case', 'source_key'), name='followup_source_unique')],
+                "ordering": ["due_at", "pk"],
+                "indexes": [
+                    models.Index(fields=["status", "due_at"], name="checkins_fo_status_19beff_idx"),
+                    models.Index(
+                        fields=["assignee", "status", "due_at"],
+                        name="checkins_fo_assigne_957e23_idx",
+                    ),
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("source_key", ""), _negated=True),
+                        fields=("case", "source_key"),
+                        name="followup_source_unique",
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Notification',
+            name="Notification",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('channel', models.CharField(choices=[('in_app', 'In the app'), ('email', 'E-mail')], default='in_app', max_length=10)),
-                ('kind', models.CharField(max_length=40)),
-                ('key', models.CharField(max_length=160)),
-                ('text', models.CharField(max_length=200)),
-                ('link', models.CharField(blank=True, default='', max_length=200)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('sent_at', models.DateTimeField(blank=True, null=True)),
-                ('read_at', models.DateTimeField(blank=True, null=True)),
-                ('case', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='cases.case')),
-                ('recipient', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notifications', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "channel",
+                    models.CharField(
+                        choices=[("in_app", "In the app"), ("email", "E-mail")],
+                        default="in_app",
+                        max_length=10,
+                    ),
+                ),
+                ("kind", models.CharField(max_length=40)),
+                ("key", models.CharField(max_length=160)),
+                ("text", models.CharField(max_length=200)),
+                ("link", models.CharField(blank=True, default="", max_length=200)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("sent_at", models.DateTimeField(blank=True, null=True)),
+                ("read_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "case",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="cases.case",
+                    ),
+                ),
+                (
+                    "recipient",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notifications",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
-                'indexes': [models.Index(fields=['recipient', 'read_at'], name='checkins_no_recipie_5c627d_idx')],
-                'constraints': [models.UniqueConstraint(fields=('recipient', 'channel', 'key'), name='notification_unique')],
+                "ordering": ["-created_at", "-pk"],
+                "indexes": [
+                    models.Index(
+                        fields=["recipient", "read_at"], name="checkins_no_recipie_5c627d_idx"
+                    )
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("recipient", "channel", "key"), name="notification_unique"
+                    )
+                ],
             },
         ),
     ]

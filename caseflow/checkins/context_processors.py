@@ -1,0 +1,35 @@
+"""The unread-notification count for the navigation bar and the scheduler's state for
+supervisors and agency admins. Both are lazy: a page that does not show them runs no query."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.utils.functional import SimpleLazyObject
+
+from caseflow import policy
+from caseflow.accounts.models import Role
+
+SCHEDULER_VIEWERS = (Role.SUPERVISOR, Role.AGENCY_ADMIN)
+
+
+def checkins(request: HttpRequest) -> dict:
+    user = getattr(request, "user", None)
+    role = policy.active_role(user) if user is not None else None
+    if role is None:
+        return {}
+
+    def unread() -> int:
+        from caseflow.checkins.selectors import unread_count
+
+        return unread_count(user)
+
+    def scheduler() -> dict:
+        from caseflow.checkins.scheduler import scheduler_state
+
+        state, last = scheduler_state()
+        return {"state": state, "last": last}
+
+    context = {"nav_unread": SimpleLazyObject(unread)}
+    if role in SCHEDULER_VIEWERS:
+        context["scheduler_status"] = SimpleLazyObject(scheduler)
+    return context

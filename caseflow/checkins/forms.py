@@ -1,0 +1,165 @@
+"""Forms for check-ins, outcomes and follow-ups. Times are entered in the survivor's zone."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Submit
+from django import forms
+from django.utils import timezone
+
+from caseflow.cases.models import Channel
+from caseflow.checkins.models import CheckInOutcome, FollowUpKind
+from caseflow.lib import safewindows
+
+NOTE_MAX = 500
+MAX_AHEAD_DAYS = 366
+DETAILS_MAX = 2000
+
+REPEAT_RULES = {
+    "": "",
+    "daily": "FREQ=DAILY",
+    "weekdays": "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+    "weekly": "FREQ=WEEKLY",
+    "fortnightly": "FREQ=WEEKLY;INTERVAL=2",
+    "monthly": "FREQ=MONTHLY",
+}
+REPEAT_CHOICES = [
+    ("", "Does not repeat"),
+    ("daily", "Every day"),
+    ("weekdays", "Every weekday"),
+    ("weekly", "Every week"),
+    ("fortnightly", "Every two weeks"),
+    ("monthly", "Every month"),
+    ("custom", "Custom rule (RFC 5545 RRULE)"),
+]
+
+
+def _helper(label: str) -> FormHelper:
+    helper = FormHelper()
+    helper.add_input(Submit("submit", label))
+    return helper
+
+
+class CheckInForm(forms.Form):
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    time = forms.TimeField(widget=forms.TimeInput(attrs={"type": "time"}))
+    channel = forms.ChoiceField(choices=Channel.choices)
+    assignee = forms.ModelChoiceField(queryset=None, empty_label=None, label="Advocate")
+    repeat = forms.ChoiceField(choices=REPEAT_CHOICES, required=False)
+    rule = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Custom rule",
+        help_text="For example FREQ=WEEKLY;BYDAY=MO,TH;COUNT=8",
+    )
+    until = forms.DateField(
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Last day of the repeats (optional).",
+    )
+
+    def __init__(self, *args, assignees, tz: str, channels: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["assignee"].queryset = assignees
+        self.fields["date"].help_text = f"In the survivor's time zone ({tz})."
+        self.fields["time"].help_text = f"In the survivor's time zone ({tz})."
+        safe = [c for c in Channel.choices if c[0] in channels]
+        if safe:
+            self.fields["channel"].help_text = "Safe channels: " + ", ".join(c[1] for c in safe)
+        self.helper = _helper("Schedule check-in")
+
+    def clean_date(self):
+        value = self.cleaned_data["date"]
+        today = timezone.localdate()
+        if not today - dt.timedelta(days=1) <= value <= today + dt.timedelta(days=MAX_AHEAD_DAYS):
+            raise forms.ValidationError("Pick a date between today and a year from now.")
+        return value
+
+    def clean(self):
+        data = super().clean()
+        repeat = data.get("repeat") or ""
+        if repeat == "custom":
+            rule = (data.get("rule") or "").strip()
+            if not rule:
+                self.add_error("rule", "Write the rule, or choose a simpler repeat.")
+        else:
+            rule = REPEAT_RULES.get(repeat, "")
+        if rule and data.get("until"):
+            if "UNTIL=" in rule.upper() or "COUNT=" in rule.upper():
+                self.add_error("until", "The custom rule already says when it ends.")
+            else:
+                rule += f";UNTIL={data['until']:%Y%m%d}"
+        if rule:
+            try:
+                safewindows.validate_rule(rule)
+            except safewindows.RecurrenceError as exc:
+                self.add_error("rule" if repeat == "custom" else "repeat", str(exc))
+        data["rrule"] = rule
+        return data
+
+
+class OutcomeForm(forms.Form):
+    outcome = forms.ChoiceField(choices=CheckInOutcome.choices, widget=forms.RadioSelect)
+    note = forms.CharField(
+        max_length=NOTE_MAX,
+        required=False,
+        widget=forms.Textarea({"rows": 2}),
+        help_text="Short, factual. Stored encrypted.",
+    )
+    reschedule_date = forms.DateField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="New date"
+    )
+    reschedule_time = forms.TimeField(
+        required=False, widget=forms.TimeInput(attrs={"type": "time"}), label="New time"
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Record outcome")
+
+    def clean_reschedule_date(self):
+        value = self.cleaned_data.get("reschedule_date")
+        today = timezone.localdate()
+        if value and not today - dt.timedelta(days=1) <= value <= today + dt.timedelta(days=366):
+            raise forms.ValidationError("Pick a date between today and a year from now.")
+        return value
+
+    def clean(self):
+        data = super().clean()
+        if data.get("outcome") == CheckInOutcome.RESCHEDULED and not (
+            data.get("reschedule_date") and data.get("reschedule_time")
+        ):
+            self.add_error("reschedule_date", "Give the new date and time.")
+        return data
+
+
+class FollowUpForm(forms.Form):
+    kind = forms.ChoiceField(choices=FollowUpKind.choices, initial=FollowUpKind.TASK)
+    due_at = forms.DateTimeField(
+        label="Due",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text="In UTC.",
+    )
+    details = forms.CharField(
+        max_length=DETAILS_MAX,
+        required=False,
+        widget=forms.Textarea({"rows": 3}),
+        help_text="Stored encrypted; never shown in reminders.",
+    )
+    assignee = forms.ModelChoiceField(queryset=None, empty_label=None, label="Advocate")
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, assignees, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["assignee"].queryset = assignees
+        self.helper = _helper("Save follow-up")
+
+    def clean_due_at(self):
+        value = self.cleaned_data["due_at"]
+        now = timezone.now()
+        if not now - dt.timedelta(days=366) <= value <= now + dt.timedelta(days=3660):
+            raise forms.ValidationError("Pick a date within a year ago and ten years ahead.")
+        return value

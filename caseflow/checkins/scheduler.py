@@ -1,0 +1,417 @@
+"""The scheduler: what is due lives in the database; one sweep a minute acts on it.
+
+:func:`sweep` claims due check-ins and follow-ups in batches (``SELECT ... FOR UPDATE SKIP
+LOCKED`` on PostgreSQL; on SQLite every transaction begins IMMEDIATE, which serialises sweeps),
+advances their ``reminder_stage``, creates notification rows with a unique key (so a second
+sweep, or a retried one, creates nothing new) and, in a separate step, enqueues one delivery
+task per unsent notification on commit, carrying its id only. A notification whose task was
+enqueued a while ago and is still unsent is enqueued again: when the broker loses its queue,
+the next sweep delivers what it lost. Nothing is scheduled ahead with eta/countdown.
+
+:func:`notification_deliver` is the delivery: under a row lock it re-checks, at run time, that
+the case is still open and the recipient still on it, then delivers (in-app: marks it sent;
+e-mail: sends it through Django's e-mail backend) and sets ``sent_at``. A duplicate delivery
+finds ``sent_at`` set and does nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import connection, transaction
+from django.db.models import Q, QuerySet
+from django.urls import reverse
+from django.utils import timezone
+
+from caseflow import policy
+from caseflow.accounts.models import Role, User
+from caseflow.audit.services import record
+from caseflow.cases.models import Case, CaseStatus
+from caseflow.checkins.models import (
+    CheckIn,
+    CheckInSchedule,
+    CheckInStatus,
+    FollowUp,
+    FollowUpStatus,
+    Notification,
+    NotificationChannel,
+    SchedulerHeartbeat,
+)
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT = "sweep"
+OPEN_CASE = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
+
+#: Notification texts: a kind and a case reference, nothing else.
+TEXTS = {
+    "checkin_reminder": "Check-in due in {lead} minutes on case {ref}.",
+    "checkin_due": "Check-in due now on case {ref}.",
+    "checkin_missed": "Check-in missed on case {ref}: no outcome {grace} minutes after it was due.",
+    "followup_reminder": "Follow-up ({label}) due in {lead} minutes on case {ref}.",
+    "followup_due": "Follow-up ({label}) due now on case {ref}.",
+}
+STAGE_KINDS = {1: "reminder", 2: "due", 3: "missed"}
+
+
+@dataclass
+class SweepResult:
+    checkins: int = 0
+    followups: int = 0
+    notifications: int = 0
+    enqueued: int = 0
+    extended: int = 0
+    batches: int = 0
+    per_stage: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+
+
+def _lead() -> dt.timedelta:
+    return dt.timedelta(minutes=settings.REMINDER_LEAD_MINUTES)
+
+
+def _grace() -> dt.timedelta:
+    return dt.timedelta(minutes=settings.CHECKIN_GRACE_MINUTES)
+
+
+def _claim(qs: QuerySet, fields: Iterable[str], batch: int) -> list[dict]:
+    """Lock and return up to ``batch`` rows of ``qs``; rows another sweep holds are skipped."""
+    qs = qs.order_by("due_at", "pk")
+    if connection.features.has_select_for_update_skip_locked:
+        qs = qs.select_for_update(skip_locked=True)
+    return list(qs.values(*fields)[:batch])
+
+
+def target_stage(due_at: dt.datetime, now: dt.datetime, *, checkin: bool) -> int:
+    """The furthest scheduler step due at ``now``: 1 reminder, 2 due, 3 missed (check-ins)."""
+    # Arithmetic on ``now`` only: a due date at the ends of the calendar cannot overflow.
+    if checkin and now - _grace() >= due_at:
+        return 3
+    if now >= due_at:
+        return 2
+    if now + _lead() >= due_at:
+        return 1
+    return 0
+
+
+def _cases(case_ids: Iterable[int]) -> dict[int, dict]:
+    rows = {
+        row["pk"]: row
+        for row in Case.objects.filter(pk__in=set(case_ids)).values(
+            "pk", "reference", "public_id", "team_id"
+        )
+    }
+    for row in rows.values():
+        row["link"] = reverse("cases:detail", args=[row["public_id"]])
+    return rows
+
+
+def _supervisors(team_ids: Iterable[int]) -> dict[int, list[int]]:
+    found: dict[int, list[int]] = defaultdict(list)
+    rows = User.objects.filter(
+        teams__in=set(team_ids),
+        membership__role=Role.SUPERVISOR,
+        membership__is_active=True,
+        is_active=True,
+    ).values_list("teams", "pk")
+    for team_id, user_id in rows:
+        found[team_id].append(user_id)
+    return found
+
+
+def _notes(
+    *, recipients: Iterable[int], kind: str, case: dict, key: str, text: str, **subject
+) -> list[Notification]:
+    link = case["link"]
+    return [
+        Notification(
+            recipient_id=user_id,
+            channel=channel,
+            kind=kind,
+            case_id=case["pk"],
+            key=key,
+            text=text,
+            link=link,
+            **subject,
+        )
+        for user_id in dict.fromkeys(recipients)
+        for channel in (NotificationChannel.IN_APP, NotificationChannel.EMAIL)
+    ]
+
+
+def _checkin_batch(now: dt.datetime, batch: int, result: SweepResult) -> int:
+    with transaction.atomic():
+        rows = _claim(
+            CheckIn.objects.due(now, lead=_lead(), grace=_grace()),
+            ("pk", "case_id", "assignee_id", "due_at", "reminder_stage"),
+            batch,
+        )
+        if not rows:
+            return 0
+        cases = _cases(r["case_id"] for r in rows)
+        need_supervisors = [
+            cases[r["case_id"]]["team_id"]
+            for r in rows
+            if target_stage(r["due_at"], now, checkin=True) == 3
+        ]
+        supervisors = _supervisors(need_supervisors) if need_supervisors else {}
+        notes: list[Notification] = []
+        by_stage: dict[int, list[int]] = defaultdict(list)
+        for row in rows:
+            stage = target_stage(row["due_at"], now, checkin=True)
+            by_stage[stage].append(row["pk"])
+            case = cases[row["case_id"]]
+            kind = f"checkin_{STAGE_KINDS[stage]}"
+            recipients = [row["assignee_id"]]
+            if stage == 3:
+                recipients += supervisors.get(case["team_id"], [])
+            notes += _notes(
+                recipients=recipients,
+                kind=kind,
+                case=case,
+                key=f"checkin:{row['pk']}:{STAGE_KINDS[stage]}:{row['due_at']:%Y%m%dT%H%MZ}",
+                text=TEXTS[kind].format(
+                    ref=case["reference"],
+                    lead=settings.REMINDER_LEAD_MINUTES,
+                    grace=settings.CHECKIN_GRACE_MINUTES,
+                ),
+                checkin_id=row["pk"],
+            )
+        Notification.objects.bulk_create(notes, ignore_conflicts=True, batch_size=1000)
+        for stage, ids in by_stage.items():
+            changes: dict = {"reminder_stage": stage}
+            if stage == 3:
+                changes["status"] = CheckInStatus.MISSED
+            CheckIn.objects.filter(pk__in=ids).update(**changes)
+            result.per_stage[stage] += len(ids)
+        if by_stage.get(3):
+            record("checkin.missed", detail={"checkins": by_stage[3]})
+        result.checkins += len(rows)
+        result.notifications += len(notes)
+        result.batches += 1
+        return len(rows)
+
+
+def _followup_batch(now: dt.datetime, batch: int, result: SweepResult) -> int:
+    lead = _lead()
+    due = FollowUp.objects.filter(status=FollowUpStatus.OPEN).filter(
+        Q(reminder_stage=0, due_at__lte=now + lead) | Q(reminder_stage=1, due_at__lte=now)
+    )
+    labels = dict(FollowUp._meta.get_field("kind").choices)
+    with transaction.atomic():
+        rows = _claim(
+            due, ("pk", "case_id", "assignee_id", "due_at", "reminder_stage", "kind"), batch
+        )
+        if not rows:
+            return 0
+        cases = _cases(r["case_id"] for r in rows)
+        notes: list[Notification] = []
+        by_stage: dict[int, list[int]] = defaultdict(list)
+        for row in rows:
+            stage = target_stage(row["due_at"], now, checkin=False)
+            by_stage[stage].append(row["pk"])
+            if row["assignee_id"] is None:
+                continue
+            case = cases[row["case_id"]]
+            kind = f"followup_{STAGE_KINDS[stage]}"
+            notes += _notes(
+                recipients=[row["assignee_id"]],
+                kind=kind,
+                case=case,
+                key=f"followup:{row['pk']}:{STAGE_KINDS[stage]}:{row['due_at']:%Y%m%dT%H%MZ}",
+                text=TEXTS[kind].format(
+                    ref=case["reference"],
+                    lead=settings.REMINDER_LEAD_MINUTES,
+                    label=labels.get(row["kind"], "task"),
+                ),
+                followup_id=row["pk"],
+            )
+        Notification.objects.bulk_create(notes, ignore_conflicts=True, batch_size=1000)
+        for stage, ids in by_stage.items():
+            FollowUp.objects.filter(pk__in=ids).update(reminder_stage=stage)
+        result.followups += len(rows)
+        result.notifications += len(notes)
+        result.batches += 1
+        return len(rows)
+
+
+def enqueue_deliveries(ids: list[int]) -> None:
+    """Enqueue one delivery task per notification id, when the transaction commits."""
+    from caseflow.checkins.tasks import deliver_notification
+
+    for pk in ids:
+        deliver_notification.delay_on_commit(pk)
+
+
+def _dispatch_batch(batch: int, result: SweepResult, enqueue: Callable[[list[int]], None]) -> int:
+    """Enqueue delivery of unsent notifications never enqueued, or enqueued long enough ago
+    that their task must have been lost."""
+    real_now = timezone.now()
+    stale = real_now - dt.timedelta(seconds=settings.NOTIFY_REQUEUE_SECONDS)
+    unsent = Notification.objects.filter(sent_at__isnull=True, dropped="").filter(
+        Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=stale)
+    )
+    with transaction.atomic():
+        qs = unsent.order_by("pk")
+        if connection.features.has_select_for_update_skip_locked:
+            qs = qs.select_for_update(skip_locked=True)
+        ids = list(qs.values_list("pk", flat=True)[:batch])
+        if not ids:
+            return 0
+        Notification.objects.filter(pk__in=ids).update(enqueued_at=real_now)
+        enqueue(ids)
+        result.enqueued += len(ids)
+        return len(ids)
+
+
+def _extend_schedules(now: dt.datetime, result: SweepResult, limit: int = 200) -> None:
+    """Keep recurring check-ins materialised ``CHECKIN_HORIZON_DAYS`` ahead."""
+    from caseflow.checkins.services import schedule_extend
+
+    horizon = now + dt.timedelta(days=settings.CHECKIN_HORIZON_DAYS)
+    refill_before = horizon - dt.timedelta(days=1)
+    with transaction.atomic():
+        qs = CheckInSchedule.objects.filter(
+            active=True, generated_until__lt=refill_before, case__status__in=OPEN_CASE
+        ).order_by("generated_until")
+        if connection.features.has_select_for_update_skip_locked:
+            qs = qs.select_for_update(skip_locked=True, of=("self",))
+        for schedule in qs.select_related("case")[:limit]:
+            result.extended += schedule_extend(schedule, horizon)
+
+
+def sweep(
+    now: dt.datetime | None = None,
+    *,
+    batch_size: int | None = None,
+    enqueue: Callable[[list[int]], None] | None = None,
+) -> SweepResult:
+    """One pass of the scheduler. Safe to run concurrently and to repeat."""
+    now = now or timezone.now()
+    batch = batch_size or settings.SWEEP_BATCH_SIZE
+    enqueue = enqueue or enqueue_deliveries
+    started = time.monotonic()
+    result = SweepResult()
+    _extend_schedules(now, result)
+    while _checkin_batch(now, batch, result) == batch:
+        pass
+    while _followup_batch(now, batch, result) == batch:
+        pass
+    while _dispatch_batch(batch, result, enqueue) == batch:
+        pass
+    elapsed = int((time.monotonic() - started) * 1000)
+    SchedulerHeartbeat.objects.update_or_create(
+        name=HEARTBEAT,
+        defaults={
+            "last_completed_at": timezone.now(),
+            "last_duration_ms": elapsed,
+            "last_claimed": result.checkins + result.followups,
+        },
+    )
+    return result
+
+
+def last_sweep() -> dt.datetime | None:
+    return (
+        SchedulerHeartbeat.objects.filter(name=HEARTBEAT)
+        .values_list("last_completed_at", flat=True)
+        .first()
+    )
+
+
+def scheduler_state(now: dt.datetime | None = None) -> tuple[str, dt.datetime | None]:
+    """("ok" or "stale", time of the last completed sweep)."""
+    now = now or timezone.now()
+    last = last_sweep()
+    stale = last is None or now - last > dt.timedelta(seconds=settings.SCHEDULER_STALE_SECONDS)
+    return ("stale" if stale else "ok"), last
+
+
+# --- Delivery ------------------------------------------------------------------------------
+
+
+def _refusal(note: Notification) -> str:
+    """Why this notification must not be delivered now; "" to deliver."""
+    user = note.recipient
+    if policy.active_role(user) is None:
+        return "recipient_inactive"
+    case = note.case
+    if case is None:
+        return ""
+    if not policy.can_view_case(user, case):
+        return "no_access"
+    if note.checkin_id is None and note.followup_id is None:
+        return ""
+    if case.status not in OPEN_CASE:
+        return "case_closed"
+    if note.checkin_id is not None:
+        checkin = note.checkin
+        if note.kind == "checkin_missed":
+            if checkin.status != CheckInStatus.MISSED:
+                return "resolved"
+            return ""
+        if checkin.status != CheckInStatus.SCHEDULED:
+            return "not_due"
+        if checkin.assignee_id != user.pk or not policy.may(user, case, "edit"):
+            return "not_assigned"
+    else:
+        followup = note.followup
+        if followup.status != FollowUpStatus.OPEN:
+            return "not_due"
+        if followup.assignee_id != user.pk or not policy.may(user, case, "edit"):
+            return "not_assigned"
+    return ""
+
+
+def _test_pause() -> None:
+    """Tests of crash recovery set this to hold a delivery open long enough to kill it."""
+    pause = os.environ.get("CASEFLOW_TEST_DELIVERY_PAUSE", "")
+    if pause:
+        log.warning("delivery paused for %s seconds (CASEFLOW_TEST_DELIVERY_PAUSE)", pause)
+        time.sleep(float(pause))
+
+
+def email_body(note: Notification) -> str:
+    return (
+        f"{note.text}\n\nOpen caseflow to see it: {settings.CASEFLOW_BASE_URL}{note.link}\n\n"
+        "This message deliberately carries no details. Sign in to caseflow to read them.\n"
+    )
+
+
+def notification_deliver(*, notification_id: int) -> str:
+    """Deliver one notification once. Returns what happened: "sent", "dropped:<why>",
+    "already" or "missing"."""
+    with transaction.atomic():
+        qs = Notification.objects.select_related("recipient", "case", "checkin", "followup")
+        if connection.features.has_select_for_update_of:
+            qs = qs.select_for_update(of=("self",))
+        note = qs.filter(pk=notification_id).first()
+        if note is None:
+            return "missing"
+        if note.sent_at is not None or note.dropped:
+            return "already"
+        reason = _refusal(note)
+        if not reason and note.channel == NotificationChannel.EMAIL and not note.recipient.email:
+            reason = "no_email"
+        if reason:
+            note.dropped = reason
+            note.save(update_fields=["dropped"])
+            return f"dropped:{reason}"
+        _test_pause()
+        if note.channel == NotificationChannel.EMAIL:
+            send_mail(
+                subject=f"caseflow: {note.text}",
+                message=email_body(note),
+                from_email=None,
+                recipient_list=[note.recipient.email],
+            )
+        note.sent_at = timezone.now()
+        note.save(update_fields=["sent_at"])
+        return "sent"

@@ -1,0 +1,239 @@
+"""Read-side queries for check-in pages: scoped by policy, no encrypted field a page does not
+show, a constant number of queries however many rows there are."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from zoneinfo import ZoneInfo
+
+from django.http import Http404
+from django.utils import timezone
+
+from caseflow import policy
+from caseflow.accounts.models import User
+from caseflow.cases.models import Case, CaseKey, SafeContactProfile
+from caseflow.checkins.models import (
+    CalendarToken,
+    CheckIn,
+    CheckInStatus,
+    FollowUp,
+    FollowUpStatus,
+    Notification,
+    NotificationChannel,
+)
+from caseflow.checkins.services import profile_windows, token_hash
+from caseflow.lib import safewindows
+from caseflow.lib.encryption import unwrap_data_key
+
+CHECKIN_LIST_FIELDS = (
+    "pk",
+    "case_id",
+    "schedule_id",
+    "channel",
+    "due_at",
+    "assignee_id",
+    "status",
+    "outcome",
+    "reminder_stage",
+    "version",
+    "case__public_id",
+    "case__reference",
+    "case__status",
+    "case__team_id",
+    "case__agency_id",
+)
+
+
+def checkin_rows(queryset):
+    return queryset.select_related("case").only(*CHECKIN_LIST_FIELDS).order_by("due_at", "pk")
+
+
+def followup_rows(queryset):
+    return (
+        queryset.select_related("case")
+        .only(
+            "pk",
+            "case_id",
+            "kind",
+            "due_at",
+            "assignee_id",
+            "status",
+            "version",
+            "source_key",
+            "case__public_id",
+            "case__reference",
+        )
+        .order_by("due_at", "pk")
+    )
+
+
+def _attach_windows(rows: Iterable[CheckIn]) -> None:
+    """Give each check-in ``window_text`` and ``tz`` from its case's profile, decrypting each
+    profile once with keys fetched in one query."""
+    rows = list(rows)
+    case_ids = {r.case_id for r in rows}
+    if not case_ids:
+        return
+    keys = dict(CaseKey.objects.filter(case_id__in=case_ids).values_list("case_id", "wrapped"))
+    cases: dict[int, Case] = {}
+    for row in rows:
+        cases.setdefault(row.case_id, row.case)
+    for case_id, case in cases.items():
+        if case_id in keys:
+            case.__dict__["_data_key"] = unwrap_data_key(keys[case_id])
+    profiles = {}
+    for profile in SafeContactProfile.objects.filter(case_id__in=case_ids).only(
+        "case_id", "timezone", "rules"
+    ):
+        profile.case = cases[profile.case_id]
+        profiles[profile.case_id] = profile
+    for row in rows:
+        profile = profiles.get(row.case_id)
+        if profile is None:
+            row.window_text, row.tz = "No safe-contact profile", "UTC"
+            continue
+        row.tz = profile.timezone
+        row.window_text = safewindows.format_windows(profile_windows(profile)).replace("\n", "; ")
+        row.local_due = row.due_at.astimezone(ZoneInfo(profile.timezone))
+
+
+def advocate_dashboard(user: User, now: dt.datetime | None = None) -> dict:
+    """Today's check-ins in order, overdue ones, the next 7 days, flagged ones and follow-ups
+    due: only the user's own, on cases they may still see."""
+    now = now or timezone.now()
+    start = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    end_of_today = start + dt.timedelta(days=1)
+    week = now + dt.timedelta(days=7)
+    visible = policy.visible_cases(user)
+    mine = CheckIn.objects.filter(assignee=user, case__in=visible)
+    rows = list(
+        checkin_rows(
+            mine.filter(
+                status__in=(CheckInStatus.SCHEDULED, CheckInStatus.MISSED, CheckInStatus.UNSAFE),
+                due_at__lt=week,
+            ).filter(due_at__gte=now - dt.timedelta(days=30))
+        )
+    )
+    _attach_windows(rows)
+    overdue = [r for r in rows if r.due_at < start or r.status == CheckInStatus.MISSED]
+    today = [
+        r
+        for r in rows
+        if start <= r.due_at < end_of_today
+        and r.status in (CheckInStatus.SCHEDULED, CheckInStatus.UNSAFE)
+    ]
+    upcoming = [
+        r
+        for r in rows
+        if r.due_at >= end_of_today and r.status in (CheckInStatus.SCHEDULED, CheckInStatus.UNSAFE)
+    ]
+    followups = list(
+        followup_rows(
+            FollowUp.objects.filter(
+                assignee=user, case__in=visible, status=FollowUpStatus.OPEN, due_at__lt=week
+            )
+        )[:200]
+    )
+    return {
+        "today": today,
+        "overdue": overdue,
+        "upcoming": upcoming,
+        "followups": followups,
+        "now": now,
+    }
+
+
+def case_checkins(case: Case, now: dt.datetime | None = None) -> dict:
+    now = now or timezone.now()
+    upcoming = list(
+        checkin_rows(
+            CheckIn.objects.filter(
+                case=case,
+                status__in=(CheckInStatus.SCHEDULED, CheckInStatus.MISSED, CheckInStatus.UNSAFE),
+                due_at__gte=now - dt.timedelta(days=30),
+            ).select_related("assignee")
+        )[:20]
+    )
+    _attach_windows(upcoming)
+    recent = list(
+        checkin_rows(
+            CheckIn.objects.filter(
+                case=case, status__in=(CheckInStatus.DONE, CheckInStatus.CANCELLED)
+            )
+        ).order_by("-due_at")[:10]
+    )
+    followups = list(
+        followup_rows(FollowUp.objects.filter(case=case, status=FollowUpStatus.OPEN))[:50]
+    )
+    return {"upcoming": upcoming, "recent": recent, "followups": followups}
+
+
+def checkin_for(case: Case, pk: int) -> CheckIn:
+    checkin = CheckIn.objects.filter(case=case, pk=pk).select_related("assignee").first()
+    if checkin is None:
+        raise Http404("No such check-in on this case")
+    checkin.case = case
+    return checkin
+
+
+def followup_for(case: Case, pk: int) -> FollowUp:
+    followup = FollowUp.objects.filter(case=case, pk=pk).first()
+    if followup is None:
+        raise Http404("No such follow-up on this case")
+    followup.case = case
+    return followup
+
+
+def case_assignees(case: Case):
+    return case.assignees.filter(is_active=True, membership__is_active=True).order_by(
+        "first_name", "last_name", "username"
+    )
+
+
+def in_app_notifications(user: User, limit: int = 100) -> list[Notification]:
+    return list(
+        Notification.objects.filter(
+            recipient=user, channel=NotificationChannel.IN_APP, sent_at__isnull=False
+        ).only("pk", "kind", "text", "link", "created_at", "read_at")[:limit]
+    )
+
+
+def unread_count(user: User) -> int:
+    return Notification.objects.filter(
+        recipient=user,
+        channel=NotificationChannel.IN_APP,
+        sent_at__isnull=False,
+        read_at__isnull=True,
+    ).count()
+
+
+def active_calendar_token(user: User) -> CalendarToken | None:
+    return CalendarToken.objects.filter(user=user, revoked_at__isnull=True).first()
+
+
+def calendar_user(token: str) -> tuple[CalendarToken, User] | None:
+    """The token's row and user, if the token is live and its user still has a casework role."""
+    row = (
+        CalendarToken.objects.filter(token_hash=token_hash(token), revoked_at__isnull=True)
+        .select_related("user")
+        .first()
+    )
+    if row is None or policy.active_role(row.user) not in policy.CASEWORK_ROLES:
+        return None
+    return row, row.user
+
+
+def feed_checkins(user: User, now: dt.datetime | None = None) -> list[CheckIn]:
+    now = now or timezone.now()
+    return list(
+        checkin_rows(
+            CheckIn.objects.filter(
+                assignee=user,
+                case__in=policy.visible_cases(user),
+                status=CheckInStatus.SCHEDULED,
+                due_at__gte=now - dt.timedelta(days=7),
+                due_at__lt=now + dt.timedelta(days=60),
+            )
+        )[:2000]
+    )

@@ -1,0 +1,355 @@
+"""Check-in pages. Each view: resolve the case through policy → bind the form → call a service →
+redirect (or, for htmx, return the updated row). Reads of case content are audited here."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+from icalendar import Calendar, Event
+
+from caseflow import policy
+from caseflow.audit.services import record
+from caseflow.checkins import scheduler, selectors, services
+from caseflow.checkins.forms import CheckInForm, FollowUpForm, OutcomeForm
+from caseflow.checkins.models import CheckInOutcome, CheckInStatus
+
+
+def _casework_only(request: HttpRequest) -> None:
+    if policy.active_role(request.user) not in policy.CASEWORK_ROLES:
+        raise PermissionDenied
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _back(request: HttpRequest, case) -> HttpResponse:
+    if request.POST.get("next") == "home":
+        return redirect("checkins:home")
+    return redirect("cases:detail", case.public_id)
+
+
+@login_required
+@require_http_methods(["GET"])
+def home(request: HttpRequest) -> HttpResponse:
+    _casework_only(request)
+    context = selectors.advocate_dashboard(request.user)
+    shown = {r.case_id for key in ("today", "overdue", "upcoming") for r in context[key]}
+    shown |= {f.case_id for f in context["followups"]}
+    record("checkins.dashboard.view", request=request, detail={"cases": sorted(shown)})
+    context["outcomes"] = CheckInOutcome.choices
+    return render(request, "checkins/home.html", context)
+
+
+@login_required
+@require_http_methods(["GET"])
+def notifications(request: HttpRequest) -> HttpResponse:
+    items = selectors.in_app_notifications(request.user)
+    unread = [n.pk for n in items if n.read_at is None]
+    services.notifications_mark_read(user=request.user, ids=unread)
+    return render(request, "checkins/notifications.html", {"items": items, "unread": set(unread)})
+
+
+def _checkin_form_context(case):
+    profile = services.profile_for(case)
+    return {
+        "tz": profile.timezone if profile else "UTC",
+        "channels": profile.channels if profile else [],
+        "profile": profile,
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def checkin_new(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    extra = _checkin_form_context(case)
+    assignees = selectors.case_assignees(case)
+    initial = {"assignee": request.user.pk}
+    for name in ("date", "time", "channel"):
+        if request.GET.get(name):
+            initial[name] = request.GET[name][:20]
+    form = CheckInForm(
+        request.POST or None,
+        initial=initial,
+        assignees=assignees,
+        tz=extra["tz"],
+        channels=extra["channels"],
+    )
+    offer = None
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            with transaction.atomic():
+                services.checkin_schedule(
+                    actor=request.user,
+                    request=request,
+                    case=case,
+                    due_local=dt.datetime.combine(d["date"], d["time"]),
+                    channel=d["channel"],
+                    assignee=d["assignee"],
+                    rule=d["rrule"],
+                )
+        except services.UnsafeSlot as exc:
+            form.add_error(None, exc.full_message())
+            offer = exc.next_slot_local
+        except ValidationError as exc:
+            form.add_error(None, exc.messages[0])
+        else:
+            messages.success(request, "Check-in scheduled.")
+            return redirect("cases:detail", case.public_id)
+    if request.method == "GET":
+        record("case.view", request=request, case=case, obj=case, detail={"page": "checkin_new"})
+    return render(
+        request,
+        "checkins/checkin_form.html",
+        {"form": form, "case": case, "offer": offer, "title": "Schedule a check-in", **extra},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def checkin_outcome(request: HttpRequest, public_id: str, checkin_id: int) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    checkin = selectors.checkin_for(case, checkin_id)
+    form = OutcomeForm(request.POST or None, initial={"version": checkin.version})
+    proposal = None
+    done = False
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        reschedule = None
+        if d.get("reschedule_date") and d.get("reschedule_time"):
+            reschedule = dt.datetime.combine(d["reschedule_date"], d["reschedule_time"])
+        try:
+            with transaction.atomic():
+                checkin, proposal, _new = services.checkin_record_outcome(
+                    actor=request.user,
+                    request=request,
+                    checkin=checkin,
+                    expected_version=d["version"],
+                    outcome=d["outcome"],
+                    note=d["note"],
+                    reschedule_local=reschedule,
+                )
+        except services.AlreadyRecorded:
+            form.add_error(
+                None,
+                "Someone recorded this check-in after you opened it. Nothing was saved.",
+            )
+        except services.UnsafeSlot as exc:
+            form.add_error("reschedule_date", exc.full_message())
+        except ValidationError as exc:
+            form.add_error(None, exc.messages[0])
+        else:
+            done = True
+            if proposal is None and not _is_htmx(request):
+                messages.success(request, "Outcome recorded.")
+                return _back(request, case)
+    elif request.method == "GET":
+        record("case.view", request=request, case=case, obj=checkin, detail={"page": "outcome"})
+    proposal_local = None
+    if proposal is not None:
+        proposal_local = proposal.astimezone(ZoneInfo(_checkin_form_context(case)["tz"]))
+    context = {
+        "form": form,
+        "case": case,
+        "checkin": checkin,
+        "done": done,
+        "proposal": proposal_local,
+        "outcomes": CheckInOutcome.choices,
+        "title": "Record the outcome",
+    }
+    if _is_htmx(request):
+        return render(request, "checkins/_outcome_result.html", context)
+    return render(request, "checkins/outcome.html", context)
+
+
+@login_required
+@require_POST
+def checkin_cancel(request: HttpRequest, public_id: str, checkin_id: int) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    checkin = selectors.checkin_for(case, checkin_id)
+    if checkin.status in (CheckInStatus.SCHEDULED, CheckInStatus.UNSAFE):
+        services.checkin_cancel(
+            actor=request.user,
+            request=request,
+            checkin=checkin,
+            series=request.POST.get("series") == "1",
+        )
+        messages.success(request, "Check-in cancelled.")
+    else:
+        messages.error(request, "This check-in is no longer open.")
+    return _back(request, case)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def followup_edit(
+    request: HttpRequest, public_id: str, followup_id: int | None = None
+) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    followup = selectors.followup_for(case, followup_id) if followup_id is not None else None
+    initial: dict = {"assignee": request.user.pk}
+    if followup is not None:
+        initial = {
+            "kind": followup.kind,
+            "due_at": followup.due_at,
+            "details": followup.details,
+            "assignee": followup.assignee_id,
+            "version": followup.version,
+        }
+    form = FollowUpForm(
+        request.POST or None, initial=initial, assignees=selectors.case_assignees(case)
+    )
+    if request.method == "POST" and form.is_valid():
+        d = dict(form.cleaned_data)
+        version = d.pop("version")
+        try:
+            with transaction.atomic():
+                if followup is None:
+                    services.followup_create(actor=request.user, request=request, case=case, **d)
+                else:
+                    services.followup_update(
+                        actor=request.user,
+                        request=request,
+                        followup=followup,
+                        expected_version=version or 0,
+                        data=d,
+                    )
+        except services.StaleFollowUp:
+            form.add_error(
+                None,
+                "Someone changed this follow-up after you opened it. "
+                "Nothing was saved: reload to see their changes.",
+            )
+        except ValidationError as exc:
+            form.add_error(None, exc.messages[0])
+        else:
+            messages.success(request, "Follow-up saved.")
+            return redirect("cases:detail", case.public_id)
+    if request.method == "GET":
+        record(
+            "case.view",
+            request=request,
+            case=case,
+            obj=followup or case,
+            detail={"page": "followup"},
+        )
+    return render(
+        request,
+        "checkins/followup_form.html",
+        {
+            "form": form,
+            "case": case,
+            "title": "Edit follow-up" if followup else "New follow-up",
+        },
+    )
+
+
+@login_required
+@require_POST
+def followup_done(request: HttpRequest, public_id: str, followup_id: int) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    followup = selectors.followup_for(case, followup_id)
+    changed = services.followup_done(actor=request.user, request=request, followup=followup)
+    if _is_htmx(request):
+        return render(
+            request, "checkins/_followup_done.html", {"followup": followup, "changed": changed}
+        )
+    if changed:
+        messages.success(request, "Follow-up marked done.")
+    return _back(request, case)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def calendar(request: HttpRequest) -> HttpResponse:
+    _casework_only(request)
+    token = None
+    if request.method == "POST":
+        if request.POST.get("action") == "revoke":
+            services.calendar_token_revoke(actor=request.user, request=request)
+            messages.success(request, "Calendar link revoked: it no longer works.")
+            return redirect("checkins:calendar")
+        token = services.calendar_token_create(actor=request.user, request=request)
+    feed_url = request.build_absolute_uri(reverse("checkins:feed", args=[token])) if token else None
+    return render(
+        request,
+        "checkins/calendar.html",
+        {"feed_url": feed_url, "active": selectors.active_calendar_token(request.user)},
+    )
+
+
+def _rate_limited(key: str) -> bool:
+    bucket = f"checkins:feed:{key}:{timezone.now():%Y%m%d%H}"
+    cache.add(bucket, 0, timeout=3600)
+    try:
+        count = cache.incr(bucket)
+    except ValueError:
+        count = 1
+    return count > settings.CALENDAR_FEED_RATE_PER_HOUR
+
+
+def _unlogged(response: HttpResponse) -> HttpResponse:
+    """The feed's path holds a secret: keep it out of Django's 4xx request log."""
+    response._has_been_logged = True  # type: ignore[attr-defined]
+    return response
+
+
+@require_http_methods(["GET"])
+def feed(request: HttpRequest, token: str) -> HttpResponse:
+    """The user's check-ins as iCalendar. Events carry only "Check-in · <reference>"."""
+    found = selectors.calendar_user(token)
+    if found is None:
+        return _unlogged(HttpResponse("No such calendar", status=404, content_type="text/plain"))
+    row, user = found
+    if _rate_limited(row.token_hash[:32]):
+        record("calendar.rate_limited", actor=user, request=request, obj=row)
+        return _unlogged(HttpResponse("Too many requests", status=429, content_type="text/plain"))
+    rows = selectors.feed_checkins(user)
+    cal = Calendar()
+    cal.add("prodid", "-//caseflow//check-ins//EN")
+    cal.add("version", "2.0")
+    cal.add("x-wr-calname", "caseflow check-ins")
+    length = services.checkin_duration()
+    stamp = timezone.now()
+    for checkin in rows:
+        event = Event()
+        event.add("uid", f"checkin-{checkin.pk}@caseflow")
+        event.add("dtstamp", stamp)
+        event.add("dtstart", checkin.due_at)
+        event.add("dtend", checkin.due_at + length)
+        event.add("summary", f"Check-in · {checkin.case.reference}")
+        cal.add_component(event)
+    services.calendar_token_used(row)
+    record(
+        "calendar.fetch",
+        actor=user,
+        request=request,
+        obj=row,
+        detail={"events": len(rows), "cases": sorted({r.case_id for r in rows})},
+    )
+    response = HttpResponse(cal.to_ical(), content_type="text/calendar; charset=utf-8")
+    response["Cache-Control"] = "no-store, max-age=0"
+    return response
+
+
+@require_http_methods(["GET"])
+def scheduler_health(request: HttpRequest) -> JsonResponse:
+    state, last = scheduler.scheduler_state()
+    return JsonResponse(
+        {"scheduler": state, "last_sweep": last.isoformat() if last else None},
+        status=200 if state == "ok" else 503,
+    )
