@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from caseflow.accounts.models import Role, Team, User
 from caseflow.audit.models import AuditEvent
-from tests.conftest import Cast
+from tests.conftest import Cast, verified_session
 
 pytestmark = pytest.mark.django_db
 
@@ -73,10 +73,7 @@ def test_staff_form_bad_input(cast: Cast, login, field, value, message):
 def test_deactivating_staff_ends_their_session_at_the_next_request(cast: Cast, login, client):
     target = cast.same_team
     other_client = type(client)()
-    other_client.force_login(target)
-    session = other_client.session
-    session["session_epoch"] = target.session_epoch
-    session.save()
+    verified_session(other_client, target)
     assert other_client.get(reverse("dashboard")).status_code == 200
 
     admin_client = login(cast.agency_admin)

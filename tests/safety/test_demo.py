@@ -24,7 +24,7 @@ def test_demo_seed_populates_plans_assessments_and_follow_ups():
     # The overdue review (other parts of the demo add plan reviews of their own, e.g. after a
     # compelled disclosure).
     assert FollowUp.objects.filter(kind="plan_review", source_key__startswith="plan:").count() == 1
-    assert FollowUp.objects.filter(kind="order_expiry").count() == 1
+    assert FollowUp.objects.filter(kind="order_expiry", source_key__startswith="plan:").count() == 1
     assert FollowUp.objects.filter(kind="multi_agency_referral").exists()
     for plan in plans:
         assert (

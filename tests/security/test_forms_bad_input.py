@@ -41,6 +41,12 @@ def form_classes() -> list[type[forms.BaseForm]]:
 FORMS = form_classes()
 
 
+def _sample_instrument():
+    from caseflow.safety.instruments import SHIPPED_DIR, load_instrument
+
+    return load_instrument(SHIPPED_DIR / "caseflow-sample.yaml")
+
+
 def context_value(name: str, cast):
     """A value for a constructor argument, by its name: the form's usual context."""
     agency = cast.agency
@@ -56,6 +62,15 @@ def context_value(name: str, cast):
         "actor": lambda: cast.assigned,
         "case": lambda: cast.case,
         "team": lambda: cast.team1,
+        "timezone_name": lambda: "Europe/London",
+        "tz": lambda: "Europe/London",
+        "channels": lambda: ["phone", "text"],
+        "first_version": lambda: True,
+        "current": lambda: "draft",
+        "people": lambda: User.objects.filter(membership__agency=agency),
+        "assignees": lambda: User.objects.filter(membership__agency=agency),
+        "parties": lambda: list(cast.case.parties.all()),
+        "instrument": _sample_instrument,
     }
     if name in table:
         return table[name]()
