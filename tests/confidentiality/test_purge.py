@@ -200,7 +200,7 @@ def test_purge_then_decrypt_from_a_pre_purge_database_copy_fails(cast, settings)
     old_keys = list(settings.FIELD_ENCRYPTION_KEYS)
     new_key = Fernet.generate_key().decode()
     settings.FIELD_ENCRYPTION_KEYS = [new_key, *old_keys]
-    call_command("rewrap_keys", batch_size=2)
+    call_command("rotate_keys", batch_size=2)
     settings.FIELD_ENCRYPTION_KEYS = [new_key]  # the old master key is retired
 
     with pytest.raises(DecryptionError):
@@ -217,12 +217,12 @@ def test_rewrap_is_idempotent_and_resumable(cast, settings, capsys):
     old_keys = list(settings.FIELD_ENCRYPTION_KEYS)
     settings.FIELD_ENCRYPTION_KEYS = [Fernet.generate_key().decode(), *old_keys]
     keys = list(CaseKey.objects.order_by("pk").values_list("pk", flat=True))
-    call_command("rewrap_keys", after=keys[1])
-    assert f"rewrapped {len(keys) - 2}," in capsys.readouterr().out
-    call_command("rewrap_keys")
-    assert "rewrapped 2, already current " + str(len(keys) - 2) in capsys.readouterr().out
-    call_command("rewrap_keys")
-    assert "rewrapped 0," in capsys.readouterr().out
+    call_command("rotate_keys", after=keys[1])
+    assert f"{len(keys) - 2} data keys rewrapped, 0 already" in capsys.readouterr().out
+    call_command("rotate_keys")
+    assert f"2 data keys rewrapped, {len(keys) - 2} already" in capsys.readouterr().out
+    call_command("rotate_keys")
+    assert "0 data keys rewrapped" in capsys.readouterr().out
     settings.FIELD_ENCRYPTION_KEYS = settings.FIELD_ENCRYPTION_KEYS[:1]
     assert canary(cast.case) in Party.objects.filter(case_id=cast.case.pk).first().full_name
 
@@ -230,7 +230,7 @@ def test_rewrap_is_idempotent_and_resumable(cast, settings, capsys):
 def test_rewrap_refuses_clearly_when_a_key_cannot_be_unwrapped(cast, settings):
     settings.FIELD_ENCRYPTION_KEYS = [Fernet.generate_key().decode()]
     with pytest.raises(CommandError, match="cannot be unwrapped"):
-        call_command("rewrap_keys")
+        call_command("rotate_keys")
 
 
 def test_purge_pages(cast, login):
