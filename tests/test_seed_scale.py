@@ -8,6 +8,7 @@ from caseflow.accounts.models import Role
 from caseflow.audit.chain import GENESIS, event_hash
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import Case, CaseKey, CaseStatus, Party
+from caseflow.checkins.models import CheckIn
 from caseflow.demo import scale
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +64,15 @@ def test_seed_writes_keys_parties_caseloads_and_a_valid_chain(capsys):
     assert set(loads[:-1]) == {plan.typical_open}
     assert AuditEvent.objects.count() == plan.audit_events
     assert _chain_is_valid()
-    assert "check-ins: none seeded" in capsys.readouterr().out
+    assert f"check-ins: {plan.checkins} in" in capsys.readouterr().out
+    assert CheckIn.objects.count() == plan.checkins
+    upcoming = CheckIn.objects.filter(status="scheduled").select_related("case")
+    assert upcoming.exists()
+    assert all(c.case.status in OPEN for c in upcoming[:50])
+    assert all(c.due_at.weekday() < 5 for c in CheckIn.objects.all()[:200])
+    # Each note is encrypted with its own case's key and reads back.
+    sample = CheckIn.objects.order_by("?").first()
+    assert sample.note == ""
 
 
 def test_seed_refuses_a_database_with_cases_unless_forced():

@@ -43,7 +43,7 @@ from caseflow.cases.models import (
     SafeContactProfile,
 )
 from caseflow.cases.services import identity_index_for
-from caseflow.lib.encryption import master
+from caseflow.lib.encryption import master, unwrap_data_key
 
 
 @dataclass(frozen=True)
@@ -138,13 +138,70 @@ class ScaleContext:
 
 
 def seed_checkins(context: ScaleContext, count: int) -> int:
-    """Seed ``count`` check-ins on the context's open cases; return how many were written.
+    """Seed ``count`` check-ins spread over the seeded cases that have a primary advocate; return
+    how many were written.
 
-    The check-in model is not part of this build yet, so this writes nothing and returns 0: the
-    command reports check-ins as not seeded. Wire it here once the model lands (bulk-create rows
-    on ``context.cases`` whose ``is_open`` flag is set, in each case's safe windows).
+    Closed and dormant cases get their past check-ins (done, with an outcome); open cases also
+    get scheduled ones over the next two weeks, at 10:30 UTC on weekdays (inside the seeded safe
+    window). Each row's empty note is encrypted with its own case's data key.
     """
-    return 0
+    from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInStatus
+
+    owned = [(cid, adv, is_open) for cid, _team, adv, is_open in context.cases if adv]
+    if not owned or count <= 0:
+        return 0
+    per_case, extra = divmod(count, len(owned))
+    keys = dict(
+        CaseKey.objects.filter(case_id__in=[c for c, _, _ in owned]).values_list(
+            "case_id", "wrapped"
+        )
+    )
+    rng = context.rng
+    outcomes = [
+        CheckInOutcome.REACHED,
+        CheckInOutcome.REACHED,
+        CheckInOutcome.NO_ANSWER,
+        CheckInOutcome.NOT_SAFE,
+    ]
+    today = context.now.replace(hour=10, minute=30, second=0, microsecond=0)
+    written = 0
+    batch: list[CheckIn] = []
+    for index, (case_id, advocate_id, is_open) in enumerate(owned):
+        case = Case(pk=case_id)
+        case.__dict__["_data_key"] = unwrap_data_key(keys[case_id])
+        n = per_case + (1 if index < extra else 0)
+        upcoming = min(2, n) if is_open else 0
+        for j in range(n):
+            if j < upcoming:
+                due = today + dt.timedelta(days=1 + 3 * j)
+                status, outcome, outcome_at = CheckInStatus.SCHEDULED, "", None
+            else:
+                due = today - dt.timedelta(days=7 * (j - upcoming + 1))
+                status, outcome = CheckInStatus.DONE, rng.choice(outcomes)
+                outcome_at = due
+            while due.weekday() >= 5:
+                due += dt.timedelta(days=1)
+            batch.append(
+                CheckIn(
+                    case=case,
+                    channel="phone",
+                    due_at=due,
+                    assignee_id=advocate_id,
+                    status=status,
+                    outcome=outcome,
+                    outcome_at=outcome_at,
+                    note="",
+                    reminder_stage=3 if status == CheckInStatus.DONE else 0,
+                    created_by_id=advocate_id,
+                    created_at=context.now,
+                )
+            )
+        if len(batch) >= BATCH:
+            CheckIn.objects.bulk_create(batch)
+            written += len(batch)
+            batch = []
+    CheckIn.objects.bulk_create(batch)
+    return written + len(batch)
 
 
 FIRST = ["Alex", "Sam", "Jordan", "Robin", "Casey", "Morgan", "Jamie", "Taylor", "Riley", "Quinn"]
@@ -174,13 +231,7 @@ def seed(
         started = time.perf_counter()
         written = seed_checkins(context, plan.checkins)
         context.timings["check-ins"] = time.perf_counter() - started
-        if written:
-            progress(f"check-ins: {written} in {context.timings['check-ins']:.1f}s")
-        else:
-            progress(
-                f"check-ins: none seeded (target {plan.checkins}); seed_checkins() in "
-                "caseflow/demo/scale.py is not wired to a check-in model yet"
-            )
+        progress(f"check-ins: {written} in {context.timings['check-ins']:.1f}s")
     # Fresh planner statistics, as a database in use would have (bulk loads leave none).
     _timed(context, "planner statistics (ANALYZE)", progress, _analyze)
     return context
