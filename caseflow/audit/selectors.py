@@ -148,6 +148,25 @@ def change_history(events: QuerySet, size: int = PAGE_SIZE) -> list[dict[str, An
     ]
 
 
+def attach_values(case: Any, history: list[dict[str, Any]]) -> None:
+    """Add each change's before/after values (``change["values"]``) from the encrypted
+    CaseChange rows. Only for people who may read the case: the caller checks that."""
+    from caseflow.cases.models import CaseChange
+
+    rows = CaseChange.objects.filter(
+        case=case, audit_seq__in=[h["event"].seq for h in history]
+    ).only("audit_seq", "changes", "case_id")
+    by_seq = {}
+    for row in rows:
+        row.case = case  # the case's data key is already unwrapped
+        by_seq[row.audit_seq] = row.changes if isinstance(row.changes, list) else []
+    for h in history:
+        h["values"] = [
+            {"field": str(f).replace("_", " "), "before": before, "after": after}
+            for f, before, after in by_seq.get(h["event"].seq, [])
+        ]
+
+
 def _changed(event: AuditEvent) -> list[str]:
     detail = event.detail or {}
     if "fields" in detail:

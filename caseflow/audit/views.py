@@ -165,7 +165,18 @@ def case_timeline(request: HttpRequest, public_id: str) -> HttpResponse:
     events_qs = policy.auditable_events(request.user).filter(case_id=case.pk)
     page = selectors.keyset_page(events_qs, _before(request))
     history = selectors.change_history(events_qs) if not _before(request) else []
-    record("audit.case.view", request=request, case=case, obj=case, detail={"page": "timeline"})
+    # The values behind each change, for those who may read the case (this page's read event
+    # records that they were shown); others see the field names only.
+    with_values = bool(history) and policy.can_view_case(request.user, case)
+    if with_values:
+        selectors.attach_values(case, history)
+    record(
+        "audit.case.view",
+        request=request,
+        case=case,
+        obj=case,
+        detail={"page": "timeline", "values": with_values},
+    )
     return render(
         request,
         "audit/case_timeline.html",

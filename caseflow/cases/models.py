@@ -241,3 +241,21 @@ class BreakGlassGrant(CaseOwned):
     @property
     def is_current(self) -> bool:
         return self.expires_at > timezone.now()
+
+
+class CaseChange(CaseOwned):
+    """The values behind one audited change of a case's own record (case fields, a person, the
+    safe-contact profile): ``[[field, before, after], ...]``, encrypted with the case key. The
+    audit event it belongs to (``audit_seq``) holds the field names only; the values are shown
+    only to people who may read the case."""
+
+    # A narratives-only purge deletes these rows: old values can hold narrative text.
+    narrative_evidence = True
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="changes")
+    audit_seq = models.BigIntegerField(unique=True)
+    changes = EncryptedJSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-audit_seq"]

@@ -20,6 +20,7 @@ from caseflow.cases.models import (
     BreakGlassGrant,
     Case,
     CaseAssignment,
+    CaseChange,
     CaseStatus,
     Party,
     PartyRole,
@@ -27,6 +28,12 @@ from caseflow.cases.models import (
 )
 from caseflow.checkins.services import case_supervisors, checkins_recheck_for_case, notify
 from caseflow.lib.encryption import blind_index
+
+
+def _keep_values(case: Case, event, changes: list[list]) -> None:
+    """Store the before/after values of an audited change, encrypted, beside its event."""
+    if changes:
+        CaseChange.objects.create(case=case, audit_seq=event.seq, changes=changes)
 
 
 class StaleEdit(Exception):
@@ -142,13 +149,15 @@ def case_update(
     if locked.version != expected_version:
         raise StaleEdit
     changed = [f for f in CASE_EDITABLE if f in data and getattr(case, f) != data[f]]
+    values = [[name, getattr(case, name), data[name]] for name in changed]
     for name in changed:
         setattr(case, name, data[name])
     case.version = locked.version + 1
     case.save()
-    record(
+    event = record(
         "case.update", actor=actor, request=request, case=case, obj=case, detail={"fields": changed}
     )
+    _keep_values(case, event, values)
     return case
 
 
@@ -269,6 +278,7 @@ def party_save(
     adding = party.pk is None
     party.case = case
     changed = []
+    values = []
     for name in PARTY_FIELDS:
         if name not in data:
             continue
@@ -279,12 +289,13 @@ def party_save(
             value = None
         if adding or getattr(party, name) != value:
             changed.append(name)
+            values.append([name, None if adding else getattr(party, name), value])
             setattr(party, name, value)
     if "role" in data and adding:
         party.role = data["role"]
     party.identity_index = identity_index_for(party.full_name, party.date_of_birth)
     party.save()
-    record(
+    event = record(
         "party.create" if adding else "party.update",
         actor=actor,
         request=request,
@@ -292,6 +303,7 @@ def party_save(
         obj=party,
         detail={"role": party.role, "fields": changed},
     )
+    _keep_values(case, event, values)
     return party
 
 
@@ -315,19 +327,23 @@ def safe_contact_save(
     elif expected_version is not None and profile.version != expected_version:
         raise StaleEdit
     changed = []
+    values = []
     if adding or profile.timezone != timezone_name:
         changed.append("timezone")
+        values.append(["timezone", None if adding else profile.timezone, timezone_name])
     if adding or profile.rules != rules:
         changed.append("rules")
+        values.append(["rules", None if adding else profile.rules, rules])
     profile.timezone = timezone_name
     profile.rules = rules
     for name, value in details.items():
         if adding or getattr(profile, name) != value:
             changed.append(name)
+            values.append([name, None if adding else getattr(profile, name), value])
             setattr(profile, name, value)
     profile.version += 1
     profile.save()
-    record(
+    event = record(
         "safe_contact.save",
         actor=actor,
         request=request,
@@ -336,6 +352,7 @@ def safe_contact_save(
         object_id=str(profile.pk),
         detail={"fields": changed},
     )
+    _keep_values(case, event, values)
     checkins_recheck_for_case(case=case, actor=actor, request=request)
     return profile
 
