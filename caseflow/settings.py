@@ -266,6 +266,9 @@ else:
         "control_folder": str(_broker / "control"),
         "store_processed": False,
     }
+    # The folders exist before any process sends a task (not only under `manage.py demo`).
+    for _folder in ("queue", "processed", "control"):
+        (_broker / _folder).mkdir(parents=True, exist_ok=True)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

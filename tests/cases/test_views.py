@@ -277,3 +277,19 @@ def test_party_of_another_case_is_404(cast: Cast, login):
     foreign_party = cast.team2_case.parties.first()
     url = reverse("cases:party_edit", args=[cast.case.public_id, foreign_party.public_id])
     assert client.get(url).status_code == 404
+
+
+def test_dashboard_shows_the_next_item_due(cast, login):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from caseflow.checkins.models import FollowUp
+
+    soon = timezone.now() + dt.timedelta(days=2)
+    FollowUp(case=cast.case, kind="task", due_at=soon, assignee=cast.assigned).save()
+    FollowUp(
+        case=cast.case, kind="task", due_at=soon + dt.timedelta(days=5), assignee=cast.assigned
+    ).save()
+    body = login(cast.assigned).get(reverse("dashboard")).content.decode()
+    assert timezone.localtime(soon).strftime("%-d %b %Y %H:%M") in body
