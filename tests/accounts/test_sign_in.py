@@ -12,15 +12,15 @@ from tests.factories import PASSWORD
 pytestmark = pytest.mark.django_db
 
 
-def test_sign_in_rotates_the_session_and_lands_on_the_dashboard(cast: Cast, client):
+def test_sign_in_rotates_the_session_and_lands_on_the_dashboard(cast: Cast, client, settings):
     client.get(reverse("accounts:login"))
-    before = client.cookies.get("caseflow-session")
+    before = client.cookies.get(settings.SESSION_COOKIE_NAME)
     response = client.post(
         reverse("accounts:login"), {"username": "assigned", "password": PASSWORD}
     )
     assert response.status_code == 302
     assert response["Location"] == reverse("dashboard")
-    after = client.cookies.get("caseflow-session")
+    after = client.cookies.get(settings.SESSION_COOKIE_NAME)
     assert after is not None and (before is None or before.value != after.value)
     assert AuditEvent.objects.filter(action="security.login", actor=cast.assigned).count() == 1
 
