@@ -135,12 +135,26 @@ def peak_memory(run: Callable[[], Any]) -> int:
 
 
 def client_for(user) -> Client:
-    """A test client signed in as ``user`` (no password: force_login), with the session epoch
-    caseflow's middleware checks."""
+    """A test client signed in as ``user`` as after password + second factor (force_login, a
+    confirmed authenticator verified in this session, fresh session times), so the whole
+    middleware stack lets it through as it would a signed-in person."""
+    from django_otp import DEVICE_ID_SESSION_KEY
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from caseflow.accounts import second_factor as sf
+
+    device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+    if device is None:
+        device = TOTPDevice.objects.create(user=user, name="bench", confirmed=True)
     client = Client()
     client.force_login(user)
     session = client.session
-    session["session_epoch"] = user.session_epoch
+    now = sf.now_ts()
+    session[sf.SESSION_EPOCH] = user.session_epoch
+    session[sf.AUTH_AT] = now
+    session[sf.SEEN_AT] = now
+    session[sf.RECENT_AUTH_AT] = now
+    session[DEVICE_ID_SESSION_KEY] = device.persistent_id
     session.save()
     return client
 
