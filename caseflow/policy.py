@@ -115,10 +115,23 @@ CASE_ACTIONS: dict[str, rules.Predicate] = {
 
 
 def may(user: Any, case: Case, action: str) -> bool:
-    """Whether ``user`` may take ``action`` on ``case`` (scope included)."""
+    """Whether ``user`` may take ``action`` on ``case`` (scope included).
+
+    The answer is kept on the case instance for the rest of the request (the case page's panels
+    ask the same question several times); services that change who may do what on a case call
+    :func:`forget_permissions` on it. A new request loads a new instance and asks again."""
     if action not in CASE_ACTIONS:
         raise ValueError(f"unknown case action {action!r}")
-    return can_view_case(user, case) and CASE_ACTIONS[action].test(user, case)
+    memo = case.__dict__.setdefault("_policy_memo", {})
+    key = (getattr(user, "pk", None), action)
+    if key not in memo:
+        memo[key] = can_view_case(user, case) and CASE_ACTIONS[action].test(user, case)
+    return memo[key]
+
+
+def forget_permissions(case: Case) -> None:
+    """Drop the answers :func:`may` kept on ``case`` (after a change of access)."""
+    case.__dict__.pop("_policy_memo", None)
 
 
 def get_case_for(user: Any, public_id: str, action: str = "view") -> Case:

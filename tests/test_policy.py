@@ -210,3 +210,16 @@ def test_assignable_users_are_active_casework_staff_of_the_agency(cast: Cast):
     people = set(policy.assignable_users(cast.case).values_list("username", flat=True))
     assert people == {"assigned", "same_team", "other_team", "supervisor", "other_supervisor"}
     assert Role.AUDITOR not in people
+
+
+def test_permission_answers_are_forgotten_when_access_changes(cast: Cast):
+    from caseflow.cases import services
+
+    case = policy.get_case_for(cast.supervisor, cast.case.public_id, "assign")
+    assert policy.may(cast.assigned, case, "edit")
+    services.case_assign(
+        actor=cast.supervisor, request=None, case=case, primary=cast.same_team, others=[]
+    )
+    # The same instance, later in the same request: the old answer is not reused.
+    assert not policy.may(cast.assigned, case, "edit")
+    assert policy.may(cast.same_team, case, "edit")

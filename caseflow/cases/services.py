@@ -178,6 +178,7 @@ def case_assign(
         raise ValidationError("Only active staff of this agency can be assigned.")
     old_primary = case.primary_advocate_id
     added, removed = _set_assignees(case, people)
+    policy.forget_permissions(case)
     case.primary_advocate = primary
     case.save(update_fields=["primary_advocate", "updated_at"])
     record(
@@ -245,6 +246,7 @@ def case_restrict(
     case.restricted = restricted
     case.save(update_fields=["restricted", "updated_at"])
     case.restricted_users.set(listed if restricted else [])
+    policy.forget_permissions(case)
     after = set(case.restricted_users.values_list("pk", flat=True))
     record(
         "case.restrict",

@@ -651,6 +651,7 @@ def _shred(case: Case) -> dict[str, Any]:
     deleted = _delete_case_owned(case)
     assignments, _ = CaseAssignment.objects.filter(case=case).delete()
     case.restricted_users.clear()
+    policy.forget_permissions(case)
     # Out of everyone's scope: a restricted case that lists nobody. What is left is a stub.
     Case.objects.filter(pk=case.pk).update(
         restricted=True,
