@@ -148,20 +148,26 @@ def change_history(events: QuerySet, size: int = PAGE_SIZE) -> list[dict[str, An
     ]
 
 
-def attach_values(case: Any, history: list[dict[str, Any]]) -> None:
-    """Add each change's before/after values (``change["values"]``) from the encrypted
-    CaseChange rows. Only for people who may read the case: the caller checks that."""
-    from caseflow.cases.models import CaseChange
+def attach_values(case: Any, history: list[dict[str, Any]], size: int = PAGE_SIZE) -> None:
+    """Add each change's before/after values (``change["diff"]``) from the encrypted
+    CaseChange rows. Only for people who may read the case: the caller checks that.
 
-    rows = CaseChange.objects.filter(
-        case=case, audit_seq__in=[h["event"].seq for h in history]
-    ).only("audit_seq", "changes", "case_id")
+    One query whatever the history holds: the newest CaseChange rows of the case, with the
+    case's wrapped key joined in."""
+    from caseflow.cases.models import CaseChange
+    from caseflow.lib.encryption import unwrap_data_key
+
+    rows = list(
+        CaseChange.objects.filter(case=case)
+        .select_related("case__key")
+        .order_by("-audit_seq")[:size]
+    )
     by_seq = {}
     for row in rows:
-        row.case = case  # the case's data key is already unwrapped
+        row.case.__dict__["_data_key"] = unwrap_data_key(row.case.key.wrapped)
         by_seq[row.audit_seq] = row.changes if isinstance(row.changes, list) else []
     for h in history:
-        h["values"] = [
+        h["diff"] = [
             {"field": str(f).replace("_", " "), "before": before, "after": after}
             for f, before, after in by_seq.get(h["event"].seq, [])
         ]
