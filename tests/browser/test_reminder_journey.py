@@ -35,7 +35,9 @@ from tests.checkins.test_celery_worker import (
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.celery_worker,
-    pytest.mark.xdist_group("browser"),
+    # With the other real-worker tests, not the browser group: they share the test Redis
+    # database and Celery's default queue, and one of them empties that database.
+    pytest.mark.xdist_group("celery_worker"),
 ]
 
 # Everything the worker has to do (start, sweep, deliver) finishes well within this.
