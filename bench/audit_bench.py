@@ -207,23 +207,16 @@ def floor_verify() -> int:
 
 
 def client_for(user):
-    from django.test import Client
+    """Signed in through the second factor, as bench/run.py's benchmarks are."""
+    from bench.harness import client_for as signed_in
 
-    client = Client()
-    client.force_login(user)
-    session = client.session
-    session["session_epoch"] = user.session_epoch
-    session.save()
-    return client
+    return signed_in(user)
 
 
-def bench_admin_urlconf():
-    """A URL conf with caseflow's URLs plus a throwaway AdminSite that lists AuditEvent."""
+def audit_event_admin():
+    """The stock admin of AuditEvent an agency would set up (with a "reads" filter so that the
+    changelist can be filtered the way the audit workspace filters). Also used by bench/peers.py."""
     from django.contrib import admin
-    from django.urls import path
-
-    import caseflow.urls
-    from caseflow.audit.models import AuditEvent
 
     class ReadsFilter(admin.SimpleListFilter):
         title = "kind"
@@ -241,8 +234,19 @@ def bench_admin_urlconf():
         list_select_related = ("actor",)
         list_per_page = 50
 
+    return AuditEventAdmin
+
+
+def bench_admin_urlconf():
+    """A URL conf with caseflow's URLs plus a throwaway AdminSite that lists AuditEvent."""
+    from django.contrib import admin
+    from django.urls import path
+
+    import caseflow.urls
+    from caseflow.audit.models import AuditEvent
+
     site = admin.AdminSite(name="benchadmin")
-    site.register(AuditEvent, AuditEventAdmin)
+    site.register(AuditEvent, audit_event_admin())
     module = types.ModuleType("bench_audit_urls")
     module.urlpatterns = [path("bench-admin/", site.urls), *caseflow.urls.urlpatterns]
     sys.modules[module.__name__] = module

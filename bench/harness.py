@@ -64,6 +64,7 @@ class BenchContext:
     warmup: int
     tier: str
     scale: float
+    sweep_items: int = 100_000  # due check-ins for the reminder sweep (already scaled)
 
 
 def percentile(samples: list[float], pct: float) -> float:

@@ -14,9 +14,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.template import Context, Template
 
+from bench.audit_bench import audit_event_admin
+from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import Case, CaseStatus
 
 bench_site = admin.AdminSite(name="bench_admin")
+# The audit log in the stock admin, as in bench/audit_bench.py: the peer of "who accessed case X".
+bench_site.register(AuditEvent, audit_event_admin())
 
 
 @admin.register(Case, site=bench_site)

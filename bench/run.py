@@ -1,6 +1,7 @@
 """Run every benchmark in bench/ against its peers, on a scratch database seeded at scale.
 
     uv run python bench/run.py [--tier base] [--scale S] [--db sqlite|postgres] [--only NAME]
+                               [--iterations N] [--warmup N] [--sweep-items N] [--reseed]
 
 SQLite: var/bench/<tier>-<scale>.sqlite3. PostgreSQL: $BENCH_POSTGRES_URL, by default
 postgres://postgres@127.0.0.1:5432/caseflow_bench (created if missing). The database is seeded
@@ -134,8 +135,13 @@ def _machine() -> str:
 
 
 def _benchmarks(only: str | None):
-    for path in sorted((ROOT / "bench").glob("bench_*.py")):
-        module = importlib.import_module(f"bench.{path.stem}")
+    modules = [
+        importlib.import_module(f"bench.{path.stem}")
+        for path in sorted((ROOT / "bench").glob("bench_*.py"))
+    ]
+    # Modules that write and remove rows of their own (RUN_LAST) come after the others.
+    for module in sorted(modules, key=lambda m: getattr(m, "RUN_LAST", False)):
+        path = Path(module.__file__)
         for func in getattr(module, "BENCHMARKS", []):
             name = f"{path.stem.removeprefix('bench_')}.{func.__name__}"
             if only is None or only in name:
@@ -151,6 +157,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument(
+        "--sweep-items",
+        type=int,
+        default=100_000,
+        help="due check-ins for the reminder sweep at scale 1 (multiplied by --scale)",
+    )
+    parser.add_argument(
         "--reseed", action="store_true", help="drop the scratch database and seed it again"
     )
     args = parser.parse_args(argv)
@@ -161,7 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     from bench.harness import BenchContext, table
 
     ctx = BenchContext(
-        iterations=args.iterations, warmup=args.warmup, tier=args.tier, scale=args.scale
+        iterations=args.iterations,
+        warmup=args.warmup,
+        tier=args.tier,
+        scale=args.scale,
+        sweep_items=max(1, round(args.sweep_items * args.scale)),
     )
     print(f"caseflow benchmarks: tier {args.tier} x{args.scale:g} on {args.db}")
     print(f"machine: {_machine()}")

@@ -28,16 +28,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from django.db import connection, transaction
+from django.utils import timezone
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "caseflow.settings")
-
-import django  # noqa: E402
-
-django.setup()
-
-from django.db import connection, transaction  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
-from django.utils import timezone  # noqa: E402
 
 
 def rss_mb() -> float:
@@ -186,6 +180,12 @@ def main() -> None:
     parser.add_argument("--skip-naive", action="store_true", help="leave out the per-row loop")
     args = parser.parse_args()
 
+    # Django is configured here, not at import: bench/bench_sweep.py imports this module.
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "caseflow.settings")
+    import django
+    from django.test.utils import setup_test_environment
+
+    django.setup()
     setup_test_environment()
     if connection.vendor == "sqlite":
         # A file, not memory: an in-memory database would count its own rows as our RSS.

@@ -1,0 +1,172 @@
+"""The reminder sweep over N due check-ins against a naive per-row loop and a raw-SQL floor
+(both from bench/sweep_bench.py), with the sweep's memory at N and at N/10.
+
+It runs on rows of its own: N check-ins copied from seeded ones (each keeps its case, assignee and
+encrypted note), due five minutes before a "now" a year in the past, before any seeded check-in,
+so that no seeded row is due at that time. Before each timed run the copies are made due again
+and their notifications removed; at the end both are deleted, so the database is as seeded.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gc
+import time
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from bench.harness import BenchContext, Row, peak_memory
+from bench.sweep_bench import rss_mb, run_floor, run_naive
+from caseflow.checkins import scheduler
+from caseflow.checkins.models import CheckIn, CheckInStatus, Notification
+
+#: Each run sweeps every due row (seconds to minutes at 100,000): a few rounds are enough.
+ROUNDS = 3
+COPIED = ("case_id", "channel", "assignee_id", "note", "created_by_id")
+
+
+def _make_due(n: int, now: dt.datetime) -> int:
+    """Insert ``n`` due check-ins copied from seeded ones; return the id they start after."""
+    first = CheckIn.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    table = CheckIn._meta.db_table
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT {', '.join(COPIED)} FROM {table} ci WHERE status = %s AND EXISTS "
+            "(SELECT 1 FROM cases_case c WHERE c.id = ci.case_id AND c.status IN (%s, %s)) "
+            "ORDER BY id LIMIT 2000",
+            [CheckInStatus.DONE, "referral", "active"],
+        )
+        templates = cur.fetchall()
+    if not templates:
+        raise SystemExit("no seeded check-ins on open cases to copy: seed with seed_scale")
+    due = now - dt.timedelta(minutes=5)
+    columns = [*COPIED, "due_at", "status", "outcome", "reminder_stage", "created_at", "version"]
+    insert = (
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
+    )
+    with transaction.atomic(), connection.cursor() as cur:
+        for start in range(0, n, 5000):
+            cur.executemany(
+                insert,
+                [
+                    (
+                        *templates[i % len(templates)],
+                        due + dt.timedelta(microseconds=i),
+                        CheckInStatus.SCHEDULED,
+                        "",
+                        0,
+                        now,
+                        1,
+                    )
+                    for i in range(start, min(n, start + 5000))
+                ],
+            )
+    return first
+
+
+def _statements(run) -> int:
+    """SQL statements ``run`` sends (counted, not kept: the naive loop sends tens of thousands)."""
+    sent = 0
+
+    def count(execute, sql, params, many, context):
+        nonlocal sent
+        sent += 1
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):
+        run()
+    return sent
+
+
+def _reset(first: int, limit: int | None = None) -> None:
+    """Make the copies due again (only the first ``limit`` of them if given)."""
+    Notification.objects.filter(checkin_id__gt=first).delete()
+    mine = CheckIn.objects.filter(pk__gt=first)
+    if limit is not None:
+        CheckIn.objects.filter(pk__gt=first).update(reminder_stage=2)
+        last = mine.order_by("pk").values_list("pk", flat=True)[limit - 1]
+        mine = mine.filter(pk__lte=last)
+    mine.update(reminder_stage=0, status=CheckInStatus.SCHEDULED)
+
+
+def reminder_sweep(ctx: BenchContext) -> list[Row]:
+    n = ctx.sweep_items
+    now = timezone.now() - dt.timedelta(days=365)
+    started = time.perf_counter()
+    first = _make_due(n, now)
+    setup = time.perf_counter() - started
+    made = {}
+
+    def sweep():
+        result = scheduler.sweep(now, enqueue=lambda ids: None)
+        if result.checkins != made["n"]:
+            raise AssertionError(f"the sweep claimed {result.checkins}, not {made['n']}")
+
+    def naive():
+        run_naive(now)
+
+    def floor():
+        run_floor(now)
+
+    runners = [sweep, naive, floor]
+    samples: list[list[float]] = [[] for _ in runners]
+    rounds, warmup = min(ctx.iterations, ROUNDS), min(ctx.warmup, 1)
+    rss = []
+    try:
+        made["n"] = n
+        for i in range(warmup + rounds):
+            shift = i % len(runners)
+            for k in [*range(shift, len(runners)), *range(shift)]:
+                _reset(first)
+                gc.collect()
+                rss_before = rss_mb()
+                t0 = time.perf_counter()
+                runners[k]()
+                elapsed = time.perf_counter() - t0
+                if k == 0:
+                    rss.append((rss_before, rss_mb()))
+                if i >= warmup:
+                    samples[k].append(elapsed)
+        queries = []
+        for run in runners:
+            _reset(first)
+            queries.append(_statements(run))
+        _reset(first)
+        peak_n = peak_memory(sweep)
+        made["n"] = max(1, n // 10)
+        _reset(first, limit=made["n"])
+        peak_tenth = peak_memory(sweep)
+    finally:
+        Notification.objects.filter(checkin_id__gt=first).delete()
+        CheckIn.objects.filter(pk__gt=first).delete()
+    rows = [
+        Row(
+            operation=f"reminder sweep ({n:,} due check-ins)",
+            peer=name,
+            caseflow_seconds=samples[0],
+            peer_seconds=samples[k],
+            caseflow_queries=queries[0],
+            peer_queries=queries[k],
+            max_ratio=target,
+        )
+        for k, name, target in (
+            (1, "naive per-row loop", 0.067),
+            (2, "floor: INSERT ... SELECT + UPDATE", 2.0),
+        )
+    ]
+    rows[0].notes += [
+        f"{rounds} rounds after {warmup} warm-up, each on {n:,} due rows made due again "
+        f"(untimed) before every run; copying them took {setup:.1f}s",
+        "target: at least 15x faster than the naive loop, i.e. ratio <= 0.067; the sweep "
+        "includes its dispatch step (delivery tasks counted, not sent)",
+        f"sweep peak Python allocation {peak_n / 2**20:.1f} MB at {n:,} due, "
+        f"{peak_tenth / 2**20:.1f} MB at {made['n']:,}; process RSS around the timed sweeps "
+        + ", ".join(f"{a:.0f} -> {b:.0f} MB" for a, b in rss),
+    ]
+    return rows
+
+
+#: Runs after every other module (bench/run.py): it writes and deletes rows of its own.
+RUN_LAST = True
+BENCHMARKS = [reminder_sweep]
