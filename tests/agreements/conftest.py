@@ -1,8 +1,8 @@
 import pytest
 
 
-@pytest.fixture(autouse=True)
-def evidence_root(settings, tmp_path):
-    """Evidence files of each test go to a folder of their own."""
-    settings.EVIDENCE_ROOT = tmp_path / "evidence"
+@pytest.fixture
+def evidence_root(settings):
+    """The folder this test's evidence files go to (a fresh temporary one, set for every test in
+    tests/conftest.py)."""
     return settings.EVIDENCE_ROOT
