@@ -33,6 +33,23 @@ def validate_birth_date(value: dt.date | None) -> None:
         raise forms.ValidationError("Check the year: that is more than 120 years ago.")
 
 
+def configure_fields(
+    form: forms.Form, config: dict[str, dict] | None, optional: tuple[str, ...]
+) -> None:
+    """Apply an agency's field settings to ``form``'s ``optional`` fields.
+
+    A hidden field is removed: it is not rendered and a value posted for it anyway is ignored, so
+    whatever is already stored is kept. A relabelled field shows the agency's label.
+    """
+    for name, setting in (config or {}).items():
+        if name not in optional or name not in form.fields:
+            continue
+        if setting.get("hidden"):
+            del form.fields[name]
+        elif setting.get("label"):
+            form.fields[name].label = setting["label"]
+
+
 class PartyFieldsMixin(forms.Form):
     full_name = forms.CharField(max_length=NAME_MAX, label="Full name")
     date_of_birth = forms.DateField(
@@ -93,13 +110,7 @@ class IntakeForm(forms.Form):
     def __init__(self, *args, teams, field_config=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = teams
-        for name, config in (field_config or {}).items():
-            if name not in self.OPTIONAL_FIELDS:
-                continue
-            if config.get("hidden"):
-                del self.fields[name]  # not rendered; a posted value is ignored
-            elif config.get("label"):
-                self.fields[name].label = config["label"]
+        configure_fields(self, field_config, self.OPTIONAL_FIELDS)
         self.helper = _helper("Open case")
 
     def clean_reference(self) -> str:
@@ -127,8 +138,12 @@ class CaseEditForm(forms.Form):
     summary = forms.CharField(max_length=TEXT_MAX, required=False, widget=forms.Textarea)
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
 
-    def __init__(self, *args, **kwargs):
+    #: Fields an agency may hide or relabel (``FieldConfig.for_case``).
+    OPTIONAL_FIELDS = ("summary",)
+
+    def __init__(self, *args, field_config=None, **kwargs):
         super().__init__(*args, **kwargs)
+        configure_fields(self, field_config, self.OPTIONAL_FIELDS)
         self.helper = _helper("Save")
 
     def clean_reference(self) -> str:
@@ -138,11 +153,63 @@ class CaseEditForm(forms.Form):
 class PartyForm(PartyFieldsMixin):
     role = forms.ChoiceField(choices=[])
 
-    def __init__(self, *args, roles, **kwargs):
+    #: Fields an agency may hide or relabel for some roles (``FieldConfig.for_role``).
+    OPTIONAL_FIELDS = ("date_of_birth", "phone", "email")
+
+    def __init__(self, *args, roles, role_fields=None, **kwargs):
+        """``role_fields``: {role: {field: {hidden, label}}} for the offered ``roles``.
+
+        With one role (editing a person) its settings apply as on the intake form. With several
+        (adding a person, the role not chosen yet) a field is removed only if every offered role
+        hides it; otherwise its help text says for whom it is not collected or how it is called,
+        and a value given for a role that hides it is refused (``clean``).
+        """
         super().__init__(*args, **kwargs)
         self.fields["role"].choices = roles
         self.order_fields(["role"])
+        role_fields = role_fields or {}
+        self.role_names = dict(roles)
+        self.hidden_for: dict[str, set[str]] = {}
+        if len(roles) == 1:
+            configure_fields(self, role_fields.get(roles[0][0]), self.OPTIONAL_FIELDS)
+        else:
+            self._configure_for_roles(role_fields)
         self.helper = _helper("Save")
+
+    def _configure_for_roles(self, role_fields) -> None:
+        names = self.role_names
+        for field in self.OPTIONAL_FIELDS:
+            hidden = [r for r in names if role_fields.get(r, {}).get(field, {}).get("hidden")]
+            if hidden and len(hidden) == len(names):
+                del self.fields[field]
+                continue
+            notes = []
+            if hidden:
+                notes.append("Not collected for: " + ", ".join(names[r] for r in hidden) + ".")
+            for role in names:
+                label = role_fields.get(role, {}).get(field, {}).get("label")
+                if label and role not in hidden:
+                    notes.append(f"For {names[role]}: “{label}”.")
+            if notes:
+                self.fields[field].help_text = " ".join(
+                    filter(None, [str(self.fields[field].help_text or ""), *notes])
+                )
+            self.hidden_for[field] = set(hidden)
+
+    def clean(self):
+        data = super().clean()
+        role = data.get("role")
+        for field, hidden in self.hidden_for.items():
+            if role not in hidden:
+                continue
+            if data.get(field):
+                self.add_error(
+                    field,
+                    f"This agency does not collect this for {self.role_names[role]}: "
+                    "leave it blank.",
+                )
+            data.pop(field, None)  # not collected
+        return data
 
 
 class SafeContactForm(forms.Form):

@@ -32,7 +32,7 @@ from caseflow.cases.forms import (
 from caseflow.cases.models import STATUS_TRANSITIONS, CaseStatus, Party, PartyRole
 from caseflow.cases.panels import render_panels
 from caseflow.cases.selectors import case_rows, supervisor_overview
-from caseflow.confidentiality.selectors import intake_field_config
+from caseflow.confidentiality.selectors import field_config
 from caseflow.lib import safewindows
 
 OPEN_STATUSES = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
@@ -91,8 +91,8 @@ def case_new(request: HttpRequest) -> HttpResponse:
     teams = policy.intake_teams(request.user)
     if not teams.exists():
         raise PermissionDenied
-    field_config = intake_field_config(request.user)
-    form = IntakeForm(request.POST or None, teams=teams, field_config=field_config)
+    intake_fields = field_config(request).settings
+    form = IntakeForm(request.POST or None, teams=teams, field_config=intake_fields)
     conflict = False
     if request.method == "POST" and form.is_valid():
         other = form.other_party()
@@ -111,7 +111,7 @@ def case_new(request: HttpRequest) -> HttpResponse:
         if conflict and not form.cleaned_data["acknowledge_conflict"]:
             data = request.POST.copy()
             data["acknowledge_conflict"] = "True"
-            form = IntakeForm(data, teams=teams, field_config=field_config)
+            form = IntakeForm(data, teams=teams, field_config=intake_fields)
             form.is_valid()
             record("case.conflict_warning", request=request)
         else:
@@ -146,8 +146,10 @@ def _iso(value) -> str | None:
 def case_detail(request: HttpRequest, public_id: str) -> HttpResponse:
     case = policy.get_case_for(request.user, public_id, "view")
     parties = list(case.parties.all())
+    fields = field_config(request, case)
     for party in parties:
         party.case = case  # share the unwrapped data key
+        party.field_settings = fields.for_role(party.role)  # hidden or relabelled by the agency
     profile = getattr(case, "safe_contact", None) if hasattr(case, "safe_contact") else None
     if profile is not None:
         profile.case = case
@@ -159,6 +161,7 @@ def case_detail(request: HttpRequest, public_id: str) -> HttpResponse:
         "cases/case_detail.html",
         {
             "case": case,
+            "case_fields": fields.for_case(),
             "parties": parties,
             "profile": profile,
             "profile_windows": (
@@ -200,7 +203,9 @@ def case_edit(request: HttpRequest, public_id: str) -> HttpResponse:
         "summary": case.summary,
         "version": case.version,
     }
-    form = CaseEditForm(request.POST or None, initial=initial)
+    form = CaseEditForm(
+        request.POST or None, initial=initial, field_config=field_config(request, case).for_case()
+    )
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         try:
@@ -332,7 +337,13 @@ def party_edit(request: HttpRequest, public_id: str, party_id: str | None = None
     if party is not None:
         initial = {name: getattr(party, name) for name in services.PARTY_FIELDS}
         initial["role"] = party.role
-    form = PartyForm(request.POST or None, roles=roles, initial=initial)
+    fields = field_config(request, case)
+    form = PartyForm(
+        request.POST or None,
+        roles=roles,
+        role_fields={role: fields.for_role(role) for role, _ in roles},
+        initial=initial,
+    )
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         services.party_save(

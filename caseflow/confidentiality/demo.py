@@ -1,5 +1,6 @@
 """Demo data for confidentiality: releases (one expiring soon, one revoked), a referral pack, a
-compelled disclosure, a retention schedule and a purge proposal waiting for its second approval."""
+compelled disclosure, a retention schedule, a purge proposal waiting for its second approval, and
+field settings (one optional field not collected, two relabelled)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from dateutil.relativedelta import relativedelta
 from caseflow.accounts.models import Role, User
 from caseflow.cases.models import Case, CaseStatus, Party, PartyRole
 from caseflow.confidentiality import services
-from caseflow.confidentiality.models import Category, CompelledKind, PurgeScope
+from caseflow.confidentiality.models import Category, CompelledKind, IntakeField, PurgeScope
 
 
 def _survivor(case: Case) -> Party | None:
@@ -91,6 +92,16 @@ def seed_demo(context) -> None:
     ).first()
     if admin is not None:
         services.retention_save(actor=admin, request=None, narratives_years=3, record_years=7)
+        # Collect the minimum: no survivor e-mail; the agency's own words for two fields.
+        services.field_settings_save(
+            actor=admin,
+            request=None,
+            values={
+                IntakeField.SURVIVOR_EMAIL: (True, ""),
+                IntakeField.SURVIVOR_PHONE: (False, "Mobile (only if safe to call)"),
+                IntakeField.SUMMARY: (False, "Reason for referral"),
+            },
+        )
     closed = [c for c in north if c.status == CaseStatus.CLOSED]
     for case, years in zip(closed, (8, 4), strict=False):
         Case.objects.filter(pk=case.pk).update(

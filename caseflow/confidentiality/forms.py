@@ -11,7 +11,12 @@ from django.utils import timezone
 
 from caseflow.cases.models import Party, PartyRole
 from caseflow.confidentiality import services
-from caseflow.confidentiality.models import Category, CompelledKind, IntakeField
+from caseflow.confidentiality.models import (
+    FIELD_PLACES,
+    Category,
+    CompelledKind,
+    IntakeField,
+)
 
 TEXT_MAX = 2000
 CATEGORY_REQUIRED = "Choose at least one category of information."
@@ -188,14 +193,27 @@ class RetentionForm(forms.Form):
         return data
 
 
+#: Where a setting applies, by the kind of place that stores the field (``FIELD_PLACES``).
+_APPLIES_TO = {
+    "party": "The intake form, the person's edit form and the people on the case page.",
+    "case": "The intake form, the case edit form and the case page.",
+}
+
+
 class FieldSettingsForm(forms.Form):
-    """One "hide" box and one label per optional intake field."""
+    """One "hide" box and one label per optional field, applied wherever the field appears.
+
+    Hiding a field stops collecting and showing it; values already stored are kept (until the
+    case is purged) and show again if the field is collected again.
+    """
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name, label in IntakeField.choices:
             self.fields[f"{name}__hidden"] = forms.BooleanField(
-                required=False, label=f"Do not collect: {label}"
+                required=False,
+                label=f"Do not collect: {label}",
+                help_text=_APPLIES_TO[FIELD_PLACES[name][0]],
             )
             self.fields[f"{name}__label"] = forms.CharField(
                 max_length=80, required=False, label=f"Label for {label} (blank: the default)"

@@ -11,7 +11,7 @@ from django.db import models
 from django.utils import timezone
 
 from caseflow.accounts.models import Agency
-from caseflow.cases.models import Case, CaseOwned, Party, new_public_id
+from caseflow.cases.models import Case, CaseOwned, Party, PartyRole, new_public_id
 from caseflow.lib.encryption import EncryptedTextField
 
 
@@ -255,13 +255,29 @@ class CasePurge(models.Model):
 
 
 class IntakeField(models.TextChoices):
-    """Optional intake fields an agency may hide or relabel (NNEDV: collect the minimum)."""
+    """Optional fields an agency may hide or relabel (NNEDV: collect the minimum).
+
+    Named after the intake form where they are first asked for, but the setting holds wherever
+    the field is collected or shown: see ``FIELD_PLACES``.
+    """
 
     SURVIVOR_PHONE = "survivor_phone", "Survivor's phone"
     SURVIVOR_EMAIL = "survivor_email", "Survivor's e-mail"
     SURVIVOR_DATE_OF_BIRTH = "survivor_date_of_birth", "Survivor's date of birth"
     OTHER_DATE_OF_BIRTH = "other_date_of_birth", "Other party's date of birth"
     SUMMARY = "summary", "Referral summary"
+
+
+#: Where each optional field is stored: ("party", role, attribute) or ("case", None, attribute).
+#: The intake form names them after the setting itself; the party and case edit forms and the case
+#: page use the attribute.
+FIELD_PLACES: dict[str, tuple[str, str | None, str]] = {
+    IntakeField.SURVIVOR_PHONE: ("party", PartyRole.SURVIVOR, "phone"),
+    IntakeField.SURVIVOR_EMAIL: ("party", PartyRole.SURVIVOR, "email"),
+    IntakeField.SURVIVOR_DATE_OF_BIRTH: ("party", PartyRole.SURVIVOR, "date_of_birth"),
+    IntakeField.OTHER_DATE_OF_BIRTH: ("party", PartyRole.OTHER_PARTY, "date_of_birth"),
+    IntakeField.SUMMARY: ("case", None, "summary"),
+}
 
 
 class FieldSetting(models.Model):

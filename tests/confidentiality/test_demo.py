@@ -8,6 +8,7 @@ from caseflow.checkins.models import FollowUp, FollowUpKind
 from caseflow.confidentiality.models import (
     CompelledOrder,
     Disclosure,
+    FieldSetting,
     ProposalStatus,
     PurgeProposal,
     Release,
@@ -30,3 +31,8 @@ def test_demo_seeds_confidentiality_data():
     pending = PurgeProposal.objects.filter(status=ProposalStatus.PENDING)
     assert pending.filter(scope="whole").count() == 1
     assert pending.get(scope="whole").approvals.count() == 1
+    # One agency collects less and names fields its own way, on its forms and case pages.
+    hiding = set(FieldSetting.objects.filter(hidden=True).values_list("agency_id", flat=True))
+    assert hiding
+    relabelled = FieldSetting.objects.filter(agency_id__in=hiding, hidden=False).exclude(label="")
+    assert relabelled.exists()
