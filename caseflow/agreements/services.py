@@ -488,11 +488,9 @@ EXTENSIONS = {
 }
 
 
-def evidence_open(
-    *, actor: User, request: HttpRequest | None, case: Case, evidence: Evidence
-) -> bytes:
-    """The decrypted bytes of an evidence file, for a download that is audited."""
-    _require(actor, case, "view")
+def evidence_read(case: Case, evidence: Evidence) -> bytes:
+    """The decrypted bytes of an evidence file of ``case``, checked against its fingerprint.
+    Not audited: callers (the download, the evidence pack) write their own export event."""
     if evidence.case_id != case.pk:
         raise PermissionDenied("Not allowed")
     with evidence_storage().open(evidence.storage_name, "rb") as handle:
@@ -500,6 +498,15 @@ def evidence_open(
     data = case.data_key().decrypt(token)
     if hashlib.sha256(data).hexdigest() != evidence.sha256:
         raise ValueError("evidence file does not match its fingerprint")
+    return data
+
+
+def evidence_open(
+    *, actor: User, request: HttpRequest | None, case: Case, evidence: Evidence
+) -> bytes:
+    """The decrypted bytes of an evidence file, for a download that is audited."""
+    _require(actor, case, "view")
+    data = evidence_read(case, evidence)
     record(
         "agreement.evidence.export",
         actor=actor,
