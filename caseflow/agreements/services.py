@@ -610,15 +610,28 @@ def breach_escalate(*, breach_id: int) -> list[EscalationFiring]:
 
 
 def chronology_record(
-    *, actor: User, request: HttpRequest | None, agreement: ContactAgreement, fmt: str, sha256: str
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    agreement: ContactAgreement,
+    fmt: str,
+    sha256: str,
+    authority: dict[str, int | None] | None = None,
 ) -> None:
-    """Audit one generation of the chronology (an export of case content)."""
-    _require(actor, agreement.case, "view")
+    """Audit one generation of the chronology (an export of case content): for the agency's
+    own file, or for someone outside it under ``authority`` (the ids of the disclosure and of
+    the release or compelled order it was made under)."""
+    _require(actor, agreement.case, "edit" if authority else "view")
+    detail: dict[str, Any] = {"format": fmt, "sha256": sha256}
+    if authority is None:
+        detail["audience"] = "internal"
+    else:
+        detail.update(audience="outside", **authority)
     record(
         "agreement.chronology.export",
         actor=actor,
         request=request,
         case=agreement.case,
         obj=agreement,
-        detail={"format": fmt, "sha256": sha256},
+        detail=detail,
     )
