@@ -498,10 +498,18 @@ class ChronologyShareForm(forms.Form):
         choices=[("html", "Printable page"), ("csv", "CSV file")], label="Format", initial="html"
     )
 
-    def __init__(self, *args, releases: list[tuple[str, str]], orders: list[tuple[int, str]], **kw):
+    def __init__(self, *args, releases: list, orders: list, **kw):
+        from caseflow.confidentiality.forms import release_label
+
         super().__init__(*args, **kw)
-        self.fields["release"].widget = forms.Select(choices=[("", "—"), *releases])
-        self.fields["order"].choices = [("", "—"), *orders]
+        today = timezone.localdate()
+        self.fields["release"].widget = forms.Select(
+            choices=[("", "—")] + [(r.public_id, release_label(r, today)) for r in releases]
+        )
+        self.fields["order"].choices = [("", "—")] + [
+            (o.pk, f"{o.get_kind_display()} received {o.received_on:%d %b %Y}, ref. {o.reference}")
+            for o in orders
+        ]
         helper = FormHelper()
         helper.form_method = "post"
         helper.add_input(Submit("submit", "Produce chronology"))

@@ -27,7 +27,6 @@ from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, Revi
 from caseflow.audit.services import record
 from caseflow.confidentiality import selectors as conf_selectors
 from caseflow.confidentiality import services as conf_services
-from caseflow.confidentiality.forms import release_label
 
 STALE_MESSAGE = (
     "Someone else changed this agreement after you opened it. "
@@ -395,16 +394,10 @@ def chronology_share(request: HttpRequest, public_id: str, agreement_id: str) ->
     agency under a covering release or a recorded compelled disclosure."""
     case = policy.get_case_for(request.user, public_id, "edit")
     agreement = selectors.agreement_get(case, agreement_id)
-    today = timezone.localdate()
     form = ChronologyShareForm(
         request.POST or None,
-        releases=[
-            (r.public_id, release_label(r, today)) for r in conf_selectors.case_releases(case)
-        ],
-        orders=[
-            (o.pk, f"{o.get_kind_display()} received {o.received_on:%d %b %Y}, ref. {o.reference}")
-            for o in conf_selectors.case_orders(case)
-        ],
+        releases=conf_selectors.case_releases(case),
+        orders=conf_selectors.case_orders(case),
     )
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
