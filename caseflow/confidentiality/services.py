@@ -488,6 +488,10 @@ def _json_bytes(value: Any) -> bytes:
     return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False).encode()
 
 
+class EvidenceUnavailable(Exception):
+    """An evidence file is missing or does not match its fingerprint: nothing was produced."""
+
+
 def evidence_pack_export(
     *,
     actor: User,
@@ -528,7 +532,10 @@ def evidence_pack_export(
     if include_breaches:
         members.append(("breaches.json", "breaches", _json_bytes(packs.breaches(case)), {}))
     for evidence in files:
-        data = evidence_read(case, evidence)
+        try:
+            data = evidence_read(case, evidence)
+        except (OSError, ValueError, InvalidToken) as exc:
+            raise EvidenceUnavailable from exc
         name = f"files/{secrets.token_hex(12)}{EXTENSIONS.get(evidence.content_type, '.bin')}"
         about = {
             "evidence": evidence.public_id[:8],

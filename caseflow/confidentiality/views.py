@@ -202,6 +202,12 @@ def evidence_pack(request: HttpRequest, public_id: str) -> HttpResponse:
             )
         except services.ReleaseRequired:
             form.add_error(None, NO_RELEASE_CHOSEN)
+        except services.EvidenceUnavailable:
+            form.add_error(
+                "evidence",
+                "An evidence file could not be read or no longer matches its fingerprint. "
+                "Nothing was produced: leave it out, and tell your supervisor.",
+            )
         else:
             return _download(export)
     return _form_page(

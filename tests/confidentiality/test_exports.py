@@ -445,3 +445,19 @@ def test_bad_export_input_gets_a_form_error(cast, login, over):
     )
     assert not Disclosure.objects.exists()
     assert not _refusals()
+
+
+def test_a_missing_or_altered_evidence_file_is_a_form_error_and_nothing_leaves(
+    cast, login, evidence
+):
+    from caseflow.agreements.services import evidence_storage
+
+    rel = release(cast, categories=[Category.EVIDENCE])
+    first = evidence["files"][0]
+    storage = evidence_storage()
+    storage.delete(first.storage_name)
+    response = _evidence_post(login(cast.assigned), cast, rel, files=[first])
+    assert response.status_code == 200
+    assert "could not be read" in response.content.decode()
+    assert not Disclosure.objects.exists()
+    assert not AuditEvent.objects.filter(action="disclosure.evidence_pack").exists()
