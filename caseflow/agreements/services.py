@@ -488,11 +488,9 @@ EXTENSIONS = {
 }
 
 
-def evidence_open(
-    *, actor: User, request: HttpRequest | None, case: Case, evidence: Evidence
-) -> bytes:
-    """The decrypted bytes of an evidence file, for a download that is audited."""
-    _require(actor, case, "view")
+def evidence_read(case: Case, evidence: Evidence) -> bytes:
+    """The decrypted bytes of an evidence file of ``case``, checked against its fingerprint.
+    Not audited: callers (the download, the evidence pack) write their own export event."""
     if evidence.case_id != case.pk:
         raise PermissionDenied("Not allowed")
     with evidence_storage().open(evidence.storage_name, "rb") as handle:
@@ -500,6 +498,15 @@ def evidence_open(
     data = case.data_key().decrypt(token)
     if hashlib.sha256(data).hexdigest() != evidence.sha256:
         raise ValueError("evidence file does not match its fingerprint")
+    return data
+
+
+def evidence_open(
+    *, actor: User, request: HttpRequest | None, case: Case, evidence: Evidence
+) -> bytes:
+    """The decrypted bytes of an evidence file, for a download that is audited."""
+    _require(actor, case, "view")
+    data = evidence_read(case, evidence)
     record(
         "agreement.evidence.export",
         actor=actor,
@@ -603,15 +610,28 @@ def breach_escalate(*, breach_id: int) -> list[EscalationFiring]:
 
 
 def chronology_record(
-    *, actor: User, request: HttpRequest | None, agreement: ContactAgreement, fmt: str, sha256: str
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    agreement: ContactAgreement,
+    fmt: str,
+    sha256: str,
+    authority: dict[str, int | None] | None = None,
 ) -> None:
-    """Audit one generation of the chronology (an export of case content)."""
-    _require(actor, agreement.case, "view")
+    """Audit one generation of the chronology (an export of case content): for the agency's
+    own file, or for someone outside it under ``authority`` (the ids of the disclosure and of
+    the release or compelled order it was made under)."""
+    _require(actor, agreement.case, "edit" if authority else "view")
+    detail: dict[str, Any] = {"format": fmt, "sha256": sha256}
+    if authority is None:
+        detail["audience"] = "internal"
+    else:
+        detail.update(audience="outside", **authority)
     record(
         "agreement.chronology.export",
         actor=actor,
         request=request,
         case=agreement.case,
         obj=agreement,
-        detail={"format": fmt, "sha256": sha256},
+        detail=detail,
     )

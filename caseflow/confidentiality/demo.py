@@ -1,6 +1,8 @@
 """Demo data for confidentiality: releases (one expiring soon, one revoked), a referral pack, a
-compelled disclosure, a retention schedule, a purge proposal waiting for its second approval, and
-field settings (one optional field not collected, two relabelled)."""
+compelled disclosure, a retention schedule, a purge proposal waiting for its second approval,
+field settings (one optional field not collected, two relabelled), and on a case with a contact
+agreement a release that covers an evidence pack, the breach chronology and a case export, so they
+can be tried."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import datetime as dt
 from dateutil.relativedelta import relativedelta
 
 from caseflow.accounts.models import Role, User
+from caseflow.agreements.models import Breach
 from caseflow.cases.models import Case, CaseStatus, Party, PartyRole
 from caseflow.confidentiality import services
 from caseflow.confidentiality.models import Category, CompelledKind, IntakeField, PurgeScope
@@ -19,6 +22,42 @@ def _survivor(case: Case) -> Party | None:
     if party is not None:
         party.case = case
     return party
+
+
+EXPORT_RECIPIENT = "Northshire Family Support Service (fictional)"
+
+
+def _seed_export_release(context, north: list[Case], today: dt.date) -> None:
+    """A release to another organisation covering the evidence pack, the chronology (evidence and
+    court orders) and a case export, on a case whose contact log has breaches."""
+    with_breaches = set(Breach.objects.values_list("case_id", flat=True))
+    open_cases = [
+        c
+        for c in north + [c for c in context.cases if c not in north]
+        if c.status != CaseStatus.CLOSED and not c.restricted and c.primary_advocate_id
+    ]
+    case = next((c for c in open_cases if c.pk in with_breaches), None)
+    survivor = _survivor(case) if case is not None else None
+    if survivor is None:
+        return
+    services.release_record(
+        actor=case.primary_advocate,
+        request=None,
+        case=case,
+        consenting_party=survivor,
+        recipient=EXPORT_RECIPIENT,
+        purpose="Support with the family court case: evidence of breaches of the contact "
+        "agreement.",
+        categories=[
+            Category.CONTACT,
+            Category.SAFETY_PLAN,
+            Category.COURT_ORDERS,
+            Category.EVIDENCE,
+            Category.RISK,
+        ],
+        signed_on=today - dt.timedelta(days=7),
+        expires_on=today + relativedelta(months=6),
+    )
 
 
 def seed_demo(context) -> None:
@@ -84,6 +123,7 @@ def seed_demo(context) -> None:
             categories=[Category.NARRATIVES],
             disclosed_on=today - dt.timedelta(days=1),
         )
+    _seed_export_release(context, north, today)
     services.release_expiry_sweep(now=context.now)
 
     admin = User.objects.filter(

@@ -136,6 +136,85 @@ class ReferralPackForm(forms.Form):
         return value
 
 
+def release_label(release, today: dt.date) -> str:
+    if release.revoked_at is not None:
+        state = "revoked"
+    elif release.expires_on < today:
+        state = "expired"
+    else:
+        state = f"until {release.expires_on:%d %b %Y}"
+    return f"{release.recipient} — {release.category_labels} ({state})"
+
+
+class _ExportForm(forms.Form):
+    """Choose a release of the case and name the recipient. Any release id reaches the service,
+    which refuses (and audits) one that does not cover the export: the form does not decide."""
+
+    release = forms.CharField(max_length=32, label="Under the release")
+    recipient = forms.CharField(
+        max_length=200,
+        label="Recipient organisation",
+        help_text="As named on the release.",
+    )
+    submit_label = ""
+
+    def __init__(self, *args, releases: list, **kwargs):
+        super().__init__(*args, **kwargs)
+        today = timezone.localdate()
+        self.fields["release"].widget = forms.Select(
+            choices=[("", "—")] + [(r.public_id, release_label(r, today)) for r in releases]
+        )
+        self.fields["release"].error_messages["required"] = "Choose the release to share under."
+        self.helper = _helper(self.submit_label)
+
+    def clean_recipient(self) -> str:
+        value = self.cleaned_data["recipient"].strip()
+        if not value:
+            raise forms.ValidationError("Name the recipient organisation.")
+        return value
+
+
+def evidence_label(evidence) -> str:
+    return (
+        f"{evidence.created_at:%d %b %Y} · {evidence.filename} · {evidence.content_type}, "
+        f"{evidence.size} bytes"
+    )
+
+
+class EvidencePackForm(_ExportForm):
+    include_contact_log = forms.BooleanField(required=False, label="The contact log")
+    include_breaches = forms.BooleanField(required=False, label="The breach register")
+    evidence = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label="Evidence files"
+    )
+    submit_label = "Produce evidence pack"
+
+    def __init__(self, *args, releases: list, evidence: list, **kwargs):
+        super().__init__(*args, releases=releases, **kwargs)
+        self.fields["evidence"].choices = [(e.public_id, evidence_label(e)) for e in evidence]
+
+    def clean(self):
+        data = super().clean()
+        if not (
+            data.get("include_contact_log") or data.get("include_breaches") or data.get("evidence")
+        ):
+            raise forms.ValidationError(
+                "Choose what to include: the contact log, the breach register or evidence files."
+            )
+        return data
+
+
+class CaseExportForm(_ExportForm):
+    categories = forms.MultipleChoiceField(
+        choices=Category.choices,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        label="Information to include",
+        help_text="Leave all unticked to export every category the release covers.",
+    )
+    submit_label = "Produce case export"
+
+
 class CompelledForm(forms.Form):
     kind = forms.ChoiceField(choices=CompelledKind.choices, label="Court order or subpoena")
     received_on = _date_field("Received on")

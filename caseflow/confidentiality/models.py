@@ -23,6 +23,7 @@ class Category(models.TextChoices):
     RISK = "risk", "Risk"
     SAFETY_PLAN = "safety_plan", "Safety plan"
     COURT_ORDERS = "court_orders", "Court orders"
+    EVIDENCE = "evidence", "Contact log, breaches and evidence files"
 
 
 def category_labels(values: list[str]) -> str:
@@ -78,6 +79,9 @@ class Release(CaseOwned):
 class DisclosureKind(models.TextChoices):
     REFERRAL_PACK = "referral_pack", "Referral pack (with consent)"
     COMPELLED = "compelled", "Compelled (court order or subpoena)"
+    EVIDENCE_PACK = "evidence_pack", "Evidence pack (with consent)"
+    CASE_EXPORT = "case_export", "Case export (with consent)"
+    CHRONOLOGY = "chronology", "Breach chronology"
 
 
 class CompelledKind(models.TextChoices):

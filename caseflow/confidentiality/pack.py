@@ -2,8 +2,11 @@
 
 Each provider takes the case (already resolved through policy) and returns rows of
 (label, value). Other parts of caseflow add the categories they hold (the safety plan, court
-orders) with :func:`register_provider`; a category without a provider says so in the pack instead
-of pretending the case holds nothing.
+orders, the contact log and evidence) with :func:`register_provider` from their AppConfig.ready();
+a category may have several providers (court orders come from the safety plan and from contact
+agreements), whose rows follow one another. A category without a provider says so in the pack
+instead of pretending the case holds nothing. The referral pack and the case export both build
+their contents here: one definition of what each category contains.
 """
 
 from __future__ import annotations
@@ -53,28 +56,39 @@ def _risk(case: Case) -> Rows:
     return [("Risk level", case.get_risk_level_display())]
 
 
-PROVIDERS: dict[str, Callable[[Case], Rows]] = {
-    Category.CONTACT: _contact,
-    Category.ADDRESS: _address,
-    Category.CHILDREN: _children,
-    Category.NARRATIVES: _narratives,
-    Category.RISK: _risk,
+Provider = Callable[[Case], Rows]
+
+PROVIDERS: dict[str, list[Provider]] = {
+    Category.CONTACT: [_contact],
+    Category.ADDRESS: [_address],
+    Category.CHILDREN: [_children],
+    Category.NARRATIVES: [_narratives],
+    Category.RISK: [_risk],
 }
 
+NOT_AVAILABLE: Rows = [("Not included", "This record type is not available for packs yet.")]
+NONE_RECORDED = "None recorded"
 
-def register_provider(category: str, provider: Callable[[Case], Rows]) -> None:
-    PROVIDERS[category] = provider
+
+def register_provider(category: str, provider: Provider) -> None:
+    """Add ``provider`` to ``category`` (once: registering the same function again is a no-op)."""
+    if category not in Category.values:
+        raise ValueError(f"unknown category: {category}")
+    providers = PROVIDERS.setdefault(category, [])
+    if provider not in providers:
+        providers.append(provider)
+
+
+def category_rows(case: Case, category: str) -> Rows:
+    providers = PROVIDERS.get(category)
+    if not providers:
+        return list(NOT_AVAILABLE)
+    rows: Rows = []
+    for provider in providers:
+        rows += provider(case)
+    return rows or [(dict(Category.choices)[category], NONE_RECORDED)]
 
 
 def build_sections(case: Case, categories: list[str]) -> list[tuple[str, Rows]]:
     labels = dict(Category.choices)
-    sections = []
-    for category in categories:
-        provider = PROVIDERS.get(category)
-        rows = (
-            provider(case)
-            if provider
-            else [("Not included", "This record type is not available for packs yet.")]
-        )
-        sections.append((labels[category], rows))
-    return sections
+    return [(labels[category], category_rows(case, category)) for category in categories]

@@ -61,6 +61,13 @@ def case_orders(case: Case) -> list[CompelledOrder]:
     return _bind(CompelledOrder.objects.filter(case=case), case)
 
 
+def case_evidence(case: Case) -> list:
+    """The case's evidence files (metadata; the bytes stay sealed), oldest first."""
+    from caseflow.agreements.packs import evidence_files
+
+    return evidence_files(case)
+
+
 def purge_queue(user: Any) -> dict[str, Any]:
     """The agency's open purge proposals and recent certificates: metadata only."""
     agency_id = user_agency_id(user)

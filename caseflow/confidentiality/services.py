@@ -7,6 +7,11 @@ details hold ids, categories and field names only.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import io
+import json
+import secrets
+import zipfile
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -230,17 +235,55 @@ def release_covering(
     if not wanted or not recipient.strip():
         return None
     day = timezone.localdate(at or timezone.now())
-    candidates = Release.objects.filter(
-        case=case,
-        recipient_index=recipient_index(recipient),
-        revoked_at__isnull=True,
-        signed_on__lte=day,
-        expires_on__gte=day,
-    ).order_by("-expires_on", "-pk")
+    candidates = (
+        Release.objects.filter(
+            case=case,
+            recipient_index=recipient_index(recipient),
+            revoked_at__isnull=True,
+            signed_on__lte=day,
+            expires_on__gte=day,
+        )
+        .select_related("consenting_party", "for_child")
+        .order_by("-expires_on", "-pk")
+    )
     for release in candidates:
-        if wanted <= set(release.categories):
+        if wanted <= set(release.categories) and _consent_holds(case, release):
             release.case = case
             return release
+    return None
+
+
+def _consent_holds(case: Case, release: Release) -> bool:
+    """The release's consent still comes from someone who may give it (never the other party,
+    even if such a row was written around the form)."""
+    return consent_problem(case, release.consenting_party, release.for_child) is None
+
+
+def release_problem(
+    case: Case,
+    release: Release | None,
+    recipient: str,
+    categories: Iterable[str],
+    at: dt.datetime | None = None,
+) -> str | None:
+    """Why ``release`` does not cover sharing ``categories`` with ``recipient`` now: a reason
+    code for the audit trail (no free text), or None if it covers it."""
+    if release is None or release.case_id != case.pk:
+        return "unknown_release"
+    day = timezone.localdate(at or timezone.now())
+    if release.revoked_at is not None:
+        return "revoked"
+    if day > release.expires_on:
+        return "expired"
+    if day < release.signed_on:
+        return "not_yet_signed"
+    if not _consent_holds(case, release):
+        return "consent_not_valid"
+    if not recipient.strip() or recipient_index(recipient) != release.recipient_index:
+        return "recipient_not_covered"
+    wanted = set(categories)
+    if not wanted or not wanted <= set(release.categories):
+        return "category_not_covered"
     return None
 
 
@@ -343,6 +386,364 @@ def referral_pack_export(
             },
         )
     return ReferralPack(disclosure, release, build_sections(case, categories))
+
+
+# --- Evidence packs and case exports for another organisation -----------------------------------
+
+
+#: What an evidence pack needs the release to cover.
+EVIDENCE_PACK_CATEGORIES = [Category.EVIDENCE]
+
+
+def _refused(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    kind: str,
+    categories: list[str],
+    reason: str,
+    release: Release | None,
+) -> ReleaseRequired:
+    """Audit a refused export (it stands: it is written outside any rolled-back transaction)."""
+    record(
+        "disclosure.refused",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=case,
+        detail={
+            "kind": kind,
+            "categories": categories,
+            "reason": reason,
+            "release": release.pk if release is not None else None,
+        },
+    )
+    return ReleaseRequired(reason)
+
+
+def _release_for(case: Case, release_id: str) -> Release | None:
+    """The release ``release_id`` of ``case`` (an id of another case's release is not found)."""
+    release = (
+        Release.objects.filter(case=case, public_id=str(release_id or ""))
+        .select_related("consenting_party", "for_child")
+        .first()
+    )
+    if release is not None:
+        release.case = case
+    return release
+
+
+def _authorise(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    kind: str,
+    release_id: str,
+    recipient: str,
+    categories: list[str],
+) -> Release:
+    if not policy.may(actor, case, "edit"):
+        raise PermissionDenied
+    release = _release_for(case, release_id)
+    reason = release_problem(case, release, recipient, categories)
+    if reason is not None:
+        raise _refused(
+            actor=actor,
+            request=request,
+            case=case,
+            kind=kind,
+            categories=categories,
+            reason=reason,
+            release=release,
+        )
+    return release
+
+
+def _disclose(
+    *, actor: User, case: Case, kind: str, release: Release, recipient: str, categories: list[str]
+) -> Disclosure:
+    return Disclosure.objects.create(
+        case=case,
+        kind=kind,
+        release=release,
+        recipient=recipient.strip(),
+        categories=categories,
+        disclosed_on=timezone.localdate(),
+        created_by=actor,
+    )
+
+
+@dataclass
+class Export:
+    disclosure: Disclosure
+    release: Release
+    data: bytes
+    filename: str
+    content_type: str
+
+
+def _json_bytes(value: Any) -> bytes:
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False).encode()
+
+
+class EvidenceUnavailable(Exception):
+    """An evidence file is missing or does not match its fingerprint: nothing was produced."""
+
+
+def evidence_pack_export(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    release_id: str,
+    recipient: str,
+    include_breaches: bool,
+    include_contact_log: bool,
+    evidence_ids: list[str],
+) -> Export:
+    """A ZIP of the chosen parts of the contact log, breach register and evidence files, for
+    ``recipient``, only under the case's release ``release_id`` covering it and the evidence
+    category. Files are decrypted with the case key and stored under random names; the manifest
+    gives the SHA-256 of every file in the ZIP. A refusal is audited and produces nothing."""
+    from caseflow.agreements import packs
+    from caseflow.agreements.services import EXTENSIONS, evidence_read
+
+    categories = [str(c) for c in EVIDENCE_PACK_CATEGORIES]
+    release = _authorise(
+        actor=actor,
+        request=request,
+        case=case,
+        kind=DisclosureKind.EVIDENCE_PACK,
+        release_id=release_id,
+        recipient=recipient,
+        categories=categories,
+    )
+    chosen = set(evidence_ids)
+    files = [e for e in packs.evidence_files(case) if e.public_id in chosen]
+    if len(files) != len(chosen):
+        raise ValueError("evidence of another case or unknown evidence")
+    members: list[tuple[str, str, bytes, dict[str, Any]]] = []
+    if include_contact_log:
+        members.append(
+            ("contact-log.json", "contact_log", _json_bytes(packs.contact_log(case)), {})
+        )
+    if include_breaches:
+        members.append(("breaches.json", "breaches", _json_bytes(packs.breaches(case)), {}))
+    for evidence in files:
+        try:
+            data = evidence_read(case, evidence)
+        except (OSError, ValueError, InvalidToken) as exc:
+            raise EvidenceUnavailable from exc
+        name = f"files/{secrets.token_hex(12)}{EXTENSIONS.get(evidence.content_type, '.bin')}"
+        about = {
+            "evidence": evidence.public_id[:8],
+            "contact": evidence.event.public_id[:8],
+            "content_type": evidence.content_type,
+        }
+        members.append((name, "evidence", data, about))
+    with transaction.atomic():
+        disclosure = _disclose(
+            actor=actor,
+            case=case,
+            kind=DisclosureKind.EVIDENCE_PACK,
+            release=release,
+            recipient=recipient,
+            categories=categories,
+        )
+        manifest = {
+            "format": "caseflow-evidence-pack/1",
+            "case": case.reference,
+            "disclosure": disclosure.pk,
+            "release": release.public_id,
+            "categories": categories,
+            "generated_at": timezone.now().isoformat(),
+            "files": [
+                {
+                    "name": name,
+                    "part": part,
+                    "size": len(data),
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                    **about,
+                }
+                for name, part, data, about in members
+            ],
+        }
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            for name, _, data, _ in members:
+                archive.writestr(name, data)
+            archive.writestr("manifest.json", _json_bytes(manifest))
+        record(
+            "disclosure.evidence_pack",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=disclosure,
+            detail={
+                "disclosure": disclosure.pk,
+                "release": release.pk,
+                "categories": categories,
+                "parts": sorted({part for _, part, _, _ in members}),
+                "evidence": [e.pk for e in files],
+            },
+        )
+    return Export(
+        disclosure,
+        release,
+        buffer.getvalue(),
+        f"evidence-pack-{case.public_id[:8]}-{disclosure.pk}.zip",
+        "application/zip",
+    )
+
+
+def case_export(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    release_id: str,
+    recipient: str,
+    categories: list[str],
+) -> Export:
+    """The case's sections for ``categories`` (every category the release covers when none is
+    chosen) as JSON, built by the same providers as the referral pack, only under the case's
+    release ``release_id``. A refusal is audited and produces nothing."""
+    release = _release_for(case, release_id)
+    wanted = sorted(set(categories) or (set(release.categories) if release else set()))
+    release = _authorise(
+        actor=actor,
+        request=request,
+        case=case,
+        kind=DisclosureKind.CASE_EXPORT,
+        release_id=release_id,
+        recipient=recipient,
+        categories=wanted,
+    )
+    with transaction.atomic():
+        disclosure = _disclose(
+            actor=actor,
+            case=case,
+            kind=DisclosureKind.CASE_EXPORT,
+            release=release,
+            recipient=recipient,
+            categories=wanted,
+        )
+        document = {
+            "format": "caseflow-case-export/1",
+            "case": case.reference,
+            "disclosure": disclosure.pk,
+            "release": release.public_id,
+            "categories": wanted,
+            "generated_at": timezone.now().isoformat(),
+            "sections": [
+                {
+                    "category": category,
+                    "label": label,
+                    "items": [{"item": item, "value": str(value)} for item, value in rows],
+                }
+                for category, (label, rows) in zip(
+                    wanted, build_sections(case, wanted), strict=True
+                )
+            ],
+        }
+        record(
+            "disclosure.case_export",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=disclosure,
+            detail={"disclosure": disclosure.pk, "release": release.pk, "categories": wanted},
+        )
+    return Export(
+        disclosure,
+        release,
+        _json_bytes(document),
+        f"case-export-{case.public_id[:8]}-{disclosure.pk}.json",
+        "application/json",
+    )
+
+
+#: What the breach chronology holds: the breaches and the linked court order.
+CHRONOLOGY_CATEGORIES = [Category.EVIDENCE, Category.COURT_ORDERS]
+
+
+@dataclass
+class Authority:
+    """On what authority something leaves the agency: a release or a compelled order."""
+
+    disclosure: Disclosure
+    release: Release | None = None
+    order: CompelledOrder | None = None
+
+    @property
+    def audit(self) -> dict[str, int | None]:
+        return {
+            "disclosure": self.disclosure.pk,
+            "release": self.release.pk if self.release else None,
+            "order": self.order.pk if self.order else None,
+        }
+
+
+def outside_authority(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    recipient: str,
+    categories: list[str],
+    release_id: str = "",
+    order_id: int | None = None,
+) -> Authority:
+    """Authorise giving a document holding ``categories`` to ``recipient`` outside the agency:
+    under a covering release, or under a court order or subpoena recorded on the case. Records
+    the disclosure; a refusal is audited and raises :class:`ReleaseRequired`."""
+    if not policy.may(actor, case, "edit"):
+        raise PermissionDenied
+    categories = sorted({str(c) for c in categories})
+    kind = DisclosureKind.CHRONOLOGY
+    if order_id:
+        order = CompelledOrder.objects.filter(case=case, pk=order_id).first()
+        if order is None:
+            raise _refused(
+                actor=actor,
+                request=request,
+                case=case,
+                kind=kind,
+                categories=categories,
+                reason="unknown_order",
+                release=None,
+            )
+        order.case = case
+        disclosure = Disclosure.objects.create(
+            case=case,
+            kind=kind,
+            order=order,
+            recipient=recipient.strip(),
+            categories=categories,
+            disclosed_on=timezone.localdate(),
+            created_by=actor,
+        )
+        return Authority(disclosure, order=order)
+    release = _authorise(
+        actor=actor,
+        request=request,
+        case=case,
+        kind=kind,
+        release_id=release_id,
+        recipient=recipient,
+        categories=categories,
+    )
+    disclosure = _disclose(
+        actor=actor,
+        case=case,
+        kind=kind,
+        release=release,
+        recipient=recipient,
+        categories=categories,
+    )
+    return Authority(disclosure, release=release)
 
 
 def _next_safe_contact(case: Case, now: dt.datetime) -> tuple[dt.datetime, str]:

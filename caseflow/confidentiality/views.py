@@ -18,7 +18,9 @@ from caseflow import policy
 from caseflow.audit.services import record
 from caseflow.confidentiality import selectors, services
 from caseflow.confidentiality.forms import (
+    CaseExportForm,
     CompelledForm,
+    EvidencePackForm,
     FieldSettingsForm,
     ProposalForm,
     ReferralPackForm,
@@ -32,6 +34,13 @@ NO_RELEASE = (
     "Refused: no valid release covers sharing this information with this recipient "
     "(it must name the recipient and every category, be signed, unexpired and not revoked). "
     "Nothing was produced."
+)
+
+
+NO_RELEASE_CHOSEN = (
+    "Refused: the chosen release does not cover this export. It must be from the survivor "
+    "(or a child's guardian), name this recipient and every category the export holds, be "
+    "signed, unexpired and not revoked. Nothing was produced."
 )
 
 
@@ -157,6 +166,90 @@ def referral_pack(request: HttpRequest, public_id: str) -> HttpResponse:
         "Information leaves the agency only under a valid release that names this recipient "
         "and every category you choose.",
         page="referral_pack",
+    )
+
+
+def _download(export: services.Export) -> HttpResponse:
+    response = HttpResponse(export.data, content_type=export.content_type)
+    # The file name holds the case's public id and the disclosure number: nothing personal.
+    response["Content-Disposition"] = f'attachment; filename="{export.filename}"'
+    response["Cache-Control"] = "no-store"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def evidence_pack(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    form = EvidencePackForm(
+        request.POST or None,
+        releases=selectors.case_releases(case),
+        evidence=selectors.case_evidence(case),
+    )
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            export = services.evidence_pack_export(
+                actor=request.user,
+                request=request,
+                case=case,
+                release_id=d["release"],
+                recipient=d["recipient"],
+                include_breaches=d["include_breaches"],
+                include_contact_log=d["include_contact_log"],
+                evidence_ids=d["evidence"],
+            )
+        except services.ReleaseRequired:
+            form.add_error(None, NO_RELEASE_CHOSEN)
+        except services.EvidenceUnavailable:
+            form.add_error(
+                "evidence",
+                "An evidence file could not be read or no longer matches its fingerprint. "
+                "Nothing was produced: leave it out, and tell your supervisor.",
+            )
+        else:
+            return _download(export)
+    return _form_page(
+        request,
+        case,
+        form,
+        "Evidence pack for another organisation",
+        "A ZIP of the contact log, the breach register and evidence files, with a manifest of "
+        "fingerprints. It is produced only under a valid release from the survivor that names "
+        "this recipient and covers the contact log, breaches and evidence.",
+        page="evidence_pack",
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def case_export(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    form = CaseExportForm(request.POST or None, releases=selectors.case_releases(case))
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            export = services.case_export(
+                actor=request.user,
+                request=request,
+                case=case,
+                release_id=d["release"],
+                recipient=d["recipient"],
+                categories=d["categories"],
+            )
+        except services.ReleaseRequired:
+            form.add_error(None, NO_RELEASE_CHOSEN)
+        else:
+            return _download(export)
+    return _form_page(
+        request,
+        case,
+        form,
+        "Case export for another organisation",
+        "A JSON file of the parts of the case the chosen release covers, the same sections as "
+        "a referral pack. Produced only under a valid release that names this recipient.",
+        page="case_export",
     )
 
 

@@ -336,7 +336,7 @@ def test_chronology_fingerprint_is_stable_for_the_same_content(cast, advocate, l
     assert third != first
     exports = AuditEvent.objects.filter(action="agreement.chronology.export", case_id=cast.case.pk)
     assert exports.count() == 3
-    assert exports.last().detail == {"format": "html", "sha256": third}
+    assert exports.last().detail == {"format": "html", "sha256": third, "audience": "internal"}
 
     csv = login(cast.assigned).get(
         reverse("agreements:chronology_csv", args=[cast.case.public_id, agreement.public_id])

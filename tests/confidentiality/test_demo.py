@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 def test_demo_seeds_confidentiality_data():
     seed()
     assert Release.objects.filter(revoked_at__isnull=False).count() == 1
-    assert Release.objects.filter(revoked_at__isnull=True).count() == 2
+    assert Release.objects.filter(revoked_at__isnull=True).count() == 3
     assert FollowUp.objects.filter(kind=FollowUpKind.RELEASE_EXPIRY).count() == 1
     assert CompelledOrder.objects.count() == 1
     assert FollowUp.objects.filter(kind=FollowUpKind.LEGAL_REVIEW).exists()
@@ -36,3 +36,22 @@ def test_demo_seeds_confidentiality_data():
     assert hiding
     relabelled = FieldSetting.objects.filter(agency_id__in=hiding, hidden=False).exclude(label="")
     assert relabelled.exists()
+
+
+def test_demo_has_a_release_to_try_the_evidence_pack_and_case_export():
+    seed()
+    from caseflow.agreements.models import Breach
+    from caseflow.confidentiality import services
+    from caseflow.confidentiality.demo import EXPORT_RECIPIENT
+    from caseflow.confidentiality.models import Category
+
+    covering = [
+        r
+        for r in Release.objects.filter(revoked_at__isnull=True)
+        if Category.EVIDENCE in r.categories and Category.COURT_ORDERS in r.categories
+    ]
+    assert len(covering) == 1
+    case = covering[0].case
+    assert Breach.objects.filter(case=case).exists()
+    assert services.release_covering(case, EXPORT_RECIPIENT, services.CHRONOLOGY_CATEGORIES)
+    assert not case.restricted

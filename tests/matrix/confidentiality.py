@@ -41,6 +41,12 @@ ROWS: dict[str, Row] = {
     "confidentiality:referral_pack": Row(
         GET=casework(200, 200), POST=casework(200, 200), kwargs="case"
     ),
+    "confidentiality:evidence_pack": Row(
+        GET=casework(200, 200), POST=casework(200, 200), kwargs="case"
+    ),
+    "confidentiality:case_export": Row(
+        GET=casework(200, 200), POST=casework(200, 200), kwargs="case"
+    ),
     "confidentiality:compelled_new": Row(
         GET=casework(200, 200), POST=casework(200, 200), kwargs="case"
     ),

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from caseflow.accounts.models import Team, User
 from caseflow.cases.models import PartyRole
+from caseflow.confidentiality import selectors as conf_selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -71,6 +72,9 @@ def context_value(name: str, cast):
         "assignees": lambda: User.objects.filter(membership__agency=agency),
         "parties": lambda: list(cast.case.parties.all()),
         "instrument": _sample_instrument,
+        "releases": lambda: conf_selectors.case_releases(cast.case),
+        "evidence": lambda: conf_selectors.case_evidence(cast.case),
+        "orders": lambda: conf_selectors.case_orders(cast.case),
     }
     if name in table:
         return table[name]()

@@ -1,0 +1,47 @@
+"""What the safety plan contributes to referral packs and case exports.
+
+The "safety plan" category is the current version's sections, except the protective orders:
+court names and order references identify the family, so they belong to the "court orders"
+category and leave only under a release that names it.
+"""
+
+from __future__ import annotations
+
+from caseflow.cases.models import Case
+from caseflow.confidentiality.pack import Rows
+from caseflow.safety import sections
+from caseflow.safety.services import plan_content, plan_of
+
+
+def _current(case: Case) -> tuple[int, dict] | None:
+    plan = plan_of(case)
+    if plan is None or plan.version == 0:
+        return None
+    return plan.version, plan_content(plan)
+
+
+def safety_plan_rows(case: Case) -> Rows:
+    current = _current(case)
+    if current is None:
+        return [("Safety plan", "No plan recorded")]
+    number, content = current
+    rows: Rows = [("Plan version", str(number))]
+    for section in sections.SECTIONS:
+        if section.key == "protective_orders":
+            continue
+        lines = sections.section_lines(content, section.key)
+        rows.append((section.label, "\n".join(lines) if lines else "—"))
+    return rows
+
+
+def protective_order_rows(case: Case) -> Rows:
+    current = _current(case)
+    if current is None:
+        return []
+    _, content = current
+    rows: Rows = []
+    for number, order in enumerate(content["protective_orders"], start=1):
+        for field, label in sections.ORDER_FIELDS:
+            if order[field]:
+                rows.append((f"Protective order {number}: {label}", order[field]))
+    return rows
