@@ -26,10 +26,33 @@ def _parties(case: Case, *roles: str):
     return parties
 
 
+def _settings(case: Case, kind: str, role: str | None = None) -> dict[str, dict]:
+    """The case's agency's field settings for ``kind`` ("case" or "party" in ``role``), read once
+    per case object. A field the agency does not collect never leaves in a pack, even if a value
+    was stored before it was hidden; a relabelled field leaves under the agency's label."""
+    from caseflow.confidentiality.selectors import FieldConfig, agency_field_config
+
+    config = getattr(case, "_pack_field_config", None)
+    if config is None:
+        config = FieldConfig(agency_field_config(case.agency_id))
+        case._pack_field_config = config
+    return config.for_case() if kind == "case" else config.for_role(role)
+
+
+def _field(settings: dict[str, dict], attribute: str, label: str, value) -> Rows:
+    setting = settings.get(attribute, {})
+    if setting.get("hidden"):
+        return []
+    return [(setting.get("label") or label, value or "—")]
+
+
 def _contact(case: Case) -> Rows:
     rows: Rows = []
+    settings = _settings(case, "party", PartyRole.SURVIVOR)
     for p in _parties(case, PartyRole.SURVIVOR):
-        rows += [("Name", p.full_name), ("Phone", p.phone or "—"), ("E-mail", p.email or "—")]
+        rows += [("Name", p.full_name)]
+        rows += _field(settings, "phone", "Phone", p.phone)
+        rows += _field(settings, "email", "E-mail", p.email)
     return rows
 
 
@@ -45,7 +68,7 @@ def _children(case: Case) -> Rows:
 
 
 def _narratives(case: Case) -> Rows:
-    rows: Rows = [("Summary", case.summary or "—")]
+    rows: Rows = _field(_settings(case, "case"), "summary", "Summary", case.summary)
     for p in _parties(case, PartyRole.SURVIVOR):
         if p.notes:
             rows.append(("Notes", p.notes))

@@ -205,3 +205,21 @@ def test_the_case_page_reads_the_field_settings_once(cast, login):
         assert client.get(url).status_code == 200
     table = FieldSetting._meta.db_table
     assert sum(table in q["sql"] for q in captured.captured_queries) == 1
+
+
+def test_a_hidden_field_never_leaves_in_a_pack_and_a_relabelled_one_keeps_its_label(cast):
+    from caseflow.confidentiality.models import Category
+    from caseflow.confidentiality.pack import build_sections
+
+    categories = [Category.CONTACT, Category.NARRATIVES]
+    text = str(build_sections(Case.objects.get(pk=cast.case.pk), categories))
+    assert f"phone {canary(cast.case)}" in text and f"summary {canary(cast.case)}" in text
+
+    _configure(cast.agency, survivor_phone="hidden", summary="Reason for referral")
+    sections = build_sections(Case.objects.get(pk=cast.case.pk), categories)
+    text = str(sections)
+    # Stored before it was hidden, but the agency does not collect it: it does not leave.
+    assert f"phone {canary(cast.case)}" not in text
+    rows = dict(row for _, rows in sections for row in rows)
+    assert rows["Reason for referral"] == f"summary {canary(cast.case)}"
+    assert "Summary" not in rows
