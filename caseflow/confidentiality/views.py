@@ -379,7 +379,7 @@ def field_settings(request: HttpRequest) -> HttpResponse:
         "confidentiality/agency_form.html",
         {
             "form": form,
-            "title": "Intake fields",
+            "title": "Optional fields",
             "intro": "Collect only what the programme needs: a hidden field is not asked for "
             "and not stored.",
         },
