@@ -111,10 +111,15 @@ def _as_row(values: tuple) -> dict[str, Any]:
 
 def _rows(batch: int) -> Iterator[tuple[int, bytes, str, str]]:
     """(seq, canonical bytes, prev_hash, hash) of every row in ``seq`` order."""
+    with contextlib.closing(_raw_batches(batch)) as chunks:
+        yield from _canonical_rows(chunks)
+
+
+def _canonical_rows(chunks: Iterator[list[tuple]]) -> Iterator[tuple[int, bytes, str, str]]:
     naive_tz = connection.timezone if settings.USE_TZ else None
     detail_field = AuditEvent._meta.get_field("detail")
     details: dict[Any, str] = {}
-    for chunk in _raw_batches(batch):
+    for chunk in chunks:
         for values in chunk:
             detail = values[6]
             known = details.get(detail) if isinstance(detail, str) else None
@@ -142,10 +147,16 @@ def _rows(batch: int) -> Iterator[tuple[int, bytes, str, str]]:
 def verify_chain(saved_head: Head | None = None, *, batch: int = BATCH) -> Result:
     """Walk the chain from its first event. The first bad sequence number is the first row whose
     number, link to its predecessor or own hash is not what an untouched chain would hold."""
+    # closing(): a verdict before the end closes the cursor (and its transaction) at once.
+    with contextlib.closing(_rows(batch)) as rows:
+        return _walk(rows, saved_head)
+
+
+def _walk(rows: Iterator[tuple[int, bytes, str, str]], saved_head: Head | None) -> Result:
     expected_seq, prev = 1, GENESIS
     checked = 0
     saved_seen = False
-    for seq, data, prev_hash, stored_hash in _rows(batch):
+    for seq, data, prev_hash, stored_hash in rows:
         if seq != expected_seq:
             return Result(
                 False,

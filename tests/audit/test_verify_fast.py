@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -243,6 +243,9 @@ def test_a_changed_detail_is_found_through_the_cache_of_detail_forms():
         cur.execute(
             "UPDATE audit_auditevent SET detail = %s WHERE seq = 4", ['{"fields": ["notes"]}']
         )
+    open_before = list(connection.savepoint_ids)
     result = verify_chain(batch=2)
     assert not result.ok and result.bad_seq == 4
     assert result.problem == "event 4 was changed"
+    # Stopping at the first bad row closes the cursor and its transaction there and then.
+    assert list(connection.savepoint_ids) == open_before
