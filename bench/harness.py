@@ -65,6 +65,7 @@ class BenchContext:
     tier: str
     scale: float
     sweep_items: int = 100_000  # due check-ins for the reminder sweep (already scaled)
+    naive_sample: int = 10_000  # due check-ins the naive per-row loop runs on (extrapolated)
 
 
 def percentile(samples: list[float], pct: float) -> float:

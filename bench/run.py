@@ -1,7 +1,8 @@
 """Run every benchmark in bench/ against its peers, on a scratch database seeded at scale.
 
     uv run python bench/run.py [--tier base] [--scale S] [--db sqlite|postgres] [--only NAME]
-                               [--iterations N] [--warmup N] [--sweep-items N] [--reseed]
+                               [--iterations N] [--warmup N] [--sweep-items N]
+                               [--naive-sample N] [--reseed]
 
 SQLite: var/bench/<tier>-<scale>.sqlite3. PostgreSQL: $BENCH_POSTGRES_URL, by default
 postgres://postgres@127.0.0.1:5432/caseflow_bench (created if missing). The database is seeded
@@ -163,6 +164,13 @@ def main(argv: list[str] | None = None) -> int:
         help="due check-ins for the reminder sweep at scale 1 (multiplied by --scale)",
     )
     parser.add_argument(
+        "--naive-sample",
+        type=int,
+        default=10_000,
+        help="due check-ins the naive per-row sweep runs on (not scaled); its time is "
+        "extrapolated per item to the full count when smaller (default 10,000)",
+    )
+    parser.add_argument(
         "--reseed", action="store_true", help="drop the scratch database and seed it again"
     )
     args = parser.parse_args(argv)
@@ -178,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         tier=args.tier,
         scale=args.scale,
         sweep_items=max(1, round(args.sweep_items * args.scale)),
+        naive_sample=max(1, args.naive_sample),
     )
     print(f"caseflow benchmarks: tier {args.tier} x{args.scale:g} on {args.db}")
     print(f"machine: {_machine()}")

@@ -104,17 +104,20 @@ def run_sweep(now: dt.datetime) -> int:
     return result.notifications
 
 
-def run_naive(now: dt.datetime) -> int:
+def run_naive(now: dt.datetime, limit: int | None = None) -> int:
+    """The per-row loop over every due check-in, or over the first ``limit`` of them (a sample:
+    its time per row is what bench/bench_sweep.py extrapolates from)."""
     from django.db import IntegrityError
 
     from caseflow.checkins.models import CheckIn, Notification
 
     created = 0
-    ids = list(
+    due = (
         CheckIn.objects.filter(status="scheduled", reminder_stage__lt=2, due_at__lte=now)
         .order_by("due_at")
         .values_list("pk", flat=True)
     )
+    ids = list(due[:limit] if limit is not None else due)
     for pk in ids:
         with transaction.atomic():
             checkin = CheckIn.objects.select_related("case").get(pk=pk)

@@ -2,11 +2,14 @@
 
 :func:`sweep` claims due check-ins and follow-ups in batches (``SELECT ... FOR UPDATE SKIP
 LOCKED`` on PostgreSQL; on SQLite every transaction begins IMMEDIATE, which serialises sweeps),
-advances their ``reminder_stage``, creates notification rows with a unique key (so a second
-sweep, or a retried one, creates nothing new) and, in a separate step, enqueues one delivery
-task per unsent notification on commit, carrying its id only. A notification whose task was
-enqueued a while ago and is still unsent is enqueued again: when the broker loses its queue,
-the next sweep delivers what it lost. Nothing is scheduled ahead with eta/countdown.
+advances their ``reminder_stage`` and creates the batch's notification rows in one
+``INSERT ... ON CONFLICT DO NOTHING RETURNING id`` with a unique key (so a second sweep, or a
+retried one, creates nothing new); the rows it inserted are stamped ``enqueued_at`` and one
+delivery task per row, carrying its id only, is enqueued when the batch's transaction commits.
+A separate dispatch step enqueues unsent notifications never enqueued (those of other areas) or
+enqueued a while ago and still unsent: when the broker loses its queue, or a sweep dies between
+its commit and the hand-off, the next sweep delivers what was lost. Nothing is scheduled ahead
+with eta/countdown.
 
 :func:`notification_deliver` is the delivery: under a row lock it re-checks, at run time, that
 the case is still open and the recipient still on it, then delivers (in-app: marks it sent;
@@ -17,6 +20,7 @@ finds ``sent_at`` set and does nothing.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 import os
 import time
@@ -126,27 +130,82 @@ def _supervisors(team_ids: Iterable[int]) -> dict[int, list[int]]:
     return found
 
 
-def _notes(
-    *, recipients: Iterable[int], kind: str, case: dict, key: str, text: str, **subject
-) -> list[Notification]:
-    link = case["link"]
-    return [
-        Notification(
-            recipient_id=user_id,
-            channel=channel,
-            kind=kind,
-            case_id=case["pk"],
-            key=key,
-            text=text,
-            link=link,
-            **subject,
+#: The columns the sweep writes for each notification (the others keep their defaults: not sent,
+#: not read): those of ``_notes`` rows, then the creation and enqueue stamps and ``dropped``.
+_NOTE_COLUMNS = (
+    "recipient_id",
+    "channel",
+    "kind",
+    "case_id",
+    "key",
+    "text",
+    "link",
+    "checkin_id",
+    "followup_id",
+    "created_at",
+    "enqueued_at",
+    "dropped",
+)
+_NOTE_INTS = {0, 3, 7, 8}  # recipient_id, case_id, checkin_id, followup_id
+
+
+def _rows_of_json_sql(vendor: str) -> str:
+    """A SELECT of the ``_notes`` rows from one JSON array parameter (one statement for a whole
+    batch, parsed by the database instead of bound value by value)."""
+    if vendor == "postgresql":
+        values = ", ".join(
+            f"(e->>{i})::bigint" if i in _NOTE_INTS else f"e->>{i}" for i in range(9)
         )
+        return (
+            f"SELECT {values}, %s, %s, '' "  # noqa: S608 - no value is interpolated
+            "FROM json_array_elements(%s::json) AS e WHERE true"
+        )
+    values = ", ".join(f"json_extract(value, '$[{i}]')" for i in range(9))
+    # WHERE true: SQLite needs it to parse the ON CONFLICT clause after a SELECT.
+    return f"SELECT {values}, %s, %s, '' FROM json_each(%s) WHERE true"  # noqa: S608 - as above
+
+
+def _notes(
+    *,
+    recipients: Iterable[int],
+    kind: str,
+    case: dict,
+    key: str,
+    text: str,
+    checkin_id: int | None = None,
+    followup_id: int | None = None,
+) -> list[tuple]:
+    """The notification rows for one subject: each recipient once, in-app and e-mail (the
+    leading values of ``_NOTE_COLUMNS``)."""
+    return [
+        (user_id, channel, kind, case["pk"], key, text, case["link"], checkin_id, followup_id)
         for user_id in dict.fromkeys(recipients)
         for channel in (NotificationChannel.IN_APP, NotificationChannel.EMAIL)
     ]
 
 
-def _checkin_batch(now: dt.datetime, batch: int, result: SweepResult) -> int:
+def _insert_notes(notes: list[tuple]) -> list[int]:
+    """Insert ``notes`` in one statement, stamped as enqueued now; a note whose (recipient,
+    channel, key) exists already is skipped. Returns the ids of the rows inserted, which the
+    caller enqueues on commit (the dispatch step enqueues them again if that hand-off is lost)."""
+    if not notes:
+        return []
+    quote = connection.ops.quote_name
+    stamp = connection.ops.adapt_datetimefield_value(timezone.now())
+    # Table and column names come from the model; every value is a parameter.
+    sql = (
+        f"INSERT INTO {quote(Notification._meta.db_table)} "  # noqa: S608
+        f"({', '.join(quote(c) for c in _NOTE_COLUMNS)}) {_rows_of_json_sql(connection.vendor)} "
+        "ON CONFLICT DO NOTHING RETURNING id"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [stamp, stamp, json.dumps(notes, separators=(",", ":"))])
+        return [pk for (pk,) in cursor.fetchall()]
+
+
+def _checkin_batch(
+    now: dt.datetime, batch: int, result: SweepResult, enqueue: Callable[[list[int]], None]
+) -> int:
     with transaction.atomic():
         rows = _claim(
             CheckIn.objects.due(now, lead=_lead(), grace=_grace()),
@@ -156,16 +215,14 @@ def _checkin_batch(now: dt.datetime, batch: int, result: SweepResult) -> int:
         if not rows:
             return 0
         cases = _cases(r["case_id"] for r in rows)
-        need_supervisors = [
-            cases[r["case_id"]]["team_id"]
-            for r in rows
-            if target_stage(r["due_at"], now, checkin=True) == 3
-        ]
+        for row in rows:
+            row["stage"] = target_stage(row["due_at"], now, checkin=True)
+        need_supervisors = [cases[r["case_id"]]["team_id"] for r in rows if r["stage"] == 3]
         supervisors = _supervisors(need_supervisors) if need_supervisors else {}
-        notes: list[Notification] = []
+        notes: list[tuple] = []
         by_stage: dict[int, list[int]] = defaultdict(list)
         for row in rows:
-            stage = target_stage(row["due_at"], now, checkin=True)
+            stage = row["stage"]
             by_stage[stage].append(row["pk"])
             case = cases[row["case_id"]]
             kind = f"checkin_{STAGE_KINDS[stage]}"
@@ -184,7 +241,7 @@ def _checkin_batch(now: dt.datetime, batch: int, result: SweepResult) -> int:
                 ),
                 checkin_id=row["pk"],
             )
-        Notification.objects.bulk_create(notes, ignore_conflicts=True, batch_size=1000)
+        created = _insert_notes(notes)
         for stage, ids in by_stage.items():
             changes: dict = {"reminder_stage": stage}
             if stage == 3:
@@ -193,13 +250,18 @@ def _checkin_batch(now: dt.datetime, batch: int, result: SweepResult) -> int:
             result.per_stage[stage] += len(ids)
         if by_stage.get(3):
             record("checkin.missed", detail={"checkins": by_stage[3]})
+        if created:
+            enqueue(created)
         result.checkins += len(rows)
-        result.notifications += len(notes)
+        result.notifications += len(created)
+        result.enqueued += len(created)
         result.batches += 1
         return len(rows)
 
 
-def _followup_batch(now: dt.datetime, batch: int, result: SweepResult) -> int:
+def _followup_batch(
+    now: dt.datetime, batch: int, result: SweepResult, enqueue: Callable[[list[int]], None]
+) -> int:
     lead = _lead()
     due = FollowUp.objects.filter(status=FollowUpStatus.OPEN).filter(
         Q(reminder_stage=0, due_at__lte=now + lead) | Q(reminder_stage=1, due_at__lte=now)
@@ -212,7 +274,7 @@ def _followup_batch(now: dt.datetime, batch: int, result: SweepResult) -> int:
         if not rows:
             return 0
         cases = _cases(r["case_id"] for r in rows)
-        notes: list[Notification] = []
+        notes: list[tuple] = []
         by_stage: dict[int, list[int]] = defaultdict(list)
         for row in rows:
             stage = target_stage(row["due_at"], now, checkin=False)
@@ -233,11 +295,14 @@ def _followup_batch(now: dt.datetime, batch: int, result: SweepResult) -> int:
                 ),
                 followup_id=row["pk"],
             )
-        Notification.objects.bulk_create(notes, ignore_conflicts=True, batch_size=1000)
+        created = _insert_notes(notes)
         for stage, ids in by_stage.items():
             FollowUp.objects.filter(pk__in=ids).update(reminder_stage=stage)
+        if created:
+            enqueue(created)
         result.followups += len(rows)
-        result.notifications += len(notes)
+        result.notifications += len(created)
+        result.enqueued += len(created)
         result.batches += 1
         return len(rows)
 
@@ -300,9 +365,9 @@ def sweep(
     started = time.monotonic()
     result = SweepResult()
     _extend_schedules(now, result)
-    while _checkin_batch(now, batch, result) == batch:
+    while _checkin_batch(now, batch, result, enqueue) == batch:
         pass
-    while _followup_batch(now, batch, result) == batch:
+    while _followup_batch(now, batch, result, enqueue) == batch:
         pass
     while _dispatch_batch(batch, result, enqueue) == batch:
         pass

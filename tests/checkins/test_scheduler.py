@@ -299,3 +299,50 @@ def test_due_dates_at_the_ends_of_the_calendar_do_not_break_the_sweep(cast):
     make_followup(cast.case, cast.assigned, _dt.datetime(1, 1, 1, 0, 5, tzinfo=_dt.UTC))
     result = run(MONDAY)
     assert result.checkins == 1 and result.followups == 1
+
+
+def test_the_set_based_insert_writes_each_notification_whole(cast):
+    """The batch's notifications go in as one statement: every column is what a row created
+    through the ORM would hold, quotes and non-ASCII in the reference included."""
+    cast.case.reference = "CASE-'Ω\"1"
+    cast.case.save(update_fields=["reference"])
+    checkin = make_checkin(cast.case, cast.assigned, DUE)
+    followup = make_followup(cast.case, cast.assigned, DUE, kind="court_date")
+    calls: list = []
+    with time_machine.travel(DUE + dt.timedelta(seconds=5), tick=False):
+        result = run(DUE, calls)
+    assert result.notifications == 4 and result.enqueued == 4
+    notes = list(Notification.objects.order_by("key", "channel"))
+    assert sorted(collected(calls)) == sorted(n.pk for n in notes)
+    link = f"/cases/{cast.case.public_id}/"
+    assert [
+        (n.recipient_id, n.channel, n.kind, n.case_id, n.key, n.text, n.link) for n in notes
+    ] == [
+        (
+            cast.assigned.pk,
+            channel,
+            "checkin_due",
+            cast.case.pk,
+            f"checkin:{checkin.pk}:due:20261207T1000Z",
+            "Check-in due now on case CASE-'Ω\"1.",
+            link,
+        )
+        for channel in (NotificationChannel.EMAIL, NotificationChannel.IN_APP)
+    ] + [
+        (
+            cast.assigned.pk,
+            channel,
+            "followup_due",
+            cast.case.pk,
+            f"followup:{followup.pk}:due:20261207T1000Z",
+            "Follow-up (Court date) due now on case CASE-'Ω\"1.",
+            link,
+        )
+        for channel in (NotificationChannel.EMAIL, NotificationChannel.IN_APP)
+    ]
+    stamped = DUE + dt.timedelta(seconds=5)
+    for n in notes:
+        assert n.checkin_id == (checkin.pk if n.kind.startswith("checkin") else None)
+        assert n.followup_id == (followup.pk if n.kind.startswith("followup") else None)
+        assert n.created_at == stamped and n.enqueued_at == stamped
+        assert n.sent_at is None and n.read_at is None and n.dropped == ""
