@@ -7,6 +7,9 @@ import datetime as dt
 from collections.abc import Iterable
 from zoneinfo import ZoneInfo
 
+from django.db.models import BooleanField, DateTimeField, F, OrderBy, Q, When, Window
+from django.db.models import Case as Case_
+from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.utils import timezone
 
@@ -144,29 +147,79 @@ def advocate_dashboard(user: User, now: dt.datetime | None = None) -> dict:
     }
 
 
-def case_checkins(case: Case, now: dt.datetime | None = None) -> dict:
+UPCOMING_STATUSES = (CheckInStatus.SCHEDULED, CheckInStatus.MISSED, CheckInStatus.UNSAFE)
+PAST_STATUSES = (CheckInStatus.DONE, CheckInStatus.CANCELLED)
+CASE_UPCOMING_LIMIT = 20
+CASE_RECENT_LIMIT = 10
+PROFILE_NOT_LOADED = object()
+
+
+def _windows_from(rows: list[CheckIn], profile: SafeContactProfile | None) -> None:
+    """``window_text``, ``tz`` and ``local_due`` of one case's check-ins from its profile."""
+    if profile is None:
+        for row in rows:
+            row.window_text, row.tz = "No safe-contact profile", "UTC"
+        return
+    text = safewindows.format_windows(profile_windows(profile)).replace("\n", "; ")
+    zone = ZoneInfo(profile.timezone)
+    for row in rows:
+        row.tz, row.window_text = profile.timezone, text
+        row.local_due = row.due_at.astimezone(zone)
+
+
+def case_checkins(
+    case: Case,
+    now: dt.datetime | None = None,
+    *,
+    profile: SafeContactProfile | None | object = PROFILE_NOT_LOADED,
+    followups: bool = True,
+) -> dict:
+    """The case's upcoming check-ins (the first 20 from 30 days ago, with the survivor's safe
+    windows), its last 10 done or cancelled ones and its open follow-ups.
+
+    Both check-in lists come from one query: each row is ranked within its list by a window
+    function and only the first ones of each are read. ``profile``: the case's safe-contact
+    profile (or ``None``) when the caller has it already; else it is loaded. ``followups=False``
+    when the caller knows there is none open."""
     now = now or timezone.now()
-    upcoming = list(
-        checkin_rows(
-            CheckIn.objects.filter(
-                case=case,
-                status__in=(CheckInStatus.SCHEDULED, CheckInStatus.MISSED, CheckInStatus.UNSAFE),
-                due_at__gte=now - dt.timedelta(days=30),
-            ).select_related("assignee")
-        )[:20]
+    upcoming_q = Q(status__in=UPCOMING_STATUSES, due_at__gte=now - dt.timedelta(days=30))
+    upcoming_first = Case_(When(upcoming_q, then=F("due_at")), output_field=DateTimeField())
+    rows = list(
+        CheckIn.objects.filter(case=case)
+        .filter(upcoming_q | Q(status__in=PAST_STATUSES))
+        .annotate(
+            upcoming=Case_(When(upcoming_q, then=True), default=False, output_field=BooleanField()),
+            rank=Window(
+                RowNumber(),
+                partition_by=[F("upcoming")],
+                # Upcoming: soonest first; past: latest first (their first key is NULL).
+                order_by=[
+                    OrderBy(upcoming_first, nulls_last=True),
+                    F("due_at").desc(),
+                    F("pk").asc(),
+                ],
+            ),
+        )
+        .filter(
+            Q(upcoming=True, rank__lte=CASE_UPCOMING_LIMIT)
+            | Q(upcoming=False, rank__lte=CASE_RECENT_LIMIT)
+        )
+        .only(*(f for f in CHECKIN_LIST_FIELDS if not f.startswith("case__")))
     )
-    _attach_windows(upcoming)
-    recent = list(
-        checkin_rows(
-            CheckIn.objects.filter(
-                case=case, status__in=(CheckInStatus.DONE, CheckInStatus.CANCELLED)
-            )
-        ).order_by("-due_at")[:10]
+    for row in rows:
+        row.case = case  # shares the unwrapped data key
+    upcoming = sorted((r for r in rows if r.upcoming), key=lambda r: (r.due_at, r.pk))
+    recent = sorted((r for r in rows if not r.upcoming), key=lambda r: (r.due_at, r.pk))[::-1]
+    if profile is PROFILE_NOT_LOADED:
+        _attach_windows(upcoming)
+    else:
+        _windows_from(upcoming, profile)
+    open_followups = (
+        list(followup_rows(FollowUp.objects.filter(case=case, status=FollowUpStatus.OPEN))[:50])
+        if followups
+        else []
     )
-    followups = list(
-        followup_rows(FollowUp.objects.filter(case=case, status=FollowUpStatus.OPEN))[:50]
-    )
-    return {"upcoming": upcoming, "recent": recent, "followups": followups}
+    return {"upcoming": upcoming, "recent": recent, "followups": open_followups}
 
 
 def checkin_for(case: Case, pk: int) -> CheckIn:
