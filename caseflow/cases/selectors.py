@@ -32,12 +32,21 @@ def _next_due():
         .order_by("due_at")
         .values("due_at")[:1]
     )
-    both = [
+    return _Earliest(
         Subquery(checkin, output_field=DateTimeField()),
         Subquery(followup, output_field=DateTimeField()),
-    ]
-    # LEAST ignores NULLs on PostgreSQL but not on SQLite: Coalesce each side with the other.
-    return Least(Coalesce(both[0], both[1]), Coalesce(both[1], both[0]))
+    )
+
+
+class _Earliest(Least):
+    """The earlier of two values, ignoring a NULL. PostgreSQL's LEAST ignores NULLs, so each
+    correlated subquery runs once; SQLite's MIN does not, so there each side is coalesced with
+    the other (and each subquery appears twice)."""
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        first, second = self.get_source_expressions()
+        both = Least(Coalesce(first, second), Coalesce(second, first))
+        return compiler.compile(both)
 
 
 def case_rows(queryset):

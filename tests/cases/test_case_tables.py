@@ -42,3 +42,26 @@ def test_rows_link_each_case_and_escape_what_they_show(cast):
     assert cast.case.get_status_display() in html
     assert cast.case.get_risk_level_display() in html
     assert cast.case.team.name in html
+
+
+@pytest.mark.django_db
+def test_next_due_is_the_earliest_scheduled_check_in_or_open_follow_up(cast):
+    from caseflow.checkins.models import CheckInStatus, FollowUpStatus
+    from tests.checkins.helpers import make_checkin, make_followup
+
+    def next_due():
+        return case_rows(Case.objects.filter(pk=cast.case.pk)).get().next_due
+
+    soon, later, latest = MOMENTS
+    assert next_due() is None
+    make_checkin(cast.case, cast.assigned, soon, status=CheckInStatus.DONE)
+    make_followup(cast.case, cast.assigned, soon, status=FollowUpStatus.DONE)
+    assert next_due() is None  # done rows are not due
+    make_followup(cast.case, cast.assigned, latest)
+    assert next_due() == latest  # only a follow-up
+    make_checkin(cast.case, cast.assigned, later)
+    assert next_due() == later  # the check-in is earlier
+    make_followup(cast.case, cast.assigned, soon + dt.timedelta(hours=1))
+    assert next_due() == soon + dt.timedelta(hours=1)  # now the follow-up is
+    cast.case.followups.update(status=FollowUpStatus.DONE)
+    assert next_due() == later  # only a check-in
