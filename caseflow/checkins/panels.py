@@ -7,23 +7,27 @@ from django.db.models import Exists, OuterRef
 from caseflow import policy
 from caseflow.cases.panels import loaded, may_have
 from caseflow.checkins import selectors
-from caseflow.checkins.models import FollowUp, FollowUpStatus
+from caseflow.checkins.models import CheckIn, FollowUp, FollowUpStatus
 
 
 def case_facts() -> dict:
     return {
+        "has_checkins": Exists(CheckIn.objects.filter(case=OuterRef("pk"))),
         "has_open_followups": Exists(
             FollowUp.objects.filter(case=OuterRef("pk"), status=FollowUpStatus.OPEN)
-        )
+        ),
     }
 
 
 def case_panel(request, case):
-    """One query for the check-ins (and one for the follow-ups if the case has open ones). The
-    safe windows come from the profile the case page loaded already, decrypted once."""
+    """The check-ins and open follow-ups, queried only if the case has some. The safe windows
+    come from the profile the case page loaded already, decrypted once."""
     profile = loaded(case, "safe_contact", lambda: selectors.PROFILE_NOT_LOADED)
     context = selectors.case_checkins(
-        case, profile=profile, followups=may_have(case, "has_open_followups")
+        case,
+        profile=profile,
+        checkins=may_have(case, "has_checkins"),
+        followups=may_have(case, "has_open_followups"),
     )
     context["can_edit"] = policy.may(request.user, case, "edit")
     context["case"] = case

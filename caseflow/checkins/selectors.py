@@ -7,9 +7,6 @@ import datetime as dt
 from collections.abc import Iterable
 from zoneinfo import ZoneInfo
 
-from django.db.models import BooleanField, DateTimeField, F, OrderBy, Q, When, Window
-from django.db.models import Case as Case_
-from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.utils import timezone
 
@@ -172,44 +169,38 @@ def case_checkins(
     now: dt.datetime | None = None,
     *,
     profile: SafeContactProfile | None | object = PROFILE_NOT_LOADED,
+    checkins: bool = True,
     followups: bool = True,
 ) -> dict:
     """The case's upcoming check-ins (the first 20 from 30 days ago, with the survivor's safe
     windows), its last 10 done or cancelled ones and its open follow-ups.
 
-    Both check-in lists come from one query: each row is ranked within its list by a window
-    function and only the first ones of each are read. ``profile``: the case's safe-contact
-    profile (or ``None``) when the caller has it already; else it is loaded. ``followups=False``
-    when the caller knows there is none open."""
+    ``profile``: the case's safe-contact profile (or ``None``) when the caller has it already;
+    else it is loaded. ``checkins=False`` / ``followups=False`` when the caller knows the case
+    has no check-in / no open follow-up. Two plain queries for the check-ins: one ranked query
+    (a window function over both lists) was one statement fewer but twice as slow to build and
+    run."""
     now = now or timezone.now()
-    upcoming_q = Q(status__in=UPCOMING_STATUSES, due_at__gte=now - dt.timedelta(days=30))
-    upcoming_first = Case_(When(upcoming_q, then=F("due_at")), output_field=DateTimeField())
-    rows = list(
-        CheckIn.objects.filter(case=case)
-        .filter(upcoming_q | Q(status__in=PAST_STATUSES))
-        .annotate(
-            upcoming=Case_(When(upcoming_q, then=True), default=False, output_field=BooleanField()),
-            rank=Window(
-                RowNumber(),
-                partition_by=[F("upcoming")],
-                # Upcoming: soonest first; past: latest first (their first key is NULL).
-                order_by=[
-                    OrderBy(upcoming_first, nulls_last=True),
-                    F("due_at").desc(),
-                    F("pk").asc(),
-                ],
-            ),
+    fields = [f for f in CHECKIN_LIST_FIELDS if not f.startswith("case__")]
+    upcoming: list[CheckIn] = []
+    recent: list[CheckIn] = []
+    if checkins:
+        upcoming = list(
+            CheckIn.objects.filter(
+                case=case,
+                status__in=UPCOMING_STATUSES,
+                due_at__gte=now - dt.timedelta(days=30),
+            )
+            .only(*fields)
+            .order_by("due_at", "pk")[:CASE_UPCOMING_LIMIT]
         )
-        .filter(
-            Q(upcoming=True, rank__lte=CASE_UPCOMING_LIMIT)
-            | Q(upcoming=False, rank__lte=CASE_RECENT_LIMIT)
+        recent = list(
+            CheckIn.objects.filter(case=case, status__in=PAST_STATUSES)
+            .only(*fields)
+            .order_by("-due_at", "-pk")[:CASE_RECENT_LIMIT]
         )
-        .only(*(f for f in CHECKIN_LIST_FIELDS if not f.startswith("case__")))
-    )
-    for row in rows:
+    for row in (*upcoming, *recent):
         row.case = case  # shares the unwrapped data key
-    upcoming = sorted((r for r in rows if r.upcoming), key=lambda r: (r.due_at, r.pk))
-    recent = sorted((r for r in rows if not r.upcoming), key=lambda r: (r.due_at, r.pk))[::-1]
     if profile is PROFILE_NOT_LOADED:
         _attach_windows(upcoming)
     else:
