@@ -8,7 +8,7 @@ A panel's module may also declare what it needs to know about the case before it
 rows, so that the case page asks once for every panel instead of once per panel and per list:
 
 - ``case_facts()``: annotations (``Exists``, ``Subquery``…) for the case page's one facts query,
-  e.g. ``{"has_releases": Exists(...)}``;
+  e.g. ``{"has_releases": Exists(...)}``, that depend on the case only (built once);
 - ``CASE_RELATED``: one-to-one relations of the case to load in that same query
   (``select_related``), e.g. ``("safety_plan",)``.
 
@@ -51,8 +51,12 @@ def _panels() -> tuple[Callable[..., Any], ...]:
     return tuple(panels)
 
 
+@functools.cache
 def panel_facts() -> tuple[dict[str, Any], tuple[str, ...]]:
-    """The annotations and one-to-one relations the panels ask for (see the module docstring)."""
+    """The annotations and one-to-one relations the panels ask for (see the module docstring).
+
+    Built once per process: a fact depends on the case only, never on the request or the time
+    (``annotate`` resolves a copy of each expression, so sharing them is safe)."""
     annotations: dict[str, Any] = {}
     related: list[str] = []
     for func in _panels():
