@@ -114,6 +114,10 @@ CASE_ACTIONS: dict[str, rules.Predicate] = {
 }
 
 
+# Key of the scope answer in a case's memo (never an action name).
+_IN_SCOPE = "@scope"
+
+
 def may(user: Any, case: Case, action: str) -> bool:
     """Whether ``user`` may take ``action`` on ``case`` (scope included).
 
@@ -123,9 +127,13 @@ def may(user: Any, case: Case, action: str) -> bool:
     if action not in CASE_ACTIONS:
         raise ValueError(f"unknown case action {action!r}")
     memo = case.__dict__.setdefault("_policy_memo", {})
-    key = (getattr(user, "pk", None), action)
+    uid = getattr(user, "pk", None)
+    key = (uid, action)
     if key not in memo:
-        memo[key] = can_view_case(user, case) and CASE_ACTIONS[action].test(user, case)
+        scope = (uid, _IN_SCOPE)
+        if scope not in memo:
+            memo[scope] = can_view_case(user, case)
+        memo[key] = memo[scope] and CASE_ACTIONS[action].test(user, case)
     return memo[key]
 
 
@@ -152,6 +160,11 @@ def get_case_for(user: Any, public_id: str, action: str = "view") -> Case:
         raise CaseNotFound(public_id, action)
     if not CASE_ACTIONS[action].test(user, case):
         raise CaseForbidden(case, action)
+    # This instance was just loaded through ``visible_cases(user)``: keep the answers for the
+    # rest of the request, so that ``may`` does not check the scope (or this action) again.
+    memo = case.__dict__.setdefault("_policy_memo", {})
+    memo[(user.pk, _IN_SCOPE)] = True
+    memo[(user.pk, action)] = True
     return case
 
 

@@ -7,7 +7,14 @@ from django.db.models.functions import Coalesce, Least
 
 from caseflow import policy
 from caseflow.accounts.models import User
-from caseflow.cases.models import BreakGlassGrant, CaseAssignment, CaseStatus, RiskLevel
+from caseflow.cases.models import (
+    BreakGlassGrant,
+    Case,
+    CaseAssignment,
+    CaseStatus,
+    RiskLevel,
+)
+from caseflow.lib.encryption import unwrap_data_key
 
 OPEN_STATUSES = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
 
@@ -25,12 +32,21 @@ def _next_due():
         .order_by("due_at")
         .values("due_at")[:1]
     )
-    both = [
+    return _Earliest(
         Subquery(checkin, output_field=DateTimeField()),
         Subquery(followup, output_field=DateTimeField()),
-    ]
-    # LEAST ignores NULLs on PostgreSQL but not on SQLite: Coalesce each side with the other.
-    return Least(Coalesce(both[0], both[1]), Coalesce(both[1], both[0]))
+    )
+
+
+class _Earliest(Least):
+    """The earlier of two values, ignoring a NULL. PostgreSQL's LEAST ignores NULLs, so each
+    correlated subquery runs once; SQLite's MIN does not, so there each side is coalesced with
+    the other (and each subquery appears twice)."""
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        first, second = self.get_source_expressions()
+        both = Least(Coalesce(first, second), Coalesce(second, first))
+        return compiler.compile(both)
 
 
 def case_rows(queryset):
@@ -54,6 +70,44 @@ def case_rows(queryset):
         )
         .order_by("-opened_at", "pk")
     )
+
+
+def case_page_facts(case: Case, annotations: dict, related: tuple[str, ...] = ()) -> dict:
+    """What the case page needs besides the case row, in one query: the case's data key (the
+    page shows the summary and the people), its safe-contact profile, the one-to-one rows the
+    panels name in ``related`` and the panels' ``annotations``. The rows are cached on ``case``
+    itself (its key unwrapped, ``case.safe_contact`` and the others set, ``None`` when missing)
+    and the annotations returned. ``case`` must already have been resolved through policy."""
+    from django.core.exceptions import ObjectDoesNotExist
+
+    names = ("safe_contact", *related)
+    row = (
+        Case.objects.filter(pk=case.pk)
+        .select_related("key", *names)
+        .annotate(**annotations)
+        .only("pk", "key__wrapped", *(f"{name}__{f}" for name in names for f in _fields(name)))
+        .get()
+    )
+    try:
+        wrapped = row.key.wrapped
+    except ObjectDoesNotExist:
+        wrapped = None  # shredded: ``case.data_key()`` says so when something needs it
+    if wrapped is not None and "_data_key" not in case.__dict__:
+        case.__dict__["_data_key"] = unwrap_data_key(wrapped)
+    for name in names:
+        try:
+            value = getattr(row, name)
+        except ObjectDoesNotExist:
+            value = None
+        if value is not None:
+            value.case = case  # shares the unwrapped data key
+        getattr(Case, name).related.set_cached_value(case, value)
+    return {name: getattr(row, name) for name in annotations}
+
+
+def _fields(relation: str) -> list[str]:
+    model = getattr(Case, relation).related.related_model
+    return [f.name for f in model._meta.concrete_fields]
 
 
 def my_open_cases(user: User):

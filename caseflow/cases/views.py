@@ -30,7 +30,7 @@ from caseflow.cases.forms import (
     StatusForm,
 )
 from caseflow.cases.models import STATUS_TRANSITIONS, CaseStatus, Party, PartyRole
-from caseflow.cases.panels import render_panels
+from caseflow.cases.panels import panel_facts, remember_facts, render_panels
 from caseflow.cases.selectors import case_rows, supervisor_overview
 from caseflow.confidentiality.selectors import field_config
 from caseflow.lib import safewindows
@@ -145,6 +145,9 @@ def _iso(value) -> str | None:
 @require_http_methods(["GET"])
 def case_detail(request: HttpRequest, public_id: str) -> HttpResponse:
     case = policy.get_case_for(request.user, public_id, "view")
+    # One query for the data key, the safe-contact profile and what the panels need to know
+    # before they query their own rows (see caseflow/cases/panels.py).
+    remember_facts(case, selectors.case_page_facts(case, *panel_facts()))
     parties = list(case.parties.all())
     fields = field_config(request, case)
     for party in parties:
@@ -155,7 +158,9 @@ def case_detail(request: HttpRequest, public_id: str) -> HttpResponse:
         profile.case = case
     assignees = list(case.assignees.order_by("first_name", "last_name", "username"))
     record("case.view", request=request, case=case, obj=case)
-    caseworker = policy.CASE_ACTIONS["edit"].test(request.user, case)
+    # ``may`` keeps its answers on the case for the panels, which ask "edit" again; the scope is
+    # known from ``get_case_for`` just above.
+    caseworker = policy.may(request.user, case, "edit")
     return render(
         request,
         "cases/case_detail.html",
@@ -173,10 +178,8 @@ def case_detail(request: HttpRequest, public_id: str) -> HttpResponse:
             ),
             "assignees": assignees,
             "restricted_users": list(case.restricted_users.all()) if case.restricted else [],
-            # The case was resolved through policy just above, so only the action rules are
-            # left to test (``policy.may`` would check the scope again, one query each).
             "can_edit": caseworker,
-            "can_assign": policy.CASE_ACTIONS["assign"].test(request.user, case),
+            "can_assign": policy.may(request.user, case, "assign"),
             "status_choices": _status_choices(case),
             "break_glass": not caseworker,
             "panels": render_panels(request, case),

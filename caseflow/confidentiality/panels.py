@@ -5,15 +5,27 @@ from __future__ import annotations
 import datetime as dt
 
 from django.conf import settings
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from caseflow import policy
+from caseflow.cases.panels import may_have
 from caseflow.confidentiality import selectors
+from caseflow.confidentiality.models import CompelledOrder, Disclosure, Release
+
+
+def case_facts() -> dict:
+    return {
+        "has_releases": Exists(Release.objects.filter(case=OuterRef("pk"))),
+        "has_disclosures": Exists(Disclosure.objects.filter(case=OuterRef("pk"))),
+        "has_orders": Exists(CompelledOrder.objects.filter(case=OuterRef("pk"))),
+    }
 
 
 def case_panel(request, case):
+    """Each list is queried only if the case page's facts query found rows in it."""
     today = timezone.localdate()
-    releases = selectors.case_releases(case)
+    releases = selectors.case_releases(case) if may_have(case, "has_releases") else []
     soon = today + dt.timedelta(days=settings.RELEASE_EXPIRY_WARNING_DAYS)
     for release in releases:
         release.valid_today = release.is_valid_on(today)
@@ -22,8 +34,10 @@ def case_panel(request, case):
         "confidentiality/panel.html",
         {
             "releases": releases,
-            "disclosures": selectors.case_disclosures(case),
-            "orders": selectors.case_orders(case),
+            "disclosures": (
+                selectors.case_disclosures(case) if may_have(case, "has_disclosures") else []
+            ),
+            "orders": selectors.case_orders(case) if may_have(case, "has_orders") else [],
             "can_edit": policy.may(request.user, case, "edit"),
             "today": today,
         },

@@ -9,6 +9,9 @@ import pytest
 from django.urls import reverse
 
 from caseflow.audit.models import AuditEvent
+from caseflow.cases.models import Case
+from caseflow.cases.panels import panel_facts, remember_facts
+from caseflow.cases.selectors import case_page_facts
 from caseflow.safety import services
 from caseflow.safety.models import RiskAssessment, SafetyPlan, SafetyPlanVersion
 from tests.conftest import Cast
@@ -248,8 +251,10 @@ def test_case_panel_query_count_does_not_grow_with_assessments(
         instrument=sample,
         answers={"stalking": True},
     )
+    # A fresh instance, as a request has: nothing is cached on it.
+    fresh = Case.objects.get(pk=cast.case.pk)
     with django_assert_num_queries(2):
-        case_panel(None, cast.case)
+        case_panel(None, fresh)
     for _ in range(8):
         services.assessment_record(
             actor=cast.assigned,
@@ -258,6 +263,14 @@ def test_case_panel_query_count_does_not_grow_with_assessments(
             instrument=sample,
             answers={"stalking": True},
         )
+    fresh = Case.objects.get(pk=cast.case.pk)
     with django_assert_num_queries(2):
-        _, context = case_panel(None, cast.case)
+        _, context = case_panel(None, fresh)
     assert len(context["trend"]) == 6
+    # After the case page's facts query (plan row loaded with it), only the bands are queried.
+    case = Case.objects.get(pk=cast.case.pk)
+    remember_facts(case, case_page_facts(case, *panel_facts()))
+    with django_assert_num_queries(1):
+        _, with_facts = case_panel(None, case)
+    assert with_facts["trend"] == context["trend"]
+    assert with_facts["plan"].pk == context["plan"].pk

@@ -1,0 +1,79 @@
+"""The rows of the case tables (dashboards, case list) rendered in one pass.
+
+A list page shows up to hundreds of cases; rendered by the template language, each row cost a
+``reverse`` for its link, two ``get_*_display`` calls, a ``date`` filter and some twenty
+variable look-ups — most of the page's time. This tag writes the same markup, every value
+escaped by ``format_html``, with the link built from one ``reverse`` per page.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django import template
+from django.urls import reverse
+from django.utils import dates, timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+
+from caseflow.cases.models import CaseStatus, RiskLevel
+
+register = template.Library()
+
+_SENTINEL = "X" * 16  # matches the public id converter, appears in no URL prefix
+_PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{16,32}")
+
+_ROW = (
+    "    <tr>\n"
+    '      <td><a href="{url}">{reference}</a>{restricted}</td>\n'
+    "      <td>{status}</td>\n"
+    '      <td><span class="badge risk-{risk}">{risk_label}</span></td>\n'
+    "      <td>{team}</td>\n"
+    "      <td>{advocate}</td>\n"
+    "      <td>{next_due}</td>\n"
+    "    </tr>\n"
+)
+_RESTRICTED = format_html(' <span class="badge text-bg-dark">Restricted</span>')
+_UNASSIGNED = format_html("<em>Unassigned</em>")
+
+
+def short_datetime(value) -> str:
+    """``value|date:"j M Y H:i"`` in the current time zone, without the format machinery."""
+    if timezone.is_aware(value):
+        value = timezone.localtime(value)
+    month = str(dates.MONTHS_3[value.month]).title()
+    return f"{value.day} {month} {value.year:04d} {value.hour:02d}:{value.minute:02d}"
+
+
+def _person(user) -> str:
+    return user.get_full_name() or user.username
+
+
+@register.simple_tag
+def case_table_rows(rows) -> SafeString:
+    """The ``<tr>`` of each row of ``selectors.case_rows``."""
+    prefix, _, suffix = reverse("cases:detail", args=[_SENTINEL]).partition(_SENTINEL)
+    statuses = dict(CaseStatus.choices)
+    risks = dict(RiskLevel.choices)
+
+    def cells(case) -> dict:
+        public_id = case.public_id
+        if _PUBLIC_ID.fullmatch(public_id):
+            url = f"{prefix}{public_id}{suffix}"
+        else:  # not what the converter accepts: let ``reverse`` say so
+            url = reverse("cases:detail", args=[public_id])
+        advocate = case.primary_advocate
+        next_due = getattr(case, "next_due", None)
+        return {
+            "url": url,
+            "reference": case.reference,
+            "restricted": _RESTRICTED if case.restricted else "",
+            "status": statuses.get(case.status, case.status),
+            "risk": case.risk_level,
+            "risk_label": risks.get(case.risk_level, case.risk_level),
+            "team": case.team.name,
+            "advocate": _person(advocate) if advocate else _UNASSIGNED,
+            "next_due": short_datetime(next_due) if next_due else "—",
+        }
+
+    return format_html_join("", _ROW, (cells(case) for case in rows))
