@@ -13,8 +13,8 @@ import re
 from django import template
 from django.urls import reverse
 from django.utils import dates, timezone
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString, mark_safe
 
 from caseflow.cases.models import CaseStatus, RiskLevel
 
@@ -33,8 +33,9 @@ _ROW = (
     "      <td>{next_due}</td>\n"
     "    </tr>\n"
 )
-_RESTRICTED = format_html(' <span class="badge text-bg-dark">Restricted</span>')
-_UNASSIGNED = format_html("<em>Unassigned</em>")
+# Constant markup with nothing interpolated.
+_RESTRICTED = mark_safe(' <span class="badge text-bg-dark">Restricted</span>')
+_UNASSIGNED = mark_safe("<em>Unassigned</em>")
 
 
 def short_datetime(value) -> str:
