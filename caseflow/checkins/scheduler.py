@@ -315,11 +315,15 @@ def enqueue_deliveries(ids: list[int]) -> None:
         deliver_notification.delay_on_commit(pk)
 
 
-def _dispatch_batch(batch: int, result: SweepResult, enqueue: Callable[[list[int]], None]) -> int:
-    """Enqueue delivery of unsent notifications never enqueued, or enqueued long enough ago
-    that their task must have been lost."""
+def _dispatch_batch(
+    batch: int,
+    result: SweepResult,
+    enqueue: Callable[[list[int]], None],
+    stale: dt.datetime,
+) -> int:
+    """Enqueue delivery of unsent notifications never enqueued, or enqueued before ``stale``
+    (long enough before this sweep began that their task must have been lost)."""
     real_now = timezone.now()
-    stale = real_now - dt.timedelta(seconds=settings.NOTIFY_REQUEUE_SECONDS)
     unsent = Notification.objects.filter(sent_at__isnull=True, dropped="").filter(
         Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=stale)
     )
@@ -363,13 +367,16 @@ def sweep(
     batch = batch_size or settings.SWEEP_BATCH_SIZE
     enqueue = enqueue or enqueue_deliveries
     started = time.monotonic()
+    # Staleness is measured from the start of this sweep, so that a long sweep never takes the
+    # notifications it enqueued itself a minute ago for lost ones and enqueues them again.
+    stale = timezone.now() - dt.timedelta(seconds=settings.NOTIFY_REQUEUE_SECONDS)
     result = SweepResult()
     _extend_schedules(now, result)
     while _checkin_batch(now, batch, result, enqueue) == batch:
         pass
     while _followup_batch(now, batch, result, enqueue) == batch:
         pass
-    while _dispatch_batch(batch, result, enqueue) == batch:
+    while _dispatch_batch(batch, result, enqueue, stale) == batch:
         pass
     elapsed = int((time.monotonic() - started) * 1000)
     SchedulerHeartbeat.objects.update_or_create(

@@ -115,6 +115,23 @@ def test_dispatch_enqueues_on_commit_only(cast, django_capture_on_commit_callbac
         assert "eta" not in call.kwargs and "countdown" not in call.kwargs
 
 
+def test_a_long_sweep_never_enqueues_its_own_notifications_twice(cast, settings):
+    # However long a sweep runs, what it enqueued itself is not "lost" to its own dispatch step;
+    # only what was enqueued before it began can be.
+    settings.NOTIFY_REQUEUE_SECONDS = 0
+    for minutes in range(3):
+        make_checkin(cast.case, cast.assigned, DUE + dt.timedelta(minutes=minutes))
+    calls: list = []
+    result = run(DUE + dt.timedelta(minutes=5), calls)
+    ids = collected(calls)
+    assert len(ids) == len(set(ids)) == Notification.objects.count() == 6
+    assert result.enqueued == 6
+    # The next sweep, begun after them, does take the still-unsent ones for lost.
+    later: list = []
+    run(DUE + dt.timedelta(minutes=6), later)
+    assert sorted(collected(later)) == sorted(ids)
+
+
 def test_a_check_in_created_in_a_rolled_back_transaction_enqueues_nothing(
     cast, django_capture_on_commit_callbacks
 ):
