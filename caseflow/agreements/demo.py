@@ -1,10 +1,13 @@
 """Demo data for contact agreements: a few cases with an agreement in two versions and a contact
-log over several weeks, compliant contact and breaches, so the trend chart and the chronology
-have something to show. Everything is written through the agreements services."""
+log over several weeks, compliant contact and breaches (the worst with a placeholder screenshot as
+evidence), so the trend chart, the chronology and the evidence pack have something to show.
+Everything is written through the agreements services."""
 
 from __future__ import annotations
 
 import datetime as dt
+import struct
+import zlib
 from zoneinfo import ZoneInfo
 
 from caseflow import policy
@@ -42,6 +45,31 @@ PROTOCOL = {
     "urgent_response_hours": 4,
     "emergency_definition": "A child is ill or hurt, or a handover cannot happen.",
     "handover_by": "Contact centre staff (fictional)",
+}
+
+
+def _demo_png() -> bytes:
+    """A small grey placeholder PNG standing in for a screenshot of a call log (fictional)."""
+    width, height = 64, 40
+    raw = b"".join(b"\x00" + b"\xc8" * width for _ in range(height))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)  # 8-bit greyscale
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
+
+
+DEMO_EVIDENCE = {
+    "name": "call-log-screenshot.png",
+    "content_type": "image/png",
+    "data": _demo_png(),
 }
 
 
@@ -120,7 +148,10 @@ def seed_demo(context) -> None:
             # Breaches cluster in a few weeks, then ease off: a trend, not a single event.
             if week in (2, 5, 6, 8) or (index % 2 == 0 and week == 11):
                 when = _at(monday + dt.timedelta(days=5), 22, 30)
-                event = _log(services, advocate, agreement, when, "phone", "call", "new partner")
+                evidence = [DEMO_EVIDENCE] if week == 6 else []
+                event = _log(
+                    services, advocate, agreement, when, "phone", "call", "new partner", evidence
+                )
                 breaches.append(
                     services.breach_review(
                         actor=advocate,
@@ -138,7 +169,7 @@ def seed_demo(context) -> None:
                 services.breach_escalate(breach_id=breach.pk)
 
 
-def _log(svc, advocate, agreement, when, channel, kind, topic):
+def _log(svc, advocate, agreement, when, channel, kind, topic, evidence=()):
     return svc.event_log(
         actor=advocate,
         request=None,
@@ -147,5 +178,6 @@ def _log(svc, advocate, agreement, when, channel, kind, topic):
             occurred_at=when, channel=channel, direction="to_survivor", topic=topic, kind=kind
         ),
         description="Fictional demo entry.",
+        evidence=list(evidence),
         reported_at=when + dt.timedelta(hours=14),
     )

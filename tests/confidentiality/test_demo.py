@@ -54,4 +54,11 @@ def test_demo_has_a_release_to_try_the_evidence_pack_and_case_export():
     case = covering[0].case
     assert Breach.objects.filter(case=case).exists()
     assert services.release_covering(case, EXPORT_RECIPIENT, services.CHRONOLOGY_CATEGORIES)
+    # An evidence file to put in the pack: stored encrypted, it reads back as the PNG it was.
+    from caseflow.agreements.models import Evidence
+    from caseflow.agreements.services import evidence_read
+
+    evidence = Evidence.objects.filter(case=case).first()
+    assert evidence is not None and evidence.content_type == "image/png"
+    assert evidence_read(case, evidence).startswith(b"\x89PNG\r\n\x1a\n")
     assert not case.restricted
