@@ -363,14 +363,13 @@ def referral_pack_export(
         )
         raise ReleaseRequired
     with transaction.atomic():
-        disclosure = Disclosure.objects.create(
+        disclosure = _disclose(
+            actor=actor,
             case=case,
             kind=DisclosureKind.REFERRAL_PACK,
             release=release,
-            recipient=recipient.strip(),
+            recipient=recipient,
             categories=categories,
-            disclosed_on=timezone.localdate(),
-            created_by=actor,
         )
         record(
             "disclosure.referral_pack",
@@ -462,12 +461,21 @@ def _authorise(
 
 
 def _disclose(
-    *, actor: User, case: Case, kind: str, release: Release, recipient: str, categories: list[str]
+    *,
+    actor: User,
+    case: Case,
+    kind: str,
+    recipient: str,
+    categories: list[str],
+    release: Release | None = None,
+    order: CompelledOrder | None = None,
 ) -> Disclosure:
+    """The record of what leaves today, to whom, and under which release or order."""
     return Disclosure.objects.create(
         case=case,
         kind=kind,
         release=release,
+        order=order,
         recipient=recipient.strip(),
         categories=categories,
         disclosed_on=timezone.localdate(),
@@ -716,14 +724,13 @@ def outside_authority(
                 release=None,
             )
         order.case = case
-        disclosure = Disclosure.objects.create(
+        disclosure = _disclose(
+            actor=actor,
             case=case,
             kind=kind,
             order=order,
-            recipient=recipient.strip(),
+            recipient=recipient,
             categories=categories,
-            disclosed_on=timezone.localdate(),
-            created_by=actor,
         )
         return Authority(disclosure, order=order)
     release = _authorise(
