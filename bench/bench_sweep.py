@@ -25,7 +25,8 @@ from django.utils import timezone
 from bench.harness import BenchContext, Row, peak_memory
 from bench.sweep_bench import rss_mb, run_floor, run_naive
 from caseflow.checkins import scheduler
-from caseflow.checkins.models import CheckIn, CheckInStatus, Notification
+from caseflow.checkins.models import CheckIn, CheckInStatus
+from caseflow.inbox.models import Notification
 
 #: Each run sweeps every due row (seconds to minutes at 100,000): a few rounds are enough.
 ROUNDS = 3

@@ -84,7 +84,8 @@ def populate(n: int, now: dt.datetime) -> None:
 
 
 def reset() -> None:
-    from caseflow.checkins.models import CheckIn, Notification
+    from caseflow.checkins.models import CheckIn
+    from caseflow.inbox.models import Notification
 
     Notification.objects.all().delete()
     CheckIn.objects.update(reminder_stage=0, status="scheduled")
@@ -109,7 +110,8 @@ def run_naive(now: dt.datetime, limit: int | None = None) -> int:
     its time per row is what bench/bench_sweep.py extrapolates from)."""
     from django.db import IntegrityError
 
-    from caseflow.checkins.models import CheckIn, Notification
+    from caseflow.checkins.models import CheckIn
+    from caseflow.inbox.models import Notification
 
     created = 0
     due = (

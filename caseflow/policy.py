@@ -52,7 +52,8 @@ def active_role(user: Any) -> str | None:
     return membership.role
 
 
-def _agency_id(user: Any) -> int | None:
+def agency_id_of(user: Any) -> int | None:
+    """The agency whose data ``user`` works with, or None without an app role."""
     return user.membership.agency_id if active_role(user) else None
 
 
@@ -74,7 +75,7 @@ def visible_cases(user: Any) -> QuerySet[Case]:
         Case.restricted_users.through.objects.filter(case=OuterRef("pk"), user=user)
     )
     return Case.objects.filter(
-        Q(agency_id=_agency_id(user)) & ((Q(restricted=False) & reach) | Q(restricted_listed))
+        Q(agency_id=agency_id_of(user)) & ((Q(restricted=False) & reach) | Q(restricted_listed))
     )
 
 
@@ -175,7 +176,7 @@ def break_glass_candidates(user: Any) -> QuerySet[Case]:
     """Cases ``user`` may open through break-glass: same agency, not restricted."""
     if active_role(user) not in CASEWORK_ROLES:
         return Case.objects.none()
-    return Case.objects.filter(agency_id=_agency_id(user), restricted=False)
+    return Case.objects.filter(agency_id=agency_id_of(user), restricted=False)
 
 
 def may_break_glass(user: Any) -> bool:
@@ -193,13 +194,15 @@ def agency_users(user: Any) -> QuerySet[User]:
     """Staff an agency admin manages: their own agency's, nobody else's."""
     if not is_agency_admin(user):
         return User.objects.none()
-    return User.objects.filter(membership__agency_id=_agency_id(user)).select_related("membership")
+    return User.objects.filter(membership__agency_id=agency_id_of(user)).select_related(
+        "membership"
+    )
 
 
 def agency_teams(user: Any) -> QuerySet[Team]:
     if active_role(user) is None:
         return Team.objects.none()
-    return Team.objects.filter(agency_id=_agency_id(user))
+    return Team.objects.filter(agency_id=agency_id_of(user))
 
 
 def supervised_teams(user: Any) -> QuerySet[Team]:
@@ -222,7 +225,7 @@ def intake_teams(user: Any) -> QuerySet[Team]:
     """Teams a user may open a case in: the teams they belong to."""
     if active_role(user) not in CASEWORK_ROLES:
         return Team.objects.none()
-    return Team.objects.filter(members=user, agency_id=_agency_id(user))
+    return Team.objects.filter(members=user, agency_id=agency_id_of(user))
 
 
 def may_open_case(user: Any) -> bool:
@@ -245,7 +248,7 @@ def may_review_audit(user: Any) -> bool:
 def auditable_events(user: Any) -> QuerySet[AuditEvent]:
     """The audit events ``user`` may read."""
     role = active_role(user)
-    events = AuditEvent.objects.filter(agency_id=_agency_id(user))
+    events = AuditEvent.objects.filter(agency_id=agency_id_of(user))
     if role == Role.AUDITOR:
         return events
     if role == Role.SUPERVISOR:
@@ -267,7 +270,7 @@ def audit_cases(user: Any) -> QuerySet[Case]:
         listed = Exists(
             Case.restricted_users.through.objects.filter(case=OuterRef("pk"), user=user)
         )
-        return Case.objects.filter(Q(agency_id=_agency_id(user)) & (Q(restricted=False) | listed))
+        return Case.objects.filter(Q(agency_id=agency_id_of(user)) & (Q(restricted=False) | listed))
     return visible_cases(user)
 
 
@@ -276,7 +279,7 @@ def audit_people(user: Any) -> QuerySet[User]:
     agency."""
     role = active_role(user)
     if role == Role.AUDITOR:
-        return User.objects.filter(membership__agency_id=_agency_id(user))
+        return User.objects.filter(membership__agency_id=agency_id_of(user))
     if role == Role.SUPERVISOR:
         return User.objects.filter(
             pk__in=User.objects.filter(teams__in=supervised_teams(user)).values("pk")

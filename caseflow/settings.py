@@ -90,11 +90,14 @@ INSTALLED_APPS = [
     "rules.apps.AutodiscoverRulesConfig",
     "caseflow.accounts",
     "caseflow.audit",
+    "caseflow.inbox",
     "caseflow.cases",
     "caseflow.checkins",
     "caseflow.safety",
     "caseflow.agreements",
     "caseflow.confidentiality",
+    "caseflow.oversight",
+    "caseflow.agency",
     "caseflow.demo",
 ]
 
@@ -111,7 +114,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "caseflow.middleware.NoStoreMiddleware",
-    "caseflow.audit.middleware.AccessDeniedAuditMiddleware",
+    "caseflow.cases.middleware.AccessDeniedAuditMiddleware",
 ]
 
 ROOT_URLCONF = "caseflow.urls"
@@ -347,11 +350,11 @@ CELERY_BEAT_SCHEDULE["confidentiality-purge-proposals"] = {
 # supervisors.
 AUDIT_UNUSUAL_ACCESS_PER_HOUR = env_int("AUDIT_UNUSUAL_ACCESS_PER_HOUR", 10)
 CELERY_BEAT_SCHEDULE["audit-break-glass-expiry"] = {
-    "task": "caseflow.audit.tasks.break_glass_expiry",
+    "task": "caseflow.oversight.tasks.break_glass_expiry",
     "schedule": 60.0,
 }
 CELERY_BEAT_SCHEDULE["audit-unusual-access"] = {
-    "task": "caseflow.audit.tasks.unusual_access",
+    "task": "caseflow.oversight.tasks.unusual_access",
     "schedule": 300.0,
 }
 # --- Security: second factor, lockout, sessions, operators' admin, logging (issue 7) ----------

@@ -11,11 +11,12 @@ handler500 = "caseflow.accounts.views.server_error"
 urlpatterns = [
     path("", case_views.dashboard, name="dashboard"),
     path("accounts/", include("caseflow.accounts.urls")),
+    path("accounts/", include("caseflow.agency.urls")),
     path("cases/", include("caseflow.cases.urls")),
     path("cases/<pid:public_id>/safety/", include("caseflow.safety.urls")),
     path("cases/<pid:public_id>/agreements/", include("caseflow.agreements.urls")),
     path("", include("caseflow.confidentiality.urls")),
-    path("audit/", include("caseflow.audit.urls")),
+    path("audit/", include("caseflow.oversight.urls")),
     path("checkins/", include("caseflow.checkins.urls")),
     path("health/", health.health, name="health"),
     path("health/scheduler/", checkin_views.scheduler_health, name="scheduler_health"),

@@ -245,25 +245,3 @@ def password_change(*, actor: User, request: HttpRequest, password: str) -> None
 
     update_session_auth_hash(request, actor)
     record("security.password_changed", actor=actor, request=request)
-
-
-@transaction.atomic
-def second_factor_reset(*, actor: User, request: HttpRequest, user: User) -> None:
-    """An agency admin clears a colleague's authenticator and recovery codes (phone and codes
-    both lost). Their sessions end; at the next sign-in they enrol again."""
-    from django.core.exceptions import PermissionDenied
-
-    from caseflow import policy
-
-    if user.pk == actor.pk or not policy.agency_users(actor).filter(pk=user.pk).exists():
-        raise PermissionDenied
-    TOTPDevice.objects.filter(user=user).delete()
-    StaticDevice.objects.filter(user=user).delete()
-    User.objects.filter(pk=user.pk).update(session_epoch=F("session_epoch") + 1)
-    record(
-        "security.second_factor_reset",
-        actor=actor,
-        request=request,
-        object_type="user",
-        object_id=str(user.pk),
-    )

@@ -6,9 +6,11 @@ class AgreementsConfig(AppConfig):
     label = "agreements"
 
     def ready(self) -> None:
-        from caseflow.agreements import packs
-        from caseflow.confidentiality.models import Category
-        from caseflow.confidentiality.pack import register_provider
+        from caseflow.agreements.models import AgreementFollowUpKind
+        from caseflow.inbox.kinds import register_followup_kinds
 
-        register_provider(Category.COURT_ORDERS, packs.agreement_order_rows)
-        register_provider(Category.EVIDENCE, packs.evidence_rows)
+        register_followup_kinds(AgreementFollowUpKind)
+        from caseflow.agreements.panels import case_panel
+        from caseflow.cases.panels import register_panel
+
+        register_panel(case_panel, order=20)

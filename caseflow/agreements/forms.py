@@ -18,50 +18,22 @@ from django.conf import settings
 from django.utils import timezone
 
 from caseflow.agreements import terms
+from caseflow.agreements.labels import (
+    CHANNEL_CHOICES,
+    CHANNEL_LABELS,
+    DIRECTION_CHOICES,
+    KIND_CHOICES,
+    TERM_LABELS,
+)
 from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, Severity
 from caseflow.lib import safewindows
 
-CHANNEL_CHOICES = [
-    (terms.Channel.APP, "Co-parenting app"),
-    (terms.Channel.EMAIL, "E-mail"),
-    (terms.Channel.TEXT, "Text message"),
-    (terms.Channel.PHONE, "Phone call"),
-    (terms.Channel.THIRD_PARTY, "Via a named third party"),
-    (terms.Channel.SOLICITOR, "Via a solicitor"),
-    (terms.Channel.IN_PERSON, "In person"),
-    (terms.Channel.SOCIAL_MEDIA, "Social media"),
-    (terms.Channel.OTHER, "Other"),
-]
-CHANNEL_LABELS = dict(CHANNEL_CHOICES)
-DIRECTION_CHOICES = [
-    (terms.Direction.TO_SURVIVOR, "Other parent → survivor"),
-    (terms.Direction.FROM_SURVIVOR, "Survivor → other parent"),
-]
-DIRECTION_LABELS = dict(DIRECTION_CHOICES)
-KIND_CHOICES = [
-    (terms.EventKind.MESSAGE, "Message"),
-    (terms.EventKind.CALL, "Call"),
-    (terms.EventKind.IN_PERSON, "In person"),
-    (terms.EventKind.HANDOVER, "Handover of the children"),
-    (terms.EventKind.CHILD_CONTACT, "Contact with the children"),
-]
-KIND_LABELS = dict(KIND_CHOICES)
 WEEKDAY_CHOICES = [
     (str(i), name)
     for i, name in enumerate(
         ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
     )
 ]
-#: Terms an advocate can mark as broken (the effective period is not a term one can break).
-TERM_LABELS = {
-    terms.Term.FORBIDDEN_CHANNELS: "Used a forbidden channel",
-    terms.Term.PERMITTED_CHANNELS: "Used a channel that is not permitted",
-    terms.Term.TIME_WINDOWS: "Outside the agreed contact times",
-    terms.Term.FREQUENCY_CAP: "Over the frequency cap",
-    terms.Term.PERMITTED_TOPICS: "About a topic that is not permitted",
-    terms.Term.HANDOVER: "Broke the handover protocol",
-    terms.Term.CHILD_CONTACT_WINDOWS: "Outside the child-contact times",
-}
 MAX_TOPICS = 30
 MAX_TOPIC_LENGTH = 60
 
@@ -469,65 +441,6 @@ class StatusForm(forms.Form):
         self.fields["status"].choices = [
             (value, label) for value, label in AgreementStatus.choices if value in allowed
         ]
-
-
-# --- Chronology for someone outside the agency ---------------------------------------------------
-
-INTERNAL, OUTSIDE = "internal", "outside"
-
-
-class ChronologyShareForm(forms.Form):
-    """Who the chronology is for. Internal use is as ever; for someone outside the agency it
-    needs a release covering that recipient, or a court order or subpoena recorded on the case
-    (the service decides, and audits a refusal)."""
-
-    audience = forms.ChoiceField(
-        choices=[(INTERNAL, "Our internal file"), (OUTSIDE, "Someone outside the agency")],
-        widget=forms.RadioSelect,
-        label="For",
-        initial=INTERNAL,
-    )
-    recipient = forms.CharField(
-        max_length=200, required=False, label="Recipient (outside the agency)"
-    )
-    release = forms.CharField(max_length=32, required=False, label="Under the release")
-    order = forms.TypedChoiceField(
-        coerce=int, required=False, empty_value=None, label="Or under the court order or subpoena"
-    )
-    fmt = forms.ChoiceField(
-        choices=[("html", "Printable page"), ("csv", "CSV file")], label="Format", initial="html"
-    )
-
-    def __init__(self, *args, releases: list, orders: list, **kw):
-        from caseflow.confidentiality.forms import release_label
-
-        super().__init__(*args, **kw)
-        today = timezone.localdate()
-        self.fields["release"].widget = forms.Select(
-            choices=[("", "—")] + [(r.public_id, release_label(r, today)) for r in releases]
-        )
-        self.fields["order"].choices = [("", "—")] + [
-            (o.pk, f"{o.get_kind_display()} received {o.received_on:%d %b %Y}, ref. {o.reference}")
-            for o in orders
-        ]
-        helper = FormHelper()
-        helper.form_method = "post"
-        helper.add_input(Submit("submit", "Produce chronology"))
-        self.helper = helper
-
-    def clean(self):
-        data = super().clean()
-        if data.get("audience") != OUTSIDE:
-            return data
-        data["recipient"] = (data.get("recipient") or "").strip()
-        if not data["recipient"]:
-            self.add_error("recipient", "Name who the chronology is for.")
-        if bool(data.get("release")) == bool(data.get("order")):
-            raise forms.ValidationError(
-                "For someone outside the agency, choose either the release that covers it or "
-                "the court order or subpoena that compels it."
-            )
-        return data
 
 
 # --- Evidence ------------------------------------------------------------------------------------

@@ -12,8 +12,15 @@ from django.db import models
 from django.utils.timezone import now
 
 from caseflow.accounts.models import Agency
+from caseflow.agreements.labels import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS
 from caseflow.cases.models import CaseOwned, Party, new_public_id
 from caseflow.lib.encryption import EncryptedJSONField, EncryptedTextField
+
+
+class AgreementFollowUpKind(models.TextChoices):
+    """Follow-ups the contact agreements create (registered with the inbox)."""
+
+    BREACH_ESCALATION = "breach_escalation", "Breach escalation"
 
 
 class AgreementStatus(models.TextChoices):
@@ -135,8 +142,6 @@ class ContactEvent(CaseOwned):
     @property
     def summary(self) -> str:
         """Kind, channel and direction in words (no encrypted field is read)."""
-        from caseflow.agreements.forms import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS
-
         return " · ".join(
             (
                 KIND_LABELS.get(self.kind, self.kind),

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from caseflow.agreements.forms import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS, TERM_LABELS
+from caseflow.agreements.labels import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS, TERM_LABELS
 from caseflow.agreements.models import Breach, ContactAgreement, ContactEvent, Evidence
 from caseflow.cases.models import Case
-from caseflow.confidentiality.pack import Rows
+
+#: (label, value) pairs, the shape of every section of a referral pack or case export.
+Rows = list[tuple[str, str]]
 
 
 def _bind(rows, case: Case) -> list:

@@ -15,7 +15,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from caseflow.agreements import terms
-from caseflow.agreements.forms import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS, TERM_LABELS
+from caseflow.agreements.labels import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS, TERM_LABELS
 from caseflow.agreements.models import (
     AgreementVersion,
     Breach,

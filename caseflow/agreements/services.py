@@ -28,6 +28,7 @@ from caseflow.agreements.models import (
     SEVERITY_RANK,
     STATUS_TRANSITIONS,
     AgencyEscalationRule,
+    AgreementFollowUpKind,
     AgreementStatus,
     AgreementVersion,
     Breach,
@@ -40,8 +41,7 @@ from caseflow.agreements.models import (
 )
 from caseflow.audit.services import record
 from caseflow.cases.models import Case, Party
-from caseflow.checkins.models import FollowUpKind
-from caseflow.checkins.services import case_supervisors, followup_ensure, notify
+from caseflow.inbox.services import case_supervisors, followup_ensure, notify
 
 EVIDENCE_PREFIX = "agreements/evidence/"
 
@@ -553,7 +553,7 @@ def _fire(breach: Breach, rule: str) -> EscalationFiring:
     )
     followup_ensure(
         case=case,
-        kind=FollowUpKind.BREACH_ESCALATION,
+        kind=AgreementFollowUpKind.BREACH_ESCALATION,
         due_at=firing.created_at + dt.timedelta(days=1),
         source_key=key,
         details=FOLLOWUP_TEXT[rule],

@@ -15,7 +15,6 @@ urlpatterns = [
     path("<pid:agreement_id>/events/new/", views.event_new, name="event_new"),
     path("<pid:agreement_id>/events/<pid:event_id>/review/", views.event_review, name="review"),
     path("<pid:agreement_id>/chronology/", views.chronology, name="chronology"),
-    path("<pid:agreement_id>/chronology/share/", views.chronology_share, name="chronology_share"),
     path("<pid:agreement_id>/chronology.csv", views.chronology_csv, name="chronology_csv"),
     path("evidence/<pid:evidence_id>/", views.evidence_download, name="evidence"),
 ]

@@ -14,19 +14,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 from caseflow import policy
 from caseflow.agreements import selectors, services
 from caseflow.agreements.forms import (
-    INTERNAL,
     TERM_LABELS,
     AgreementForm,
     BreachReviewForm,
-    ChronologyShareForm,
     ContactEventForm,
     StatusForm,
     initial_from_version,
 )
 from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, ReviewState
 from caseflow.audit.services import record
-from caseflow.confidentiality import selectors as conf_selectors
-from caseflow.confidentiality import services as conf_services
 
 STALE_MESSAGE = (
     "Someone else changed this agreement after you opened it. "
@@ -324,7 +320,7 @@ def event_review(
     )
 
 
-def _chronology_page(request, case, agreement, report, recipient: str = "") -> HttpResponse:
+def chronology_page(request, case, agreement, report, recipient: str = "") -> HttpResponse:
     return render(
         request,
         "agreements/chronology.html",
@@ -339,7 +335,7 @@ def _chronology_page(request, case, agreement, report, recipient: str = "") -> H
     )
 
 
-def _chronology_csv(agreement, report) -> HttpResponse:
+def chronology_csv_response(agreement, report) -> HttpResponse:
     response = HttpResponse(
         selectors.chronology_csv(report, timezone.now()), content_type="text/csv; charset=utf-8"
     )
@@ -364,7 +360,7 @@ def chronology(request: HttpRequest, public_id: str, agreement_id: str) -> HttpR
         fmt="html",
         sha256=report["sha256"],
     )
-    return _chronology_page(request, case, agreement, report)
+    return chronology_page(request, case, agreement, report)
 
 
 @login_required
@@ -377,71 +373,7 @@ def chronology_csv(request: HttpRequest, public_id: str, agreement_id: str) -> H
     services.chronology_record(
         actor=request.user, request=request, agreement=agreement, fmt="csv", sha256=report["sha256"]
     )
-    return _chronology_csv(agreement, report)
-
-
-REFUSED_OUTSIDE = (
-    "Refused: the chronology holds the contact log, breaches and the court order. For someone "
-    "outside the agency it needs a valid release from the survivor that names this recipient "
-    "and covers both, or a court order or subpoena recorded on this case. Nothing was produced."
-)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def chronology_share(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
-    """Choose who the chronology is for: the internal file as ever, or someone outside the
-    agency under a covering release or a recorded compelled disclosure."""
-    case = policy.get_case_for(request.user, public_id, "edit")
-    agreement = selectors.agreement_get(case, agreement_id)
-    form = ChronologyShareForm(
-        request.POST or None,
-        releases=conf_selectors.case_releases(case),
-        orders=conf_selectors.case_orders(case),
-    )
-    if request.method == "POST" and form.is_valid():
-        d = form.cleaned_data
-        if d["audience"] == INTERNAL:
-            name = "agreements:chronology_csv" if d["fmt"] == "csv" else "agreements:chronology"
-            return redirect(name, case.public_id, agreement.public_id)
-        try:
-            authority = conf_services.outside_authority(
-                actor=request.user,
-                request=request,
-                case=case,
-                recipient=d["recipient"],
-                categories=conf_services.CHRONOLOGY_CATEGORIES,
-                release_id=d["release"],
-                order_id=d["order"],
-            )
-        except conf_services.ReleaseRequired:
-            form.add_error(None, REFUSED_OUTSIDE)
-        else:
-            report = selectors.chronology(agreement)
-            services.chronology_record(
-                actor=request.user,
-                request=request,
-                agreement=agreement,
-                fmt=d["fmt"],
-                sha256=report["sha256"],
-                authority=authority.audit,
-            )
-            if d["fmt"] == "csv":
-                return _chronology_csv(agreement, report)
-            return _chronology_page(request, case, agreement, report, recipient=d["recipient"])
-    if request.method == "GET":
-        _audit_read(request, case, "agreement.view", obj=agreement, page="chronology_share")
-    return render(
-        request,
-        "confidentiality/case_form.html",
-        {
-            "case": case,
-            "form": form,
-            "title": "Produce the breach chronology",
-            "intro": "For the agency's own file, or for someone outside the agency: then only "
-            "under a release that covers it or a court order or subpoena recorded on the case.",
-        },
-    )
+    return chronology_csv_response(agreement, report)
 
 
 @login_required

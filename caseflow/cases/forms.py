@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-import zoneinfo
 
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone
 
-from caseflow.cases.models import Channel, RiskLevel
-from caseflow.lib import safewindows
+from caseflow.cases.models import RiskLevel
 
 NAME_MAX = 200
 TEXT_MAX = 4000
@@ -209,62 +207,6 @@ class PartyForm(PartyFieldsMixin):
                     "leave it blank.",
                 )
             data.pop(field, None)  # not collected
-        return data
-
-
-class SafeContactForm(forms.Form):
-    timezone = forms.ChoiceField(
-        choices=[], initial="Europe/London", help_text="The survivor's own time zone."
-    )
-    channels = forms.MultipleChoiceField(
-        choices=Channel.choices,
-        widget=forms.CheckboxSelectMultiple,
-        label="Safe channels",
-    )
-    windows = forms.CharField(
-        widget=forms.Textarea({"rows": 3}),
-        max_length=2000,
-        label="Safe times",
-        help_text="One per line, in the survivor's time zone, e.g. “Mon-Fri 10:00-12:00” or "
-        "“Sat 22:00-01:00”.",
-    )
-    voicemail_safe = forms.BooleanField(required=False, label="Voicemail is safe")
-    safe_phone = forms.CharField(max_length=40, required=False)
-    safe_email = forms.EmailField(max_length=254, required=False)
-    third_party = forms.CharField(
-        max_length=200, required=False, label="Named third party (if contact goes through one)"
-    )
-    code_word = forms.CharField(
-        max_length=200, required=False, label="Code word / “is it safe to talk?” opener"
-    )
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        zones = sorted(zoneinfo.available_timezones())
-        self.fields["timezone"].choices = [(z, z) for z in zones]
-        self.helper = _helper("Save")
-
-    def clean_windows(self) -> list[dict]:
-        try:
-            windows = safewindows.parse_windows(self.cleaned_data["windows"])
-        except safewindows.WindowSyntaxError as exc:
-            raise forms.ValidationError(str(exc)) from exc
-        if not windows:
-            raise forms.ValidationError("Give at least one safe time.")
-        return [w.to_dict() for w in windows]
-
-    def clean(self):
-        data = super().clean()
-        channels = data.get("channels") or []
-        if Channel.THIRD_PARTY in channels and not data.get("third_party"):
-            self.add_error("third_party", "Name the third party, or untick that channel.")
-        if Channel.PHONE in channels and not data.get("safe_phone"):
-            self.add_error("safe_phone", "Give the safe phone number for phone calls.")
-        if Channel.TEXT in channels and not data.get("safe_phone"):
-            self.add_error("safe_phone", "Give the safe phone number for text messages.")
-        if Channel.EMAIL in channels and not data.get("safe_email"):
-            self.add_error("safe_email", "Give the safe e-mail address.")
         return data
 
 

@@ -138,9 +138,13 @@ class CaseAssignment(models.Model):
 
 
 class CaseOwned(models.Model):
-    """Base for records that belong to a case and are encrypted with its data key."""
+    """Base for records that belong to a case and are encrypted with its data key.
+
+    A model that cannot inherit this base (it lives in a layer below cases) says the same with a
+    ``case`` foreign key, a ``data_key`` method and ``case_owned = True``."""
 
     case = models.ForeignKey(Case, on_delete=models.CASCADE)
+    case_owned = True
 
     class Meta:
         abstract = True
@@ -259,3 +263,49 @@ class CaseChange(CaseOwned):
 
     class Meta:
         ordering = ["-audit_seq"]
+
+
+# --- Field configuration ------------------------------------------------------------------------
+
+
+class IntakeField(models.TextChoices):
+    """Optional fields an agency may hide or relabel (NNEDV: collect the minimum).
+
+    Named after the intake form where they are first asked for, but the setting holds wherever
+    the field is collected or shown: see ``FIELD_PLACES``.
+    """
+
+    SURVIVOR_PHONE = "survivor_phone", "Survivor's phone"
+    SURVIVOR_EMAIL = "survivor_email", "Survivor's e-mail"
+    SURVIVOR_DATE_OF_BIRTH = "survivor_date_of_birth", "Survivor's date of birth"
+    OTHER_DATE_OF_BIRTH = "other_date_of_birth", "Other party's date of birth"
+    SUMMARY = "summary", "Referral summary"
+
+
+#: Where each optional field is stored: ("party", role, attribute) or ("case", None, attribute).
+#: The intake form names them after the setting itself; the party and case edit forms and the case
+#: page use the attribute.
+FIELD_PLACES: dict[str, tuple[str, str | None, str]] = {
+    IntakeField.SURVIVOR_PHONE: ("party", PartyRole.SURVIVOR, "phone"),
+    IntakeField.SURVIVOR_EMAIL: ("party", PartyRole.SURVIVOR, "email"),
+    IntakeField.SURVIVOR_DATE_OF_BIRTH: ("party", PartyRole.SURVIVOR, "date_of_birth"),
+    IntakeField.OTHER_DATE_OF_BIRTH: ("party", PartyRole.OTHER_PARTY, "date_of_birth"),
+    IntakeField.SUMMARY: ("case", None, "summary"),
+}
+
+
+class FieldSetting(models.Model):
+    """One agency's choice for one optional field: hidden, or shown under its own label."""
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="field_settings")
+    field = models.CharField(max_length=32, choices=IntakeField.choices)
+    hidden = models.BooleanField(default=False)
+    label = models.CharField(max_length=80, blank=True, default="")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        # The table keeps the name it was created with (in the confidentiality app).
+        db_table = "confidentiality_fieldsetting"
+        constraints = [
+            models.UniqueConstraint(fields=["agency", "field"], name="field_setting_unique")
+        ]

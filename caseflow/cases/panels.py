@@ -1,4 +1,4 @@
-"""Sections of the case page contributed by other parts of caseflow.
+"""Sections of the case page contributed by other parts of caseflow, which register them here.
 
 Each entry is a function ``(request, case) -> (template_name, context) | None``. The case view
 renders them in order, after it has resolved the case through policy, so a panel never fetches a
@@ -22,33 +22,28 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from importlib import import_module
 from typing import Any
-
-CASE_PANELS = [
-    "caseflow.safety.panels.case_panel",
-    "caseflow.agreements.panels.case_panel",
-    "caseflow.checkins.panels.case_panel",
-    "caseflow.confidentiality.panels.case_panel",
-]
 
 _FACTS = "_case_page_facts"
 
+#: The registered panels, as (order, function): each part of caseflow above cases registers its
+#: own in its ``AppConfig.ready`` (cases cannot import them). An import error there stops start-up.
+_PANELS: list[tuple[int, Callable[..., Any]]] = []
 
-def _load(path: str) -> Callable[..., Any]:
-    module, _, name = path.rpartition(".")
-    return getattr(import_module(module), name)
+
+def register_panel(panel: Callable[..., Any], *, order: int) -> None:
+    """Show ``panel`` on the case page, after the panels with a lower ``order``."""
+    if any(func is panel for _, func in _PANELS):
+        return
+    if any(o == order for o, _ in _PANELS):
+        raise ValueError(f"two case-page panels both want order {order}")
+    _PANELS.append((order, panel))
+    _PANELS.sort(key=lambda entry: entry[0])
+    panel_facts.cache_clear()
 
 
-@functools.cache
-def _panels() -> tuple[Callable[..., Any], ...]:
-    panels = []
-    for path in CASE_PANELS:
-        try:
-            panels.append(_load(path))
-        except (ImportError, AttributeError):
-            continue  # that part of caseflow has no panel yet
-    return tuple(panels)
+def registered_panels() -> tuple[Callable[..., Any], ...]:
+    return tuple(func for _, func in _PANELS)
 
 
 @functools.cache
@@ -59,7 +54,7 @@ def panel_facts() -> tuple[dict[str, Any], tuple[str, ...]]:
     (``annotate`` resolves a copy of each expression, so sharing them is safe)."""
     annotations: dict[str, Any] = {}
     related: list[str] = []
-    for func in _panels():
+    for func in registered_panels():
         module = sys.modules[func.__module__]
         facts = getattr(module, "case_facts", None)
         if facts is not None:
@@ -95,7 +90,7 @@ def loaded(case, name: str, fetch: Callable[[], Any]) -> Any:
 
 def render_panels(request, case) -> list[tuple[str, dict[str, Any]]]:
     panels = []
-    for func in _panels():
+    for func in registered_panels():
         result = func(request, case)
         if result is not None:
             panels.append(result)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, DateTimeField, Exists, OuterRef, Q, Subquery
+from collections.abc import Callable
+
+from django.db.models import Count, DateTimeField, Exists, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, Least
 
 from caseflow import policy
@@ -14,28 +16,33 @@ from caseflow.cases.models import (
     CaseStatus,
     RiskLevel,
 )
+from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.lib.encryption import unwrap_data_key
 
 OPEN_STATUSES = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
 
 
-def _next_due():
-    from caseflow.checkins.models import CheckIn, CheckInStatus, FollowUp, FollowUpStatus
+#: What else can fall due on a case, besides its follow-ups: functions returning a queryset of
+#: ``due_at`` values correlated on ``OuterRef("pk")``, registered by the parts of caseflow above
+#: this one (check-ins register theirs in their ``AppConfig.ready``).
+_NEXT_DUE_SOURCES: list[Callable[[], QuerySet]] = []
 
-    checkin = (
-        CheckIn.objects.filter(case=OuterRef("pk"), status=CheckInStatus.SCHEDULED)
-        .order_by("due_at")
-        .values("due_at")[:1]
-    )
+
+def register_next_due(source: Callable[[], QuerySet]) -> None:
+    if source not in _NEXT_DUE_SOURCES:
+        _NEXT_DUE_SOURCES.append(source)
+
+
+def _next_due():
     followup = (
         FollowUp.objects.filter(case=OuterRef("pk"), status=FollowUpStatus.OPEN)
         .order_by("due_at")
         .values("due_at")[:1]
     )
-    return _Earliest(
-        Subquery(checkin, output_field=DateTimeField()),
-        Subquery(followup, output_field=DateTimeField()),
-    )
+    earliest = Subquery(followup, output_field=DateTimeField())
+    for source in _NEXT_DUE_SOURCES:
+        earliest = _Earliest(Subquery(source(), output_field=DateTimeField()), earliest)
+    return earliest
 
 
 class _Earliest(Least):

@@ -24,13 +24,12 @@ from caseflow.cases.models import (
     CaseStatus,
     Party,
     PartyRole,
-    SafeContactProfile,
 )
-from caseflow.checkins.services import case_supervisors, checkins_recheck_for_case, notify
+from caseflow.inbox.services import case_supervisors, notify
 from caseflow.lib.encryption import blind_index
 
 
-def _keep_values(case: Case, event, changes: list[list]) -> None:
+def keep_change_values(case: Case, event, changes: list[list]) -> None:
     """Store the before/after values of an audited change, encrypted, beside its event."""
     if changes:
         CaseChange.objects.create(case=case, audit_seq=event.seq, changes=changes)
@@ -157,7 +156,7 @@ def case_update(
     event = record(
         "case.update", actor=actor, request=request, case=case, obj=case, detail={"fields": changed}
     )
-    _keep_values(case, event, values)
+    keep_change_values(case, event, values)
     return case
 
 
@@ -305,58 +304,8 @@ def party_save(
         obj=party,
         detail={"role": party.role, "fields": changed},
     )
-    _keep_values(case, event, values)
+    keep_change_values(case, event, values)
     return party
-
-
-@transaction.atomic
-def safe_contact_save(
-    *,
-    actor: User,
-    request: HttpRequest | None,
-    case: Case,
-    expected_version: int | None,
-    timezone_name: str,
-    rules: dict[str, Any],
-    details: dict[str, str],
-) -> SafeContactProfile:
-    if not policy.may(actor, case, "edit"):
-        raise PermissionDenied
-    profile = SafeContactProfile.objects.select_for_update().filter(case=case).first()
-    adding = profile is None
-    if adding:
-        profile = SafeContactProfile(case=case, version=0)
-    elif expected_version is not None and profile.version != expected_version:
-        raise StaleEdit
-    changed = []
-    values = []
-    if adding or profile.timezone != timezone_name:
-        changed.append("timezone")
-        values.append(["timezone", None if adding else profile.timezone, timezone_name])
-    if adding or profile.rules != rules:
-        changed.append("rules")
-        values.append(["rules", None if adding else profile.rules, rules])
-    profile.timezone = timezone_name
-    profile.rules = rules
-    for name, value in details.items():
-        if adding or getattr(profile, name) != value:
-            changed.append(name)
-            values.append([name, None if adding else getattr(profile, name), value])
-            setattr(profile, name, value)
-    profile.version += 1
-    profile.save()
-    event = record(
-        "safe_contact.save",
-        actor=actor,
-        request=request,
-        case=case,
-        obj=profile,
-        object_id=str(profile.pk),
-        detail={"fields": changed},
-    )
-    _keep_values(case, event, values)
-    checkins_recheck_for_case(case=case, actor=actor, request=request)
-    return profile
 
 
 class BreakGlassRefused(Exception):

@@ -26,7 +26,6 @@ urlpatterns = [
     path("<pid:public_id>/assign/", views.case_assign, name="assign"),
     path("<pid:public_id>/restrict/", views.case_restrict, name="restrict"),
     path("<pid:public_id>/status/", views.case_status, name="status"),
-    path("<pid:public_id>/safe-contact/", views.safe_contact_edit, name="safe_contact"),
     path("<pid:public_id>/people/new/", views.party_edit, name="party_new"),
     path("<pid:public_id>/people/<pid:party_id>/", views.party_edit, name="party_edit"),
 ]

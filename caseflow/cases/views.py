@@ -18,6 +18,7 @@ from caseflow.accounts.models import Role
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
 from caseflow.cases import selectors, services
+from caseflow.cases.fields import field_config
 from caseflow.cases.forms import (
     AssignForm,
     BreakGlassForm,
@@ -25,14 +26,12 @@ from caseflow.cases.forms import (
     IntakeForm,
     PartyForm,
     RestrictForm,
-    SafeContactForm,
     SearchForm,
     StatusForm,
 )
 from caseflow.cases.models import STATUS_TRANSITIONS, CaseStatus, Party, PartyRole
 from caseflow.cases.panels import panel_facts, remember_facts, render_panels
 from caseflow.cases.selectors import case_rows, supervisor_overview
-from caseflow.confidentiality.selectors import field_config
 from caseflow.lib import safewindows
 
 OPEN_STATUSES = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
@@ -368,65 +367,6 @@ def party_edit(request: HttpRequest, public_id: str, party_id: str | None = None
             "case": case,
             "title": "Edit person" if party else "Add a person",
         },
-    )
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def safe_contact_edit(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
-    profile = getattr(case, "safe_contact", None) if hasattr(case, "safe_contact") else None
-    initial = {}
-    if profile is not None:
-        profile.case = case
-        initial = {
-            "timezone": profile.timezone,
-            "channels": profile.channels,
-            "windows": safewindows.format_windows(
-                [safewindows.Window.from_dict(w) for w in profile.windows]
-            ),
-            "voicemail_safe": profile.voicemail_safe,
-            "safe_phone": profile.safe_phone,
-            "safe_email": profile.safe_email,
-            "third_party": profile.third_party,
-            "code_word": profile.code_word,
-            "version": profile.version,
-        }
-    form = SafeContactForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        d = form.cleaned_data
-        try:
-            with transaction.atomic():
-                services.safe_contact_save(
-                    actor=request.user,
-                    request=request,
-                    case=case,
-                    expected_version=d["version"] if profile is not None else None,
-                    timezone_name=d["timezone"],
-                    rules={
-                        "channels": d["channels"],
-                        "windows": d["windows"],
-                        "voicemail_safe": d["voicemail_safe"],
-                    },
-                    details={
-                        k: d[k] for k in ("safe_phone", "safe_email", "third_party", "code_word")
-                    },
-                )
-        except services.StaleEdit:
-            form.add_error(
-                None,
-                "Someone else changed this profile after you opened it. "
-                "Nothing was saved: reload to see their changes.",
-            )
-        else:
-            messages.success(request, "Safe-contact profile saved.")
-            return redirect("cases:detail", case.public_id)
-    if request.method == "GET":
-        record("case.view", request=request, case=case, obj=case, detail={"page": "safe_contact"})
-    return render(
-        request,
-        "cases/case_form.html",
-        {"form": form, "case": case, "title": "Safe-contact profile"},
     )
 
 

@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class CheckinsConfig(AppConfig):
     name = "caseflow.checkins"
     label = "checkins"
+
+    def ready(self) -> None:
+        from caseflow.cases import panels, selectors
+        from caseflow.checkins import panels as checkin_panels
+        from caseflow.checkins.selectors import next_checkin_due
+
+        selectors.register_next_due(next_checkin_due)
+        panels.register_panel(checkin_panels.case_panel, order=30)

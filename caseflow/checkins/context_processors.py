@@ -19,7 +19,7 @@ def checkins(request: HttpRequest) -> dict:
         return {}
 
     def unread() -> int:
-        from caseflow.checkins.selectors import unread_count
+        from caseflow.inbox.selectors import unread_count
 
         return unread_count(user)
 

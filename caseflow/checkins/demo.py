@@ -10,20 +10,19 @@ from django.core.exceptions import ValidationError
 
 from caseflow.cases.models import CaseStatus
 from caseflow.checkins import scheduler, services
-from caseflow.checkins.models import (
-    CheckIn,
-    CheckInOutcome,
-    FollowUpKind,
-    Notification,
-    NotificationChannel,
-)
+from caseflow.checkins.models import CheckIn, CheckInOutcome
+from caseflow.inbox.kinds import GeneralFollowUpKind
+from caseflow.inbox.models import Notification, NotificationChannel
 
 OPEN = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
 FOLLOWUPS = [
-    (FollowUpKind.COURT_DATE, "Family court hearing: check the client has transport."),
-    (FollowUpKind.MULTI_AGENCY_REFERRAL, "Send the referral pack to the housing officer."),
-    (FollowUpKind.TASK, "Call the school about the pick-up arrangements."),
-    (FollowUpKind.ORDER_EXPIRY, "Protective order expires: review with the client."),
+    (GeneralFollowUpKind.COURT_DATE, "Family court hearing: check the client has transport."),
+    (GeneralFollowUpKind.TASK, "Send the referral pack to the housing officer."),
+    (GeneralFollowUpKind.TASK, "Call the school about the pick-up arrangements."),
+    (
+        GeneralFollowUpKind.COURT_DATE,
+        "Order hearing: go through the application with the client.",
+    ),
 ]
 
 

@@ -1,10 +1,9 @@
-"""Check-ins, follow-ups (advocates' tasks with due dates) and notifications (one delivery of one
-reminder), and the scheduler's heartbeat.
+"""Check-ins (scheduled contacts with the survivor, one-off or recurring), the calendar feed's
+tokens and the scheduler's heartbeat.
 
 The database is the source of truth for what is due: the scheduler's sweep
-(``caseflow.checkins.scheduler``) claims due rows by their ``reminder_stage`` and ``due_at``.
-Other parts of caseflow create follow-ups through ``caseflow.checkins.services.followup_ensure``
-and notifications through ``notify``.
+(``caseflow.checkins.scheduler``) claims due check-ins, and the inbox's follow-ups, by their
+``reminder_stage`` and ``due_at``. Follow-ups and notifications live in :mod:`caseflow.inbox`.
 """
 
 from __future__ import annotations
@@ -15,80 +14,6 @@ from django.utils import timezone
 
 from caseflow.cases.models import CaseOwned
 from caseflow.lib.encryption import EncryptedTextField
-
-
-class FollowUpKind(models.TextChoices):
-    TASK = "task", "Task"
-    COURT_DATE = "court_date", "Court date"
-    PLAN_REVIEW = "plan_review", "Safety plan review"
-    ORDER_EXPIRY = "order_expiry", "Protective order expiry"
-    REASSESSMENT = "reassessment", "Risk re-assessment"
-    MULTI_AGENCY_REFERRAL = "multi_agency_referral", "Multi-agency referral"
-    BREACH_ESCALATION = "breach_escalation", "Breach escalation"
-    RELEASE_EXPIRY = "release_expiry", "Release expiry"
-    LEGAL_REVIEW = "legal_review", "Legal review"
-
-
-class FollowUpStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    DONE = "done", "Done"
-    CANCELLED = "cancelled", "Cancelled"
-
-
-class FollowUp(CaseOwned):
-    case = models.ForeignKey("cases.Case", on_delete=models.CASCADE, related_name="followups")
-    kind = models.CharField(max_length=32, choices=FollowUpKind.choices)
-    # Non-identifying title (kind + reference are shown by default); details are encrypted.
-    details = EncryptedTextField(blank=True, default="")
-    due_at = models.DateTimeField()
-    assignee = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="followups",
-    )
-    status = models.CharField(
-        max_length=12, choices=FollowUpStatus.choices, default=FollowUpStatus.OPEN
-    )
-    # Where a generated follow-up came from (e.g. "plan:42:review:2026-12-01"): one per source.
-    source_key = models.CharField(max_length=120, blank=True, default="")
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-    done_at = models.DateTimeField(null=True, blank=True)
-    # How far the scheduler got: 0 nothing sent, 1 reminder before the due time, 2 at it.
-    reminder_stage = models.PositiveSmallIntegerField(default=0)
-    version = models.PositiveIntegerField(default=1)
-
-    class Meta:
-        ordering = ["due_at", "pk"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["case", "source_key"],
-                condition=~models.Q(source_key=""),
-                name="followup_source_unique",
-            )
-        ]
-        indexes = [
-            models.Index(fields=["status", "due_at"]),
-            models.Index(fields=["assignee", "status", "due_at"]),
-            models.Index(fields=["status", "reminder_stage", "due_at"], name="followup_sweep_idx"),
-            # A case's next open follow-up (the "Next due" column of the case tables).
-            models.Index(
-                fields=["case", "due_at"],
-                condition=models.Q(status="open"),
-                name="followup_case_open_idx",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} on {self.case_id}"
 
 
 class CheckInStatus(models.TextChoices):
@@ -203,61 +128,6 @@ class CheckIn(CaseOwned):
 
     def __str__(self) -> str:
         return f"Check-in on {self.case_id} at {self.due_at:%Y-%m-%d %H:%M}"
-
-
-class NotificationChannel(models.TextChoices):
-    IN_APP = "in_app", "In the app"
-    EMAIL = "email", "E-mail"
-
-
-class Notification(models.Model):
-    """One delivery of one reminder to one user. Carries no personal data: a kind, a case
-    reference and a link. Unique per (recipient, channel, subject key), so retries never send
-    twice."""
-
-    recipient = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
-    )
-    channel = models.CharField(
-        max_length=10, choices=NotificationChannel.choices, default=NotificationChannel.IN_APP
-    )
-    kind = models.CharField(max_length=40)
-    case = models.ForeignKey(
-        "cases.Case", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
-    )
-    # What this is about and when it was due, e.g. "followup:17:2026-12-01T10:00Z".
-    key = models.CharField(max_length=160)
-    text = models.CharField(max_length=200)
-    link = models.CharField(max_length=200, blank=True, default="")
-    created_at = models.DateTimeField(default=timezone.now)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    read_at = models.DateTimeField(null=True, blank=True)
-    # When a delivery task was last enqueued: the sweep re-enqueues what is still unsent later.
-    enqueued_at = models.DateTimeField(null=True, blank=True)
-    # Set when delivery was refused at run time (case closed, recipient no longer on it).
-    dropped = models.CharField(max_length=40, blank=True, default="")
-    checkin = models.ForeignKey(
-        CheckIn, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications"
-    )
-    followup = models.ForeignKey(
-        FollowUp, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications"
-    )
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["recipient", "channel", "key"], name="notification_unique"
-            )
-        ]
-        indexes = [
-            models.Index(fields=["recipient", "read_at"]),
-            models.Index(
-                fields=["enqueued_at"],
-                condition=models.Q(sent_at__isnull=True, dropped=""),
-                name="notification_unsent_idx",
-            ),
-        ]
 
 
 class SchedulerHeartbeat(models.Model):

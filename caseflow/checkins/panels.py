@@ -7,7 +7,8 @@ from django.db.models import Exists, OuterRef
 from caseflow import policy
 from caseflow.cases.panels import loaded, may_have
 from caseflow.checkins import selectors
-from caseflow.checkins.models import CheckIn, FollowUp, FollowUpStatus
+from caseflow.checkins.models import CheckIn
+from caseflow.inbox.models import FollowUp, FollowUpStatus
 
 
 def case_facts() -> dict:

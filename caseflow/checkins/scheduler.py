@@ -39,16 +39,9 @@ from caseflow import policy
 from caseflow.accounts.models import Role, User
 from caseflow.audit.services import record
 from caseflow.cases.models import Case, CaseStatus
-from caseflow.checkins.models import (
-    CheckIn,
-    CheckInSchedule,
-    CheckInStatus,
-    FollowUp,
-    FollowUpStatus,
-    Notification,
-    NotificationChannel,
-    SchedulerHeartbeat,
-)
+from caseflow.checkins.models import CheckIn, CheckInSchedule, CheckInStatus, SchedulerHeartbeat
+from caseflow.inbox.kinds import followup_kind_choices
+from caseflow.inbox.models import FollowUp, FollowUpStatus, Notification, NotificationChannel
 
 log = logging.getLogger(__name__)
 
@@ -266,7 +259,7 @@ def _followup_batch(
     due = FollowUp.objects.filter(status=FollowUpStatus.OPEN).filter(
         Q(reminder_stage=0, due_at__lte=now + lead) | Q(reminder_stage=1, due_at__lte=now)
     )
-    labels = dict(FollowUp._meta.get_field("kind").choices)
+    labels = dict(followup_kind_choices())
     with transaction.atomic():
         rows = _claim(
             due, ("pk", "case_id", "assignee_id", "due_at", "reminder_stage", "kind"), batch
@@ -305,14 +298,6 @@ def _followup_batch(
         result.enqueued += len(created)
         result.batches += 1
         return len(rows)
-
-
-def enqueue_deliveries(ids: list[int]) -> None:
-    """Enqueue one delivery task per notification id, when the transaction commits."""
-    from caseflow.checkins.tasks import deliver_notification
-
-    for pk in ids:
-        deliver_notification.delay_on_commit(pk)
 
 
 def _dispatch_batch(
@@ -360,12 +345,14 @@ def sweep(
     now: dt.datetime | None = None,
     *,
     batch_size: int | None = None,
-    enqueue: Callable[[list[int]], None] | None = None,
+    enqueue: Callable[[list[int]], None],
 ) -> SweepResult:
-    """One pass of the scheduler. Safe to run concurrently and to repeat."""
+    """One pass of the scheduler. Safe to run concurrently and to repeat.
+
+    ``enqueue`` hands a committed batch's notification ids to the workers (the beat task passes
+    :func:`caseflow.checkins.tasks.enqueue_deliveries`)."""
     now = now or timezone.now()
     batch = batch_size or settings.SWEEP_BATCH_SIZE
-    enqueue = enqueue or enqueue_deliveries
     started = time.monotonic()
     # Staleness is measured from the start of this sweep, so that a long sweep never takes the
     # notifications it enqueued itself a minute ago for lost ones and enqueues them again.

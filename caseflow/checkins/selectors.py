@@ -7,22 +7,16 @@ import datetime as dt
 from collections.abc import Iterable
 from zoneinfo import ZoneInfo
 
+from django.db.models import OuterRef
 from django.http import Http404
 from django.utils import timezone
 
 from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.cases.models import Case, CaseKey, SafeContactProfile
-from caseflow.checkins.models import (
-    CalendarToken,
-    CheckIn,
-    CheckInStatus,
-    FollowUp,
-    FollowUpStatus,
-    Notification,
-    NotificationChannel,
-)
+from caseflow.checkins.models import CalendarToken, CheckIn, CheckInStatus
 from caseflow.checkins.services import profile_windows, token_hash
+from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.lib import safewindows
 from caseflow.lib.encryption import unwrap_data_key
 
@@ -43,6 +37,15 @@ CHECKIN_LIST_FIELDS = (
     "case__team_id",
     "case__agency_id",
 )
+
+
+def next_checkin_due():
+    """The case's next scheduled check-in, for the case tables' "Next due" column."""
+    return (
+        CheckIn.objects.filter(case=OuterRef("pk"), status=CheckInStatus.SCHEDULED)
+        .order_by("due_at")
+        .values("due_at")[:1]
+    )
 
 
 def checkin_rows(queryset):
@@ -233,23 +236,6 @@ def case_assignees(case: Case):
     return case.assignees.filter(is_active=True, membership__is_active=True).order_by(
         "first_name", "last_name", "username"
     )
-
-
-def in_app_notifications(user: User, limit: int = 100) -> list[Notification]:
-    return list(
-        Notification.objects.filter(
-            recipient=user, channel=NotificationChannel.IN_APP, sent_at__isnull=False
-        ).only("pk", "kind", "text", "link", "created_at", "read_at")[:limit]
-    )
-
-
-def unread_count(user: User) -> int:
-    return Notification.objects.filter(
-        recipient=user,
-        channel=NotificationChannel.IN_APP,
-        sent_at__isnull=False,
-        read_at__isnull=True,
-    ).count()
 
 
 def active_calendar_token(user: User) -> CalendarToken | None:

@@ -1,26 +1,25 @@
-"""Check-ins, follow-ups and notifications: each operation checks policy itself, runs in a
-transaction and writes its audit event. The scheduler's sweep and deliveries are in
-``caseflow.checkins.scheduler``."""
+"""Check-ins, the safe-contact profile, and the follow-ups advocates create and complete: each
+operation checks policy itself, runs in a transaction and writes its audit event. The
+scheduler's sweep and deliveries are in ``caseflow.checkins.scheduler``."""
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
 import secrets
-from collections.abc import Iterable
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.http import HttpRequest
-from django.urls import reverse
 from django.utils import timezone
 
 from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
+from caseflow.cases import services as case_services
 from caseflow.cases.models import Case, Channel, SafeContactProfile
 from caseflow.checkins.models import (
     CalendarToken,
@@ -28,103 +27,10 @@ from caseflow.checkins.models import (
     CheckInOutcome,
     CheckInSchedule,
     CheckInStatus,
-    FollowUp,
-    FollowUpStatus,
-    Notification,
-    NotificationChannel,
 )
+from caseflow.inbox.models import FollowUp, FollowUpStatus
+from caseflow.inbox.services import notify
 from caseflow.lib import safewindows
-
-
-def followup_ensure(
-    *,
-    case: Case,
-    kind: str,
-    due_at: dt.datetime,
-    source_key: str,
-    assignee: User | None = None,
-    actor: User | None = None,
-    details: str = "",
-) -> tuple[FollowUp, bool]:
-    """The open follow-up for ``source_key`` on ``case``, created if there is none yet.
-
-    Idempotent: calling it again for the same source (a retried task, a second save) returns
-    the existing row. Returns (follow-up, created).
-    """
-    existing = FollowUp.objects.filter(case=case, source_key=source_key).first()
-    if existing is not None:
-        return existing, False
-    followup = FollowUp(
-        case=case,
-        kind=kind,
-        due_at=due_at,
-        source_key=source_key,
-        assignee=assignee or case.primary_advocate,
-        created_by=actor,
-        details=details,
-    )
-    try:
-        with transaction.atomic():
-            followup.save()
-    except IntegrityError:
-        return FollowUp.objects.get(case=case, source_key=source_key), False
-    record(
-        "followup.create",
-        actor=actor,
-        case=case,
-        obj=followup,
-        object_id=str(followup.pk),
-        detail={"kind": kind, "source": source_key.split(":")[0]},
-    )
-    return followup, True
-
-
-def followup_cancel(*, case: Case, source_key: str, actor: User | None = None) -> bool:
-    updated = FollowUp.objects.filter(
-        case=case, source_key=source_key, status=FollowUpStatus.OPEN
-    ).update(status=FollowUpStatus.CANCELLED)
-    if updated:
-        record("followup.cancel", actor=actor, case=case, detail={"source": source_key})
-    return bool(updated)
-
-
-def notify(
-    *,
-    recipients: Iterable[User],
-    kind: str,
-    case: Case | None,
-    key: str,
-    text: str,
-    channel: str = NotificationChannel.IN_APP,
-) -> list[Notification]:
-    """Create one in-app notification per recipient, once per ``key``.
-
-    ``text`` must not contain personal data: name the kind and the case reference only.
-    """
-    created = []
-    link = reverse("cases:detail", args=[case.public_id]) if case is not None else ""
-    for user in recipients:
-        try:
-            with transaction.atomic():
-                note = Notification.objects.create(
-                    recipient=user,
-                    channel=channel,
-                    kind=kind,
-                    case=case,
-                    key=key,
-                    text=text,
-                    link=link,
-                )
-        except IntegrityError:
-            continue
-        created.append(note)
-    return created
-
-
-def case_supervisors(case: Case) -> list[User]:
-    """The active supervisors of the case's team."""
-    return list(case.team.supervisors())
-
 
 # --- Safe slots -----------------------------------------------------------------------------
 
@@ -595,12 +501,6 @@ def followup_done(*, actor: User, request: HttpRequest | None = None, followup: 
 # --- Notifications and the calendar feed ---------------------------------------------------
 
 
-def notifications_mark_read(*, user: User, ids: Iterable[int]) -> int:
-    return Notification.objects.filter(
-        recipient=user, pk__in=list(ids), read_at__isnull=True
-    ).update(read_at=timezone.now())
-
-
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -630,3 +530,56 @@ def calendar_token_revoke(*, actor: User, request: HttpRequest | None = None) ->
 
 def calendar_token_used(row: CalendarToken) -> None:
     CalendarToken.objects.filter(pk=row.pk).update(last_used_at=timezone.now())
+
+
+# --- The safe-contact profile -------------------------------------------------------------
+
+
+@transaction.atomic
+def safe_contact_save(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    expected_version: int | None,
+    timezone_name: str,
+    rules: dict[str, Any],
+    details: dict[str, str],
+) -> SafeContactProfile:
+    if not policy.may(actor, case, "edit"):
+        raise PermissionDenied
+    profile = SafeContactProfile.objects.select_for_update().filter(case=case).first()
+    adding = profile is None
+    if adding:
+        profile = SafeContactProfile(case=case, version=0)
+    elif expected_version is not None and profile.version != expected_version:
+        raise case_services.StaleEdit
+    changed = []
+    values = []
+    if adding or profile.timezone != timezone_name:
+        changed.append("timezone")
+        values.append(["timezone", None if adding else profile.timezone, timezone_name])
+    if adding or profile.rules != rules:
+        changed.append("rules")
+        values.append(["rules", None if adding else profile.rules, rules])
+    profile.timezone = timezone_name
+    profile.rules = rules
+    for name, value in details.items():
+        if adding or getattr(profile, name) != value:
+            changed.append(name)
+            values.append([name, None if adding else getattr(profile, name), value])
+            setattr(profile, name, value)
+    profile.version += 1
+    profile.save()
+    event = record(
+        "safe_contact.save",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=profile,
+        object_id=str(profile.pk),
+        detail={"fields": changed},
+    )
+    case_services.keep_change_values(case, event, values)
+    checkins_recheck_for_case(case=case, actor=actor, request=request)
+    return profile

@@ -28,6 +28,12 @@ def deliver_notification(notification_id: int) -> str:
     return scheduler.notification_deliver(notification_id=notification_id)
 
 
+def enqueue_deliveries(ids: list[int]) -> None:
+    """Enqueue one delivery task per notification id, when the transaction commits."""
+    for pk in ids:
+        deliver_notification.delay_on_commit(pk)
+
+
 @shared_task(
     name="caseflow.checkins.tasks.sweep_due",
     acks_late=True,
@@ -35,4 +41,4 @@ def deliver_notification(notification_id: int) -> str:
     ignore_result=True,
 )
 def sweep_due() -> None:
-    scheduler.sweep()
+    scheduler.sweep(enqueue=enqueue_deliveries)

@@ -21,9 +21,13 @@ from icalendar import Calendar, Event
 
 from caseflow import policy
 from caseflow.audit.services import record
+from caseflow.cases.services import StaleEdit
 from caseflow.checkins import scheduler, selectors, services
-from caseflow.checkins.forms import CheckInForm, FollowUpForm, OutcomeForm
+from caseflow.checkins.forms import CheckInForm, FollowUpForm, OutcomeForm, SafeContactForm
 from caseflow.checkins.models import CheckInOutcome, CheckInStatus
+from caseflow.inbox import selectors as inbox_selectors
+from caseflow.inbox import services as inbox_services
+from caseflow.lib import safewindows
 
 
 def _casework_only(request: HttpRequest) -> None:
@@ -56,9 +60,9 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET"])
 def notifications(request: HttpRequest) -> HttpResponse:
-    items = selectors.in_app_notifications(request.user)
+    items = inbox_selectors.in_app_notifications(request.user)
     unread = [n.pk for n in items if n.read_at is None]
-    services.notifications_mark_read(user=request.user, ids=unread)
+    inbox_services.notifications_mark_read(user=request.user, ids=unread)
     return render(request, "checkins/notifications.html", {"items": items, "unread": set(unread)})
 
 
@@ -352,4 +356,63 @@ def scheduler_health(request: HttpRequest) -> JsonResponse:
     return JsonResponse(
         {"scheduler": state, "last_sweep": last.isoformat() if last else None},
         status=200 if state == "ok" else 503,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def safe_contact_edit(request: HttpRequest, public_id: str) -> HttpResponse:
+    case = policy.get_case_for(request.user, public_id, "edit")
+    profile = getattr(case, "safe_contact", None) if hasattr(case, "safe_contact") else None
+    initial = {}
+    if profile is not None:
+        profile.case = case
+        initial = {
+            "timezone": profile.timezone,
+            "channels": profile.channels,
+            "windows": safewindows.format_windows(
+                [safewindows.Window.from_dict(w) for w in profile.windows]
+            ),
+            "voicemail_safe": profile.voicemail_safe,
+            "safe_phone": profile.safe_phone,
+            "safe_email": profile.safe_email,
+            "third_party": profile.third_party,
+            "code_word": profile.code_word,
+            "version": profile.version,
+        }
+    form = SafeContactForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            with transaction.atomic():
+                services.safe_contact_save(
+                    actor=request.user,
+                    request=request,
+                    case=case,
+                    expected_version=d["version"] if profile is not None else None,
+                    timezone_name=d["timezone"],
+                    rules={
+                        "channels": d["channels"],
+                        "windows": d["windows"],
+                        "voicemail_safe": d["voicemail_safe"],
+                    },
+                    details={
+                        k: d[k] for k in ("safe_phone", "safe_email", "third_party", "code_word")
+                    },
+                )
+        except StaleEdit:
+            form.add_error(
+                None,
+                "Someone else changed this profile after you opened it. "
+                "Nothing was saved: reload to see their changes.",
+            )
+        else:
+            messages.success(request, "Safe-contact profile saved.")
+            return redirect("cases:detail", case.public_id)
+    if request.method == "GET":
+        record("case.view", request=request, case=case, obj=case, detail={"page": "safe_contact"})
+    return render(
+        request,
+        "cases/case_form.html",
+        {"form": form, "case": case, "title": "Safe-contact profile"},
     )

@@ -12,9 +12,9 @@ from dateutil.relativedelta import relativedelta
 
 from caseflow.accounts.models import Role, User
 from caseflow.agreements.models import Breach
-from caseflow.cases.models import Case, CaseStatus, Party, PartyRole
+from caseflow.cases.models import Case, CaseStatus, IntakeField, Party, PartyRole
 from caseflow.confidentiality import services
-from caseflow.confidentiality.models import Category, CompelledKind, IntakeField, PurgeScope
+from caseflow.confidentiality.models import Category, CompelledKind, PurgeScope
 
 
 def _survivor(case: Case) -> Party | None:

@@ -9,14 +9,9 @@ from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone
 
-from caseflow.cases.models import Party, PartyRole
+from caseflow.cases.models import FIELD_PLACES, IntakeField, Party, PartyRole
 from caseflow.confidentiality import services
-from caseflow.confidentiality.models import (
-    FIELD_PLACES,
-    Category,
-    CompelledKind,
-    IntakeField,
-)
+from caseflow.confidentiality.models import Category, CompelledKind
 
 TEXT_MAX = 2000
 CATEGORY_REQUIRED = "Choose at least one category of information."
@@ -344,3 +339,60 @@ class ReportForm(forms.Form):
 
 class ProposalForm(forms.Form):
     proposal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+# --- Chronology for someone outside the agency ---------------------------------------------------
+
+INTERNAL, OUTSIDE = "internal", "outside"
+
+
+class ChronologyShareForm(forms.Form):
+    """Who the chronology is for. Internal use is as ever; for someone outside the agency it
+    needs a release covering that recipient, or a court order or subpoena recorded on the case
+    (the service decides, and audits a refusal)."""
+
+    audience = forms.ChoiceField(
+        choices=[(INTERNAL, "Our internal file"), (OUTSIDE, "Someone outside the agency")],
+        widget=forms.RadioSelect,
+        label="For",
+        initial=INTERNAL,
+    )
+    recipient = forms.CharField(
+        max_length=200, required=False, label="Recipient (outside the agency)"
+    )
+    release = forms.CharField(max_length=32, required=False, label="Under the release")
+    order = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=None, label="Or under the court order or subpoena"
+    )
+    fmt = forms.ChoiceField(
+        choices=[("html", "Printable page"), ("csv", "CSV file")], label="Format", initial="html"
+    )
+
+    def __init__(self, *args, releases: list, orders: list, **kw):
+        super().__init__(*args, **kw)
+        today = timezone.localdate()
+        self.fields["release"].widget = forms.Select(
+            choices=[("", "—")] + [(r.public_id, release_label(r, today)) for r in releases]
+        )
+        self.fields["order"].choices = [("", "—")] + [
+            (o.pk, f"{o.get_kind_display()} received {o.received_on:%d %b %Y}, ref. {o.reference}")
+            for o in orders
+        ]
+        helper = FormHelper()
+        helper.form_method = "post"
+        helper.add_input(Submit("submit", "Produce chronology"))
+        self.helper = helper
+
+    def clean(self):
+        data = super().clean()
+        if data.get("audience") != OUTSIDE:
+            return data
+        data["recipient"] = (data.get("recipient") or "").strip()
+        if not data["recipient"]:
+            self.add_error("recipient", "Name who the chronology is for.")
+        if bool(data.get("release")) == bool(data.get("order")):
+            raise forms.ValidationError(
+                "For someone outside the agency, choose either the release that covers it or "
+                "the court order or subpoena that compels it."
+            )
+        return data

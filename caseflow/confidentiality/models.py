@@ -11,8 +11,15 @@ from django.db import models
 from django.utils import timezone
 
 from caseflow.accounts.models import Agency
-from caseflow.cases.models import Case, CaseOwned, Party, PartyRole, new_public_id
+from caseflow.cases.models import Case, CaseOwned, Party, new_public_id
 from caseflow.lib.encryption import EncryptedTextField
+
+
+class ConfidentialityFollowUpKind(models.TextChoices):
+    """Follow-ups releases and compelled disclosures create (registered with the inbox)."""
+
+    RELEASE_EXPIRY = "release_expiry", "Release expiry"
+    LEGAL_REVIEW = "legal_review", "Legal review"
 
 
 class Category(models.TextChoices):
@@ -253,45 +260,3 @@ class CasePurge(models.Model):
     @property
     def is_whole(self) -> bool:
         return self.scope == PurgeScope.WHOLE
-
-
-# --- Field configuration ------------------------------------------------------------------------
-
-
-class IntakeField(models.TextChoices):
-    """Optional fields an agency may hide or relabel (NNEDV: collect the minimum).
-
-    Named after the intake form where they are first asked for, but the setting holds wherever
-    the field is collected or shown: see ``FIELD_PLACES``.
-    """
-
-    SURVIVOR_PHONE = "survivor_phone", "Survivor's phone"
-    SURVIVOR_EMAIL = "survivor_email", "Survivor's e-mail"
-    SURVIVOR_DATE_OF_BIRTH = "survivor_date_of_birth", "Survivor's date of birth"
-    OTHER_DATE_OF_BIRTH = "other_date_of_birth", "Other party's date of birth"
-    SUMMARY = "summary", "Referral summary"
-
-
-#: Where each optional field is stored: ("party", role, attribute) or ("case", None, attribute).
-#: The intake form names them after the setting itself; the party and case edit forms and the case
-#: page use the attribute.
-FIELD_PLACES: dict[str, tuple[str, str | None, str]] = {
-    IntakeField.SURVIVOR_PHONE: ("party", PartyRole.SURVIVOR, "phone"),
-    IntakeField.SURVIVOR_EMAIL: ("party", PartyRole.SURVIVOR, "email"),
-    IntakeField.SURVIVOR_DATE_OF_BIRTH: ("party", PartyRole.SURVIVOR, "date_of_birth"),
-    IntakeField.OTHER_DATE_OF_BIRTH: ("party", PartyRole.OTHER_PARTY, "date_of_birth"),
-    IntakeField.SUMMARY: ("case", None, "summary"),
-}
-
-
-class FieldSetting(models.Model):
-    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="field_settings")
-    field = models.CharField(max_length=32, choices=IntakeField.choices)
-    hidden = models.BooleanField(default=False)
-    label = models.CharField(max_length=80, blank=True, default="")
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["agency", "field"], name="field_setting_unique")
-        ]

@@ -12,13 +12,11 @@ from __future__ import annotations
 from django.apps import apps
 from django.db import models
 
-from caseflow.cases.models import CaseOwned
-
 #: "app_label.Model" → names of its narrative fields.
 NARRATIVE_FIELDS: dict[str, tuple[str, ...]] = {
     "cases.Case": ("summary",),
     "cases.Party": ("notes",),
-    "checkins.FollowUp": ("details",),
+    "inbox.FollowUp": ("details",),
 }
 
 
@@ -46,10 +44,10 @@ def evidence_models() -> list[type[models.Model]]:
     return [
         m
         for m in apps.get_models()
-        if issubclass(m, CaseOwned) and getattr(m, "narrative_evidence", False)
+        if getattr(m, "case_owned", False) and getattr(m, "narrative_evidence", False)
     ]
 
 
 def case_owned_models() -> list[type[models.Model]]:
     """Every concrete model that belongs to a case (and is encrypted with its key)."""
-    return [m for m in apps.get_models() if issubclass(m, CaseOwned)]
+    return [m for m in apps.get_models() if getattr(m, "case_owned", False)]

@@ -30,7 +30,7 @@ def _settings(case: Case, kind: str, role: str | None = None) -> dict[str, dict]
     """The case's agency's field settings for ``kind`` ("case" or "party" in ``role``), read once
     per case object. A field the agency does not collect never leaves in a pack, even if a value
     was stored before it was hidden; a relabelled field leaves under the agency's label."""
-    from caseflow.confidentiality.selectors import FieldConfig, agency_field_config
+    from caseflow.cases.fields import FieldConfig, agency_field_config
 
     config = getattr(case, "_pack_field_config", None)
     if config is None:

@@ -35,17 +35,12 @@ from caseflow.cases.models import (
     CaseAssignment,
     CaseKey,
     CaseStatus,
+    FieldSetting,
+    IntakeField,
     Party,
     PartyRole,
     RiskLevel,
     SafeContactProfile,
-)
-from caseflow.checkins.models import FollowUpKind
-from caseflow.checkins.services import (
-    case_supervisors,
-    followup_cancel,
-    followup_ensure,
-    notify,
 )
 from caseflow.confidentiality import narratives
 from caseflow.confidentiality.models import (
@@ -53,11 +48,10 @@ from caseflow.confidentiality.models import (
     CasePurge,
     Category,
     CompelledOrder,
+    ConfidentialityFollowUpKind,
     DeletionCertificate,
     Disclosure,
     DisclosureKind,
-    FieldSetting,
-    IntakeField,
     ProposalStatus,
     PurgeApproval,
     PurgeProposal,
@@ -66,8 +60,11 @@ from caseflow.confidentiality.models import (
     RetentionSchedule,
 )
 from caseflow.confidentiality.pack import Rows, build_sections
+from caseflow.inbox.kinds import GeneralFollowUpKind
+from caseflow.inbox.services import case_supervisors, followup_cancel, followup_ensure, notify
 from caseflow.lib import safewindows
 from caseflow.lib.encryption import Sealed, blind_index, rewrap_data_key
+from caseflow.safety.models import SafetyFollowUpKind
 
 # --- Who may do what at agency level -------------------------------------------------------------
 
@@ -75,14 +72,10 @@ PURGE_ROLES = frozenset({Role.SUPERVISOR, Role.AGENCY_ADMIN})
 REPORT_ROLES = frozenset({Role.AUDITOR, Role.SUPERVISOR, Role.AGENCY_ADMIN})
 
 
-def user_agency_id(user: Any) -> int | None:
-    return user.membership.agency_id if policy.active_role(user) else None
-
-
 def may_decide_purges(user: Any, agency_id: int | None = None) -> bool:
     if policy.active_role(user) not in PURGE_ROLES:
         return False
-    return agency_id is None or user_agency_id(user) == agency_id
+    return agency_id is None or policy.agency_id_of(user) == agency_id
 
 
 def may_run_reports(user: Any) -> bool:
@@ -298,7 +291,7 @@ def release_expiry_ensure(release: Release, *, today: dt.date) -> bool:
         return False
     _, created = followup_ensure(
         case=release.case,
-        kind=FollowUpKind.RELEASE_EXPIRY,
+        kind=ConfidentialityFollowUpKind.RELEASE_EXPIRY,
         due_at=dt.datetime.combine(release.expires_on, dt.time(0), tzinfo=dt.UTC),
         source_key=_expiry_key(release),
         details="A release of information is about to expire: renew it with the survivor "
@@ -821,7 +814,7 @@ def compelled_record(
     for supervisor in supervisors or [None]:
         followup, _ = followup_ensure(
             case=case,
-            kind=FollowUpKind.LEGAL_REVIEW,
+            kind=ConfidentialityFollowUpKind.LEGAL_REVIEW,
             due_at=now + dt.timedelta(days=1),
             source_key=f"compelled:{order.pk}:legal:{getattr(supervisor, 'pk', 0)}",
             assignee=supervisor,
@@ -839,7 +832,7 @@ def compelled_record(
     due, details = _next_safe_contact(case, now)
     followup, _ = followup_ensure(
         case=case,
-        kind=FollowUpKind.TASK,
+        kind=GeneralFollowUpKind.TASK,
         due_at=due,
         source_key=f"compelled:{order.pk}:tell_survivor",
         actor=actor,
@@ -848,7 +841,7 @@ def compelled_record(
     followups.append(followup.pk)
     followup, _ = followup_ensure(
         case=case,
-        kind=FollowUpKind.PLAN_REVIEW,
+        kind=SafetyFollowUpKind.PLAN_REVIEW,
         due_at=now + dt.timedelta(days=2),
         source_key=f"compelled:{order.pk}:plan_review",
         actor=actor,
@@ -892,7 +885,7 @@ def retention_save(
     if record_years < narratives_years:
         raise ValueError("the whole record cannot go before its narratives")
     schedule, _ = RetentionSchedule.objects.update_or_create(
-        agency_id=user_agency_id(actor),
+        agency_id=policy.agency_id_of(actor),
         defaults={
             "narratives_years": narratives_years,
             "record_years": record_years,
@@ -976,7 +969,7 @@ class PurgeRefused(Exception):
 def _locked_proposal(actor: User, proposal_id: int) -> PurgeProposal:
     proposal = (
         PurgeProposal.objects.select_for_update()
-        .filter(pk=proposal_id, agency_id=user_agency_id(actor))
+        .filter(pk=proposal_id, agency_id=policy.agency_id_of(actor))
         .first()
     )
     if proposal is None or not may_decide_purges(actor, proposal.agency_id):
@@ -1079,7 +1072,7 @@ def _clear_narratives(case: Case) -> dict[str, Any]:
     for model, fields in narratives.narrative_fields().items():
         if model is Case:
             rows = [case]
-        elif issubclass(model, narratives.CaseOwned):
+        elif getattr(model, "case_owned", False):
             rows = list(model._default_manager.filter(case=case))
         else:
             continue
@@ -1257,7 +1250,7 @@ def aggregate_report(
     until = dt.datetime.combine(end + dt.timedelta(days=1), dt.time(0), tzinfo=dt.UTC)
     grouped = (
         Case.objects.filter(
-            agency_id=user_agency_id(actor), opened_at__gte=since, opened_at__lt=until
+            agency_id=policy.agency_id_of(actor), opened_at__gte=since, opened_at__lt=until
         )
         .annotate(bucket=trunc("opened_at", tzinfo=dt.UTC))
         .values("bucket", *fields)
@@ -1306,7 +1299,7 @@ def field_settings_save(
     """Hide or relabel optional intake fields for the actor's agency."""
     if not may_configure(actor):
         raise PermissionDenied
-    agency_id = user_agency_id(actor)
+    agency_id = policy.agency_id_of(actor)
     changed = []
     for name, (hidden, label) in values.items():
         if name not in IntakeField.values:

@@ -15,6 +15,11 @@ urlpatterns = [
     path(f"{CASE}referral-pack/", views.referral_pack, name="referral_pack"),
     path(f"{CASE}evidence-pack/", views.evidence_pack, name="evidence_pack"),
     path(f"{CASE}case-export/", views.case_export, name="case_export"),
+    path(
+        "cases/<pid:public_id>/agreements/<pid:agreement_id>/chronology/share/",
+        views.chronology_share,
+        name="chronology_share",
+    ),
     path(f"{CASE}compelled/new/", views.compelled_new, name="compelled_new"),
     path("confidentiality/purges/", views.purges, name="purges"),
     path("confidentiality/purges/approve/", views.purge_approve, name="purge_approve"),

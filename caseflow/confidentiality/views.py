@@ -15,10 +15,16 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from caseflow import policy
+from caseflow.agreements import selectors as agreement_selectors
+from caseflow.agreements import services as agreement_services
+from caseflow.agreements import views as agreement_views
 from caseflow.audit.services import record
+from caseflow.cases.fields import intake_field_config
 from caseflow.confidentiality import selectors, services
 from caseflow.confidentiality.forms import (
+    INTERNAL,
     CaseExportForm,
+    ChronologyShareForm,
     CompelledForm,
     EvidencePackForm,
     FieldSettingsForm,
@@ -368,7 +374,7 @@ def retention(request: HttpRequest) -> HttpResponse:
 def field_settings(request: HttpRequest) -> HttpResponse:
     if not services.may_configure(request.user):
         raise PermissionDenied
-    config = selectors.intake_field_config(request.user)
+    config = intake_field_config(request.user)
     form = FieldSettingsForm(request.POST or None, initial=FieldSettingsForm.initial_from(config))
     if request.method == "POST" and form.is_valid():
         services.field_settings_save(actor=request.user, request=request, values=form.values())
@@ -434,3 +440,78 @@ def report_csv(request: HttpRequest) -> HttpResponse:
     writer.writerow(report.columns)
     writer.writerows([_cell(c) for c in row] for row in report.rows)
     return response
+
+
+# --- The breach chronology for someone outside the agency ----------------------------------
+
+
+REFUSED_OUTSIDE = (
+    "Refused: the chronology holds the contact log, breaches and the court order. For someone "
+    "outside the agency it needs a valid release from the survivor that names this recipient "
+    "and covers both, or a court order or subpoena recorded on this case. Nothing was produced."
+)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def chronology_share(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
+    """Choose who the chronology is for: the internal file as ever, or someone outside the
+    agency under a covering release or a recorded compelled disclosure."""
+    case = policy.get_case_for(request.user, public_id, "edit")
+    agreement = agreement_selectors.agreement_get(case, agreement_id)
+    form = ChronologyShareForm(
+        request.POST or None,
+        releases=selectors.case_releases(case),
+        orders=selectors.case_orders(case),
+    )
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        if d["audience"] == INTERNAL:
+            name = "agreements:chronology_csv" if d["fmt"] == "csv" else "agreements:chronology"
+            return redirect(name, case.public_id, agreement.public_id)
+        try:
+            authority = services.outside_authority(
+                actor=request.user,
+                request=request,
+                case=case,
+                recipient=d["recipient"],
+                categories=services.CHRONOLOGY_CATEGORIES,
+                release_id=d["release"],
+                order_id=d["order"],
+            )
+        except services.ReleaseRequired:
+            form.add_error(None, REFUSED_OUTSIDE)
+        else:
+            report = agreement_selectors.chronology(agreement)
+            agreement_services.chronology_record(
+                actor=request.user,
+                request=request,
+                agreement=agreement,
+                fmt=d["fmt"],
+                sha256=report["sha256"],
+                authority=authority.audit,
+            )
+            if d["fmt"] == "csv":
+                return agreement_views.chronology_csv_response(agreement, report)
+            return agreement_views.chronology_page(
+                request, case, agreement, report, recipient=d["recipient"]
+            )
+    if request.method == "GET":
+        record(
+            "agreement.view",
+            request=request,
+            case=case,
+            obj=agreement,
+            detail={"page": "chronology_share"},
+        )
+    return render(
+        request,
+        "confidentiality/case_form.html",
+        {
+            "case": case,
+            "form": form,
+            "title": "Produce the breach chronology",
+            "intro": "For the agency's own file, or for someone outside the agency: then only "
+            "under a release that covers it or a court order or subpoena recorded on the case.",
+        },
+    )

@@ -22,6 +22,7 @@ from django.utils import timezone
 from caseflow.accounts.models import Agency, Membership, Role, Team, User
 from caseflow.cases import services as case_services
 from caseflow.cases.models import CaseStatus, Channel, RiskLevel
+from caseflow.checkins import services as checkin_services
 
 FIRST = [
     "Alex",
@@ -63,7 +64,7 @@ SEED_HOOKS = [
     "caseflow.safety.demo",
     "caseflow.agreements.demo",
     "caseflow.checkins.demo",
-    "caseflow.audit.demo",
+    "caseflow.oversight.demo",
     "caseflow.confidentiality.demo",
     "caseflow.accounts.demo",
 ]
@@ -179,7 +180,7 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
             case.opened_at = now - dt.timedelta(days=rng.randint(1, 400))
             case.save(update_fields=["opened_at"])
             if i % 5 != 4:
-                case_services.safe_contact_save(
+                checkin_services.safe_contact_save(
                     actor=advocate,
                     request=None,
                     case=case,

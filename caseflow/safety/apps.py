@@ -6,9 +6,11 @@ class SafetyConfig(AppConfig):
     label = "safety"
 
     def ready(self) -> None:
-        from caseflow.confidentiality.models import Category
-        from caseflow.confidentiality.pack import register_provider
-        from caseflow.safety import packs
+        from caseflow.inbox.kinds import register_followup_kinds
+        from caseflow.safety.models import SafetyFollowUpKind
 
-        register_provider(Category.SAFETY_PLAN, packs.safety_plan_rows)
-        register_provider(Category.COURT_ORDERS, packs.protective_order_rows)
+        register_followup_kinds(SafetyFollowUpKind)
+        from caseflow.cases.panels import register_panel
+        from caseflow.safety.panels import case_panel
+
+        register_panel(case_panel, order=10)

@@ -12,6 +12,15 @@ from caseflow.lib.encryption import EncryptedJSONField, EncryptedTextField
 from caseflow.safety import instruments as engine
 
 
+class SafetyFollowUpKind(models.TextChoices):
+    """Follow-ups the safety plan and risk assessments create (registered with the inbox)."""
+
+    PLAN_REVIEW = "plan_review", "Safety plan review"
+    ORDER_EXPIRY = "order_expiry", "Protective order expiry"
+    REASSESSMENT = "reassessment", "Risk re-assessment"
+    MULTI_AGENCY_REFERRAL = "multi_agency_referral", "Multi-agency referral"
+
+
 class SafetyPlan(CaseOwned):
     """The case's one safety plan. Its content lives in immutable versions; ``version`` is the
     number of the current one (0 before the first save) and is what optimistic concurrency checks.

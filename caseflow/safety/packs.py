@@ -8,9 +8,11 @@ category and leave only under a release that names it.
 from __future__ import annotations
 
 from caseflow.cases.models import Case
-from caseflow.confidentiality.pack import Rows
 from caseflow.safety import sections
 from caseflow.safety.services import plan_content, plan_of
+
+#: (label, value) pairs, the shape of every section of a referral pack or case export.
+Rows = list[tuple[str, str]]
 
 
 def _current(case: Case) -> tuple[int, dict] | None:

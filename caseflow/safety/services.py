@@ -18,14 +18,14 @@ from caseflow import policy
 from caseflow.accounts.models import Agency, User
 from caseflow.audit.services import record
 from caseflow.cases.models import Case, CaseStatus, RiskLevel
-from caseflow.checkins.models import FollowUpKind
-from caseflow.checkins.services import case_supervisors, followup_cancel, followup_ensure, notify
+from caseflow.inbox.services import case_supervisors, followup_cancel, followup_ensure, notify
 from caseflow.safety import instruments as engine
 from caseflow.safety import sections
 from caseflow.safety.models import (
     ProtectiveOrderExpiry,
     RiskAssessment,
     RiskInstrument,
+    SafetyFollowUpKind,
     SafetyPlan,
     SafetyPlanVersion,
 )
@@ -251,7 +251,7 @@ def safety_followups_sweep(now: dt.datetime | None = None) -> dict[str, int]:
     for plan in overdue.iterator(chunk_size=500):
         _, new = followup_ensure(
             case=plan.case,
-            kind=FollowUpKind.PLAN_REVIEW,
+            kind=SafetyFollowUpKind.PLAN_REVIEW,
             due_at=_due(plan.review_by),
             source_key=_review_source(plan),
         )
@@ -265,7 +265,7 @@ def safety_followups_sweep(now: dt.datetime | None = None) -> dict[str, int]:
     for expiry in expiring.iterator(chunk_size=500):
         _, new = followup_ensure(
             case=expiry.plan.case,
-            kind=FollowUpKind.ORDER_EXPIRY,
+            kind=SafetyFollowUpKind.ORDER_EXPIRY,
             due_at=_due(max(today, expiry.expires_on - warning)),
             source_key=f"plan:{expiry.plan_id}:order:{expiry.expires_on.isoformat()}",
         )
@@ -435,7 +435,7 @@ def assessment_record(
         followup_cancel(case=case, source_key=f"assessment:{previous.pk}:reassess", actor=actor)
     followup_ensure(
         case=case,
-        kind=FollowUpKind.REASSESSMENT,
+        kind=SafetyFollowUpKind.REASSESSMENT,
         due_at=_due(definition.next_reassessment(timezone.localdate(now))),
         source_key=f"assessment:{assessment.pk}:reassess",
         actor=actor,
@@ -443,7 +443,7 @@ def assessment_record(
     if band == RiskLevel.HIGH:
         followup_ensure(
             case=case,
-            kind=FollowUpKind.MULTI_AGENCY_REFERRAL,
+            kind=SafetyFollowUpKind.MULTI_AGENCY_REFERRAL,
             due_at=now + dt.timedelta(days=1),
             source_key=f"assessment:{assessment.pk}:referral",
             actor=actor,

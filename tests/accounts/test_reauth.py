@@ -55,7 +55,7 @@ def test_break_glass_needs_a_recent_password_and_code(cast, login):
 
 def test_role_change_needs_recent_auth_but_the_form_opens(cast, login):
     client = login(cast.agency_admin)
-    url = reverse("accounts:staff_edit", args=[cast.same_team.pk])
+    url = reverse("agency:staff_edit", args=[cast.same_team.pk])
     data = {
         "first_name": "Same",
         "last_name": "Team",
@@ -71,7 +71,7 @@ def test_role_change_needs_recent_auth_but_the_form_opens(cast, login):
         assert response["Location"].startswith(reverse("accounts:reauth"))
         assert Membership.objects.get(user=cast.same_team).role == Role.ADVOCATE
     response = client.post(url, data)
-    assert response.status_code == 302 and response["Location"] == reverse("accounts:staff_list")
+    assert response.status_code == 302 and response["Location"] == reverse("agency:staff_list")
     assert Membership.objects.get(user=cast.same_team).role == Role.SUPERVISOR
 
 

@@ -211,15 +211,15 @@ def test_agency_admin_resets_a_lost_second_factor(cast, login):
     theirs = Client()
     verified_session(theirs, cast.same_team)
     client = login(cast.agency_admin)
-    page = client.get(reverse("accounts:staff_edit", args=[cast.same_team.pk])).content.decode()
+    page = client.get(reverse("agency:staff_edit", args=[cast.same_team.pk])).content.decode()
     assert "Reset second factor" in page
-    url = reverse("accounts:staff_second_factor_reset", args=[cast.same_team.pk])
+    url = reverse("agency:staff_second_factor_reset", args=[cast.same_team.pk])
     assert client.post(url).status_code == 302
     assert not TOTPDevice.objects.filter(user=cast.same_team).exists()
     assert theirs.get(reverse("dashboard")).status_code == 302  # signed out everywhere
     assert "security.second_factor_reset" in actions(cast.agency_admin)
     # Not for another agency's staff, and not for oneself.
-    other = reverse("accounts:staff_second_factor_reset", args=[cast.other_agency.pk])
+    other = reverse("agency:staff_second_factor_reset", args=[cast.other_agency.pk])
     assert client.post(other).status_code == 404
-    own = reverse("accounts:staff_second_factor_reset", args=[cast.agency_admin.pk])
+    own = reverse("agency:staff_second_factor_reset", args=[cast.agency_admin.pk])
     assert client.post(own).status_code == 403

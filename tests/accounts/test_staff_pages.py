@@ -24,7 +24,7 @@ NEW_STAFF = {
 
 def test_admin_creates_an_advocate_in_their_own_agency(cast: Cast, login):
     client = login(cast.agency_admin)
-    response = client.post(reverse("accounts:staff_new"), {**NEW_STAFF, "teams": [cast.team1.pk]})
+    response = client.post(reverse("agency:staff_new"), {**NEW_STAFF, "teams": [cast.team1.pk]})
     assert response.status_code == 302
     user = User.objects.get(username="new.advocate")
     assert user.membership.agency == cast.agency
@@ -37,7 +37,7 @@ def test_admin_creates_an_advocate_in_their_own_agency(cast: Cast, login):
 def test_admin_cannot_put_staff_in_another_agencys_team(cast: Cast, login):
     client = login(cast.agency_admin)
     response = client.post(
-        reverse("accounts:staff_new"), {**NEW_STAFF, "teams": [cast.other_agency_team.pk]}
+        reverse("agency:staff_new"), {**NEW_STAFF, "teams": [cast.other_agency_team.pk]}
     )
     assert response.status_code == 200
     assert "Select a valid choice" in response.content.decode()
@@ -46,7 +46,7 @@ def test_admin_cannot_put_staff_in_another_agencys_team(cast: Cast, login):
 
 def test_admin_cannot_open_staff_of_another_agency(cast: Cast, login):
     client = login(cast.agency_admin)
-    url = reverse("accounts:staff_edit", args=[cast.other_agency.pk])
+    url = reverse("agency:staff_edit", args=[cast.other_agency.pk])
     assert client.get(url).status_code == 404
     assert client.post(url, {**NEW_STAFF, "username": "x"}).status_code == 404
 
@@ -64,7 +64,7 @@ def test_admin_cannot_open_staff_of_another_agency(cast: Cast, login):
 )
 def test_staff_form_bad_input(cast: Cast, login, field, value, message):
     client = login(cast.agency_admin)
-    response = client.post(reverse("accounts:staff_new"), {**NEW_STAFF, field: value})
+    response = client.post(reverse("agency:staff_new"), {**NEW_STAFF, field: value})
     assert response.status_code == 200
     assert message in response.content.decode()
     assert User.objects.filter(membership__agency=cast.agency).count() == 8
@@ -79,7 +79,7 @@ def test_deactivating_staff_ends_their_session_at_the_next_request(cast: Cast, l
     admin_client = login(cast.agency_admin)
     data = {**NEW_STAFF, "username": target.username, "email": target.email, "password": ""}
     del data["is_active"]  # an unticked box is absent from the POST
-    response = admin_client.post(reverse("accounts:staff_edit", args=[target.pk]), data)
+    response = admin_client.post(reverse("agency:staff_edit", args=[target.pk]), data)
     assert response.status_code == 302
     assert other_client.get(reverse("dashboard")).status_code == 302
     target.refresh_from_db()
@@ -90,7 +90,7 @@ def test_role_change_is_recorded(cast: Cast, login):
     client = login(cast.agency_admin)
     target = cast.same_team
     client.post(
-        reverse("accounts:staff_edit", args=[target.pk]),
+        reverse("agency:staff_edit", args=[target.pk]),
         {
             **NEW_STAFF,
             "username": target.username,
@@ -109,7 +109,7 @@ def test_admin_cannot_demote_themselves(cast: Cast, login):
     client = login(cast.agency_admin)
     me = cast.agency_admin
     response = client.post(
-        reverse("accounts:staff_edit", args=[me.pk]),
+        reverse("agency:staff_edit", args=[me.pk]),
         {**NEW_STAFF, "username": me.username, "email": me.email, "password": ""},
     )
     assert response.status_code == 200
@@ -120,10 +120,10 @@ def test_admin_cannot_demote_themselves(cast: Cast, login):
 
 def test_teams_are_created_and_names_are_unique_per_agency(cast: Cast, login):
     client = login(cast.agency_admin)
-    clash = client.post(reverse("accounts:team_new"), {"name": "team 1"})
+    clash = client.post(reverse("agency:team_new"), {"name": "team 1"})
     assert "already has a team with this name" in clash.content.decode()
     ok = client.post(
-        reverse("accounts:team_new"), {"name": "Court team", "members": [cast.same_team.pk]}
+        reverse("agency:team_new"), {"name": "Court team", "members": [cast.same_team.pk]}
     )
     assert ok.status_code == 302
     team = Team.objects.get(name="Court team")
@@ -134,7 +134,7 @@ def test_teams_are_created_and_names_are_unique_per_agency(cast: Cast, login):
 def test_team_members_must_be_of_the_agency(cast: Cast, login):
     client = login(cast.agency_admin)
     response = client.post(
-        reverse("accounts:team_new"), {"name": "Mixed", "members": [cast.other_agency.pk]}
+        reverse("agency:team_new"), {"name": "Mixed", "members": [cast.other_agency.pk]}
     )
     assert response.status_code == 200
     assert not Team.objects.filter(name="Mixed").exists()
@@ -142,7 +142,7 @@ def test_team_members_must_be_of_the_agency(cast: Cast, login):
 
 def test_admin_pages_show_no_case_content(cast: Cast, login):
     client = login(cast.agency_admin)
-    for url in (reverse("accounts:staff_list"), reverse("dashboard")):
+    for url in (reverse("agency:staff_list"), reverse("dashboard")):
         body = client.get(url).content.decode()
         assert "CANARY" not in body
         assert "CASE-1" not in body

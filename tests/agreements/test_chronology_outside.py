@@ -34,7 +34,7 @@ def agreement(cast):
 
 def _url(cast, agreement, case=None):
     case = case or cast.case
-    return reverse("agreements:chronology_share", args=[case.public_id, agreement.public_id])
+    return reverse("confidentiality:chronology_share", args=[case.public_id, agreement.public_id])
 
 
 def _post(client, cast, agreement, **over):

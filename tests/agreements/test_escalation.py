@@ -11,7 +11,7 @@ from django.db import transaction
 
 from caseflow.agreements import services, tasks
 from caseflow.agreements.models import AgencyEscalationRule, EscalationFiring
-from caseflow.checkins.models import FollowUp, Notification
+from caseflow.inbox.models import FollowUp, Notification
 from tests.agreements.helpers import london, make_agreement, record_breach
 
 NOW = dt.datetime(2025, 3, 1, 12, 0, tzinfo=dt.UTC)

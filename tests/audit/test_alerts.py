@@ -8,8 +8,9 @@ import time_machine
 from django.urls import reverse
 
 from caseflow.audit.models import AuditEvent
-from caseflow.audit.services import record, unusual_access_sweep
-from caseflow.checkins.models import Notification
+from caseflow.audit.services import record
+from caseflow.inbox.models import Notification
+from caseflow.oversight.services import unusual_access_sweep
 from tests import factories as f
 
 NOW = dt.datetime(2026, 6, 1, 10, 30, tzinfo=dt.UTC)

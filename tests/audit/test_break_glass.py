@@ -10,10 +10,10 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-from caseflow.audit import services as audit
 from caseflow.audit.models import AuditEvent
 from caseflow.cases import services as cases
 from caseflow.cases.models import BreakGlassGrant
+from caseflow.oversight import services as oversight
 
 T0 = dt.datetime(2026, 6, 1, 9, 0, tzinfo=dt.UTC)
 
@@ -72,7 +72,7 @@ def test_nobody_reviews_their_own_emergency_access(cast, login):
     response = login(cast.supervisor).get(reverse("audit:break_glass_review", args=[grant.pk]))
     assert response.status_code == 403
     with pytest.raises(PermissionDenied):
-        audit.break_glass_review(actor=cast.supervisor, request=None, grant=grant, comment="ok")
+        oversight.break_glass_review(actor=cast.supervisor, request=None, grant=grant, comment="ok")
 
 
 def test_auditor_sees_the_queue_without_reasons_and_cannot_review(cast, login, grant):
@@ -86,10 +86,10 @@ def test_auditor_sees_the_queue_without_reasons_and_cannot_review(cast, login, g
 def test_expiry_is_recorded_once_after_the_grant_runs_out(cast, grant):
     minutes = settings.BREAK_GLASS_MINUTES
     with time_machine.travel(T0 + dt.timedelta(minutes=minutes - 1), tick=False):
-        assert audit.break_glass_expire_sweep() == 0
+        assert oversight.break_glass_expire_sweep() == 0
     with time_machine.travel(T0 + dt.timedelta(minutes=minutes + 1), tick=False):
-        assert audit.break_glass_expire_sweep() == 1
-        assert audit.break_glass_expire_sweep() == 0
+        assert oversight.break_glass_expire_sweep() == 1
+        assert oversight.break_glass_expire_sweep() == 0
     event = AuditEvent.objects.get(action="break_glass.expire")
     assert (event.case_id, event.object_id) == (grant.case_id, str(grant.pk))
     assert event.detail["user"] == cast.same_team.pk
@@ -98,13 +98,14 @@ def test_expiry_is_recorded_once_after_the_grant_runs_out(cast, grant):
 
 def test_expiry_sweep_is_registered_with_beat():
     tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
-    assert {"caseflow.audit.tasks.break_glass_expiry", "caseflow.audit.tasks.unusual_access"} <= (
-        tasks
-    )
+    assert {
+        "caseflow.oversight.tasks.break_glass_expiry",
+        "caseflow.oversight.tasks.unusual_access",
+    } <= (tasks)
 
 
 def test_the_task_calls_the_sweep(cast, grant):
-    from caseflow.audit.tasks import break_glass_expiry
+    from caseflow.oversight.tasks import break_glass_expiry
 
     with time_machine.travel(T0 + dt.timedelta(days=1), tick=False):
         assert break_glass_expiry() == 1

@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from caseflow.audit.models import AuditEvent
-from caseflow.cases import services
 from caseflow.cases.models import BreakGlassGrant, Case
+from caseflow.checkins import services as checkin_services
 from tests.conftest import canary
 
 SECRET = "SENSITIVE7731Q"
@@ -45,7 +45,7 @@ def test_no_sensitive_value_reaches_the_audit_trail_logs_or_exceptions(
             "notes": f"notes {SECRET}",
         },
     )
-    services.safe_contact_save(
+    checkin_services.safe_contact_save(
         actor=cast.assigned,
         request=None,
         case=case,

@@ -100,7 +100,7 @@ def test_a_case_page_records_who_where_and_which_request(cast, login, settings):
 
 
 def test_security_events_are_recorded(cast, client, login):
-    from caseflow.accounts.services import staff_save
+    from caseflow.agency.services import staff_save
 
     staff_save(
         actor=cast.agency_admin,

@@ -153,7 +153,7 @@ def test_csv_export(cast, login):
 
 
 def test_export_is_capped_and_says_where_to_continue(cast, login, monkeypatch):
-    from caseflow.audit import views
+    from caseflow.oversight import views
 
     monkeypatch.setattr(views, "EXPORT_MAX_ROWS", 3)
     for _ in range(5):

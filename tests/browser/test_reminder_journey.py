@@ -20,8 +20,9 @@ from django.db import connections
 from playwright.sync_api import expect
 
 from caseflow.celery import app as celery_app
-from caseflow.checkins.models import CheckIn, Notification, NotificationChannel
+from caseflow.checkins.models import CheckIn
 from caseflow.checkins.tasks import sweep_due
+from caseflow.inbox.models import Notification, NotificationChannel
 from tests import factories as f
 from tests.browser.conftest import sign_in
 from tests.checkins.test_celery_worker import (

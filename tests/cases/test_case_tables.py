@@ -46,7 +46,8 @@ def test_rows_link_each_case_and_escape_what_they_show(cast):
 
 @pytest.mark.django_db
 def test_next_due_is_the_earliest_scheduled_check_in_or_open_follow_up(cast):
-    from caseflow.checkins.models import CheckInStatus, FollowUpStatus
+    from caseflow.checkins.models import CheckInStatus
+    from caseflow.inbox.models import FollowUpStatus
     from tests.checkins.helpers import make_checkin, make_followup
 
     def next_due():

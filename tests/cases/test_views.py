@@ -213,7 +213,7 @@ def test_restricting_hides_the_case_from_the_team(cast: Cast, login):
 def test_safe_contact_profile_saves_and_rejects_bad_windows(cast: Cast, login):
     case = f.open_case(cast.team1, [cast.assigned], reference="CASE-P")
     client = login(cast.assigned)
-    url = reverse("cases:safe_contact", args=[case.public_id])
+    url = reverse("checkins:safe_contact", args=[case.public_id])
     bad = client.post(
         url,
         {
@@ -284,7 +284,7 @@ def test_dashboard_shows_the_next_item_due(cast, login):
 
     from django.utils import timezone
 
-    from caseflow.checkins.models import FollowUp
+    from caseflow.inbox.models import FollowUp
 
     soon = timezone.now() + dt.timedelta(days=2)
     FollowUp(case=cast.case, kind="task", due_at=soon, assignee=cast.assigned).save()

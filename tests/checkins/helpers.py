@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from caseflow.checkins.models import CheckIn, FollowUp
+from caseflow.checkins.models import CheckIn
+from caseflow.inbox.models import FollowUp
 
 UTC = dt.UTC
 # Monday 7 December 2026, 08:00 UTC (08:00 in London): before the cast's 10:00-12:00 window.

@@ -27,9 +27,9 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from caseflow.celery import app as celery_app
-from caseflow.checkins import scheduler
-from caseflow.checkins.models import Notification, NotificationChannel
+from caseflow.checkins import scheduler, tasks
 from caseflow.checkins.tasks import deliver_notification
+from caseflow.inbox.models import Notification, NotificationChannel
 from tests.checkins.helpers import make_checkin
 from tests.conftest import canary
 
@@ -251,7 +251,7 @@ def all_sent(count: int):
 def test_a_due_check_in_produces_one_notification_and_one_email(cast, worker):
     due = timezone.now() - dt.timedelta(minutes=1)
     make_checkin(cast.case, cast.assigned, due)
-    result = scheduler.sweep()
+    result = scheduler.sweep(enqueue=tasks.enqueue_deliveries)
     assert result.notifications == 2 and result.enqueued == 2
     wait_for(all_sent(2), 20, "both deliveries")
     worker.drain()
@@ -273,7 +273,7 @@ def test_racing_sweeps_and_duplicate_deliveries_still_send_once(cast, worker):
     def racer():
         try:
             barrier.wait(timeout=10)
-            scheduler.sweep(batch_size=4)
+            scheduler.sweep(batch_size=4, enqueue=tasks.enqueue_deliveries)
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
         finally:
@@ -298,7 +298,7 @@ def test_a_worker_killed_mid_delivery_delivers_once_after_restart(cast, workers,
     spare = workers.spare
     make_checkin(cast.case, cast.assigned, timezone.now() - dt.timedelta(minutes=1))
     _use_queue(f"{spare.queue}-parked")  # nobody consumes this queue
-    assert scheduler.sweep().enqueued == 2
+    assert scheduler.sweep(enqueue=tasks.enqueue_deliveries).enqueued == 2
     Notification.objects.filter(channel=NotificationChannel.IN_APP).update(sent_at=timezone.now())
     email = Notification.objects.get(channel=NotificationChannel.EMAIL)
     _use_queue(spare.queue)
@@ -311,7 +311,7 @@ def test_a_worker_killed_mid_delivery_delivers_once_after_restart(cast, workers,
     # never sent.
     spare.launch().ready()
     settings.NOTIFY_REQUEUE_SECONDS = 0
-    assert scheduler.sweep().enqueued == 1
+    assert scheduler.sweep(enqueue=tasks.enqueue_deliveries).enqueued == 1
     wait_for(all_sent(2), 20, "the delivery after the restart")
     deliver_notification.delay(email.pk)  # the lost message, should the broker bring it back
     spare.drain()
@@ -325,12 +325,12 @@ def test_an_emptied_redis_still_delivers_within_a_minute_of_the_due_time(
     make_checkin(cast.case, cast.assigned, due)
     # Nobody consumes this queue: the tasks sit in Redis until Redis loses them.
     _use_queue(f"{worker.queue}-parked")
-    assert scheduler.sweep().enqueued == 2
+    assert scheduler.sweep(enqueue=tasks.enqueue_deliveries).enqueued == 2
     _redis().flushdb()  # Redis loses everything it held (only the tests' own database)
     _use_queue(worker.queue)
     # The beat's next sweep, a minute later, finds the unsent notifications in the database.
     time_machine.move_to(due + dt.timedelta(seconds=60), tick=True)
-    assert scheduler.sweep().enqueued == 2
+    assert scheduler.sweep(enqueue=tasks.enqueue_deliveries).enqueued == 2
     wait_for(all_sent(2), 20, "the re-enqueued deliveries")
     worker.drain()
     assert len(worker.emails()) == 1

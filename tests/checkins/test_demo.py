@@ -7,8 +7,9 @@ import pytest
 from django.urls import reverse
 
 from caseflow.accounts.models import User
-from caseflow.checkins.models import CheckIn, CheckInStatus, FollowUp, Notification
+from caseflow.checkins.models import CheckIn, CheckInStatus
 from caseflow.demo import seed
+from caseflow.inbox.models import FollowUp, Notification
 
 pytestmark = pytest.mark.django_db
 

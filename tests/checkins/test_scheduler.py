@@ -14,15 +14,10 @@ from django.db import transaction
 
 import caseflow
 from caseflow.cases.models import CaseAssignment, CaseStatus
-from caseflow.checkins import scheduler
-from caseflow.checkins.models import (
-    CheckIn,
-    CheckInStatus,
-    Notification,
-    NotificationChannel,
-    SchedulerHeartbeat,
-)
-from caseflow.checkins.services import notify
+from caseflow.checkins import scheduler, tasks
+from caseflow.checkins.models import CheckIn, CheckInStatus, SchedulerHeartbeat
+from caseflow.inbox.models import Notification, NotificationChannel
+from caseflow.inbox.services import notify
 from tests.checkins.helpers import MONDAY, make_checkin, make_followup
 
 pytestmark = pytest.mark.django_db
@@ -106,7 +101,7 @@ def test_dispatch_enqueues_on_commit_only(cast, django_capture_on_commit_callbac
         mock.patch("caseflow.checkins.tasks.deliver_notification.apply_async") as apply,
         django_capture_on_commit_callbacks(execute=True) as callbacks,
     ):
-        scheduler.sweep(DUE)
+        scheduler.sweep(DUE, enqueue=tasks.enqueue_deliveries)
     assert len(callbacks) == 2
     sent_ids = sorted(call.args[0][0] for call in apply.call_args_list)
     assert sent_ids == sorted(Notification.objects.values_list("pk", flat=True))
@@ -145,7 +140,7 @@ def test_a_check_in_created_in_a_rolled_back_transaction_enqueues_nothing(
         transaction.atomic(),
     ):
         make_checkin(cast.case, cast.assigned, DUE)
-        scheduler.sweep(DUE)
+        scheduler.sweep(DUE, enqueue=tasks.enqueue_deliveries)
         raise Rollback
     assert callbacks == []
     apply.assert_not_called()

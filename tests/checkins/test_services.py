@@ -9,16 +9,10 @@ import time_machine
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from caseflow.audit.models import AuditEvent
-from caseflow.cases import services as case_services
 from caseflow.checkins import services
-from caseflow.checkins.models import (
-    CheckIn,
-    CheckInOutcome,
-    CheckInSchedule,
-    CheckInStatus,
-    FollowUpStatus,
-    Notification,
-)
+from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInSchedule, CheckInStatus
+from caseflow.inbox import services as inbox_services
+from caseflow.inbox.models import FollowUpStatus, Notification
 from tests.checkins.helpers import MONDAY, UTC, make_followup
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +31,7 @@ def schedule(cast, local, channel="phone", rule="", actor=None, case=None):
 
 def set_profile(cast, tz="Europe/London", windows=None, channels=("phone",)):
     profile = cast.case.safe_contact
-    return case_services.safe_contact_save(
+    return services.safe_contact_save(
         actor=cast.assigned,
         request=None,
         case=cast.case,
@@ -243,10 +237,10 @@ def test_followups_create_edit_done(cast):
 
 
 def test_followup_ensure_is_idempotent(cast):
-    first, created = services.followup_ensure(
+    first, created = inbox_services.followup_ensure(
         case=cast.case, kind="plan_review", due_at=MONDAY, source_key="plan:1:review"
     )
-    again, created_again = services.followup_ensure(
+    again, created_again = inbox_services.followup_ensure(
         case=cast.case, kind="plan_review", due_at=MONDAY, source_key="plan:1:review"
     )
     assert created and not created_again and first.pk == again.pk

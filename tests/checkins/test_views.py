@@ -11,13 +11,8 @@ from icalendar import Calendar
 
 from caseflow.audit.models import AuditEvent
 from caseflow.checkins import scheduler, services
-from caseflow.checkins.models import (
-    CheckIn,
-    CheckInOutcome,
-    CheckInStatus,
-    FollowUpStatus,
-    Notification,
-)
+from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInStatus
+from caseflow.inbox.models import FollowUpStatus, Notification
 from tests.checkins.helpers import MONDAY, UTC, make_checkin, make_followup
 from tests.conftest import canary
 

@@ -10,8 +10,14 @@ from django.urls import reverse
 
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import SafeContactProfile
-from caseflow.checkins.models import FollowUp, FollowUpKind, Notification
-from caseflow.confidentiality.models import CompelledOrder, Disclosure, DisclosureKind
+from caseflow.confidentiality.models import (
+    CompelledOrder,
+    ConfidentialityFollowUpKind,
+    Disclosure,
+    DisclosureKind,
+)
+from caseflow.inbox.models import FollowUp, Notification
+from caseflow.safety.models import SafetyFollowUpKind
 
 pytestmark = pytest.mark.django_db
 
@@ -51,9 +57,9 @@ def test_compelled_disclosure_creates_record_and_follow_ups(cast, login):
     assert disclosure.disclosed_on == dt.date(2026, 3, 6)
 
     followups = FollowUp.objects.filter(case=cast.case)
-    legal = followups.get(kind=FollowUpKind.LEGAL_REVIEW)
+    legal = followups.get(kind=ConfidentialityFollowUpKind.LEGAL_REVIEW)
     assert legal.assignee == cast.supervisor
-    assert followups.filter(kind=FollowUpKind.PLAN_REVIEW).count() == 1
+    assert followups.filter(kind=SafetyFollowUpKind.PLAN_REVIEW).count() == 1
     tell = followups.get(source_key=f"compelled:{order.pk}:tell_survivor")
     # The next safe slot: Monday 10:00 in London (GMT in March before the change) = 10:00 UTC.
     assert tell.due_at == dt.datetime(2026, 3, 9, 10, 0, tzinfo=dt.UTC)

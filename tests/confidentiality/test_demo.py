@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from caseflow.checkins.models import FollowUp, FollowUpKind
+from caseflow.cases.models import FieldSetting
 from caseflow.confidentiality.models import (
     CompelledOrder,
+    ConfidentialityFollowUpKind,
     Disclosure,
-    FieldSetting,
     ProposalStatus,
     PurgeProposal,
     Release,
     RetentionSchedule,
 )
 from caseflow.demo.seed import seed
+from caseflow.inbox.models import FollowUp
 
 pytestmark = pytest.mark.django_db
 
@@ -23,9 +24,9 @@ def test_demo_seeds_confidentiality_data():
     seed()
     assert Release.objects.filter(revoked_at__isnull=False).count() == 1
     assert Release.objects.filter(revoked_at__isnull=True).count() == 3
-    assert FollowUp.objects.filter(kind=FollowUpKind.RELEASE_EXPIRY).count() == 1
+    assert FollowUp.objects.filter(kind=ConfidentialityFollowUpKind.RELEASE_EXPIRY).count() == 1
     assert CompelledOrder.objects.count() == 1
-    assert FollowUp.objects.filter(kind=FollowUpKind.LEGAL_REVIEW).exists()
+    assert FollowUp.objects.filter(kind=ConfidentialityFollowUpKind.LEGAL_REVIEW).exists()
     assert Disclosure.objects.count() == 2  # a referral pack and the compelled disclosure
     assert RetentionSchedule.objects.count() == 1
     pending = PurgeProposal.objects.filter(status=ProposalStatus.PENDING)

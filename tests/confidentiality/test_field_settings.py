@@ -10,8 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from caseflow.audit.models import AuditEvent
-from caseflow.cases.models import Case, Party, PartyRole
-from caseflow.confidentiality.models import FieldSetting, IntakeField
+from caseflow.cases.models import Case, FieldSetting, IntakeField, Party, PartyRole
 from tests.conftest import canary
 
 pytestmark = pytest.mark.django_db

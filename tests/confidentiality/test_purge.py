@@ -12,7 +12,6 @@ from caseflow import policy
 from caseflow.audit.chain import FIELDS, GENESIS, event_hash
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import Case, CaseKey, CaseStatus, Party, PartyRole
-from caseflow.checkins.models import FollowUp
 from caseflow.confidentiality import services, tasks
 from caseflow.confidentiality.models import (
     CasePurge,
@@ -22,6 +21,7 @@ from caseflow.confidentiality.models import (
     PurgeScope,
     Release,
 )
+from caseflow.inbox.models import FollowUp
 from caseflow.lib.encryption import DecryptionError, KeyDestroyed, unwrap_data_key
 from tests.confidentiality.helpers import RECIPIENT, close, fresh, release
 from tests.conftest import canary

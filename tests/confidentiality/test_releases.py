@@ -11,9 +11,14 @@ from django.utils import timezone
 
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import PartyRole
-from caseflow.checkins.models import FollowUp, FollowUpKind, FollowUpStatus
 from caseflow.confidentiality import services, tasks
-from caseflow.confidentiality.models import Category, Disclosure, Release
+from caseflow.confidentiality.models import (
+    Category,
+    ConfidentialityFollowUpKind,
+    Disclosure,
+    Release,
+)
+from caseflow.inbox.models import FollowUp, FollowUpStatus
 from tests import factories as f
 from tests.confidentiality.helpers import RECIPIENT, party, release
 from tests.conftest import canary
@@ -249,7 +254,7 @@ def test_expiring_releases_become_follow_ups_once(cast, settings):
     soon = release(cast, expires_on=today + dt.timedelta(days=10))
     release(cast, cast.team2_case, expires_on=today + dt.timedelta(days=60))
     # Recording a release that already expires soon created its follow-up.
-    followups = FollowUp.objects.filter(kind=FollowUpKind.RELEASE_EXPIRY)
+    followups = FollowUp.objects.filter(kind=ConfidentialityFollowUpKind.RELEASE_EXPIRY)
     assert followups.count() == 1
     assert services.release_expiry_sweep() == 0  # idempotent
     with time_machine.travel(timezone.now() + dt.timedelta(days=50), tick=False):

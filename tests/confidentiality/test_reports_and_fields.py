@@ -8,8 +8,7 @@ import pytest
 from django.urls import reverse
 
 from caseflow.audit.models import AuditEvent
-from caseflow.cases.models import Case, Party, PartyRole, RiskLevel
-from caseflow.confidentiality.models import FieldSetting
+from caseflow.cases.models import Case, FieldSetting, Party, PartyRole, RiskLevel
 from tests import factories as f
 from tests.conftest import canary
 

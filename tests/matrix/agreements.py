@@ -51,10 +51,10 @@ ROWS: dict[str, Row] = {
     "agreements:chronology": Row(
         GET=casework(200, 200), POST=NOT_ALLOWED, url=_agreement_url("agreements:chronology")
     ),
-    "agreements:chronology_share": Row(
+    "confidentiality:chronology_share": Row(
         GET=casework(200, 200),
         POST=casework(200, 200),
-        url=_agreement_url("agreements:chronology_share"),
+        url=_agreement_url("confidentiality:chronology_share"),
     ),
     "agreements:chronology_csv": Row(
         GET=casework(200, 200), POST=NOT_ALLOWED, url=_agreement_url("agreements:chronology_csv")

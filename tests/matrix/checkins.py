@@ -5,7 +5,8 @@ import datetime as dt
 from django.urls import reverse
 from django.utils import timezone
 
-from caseflow.checkins.models import CheckIn, FollowUp
+from caseflow.checkins.models import CheckIn
+from caseflow.inbox.models import FollowUp
 from tests.matrix.base import CASEWORKERS_ONLY, NOT_ALLOWED, Row, casework, expect
 
 

@@ -17,15 +17,13 @@ ROWS: dict[str, Row] = {
         POST=expect(302, anonymous=200, deactivated=200),
     ),
     "accounts:logout": Row(GET=expect(405, anonymous=405, deactivated=405), POST=expect(302)),
-    "accounts:staff_list": Row(GET=expect(403, agency_admin=200), POST=NOT_ALLOWED),
-    "accounts:staff_new": Row(
-        GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)
-    ),
-    "accounts:staff_edit": Row(
+    "agency:staff_list": Row(GET=expect(403, agency_admin=200), POST=NOT_ALLOWED),
+    "agency:staff_new": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
+    "agency:staff_edit": Row(
         GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), kwargs="user"
     ),
-    "accounts:team_new": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
-    "accounts:team_edit": Row(
+    "agency:team_new": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
+    "agency:team_edit": Row(
         GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), kwargs="team"
     ),
     "cases:list": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=NOT_ALLOWED),
@@ -38,7 +36,7 @@ ROWS: dict[str, Row] = {
     "cases:assign": Row(GET=casework(403, 200), POST=casework(403, 200), kwargs="case"),
     "cases:restrict": Row(GET=casework(403, 200), POST=casework(403, 200), kwargs="case"),
     "cases:status": Row(GET=NOT_ALLOWED, POST=casework(302, 302), kwargs="case"),
-    "cases:safe_contact": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
+    "checkins:safe_contact": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
     "cases:party_new": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
     "cases:party_edit": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="party"),
 }

@@ -19,7 +19,7 @@ ROWS: dict[str, Row] = {
         GET=expect(405, anonymous=405, deactivated=405), POST=expect(302)
     ),
     "accounts:password_change": Row(GET=expect(200), POST=expect(200)),
-    "accounts:staff_second_factor_reset": Row(
+    "agency:staff_second_factor_reset": Row(
         GET=expect(405, anonymous=405, deactivated=405),
         POST=expect(403, agency_admin=302),
         kwargs="user",

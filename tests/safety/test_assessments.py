@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import Case
-from caseflow.checkins.models import FollowUp, FollowUpStatus, Notification
+from caseflow.inbox.models import FollowUp, FollowUpStatus, Notification
 from caseflow.safety import services
 from caseflow.safety.models import RiskAssessment
 from tests import factories as f

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.db.models import Count
 
-from caseflow.checkins.models import FollowUp
 from caseflow.demo.seed import seed
+from caseflow.inbox.models import FollowUp
 from caseflow.safety.models import RiskAssessment, RiskInstrument, SafetyPlan
 
 pytestmark = pytest.mark.django_db

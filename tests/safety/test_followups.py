@@ -9,7 +9,7 @@ import time_machine
 from django.conf import settings
 
 from caseflow.cases.models import CaseStatus
-from caseflow.checkins.models import FollowUp
+from caseflow.inbox.models import FollowUp
 from caseflow.safety import services, tasks
 from tests.conftest import Cast
 

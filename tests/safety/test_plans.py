@@ -12,7 +12,7 @@ from django.db import OperationalError, connection, connections, transaction
 
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import Case
-from caseflow.checkins.models import FollowUp, FollowUpStatus
+from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.safety import sections, services
 from caseflow.safety.models import ProtectiveOrderExpiry, SafetyPlan, SafetyPlanVersion
 from tests.conftest import Cast

@@ -171,10 +171,10 @@ def test_every_form_is_covered():
     names = {f"{c.__module__}.{c.__name__}" for c in FORMS}
     for expected in (
         "caseflow.accounts.forms.LoginForm",
-        "caseflow.accounts.forms.StaffForm",
+        "caseflow.agency.forms.StaffForm",
         "caseflow.accounts.forms.CodeForm",
         "caseflow.cases.forms.IntakeForm",
         "caseflow.cases.forms.PartyForm",
-        "caseflow.cases.forms.SafeContactForm",
+        "caseflow.checkins.forms.SafeContactForm",
     ):
         assert expected in names

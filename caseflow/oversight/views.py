@@ -14,9 +14,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from caseflow import policy
-from caseflow.audit import selectors, services
-from caseflow.audit.forms import AuditFilterForm, ReviewForm
 from caseflow.audit.services import record
+from caseflow.oversight import selectors, services
+from caseflow.oversight.forms import AuditFilterForm, ReviewForm
 
 
 def _require_workspace(request: HttpRequest) -> None:
@@ -68,7 +68,7 @@ def events(request: HttpRequest) -> HttpResponse:
     query.pop("before", None)
     return render(
         request,
-        "audit/events.html",
+        "oversight/events.html",
         {
             "form": form,
             "page": page,
@@ -110,7 +110,7 @@ def export(request: HttpRequest) -> HttpResponse:
     _require_workspace(request)
     form = _filters(request)
     if form.is_bound and not form.is_valid():
-        return render(request, "audit/events.html", {"form": form, "page": None}, status=400)
+        return render(request, "oversight/events.html", {"form": form, "page": None}, status=400)
     data = form.cleaned_data if form.is_bound else {}
     queryset = selectors.filtered_events(request.user, data)
     if _before(request):
@@ -179,7 +179,7 @@ def case_timeline(request: HttpRequest, public_id: str) -> HttpResponse:
     )
     return render(
         request,
-        "audit/case_timeline.html",
+        "oversight/case_timeline.html",
         {"case": case, "page": page, "history": history},
     )
 
@@ -192,7 +192,9 @@ def case_access(request: HttpRequest, public_id: str) -> HttpResponse:
     page = selectors.keyset_page(reads, _before(request))
     people = selectors.who_accessed(reads) if not _before(request) else []
     record("audit.case.view", request=request, case=case, obj=case, detail={"page": "access"})
-    return render(request, "audit/case_access.html", {"case": case, "page": page, "people": people})
+    return render(
+        request, "oversight/case_access.html", {"case": case, "page": page, "people": people}
+    )
 
 
 @login_required
@@ -215,7 +217,7 @@ def user_activity(request: HttpRequest, user_id: int) -> HttpResponse:
     )
     return render(
         request,
-        "audit/user_activity.html",
+        "oversight/user_activity.html",
         {"person": person, "page": page},
     )
 
@@ -232,7 +234,7 @@ def break_glass_queue(request: HttpRequest) -> HttpResponse:
     )
     return render(
         request,
-        "audit/break_glass_queue.html",
+        "oversight/break_glass_queue.html",
         {
             "pending": pending,
             "done": done,
@@ -271,4 +273,4 @@ def break_glass_review(request: HttpRequest, grant_id: int) -> HttpResponse:
         object_id=str(grant.pk),
         detail={"grant": grant.pk},
     )
-    return render(request, "audit/break_glass_review.html", {"grant": grant, "form": form})
+    return render(request, "oversight/break_glass_review.html", {"grant": grant, "form": form})

@@ -4,8 +4,9 @@ unreviewed emergency access (the demo seed has already opened the unreviewed one
 from __future__ import annotations
 
 from caseflow import policy
-from caseflow.audit.services import break_glass_review, record
+from caseflow.audit.services import record
 from caseflow.cases import services as case_services
+from caseflow.oversight.services import break_glass_review
 
 
 def seed_demo(context) -> None:

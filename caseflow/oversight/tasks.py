@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from caseflow.audit import services
+from caseflow.oversight import services
 
 
 @shared_task

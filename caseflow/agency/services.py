@@ -9,6 +9,8 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest
+from django_otp.plugins.otp_static.models import StaticDevice
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from caseflow import policy
 from caseflow.accounts.models import Membership, Team, User
@@ -124,3 +126,21 @@ def team_save(
         detail={"added": sorted(after - before), "removed": sorted(before - after)},
     )
     return team
+
+
+@transaction.atomic
+def staff_second_factor_reset(*, actor: User, request: HttpRequest, user: User) -> None:
+    """An agency admin clears a colleague's authenticator and recovery codes (phone and codes
+    both lost). Their sessions end; at the next sign-in they enrol again."""
+    if user.pk == actor.pk or not policy.agency_users(actor).filter(pk=user.pk).exists():
+        raise PermissionDenied
+    TOTPDevice.objects.filter(user=user).delete()
+    StaticDevice.objects.filter(user=user).delete()
+    User.objects.filter(pk=user.pk).update(session_epoch=F("session_epoch") + 1)
+    record(
+        "security.second_factor_reset",
+        actor=actor,
+        request=request,
+        object_type="user",
+        object_id=str(user.pk),
+    )

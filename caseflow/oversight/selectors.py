@@ -230,7 +230,7 @@ ALERT_KINDS = ("break_glass", "unusual_access")
 
 def alerts_for(user: Any, size: int = 10) -> list:
     """The user's latest audit alerts: emergency accesses and unusual access patterns."""
-    from caseflow.checkins.models import Notification
+    from caseflow.inbox.models import Notification
 
     return list(
         Notification.objects.filter(recipient=user, kind__in=ALERT_KINDS)

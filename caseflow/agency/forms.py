@@ -1,0 +1,92 @@
+"""The agency admin's forms: a member of staff and a team."""
+
+from __future__ import annotations
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Submit
+from django import forms
+from django.contrib.auth import password_validation
+
+from caseflow.accounts.models import Role, Team, User
+
+
+def _helper(label: str) -> FormHelper:
+    helper = FormHelper()
+    helper.add_input(Submit("submit", label))
+    return helper
+
+
+class StaffForm(forms.Form):
+    username = forms.RegexField(
+        regex=r"^[a-z0-9._-]{3,40}$",
+        max_length=40,
+        help_text="3–40 lower-case letters, digits, dots, dashes or underscores.",
+        error_messages={
+            "invalid": "Use 3–40 lower-case letters, digits, dots, dashes or underscores."
+        },
+    )
+    first_name = forms.CharField(max_length=150)
+    last_name = forms.CharField(max_length=150, required=False)
+    email = forms.EmailField(max_length=254)
+    role = forms.ChoiceField(choices=Role.choices)
+    teams = forms.ModelMultipleChoiceField(
+        queryset=None, required=False, widget=forms.CheckboxSelectMultiple
+    )
+    is_active = forms.BooleanField(required=False, initial=True, label="Active")
+    password = forms.CharField(
+        widget=forms.PasswordInput(render_value=False),
+        required=False,
+        help_text="Required for a new account. Leave blank to keep the current password.",
+    )
+
+    def __init__(self, *args, teams, editing: User | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.editing = editing
+        self.fields["teams"].queryset = teams
+        if editing is not None:
+            self.fields["username"].disabled = True
+        self.helper = _helper("Save")
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if self.editing is None and User.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError("That username is taken.")
+        return username
+
+    def clean(self):
+        data = super().clean()
+        password = data.get("password")
+        if self.editing is None and not password:
+            self.add_error("password", "A new account needs a password.")
+        elif password:
+            try:
+                password_validation.validate_password(password, self.editing)
+            except forms.ValidationError as exc:
+                self.add_error("password", exc)
+        return data
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    members = forms.ModelMultipleChoiceField(
+        queryset=None, required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, users, editing: Team | None = None, agency_id: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.editing = editing
+        self.agency_id = agency_id
+        self.fields["members"].queryset = users
+        self.fields["members"].label_from_instance = lambda u: (
+            f"{u.get_full_name() or u.username} ({u.membership.get_role_display()})"
+        )
+        self.helper = _helper("Save")
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        clash = Team.objects.filter(agency_id=self.agency_id, name__iexact=name)
+        if self.editing is not None:
+            clash = clash.exclude(pk=self.editing.pk)
+        if clash.exists():
+            raise forms.ValidationError("Your agency already has a team with this name.")
+        return name

@@ -1,0 +1,137 @@
+"""The agency admin's pages: staff and teams of their own agency, nothing else."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from caseflow import policy
+from caseflow.accounts.reauth import require_recent_auth
+from caseflow.agency import services
+from caseflow.agency.forms import StaffForm, TeamForm
+
+
+def _require_admin(request: HttpRequest) -> None:
+    if not policy.is_agency_admin(request.user):
+        raise PermissionDenied
+
+
+@login_required
+@require_http_methods(["GET"])
+def staff_list(request: HttpRequest) -> HttpResponse:
+    _require_admin(request)
+    users = policy.agency_users(request.user).prefetch_related("teams").order_by("username")
+    teams = policy.agency_teams(request.user).prefetch_related("members")
+    return render(request, "agency/staff_list.html", {"users": users, "teams": teams})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=("POST",))
+def staff_edit(request: HttpRequest, user_id: int | None = None) -> HttpResponse:
+    _require_admin(request)
+    editing = None
+    initial: dict = {"is_active": True}
+    if user_id is not None:
+        editing = policy.agency_users(request.user).filter(pk=user_id).first()
+        if editing is None:
+            raise Http404("No such member of staff")
+        initial = {
+            "username": editing.username,
+            "first_name": editing.first_name,
+            "last_name": editing.last_name,
+            "email": editing.email,
+            "role": editing.membership.role,
+            "is_active": editing.membership.is_active,
+            "teams": list(editing.teams.values_list("pk", flat=True)),
+        }
+    form = StaffForm(
+        request.POST or None,
+        teams=policy.agency_teams(request.user),
+        editing=editing,
+        initial=initial,
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.staff_save(
+                actor=request.user,
+                request=request,
+                user=editing,
+                data=form.cleaned_data,
+                teams=form.cleaned_data["teams"],
+            )
+        except PermissionDenied as exc:
+            form.add_error(None, str(exc) or "Not allowed.")
+        else:
+            messages.success(request, "Staff member saved.")
+            return redirect("agency:staff_list")
+    return render(
+        request,
+        "accounts/form.html",
+        {
+            "form": form,
+            "title": "Edit staff member" if editing else "Add a staff member",
+            "reset_user": editing if editing is not None and editing != request.user else None,
+        },
+    )
+
+
+@require_POST
+@login_required
+@require_recent_auth
+def staff_second_factor_reset(request: HttpRequest, user_id: int) -> HttpResponse:
+    _require_admin(request)
+    person = policy.agency_users(request.user).filter(pk=user_id).first()
+    if person is None:
+        raise Http404("No such member of staff")
+    services.staff_second_factor_reset(actor=request.user, request=request, user=person)
+    messages.success(
+        request, f"{person.username} sets up a new authenticator app at their next sign-in."
+    )
+    return redirect("agency:staff_list")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def team_edit(request: HttpRequest, team_id: int | None = None) -> HttpResponse:
+    _require_admin(request)
+    editing = None
+    initial: dict = {}
+    if team_id is not None:
+        editing = policy.agency_teams(request.user).filter(pk=team_id).first()
+        if editing is None:
+            raise Http404("No such team")
+        initial = {
+            "name": editing.name,
+            "members": list(editing.members.values_list("pk", flat=True)),
+        }
+    users = policy.agency_users(request.user).filter(is_active=True)
+    form = TeamForm(
+        request.POST or None,
+        users=users,
+        editing=editing,
+        agency_id=request.user.membership.agency_id,
+        initial=initial,
+    )
+    if request.method == "POST" and form.is_valid():
+        services.team_save(
+            actor=request.user,
+            request=request,
+            team=editing,
+            name=form.cleaned_data["name"],
+            members=form.cleaned_data["members"],
+        )
+        messages.success(request, "Team saved.")
+        return redirect("agency:staff_list")
+    return render(
+        request,
+        "accounts/form.html",
+        {
+            "form": form,
+            "title": "Edit team" if editing else "Add a team",
+        },
+    )

@@ -1,0 +1,114 @@
+"""Writing to the inbox: follow-ups that other parts of caseflow create for their own sources, and
+notifications. Idempotent: the same source or key never makes a second row."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from caseflow.audit.services import record
+from caseflow.inbox.models import FollowUp, FollowUpStatus, Notification, NotificationChannel
+
+
+def followup_ensure(
+    *,
+    case: Any,
+    kind: str,
+    due_at: dt.datetime,
+    source_key: str,
+    assignee: Any = None,
+    actor: Any = None,
+    details: str = "",
+) -> tuple[FollowUp, bool]:
+    """The open follow-up for ``source_key`` on ``case``, created if there is none yet.
+
+    Idempotent: calling it again for the same source (a retried task, a second save) returns
+    the existing row. Returns (follow-up, created).
+    """
+    existing = FollowUp.objects.filter(case=case, source_key=source_key).first()
+    if existing is not None:
+        return existing, False
+    followup = FollowUp(
+        case=case,
+        kind=kind,
+        due_at=due_at,
+        source_key=source_key,
+        assignee=assignee or case.primary_advocate,
+        created_by=actor,
+        details=details,
+    )
+    try:
+        with transaction.atomic():
+            followup.save()
+    except IntegrityError:
+        return FollowUp.objects.get(case=case, source_key=source_key), False
+    record(
+        "followup.create",
+        actor=actor,
+        case=case,
+        obj=followup,
+        object_id=str(followup.pk),
+        detail={"kind": kind, "source": source_key.split(":")[0]},
+    )
+    return followup, True
+
+
+def followup_cancel(*, case: Any, source_key: str, actor: Any = None) -> bool:
+    updated = FollowUp.objects.filter(
+        case=case, source_key=source_key, status=FollowUpStatus.OPEN
+    ).update(status=FollowUpStatus.CANCELLED)
+    if updated:
+        record("followup.cancel", actor=actor, case=case, detail={"source": source_key})
+    return bool(updated)
+
+
+def notify(
+    *,
+    recipients: Iterable[Any],
+    kind: str,
+    case: Any,
+    key: str,
+    text: str,
+    channel: str = NotificationChannel.IN_APP,
+    link: str | None = None,
+) -> list[Notification]:
+    """Create one notification per recipient, once per ``key``.
+
+    ``text`` must not contain personal data: name the kind and the case reference only. The link
+    is the case page unless another is given.
+    """
+    created = []
+    if link is None:
+        link = reverse("cases:detail", args=[case.public_id]) if case is not None else ""
+    for user in recipients:
+        try:
+            with transaction.atomic():
+                note = Notification.objects.create(
+                    recipient=user,
+                    channel=channel,
+                    kind=kind,
+                    case=case,
+                    key=key,
+                    text=text,
+                    link=link,
+                )
+        except IntegrityError:
+            continue
+        created.append(note)
+    return created
+
+
+def case_supervisors(case: Any) -> list[Any]:
+    """The active supervisors of the case's team."""
+    return list(case.team.supervisors())
+
+
+def notifications_mark_read(*, user: Any, ids: Iterable[int]) -> int:
+    return Notification.objects.filter(
+        recipient=user, pk__in=list(ids), read_at__isnull=True
+    ).update(read_at=timezone.now())
