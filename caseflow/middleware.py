@@ -19,13 +19,14 @@ class RequestIdMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        request.request_id = secrets.token_hex(8)
-        token = request_id_var.set(request.request_id)
+        request_id = secrets.token_hex(8)
+        request.request_id = request_id  # type: ignore[attr-defined]  # read by current_request_id
+        token = request_id_var.set(request_id)
         try:
             response = self.get_response(request)
         finally:
             request_id_var.reset(token)
-        response["X-Request-ID"] = request.request_id
+        response["X-Request-ID"] = request_id
         return response
 
 

@@ -176,7 +176,7 @@ def break_glass_candidates(user: Any) -> QuerySet[Case]:
     """Cases ``user`` may open through break-glass: same agency, not restricted."""
     if active_role(user) not in CASEWORK_ROLES:
         return Case.objects.none()
-    return Case.objects.filter(agency_id=agency_id_of(user), restricted=False)
+    return Case.objects.filter(Q(agency_id=agency_id_of(user)), restricted=False)
 
 
 def may_break_glass(user: Any) -> bool:
@@ -194,7 +194,7 @@ def agency_users(user: Any) -> QuerySet[User]:
     """Staff an agency admin manages: their own agency's, nobody else's."""
     if not is_agency_admin(user):
         return User.objects.none()
-    return User.objects.filter(membership__agency_id=agency_id_of(user)).select_related(
+    return User.objects.filter(Q(membership__agency_id=agency_id_of(user))).select_related(
         "membership"
     )
 
@@ -202,7 +202,7 @@ def agency_users(user: Any) -> QuerySet[User]:
 def agency_teams(user: Any) -> QuerySet[Team]:
     if active_role(user) is None:
         return Team.objects.none()
-    return Team.objects.filter(agency_id=agency_id_of(user))
+    return Team.objects.filter(Q(agency_id=agency_id_of(user)))
 
 
 def supervised_teams(user: Any) -> QuerySet[Team]:
@@ -225,7 +225,7 @@ def intake_teams(user: Any) -> QuerySet[Team]:
     """Teams a user may open a case in: the teams they belong to."""
     if active_role(user) not in CASEWORK_ROLES:
         return Team.objects.none()
-    return Team.objects.filter(members=user, agency_id=agency_id_of(user))
+    return Team.objects.filter(Q(agency_id=agency_id_of(user)), members=user)
 
 
 def may_open_case(user: Any) -> bool:
@@ -248,7 +248,7 @@ def may_review_audit(user: Any) -> bool:
 def auditable_events(user: Any) -> QuerySet[AuditEvent]:
     """The audit events ``user`` may read."""
     role = active_role(user)
-    events = AuditEvent.objects.filter(agency_id=agency_id_of(user))
+    events = AuditEvent.objects.filter(Q(agency_id=agency_id_of(user)))
     if role == Role.AUDITOR:
         return events
     if role == Role.SUPERVISOR:
@@ -279,7 +279,7 @@ def audit_people(user: Any) -> QuerySet[User]:
     agency."""
     role = active_role(user)
     if role == Role.AUDITOR:
-        return User.objects.filter(membership__agency_id=agency_id_of(user))
+        return User.objects.filter(Q(membership__agency_id=agency_id_of(user)))
     if role == Role.SUPERVISOR:
         return User.objects.filter(
             pk__in=User.objects.filter(teams__in=supervised_teams(user)).values("pk")

@@ -78,7 +78,8 @@ CSRF_TRUSTED_ORIGINS = [
 ]
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # The operators' admin (superusers only; no case content): replaces django.contrib.admin.
+    "caseflow.accounts.admin_site.OperatorAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -88,13 +89,18 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "rules.apps.AutodiscoverRulesConfig",
-    "caseflow.accounts",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    "axes",
+    # caseflow's apps, lowest layer first (see README, "Layout"; checked by import-linter).
     "caseflow.audit",
+    "caseflow.accounts",
     "caseflow.inbox",
     "caseflow.cases",
-    "caseflow.checkins",
     "caseflow.safety",
     "caseflow.agreements",
+    "caseflow.checkins",
     "caseflow.confidentiality",
     "caseflow.oversight",
     "caseflow.agency",
@@ -109,12 +115,16 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "caseflow.middleware.ActiveMembershipMiddleware",
+    "caseflow.middleware.SessionTimeoutMiddleware",
+    "caseflow.middleware.SecondFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "caseflow.middleware.NoStoreMiddleware",
     "caseflow.cases.middleware.AccessDeniedAuditMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "caseflow.urls"
@@ -131,6 +141,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "caseflow.context_processors.caseflow",
+                "caseflow.checkins.context_processors.checkins",
             ],
         },
     },
@@ -175,6 +186,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 AUTHENTICATION_BACKENDS = [
+    # Axes first: a locked-out (username, address) pair never reaches the password check.
+    "axes.backends.AxesStandaloneBackend",
     "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
@@ -299,13 +312,44 @@ EMAIL_FILE_PATH = str(VAR_DIR / "mail")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "caseflow@localhost")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 
+# No personal data in logs: every handler passes through the redacting filter, the development
+# server's access lines included; error e-mails go out only with DEBUG off.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {
+        "redact": {"()": "caseflow.lib.logging_filters.RedactPersonalData"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["redact"]},
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false", "redact"],
+        },
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["redact"],
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "django": {"handlers": ["mail_admins"], "level": "INFO"},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+        # axes names usernames and addresses in its INFO and WARNING lines.
+        "axes": {"level": "ERROR"},
+    },
 }
 
 # --- safety plans and risk assessment ----------------------------------------------------------
@@ -358,30 +402,6 @@ CELERY_BEAT_SCHEDULE["audit-unusual-access"] = {
     "schedule": 300.0,
 }
 # --- Security: second factor, lockout, sessions, operators' admin, logging (issue 7) ----------
-INSTALLED_APPS[INSTALLED_APPS.index("django.contrib.admin")] = (
-    "caseflow.accounts.admin_site.OperatorAdminConfig"
-)
-INSTALLED_APPS += [
-    "django_otp",
-    "django_otp.plugins.otp_totp",
-    "django_otp.plugins.otp_static",
-    "axes",
-]
-MIDDLEWARE.insert(
-    MIDDLEWARE.index("caseflow.middleware.ActiveMembershipMiddleware") + 1,
-    "caseflow.middleware.SessionTimeoutMiddleware",
-)
-MIDDLEWARE.insert(
-    MIDDLEWARE.index("caseflow.middleware.SessionTimeoutMiddleware") + 1,
-    "caseflow.middleware.SecondFactorMiddleware",
-)
-MIDDLEWARE.insert(
-    MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
-    "django_otp.middleware.OTPMiddleware",
-)
-MIDDLEWARE.append("axes.middleware.AxesMiddleware")
-# Axes first: a locked-out (username, address) pair never reaches the password check.
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", *AUTHENTICATION_BACKENDS]
 
 OTP_TOTP_ISSUER = "caseflow"
 # Password and second factor again before break-glass, role changes, exports and purges.
@@ -402,35 +422,7 @@ AXES_SENSITIVE_PARAMETERS = ["password", "otp_token", "token"]
 
 # Error reports (e-mails to ADMINS) carry no request data and no local variables.
 DEFAULT_EXCEPTION_REPORTER_FILTER = "caseflow.lib.logging_filters.NoPersonalDataReporterFilter"
-LOGGING["filters"] = {
-    "redact": {"()": "caseflow.lib.logging_filters.RedactPersonalData"},
-    "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
-}
-LOGGING["formatters"]["django.server"] = {
-    "()": "django.utils.log.ServerFormatter",
-    "format": "[{server_time}] {message}",
-    "style": "{",
-}
-LOGGING["handlers"].update(
-    {
-        "mail_admins": {
-            "class": "django.utils.log.AdminEmailHandler",
-            "level": "ERROR",
-            "filters": ["require_debug_false"],
-        },
-        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server"},
-    }
-)
-for _handler in LOGGING["handlers"].values():
-    _handler["filters"] = [*_handler.get("filters", []), "redact"]
-LOGGING["loggers"].update(
-    {
-        "django": {"handlers": ["mail_admins"], "level": "INFO"},
-        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
-        # axes names usernames and addresses in its INFO and WARNING lines.
-        "axes": {"level": "ERROR"},
-    }
-)
+
 
 # --- Check-ins, follow-ups and reminders ------------------------------------------------------
 # Reminders go out this many minutes before a check-in or follow-up is due, and again at it.
@@ -457,6 +449,3 @@ CELERY_BEAT_SCHEDULE["checkins-sweep"] = {
     # A sweep that waited longer than a minute is superseded by the next one.
     "options": {"expires": 55},
 }
-TEMPLATES[0]["OPTIONS"]["context_processors"].append(
-    "caseflow.checkins.context_processors.checkins"
-)

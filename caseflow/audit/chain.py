@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+from collections.abc import Iterable
 from json.encoder import encode_basestring as _quote  # the C encoder json.dumps itself uses
 from typing import Any
 
@@ -42,6 +43,7 @@ def _plain(value: Any) -> bool:
     """Whether ``value`` holds only JSON on which Python's own encoder (sorted keys, compact,
     unescaped non-ASCII) writes exactly the RFC 8785 form: ASCII keys, strings without
     surrogates, integers within IEEE 754's exact range, no floats."""
+    items: Iterable[tuple[Any, Any]]
     if type(value) is dict:
         items = value.items()
     elif type(value) is list:

@@ -129,8 +129,10 @@ class EncryptedTextField(models.TextField):
 
     description = "Encrypted text"
 
-    def contribute_to_class(self, cls: type[models.Model], name: str, **kwargs: Any) -> None:
-        super().contribute_to_class(cls, name, **kwargs)
+    def contribute_to_class(
+        self, cls: type[models.Model], name: str, private_only: bool = False
+    ) -> None:
+        super().contribute_to_class(cls, name, private_only=private_only)
         setattr(cls, self.attname, _EncryptedDescriptor(self))
 
     # -- serialisation of plain values (subclasses change these) -----------------------------

@@ -78,7 +78,9 @@ def redact(value: Any, depth: int = 0) -> Any:
 def _traceback_without_messages(exc_info) -> str:
     """The stack of an exception (and of its causes), with every exception message replaced
     by its type: messages may carry the values being processed."""
-    te = traceback.TracebackException(*exc_info, capture_locals=False)
+    te: traceback.TracebackException | None = traceback.TracebackException(
+        *exc_info, capture_locals=False
+    )
     chain = []
     while te is not None:
         chain.append(te)
@@ -127,5 +129,5 @@ class NoPersonalDataReporterFilter(SafeExceptionReporterFilter):
             return {}
         return {key: MASK for key in request.POST}
 
-    def get_traceback_frame_variables(self, request, tb_frame) -> list:
-        return []
+    def get_traceback_frame_variables(self, request, tb_frame):
+        return {}.items()

@@ -12,8 +12,9 @@ request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("request_id
 
 
 def current_request_id(request: HttpRequest | None = None) -> str:
-    if request is not None and getattr(request, "request_id", ""):
-        return request.request_id
+    rid: str = getattr(request, "request_id", "") if request is not None else ""
+    if rid:
+        return rid
     return request_id_var.get()
 
 
