@@ -6,11 +6,10 @@ from caseflow import policy
 
 def caseflow(request: HttpRequest) -> dict:
     user = getattr(request, "user", None)
-    role = policy.active_role(user) if user is not None else None
     return {
-        "nav_role": role,
-        "nav_casework": role in policy.CASEWORK_ROLES,
-        "nav_admin": role == "agency_admin",
+        # The menu is computed from policy: one place decides where each role may go.
+        "nav_items": policy.navigation(user) if user is not None else [],
+        "nav_casework": user is not None and policy.does_casework(user),
         "demo_mode": getattr(settings, "DEMO_MODE", False),
         "session_idle_seconds": settings.SESSION_IDLE_SECONDS,
     }

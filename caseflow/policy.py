@@ -138,6 +138,13 @@ def may(user: Any, case: Case, action: str) -> bool:
     return memo[key]
 
 
+def require(user: Any, case: Case, action: str) -> None:
+    """Raise ``PermissionDenied`` unless ``user`` may take ``action`` on ``case``: the check every
+    service makes itself, whoever called it (defence in depth)."""
+    if not may(user, case, action):
+        raise PermissionDenied
+
+
 def forget_permissions(case: Case) -> None:
     """Drop the answers :func:`may` kept on ``case`` (after a change of access)."""
     case.__dict__.pop("_policy_memo", None)
@@ -228,8 +235,60 @@ def intake_teams(user: Any) -> QuerySet[Team]:
     return Team.objects.filter(Q(agency_id=agency_id_of(user)), members=user)
 
 
-def may_open_case(user: Any) -> bool:
-    return intake_teams(user).exists()
+# --- Agency-wide duties, by role ------------------------------------------------------------------
+
+#: Who decides purges (propose, approve, run), who runs the aggregate reports, who sees the
+#: scheduler's health. None of these shows case content.
+PURGE_ROLES = frozenset({Role.SUPERVISOR, Role.AGENCY_ADMIN})
+REPORT_ROLES = frozenset({Role.AUDITOR, Role.SUPERVISOR, Role.AGENCY_ADMIN})
+SCHEDULER_ROLES = frozenset({Role.SUPERVISOR, Role.AGENCY_ADMIN})
+
+
+def may_decide_purges(user: Any, agency_id: int | None = None) -> bool:
+    """Whether ``user`` decides purges (of ``agency_id``'s cases, when given)."""
+    if active_role(user) not in PURGE_ROLES:
+        return False
+    return agency_id is None or agency_id_of(user) == agency_id
+
+
+def may_run_reports(user: Any) -> bool:
+    return active_role(user) in REPORT_ROLES
+
+
+def may_see_scheduler(user: Any) -> bool:
+    return active_role(user) in SCHEDULER_ROLES
+
+
+def does_casework(user: Any) -> bool:
+    return active_role(user) in CASEWORK_ROLES
+
+
+def reviews_break_glass(user: Any) -> bool:
+    """Supervisors review emergency access to their teams' cases (never their own)."""
+    return active_role(user) == Role.SUPERVISOR
+
+
+def navigation(user: Any) -> list[tuple[str, str]]:
+    """The main menu for ``user``: (label, URL name) of each place their role may go."""
+    role = active_role(user)
+    if role is None:
+        return []
+    items = [("Home", "dashboard")]
+    if role in CASEWORK_ROLES:
+        items += [
+            ("Cases", "cases:list"),
+            ("New referral", "cases:new"),
+            ("Emergency access", "cases:break_glass"),
+            ("Check-ins", "checkins:home"),
+        ]
+    if role in REPORT_ROLES:
+        items.append(("Reports", "confidentiality:reports"))
+    if role in AUDIT_ROLES:
+        items.append(("Audit", "audit:events"))
+    items.append(("Security", "accounts:security"))
+    if role == Role.AGENCY_ADMIN:
+        items.append(("Staff and teams", "agency:staff_list"))
+    return items
 
 
 # --- Audit ---------------------------------------------------------------------------------------

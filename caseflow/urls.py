@@ -1,7 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
 
-import caseflow.cases.urls  # noqa: F401  (registers the "pid" converter)
 from caseflow import health
 from caseflow.cases import views as case_views
 from caseflow.checkins import views as checkin_views

@@ -25,6 +25,7 @@ from caseflow.agreements.models import (
 )
 from caseflow.agreements.services import version_in_force
 from caseflow.cases.models import Case, Party, PartyRole
+from caseflow.lib.csvcells import csv_cell
 
 LIST_FIELDS = (
     "public_id",
@@ -438,7 +439,7 @@ def chronology_csv(report: dict, generated_at: dt.datetime) -> str:
     for row in report["rows"]:
         writer.writerow(
             [
-                _safe_cell(value)
+                csv_cell(value)
                 for value in (
                     row["ref"],
                     row["occurred"],
@@ -459,9 +460,3 @@ def chronology_csv(report: dict, generated_at: dt.datetime) -> str:
     writer.writerow(["Generated at (UTC)", generated_at.astimezone(dt.UTC).isoformat()])
     writer.writerow(["SHA-256 of content", report["sha256"]])
     return out.getvalue()
-
-
-def _safe_cell(value) -> str:
-    """Keep spreadsheet programs from reading a cell as a formula."""
-    text = str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

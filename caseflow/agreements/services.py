@@ -42,6 +42,7 @@ from caseflow.agreements.models import (
 from caseflow.audit.services import record
 from caseflow.cases.models import Case, Party
 from caseflow.inbox.services import case_supervisors, followup_ensure, notify
+from caseflow.lib.concurrency import StaleEdit
 
 EVIDENCE_PREFIX = "agreements/evidence/"
 
@@ -63,17 +64,8 @@ AGREEMENT_FIELDS = (
 )
 
 
-class StaleEdit(Exception):
-    """Someone saved the agreement after this user opened it; nothing was written."""
-
-
 class AlreadyReviewed(Exception):
     """The contact event's breach review was already confirmed; nothing was written."""
-
-
-def _require(actor: Any, case: Case, action: str) -> None:
-    if not policy.may(actor, case, action):
-        raise PermissionDenied("Not allowed")
 
 
 def survivor_timezone(case: Case) -> str:
@@ -120,7 +112,7 @@ def agreement_create(
     note: str = "",
 ) -> ContactAgreement:
     """A new draft agreement with its first version of the terms."""
-    _require(actor, case, "edit")
+    policy.require(actor, case, "edit")
     agreement = ContactAgreement(
         case=case,
         created_by=actor,
@@ -179,14 +171,14 @@ def agreement_save(
     loaded it (``expected_lock``).
     """
     case = agreement.case
-    _require(actor, case, "edit")
+    policy.require(actor, case, "edit")
     if agreement.status in (AgreementStatus.SUPERSEDED, AgreementStatus.ENDED):
         raise PermissionDenied("A superseded or ended agreement is kept as it was.")
     claimed = ContactAgreement.objects.filter(
         pk=agreement.pk, lock=expected_lock, current_number=agreement.current_number
     ).update(lock=F("lock") + 1, current_number=F("current_number") + 1)
     if not claimed or expected_lock is None:
-        raise StaleEdit()
+        raise StaleEdit("agreement")
     agreement.refresh_from_db(fields=["lock", "current_number"])
     changed = []
     for name in AGREEMENT_FIELDS:
@@ -227,14 +219,14 @@ def agreement_set_status(
     """Move the agreement on (draft → active → superseded/ended). Activating one supersedes the
     case's other active agreement."""
     case = agreement.case
-    _require(actor, case, "edit")
+    policy.require(actor, case, "edit")
     if status not in STATUS_TRANSITIONS[agreement.status]:
         raise PermissionDenied("That status change is not possible.")
     claimed = ContactAgreement.objects.filter(
         pk=agreement.pk, lock=expected_lock, status=agreement.status
     ).update(lock=F("lock") + 1, status=status)
     if not claimed:
-        raise StaleEdit()
+        raise StaleEdit("agreement")
     superseded = []
     if status == AgreementStatus.ACTIVE:
         others = ContactAgreement.objects.filter(case=case, status=AgreementStatus.ACTIVE).exclude(
@@ -330,7 +322,7 @@ def event_log(
     """Log a contact the survivor reported, with its evidence, and store what the breach checker
     proposes; the advocate then confirms or edits it (:func:`breach_review`)."""
     case = agreement.case
-    _require(actor, case, "edit")
+    policy.require(actor, case, "edit")
     number, violations = propose_violations(agreement, event)
     row = ContactEvent(
         case=case,
@@ -388,7 +380,7 @@ def breach_review(
     """Confirm (or correct) the checker's proposal for ``event``: a breach for the terms the
     advocate chose, or no breach when none is chosen. Escalation is evaluated after commit."""
     case = event.case
-    _require(actor, case, "edit")
+    policy.require(actor, case, "edit")
     claimed = ContactEvent.objects.filter(pk=event.pk, review=ReviewState.PENDING).update(
         review=ReviewState.BREACH if terms_broken else ReviewState.NO_BREACH
     )
@@ -505,7 +497,7 @@ def evidence_open(
     *, actor: User, request: HttpRequest | None, case: Case, evidence: Evidence
 ) -> bytes:
     """The decrypted bytes of an evidence file, for a download that is audited."""
-    _require(actor, case, "view")
+    policy.require(actor, case, "view")
     data = evidence_read(case, evidence)
     record(
         "agreement.evidence.export",
@@ -621,7 +613,7 @@ def chronology_record(
     """Audit one generation of the chronology (an export of case content): for the agency's
     own file, or for someone outside it under ``authority`` (the ids of the disclosure and of
     the release or compelled order it was made under)."""
-    _require(actor, agreement.case, "edit" if authority else "view")
+    policy.require(actor, agreement.case, "edit" if authority else "view")
     detail: dict[str, Any] = {"format": fmt, "sha256": sha256}
     if authority is None:
         detail["audience"] = "internal"

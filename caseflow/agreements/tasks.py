@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import OperationalError
 
 from caseflow.agreements import services
 
 
-@shared_task(
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    retry_backoff_max=120,
-    max_retries=5,
-    acks_late=True,
-)
+@shared_task
 def escalate_breach(breach_id: int) -> None:
     """Evaluate the escalation rules for one breach. Idempotent: safe to retry."""
     services.breach_escalate(breach_id=breach_id)

@@ -1,6 +1,5 @@
 from django.urls import path
 
-import caseflow.cases.urls  # noqa: F401  (registers the "pid" converter)
 from caseflow.agreements import views
 
 app_name = "agreements"

@@ -23,11 +23,9 @@ from caseflow.agreements.forms import (
 )
 from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, ReviewState
 from caseflow.audit.services import record
-
-STALE_MESSAGE = (
-    "Someone else changed this agreement after you opened it. "
-    "Nothing was saved: reload to see their changes."
-)
+from caseflow.cases.models import Case
+from caseflow.cases.pages import case_page
+from caseflow.lib.concurrency import StaleEdit
 
 
 def _audit_read(request, case, action: str, obj=None, **detail) -> None:
@@ -55,8 +53,8 @@ def _terms_kwargs(form: AgreementForm) -> dict:
 
 @login_required
 @require_http_methods(["GET"])
-def agreement_list(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "view")
+@case_page("view")
+def agreement_list(request: HttpRequest, case: Case) -> HttpResponse:
     agreements = selectors.agreements_for_case(case)
     _audit_read(request, case, "agreement.list", agreements=[a.public_id for a in agreements])
     return render(
@@ -72,8 +70,8 @@ def agreement_list(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def agreement_new(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def agreement_new(request: HttpRequest, case: Case) -> HttpResponse:
     form = AgreementForm(
         request.POST or None,
         children=selectors.child_choices(case),
@@ -102,8 +100,8 @@ def agreement_new(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def agreement_detail(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "view")
+@case_page("view")
+def agreement_detail(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
     agreement = selectors.agreement_get(case, agreement_id)
     version = selectors.current_version(agreement)
     events = selectors.events_for(agreement)
@@ -131,8 +129,8 @@ def agreement_detail(request: HttpRequest, public_id: str, agreement_id: str) ->
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def agreement_edit(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def agreement_edit(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
     agreement = selectors.agreement_get(case, agreement_id)
     if agreement.status not in (AgreementStatus.DRAFT, AgreementStatus.ACTIVE):
         raise PermissionDenied("A superseded or ended agreement is kept as it was.")
@@ -157,8 +155,8 @@ def agreement_edit(request: HttpRequest, public_id: str, agreement_id: str) -> H
                 children=selectors.children_by_id(case, form.cleaned_data["children"]),
                 **_terms_kwargs(form),
             )
-        except services.StaleEdit:
-            form.add_error(None, STALE_MESSAGE)
+        except StaleEdit as exc:
+            form.add_error(None, exc.message)
         else:
             messages.success(request, f"Version {version.number} saved.")
             return redirect("agreements:detail", case.public_id, agreement.public_id)
@@ -173,8 +171,8 @@ def agreement_edit(request: HttpRequest, public_id: str, agreement_id: str) -> H
 
 @login_required
 @require_POST
-def agreement_status(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def agreement_status(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
     agreement = selectors.agreement_get(case, agreement_id)
     form = StatusForm(request.POST, current=agreement.status)
     if form.is_valid():
@@ -186,8 +184,8 @@ def agreement_status(request: HttpRequest, public_id: str, agreement_id: str) ->
                 expected_lock=form.cleaned_data["lock"],
                 status=form.cleaned_data["status"],
             )
-        except services.StaleEdit:
-            messages.error(request, STALE_MESSAGE)
+        except StaleEdit as exc:
+            messages.error(request, exc.message)
         else:
             messages.success(request, f"Agreement is now {agreement.get_status_display().lower()}.")
     else:
@@ -205,8 +203,8 @@ def _number(value: str | None, default: int, highest: int) -> int:
 
 @login_required
 @require_http_methods(["GET"])
-def agreement_versions(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "view")
+@case_page("view")
+def agreement_versions(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
     agreement = selectors.agreement_get(case, agreement_id)
     listed = selectors.version_list(agreement)
     highest = agreement.current_number
@@ -235,8 +233,8 @@ def agreement_versions(request: HttpRequest, public_id: str, agreement_id: str) 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def event_new(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def event_new(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
     agreement = selectors.agreement_get(case, agreement_id)
     form = ContactEventForm(
         request.POST or None,
@@ -265,10 +263,10 @@ def event_new(request: HttpRequest, public_id: str, agreement_id: str) -> HttpRe
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@case_page("edit")
 def event_review(
-    request: HttpRequest, public_id: str, agreement_id: str, event_id: str
+    request: HttpRequest, case: Case, agreement_id: str, event_id: str
 ) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
     agreement = selectors.agreement_get(case, agreement_id)
     event = selectors.event_get(agreement, event_id)
     proposed = event.proposed or []
@@ -348,9 +346,9 @@ def chronology_csv_response(agreement, report) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def chronology(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
+@case_page("view")
+def chronology(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
     """The chronology for the agency's own file."""
-    case = policy.get_case_for(request.user, public_id, "view")
     agreement = selectors.agreement_get(case, agreement_id)
     report = selectors.chronology(agreement)
     services.chronology_record(
@@ -365,9 +363,9 @@ def chronology(request: HttpRequest, public_id: str, agreement_id: str) -> HttpR
 
 @login_required
 @require_http_methods(["GET"])
-def chronology_csv(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
+@case_page("view")
+def chronology_csv(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
     """The chronology as CSV, for the agency's own file."""
-    case = policy.get_case_for(request.user, public_id, "view")
     agreement = selectors.agreement_get(case, agreement_id)
     report = selectors.chronology(agreement)
     services.chronology_record(
@@ -378,8 +376,8 @@ def chronology_csv(request: HttpRequest, public_id: str, agreement_id: str) -> H
 
 @login_required
 @require_http_methods(["GET"])
-def evidence_download(request: HttpRequest, public_id: str, evidence_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "view")
+@case_page("view")
+def evidence_download(request: HttpRequest, case: Case, evidence_id: str) -> HttpResponse:
     evidence = selectors.evidence_get(case, evidence_id)
     data = services.evidence_open(actor=request.user, request=request, case=case, evidence=evidence)
     response = HttpResponse(data, content_type=evidence.content_type)

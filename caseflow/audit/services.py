@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow.audit.chain import GENESIS, event_hash
-from caseflow.audit.models import AuditEvent
+from caseflow.audit.models import AuditEvent, is_read
 from caseflow.lib.request_context import client_ip, current_request_id
 
 log = logging.getLogger(__name__)
@@ -92,4 +92,22 @@ def record(
     except Exception as exc:
         log.error("audit write failed for action %s", action)
         raise AuditWriteError(action) from exc
+    if request is not None and case is not None and is_read(action):
+        _reads_of(request).add(case.pk)
     return event
+
+
+_READS = "_caseflow_case_reads"
+
+
+def _reads_of(request: HttpRequest) -> set[int]:
+    reads = getattr(request, _READS, None)
+    if reads is None:
+        reads = set()
+        setattr(request, _READS, reads)
+    return reads
+
+
+def case_read_recorded(request: HttpRequest, case: Any) -> bool:
+    """Whether this request has already recorded a read of ``case``."""
+    return case.pk in _reads_of(request)

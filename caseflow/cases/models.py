@@ -31,6 +31,10 @@ class CaseStatus(models.TextChoices):
     CLOSED = "closed", "Closed"
 
 
+#: A case still being worked: check-ins and reminders run, it is on the advocate's lists.
+OPEN_STATUSES = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
+
+
 class RiskLevel(models.TextChoices):
     UNKNOWN = "unknown", "Not assessed"
     STANDARD = "standard", "Standard"
@@ -112,7 +116,7 @@ class Case(models.Model):
 
     @property
     def is_open(self) -> bool:
-        return self.status in (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
+        return self.status in OPEN_STATUSES
 
 
 class CaseKey(models.Model):

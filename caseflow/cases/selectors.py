@@ -10,6 +10,7 @@ from django.db.models.functions import Coalesce, Least
 from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.cases.models import (
+    OPEN_STATUSES,
     BreakGlassGrant,
     Case,
     CaseAssignment,
@@ -18,9 +19,6 @@ from caseflow.cases.models import (
 )
 from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.lib.encryption import unwrap_data_key
-
-OPEN_STATUSES = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
-
 
 #: What else can fall due on a case, besides its follow-ups: functions returning a queryset of
 #: ``due_at`` values correlated on ``OuterRef("pk")``, registered by the parts of caseflow above

@@ -26,6 +26,7 @@ from caseflow.cases.models import (
     PartyRole,
 )
 from caseflow.inbox.services import case_supervisors, notify
+from caseflow.lib.concurrency import StaleEdit
 from caseflow.lib.encryption import blind_index
 
 
@@ -33,10 +34,6 @@ def keep_change_values(case: Case, event, changes: list[list]) -> None:
     """Store the before/after values of an audited change, encrypted, beside its event."""
     if changes:
         CaseChange.objects.create(case=case, audit_seq=event.seq, changes=changes)
-
-
-class StaleEdit(Exception):
-    """Someone saved the record after this user opened it; nothing was written."""
 
 
 def identity_index_for(full_name: str, date_of_birth: str | dt.date | None) -> str:
@@ -146,7 +143,7 @@ def case_update(
         raise PermissionDenied
     locked = Case.objects.select_for_update().get(pk=case.pk)
     if locked.version != expected_version:
-        raise StaleEdit
+        raise StaleEdit("case")
     changed = [f for f in CASE_EDITABLE if f in data and getattr(case, f) != data[f]]
     values = [[name, getattr(case, name), data[name]] for name in changed]
     for name in changed:

@@ -1,19 +1,6 @@
-from django.urls import path, register_converter
+from django.urls import path
 
 from caseflow.cases import views
-
-
-class PublicIdConverter:
-    regex = r"[A-Za-z0-9_-]{16,32}"
-
-    def to_python(self, value: str) -> str:
-        return value
-
-    def to_url(self, value: str) -> str:
-        return value
-
-
-register_converter(PublicIdConverter, "pid")
 
 app_name = "cases"
 

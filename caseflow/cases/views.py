@@ -29,12 +29,13 @@ from caseflow.cases.forms import (
     SearchForm,
     StatusForm,
 )
-from caseflow.cases.models import STATUS_TRANSITIONS, CaseStatus, Party, PartyRole
+from caseflow.cases.models import STATUS_TRANSITIONS, Case, CaseStatus, Party, PartyRole
+from caseflow.cases.pages import case_page
 from caseflow.cases.panels import panel_facts, remember_facts, render_panels
 from caseflow.cases.selectors import case_rows, supervisor_overview
 from caseflow.lib import safewindows
+from caseflow.lib.concurrency import StaleEdit
 
-OPEN_STATUSES = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
 PAGE_SIZE = 50
 
 
@@ -142,8 +143,8 @@ def _iso(value) -> str | None:
 
 @login_required
 @require_http_methods(["GET"])
-def case_detail(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "view")
+@case_page("view")
+def case_detail(request: HttpRequest, case: Case) -> HttpResponse:
     # One query for the data key, the safe-contact profile and what the panels need to know
     # before they query their own rows (see caseflow/cases/panels.py).
     remember_facts(case, selectors.case_page_facts(case, *panel_facts()))
@@ -197,8 +198,8 @@ def _status_choices(case) -> list[tuple[str, str]]:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def case_edit(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def case_edit(request: HttpRequest, case: Case) -> HttpResponse:
     initial = {
         "reference": case.reference,
         "risk_level": case.risk_level,
@@ -219,12 +220,8 @@ def case_edit(request: HttpRequest, public_id: str) -> HttpResponse:
                     expected_version=data.pop("version"),
                     data=data,
                 )
-        except services.StaleEdit:
-            form.add_error(
-                None,
-                "Someone else changed this case after you opened it. "
-                "Nothing was saved: reload to see their changes.",
-            )
+        except StaleEdit as exc:
+            form.add_error(None, exc.message)
         except IntegrityError:
             form.add_error("reference", "Another case already has this reference.")
         else:
@@ -239,8 +236,8 @@ def case_edit(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def case_assign(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "assign")
+@case_page("assign")
+def case_assign(request: HttpRequest, case: Case) -> HttpResponse:
     users = policy.assignable_users(case)
     initial = {
         "primary": case.primary_advocate_id,
@@ -267,8 +264,8 @@ def case_assign(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def case_restrict(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "restrict")
+@case_page("restrict")
+def case_restrict(request: HttpRequest, case: Case) -> HttpResponse:
     users = policy.assignable_users(case)
     initial = {
         "restricted": case.restricted,
@@ -297,8 +294,8 @@ def case_restrict(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def case_status(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "change_status")
+@case_page("change_status")
+def case_status(request: HttpRequest, case: Case) -> HttpResponse:
     form = StatusForm(request.POST, choices=_status_choices(case))
     if form.is_valid():
         try:
@@ -326,8 +323,8 @@ def _party_roles(case, party: Party | None) -> list[tuple[str, str]]:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def party_edit(request: HttpRequest, public_id: str, party_id: str | None = None) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def party_edit(request: HttpRequest, case: Case, party_id: str | None = None) -> HttpResponse:
     party = None
     if party_id is not None:
         party = case.parties.filter(public_id=party_id).first()

@@ -7,9 +7,6 @@ from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
 from caseflow import policy
-from caseflow.accounts.models import Role
-
-SCHEDULER_VIEWERS = (Role.SUPERVISOR, Role.AGENCY_ADMIN)
 
 
 def checkins(request: HttpRequest) -> dict:
@@ -30,6 +27,6 @@ def checkins(request: HttpRequest) -> dict:
         return {"state": state, "last": last}
 
     context = {"nav_unread": SimpleLazyObject(unread)}
-    if role in SCHEDULER_VIEWERS:
+    if policy.may_see_scheduler(user):
         context["scheduler_status"] = SimpleLazyObject(scheduler)
     return context

@@ -8,13 +8,12 @@ from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 
-from caseflow.cases.models import CaseStatus
+from caseflow.cases.models import OPEN_STATUSES
 from caseflow.checkins import scheduler, services
 from caseflow.checkins.models import CheckIn, CheckInOutcome
 from caseflow.inbox.kinds import GeneralFollowUpKind
 from caseflow.inbox.models import Notification, NotificationChannel
 
-OPEN = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
 FOLLOWUPS = [
     (GeneralFollowUpKind.COURT_DATE, "Family court hearing: check the client has transport."),
     (GeneralFollowUpKind.TASK, "Send the referral pack to the housing officer."),
@@ -40,7 +39,7 @@ def seed_demo(context) -> None:
     by_advocate: dict[int, list] = {}
     for case in context.cases:
         case.refresh_from_db()
-        if case.status not in OPEN or case.restricted:
+        if case.status not in OPEN_STATUSES or case.restricted:
             continue
         profile = services.profile_for(case)
         if profile is None or not profile.channels:

@@ -38,7 +38,7 @@ from django.utils import timezone
 from caseflow import policy
 from caseflow.accounts.models import Role, User
 from caseflow.audit.services import record
-from caseflow.cases.models import Case, CaseStatus
+from caseflow.cases.models import OPEN_STATUSES, Case
 from caseflow.checkins.models import CheckIn, CheckInSchedule, CheckInStatus, SchedulerHeartbeat
 from caseflow.inbox.kinds import followup_kind_choices
 from caseflow.inbox.models import FollowUp, FollowUpStatus, Notification, NotificationChannel
@@ -46,7 +46,6 @@ from caseflow.inbox.models import FollowUp, FollowUpStatus, Notification, Notifi
 log = logging.getLogger(__name__)
 
 HEARTBEAT = "sweep"
-OPEN_CASE = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
 
 #: Notification texts: a kind and a case reference, nothing else.
 TEXTS = {
@@ -333,7 +332,7 @@ def _extend_schedules(now: dt.datetime, result: SweepResult, limit: int = 200) -
     refill_before = horizon - dt.timedelta(days=1)
     with transaction.atomic():
         qs = CheckInSchedule.objects.filter(
-            active=True, generated_until__lt=refill_before, case__status__in=OPEN_CASE
+            active=True, generated_until__lt=refill_before, case__status__in=OPEN_STATUSES
         ).order_by("generated_until")
         if connection.features.has_select_for_update_skip_locked:
             qs = qs.select_for_update(skip_locked=True, of=("self",))
@@ -408,7 +407,7 @@ def _refusal(note: Notification) -> str:
         return "no_access"
     if note.checkin_id is None and note.followup_id is None:
         return ""
-    if case.status not in OPEN_CASE:
+    if case.status not in OPEN_STATUSES:
         return "case_closed"
     if note.checkin_id is not None:
         checkin = note.checkin

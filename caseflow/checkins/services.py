@@ -31,6 +31,7 @@ from caseflow.checkins.models import (
 from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.inbox.services import notify
 from caseflow.lib import safewindows
+from caseflow.lib.concurrency import StaleEdit
 
 # --- Safe slots -----------------------------------------------------------------------------
 
@@ -132,11 +133,6 @@ def to_utc(local: dt.datetime, tz: str) -> dt.datetime:
 # --- Check-ins -----------------------------------------------------------------------------
 
 
-def _require(actor: User, case: Case, action: str) -> None:
-    if not policy.may(actor, case, action):
-        raise PermissionDenied
-
-
 def _check_assignee(case: Case, assignee: User) -> None:
     if not policy.may(assignee, case, "edit"):
         raise ValidationError("Only someone who works this case can be given it.")
@@ -158,7 +154,7 @@ def checkin_schedule(
 
     Raises :class:`UnsafeSlot` (with the next safe slot) or ``ValidationError``.
     """
-    _require(actor, case, "edit")
+    policy.require(actor, case, "edit")
     _check_assignee(case, assignee)
     profile = profile_for(case)
     tz = profile.timezone if profile is not None else "UTC"
@@ -278,7 +274,7 @@ def checkin_record_outcome(
     """Record what happened. Returns (check-in, proposed next safe slot for "not safe to
     talk", new check-in for "rescheduled")."""
     case = checkin.case
-    _require(actor, case, "edit")
+    policy.require(actor, case, "edit")
     locked = CheckIn.objects.select_for_update().filter(pk=checkin.pk, case=case).first()
     if locked is None or locked.status in (CheckInStatus.DONE, CheckInStatus.CANCELLED):
         raise AlreadyRecorded
@@ -329,7 +325,7 @@ def checkin_cancel(
 ) -> int:
     """Cancel a check-in (and, with ``series``, its schedule's future occurrences)."""
     case = checkin.case
-    _require(actor, case, "edit")
+    policy.require(actor, case, "edit")
     open_states = (CheckInStatus.SCHEDULED, CheckInStatus.UNSAFE)
     cancelled = CheckIn.objects.filter(pk=checkin.pk, status__in=open_states).update(
         status=CheckInStatus.CANCELLED
@@ -414,7 +410,7 @@ def followup_create(
     details: str,
     assignee: User,
 ) -> FollowUp:
-    _require(actor, case, "edit")
+    policy.require(actor, case, "edit")
     _check_assignee(case, assignee)
     followup = FollowUp.objects.create(
         case=case,
@@ -436,10 +432,6 @@ def followup_create(
     return followup
 
 
-class StaleFollowUp(Exception):
-    """Someone changed the follow-up after this user opened it; nothing was written."""
-
-
 FOLLOWUP_EDITABLE = ("kind", "due_at", "details", "assignee")
 
 
@@ -453,12 +445,12 @@ def followup_update(
     data: dict[str, Any],
 ) -> FollowUp:
     case = followup.case
-    _require(actor, case, "edit")
+    policy.require(actor, case, "edit")
     if "assignee" in data:
         _check_assignee(case, data["assignee"])
     locked = FollowUp.objects.select_for_update().get(pk=followup.pk)
     if locked.version != expected_version:
-        raise StaleFollowUp
+        raise StaleEdit("follow-up")
     changed = [f for f in FOLLOWUP_EDITABLE if f in data and getattr(followup, f) != data[f]]
     for name in changed:
         setattr(followup, name, data[name])
@@ -481,7 +473,7 @@ def followup_update(
 @transaction.atomic
 def followup_done(*, actor: User, request: HttpRequest | None = None, followup: FollowUp) -> bool:
     case = followup.case
-    _require(actor, case, "edit")
+    policy.require(actor, case, "edit")
     done = FollowUp.objects.filter(pk=followup.pk, status=FollowUpStatus.OPEN).update(
         status=FollowUpStatus.DONE, done_at=timezone.now()
     )
@@ -553,7 +545,7 @@ def safe_contact_save(
     if adding:
         profile = SafeContactProfile(case=case, version=0)
     elif expected_version is not None and profile.version != expected_version:
-        raise case_services.StaleEdit
+        raise StaleEdit("profile")
     changed = []
     values = []
     if adding or profile.timezone != timezone_name:

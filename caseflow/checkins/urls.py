@@ -1,6 +1,5 @@
 from django.urls import path
 
-from caseflow.cases import urls as _case_urls  # noqa: F401  (registers the "pid" converter)
 from caseflow.checkins import views
 
 app_name = "checkins"

@@ -21,13 +21,15 @@ from icalendar import Calendar, Event
 
 from caseflow import policy
 from caseflow.audit.services import record
-from caseflow.cases.services import StaleEdit
+from caseflow.cases.models import Case
+from caseflow.cases.pages import case_page
 from caseflow.checkins import scheduler, selectors, services
 from caseflow.checkins.forms import CheckInForm, FollowUpForm, OutcomeForm, SafeContactForm
 from caseflow.checkins.models import CheckInOutcome, CheckInStatus
 from caseflow.inbox import selectors as inbox_selectors
 from caseflow.inbox import services as inbox_services
 from caseflow.lib import safewindows
+from caseflow.lib.concurrency import StaleEdit
 
 
 def _casework_only(request: HttpRequest) -> None:
@@ -77,8 +79,8 @@ def _checkin_form_context(case):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def checkin_new(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def checkin_new(request: HttpRequest, case: Case) -> HttpResponse:
     extra = _checkin_form_context(case)
     assignees = selectors.case_assignees(case)
     initial = {"assignee": request.user.pk}
@@ -125,8 +127,8 @@ def checkin_new(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def checkin_outcome(request: HttpRequest, public_id: str, checkin_id: int) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def checkin_outcome(request: HttpRequest, case: Case, checkin_id: int) -> HttpResponse:
     checkin = selectors.checkin_for(case, checkin_id)
     form = OutcomeForm(request.POST or None, initial={"version": checkin.version})
     proposal = None
@@ -182,8 +184,8 @@ def checkin_outcome(request: HttpRequest, public_id: str, checkin_id: int) -> Ht
 
 @login_required
 @require_POST
-def checkin_cancel(request: HttpRequest, public_id: str, checkin_id: int) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def checkin_cancel(request: HttpRequest, case: Case, checkin_id: int) -> HttpResponse:
     checkin = selectors.checkin_for(case, checkin_id)
     if checkin.status in (CheckInStatus.SCHEDULED, CheckInStatus.UNSAFE):
         services.checkin_cancel(
@@ -200,10 +202,8 @@ def checkin_cancel(request: HttpRequest, public_id: str, checkin_id: int) -> Htt
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def followup_edit(
-    request: HttpRequest, public_id: str, followup_id: int | None = None
-) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def followup_edit(request: HttpRequest, case: Case, followup_id: int | None = None) -> HttpResponse:
     followup = selectors.followup_for(case, followup_id) if followup_id is not None else None
     initial: dict = {"assignee": request.user.pk}
     if followup is not None:
@@ -232,12 +232,8 @@ def followup_edit(
                         expected_version=version or 0,
                         data=d,
                     )
-        except services.StaleFollowUp:
-            form.add_error(
-                None,
-                "Someone changed this follow-up after you opened it. "
-                "Nothing was saved: reload to see their changes.",
-            )
+        except StaleEdit as exc:
+            form.add_error(None, exc.message)
         except ValidationError as exc:
             form.add_error(None, exc.messages[0])
         else:
@@ -264,8 +260,8 @@ def followup_edit(
 
 @login_required
 @require_POST
-def followup_done(request: HttpRequest, public_id: str, followup_id: int) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def followup_done(request: HttpRequest, case: Case, followup_id: int) -> HttpResponse:
     followup = selectors.followup_for(case, followup_id)
     changed = services.followup_done(actor=request.user, request=request, followup=followup)
     if _is_htmx(request):
@@ -361,8 +357,8 @@ def scheduler_health(request: HttpRequest) -> JsonResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def safe_contact_edit(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def safe_contact_edit(request: HttpRequest, case: Case) -> HttpResponse:
     profile = getattr(case, "safe_contact", None) if hasattr(case, "safe_contact") else None
     initial = {}
     if profile is not None:
@@ -400,12 +396,8 @@ def safe_contact_edit(request: HttpRequest, public_id: str) -> HttpResponse:
                         k: d[k] for k in ("safe_phone", "safe_email", "third_party", "code_word")
                     },
                 )
-        except StaleEdit:
-            form.add_error(
-                None,
-                "Someone else changed this profile after you opened it. "
-                "Nothing was saved: reload to see their changes.",
-            )
+        except StaleEdit as exc:
+            form.add_error(None, exc.message)
         else:
             messages.success(request, "Safe-contact profile saved.")
             return redirect("cases:detail", case.public_id)

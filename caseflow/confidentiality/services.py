@@ -28,7 +28,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow import policy
-from caseflow.accounts.models import Agency, Role, User
+from caseflow.accounts.models import Agency, User
 from caseflow.audit.services import record
 from caseflow.cases.models import (
     Case,
@@ -67,19 +67,6 @@ from caseflow.lib.encryption import Sealed, blind_index, rewrap_data_key
 from caseflow.safety.models import SafetyFollowUpKind
 
 # --- Who may do what at agency level -------------------------------------------------------------
-
-PURGE_ROLES = frozenset({Role.SUPERVISOR, Role.AGENCY_ADMIN})
-REPORT_ROLES = frozenset({Role.AUDITOR, Role.SUPERVISOR, Role.AGENCY_ADMIN})
-
-
-def may_decide_purges(user: Any, agency_id: int | None = None) -> bool:
-    if policy.active_role(user) not in PURGE_ROLES:
-        return False
-    return agency_id is None or policy.agency_id_of(user) == agency_id
-
-
-def may_run_reports(user: Any) -> bool:
-    return policy.active_role(user) in REPORT_ROLES
 
 
 def may_configure(user: Any) -> bool:
@@ -972,7 +959,7 @@ def _locked_proposal(actor: User, proposal_id: int) -> PurgeProposal:
         .filter(pk=proposal_id, agency_id=policy.agency_id_of(actor))
         .first()
     )
-    if proposal is None or not may_decide_purges(actor, proposal.agency_id):
+    if proposal is None or not policy.may_decide_purges(actor, proposal.agency_id):
         raise PermissionDenied
     return proposal
 
@@ -980,7 +967,7 @@ def _locked_proposal(actor: User, proposal_id: int) -> PurgeProposal:
 @transaction.atomic
 def purge_approve(*, actor: User, request: HttpRequest | None, proposal_id: int) -> PurgeProposal:
     """One approval. A whole-record purge needs two different approvers, a partial one one."""
-    if not may_decide_purges(actor):
+    if not policy.may_decide_purges(actor):
         raise PermissionDenied
     proposal = _locked_proposal(actor, proposal_id)
     case = Case.objects.get(pk=proposal.case_id)
@@ -1096,7 +1083,7 @@ def purge_execute(
     *, actor: User, request: HttpRequest | None, proposal_id: int
 ) -> DeletionCertificate:
     """Carry out an approved purge and issue its deletion certificate."""
-    if not may_decide_purges(actor):
+    if not policy.may_decide_purges(actor):
         raise PermissionDenied
     proposal = _locked_proposal(actor, proposal_id)
     if proposal.status != ProposalStatus.APPROVED:
@@ -1239,7 +1226,7 @@ def aggregate_report(
 ) -> AggregateReport:
     """Counts of the actor's agency's cases opened in [start, end], by period and dimensions.
     Cells under AGGREGATE_MIN_CELL are shown as "<N"."""
-    if not may_run_reports(actor):
+    if not policy.may_run_reports(actor):
         raise PermissionDenied
     if period not in PERIODS or set(dimensions) - set(DIMENSIONS):
         raise ValueError("unknown period or dimension")

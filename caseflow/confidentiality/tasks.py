@@ -5,11 +5,11 @@ from celery import shared_task
 from caseflow.confidentiality import services
 
 
-@shared_task(autoretry_for=(Exception,), retry_backoff=True, max_retries=3)
+@shared_task
 def sweep_release_expiry() -> int:
     return services.release_expiry_sweep()
 
 
-@shared_task(autoretry_for=(Exception,), retry_backoff=True, max_retries=3)
+@shared_task
 def propose_purges() -> int:
     return len(services.purge_propose_due())

@@ -2,7 +2,6 @@
 
 from django.urls import path
 
-import caseflow.cases.urls  # noqa: F401  (registers the "pid" converter)
 from caseflow.confidentiality import views
 
 app_name = "confidentiality"

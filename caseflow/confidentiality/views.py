@@ -20,6 +20,8 @@ from caseflow.agreements import services as agreement_services
 from caseflow.agreements import views as agreement_views
 from caseflow.audit.services import record
 from caseflow.cases.fields import intake_field_config
+from caseflow.cases.models import Case
+from caseflow.cases.pages import case_page
 from caseflow.confidentiality import selectors, services
 from caseflow.confidentiality.forms import (
     INTERNAL,
@@ -35,6 +37,7 @@ from caseflow.confidentiality.forms import (
     RetentionForm,
     RevokeForm,
 )
+from caseflow.lib.csvcells import csv_cell
 
 NO_RELEASE = (
     "Refused: no valid release covers sharing this information with this recipient "
@@ -50,12 +53,6 @@ NO_RELEASE_CHOSEN = (
 )
 
 
-def _cell(value: object) -> str:
-    """A CSV cell that a spreadsheet will not run as a formula."""
-    text = str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def _form_page(request, case, form, title: str, intro: str = "", page: str = "") -> HttpResponse:
     if request.method == "GET" and page:
         record("case.view", request=request, case=case, obj=case, detail={"page": page})
@@ -68,8 +65,8 @@ def _form_page(request, case, form, title: str, intro: str = "", page: str = "")
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def release_new(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def release_new(request: HttpRequest, case: Case) -> HttpResponse:
     form = ReleaseForm(request.POST or None, parties=selectors.case_parties(case))
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -104,8 +101,8 @@ def release_new(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def release_revoke(request: HttpRequest, public_id: str, release_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def release_revoke(request: HttpRequest, case: Case, release_id: str) -> HttpResponse:
     release = selectors.case_release(case, release_id)
     if release is None:
         raise Http404("No such release on this case")
@@ -131,8 +128,8 @@ def release_revoke(request: HttpRequest, public_id: str, release_id: str) -> Htt
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def referral_pack(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def referral_pack(request: HttpRequest, case: Case) -> HttpResponse:
     form = ReferralPackForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -157,7 +154,7 @@ def referral_pack(request: HttpRequest, public_id: str) -> HttpResponse:
                 writer.writerow(["Section", "Item", "Value"])
                 for section, rows in pack.sections:
                     for label, value in rows:
-                        writer.writerow([_cell(section), _cell(label), _cell(value)])
+                        writer.writerow([csv_cell(section), csv_cell(label), csv_cell(value)])
                 return response
             return render(
                 request,
@@ -186,8 +183,8 @@ def _download(export: services.Export) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def evidence_pack(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def evidence_pack(request: HttpRequest, case: Case) -> HttpResponse:
     form = EvidencePackForm(
         request.POST or None,
         releases=selectors.case_releases(case),
@@ -230,8 +227,8 @@ def evidence_pack(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def case_export(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def case_export(request: HttpRequest, case: Case) -> HttpResponse:
     form = CaseExportForm(request.POST or None, releases=selectors.case_releases(case))
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -261,8 +258,8 @@ def case_export(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def compelled_new(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def compelled_new(request: HttpRequest, case: Case) -> HttpResponse:
     form = CompelledForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -301,7 +298,7 @@ def compelled_new(request: HttpRequest, public_id: str) -> HttpResponse:
 @login_required
 @require_GET
 def purges(request: HttpRequest) -> HttpResponse:
-    if not services.may_decide_purges(request.user):
+    if not policy.may_decide_purges(request.user):
         raise PermissionDenied
     context = selectors.purge_queue(request.user)
     record(
@@ -313,7 +310,7 @@ def purges(request: HttpRequest) -> HttpResponse:
 
 
 def _purge_step(request: HttpRequest, step, done: str) -> HttpResponse:
-    if not services.may_decide_purges(request.user):
+    if not policy.may_decide_purges(request.user):
         raise PermissionDenied
     form = ProposalForm(request.POST)
     if not form.is_valid():
@@ -393,7 +390,7 @@ def field_settings(request: HttpRequest) -> HttpResponse:
 
 
 def _report(request: HttpRequest) -> tuple[ReportForm, services.AggregateReport | None]:
-    if not services.may_run_reports(request.user):
+    if not policy.may_run_reports(request.user):
         raise PermissionDenied
     form = ReportForm(request.GET if request.GET else None)
     report = None
@@ -438,7 +435,7 @@ def report_csv(request: HttpRequest) -> HttpResponse:
     response["Content-Disposition"] = 'attachment; filename="caseflow-aggregate.csv"'
     writer = csv.writer(response)
     writer.writerow(report.columns)
-    writer.writerows([_cell(c) for c in row] for row in report.rows)
+    writer.writerows([csv_cell(c) for c in row] for row in report.rows)
     return response
 
 
@@ -454,10 +451,10 @@ REFUSED_OUTSIDE = (
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def chronology_share(request: HttpRequest, public_id: str, agreement_id: str) -> HttpResponse:
+@case_page("edit")
+def chronology_share(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
     """Choose who the chronology is for: the internal file as ever, or someone outside the
     agency under a covering release or a recorded compelled disclosure."""
-    case = policy.get_case_for(request.user, public_id, "edit")
     agreement = agreement_selectors.agreement_get(case, agreement_id)
     form = ChronologyShareForm(
         request.POST or None,

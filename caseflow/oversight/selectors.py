@@ -210,7 +210,7 @@ def break_glass_queue(user: Any) -> tuple[list[BreakGlassGrant], list[BreakGlass
 
 
 def _grant_cases(user: Any) -> QuerySet[Case]:
-    if policy.active_role(user) == "supervisor":
+    if policy.reviews_break_glass(user):
         # The supervisor's teams' cases, restricted ones only where listed.
         return policy.audit_cases(user).filter(team__in=policy.supervised_teams(user))
     return policy.audit_cases(user)

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from caseflow import policy
 from caseflow.audit.services import record
+from caseflow.lib.csvcells import csv_cell
 from caseflow.oversight import selectors, services
 from caseflow.oversight.forms import AuditFilterForm, ReviewForm
 
@@ -78,12 +79,6 @@ def events(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _csv_safe(value) -> str:
-    text = "" if value is None else str(value)
-    # Spreadsheets run cells that start with these as formulas.
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 #: One export holds at most this many events, newest first (narrow the dates for older ones).
 EXPORT_MAX_ROWS = 50_000
 
@@ -127,7 +122,7 @@ def export(request: HttpRequest) -> HttpResponse:
             break
         writer.writerow(
             [
-                _csv_safe(v)
+                csv_cell(v)
                 for v in (
                     event.seq,
                     event.at.isoformat(),
@@ -238,7 +233,7 @@ def break_glass_queue(request: HttpRequest) -> HttpResponse:
         {
             "pending": pending,
             "done": done,
-            "can_review": policy.active_role(request.user) == "supervisor",
+            "can_review": policy.reviews_break_glass(request.user),
         },
     )
 

@@ -19,6 +19,7 @@ from caseflow.accounts.models import Agency, User
 from caseflow.audit.services import record
 from caseflow.cases.models import Case, CaseStatus, RiskLevel
 from caseflow.inbox.services import case_supervisors, followup_cancel, followup_ensure, notify
+from caseflow.lib.concurrency import StaleEdit
 from caseflow.safety import instruments as engine
 from caseflow.safety import sections
 from caseflow.safety.models import (
@@ -33,26 +34,32 @@ from caseflow.safety.models import (
 DEFAULT_REVIEW_DAYS = {"high": 14, "medium": 30, "standard": 90, "unknown": 30}
 
 
-class StalePlan(Exception):
+class StalePlan(StaleEdit):
     """The plan was saved by someone else after this user opened it; nothing was written.
 
     ``current_version`` is the plan's version now; ``changed`` the keys of the sections that
-    differ between the version the user opened and the current one.
+    differ between the version the user opened and the current one. The message says which, so
+    the advocate can compare before typing again.
     """
 
     def __init__(self, current_version: int, changed: list[str]):
-        super().__init__(f"the plan is at version {current_version}")
         self.current_version = current_version
         self.changed = changed
+        super().__init__("plan")
 
     @property
     def changed_labels(self) -> list[str]:
         return [sections.SECTION_LABELS[key] for key in self.changed]
 
-
-def _require(actor: User, case: Case, action: str) -> None:
-    if not policy.may(actor, case, action):
-        raise PermissionDenied
+    @property
+    def message(self) -> str:
+        changed = ", ".join(self.changed_labels) or "no section content (only the version number)"
+        return (
+            f"Someone else saved this plan (now version {self.current_version}) after you "
+            f"opened it. Nothing was saved. Sections changed since you opened it: {changed}. "
+            "Your text is still in the form below: compare it with the current plan, then "
+            "reload and make your changes again."
+        )
 
 
 def review_days(risk_level: str) -> int:
@@ -134,7 +141,7 @@ def plan_save(
     ``expected_version`` (0 for a case without a plan). Otherwise raise :class:`StalePlan` and
     write nothing. The plan row is locked while it is checked and written, so two saves racing
     from the same version cannot both succeed."""
-    _require(actor, case, "edit")
+    policy.require(actor, case, "edit")
     try:
         content = sections.normalise(dict(content))
     except ValueError as exc:
@@ -194,7 +201,7 @@ def plan_mark_reviewed(
 ) -> SafetyPlan:
     """Record that ``actor`` reviewed the plan now; the next review is due on ``review_by``
     (default: by the case's risk band). The follow-up for the old review date is closed."""
-    _require(actor, case, "edit")
+    policy.require(actor, case, "edit")
     plan = SafetyPlan.objects.select_for_update().filter(case=case).first()
     if plan is None:
         raise ValidationError("This case has no safety plan to review yet.")
@@ -378,7 +385,7 @@ def assessment_record(
     """Score ``answers`` and store the assessment; the case's risk level becomes its band (or the
     override). A high band opens a multi-agency referral follow-up and tells the supervisors;
     a re-assessment follow-up is set at the instrument's interval."""
-    _require(actor, case, "edit")
+    policy.require(actor, case, "edit")
     if instrument_for_case(case, instrument.pk) is None:
         raise PermissionDenied("This instrument is not available to the case's agency.")
     definition = instrument.instrument()

@@ -2,7 +2,6 @@
 
 from django.urls import path
 
-import caseflow.cases.urls  # noqa: F401 - registers the "pid" converter
 from caseflow.safety import views
 
 app_name = "safety"

@@ -14,6 +14,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from caseflow import policy
 from caseflow.audit.services import record
+from caseflow.cases.models import Case
+from caseflow.cases.pages import case_page
 from caseflow.safety import sections, services
 from caseflow.safety.forms import (
     ORDER_SLOTS,
@@ -27,8 +29,8 @@ from caseflow.safety.forms import (
 
 @login_required
 @require_GET
-def plan_detail(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "view")
+@case_page("view")
+def plan_detail(request: HttpRequest, case: Case) -> HttpResponse:
     plan = services.plan_of(case)
     content = services.plan_content(plan)
     versions = list(services.plan_versions(plan)) if plan else []
@@ -53,20 +55,10 @@ def plan_detail(request: HttpRequest, public_id: str) -> HttpResponse:
     )
 
 
-def _stale_message(exc: services.StalePlan) -> str:
-    changed = ", ".join(exc.changed_labels) or "no section content (only the version number)"
-    return (
-        f"Someone else saved this plan (now version {exc.current_version}) after you opened it. "
-        f"Nothing was saved. Sections changed since you opened it: {changed}. "
-        "Your text is still in the form below: compare it with the current plan, then reload "
-        "and make your changes again."
-    )
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
-def plan_edit(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def plan_edit(request: HttpRequest, case: Case) -> HttpResponse:
     plan = services.plan_of(case)
     content = services.plan_content(plan)
     slots = max(ORDER_SLOTS, len(content["protective_orders"]) + 1)
@@ -86,7 +78,7 @@ def plan_edit(request: HttpRequest, public_id: str) -> HttpResponse:
                 )
         except services.StalePlan as exc:
             stale = {"opened": opened, "current": exc.current_version}
-            form.add_error(None, _stale_message(exc))
+            form.add_error(None, exc.message)
         except ValidationError as exc:
             form.add_error(None, exc.messages)
         else:
@@ -110,8 +102,8 @@ def plan_edit(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def plan_version(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "view")
+@case_page("view")
+def plan_version(request: HttpRequest, case: Case, number: int) -> HttpResponse:
     plan = services.plan_of(case)
     version = services.plan_version(plan, number) if plan else None
     if version is None:
@@ -131,8 +123,8 @@ def plan_version(request: HttpRequest, public_id: str, number: int) -> HttpRespo
 
 @login_required
 @require_GET
-def plan_diff(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "view")
+@case_page("view")
+def plan_diff(request: HttpRequest, case: Case) -> HttpResponse:
     plan = services.plan_of(case)
     latest = plan.version if plan else 0
     data = request.GET if request.GET else {"a": max(latest - 1, 1), "b": max(latest, 1)}
@@ -158,8 +150,8 @@ def plan_diff(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def plan_review(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def plan_review(request: HttpRequest, case: Case) -> HttpResponse:
     form = ReviewForm(request.POST)
     if not form.is_valid():
         for errors in form.errors.values():
@@ -183,8 +175,8 @@ def plan_review(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def plan_print(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "view")
+@case_page("view")
+def plan_print(request: HttpRequest, case: Case) -> HttpResponse:
     plan = services.plan_of(case)
     form = PrintForm(request.GET or None)
     omit = form.cleaned_data["omit"] if form.is_valid() else []
@@ -213,8 +205,8 @@ def plan_print(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def assessment_list(request: HttpRequest, public_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "view")
+@case_page("view")
+def assessment_list(request: HttpRequest, case: Case) -> HttpResponse:
     assessments = list(services.assessments_of(case))
     record(
         "risk.view",
@@ -237,8 +229,8 @@ def assessment_list(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def assessment_new(request: HttpRequest, public_id: str, instrument_id: int) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "edit")
+@case_page("edit")
+def assessment_new(request: HttpRequest, case: Case, instrument_id: int) -> HttpResponse:
     row = services.instrument_for_case(case, instrument_id)
     if row is None:
         raise Http404("No such instrument")
@@ -275,8 +267,8 @@ def assessment_new(request: HttpRequest, public_id: str, instrument_id: int) -> 
 
 @login_required
 @require_GET
-def assessment_detail(request: HttpRequest, public_id: str, assessment_id: str) -> HttpResponse:
-    case = policy.get_case_for(request.user, public_id, "view")
+@case_page("view")
+def assessment_detail(request: HttpRequest, case: Case, assessment_id: str) -> HttpResponse:
     assessment = services.assessment_of(case, assessment_id)
     if assessment is None:
         raise Http404("No such assessment")

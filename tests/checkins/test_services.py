@@ -13,6 +13,7 @@ from caseflow.checkins import services
 from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInSchedule, CheckInStatus
 from caseflow.inbox import services as inbox_services
 from caseflow.inbox.models import FollowUpStatus, Notification
+from caseflow.lib.concurrency import StaleEdit
 from tests.checkins.helpers import MONDAY, UTC, make_followup
 
 pytestmark = pytest.mark.django_db
@@ -218,7 +219,7 @@ def test_followups_create_edit_done(cast):
         data={"due_at": due + dt.timedelta(days=1)},
     )
     assert fu.reminder_stage == 0 and fu.version == 2
-    with pytest.raises(services.StaleFollowUp):
+    with pytest.raises(StaleEdit):
         services.followup_update(
             actor=cast.assigned, followup=fu, expected_version=1, data={"details": "x"}
         )
