@@ -1067,25 +1067,34 @@ def _shred(case: Case) -> dict[str, Any]:
     return {"deleted": deleted, "cleared": {}, "key_destroyed": bool(keys)}
 
 
+def _empty_like(field: Any, value: Any) -> Any:
+    """An empty value of the type the field holds: ``""``, ``{}``, ``[]``."""
+    if isinstance(value, (str, dict, list)):
+        return type(value)()
+    return None if field.null else ""
+
+
 def _clear_narratives(case: Case) -> dict[str, Any]:
     cleared: dict[str, list[str]] = {}
-    for model, fields in narratives.narrative_fields().items():
-        if model is Case:
-            rows = [case]
-        elif getattr(model, "case_owned", False):
-            rows = list(model._default_manager.filter(case=case))
-        else:
-            continue
+    evidence = narratives.evidence_models()
+    for model, names in narratives.narrative_fields().items():
+        if model in evidence:
+            continue  # its rows are deleted below
+        rows = [case] if model is Case else list(model._default_manager.filter(case=case))
+        fields = [model._meta.get_field(name) for name in names]
         for row in rows:
             if row is not case:
                 row.case = case
-            for name in fields:
-                setattr(row, name, "")
-            row.save(update_fields=list(fields))
+            sealed = {}
+            for field in fields:
+                setattr(row, field.attname, _empty_like(field, getattr(row, field.attname)))
+                sealed[field.attname] = field.pre_save(row, False)
+            # Written with update(): some rows (plan and agreement versions) refuse save().
+            model._base_manager.filter(pk=row.pk).update(**sealed)
         if rows:
-            cleared[model._meta.label] = list(fields)
+            cleared[model._meta.label] = list(names)
     deleted: Counter[str] = Counter()
-    for model in narratives.evidence_models():
+    for model in evidence:
         _, per_model = model._default_manager.filter(case=case).delete()
         deleted.update({k: v for k, v in per_model.items() if v})
     return {"deleted": dict(deleted), "cleared": cleared, "key_destroyed": False}
