@@ -63,7 +63,7 @@ from caseflow.confidentiality.pack import Rows, build_sections
 from caseflow.inbox.kinds import GeneralFollowUpKind
 from caseflow.inbox.services import case_supervisors, followup_cancel, followup_ensure, notify
 from caseflow.lib import safewindows
-from caseflow.lib.encryption import Sealed, blind_index, rewrap_data_key
+from caseflow.lib.encryption import Sealed, blind_index
 from caseflow.safety.models import SafetyFollowUpKind
 
 # --- Who may do what at agency level -------------------------------------------------------------
@@ -1166,50 +1166,6 @@ def purge_execute(
         },
     )
     return certificate
-
-
-# --- Master-key rotation -------------------------------------------------------------------------
-
-
-def case_keys_rewrap(*, batch_size: int = 500, after_pk: int = 0) -> dict[str, int]:
-    """Rewrap every case data key under the newest master key, in batches by primary key.
-
-    Each batch commits on its own, so an interrupted run resumes where it stopped; keys already
-    under the newest master key are skipped, so running it twice changes nothing.
-    """
-    newest = Fernet(settings.FIELD_ENCRYPTION_KEYS[0].encode())
-    totals = {"rewrapped": 0, "skipped": 0, "last_pk": after_pk}
-    while True:
-        with transaction.atomic():
-            batch = list(
-                CaseKey.objects.select_for_update()
-                .filter(pk__gt=totals["last_pk"])
-                .order_by("pk")[:batch_size]
-            )
-            if not batch:
-                break
-            rewrapped = 0
-            for key in batch:
-                try:
-                    newest.decrypt(key.wrapped.encode())
-                except InvalidToken:
-                    key.wrapped = rewrap_data_key(key.wrapped)
-                    key.save(update_fields=["wrapped"])
-                    rewrapped += 1
-                else:
-                    totals["skipped"] += 1
-            totals["rewrapped"] += rewrapped
-            if rewrapped:
-                record(
-                    "keys.rewrap",
-                    detail={
-                        "from_pk": batch[0].pk,
-                        "to_pk": batch[-1].pk,
-                        "rewrapped": rewrapped,
-                    },
-                )
-            totals["last_pk"] = batch[-1].pk
-    return totals
 
 
 # --- Aggregate reports ---------------------------------------------------------------------------
