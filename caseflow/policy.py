@@ -228,10 +228,6 @@ def intake_teams(user: Any) -> QuerySet[Team]:
     return Team.objects.filter(members=user, agency_id=agency_id_of(user))
 
 
-def may_open_case(user: Any) -> bool:
-    return intake_teams(user).exists()
-
-
 # --- Audit ---------------------------------------------------------------------------------------
 # Who reviews the audit trail. Supervisors: their teams' cases and their team members' actions;
 # auditors: the whole agency (metadata only: audit pages never load case content); advocates: the
