@@ -34,7 +34,6 @@ from caseflow.cases.panels import panel_facts, remember_facts, render_panels
 from caseflow.cases.selectors import case_rows, supervisor_overview
 from caseflow.lib import safewindows
 
-OPEN_STATUSES = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
 PAGE_SIZE = 50
 
 
