@@ -48,6 +48,10 @@ class ContactAgreement(CaseOwned):
     # The linked court order: court and reference identify the family, so they are encrypted.
     court = EncryptedTextField(blank=True, default="")
     court_reference = EncryptedTextField(blank=True, default="")
+
+    narrative_fields = ()
+    # Identify the linked court order.
+    kept_encrypted_fields = ("court", "court_reference")
     order_expires_on = models.DateField(null=True, blank=True)
     effective_from = models.DateField()
     # Last day the agreement applies (inclusive); empty while open-ended.
@@ -90,6 +94,10 @@ class AgreementVersion(CaseOwned):
     protocol = EncryptedJSONField()
     note = EncryptedTextField(blank=True, default="")
 
+    narrative_fields = ("note",)
+    # The structured terms the checker reasons about, and the structured protocol.
+    kept_encrypted_fields = ("terms", "protocol")
+
     class Meta:
         ordering = ["agreement", "number"]
         constraints = [
@@ -127,6 +135,10 @@ class ContactEvent(CaseOwned):
     version_number = models.PositiveIntegerField(null=True, blank=True)
     # What the checker proposed: [{"term", "code", "message"}]; messages may quote the topic.
     proposed = EncryptedJSONField()
+
+    # The checker's proposals may quote the topic, so they are cleared with it.
+    narrative_fields = ("topic", "description", "proposed")
+    kept_encrypted_fields = ()
     review = models.CharField(
         max_length=12, choices=ReviewState.choices, default=ReviewState.PENDING
     )
@@ -179,6 +191,11 @@ class Breach(CaseOwned):
     severity = models.CharField(max_length=10, choices=Severity.choices)
     police_reported = models.BooleanField(default=False)
     police_reference = EncryptedTextField(blank=True, default="")
+
+    # violations holds the checker's messages and the advocate's description of each.
+    narrative_fields = ("violations", "description")
+    # A reference to find the police report.
+    kept_encrypted_fields = ("police_reference",)
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -199,6 +216,10 @@ class Evidence(CaseOwned):
     public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
     storage_name = models.CharField(max_length=200)
     filename = EncryptedTextField()
+
+    narrative_fields = ()
+    # Names the stored file, which is kept.
+    kept_encrypted_fields = ("filename",)
     content_type = models.CharField(max_length=40)
     size = models.PositiveIntegerField()
     sha256 = models.CharField(max_length=64)

@@ -6,8 +6,11 @@ class CasesConfig(AppConfig):
     label = "cases"
 
     def ready(self) -> None:
+        from django.core import checks
         from django.urls import register_converter
 
+        from caseflow.cases.checks import check_case_panels_registered
         from caseflow.cases.converters import PublicIdConverter
 
         register_converter(PublicIdConverter, "pid")
+        checks.register(check_case_panels_registered)

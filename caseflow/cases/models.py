@@ -78,6 +78,9 @@ class Case(models.Model):
     )
     conflict_flag = models.BooleanField(default=False)
     summary = EncryptedTextField(blank=True, default="")
+
+    narrative_fields = ("summary",)
+    kept_encrypted_fields = ()
     opened_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -173,6 +176,10 @@ class Party(CaseOwned):
     phone = EncryptedTextField(blank=True, default="")
     email = EncryptedTextField(blank=True, default="")
     notes = EncryptedTextField(blank=True, default="")
+
+    narrative_fields = ("notes",)
+    # Who the person is and how to reach them: needed to keep and find the record.
+    kept_encrypted_fields = ("full_name", "date_of_birth", "address", "phone", "email")
     # HMAC of normalised name + date of birth, for the conflict check; empty when no DOB is known.
     identity_index = models.CharField(max_length=64, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -206,6 +213,10 @@ class SafeContactProfile(CaseOwned):
     safe_email = EncryptedTextField(blank=True, default="")
     third_party = EncryptedTextField(blank=True, default="")
     code_word = EncryptedTextField(blank=True, default="")
+
+    narrative_fields = ()
+    # Structured rules and the contact details that make contacting the survivor safe.
+    kept_encrypted_fields = ("rules", "safe_phone", "safe_email", "third_party", "code_word")
     updated_at = models.DateTimeField(auto_now=True)
     version = models.PositiveIntegerField(default=1)
 
@@ -242,6 +253,9 @@ class BreakGlassGrant(CaseOwned):
     reviewed_at = models.DateTimeField(null=True, blank=True)
     review_comment = EncryptedTextField(blank=True, default="")
 
+    narrative_fields = ("reason", "review_comment")
+    kept_encrypted_fields = ()
+
     class Meta:
         ordering = ["-granted_at"]
         indexes = [models.Index(fields=["user", "expires_at"])]
@@ -263,6 +277,10 @@ class CaseChange(CaseOwned):
     case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="changes")
     audit_seq = models.BigIntegerField(unique=True)
     changes = EncryptedJSONField()
+
+    # The rows go in a partial purge (narrative_evidence), so their values go with them.
+    narrative_fields = ("changes",)
+    kept_encrypted_fields = ()
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

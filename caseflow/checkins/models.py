@@ -93,6 +93,9 @@ class CheckIn(CaseOwned):
         max_length=12, choices=CheckInOutcome.choices, blank=True, default=""
     )
     note = EncryptedTextField(blank=True, default="")
+
+    narrative_fields = ("note",)
+    kept_encrypted_fields = ()
     outcome_at = models.DateTimeField(null=True, blank=True)
     # 0 nothing sent, 1 reminder before the due time, 2 at it, 3 missed and escalated.
     reminder_stage = models.PositiveSmallIntegerField(default=0)

@@ -15,6 +15,12 @@ class ConfidentialityConfig(AppConfig):
         _register_pack_providers()
         register_panel(case_panel, order=40)
 
+        from django.core import checks
+
+        from caseflow.confidentiality.checks import check_narrative_declarations
+
+        checks.register(check_narrative_declarations)
+
 
 def _register_pack_providers() -> None:
     """What each category of a referral pack or case export holds, from the parts that keep it."""

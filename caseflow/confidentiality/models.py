@@ -58,6 +58,10 @@ class Release(CaseOwned):
     expires_on = models.DateField()
     revoked_at = models.DateTimeField(null=True, blank=True)
     revoked_reason = EncryptedTextField(blank=True, default="")
+
+    narrative_fields = ("revoked_reason",)
+    # The consent record: who may receive what, and for what purpose.
+    kept_encrypted_fields = ("recipient", "purpose")
     revoked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
@@ -105,6 +109,10 @@ class CompelledOrder(CaseOwned):
     issuer = EncryptedTextField()
     reference = EncryptedTextField()
     demanded = EncryptedTextField()
+
+    narrative_fields = ()
+    # The record of a legal order: who issued it, its reference and what it demanded.
+    kept_encrypted_fields = ("issuer", "reference", "demanded")
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
     )
@@ -130,6 +138,9 @@ class Disclosure(CaseOwned):
         related_name="disclosures",
     )
     recipient = EncryptedTextField()
+    # Who received a disclosure: the disclosure record.
+    kept_encrypted_fields = ("recipient",)
+    narrative_fields = ()
     categories = models.JSONField(default=list)
     disclosed_on = models.DateField()
     created_by = models.ForeignKey(

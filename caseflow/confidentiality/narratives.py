@@ -1,10 +1,24 @@
 """Which stored values are narratives or evidence: what a partial (narratives-only) purge clears.
 
-A model declares its narrative fields either here, in :data:`NARRATIVE_FIELDS`, or on itself with
-a class attribute ``narrative_fields = ("field", ...)``. Only encrypted text fields can be
-narratives; a partial purge overwrites each with an empty value and keeps the row (so the case's
-counts stay). A model whose rows are evidence in their own right declares
-``narrative_evidence = True`` and a partial purge deletes its rows of the case.
+Every encrypted field (``EncryptedTextField``, ``EncryptedJSONField`` or a subclass) of a
+case-owned model (``case_owned = True``) and of ``Case`` itself is classified on the model, by
+the app that owns it, with two class attributes:
+
+``narrative_fields = ("field", ...)``
+    Free text a person wrote about what happened (notes, descriptions, reasons, comments, plan
+    sections). A partial purge overwrites each with an empty value of its type (``""``, ``{}``,
+    ``[]``) and keeps the row, so the case's counts stay.
+
+``kept_encrypted_fields = ("field", ...)``
+    Values a partial purge keeps: what identifies or finds the record (names, dates of birth,
+    contact details, references) and structured machine data. The model says why in a comment.
+
+Each such field is in exactly one of the two; ``tests/confidentiality/test_narratives.py`` fails
+on a field in neither, and the system check in :mod:`caseflow.confidentiality.checks` fails at
+start-up on a declared name that is not an encrypted field of the model.
+
+A model whose rows are evidence in their own right declares ``narrative_evidence = True``: a
+partial purge deletes its rows of the case (its encrypted fields are declared narratives).
 """
 
 from __future__ import annotations
@@ -12,31 +26,36 @@ from __future__ import annotations
 from django.apps import apps
 from django.db import models
 
-#: "app_label.Model" → names of its narrative fields.
-NARRATIVE_FIELDS: dict[str, tuple[str, ...]] = {
-    "cases.Case": ("summary",),
-    "cases.Party": ("notes",),
-    "inbox.FollowUp": ("details",),
-}
+from caseflow.lib.encryption import EncryptedTextField
 
 
-def register_narrative(label: str, *fields: str) -> None:
-    NARRATIVE_FIELDS[label] = tuple(dict.fromkeys((*NARRATIVE_FIELDS.get(label, ()), *fields)))
+def is_encrypted(field: object) -> bool:
+    # EncryptedJSONField is a subclass of EncryptedTextField.
+    return isinstance(field, EncryptedTextField)
+
+
+def classified_models() -> list[type[models.Model]]:
+    """``Case`` and every concrete case-owned model: the models whose encrypted fields are
+    classified."""
+    case = apps.get_model("cases", "Case")
+    return [m for m in apps.get_models() if m is case or getattr(m, "case_owned", False)]
+
+
+def encrypted_field_names(model: type[models.Model]) -> list[str]:
+    return [f.name for f in model._meta.get_fields() if is_encrypted(f)]
+
+
+def declared_narratives(model: type[models.Model]) -> tuple[str, ...]:
+    return tuple(getattr(model, "narrative_fields", ()))
+
+
+def declared_kept(model: type[models.Model]) -> tuple[str, ...]:
+    return tuple(getattr(model, "kept_encrypted_fields", ()))
 
 
 def narrative_fields() -> dict[type[models.Model], tuple[str, ...]]:
     """Every model with narrative fields, as model class → field names."""
-    found: dict[type[models.Model], tuple[str, ...]] = {}
-    for label, fields in NARRATIVE_FIELDS.items():
-        try:
-            found[apps.get_model(label)] = fields
-        except LookupError:
-            continue  # that part of caseflow is not installed
-    for model in apps.get_models():
-        declared = getattr(model, "narrative_fields", None)
-        if declared:
-            found[model] = tuple(dict.fromkeys((*found.get(model, ()), *declared)))
-    return found
+    return {m: declared_narratives(m) for m in classified_models() if declared_narratives(m)}
 
 
 def evidence_models() -> list[type[models.Model]]:

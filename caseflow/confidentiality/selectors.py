@@ -17,7 +17,6 @@ from caseflow.confidentiality.models import (
     PurgeApproval,
     PurgeProposal,
     Release,
-    RetentionSchedule,
 )
 from caseflow.confidentiality.services import schedule_for
 
@@ -104,7 +103,3 @@ def purge_queue(user: Any) -> dict[str, Any]:
 def retention_initial(user: Any) -> dict[str, int]:
     narratives_years, record_years = schedule_for(policy.agency_id_of(user))
     return {"narratives_years": narratives_years, "record_years": record_years}
-
-
-def retention_exists(user: Any) -> bool:
-    return RetentionSchedule.objects.filter(agency_id=policy.agency_id_of(user)).exists()

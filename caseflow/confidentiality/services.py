@@ -63,7 +63,7 @@ from caseflow.confidentiality.pack import Rows, build_sections
 from caseflow.inbox.kinds import GeneralFollowUpKind
 from caseflow.inbox.services import case_supervisors, followup_cancel, followup_ensure, notify
 from caseflow.lib import safewindows
-from caseflow.lib.encryption import Sealed, blind_index, rewrap_data_key
+from caseflow.lib.encryption import Sealed, blind_index
 from caseflow.safety.models import SafetyFollowUpKind
 
 # --- Who may do what at agency level -------------------------------------------------------------
@@ -1054,25 +1054,34 @@ def _shred(case: Case) -> dict[str, Any]:
     return {"deleted": deleted, "cleared": {}, "key_destroyed": bool(keys)}
 
 
+def _empty_like(field: Any, value: Any) -> Any:
+    """An empty value of the type the field holds: ``""``, ``{}``, ``[]``."""
+    if isinstance(value, (str, dict, list)):
+        return type(value)()
+    return None if field.null else ""
+
+
 def _clear_narratives(case: Case) -> dict[str, Any]:
     cleared: dict[str, list[str]] = {}
-    for model, fields in narratives.narrative_fields().items():
-        if model is Case:
-            rows = [case]
-        elif getattr(model, "case_owned", False):
-            rows = list(model._default_manager.filter(case=case))
-        else:
-            continue
+    evidence = narratives.evidence_models()
+    for model, names in narratives.narrative_fields().items():
+        if model in evidence:
+            continue  # its rows are deleted below
+        rows = [case] if model is Case else list(model._default_manager.filter(case=case))
+        fields = [model._meta.get_field(name) for name in names]
         for row in rows:
             if row is not case:
                 row.case = case
-            for name in fields:
-                setattr(row, name, "")
-            row.save(update_fields=list(fields))
+            sealed = {}
+            for field in fields:
+                setattr(row, field.attname, _empty_like(field, getattr(row, field.attname)))
+                sealed[field.attname] = field.pre_save(row, False)
+            # Written with update(): some rows (plan and agreement versions) refuse save().
+            model._base_manager.filter(pk=row.pk).update(**sealed)
         if rows:
-            cleared[model._meta.label] = list(fields)
+            cleared[model._meta.label] = list(names)
     deleted: Counter[str] = Counter()
-    for model in narratives.evidence_models():
+    for model in evidence:
         _, per_model = model._default_manager.filter(case=case).delete()
         deleted.update({k: v for k, v in per_model.items() if v})
     return {"deleted": dict(deleted), "cleared": cleared, "key_destroyed": False}
@@ -1144,50 +1153,6 @@ def purge_execute(
         },
     )
     return certificate
-
-
-# --- Master-key rotation -------------------------------------------------------------------------
-
-
-def case_keys_rewrap(*, batch_size: int = 500, after_pk: int = 0) -> dict[str, int]:
-    """Rewrap every case data key under the newest master key, in batches by primary key.
-
-    Each batch commits on its own, so an interrupted run resumes where it stopped; keys already
-    under the newest master key are skipped, so running it twice changes nothing.
-    """
-    newest = Fernet(settings.FIELD_ENCRYPTION_KEYS[0].encode())
-    totals = {"rewrapped": 0, "skipped": 0, "last_pk": after_pk}
-    while True:
-        with transaction.atomic():
-            batch = list(
-                CaseKey.objects.select_for_update()
-                .filter(pk__gt=totals["last_pk"])
-                .order_by("pk")[:batch_size]
-            )
-            if not batch:
-                break
-            rewrapped = 0
-            for key in batch:
-                try:
-                    newest.decrypt(key.wrapped.encode())
-                except InvalidToken:
-                    key.wrapped = rewrap_data_key(key.wrapped)
-                    key.save(update_fields=["wrapped"])
-                    rewrapped += 1
-                else:
-                    totals["skipped"] += 1
-            totals["rewrapped"] += rewrapped
-            if rewrapped:
-                record(
-                    "keys.rewrap",
-                    detail={
-                        "from_pk": batch[0].pk,
-                        "to_pk": batch[-1].pk,
-                        "rewrapped": rewrapped,
-                    },
-                )
-            totals["last_pk"] = batch[-1].pk
-    return totals
 
 
 # --- Aggregate reports ---------------------------------------------------------------------------

@@ -34,6 +34,9 @@ class FollowUp(models.Model):
     kind = models.CharField(max_length=32)
     # Non-identifying title (kind + reference are shown by default); details are encrypted.
     details = EncryptedTextField(blank=True, default="")
+
+    narrative_fields = ("details",)
+    kept_encrypted_fields = ()
     due_at = models.DateTimeField()
     assignee = models.ForeignKey(
         settings.AUTH_USER_MODEL,

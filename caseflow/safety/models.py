@@ -58,6 +58,9 @@ class SafetyPlanVersion(CaseOwned):
     # The structured sections (see caseflow.safety.sections), encrypted as one document.
     content = EncryptedJSONField()
 
+    narrative_fields = ("content",)
+    kept_encrypted_fields = ()
+
     class Meta:
         ordering = ["-number"]
         constraints = [
@@ -144,6 +147,10 @@ class RiskAssessment(CaseOwned):
         max_length=12, choices=RiskLevel.choices, blank=True, default=""
     )
     override_reason = EncryptedTextField(blank=True, default="")
+
+    narrative_fields = ("override_reason",)
+    # The instrument's structured answers, which the score and band come from.
+    kept_encrypted_fields = ("answers",)
     assessor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )

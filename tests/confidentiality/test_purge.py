@@ -314,3 +314,125 @@ def test_a_purged_case_cannot_be_opened_and_leaves_the_lists(cast, login):
         assert client.get(reverse("cases:detail", args=[case.public_id])).status_code == 404
         listing = client.get(reverse("cases:list")).content.decode()
         assert "CASE-1" not in listing
+
+
+def _plant_every_narrative(cast, case: Case) -> None:
+    """A row of every model with narratives, each narrative holding the case's canary."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from caseflow.cases.models import BreakGlassGrant
+    from caseflow.checkins.models import CheckIn
+    from caseflow.safety.models import RiskAssessment, RiskInstrument, SafetyPlan, SafetyPlanVersion
+    from tests.agreements.helpers import london, make_agreement, record_breach
+
+    mark = canary(case)
+    now = timezone.now()
+    CheckIn.objects.create(
+        case=case, channel="phone", due_at=now, assignee=cast.assigned, note=f"note {mark}"
+    )
+    FollowUp.objects.create(case=case, kind="general", due_at=now, details=f"details {mark}")
+    BreakGlassGrant.objects.create(
+        case=case,
+        user=cast.same_team,
+        reason=f"reason {mark}",
+        expires_at=now + dt.timedelta(hours=1),
+        review_comment=f"review {mark}",
+    )
+    plan = SafetyPlan.objects.create(case=case, version=1)
+    SafetyPlanVersion.objects.create(
+        case=case, plan=plan, number=1, author=cast.assigned, content={"escape": f"plan {mark}"}
+    )
+    instrument = RiskInstrument.objects.create(slug="t", version=1, name="T", definition={})
+    RiskAssessment.objects.create(
+        case=case,
+        instrument=instrument,
+        answers={"q1": "yes"},
+        score=3,
+        band="medium",
+        override_band="high",
+        override_reason=f"override {mark}",
+        assessor=cast.assigned,
+    )
+    agreement = make_agreement(case, cast.assigned)
+    agreement.case, agreement.court, agreement.court_reference = case, "Family Court", "FC1"
+    agreement.save(update_fields=["court", "court_reference"])
+    breach = record_breach(
+        agreement, cast.assigned, london(2025, 2, 3, 18, 30), description=f"event {mark}"
+    )
+    breach.case, breach.description = case, f"breach {mark}"
+    breach.violations = [*breach.violations, {"description": f"violation {mark}"}]
+    breach.save(update_fields=["description", "violations"])
+
+
+def _encrypted_values(case: Case) -> dict[tuple[str, int, str], object]:
+    from caseflow.confidentiality import narratives
+
+    values = {}
+    for model in narratives.classified_models():
+        rows = [fresh(case)] if model is Case else model._default_manager.filter(case=case)
+        for row in rows:
+            if model is not Case:
+                row.case = case
+            for name in narratives.encrypted_field_names(model):
+                values[(model._meta.label, row.pk, name)] = getattr(row, name)
+    return values
+
+
+def test_partial_purge_clears_every_narrative_and_keeps_the_rest(cast):
+    from caseflow.confidentiality import narratives
+
+    case = cast.case
+    _plant_every_narrative(cast, case)
+    evidence = {m._meta.label for m in narratives.evidence_models()}
+    owned = [m for m in narratives.case_owned_models() if m._meta.label not in evidence]
+    rows_before = {m._meta.label: m._default_manager.filter(case=case).count() for m in owned}
+    before = _encrypted_values(case)
+    narrative = {
+        (m._meta.label, name)
+        for m, names in narratives.narrative_fields().items()
+        for name in names
+    }
+    planted = {
+        (label, name) for (label, _, name), value in before.items() if canary(case) in str(value)
+    }
+    # Each of these is declared a narrative and holds text to clear.
+    assert {
+        ("checkins.CheckIn", "note"),
+        ("agreements.ContactEvent", "description"),
+        ("agreements.Breach", "description"),
+        ("agreements.Breach", "violations"),
+        ("safety.RiskAssessment", "override_reason"),
+        ("safety.SafetyPlanVersion", "content"),
+        ("inbox.FollowUp", "details"),
+        ("cases.BreakGlassGrant", "reason"),
+        ("cases.Case", "summary"),
+    } <= planted & narrative
+
+    close(case, 4)
+    services.purge_propose_due()
+    proposal = _proposal(case, PurgeScope.NARRATIVES)
+    services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
+    certificate = services.purge_execute(
+        actor=cast.supervisor, request=None, proposal_id=proposal.pk
+    )
+
+    after = _encrypted_values(case)
+    for (label, pk, name), value in before.items():
+        if label in evidence:
+            assert (label, pk, name) not in after  # the row went
+        elif (label, name) in narrative:
+            old, new = value, after[(label, pk, name)]
+            assert not new, f"{label}.{name} of row {pk} was not cleared"
+            assert type(new) is type(old), f"{label}.{name} cleared to {new!r}, was {old!r}"
+        else:
+            assert after[(label, pk, name)] == value, f"{label}.{name} was not kept"
+    assert canary(case) not in repr({k: v for k, v in after.items() if (k[0], k[2]) in narrative})
+    assert {m._meta.label: m._default_manager.filter(case=case).count() for m in owned} == (
+        rows_before
+    )
+    cleared = certificate.purged["cleared"]
+    assert cleared["checkins.CheckIn"] == ["note"]
+    assert cleared["safety.SafetyPlanVersion"] == ["content"]
+    assert cleared["agreements.Breach"] == ["violations", "description"]

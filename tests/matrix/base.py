@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from tests.conftest import ACTORS
@@ -42,5 +42,3 @@ class Row:
     # For URLs of objects inside a case: (cast, case) -> URL. The case is ``cast.case`` and
     # ``cast.restricted_case`` in turn; the builder creates the object it needs on that case.
     url: Callable[[Any, Any], str] | None = None
-    # Who may see the canaries of which case on this page (beyond the case in the URL).
-    shows: dict[str, set[str]] = field(default_factory=dict)
