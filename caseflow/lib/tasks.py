@@ -8,11 +8,13 @@ briefly away. A task adds only what is its own (its name, another error to retry
 
 from __future__ import annotations
 
-from celery import Task
+from celery.contrib.django.task import DjangoTask
 from django.db import InterfaceError, OperationalError
 
 
-class CaseflowTask(Task):
+class CaseflowTask(DjangoTask):
+    """Celery's Django task (``delay_on_commit``) with caseflow's shared options."""
+
     acks_late = True
     reject_on_worker_lost = True
     ignore_result = True
