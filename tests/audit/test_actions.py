@@ -16,6 +16,7 @@ from caseflow.audit.models import AuditEvent
 from caseflow.audit.services import record
 from caseflow.oversight.services import unusual_access_sweep
 from tests import factories as f
+from tests.checkins.helpers import MONDAY, make_checkin
 
 SOURCE = Path(__file__).resolve().parents[2] / "caseflow"
 #: Helpers that pass their ``action`` argument on to ``record``.
@@ -141,3 +142,23 @@ def test_the_unusual_access_alert_counts_exports(cast, settings):
         assert unusual_access_sweep() == [cast.same_team.pk]
     alert = AuditEvent.objects.get(action="alert.unusual_access")
     assert alert.detail["cases_outside_caseload"] == 4
+
+
+@time_machine.travel(MONDAY, tick=False)
+def test_a_real_calendar_feed_fetch_shows_on_who_accessed_the_cases_it_carries(cast, client, login):
+    from caseflow.checkins import services as checkins
+
+    make_checkin(cast.case, cast.assigned, MONDAY + dt.timedelta(hours=2))
+    token = checkins.calendar_token_create(actor=cast.assigned)
+    assert client.get(reverse("checkins:feed", args=[token])).status_code == 200
+    fetch = AuditEvent.objects.get(action="calendar.fetch")
+    assert fetch.case_id is None and fetch.detail["cases"] == [cast.case.pk]
+
+    def readers(case):
+        response = login(cast.supervisor).get(reverse("audit:case_access", args=[case.public_id]))
+        assert response.status_code == 200
+        return [(e.action, e.actor_id) for e in response.context["page"].events]
+
+    assert ("calendar.fetch", cast.assigned.pk) in readers(cast.case)
+    other = f.open_case(cast.team1)
+    assert "calendar.fetch" not in {a for a, _ in readers(other)}
