@@ -94,6 +94,8 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("agreement.event.review", W, "Reviewed a contact event"),
     ("agreement.breach.create", W, "Recorded a breach"),
     ("agreement.evidence.export", R, "Exported agreement evidence"),
+    # One action for both audiences (``detail["audience"]``): counted as a disclosure so that
+    # none made to someone outside the agency is missed.
     ("agreement.chronology.export", D, "Exported a chronology"),
     ("agreement.escalation", Y, "An agreement escalated"),
     # Check-ins
