@@ -3,21 +3,13 @@
 from django.conf import settings
 from django.db import models
 
-#: Actions that record a read of case data end with one of these (``case.view``, ``plan.view``,
-#: ``case.list``, ``audit.export``...). Writes and security events use other verbs.
-READ_SUFFIXES = (".view", ".list", ".export", ".print", ".feed")
-
-
-def is_read(action: str) -> bool:
-    return action.endswith(READ_SUFFIXES)
+from caseflow.audit.actions import READ_ACTIONS
 
 
 class AuditEventQuerySet(models.QuerySet):
     def reads(self) -> "AuditEventQuerySet":
-        q = models.Q()
-        for suffix in READ_SUFFIXES:
-            q |= models.Q(action__endswith=suffix)
-        return self.filter(q)
+        """Reads of case data: the actions of kind read or disclosure (see ``actions``)."""
+        return self.filter(action__in=sorted(READ_ACTIONS))
 
 
 class AuditEvent(models.Model):

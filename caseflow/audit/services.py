@@ -10,6 +10,7 @@ from django.db import connection, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from caseflow.audit import actions
 from caseflow.audit.chain import GENESIS, event_hash
 from caseflow.audit.models import AuditEvent, is_read
 from caseflow.lib.request_context import client_ip, current_request_id
@@ -57,7 +58,13 @@ def record(
     """Append one event to the chain. Raises :class:`AuditWriteError` if it cannot be written.
 
     ``detail`` must hold identifiers and field *names* only, never a sensitive value.
+
+    ``action`` must be registered in :mod:`caseflow.audit.actions`; an unregistered action
+    raises :class:`~caseflow.audit.actions.UnknownAction` in every environment, production
+    included. Like a failed write, it fails closed: an event whose kind is unknown could be
+    left out of "who accessed this case", so the action it records must not happen.
     """
+    actions.get(action)
     if actor is None and request is not None:
         actor = getattr(request, "user", None)
     actor_id, role, actor_agency = _actor_fields(actor)

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Max, Min, QuerySet
+from django.db.models import Count, Max, Min, Q, QuerySet
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -112,6 +112,22 @@ def iter_events(events: QuerySet, batch: int = 2000) -> Iterator[AuditEvent]:
             return
         yield from rows
         before = rows[-1].seq
+
+
+#: Reads of several cases at once, which name them in ``detail["cases"]`` rather than in
+#: ``case_id`` (one calendar feed fetch carries check-ins of many cases).
+MULTI_CASE_READS = ("calendar.fetch",)
+
+
+def case_reads(events: QuerySet, case: Any) -> QuerySet:
+    """The reads of ``case`` among ``events``: those recorded against it, and the reads of
+    several cases whose ``detail["cases"]`` lists it."""
+    # ``detail["cases"]`` as text is "[3,7]" (SQLite) or "[3, 7]" (PostgreSQL).
+    listed = rf"[\[ ,]{int(case.pk)}[,\]]"
+    return events.reads().filter(
+        Q(case_id=case.pk)
+        | Q(case_id__isnull=True, action__in=MULTI_CASE_READS, detail__cases__regex=listed)
+    )
 
 
 def who_accessed(events: QuerySet) -> list[dict[str, Any]]:

@@ -183,7 +183,7 @@ def case_timeline(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_http_methods(["GET"])
 def case_access(request: HttpRequest, public_id: str) -> HttpResponse:
     case = _case_for(request, public_id)
-    reads = policy.auditable_events(request.user).filter(case_id=case.pk).reads()
+    reads = selectors.case_reads(policy.auditable_events(request.user), case)
     page = selectors.keyset_page(reads, _before(request))
     people = selectors.who_accessed(reads) if not _before(request) else []
     record("audit.case.view", request=request, case=case, obj=case, detail={"page": "access"})

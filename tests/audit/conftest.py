@@ -27,4 +27,4 @@ def raw_cursor():
 @pytest.fixture
 def chain(db):
     """Eight events, sequence 1..8."""
-    return [record("test.event", detail={"n": n}) for n in range(8)]
+    return [record("checkin.missed", detail={"n": n}) for n in range(8)]

@@ -31,7 +31,7 @@ def test_racing_writers_leave_one_gapless_valid_chain(allow_audit_flush):
             for i in range(EACH):
                 # Each append in its own transaction, as each request's would be.
                 with transaction.atomic():
-                    record("test.concurrent", object_type="writer", object_id=f"{n}:{i}")
+                    record("checkin.missed", object_type="writer", object_id=f"{n}:{i}")
         except BaseException as exc:  # noqa: BLE001 - reported to the test thread below
             errors.append(exc)
         finally:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from caseflow.audit.models import AuditEvent, is_read
+from caseflow.audit.actions import is_read
+from caseflow.audit.models import AuditEvent
 from tests.conftest import ACTORS
 from tests.test_url_matrix import MATRIX, url_for
 

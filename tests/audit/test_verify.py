@@ -157,7 +157,7 @@ def test_later_events_still_verify_after_a_saved_head(chain):
     out = io.StringIO()
     call_command("audit_head", stdout=out)
     saved = out.getvalue().split()[0]
-    record("test.event", detail={"n": 100})
+    record("checkin.missed", detail={"n": 100})
     assert "9 events" in verify("--head", saved)
 
 

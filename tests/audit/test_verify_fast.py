@@ -216,7 +216,7 @@ def test_a_row_the_direct_writer_declines_is_verified_through_the_reference(monk
     from caseflow.audit.services import record
 
     for n in range(4):
-        record("test.event", detail={"n": n, "ratio": 0.5, "naïve": "é"})
+        record("checkin.missed", detail={"n": n, "ratio": 0.5, "naïve": "é"})
     declined = []
 
     def decline(*values, **kwargs):
@@ -238,7 +238,7 @@ def test_a_changed_detail_is_found_through_the_cache_of_detail_forms():
     from tests.audit.conftest import raw_cursor
 
     for _ in range(6):
-        record("test.event", detail={"fields": ["summary"]})
+        record("checkin.missed", detail={"fields": ["summary"]})
     with raw_cursor() as cur:
         cur.execute(
             "UPDATE audit_auditevent SET detail = %s WHERE seq = 4", ['{"fields": ["notes"]}']
