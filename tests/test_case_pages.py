@@ -11,7 +11,8 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
 import caseflow
-from caseflow.audit.models import AuditEvent, is_read
+from caseflow.audit.actions import is_read
+from caseflow.audit.models import AuditEvent
 from tests.test_url_matrix import MATRIX, url_for
 
 ROOT = Path(caseflow.__file__).parent

@@ -131,7 +131,6 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("purge.execute", Y, "Purged a case"),
     ("report.aggregate", R, "Ran an aggregate report"),
     ("fields.save", W, "Changed the agency's case fields"),
-    ("keys.rewrap", S, "Re-wrapped a case key"),
     # Staff and agency
     ("staff.create", W, "Added a member of staff"),
     ("staff.update", W, "Changed a member of staff"),

@@ -11,8 +11,9 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow.audit import actions
+from caseflow.audit.actions import is_read
 from caseflow.audit.chain import GENESIS, event_hash
-from caseflow.audit.models import AuditEvent, is_read
+from caseflow.audit.models import AuditEvent
 from caseflow.lib.request_context import client_ip, current_request_id
 
 log = logging.getLogger(__name__)

@@ -20,6 +20,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 
 from caseflow import policy
+from caseflow.audit.actions import is_read
 from caseflow.audit.services import case_read_recorded, record
 
 #: Responses that show nothing of the case (redirects, "no content").
@@ -32,6 +33,8 @@ def case_page(
     """Wrap a view ``view(request, case, **kwargs)`` served at a URL with ``public_id``."""
     if action not in policy.CASE_ACTIONS:
         raise ValueError(f"unknown case action {action!r}")
+    if not is_read(read):
+        raise ValueError(f"{read!r} is not a registered read of case data")
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @functools.wraps(view)
