@@ -24,6 +24,7 @@ from caseflow.accounts.forms import (
     PasswordChangeForm,
     ReauthForm,
 )
+from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import reauth_redirect, require_recent_auth
 from caseflow.audit.services import record
 from caseflow.lib.request_context import current_request_id
@@ -75,7 +76,7 @@ def _next_url(request: HttpRequest) -> str:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def second_factor(request: HttpRequest) -> HttpResponse:
+def second_factor(request: AuthenticatedRequest) -> HttpResponse:
     """After the password: a code from the authenticator app or a recovery code."""
     if sf.second_factor_done(request):
         return redirect(_next_url(request))
@@ -101,7 +102,7 @@ def second_factor(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _may_enrol(request: HttpRequest) -> HttpResponse | None:
+def _may_enrol(request: AuthenticatedRequest) -> HttpResponse | None:
     """Enrolling a first authenticator needs the password; replacing one needs the current
     second factor and a recent re-authentication."""
     if sf.has_device(request.user):
@@ -114,7 +115,7 @@ def _may_enrol(request: HttpRequest) -> HttpResponse | None:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def enrol(request: HttpRequest) -> HttpResponse:
+def enrol(request: AuthenticatedRequest) -> HttpResponse:
     refused = _may_enrol(request)
     if refused is not None:
         return refused
@@ -140,7 +141,7 @@ def enrol(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def enrol_qr(request: HttpRequest) -> HttpResponse:
+def enrol_qr(request: AuthenticatedRequest) -> HttpResponse:
     """The pending authenticator's set-up address as an SVG QR code (an image, no script)."""
     refused = _may_enrol(request)
     if refused is not None:
@@ -154,7 +155,7 @@ def enrol_qr(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def reauth(request: HttpRequest) -> HttpResponse:
+def reauth(request: AuthenticatedRequest) -> HttpResponse:
     form = ReauthForm(request.POST or None, code_required=not sf.demo_exempt(request.user))
     if request.method == "POST" and form.is_valid():
         if sf.reauthenticate(
@@ -172,7 +173,7 @@ def reauth(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def security(request: HttpRequest) -> HttpResponse:
+def security(request: AuthenticatedRequest) -> HttpResponse:
     return render(
         request,
         "accounts/security.html",
@@ -187,7 +188,7 @@ def security(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 @require_recent_auth
-def recovery_codes(request: HttpRequest) -> HttpResponse:
+def recovery_codes(request: AuthenticatedRequest) -> HttpResponse:
     if not sf.has_device(request.user):
         return redirect("accounts:enrol")
     codes = sf.recovery_codes_regenerate(actor=request.user, request=request)
@@ -196,7 +197,7 @@ def recovery_codes(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
-def logout_everywhere(request: HttpRequest) -> HttpResponse:
+def logout_everywhere(request: AuthenticatedRequest) -> HttpResponse:
     sf.sessions_end_all(actor=request.user, request=request)
     messages.info(request, "You are signed out on every device.")
     return redirect("accounts:login")
@@ -204,7 +205,7 @@ def logout_everywhere(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def password_change(request: HttpRequest) -> HttpResponse:
+def password_change(request: AuthenticatedRequest) -> HttpResponse:
     form = PasswordChangeForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         sf.password_change(

@@ -30,7 +30,7 @@ class StaffForm(forms.Form):
     email = forms.EmailField(max_length=254)
     role = forms.ChoiceField(choices=Role.choices)
     teams = forms.ModelMultipleChoiceField(
-        queryset=None, required=False, widget=forms.CheckboxSelectMultiple
+        queryset=Team.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
     )
     is_active = forms.BooleanField(required=False, initial=True, label="Active")
     password = forms.CharField(
@@ -42,7 +42,7 @@ class StaffForm(forms.Form):
     def __init__(self, *args, teams, editing: User | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.editing = editing
-        self.fields["teams"].queryset = teams
+        self.fields["teams"].queryset = teams  # type: ignore[attr-defined]
         if editing is not None:
             self.fields["username"].disabled = True
         self.helper = _helper("Save")
@@ -69,15 +69,17 @@ class StaffForm(forms.Form):
 class TeamForm(forms.Form):
     name = forms.CharField(max_length=120)
     members = forms.ModelMultipleChoiceField(
-        queryset=None, required=False, widget=forms.CheckboxSelectMultiple
+        queryset=User.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
     )
 
     def __init__(self, *args, users, editing: Team | None = None, agency_id: int, **kwargs):
         super().__init__(*args, **kwargs)
         self.editing = editing
         self.agency_id = agency_id
-        self.fields["members"].queryset = users
-        self.fields["members"].label_from_instance = lambda u: (
+        members = self.fields["members"]
+        assert isinstance(members, forms.ModelMultipleChoiceField)
+        members.queryset = users
+        members.label_from_instance = lambda u: (  # type: ignore[assignment]
             f"{u.get_full_name() or u.username} ({u.membership.get_role_display()})"
         )
         self.helper = _helper("Save")

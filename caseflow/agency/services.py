@@ -37,7 +37,7 @@ def staff_save(
     if any(t.agency_id != agency_id for t in teams):
         raise PermissionDenied
     adding = user is None
-    if adding:
+    if user is None:
         user = User(username=data["username"])
         old_role, old_active = None, None
     else:
@@ -107,7 +107,7 @@ def team_save(
     if any(m.membership.agency_id != agency_id for m in members):
         raise PermissionDenied
     adding = team is None
-    if adding:
+    if team is None:
         team = Team(agency_id=agency_id)
     elif team.agency_id != agency_id:
         raise PermissionDenied

@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
+from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.agency import services
 from caseflow.agency.forms import StaffForm, TeamForm
@@ -22,7 +23,7 @@ def _require_admin(request: HttpRequest) -> None:
 
 @login_required
 @require_http_methods(["GET"])
-def staff_list(request: HttpRequest) -> HttpResponse:
+def staff_list(request: AuthenticatedRequest) -> HttpResponse:
     _require_admin(request)
     users = policy.agency_users(request.user).prefetch_related("teams").order_by("username")
     teams = policy.agency_teams(request.user).prefetch_related("members")
@@ -32,7 +33,7 @@ def staff_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @require_recent_auth(methods=("POST",))
-def staff_edit(request: HttpRequest, user_id: int | None = None) -> HttpResponse:
+def staff_edit(request: AuthenticatedRequest, user_id: int | None = None) -> HttpResponse:
     _require_admin(request)
     editing = None
     initial: dict = {"is_active": True}
@@ -83,7 +84,7 @@ def staff_edit(request: HttpRequest, user_id: int | None = None) -> HttpResponse
 @require_POST
 @login_required
 @require_recent_auth
-def staff_second_factor_reset(request: HttpRequest, user_id: int) -> HttpResponse:
+def staff_second_factor_reset(request: AuthenticatedRequest, user_id: int) -> HttpResponse:
     _require_admin(request)
     person = policy.agency_users(request.user).filter(pk=user_id).first()
     if person is None:
@@ -97,7 +98,7 @@ def staff_second_factor_reset(request: HttpRequest, user_id: int) -> HttpRespons
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def team_edit(request: HttpRequest, team_id: int | None = None) -> HttpResponse:
+def team_edit(request: AuthenticatedRequest, team_id: int | None = None) -> HttpResponse:
     _require_admin(request)
     editing = None
     initial: dict = {}

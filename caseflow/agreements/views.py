@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
+from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.agreements import selectors, services
 from caseflow.agreements.forms import (
     TERM_LABELS,
@@ -54,7 +55,7 @@ def _terms_kwargs(form: AgreementForm) -> dict:
 @login_required
 @require_http_methods(["GET"])
 @case_page("view")
-def agreement_list(request: HttpRequest, case: Case) -> HttpResponse:
+def agreement_list(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     agreements = selectors.agreements_for_case(case)
     _audit_read(request, case, "agreement.list", agreements=[a.public_id for a in agreements])
     return render(
@@ -71,7 +72,7 @@ def agreement_list(request: HttpRequest, case: Case) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def agreement_new(request: HttpRequest, case: Case) -> HttpResponse:
+def agreement_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     form = AgreementForm(
         request.POST or None,
         children=selectors.child_choices(case),
@@ -101,7 +102,7 @@ def agreement_new(request: HttpRequest, case: Case) -> HttpResponse:
 @login_required
 @require_http_methods(["GET"])
 @case_page("view")
-def agreement_detail(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
+def agreement_detail(request: AuthenticatedRequest, case: Case, agreement_id: str) -> HttpResponse:
     agreement = selectors.agreement_get(case, agreement_id)
     version = selectors.current_version(agreement)
     events = selectors.events_for(agreement)
@@ -130,7 +131,7 @@ def agreement_detail(request: HttpRequest, case: Case, agreement_id: str) -> Htt
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def agreement_edit(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
+def agreement_edit(request: AuthenticatedRequest, case: Case, agreement_id: str) -> HttpResponse:
     agreement = selectors.agreement_get(case, agreement_id)
     if agreement.status not in (AgreementStatus.DRAFT, AgreementStatus.ACTIVE):
         raise PermissionDenied("A superseded or ended agreement is kept as it was.")
@@ -172,7 +173,7 @@ def agreement_edit(request: HttpRequest, case: Case, agreement_id: str) -> HttpR
 @login_required
 @require_POST
 @case_page("edit")
-def agreement_status(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
+def agreement_status(request: AuthenticatedRequest, case: Case, agreement_id: str) -> HttpResponse:
     agreement = selectors.agreement_get(case, agreement_id)
     form = StatusForm(request.POST, current=agreement.status)
     if form.is_valid():
@@ -204,7 +205,9 @@ def _number(value: str | None, default: int, highest: int) -> int:
 @login_required
 @require_http_methods(["GET"])
 @case_page("view")
-def agreement_versions(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
+def agreement_versions(
+    request: AuthenticatedRequest, case: Case, agreement_id: str
+) -> HttpResponse:
     agreement = selectors.agreement_get(case, agreement_id)
     listed = selectors.version_list(agreement)
     highest = agreement.current_number
@@ -234,7 +237,7 @@ def agreement_versions(request: HttpRequest, case: Case, agreement_id: str) -> H
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def event_new(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
+def event_new(request: AuthenticatedRequest, case: Case, agreement_id: str) -> HttpResponse:
     agreement = selectors.agreement_get(case, agreement_id)
     form = ContactEventForm(
         request.POST or None,
@@ -347,7 +350,7 @@ def chronology_csv_response(agreement, report) -> HttpResponse:
 @login_required
 @require_http_methods(["GET"])
 @case_page("view")
-def chronology(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
+def chronology(request: AuthenticatedRequest, case: Case, agreement_id: str) -> HttpResponse:
     """The chronology for the agency's own file."""
     agreement = selectors.agreement_get(case, agreement_id)
     report = selectors.chronology(agreement)
@@ -364,7 +367,7 @@ def chronology(request: HttpRequest, case: Case, agreement_id: str) -> HttpRespo
 @login_required
 @require_http_methods(["GET"])
 @case_page("view")
-def chronology_csv(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
+def chronology_csv(request: AuthenticatedRequest, case: Case, agreement_id: str) -> HttpResponse:
     """The chronology as CSV, for the agency's own file."""
     agreement = selectors.agreement_get(case, agreement_id)
     report = selectors.chronology(agreement)
@@ -377,7 +380,7 @@ def chronology_csv(request: HttpRequest, case: Case, agreement_id: str) -> HttpR
 @login_required
 @require_http_methods(["GET"])
 @case_page("view")
-def evidence_download(request: HttpRequest, case: Case, evidence_id: str) -> HttpResponse:
+def evidence_download(request: AuthenticatedRequest, case: Case, evidence_id: str) -> HttpResponse:
     evidence = selectors.evidence_get(case, evidence_id)
     data = services.evidence_open(actor=request.user, request=request, case=case, evidence=evidence)
     response = HttpResponse(data, content_type=evidence.content_type)

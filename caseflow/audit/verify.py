@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 
 from caseflow.audit.chain import GENESIS, canonical, canonical_json, canonical_values
 from caseflow.audit.models import AuditEvent
@@ -50,10 +50,17 @@ class Result:
     problem: str = ""
 
 
+def _field(name: str) -> models.Field:
+    """A concrete column of the audit table (never a relation's reverse side)."""
+    field = AuditEvent._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field
+
+
 def _select() -> str:
     meta = AuditEvent._meta
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(meta.get_field(name).column) for name in _COLUMNS_BY_FIELD)
+    columns = ", ".join(quote(_field(name).column or name) for name in _COLUMNS_BY_FIELD)
     # Identifiers from the model, quoted by the backend: nothing from outside reaches the SQL.
     return f"SELECT {columns} FROM {quote(meta.db_table)} ORDER BY {quote('seq')}"  # noqa: S608
 
@@ -77,7 +84,7 @@ _COLUMNS_BY_FIELD = (
 )
 
 
-def _raw_batches(batch: int) -> Iterator[list[tuple]]:
+def _raw_batches(batch: int) -> Generator[list[tuple], None, None]:
     """Every row, in ``seq`` order, ``batch`` rows at a time, as the database returns them."""
     # On PostgreSQL a server-side cursor inside a transaction streams; outside one it would be
     # declared WITH HOLD, which makes the server materialise the whole result first. (Not on
@@ -100,7 +107,7 @@ def _as_row(values: tuple) -> dict[str, Any]:
     meta = AuditEvent._meta
     row = {}
     for name, value in zip(_COLUMNS_BY_FIELD, values, strict=True):
-        field = meta.get_field(name)
+        field = _field(name)
         col = field.get_col(meta.db_table)
         # The compiler's order: the backend's converters, then the field's.
         for convert in connection.ops.get_db_converters(col) + col.get_db_converters(connection):
@@ -109,22 +116,24 @@ def _as_row(values: tuple) -> dict[str, Any]:
     return row
 
 
-def _rows(batch: int) -> Iterator[tuple[int, bytes, str, str]]:
+def _rows(batch: int) -> Generator[tuple[int, bytes, str, str], None, None]:
     """(seq, canonical bytes, prev_hash, hash) of every row in ``seq`` order."""
     with contextlib.closing(_raw_batches(batch)) as chunks:
         yield from _canonical_rows(chunks)
 
 
-def _canonical_rows(chunks: Iterator[list[tuple]]) -> Iterator[tuple[int, bytes, str, str]]:
-    naive_tz = connection.timezone if settings.USE_TZ else None
-    detail_field = AuditEvent._meta.get_field("detail")
+def _canonical_rows(
+    chunks: Iterable[list[tuple]],
+) -> Generator[tuple[int, bytes, str, str], None, None]:
+    naive_tz: Any = connection.timezone if settings.USE_TZ else None
+    detail_field = _field("detail")
     details: dict[Any, str] = {}
     for chunk in chunks:
         for values in chunk:
             detail = values[6]
             known = details.get(detail) if isinstance(detail, str) else None
             if known is None:
-                value = detail_field.from_db_value(detail, None, connection)
+                value = detail_field.from_db_value(detail, None, connection)  # type: ignore[attr-defined]
                 try:
                     known = canonical_json(value)
                 except Exception:  # noqa: BLE001 - the reference path below raises it again
@@ -135,7 +144,7 @@ def _canonical_rows(chunks: Iterator[list[tuple]]) -> Iterator[tuple[int, bytes,
                             details.clear()
                         details[detail] = known
             data = (
-                canonical_values(*values[:6], known, *values[7:12], naive_tz=naive_tz)
+                canonical_values(*values[:6], known, *values[7:12], naive_tz=naive_tz)  # type: ignore[misc,arg-type]
                 if known is not None
                 else None
             )

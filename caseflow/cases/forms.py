@@ -9,6 +9,7 @@ from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone
 
+from caseflow.accounts.models import Team, User
 from caseflow.cases.models import RiskLevel
 
 NAME_MAX = 200
@@ -63,7 +64,7 @@ class PartyFieldsMixin(forms.Form):
 
 
 class IntakeForm(forms.Form):
-    team = forms.ModelChoiceField(queryset=None, empty_label=None)
+    team = forms.ModelChoiceField(queryset=Team.objects.none(), empty_label=None)
     reference = forms.CharField(
         max_length=40, required=False, help_text="Leave blank to number the case automatically."
     )
@@ -211,9 +212,9 @@ class PartyForm(PartyFieldsMixin):
 
 
 class AssignForm(forms.Form):
-    primary = forms.ModelChoiceField(queryset=None, label="Primary advocate")
+    primary = forms.ModelChoiceField(queryset=User.objects.none(), label="Primary advocate")
     others = forms.ModelMultipleChoiceField(
-        queryset=None,
+        queryset=User.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
         label="Also assigned",
@@ -231,7 +232,7 @@ class AssignForm(forms.Form):
 class RestrictForm(forms.Form):
     restricted = forms.BooleanField(required=False, label="Restricted case")
     users = forms.ModelMultipleChoiceField(
-        queryset=None,
+        queryset=User.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
         label="Only these staff may see it",

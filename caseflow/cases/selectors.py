@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.db.models import Count, DateTimeField, Exists, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, Least
@@ -151,9 +152,10 @@ def supervisor_overview(user: User) -> dict:
         .order_by("first_name", "last_name", "username")
     )
     for person in per_advocate:
-        row = counts.get(person.pk, {})
-        person.active_cases = row.get("active", 0)
-        person.high_risk = row.get("high", 0)
+        row: Any = counts.get(person.pk, {})
+        # Shown in the supervisor's table beside each person.
+        person.active_cases = row.get("active", 0)  # type: ignore[attr-defined]
+        person.high_risk = row.get("high", 0)  # type: ignore[attr-defined]
     unassigned = list(
         case_rows(team_cases.filter(status=CaseStatus.REFERRAL, assignments__isnull=True))[:50]
     )

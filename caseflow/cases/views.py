@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
+from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.models import Role
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
@@ -45,7 +46,7 @@ def _audit_list(request: HttpRequest, action: str, cases) -> None:
 
 @login_required
 @require_http_methods(["GET"])
-def dashboard(request: HttpRequest) -> HttpResponse:
+def dashboard(request: AuthenticatedRequest) -> HttpResponse:
     role = policy.active_role(request.user)
     context: dict = {"role": role}
     if role == Role.ADVOCATE or role == Role.SUPERVISOR:
@@ -61,7 +62,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def case_list(request: HttpRequest) -> HttpResponse:
+def case_list(request: AuthenticatedRequest) -> HttpResponse:
     if policy.active_role(request.user) not in policy.CASEWORK_ROLES:
         raise PermissionDenied
     form = SearchForm(request.GET or None)
@@ -87,7 +88,7 @@ def case_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def case_new(request: HttpRequest) -> HttpResponse:
+def case_new(request: AuthenticatedRequest) -> HttpResponse:
     teams = policy.intake_teams(request.user)
     if not teams.exists():
         raise PermissionDenied
@@ -144,7 +145,7 @@ def _iso(value) -> str | None:
 @login_required
 @require_http_methods(["GET"])
 @case_page("view")
-def case_detail(request: HttpRequest, case: Case) -> HttpResponse:
+def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     # One query for the data key, the safe-contact profile and what the panels need to know
     # before they query their own rows (see caseflow/cases/panels.py).
     remember_facts(case, selectors.case_page_facts(case, *panel_facts()))
@@ -152,7 +153,8 @@ def case_detail(request: HttpRequest, case: Case) -> HttpResponse:
     fields = field_config(request, case)
     for party in parties:
         party.case = case  # share the unwrapped data key
-        party.field_settings = fields.for_role(party.role)  # hidden or relabelled by the agency
+        # Hidden or relabelled by the agency, read by the template.
+        party.field_settings = fields.for_role(party.role)  # type: ignore[attr-defined]
     profile = getattr(case, "safe_contact", None) if hasattr(case, "safe_contact") else None
     if profile is not None:
         profile.case = case
@@ -193,13 +195,17 @@ def _status_choices(case) -> list[tuple[str, str]]:
         CaseStatus.DORMANT: "Mark dormant",
         CaseStatus.CLOSED: "Close",
     }
-    return [(s, labels[s]) for s in CaseStatus.values if s in STATUS_TRANSITIONS[case.status]]
+    return [
+        (s, labels[CaseStatus(s)])
+        for s in CaseStatus.values
+        if s in STATUS_TRANSITIONS[case.status]
+    ]
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def case_edit(request: HttpRequest, case: Case) -> HttpResponse:
+def case_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     initial = {
         "reference": case.reference,
         "risk_level": case.risk_level,
@@ -237,7 +243,7 @@ def case_edit(request: HttpRequest, case: Case) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("assign")
-def case_assign(request: HttpRequest, case: Case) -> HttpResponse:
+def case_assign(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     users = policy.assignable_users(case)
     initial = {
         "primary": case.primary_advocate_id,
@@ -265,7 +271,7 @@ def case_assign(request: HttpRequest, case: Case) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("restrict")
-def case_restrict(request: HttpRequest, case: Case) -> HttpResponse:
+def case_restrict(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     users = policy.assignable_users(case)
     initial = {
         "restricted": case.restricted,
@@ -295,7 +301,7 @@ def case_restrict(request: HttpRequest, case: Case) -> HttpResponse:
 @login_required
 @require_POST
 @case_page("change_status")
-def case_status(request: HttpRequest, case: Case) -> HttpResponse:
+def case_status(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     form = StatusForm(request.POST, choices=_status_choices(case))
     if form.is_valid():
         try:
@@ -324,7 +330,9 @@ def _party_roles(case, party: Party | None) -> list[tuple[str, str]]:
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def party_edit(request: HttpRequest, case: Case, party_id: str | None = None) -> HttpResponse:
+def party_edit(
+    request: AuthenticatedRequest, case: Case, party_id: str | None = None
+) -> HttpResponse:
     party = None
     if party_id is not None:
         party = case.parties.filter(public_id=party_id).first()
@@ -370,7 +378,7 @@ def party_edit(request: HttpRequest, case: Case, party_id: str | None = None) ->
 @login_required
 @require_http_methods(["GET", "POST"])
 @require_recent_auth
-def break_glass(request: HttpRequest) -> HttpResponse:
+def break_glass(request: AuthenticatedRequest) -> HttpResponse:
     if not policy.may_break_glass(request.user):
         raise PermissionDenied
     form = BreakGlassForm(request.POST or None)

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from icalendar import Calendar, Event
 
 from caseflow import policy
+from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.audit.services import record
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
@@ -49,7 +50,7 @@ def _back(request: HttpRequest, case) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: AuthenticatedRequest) -> HttpResponse:
     _casework_only(request)
     context = selectors.advocate_dashboard(request.user)
     shown = {r.case_id for key in ("today", "overdue", "upcoming") for r in context[key]}
@@ -61,7 +62,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def notifications(request: HttpRequest) -> HttpResponse:
+def notifications(request: AuthenticatedRequest) -> HttpResponse:
     items = inbox_selectors.in_app_notifications(request.user)
     unread = [n.pk for n in items if n.read_at is None]
     inbox_services.notifications_mark_read(user=request.user, ids=unread)
@@ -80,7 +81,7 @@ def _checkin_form_context(case):
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def checkin_new(request: HttpRequest, case: Case) -> HttpResponse:
+def checkin_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     extra = _checkin_form_context(case)
     assignees = selectors.case_assignees(case)
     initial = {"assignee": request.user.pk}
@@ -128,7 +129,7 @@ def checkin_new(request: HttpRequest, case: Case) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def checkin_outcome(request: HttpRequest, case: Case, checkin_id: int) -> HttpResponse:
+def checkin_outcome(request: AuthenticatedRequest, case: Case, checkin_id: int) -> HttpResponse:
     checkin = selectors.checkin_for(case, checkin_id)
     form = OutcomeForm(request.POST or None, initial={"version": checkin.version})
     proposal = None
@@ -185,7 +186,7 @@ def checkin_outcome(request: HttpRequest, case: Case, checkin_id: int) -> HttpRe
 @login_required
 @require_POST
 @case_page("edit")
-def checkin_cancel(request: HttpRequest, case: Case, checkin_id: int) -> HttpResponse:
+def checkin_cancel(request: AuthenticatedRequest, case: Case, checkin_id: int) -> HttpResponse:
     checkin = selectors.checkin_for(case, checkin_id)
     if checkin.status in (CheckInStatus.SCHEDULED, CheckInStatus.UNSAFE):
         services.checkin_cancel(
@@ -203,7 +204,9 @@ def checkin_cancel(request: HttpRequest, case: Case, checkin_id: int) -> HttpRes
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def followup_edit(request: HttpRequest, case: Case, followup_id: int | None = None) -> HttpResponse:
+def followup_edit(
+    request: AuthenticatedRequest, case: Case, followup_id: int | None = None
+) -> HttpResponse:
     followup = selectors.followup_for(case, followup_id) if followup_id is not None else None
     initial: dict = {"assignee": request.user.pk}
     if followup is not None:
@@ -261,7 +264,7 @@ def followup_edit(request: HttpRequest, case: Case, followup_id: int | None = No
 @login_required
 @require_POST
 @case_page("edit")
-def followup_done(request: HttpRequest, case: Case, followup_id: int) -> HttpResponse:
+def followup_done(request: AuthenticatedRequest, case: Case, followup_id: int) -> HttpResponse:
     followup = selectors.followup_for(case, followup_id)
     changed = services.followup_done(actor=request.user, request=request, followup=followup)
     if _is_htmx(request):
@@ -275,7 +278,7 @@ def followup_done(request: HttpRequest, case: Case, followup_id: int) -> HttpRes
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def calendar(request: HttpRequest) -> HttpResponse:
+def calendar(request: AuthenticatedRequest) -> HttpResponse:
     _casework_only(request)
     token = None
     if request.method == "POST":
@@ -358,7 +361,7 @@ def scheduler_health(request: HttpRequest) -> JsonResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def safe_contact_edit(request: HttpRequest, case: Case) -> HttpResponse:
+def safe_contact_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     profile = getattr(case, "safe_contact", None) if hasattr(case, "safe_contact") else None
     initial = {}
     if profile is not None:

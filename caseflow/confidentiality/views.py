@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from caseflow import policy
+from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.agreements import selectors as agreement_selectors
 from caseflow.agreements import services as agreement_services
 from caseflow.agreements import views as agreement_views
@@ -66,7 +67,7 @@ def _form_page(request, case, form, title: str, intro: str = "", page: str = "")
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def release_new(request: HttpRequest, case: Case) -> HttpResponse:
+def release_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     form = ReleaseForm(request.POST or None, parties=selectors.case_parties(case))
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -102,7 +103,7 @@ def release_new(request: HttpRequest, case: Case) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def release_revoke(request: HttpRequest, case: Case, release_id: str) -> HttpResponse:
+def release_revoke(request: AuthenticatedRequest, case: Case, release_id: str) -> HttpResponse:
     release = selectors.case_release(case, release_id)
     if release is None:
         raise Http404("No such release on this case")
@@ -129,7 +130,7 @@ def release_revoke(request: HttpRequest, case: Case, release_id: str) -> HttpRes
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def referral_pack(request: HttpRequest, case: Case) -> HttpResponse:
+def referral_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     form = ReferralPackForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -184,7 +185,7 @@ def _download(export: services.Export) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def evidence_pack(request: HttpRequest, case: Case) -> HttpResponse:
+def evidence_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     form = EvidencePackForm(
         request.POST or None,
         releases=selectors.case_releases(case),
@@ -228,7 +229,7 @@ def evidence_pack(request: HttpRequest, case: Case) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def case_export(request: HttpRequest, case: Case) -> HttpResponse:
+def case_export(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     form = CaseExportForm(request.POST or None, releases=selectors.case_releases(case))
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -259,7 +260,7 @@ def case_export(request: HttpRequest, case: Case) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def compelled_new(request: HttpRequest, case: Case) -> HttpResponse:
+def compelled_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     form = CompelledForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -297,7 +298,7 @@ def compelled_new(request: HttpRequest, case: Case) -> HttpResponse:
 
 @login_required
 @require_GET
-def purges(request: HttpRequest) -> HttpResponse:
+def purges(request: AuthenticatedRequest) -> HttpResponse:
     if not policy.may_decide_purges(request.user):
         raise PermissionDenied
     context = selectors.purge_queue(request.user)
@@ -327,13 +328,13 @@ def _purge_step(request: HttpRequest, step, done: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def purge_approve(request: HttpRequest) -> HttpResponse:
+def purge_approve(request: AuthenticatedRequest) -> HttpResponse:
     return _purge_step(request, services.purge_approve, "Approval recorded.")
 
 
 @login_required
 @require_POST
-def purge_execute(request: HttpRequest) -> HttpResponse:
+def purge_execute(request: AuthenticatedRequest) -> HttpResponse:
     return _purge_step(
         request, services.purge_execute, "Purge carried out: its deletion certificate is below."
     )
@@ -341,7 +342,7 @@ def purge_execute(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def retention(request: HttpRequest) -> HttpResponse:
+def retention(request: AuthenticatedRequest) -> HttpResponse:
     if not services.may_configure(request.user):
         raise PermissionDenied
     form = RetentionForm(request.POST or None, initial=selectors.retention_initial(request.user))
@@ -368,7 +369,7 @@ def retention(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def field_settings(request: HttpRequest) -> HttpResponse:
+def field_settings(request: AuthenticatedRequest) -> HttpResponse:
     if not services.may_configure(request.user):
         raise PermissionDenied
     config = intake_field_config(request.user)
@@ -409,7 +410,7 @@ def _report(request: HttpRequest) -> tuple[ReportForm, services.AggregateReport 
 
 @login_required
 @require_GET
-def reports(request: HttpRequest) -> HttpResponse:
+def reports(request: AuthenticatedRequest) -> HttpResponse:
     form, report = _report(request)
     csv_url = f"{reverse('confidentiality:report_csv')}?{request.GET.urlencode()}"
     return render(
@@ -426,7 +427,7 @@ def reports(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def report_csv(request: HttpRequest) -> HttpResponse:
+def report_csv(request: AuthenticatedRequest) -> HttpResponse:
     form, report = _report(request)
     if report is None:
         messages.error(request, "Choose what the report counts, and preview it first.")
@@ -452,7 +453,7 @@ REFUSED_OUTSIDE = (
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def chronology_share(request: HttpRequest, case: Case, agreement_id: str) -> HttpResponse:
+def chronology_share(request: AuthenticatedRequest, case: Case, agreement_id: str) -> HttpResponse:
     """Choose who the chronology is for: the internal file as ever, or someone outside the
     agency under a covering release or a recorded compelled disclosure."""
     agreement = agreement_selectors.agreement_get(case, agreement_id)

@@ -365,7 +365,7 @@ def _seed_cases(context: ScaleContext) -> int:
         )
         assigned = [c for c in cases if c.primary_advocate_id]
         CaseAssignment.objects.bulk_create(
-            [CaseAssignment(case=c, user_id=c.primary_advocate_id) for c in assigned]
+            [CaseAssignment(case=c, user_id=c.primary_advocate_id or 0) for c in assigned]
         )
         Case.restricted_users.through.objects.bulk_create(
             [

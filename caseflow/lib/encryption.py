@@ -190,6 +190,9 @@ class EncryptedJSONField(EncryptedTextField):
     """A JSON document encrypted as one value."""
 
     description = "Encrypted JSON"
+    # What the type checker sees on an instance: any JSON value, not text.
+    _pyi_private_set_type: Any
+    _pyi_private_get_type: Any
 
     def to_plain_bytes(self, value: Any) -> bytes:
         return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()

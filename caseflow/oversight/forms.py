@@ -7,6 +7,8 @@ import datetime as dt
 from django import forms
 from django.core.validators import RegexValidator
 
+from caseflow.accounts.models import User
+
 
 class AuditFilterForm(forms.Form):
     date_from = forms.DateField(
@@ -22,7 +24,9 @@ class AuditFilterForm(forms.Form):
         help_text="e.g. case.view, or case. for every case action",
         validators=[RegexValidator(r"^[a-z_.]+$", "Letters, dots and underscores only.")],
     )
-    user = forms.ModelChoiceField(queryset=None, required=False, label="Staff member")
+    user = forms.ModelChoiceField(
+        queryset=User.objects.none(), required=False, label="Staff member"
+    )
     case = forms.CharField(required=False, max_length=40, label="Case reference")
     before = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 

@@ -12,8 +12,14 @@ from django.db.models import Count, Max, Min, Q, QuerySet
 
 from caseflow import policy
 from caseflow.accounts.models import User
-from caseflow.audit.models import AuditEvent
+from caseflow.audit.models import AuditEvent, AuditEventQuerySet
 from caseflow.cases.models import BreakGlassGrant, Case
+
+
+def reads(events: QuerySet[AuditEvent]) -> QuerySet[AuditEvent]:
+    """The reads of case data among ``events`` (see ``AuditEventQuerySet.reads``)."""
+    return AuditEventQuerySet.reads(events)  # type: ignore[arg-type]
+
 
 PAGE_SIZE = 50
 
@@ -74,7 +80,7 @@ def filtered_events(user: Any, data: dict[str, Any]) -> QuerySet:
     if data.get("case"):
         agency_id = getattr(user, "agency_id_or_none", None)
         case_ids = Case.objects.filter(
-            agency_id=agency_id, reference=data["case"].strip()
+            Q(agency_id=agency_id), reference=data["case"].strip()
         ).values_list("pk", flat=True)[:1]
         events = events.filter(case_id__in=list(case_ids) or [0])
     return events
@@ -98,7 +104,10 @@ def label_cases(user: Any, events: list[AuditEvent]) -> list[AuditEvent]:
             )
         }
     for event in events:
-        event.case_reference, event.case_public_id = labels.get(event.case_id, ("", None))
+        # Shown in the events table beside each event.
+        event.case_reference, event.case_public_id = labels.get(  # type: ignore[attr-defined]
+            event.case_id or 0, ("", None)
+        )
     return events
 
 
@@ -119,21 +128,21 @@ def iter_events(events: QuerySet, batch: int = 2000) -> Iterator[AuditEvent]:
 MULTI_CASE_READS = ("calendar.fetch",)
 
 
-def case_reads(events: QuerySet, case: Any) -> QuerySet:
+def case_reads(events: QuerySet[AuditEvent], case: Any) -> QuerySet[AuditEvent]:
     """The reads of ``case`` among ``events``: those recorded against it, and the reads of
     several cases whose ``detail["cases"]`` lists it."""
     # ``detail["cases"]`` as text is "[3,7]" (SQLite) or "[3, 7]" (PostgreSQL).
     listed = rf"[\[ ,]{int(case.pk)}[,\]]"
-    return events.reads().filter(
+    return reads(events).filter(
         Q(case_id=case.pk)
         | Q(case_id__isnull=True, action__in=MULTI_CASE_READS, detail__cases__regex=listed)
     )
 
 
-def who_accessed(events: QuerySet) -> list[dict[str, Any]]:
+def who_accessed(events: QuerySet[AuditEvent]) -> list[dict[str, Any]]:
     """Per person: how many reads, first and last."""
     rows = list(
-        events.reads()
+        reads(events)
         .order_by()
         .values("actor_id", "actor_role")
         .annotate(reads=Count("seq"), first=Min("at"), last=Max("at"))
@@ -145,9 +154,7 @@ def who_accessed(events: QuerySet) -> list[dict[str, Any]]:
             "username", "first_name", "last_name"
         )
     }
-    for row in rows:
-        row["actor"] = people.get(row["actor_id"])
-    return rows
+    return [{**row, "actor": people.get(row["actor_id"])} for row in rows]
 
 
 def change_history(events: QuerySet, size: int = PAGE_SIZE) -> list[dict[str, Any]]:

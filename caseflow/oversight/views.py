@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from caseflow import policy
+from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.audit.services import record
 from caseflow.lib.csvcells import csv_cell
 from caseflow.oversight import selectors, services
@@ -46,7 +47,7 @@ def _case_for(request: HttpRequest, public_id: str):
 
 @login_required
 @require_http_methods(["GET"])
-def events(request: HttpRequest) -> HttpResponse:
+def events(request: AuthenticatedRequest) -> HttpResponse:
     _require_workspace(request)
     form = _filters(request)
     page = None
@@ -101,7 +102,7 @@ EXPORT_HEADER = [
 
 @login_required
 @require_http_methods(["GET"])
-def export(request: HttpRequest) -> HttpResponse:
+def export(request: AuthenticatedRequest) -> HttpResponse:
     _require_workspace(request)
     form = _filters(request)
     if form.is_bound and not form.is_valid():
@@ -155,7 +156,7 @@ def export(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def case_timeline(request: HttpRequest, public_id: str) -> HttpResponse:
+def case_timeline(request: AuthenticatedRequest, public_id: str) -> HttpResponse:
     case = _case_for(request, public_id)
     events_qs = policy.auditable_events(request.user).filter(case_id=case.pk)
     page = selectors.keyset_page(events_qs, _before(request))
@@ -181,7 +182,7 @@ def case_timeline(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def case_access(request: HttpRequest, public_id: str) -> HttpResponse:
+def case_access(request: AuthenticatedRequest, public_id: str) -> HttpResponse:
     case = _case_for(request, public_id)
     reads = selectors.case_reads(policy.auditable_events(request.user), case)
     page = selectors.keyset_page(reads, _before(request))
@@ -194,7 +195,7 @@ def case_access(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def user_activity(request: HttpRequest, user_id: int) -> HttpResponse:
+def user_activity(request: AuthenticatedRequest, user_id: int) -> HttpResponse:
     _require_workspace(request)
     person = policy.audit_people(request.user).filter(pk=user_id).first()
     if person is None:
@@ -219,7 +220,7 @@ def user_activity(request: HttpRequest, user_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def break_glass_queue(request: HttpRequest) -> HttpResponse:
+def break_glass_queue(request: AuthenticatedRequest) -> HttpResponse:
     _require_workspace(request)
     pending, done = selectors.break_glass_queue(request.user)
     record(
@@ -240,7 +241,7 @@ def break_glass_queue(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def break_glass_review(request: HttpRequest, grant_id: int) -> HttpResponse:
+def break_glass_review(request: AuthenticatedRequest, grant_id: int) -> HttpResponse:
     grant = selectors.grant_for(request.user, grant_id)
     if grant is None:
         raise policy.CaseNotFound("", "break_glass_review")

@@ -120,7 +120,7 @@ class PlanForm(forms.Form):
         return initial
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         for slot in range(1, self.order_slots + 1):
             granted = data.get(f"order_{slot}_granted")
             expires = data.get(f"order_{slot}_expires")
@@ -146,8 +146,9 @@ class PlanForm(forms.Form):
                 for name in ("court", "reference", "granted", "expires", "conditions")
             }
             for name in ("granted", "expires"):
-                if isinstance(order[name], dt.date):
-                    order[name] = order[name].isoformat()
+                value = order[name]
+                if isinstance(value, dt.date):
+                    order[name] = value.isoformat()
             orders.append(order)
         return {
             **{key: data.get(key, "") for key, _, _ in sections.TEXT_SECTIONS},
@@ -228,7 +229,7 @@ class AssessmentForm(forms.Form):
         self.helper.add_input(Submit("submit", "Save assessment"))
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if not any(data.get(f"item_{item.id}") for item in self.instrument.items):
             raise forms.ValidationError("Answer at least one question.")
         if data.get("override_band") and not (data.get("override_reason") or "").strip():

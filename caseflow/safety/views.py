@@ -7,12 +7,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from caseflow import policy
+from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.audit.services import record
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
@@ -30,7 +31,7 @@ from caseflow.safety.forms import (
 @login_required
 @require_GET
 @case_page("view")
-def plan_detail(request: HttpRequest, case: Case) -> HttpResponse:
+def plan_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     plan = services.plan_of(case)
     content = services.plan_content(plan)
     versions = list(services.plan_versions(plan)) if plan else []
@@ -58,7 +59,7 @@ def plan_detail(request: HttpRequest, case: Case) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def plan_edit(request: HttpRequest, case: Case) -> HttpResponse:
+def plan_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     plan = services.plan_of(case)
     content = services.plan_content(plan)
     slots = max(ORDER_SLOTS, len(content["protective_orders"]) + 1)
@@ -103,7 +104,7 @@ def plan_edit(request: HttpRequest, case: Case) -> HttpResponse:
 @login_required
 @require_GET
 @case_page("view")
-def plan_version(request: HttpRequest, case: Case, number: int) -> HttpResponse:
+def plan_version(request: AuthenticatedRequest, case: Case, number: int) -> HttpResponse:
     plan = services.plan_of(case)
     version = services.plan_version(plan, number) if plan else None
     if version is None:
@@ -124,12 +125,12 @@ def plan_version(request: HttpRequest, case: Case, number: int) -> HttpResponse:
 @login_required
 @require_GET
 @case_page("view")
-def plan_diff(request: HttpRequest, case: Case) -> HttpResponse:
+def plan_diff(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     plan = services.plan_of(case)
     latest = plan.version if plan else 0
     data = request.GET if request.GET else {"a": max(latest - 1, 1), "b": max(latest, 1)}
     form = DiffForm(data)
-    context = {"case": case, "plan": plan, "form": form, "diff": None}
+    context: dict[str, object] = {"case": case, "plan": plan, "form": form, "diff": None}
     if plan is not None and (request.GET or latest >= 2) and form.is_valid():
         a, b = form.cleaned_data["a"], form.cleaned_data["b"]
         old, new = services.plan_version(plan, a), services.plan_version(plan, b)
@@ -151,12 +152,12 @@ def plan_diff(request: HttpRequest, case: Case) -> HttpResponse:
 @login_required
 @require_POST
 @case_page("edit")
-def plan_review(request: HttpRequest, case: Case) -> HttpResponse:
+def plan_review(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     form = ReviewForm(request.POST)
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return redirect("safety:plan", case.public_id)
     try:
         with transaction.atomic():
@@ -176,7 +177,7 @@ def plan_review(request: HttpRequest, case: Case) -> HttpResponse:
 @login_required
 @require_GET
 @case_page("view")
-def plan_print(request: HttpRequest, case: Case) -> HttpResponse:
+def plan_print(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     plan = services.plan_of(case)
     form = PrintForm(request.GET or None)
     omit = form.cleaned_data["omit"] if form.is_valid() else []
@@ -206,7 +207,7 @@ def plan_print(request: HttpRequest, case: Case) -> HttpResponse:
 @login_required
 @require_GET
 @case_page("view")
-def assessment_list(request: HttpRequest, case: Case) -> HttpResponse:
+def assessment_list(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     assessments = list(services.assessments_of(case))
     record(
         "risk.view",
@@ -230,7 +231,7 @@ def assessment_list(request: HttpRequest, case: Case) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
-def assessment_new(request: HttpRequest, case: Case, instrument_id: int) -> HttpResponse:
+def assessment_new(request: AuthenticatedRequest, case: Case, instrument_id: int) -> HttpResponse:
     row = services.instrument_for_case(case, instrument_id)
     if row is None:
         raise Http404("No such instrument")
@@ -268,13 +269,15 @@ def assessment_new(request: HttpRequest, case: Case, instrument_id: int) -> Http
 @login_required
 @require_GET
 @case_page("view")
-def assessment_detail(request: HttpRequest, case: Case, assessment_id: str) -> HttpResponse:
+def assessment_detail(
+    request: AuthenticatedRequest, case: Case, assessment_id: str
+) -> HttpResponse:
     assessment = services.assessment_of(case, assessment_id)
     if assessment is None:
         raise Http404("No such assessment")
     definition = assessment.instrument.instrument()
     answers = assessment.answers or {}
-    labels = {True: "Yes", False: "No"}
+    labels: dict[object, str] = {True: "Yes", False: "No"}
     items = [
         {"item": item, "answer": labels.get(answers.get(item.id), "Not answered")}
         for item in definition.items
