@@ -9,9 +9,12 @@ assigned to ``case`` but their membership is switched off. ``operator`` is a Dja
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 from dataclasses import dataclass
 
 import pytest
+import time_machine
 from django.db import connection
 from hypothesis import settings as hypothesis_settings
 
@@ -82,6 +85,46 @@ def plant_canaries(case: Case) -> None:
     )
     f.add_party(case, PartyRole.OTHER_PARTY, full_name=f"Other {mark}")
     f.add_profile(case, code_word=f"code {mark}")
+
+
+def _test_clock() -> dt.datetime | None:
+    """The moment ``CASEFLOW_TEST_CLOCK`` names (an ISO 8601 date-time, UTC when it gives no
+    offset), or None when it is unset."""
+    value = os.environ.get("CASEFLOW_TEST_CLOCK", "").strip()
+    if not value:
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(value)
+    except ValueError:
+        raise pytest.UsageError(
+            f"CASEFLOW_TEST_CLOCK={value!r} is not an ISO 8601 date-time "
+            "such as 2031-03-30T00:30:00+00:00"
+        ) from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+
+
+TEST_CLOCK = _test_clock()
+
+
+def pytest_report_header(config):
+    if TEST_CLOCK is not None:
+        return f"CASEFLOW_TEST_CLOCK: every test starts at {TEST_CLOCK.isoformat()}"
+    return None
+
+
+@pytest.fixture(autouse=True)
+def moved_clock():
+    """With ``CASEFLOW_TEST_CLOCK`` set, every test starts at that moment and the clock runs on
+    from there, so that a run on another day shows which tests depend on today's date. A test
+    that pins its own time with ``time_machine.travel`` still gets that time (travels nest).
+
+    Only this process's clock moves: the browser and the Celery worker keep the real one, so a
+    moved-clock run leaves out the ``browser`` and ``celery_worker`` tests."""
+    if TEST_CLOCK is None:
+        yield
+        return
+    with time_machine.travel(TEST_CLOCK, tick=True):
+        yield
 
 
 @pytest.fixture(autouse=True)

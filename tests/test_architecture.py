@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ast
-import inspect
+import importlib
+import pkgutil
 from pathlib import Path
 
 from django import forms as django_forms
 
 import caseflow
+from caseflow.accounts.models import Agency
 
 ROOT = Path(caseflow.__file__).parent
 
@@ -19,11 +21,14 @@ def _view_modules() -> list[Path]:
 
 def test_views_never_use_model_managers_directly():
     offenders = []
+    scanned = 0
     for path in _view_modules():
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and node.attr in ("objects", "_default_manager"):
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+        scanned += 1
+    assert scanned >= 2
     assert offenders == [], "views must fetch through caseflow.policy or a selector"
 
 
@@ -31,29 +36,127 @@ def test_there_are_views_to_check():
     assert len(_view_modules()) >= 2
 
 
+# --- Forms list their fields ---------------------------------------------------------------
+
+FORM_FACTORIES = {"modelform_factory", "modelformset_factory", "inlineformset_factory"}
+
+
+def _unlisted_fields(source: str) -> tuple[list[int], int]:
+    """Lines of ``source`` that give a form every field of a model, and how many ``Meta`` classes
+    it has: ``fields = "__all__"`` anywhere, ``exclude`` in a ``Meta`` class, and a form factory
+    called with ``fields="__all__"`` or ``exclude=``."""
+    lines = []
+    metas = 0
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef) and node.name == "Meta":
+            metas += 1
+            lines += [s.lineno for s in node.body if "exclude" in _assigned_names(s)]
+        if "fields" in _assigned_names(node) and _is_all(node.value):
+            lines.append(node.lineno)
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            for keyword in node.keywords:
+                if (keyword.arg == "fields" and _is_all(keyword.value)) or (
+                    keyword.arg == "exclude" and name in FORM_FACTORIES
+                ):
+                    lines.append(node.lineno)
+    return sorted(set(lines)), metas
+
+
+def _is_all(value: ast.AST | None) -> bool:
+    return isinstance(value, ast.Constant) and value.value == "__all__"
+
+
+def _assigned_names(node: ast.AST) -> set[str]:
+    if isinstance(node, ast.Assign):
+        return {t.id for t in node.targets if isinstance(t, ast.Name)}
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+        return {node.target.id}
+    return set()
+
+
+def test_the_field_scan_finds_what_it_looks_for():
+    source = (
+        "from django import forms\n"
+        "class A(forms.ModelForm):\n"
+        "    class Meta:\n"
+        "        model = M\n"
+        '        fields = "__all__"\n'
+        "class B(forms.ModelForm):\n"
+        "    class Meta:\n"
+        "        model = M\n"
+        "        exclude = ['secret']\n"
+        "C = forms.modelform_factory(M, exclude=['secret'])\n"
+        'D = forms.modelform_factory(M, fields="__all__")\n'
+        "class E(forms.ModelForm):\n"
+        "    class Meta:\n"
+        "        model = M\n"
+        "        fields = ['name']\n"
+    )
+    assert _unlisted_fields(source) == ([5, 9, 10, 11], 3)
+
+
 def test_no_form_uses_all_fields_or_exclude():
     offenders = []
-    for path in ROOT.rglob("*.py"):
-        text = path.read_text()
-        if '"__all__"' in text and "fields" in text:
-            tree = ast.parse(text)
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Assign) and any(
-                    isinstance(t, ast.Name) and t.id in ("fields", "exclude") for t in node.targets
-                ):
-                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
-    assert offenders == []
+    scanned = metas = 0
+    for path in sorted(ROOT.rglob("*.py")):
+        lines, found = _unlisted_fields(path.read_text())
+        offenders += [f"{path.relative_to(ROOT)}:{line}" for line in lines]
+        scanned += 1
+        metas += found
+    assert scanned >= 100  # every Python file under caseflow/
+    assert metas >= 10  # the models' Meta classes at least: the scan reads class bodies
+    assert offenders == [], "forms list their fields: no fields='__all__', no exclude"
 
 
-def test_model_forms_declare_explicit_fields():
-    import importlib
+def _form_classes() -> list[type]:
+    """Every form class defined in caseflow, after importing each of its modules."""
+    for module in pkgutil.walk_packages([str(ROOT)], "caseflow."):
+        if ".migrations" not in module.name:
+            importlib.import_module(module.name)
+    found: set[type] = set()
+    pending = [django_forms.BaseForm]
+    while pending:
+        for cls in pending.pop().__subclasses__():
+            pending.append(cls)
+            if cls.__module__.startswith("caseflow."):
+                found.add(cls)
+    return sorted(found, key=lambda cls: (cls.__module__, cls.__qualname__))
 
-    for path in ROOT.rglob("forms.py"):
-        module = importlib.import_module(
-            "caseflow." + ".".join(path.relative_to(ROOT).with_suffix("").parts)
-        )
-        for _, cls in inspect.getmembers(module, inspect.isclass):
-            if issubclass(cls, django_forms.ModelForm) and cls is not django_forms.ModelForm:
-                meta = getattr(cls, "Meta", None)
-                assert getattr(meta, "exclude", None) is None, cls
-                assert isinstance(getattr(meta, "fields", None), list | tuple), cls
+
+def _form_problem(cls: type) -> str:
+    """Why the form class ``cls`` does not list its fields explicitly; "" when it does."""
+    meta = getattr(cls, "Meta", None)
+    if getattr(meta, "exclude", None) is not None:
+        return "Meta.exclude"
+    fields = getattr(meta, "fields", None)
+    if fields == "__all__":
+        return 'Meta.fields = "__all__"'
+    # (Django itself refuses a Meta.fields name that is not a field of the model.)
+    if issubclass(cls, django_forms.BaseModelForm) and not (
+        isinstance(fields, list | tuple) and fields
+    ):
+        return "a model form without a Meta.fields list"
+    return ""
+
+
+def test_the_form_check_finds_what_it_looks_for():
+    def model_form(**meta):
+        return type("Bad", (django_forms.ModelForm,), {"Meta": type("Meta", (), meta)})
+
+    assert _form_problem(model_form(model=Agency, fields="__all__")) != ""
+    assert _form_problem(model_form(model=Agency, exclude=["slug"])) != ""
+    assert _form_problem(model_form(model=Agency, fields=["name", "slug"])) == ""
+
+
+def test_every_form_lists_its_fields():
+    classes = _form_classes()
+    modules = {cls.__module__ for cls in classes}
+    forms_modules = {
+        "caseflow." + ".".join(p.relative_to(ROOT).with_suffix("").parts)
+        for p in ROOT.rglob("forms.py")
+    }
+    assert forms_modules and forms_modules <= modules  # every app's forms were found
+    assert len(classes) >= 40
+    problems = [f"{c.__module__}.{c.__qualname__}: {p}" for c in classes if (p := _form_problem(c))]
+    assert problems == []
