@@ -1,0 +1,37 @@
+"""Confidentiality operations, one module per sub-domain; callers use the names re-exported here.
+
+Each operation checks policy itself, runs in a transaction and writes its audit event. Audit
+details hold ids, categories and field names only.
+"""
+
+from caseflow.confidentiality.services.compelled import (
+    CHRONOLOGY_CATEGORIES,
+    compelled_record,
+    outside_authority,
+)
+from caseflow.confidentiality.services.configure import may_configure
+from caseflow.confidentiality.services.disclosures import ReleaseRequired, referral_pack_export
+from caseflow.confidentiality.services.exports import (
+    EvidenceUnavailable,
+    Export,
+    case_export,
+    evidence_pack_export,
+)
+from caseflow.confidentiality.services.field_settings import field_settings_save
+from caseflow.confidentiality.services.purges import PurgeRefused, purge_approve, purge_execute
+from caseflow.confidentiality.services.releases import (
+    ReleaseRefused,
+    consent_problem,
+    expiry_problem,
+    recipient_index,
+    release_covering,
+    release_expiry_sweep,
+    release_record,
+    release_revoke,
+)
+from caseflow.confidentiality.services.reports import DIMENSIONS, AggregateReport, aggregate_report
+from caseflow.confidentiality.services.retention import (
+    purge_propose_due,
+    retention_save,
+    schedule_for,
+)

@@ -1,0 +1,218 @@
+"""Evidence packs and case exports for another organisation, each only under a release that
+covers it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import secrets
+import zipfile
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.fernet import InvalidToken
+from django.db import transaction
+from django.http import HttpRequest
+from django.utils import timezone
+
+from caseflow.accounts.models import User
+from caseflow.audit.services import record
+from caseflow.cases.models import Case
+from caseflow.confidentiality.models import Category, Disclosure, DisclosureKind, Release
+from caseflow.confidentiality.pack import build_sections
+from caseflow.confidentiality.services.disclosures import _authorise, _disclose, _release_for
+
+#: What an evidence pack needs the release to cover.
+EVIDENCE_PACK_CATEGORIES = [Category.EVIDENCE]
+
+
+@dataclass
+class Export:
+    disclosure: Disclosure
+    release: Release
+    data: bytes
+    filename: str
+    content_type: str
+
+
+def _json_bytes(value: Any) -> bytes:
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False).encode()
+
+
+class EvidenceUnavailable(Exception):
+    """An evidence file is missing or does not match its fingerprint: nothing was produced."""
+
+
+def evidence_pack_export(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    release_id: str,
+    recipient: str,
+    include_breaches: bool,
+    include_contact_log: bool,
+    evidence_ids: list[str],
+) -> Export:
+    """A ZIP of the chosen parts of the contact log, breach register and evidence files, for
+    ``recipient``, only under the case's release ``release_id`` covering it and the evidence
+    category. Files are decrypted with the case key and stored under random names; the manifest
+    gives the SHA-256 of every file in the ZIP. A refusal is audited and produces nothing."""
+    from caseflow.agreements import packs
+    from caseflow.agreements.services import EXTENSIONS, evidence_read
+
+    categories = [str(c) for c in EVIDENCE_PACK_CATEGORIES]
+    release = _authorise(
+        actor=actor,
+        request=request,
+        case=case,
+        kind=DisclosureKind.EVIDENCE_PACK,
+        release_id=release_id,
+        recipient=recipient,
+        categories=categories,
+    )
+    chosen = set(evidence_ids)
+    files = [e for e in packs.evidence_files(case) if e.public_id in chosen]
+    if len(files) != len(chosen):
+        raise ValueError("evidence of another case or unknown evidence")
+    members: list[tuple[str, str, bytes, dict[str, Any]]] = []
+    if include_contact_log:
+        members.append(
+            ("contact-log.json", "contact_log", _json_bytes(packs.contact_log(case)), {})
+        )
+    if include_breaches:
+        members.append(("breaches.json", "breaches", _json_bytes(packs.breaches(case)), {}))
+    for evidence in files:
+        try:
+            data = evidence_read(case, evidence)
+        except (OSError, ValueError, InvalidToken) as exc:
+            raise EvidenceUnavailable from exc
+        name = f"files/{secrets.token_hex(12)}{EXTENSIONS.get(evidence.content_type, '.bin')}"
+        about = {
+            "evidence": evidence.public_id[:8],
+            "contact": evidence.event.public_id[:8],
+            "content_type": evidence.content_type,
+        }
+        members.append((name, "evidence", data, about))
+    with transaction.atomic():
+        disclosure = _disclose(
+            actor=actor,
+            case=case,
+            kind=DisclosureKind.EVIDENCE_PACK,
+            release=release,
+            recipient=recipient,
+            categories=categories,
+        )
+        manifest = {
+            "format": "caseflow-evidence-pack/1",
+            "case": case.reference,
+            "disclosure": disclosure.pk,
+            "release": release.public_id,
+            "categories": categories,
+            "generated_at": timezone.now().isoformat(),
+            "files": [
+                {
+                    "name": name,
+                    "part": part,
+                    "size": len(data),
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                    **about,
+                }
+                for name, part, data, about in members
+            ],
+        }
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            for name, _, data, _ in members:
+                archive.writestr(name, data)
+            archive.writestr("manifest.json", _json_bytes(manifest))
+        record(
+            "disclosure.evidence_pack",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=disclosure,
+            detail={
+                "disclosure": disclosure.pk,
+                "release": release.pk,
+                "categories": categories,
+                "parts": sorted({part for _, part, _, _ in members}),
+                "evidence": [e.pk for e in files],
+            },
+        )
+    return Export(
+        disclosure,
+        release,
+        buffer.getvalue(),
+        f"evidence-pack-{case.public_id[:8]}-{disclosure.pk}.zip",
+        "application/zip",
+    )
+
+
+def case_export(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    release_id: str,
+    recipient: str,
+    categories: list[str],
+) -> Export:
+    """The case's sections for ``categories`` (every category the release covers when none is
+    chosen) as JSON, built by the same providers as the referral pack, only under the case's
+    release ``release_id``. A refusal is audited and produces nothing."""
+    release = _release_for(case, release_id)
+    wanted = sorted(set(categories) or (set(release.categories) if release else set()))
+    release = _authorise(
+        actor=actor,
+        request=request,
+        case=case,
+        kind=DisclosureKind.CASE_EXPORT,
+        release_id=release_id,
+        recipient=recipient,
+        categories=wanted,
+    )
+    with transaction.atomic():
+        disclosure = _disclose(
+            actor=actor,
+            case=case,
+            kind=DisclosureKind.CASE_EXPORT,
+            release=release,
+            recipient=recipient,
+            categories=wanted,
+        )
+        document = {
+            "format": "caseflow-case-export/1",
+            "case": case.reference,
+            "disclosure": disclosure.pk,
+            "release": release.public_id,
+            "categories": wanted,
+            "generated_at": timezone.now().isoformat(),
+            "sections": [
+                {
+                    "category": category,
+                    "label": label,
+                    "items": [{"item": item, "value": str(value)} for item, value in rows],
+                }
+                for category, (label, rows) in zip(
+                    wanted, build_sections(case, wanted), strict=True
+                )
+            ],
+        }
+        record(
+            "disclosure.case_export",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=disclosure,
+            detail={"disclosure": disclosure.pk, "release": release.pk, "categories": wanted},
+        )
+    return Export(
+        disclosure,
+        release,
+        _json_bytes(document),
+        f"case-export-{case.public_id[:8]}-{disclosure.pk}.json",
+        "application/json",
+    )
