@@ -426,9 +426,7 @@ def initial_from_version(agreement, version) -> dict:
 
 
 def windows_text(windows) -> str:
-    return weekly_windows.format_windows(
-        weekly_windows.Window(days=w.days, start=w.start, end=w.end) for w in windows
-    )
+    return weekly_windows.format_windows(windows)
 
 
 class StatusForm(forms.Form):
