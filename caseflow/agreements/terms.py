@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from caseflow.lib import weekly_windows
+from caseflow.lib.wallclock import DAY_NAMES, MONTH_NAMES
 
 __all__ = [
     "Agreement",
@@ -141,21 +142,6 @@ class Code(StrEnum):
 #: Kinds of event that are contact between the parents, governed by the contact terms.
 CONTACT_KINDS = frozenset({EventKind.MESSAGE, EventKind.CALL, EventKind.IN_PERSON})
 
-_DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 _CHANNEL_PHRASES = {
     Channel.APP: "through the co-parenting app",
     Channel.EMAIL: "by email",
@@ -343,7 +329,7 @@ def _channel_map(value: Any, field_name: str) -> dict[Direction, frozenset[Chann
 
 
 def _fmt_date(day: dt.date) -> str:
-    return f"{_DAY_NAMES[day.weekday()]} {day.day} {_MONTH_NAMES[day.month - 1]} {day.year}"
+    return f"{DAY_NAMES[day.weekday()]} {day.day} {MONTH_NAMES[day.month - 1]} {day.year}"
 
 
 def _fmt_time(clock: dt.time) -> str:
@@ -359,7 +345,7 @@ def _fmt_days(days: Iterable[int]) -> str:
     days = sorted(days)
     if len(days) == 7:
         return "every day"
-    return ", ".join(_DAY_NAMES[day] for day in days)
+    return ", ".join(DAY_NAMES[day] for day in days)
 
 
 def _fmt_windows(windows: Iterable[Window]) -> str:

@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 from dateutil.rrule import rrule, rrulestr
 
 from caseflow.lib import wallclock
-from caseflow.lib.wallclock import DAY_NAMES
+from caseflow.lib.wallclock import DAY_NAMES, MONTH_NAMES
 
 __all__ = [
     "MAX_OCCURRENCES",
@@ -72,20 +72,6 @@ _NUMBER_LISTS = {
     "BYMONTH": (1, 12, False),
     "BYSETPOS": (1, 366, True),
 }
-_MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 
 
 def validate_rule(rule: str, dtstart_local: datetime | None = None) -> None:
@@ -155,7 +141,7 @@ def describe_rule(rule: str) -> str:
     interval = int(parts.get("INTERVAL", "1"))
     text = f"every {noun}" if interval == 1 else f"every {interval} {noun}s"
     if "BYMONTH" in parts:
-        text += " in " + _join_words([_MONTH_NAMES[n - 1] for n in _numbers(parts["BYMONTH"])])
+        text += " in " + _join_words([MONTH_NAMES[n - 1] for n in _numbers(parts["BYMONTH"])])
     if "BYWEEKNO" in parts:
         weeks = [_ordinal_words(n) for n in _numbers(parts["BYWEEKNO"])]
         text += f" in the {_join_words(weeks)} week of the year"

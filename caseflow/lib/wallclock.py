@@ -3,7 +3,7 @@
 Conventions: a time zone is an IANA name (``"Europe/London"``) and an unknown one is a
 ``ValueError``; an *instant* is an aware :class:`~datetime.datetime`, a *wall time* a naive one
 read in the survivor's zone. Weekdays are numbered Monday = 0 to Sunday = 6 and named in fixed
-English, not the process locale.
+English (as are months), not the process locale.
 """
 
 from __future__ import annotations
@@ -12,9 +12,23 @@ from datetime import datetime
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-__all__ = ["DAY_NAMES", "require_aware", "require_naive", "zone"]
+__all__ = ["DAY_NAMES", "MONTH_NAMES", "require_aware", "require_naive", "zone"]
 
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 @lru_cache(maxsize=256)
