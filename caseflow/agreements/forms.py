@@ -26,7 +26,7 @@ from caseflow.agreements.labels import (
     TERM_LABELS,
 )
 from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, Severity
-from caseflow.lib import safewindows
+from caseflow.lib import weekly_windows
 
 WEEKDAY_CHOICES = [
     (str(i), name)
@@ -272,8 +272,8 @@ class AgreementForm(forms.Form):
 
     def _windows(self, name: str) -> list[terms.Window]:
         try:
-            parsed = safewindows.parse_windows(self.cleaned_data.get(name, ""))
-        except safewindows.WindowSyntaxError as exc:
+            parsed = weekly_windows.parse_windows(self.cleaned_data.get(name, ""))
+        except weekly_windows.WindowSyntaxError as exc:
             raise forms.ValidationError(f"Line {exc.line}: {exc.problem}.") from None
         return [terms.Window(days=w.days, start=w.start, end=w.end) for w in parsed]
 
@@ -426,9 +426,7 @@ def initial_from_version(agreement, version) -> dict:
 
 
 def windows_text(windows) -> str:
-    return safewindows.format_windows(
-        safewindows.Window(days=w.days, start=w.start, end=w.end) for w in windows
-    )
+    return weekly_windows.format_windows(windows)
 
 
 class StatusForm(forms.Form):

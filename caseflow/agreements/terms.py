@@ -12,7 +12,8 @@ Conventions, chosen once and applied everywhere:
 * Every time of day (windows, handover time) is wall-clock time in the survivor's IANA time zone
   (``Agreement.timezone``). Event instants are converted into that zone before they are compared,
   so "10:00 to 11:00" means 10:00 to 11:00 on the survivor's clock in winter and in summer.
-* A :class:`Window` is half-open, ``[start, end)``: 10:00 is inside "10:00 to 11:00", 11:00 is not.
+* A :class:`Window` is a safe-contact window (:mod:`caseflow.lib.weekly_windows`) and means the
+  same: half-open, ``[start, end)``: 10:00 is inside "10:00 to 11:00", 11:00 is not.
   ``end <= start`` means the window crosses midnight into the next day; ``days`` names the day on
   which it starts. ``end == start`` is refused as ambiguous.
 * The effective period is half-open too: ``effective_from`` is in force, ``effective_to`` is not.
@@ -35,6 +36,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from caseflow.lib import weekly_windows
+from caseflow.lib.wallclock import DAY_NAMES, MONTH_NAMES
 
 __all__ = [
     "Agreement",
@@ -138,21 +142,6 @@ class Code(StrEnum):
 #: Kinds of event that are contact between the parents, governed by the contact terms.
 CONTACT_KINDS = frozenset({EventKind.MESSAGE, EventKind.CALL, EventKind.IN_PERSON})
 
-_DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 _CHANNEL_PHRASES = {
     Channel.APP: "through the co-parenting app",
     Channel.EMAIL: "by email",
@@ -340,7 +329,7 @@ def _channel_map(value: Any, field_name: str) -> dict[Direction, frozenset[Chann
 
 
 def _fmt_date(day: dt.date) -> str:
-    return f"{_DAY_NAMES[day.weekday()]} {day.day} {_MONTH_NAMES[day.month - 1]} {day.year}"
+    return f"{DAY_NAMES[day.weekday()]} {day.day} {MONTH_NAMES[day.month - 1]} {day.year}"
 
 
 def _fmt_time(clock: dt.time) -> str:
@@ -356,7 +345,7 @@ def _fmt_days(days: Iterable[int]) -> str:
     days = sorted(days)
     if len(days) == 7:
         return "every day"
-    return ", ".join(_DAY_NAMES[day] for day in days)
+    return ", ".join(DAY_NAMES[day] for day in days)
 
 
 def _fmt_windows(windows: Iterable[Window]) -> str:
@@ -377,17 +366,18 @@ def _fmt_list(values: Iterable[str]) -> str:
 
 
 @dataclass(frozen=True)
-class Window:
-    """A weekly time window in the survivor's local time.
+class Window(weekly_windows.Window):
+    """A weekly time window in the survivor's local time: a :class:`weekly_windows.Window`.
 
     ``days`` are the weekdays on which the window starts (Monday = 0 to Sunday = 6). ``start`` and
     ``end`` are local wall-clock times; the window is ``[start, end)``. When ``end <= start`` the
     window crosses midnight and ends on the following day (``end == start`` is refused).
-    """
 
-    days: frozenset[int]
-    start: dt.time
-    end: dt.time
+    What an agreement's window means, and which wall times it contains, is the safe-window type's.
+    An agreement's own are its checks (a :class:`TermsError` naming the field; times may carry
+    seconds, given as ``time`` objects or ISO strings) and its stored form (ISO times such as
+    ``"18:00:00"``, which agreement versions already hold).
+    """
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "days", _days(self.days, "days"))
@@ -398,22 +388,11 @@ class Window:
         object.__setattr__(self, "start", start)
         object.__setattr__(self, "end", end)
 
-    @property
-    def crosses_midnight(self) -> bool:
-        """Whether the window ends on the day after it starts."""
-        return self.end <= self.start
-
     def contains(self, local: dt.datetime) -> bool:
         """Whether a naive local wall-clock date and time falls inside the window."""
         if local.tzinfo is not None:
             raise ValueError("Window.contains takes a naive local wall-clock datetime")
-        clock = local.time()
-        day = local.weekday()
-        if not self.crosses_midnight:
-            return day in self.days and self.start <= clock < self.end
-        started_today = day in self.days and clock >= self.start
-        started_yesterday = (day - 1) % 7 in self.days and clock < self.end
-        return started_today or started_yesterday
+        return self.contains_wall_time(local)
 
     def describe(self) -> str:
         """Plain English, e.g. ``Friday, Saturday 22:00 to 01:00 (next day)``."""

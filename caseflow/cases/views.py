@@ -34,7 +34,7 @@ from caseflow.cases.models import STATUS_TRANSITIONS, Case, CaseStatus, Party, P
 from caseflow.cases.pages import case_page
 from caseflow.cases.panels import panel_facts, remember_facts, render_panels
 from caseflow.cases.selectors import case_rows, supervisor_overview
-from caseflow.lib import safewindows
+from caseflow.lib import weekly_windows
 from caseflow.lib.concurrency import StaleEdit
 
 PAGE_SIZE = 50
@@ -172,8 +172,8 @@ def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "parties": parties,
             "profile": profile,
             "profile_windows": (
-                safewindows.format_windows(
-                    [safewindows.Window.from_dict(w) for w in profile.windows]
+                weekly_windows.format_windows(
+                    [weekly_windows.Window.from_dict(w) for w in profile.windows]
                 )
                 if profile
                 else ""

@@ -20,7 +20,7 @@ from caseflow.checkins import scheduler, services
 from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInSchedule
 from caseflow.inbox.kinds import GeneralFollowUpKind
 from caseflow.inbox.models import Notification, NotificationChannel
-from caseflow.lib import safewindows
+from caseflow.lib import weekly_windows
 
 FOLLOWUPS = [
     (GeneralFollowUpKind.COURT_DATE, "Family court hearing: check the client has transport."),
@@ -60,7 +60,7 @@ def _local(moment: dt.datetime, tz: str) -> dt.datetime:
 
 
 def _windows_text(profile: SafeContactProfile) -> str:
-    text = safewindows.format_windows(services.profile_windows(profile)).replace("\n", "; ")
+    text = weekly_windows.format_windows(services.profile_windows(profile)).replace("\n", "; ")
     return f"{text or 'none'} ({profile.timezone})"
 
 
@@ -79,7 +79,7 @@ def _slot_before(case: Case, profile: SafeContactProfile, before: dt.datetime) -
     """The latest safe slot starting at or before ``before`` (a check-in that fits wholly inside
     a safe window), from the same safe intervals ``next_safe`` searches."""
     duration = services.checkin_duration()
-    intervals = safewindows.window_occurrences(
+    intervals = weekly_windows.window_occurrences(
         before - SEARCH, before + duration, services.profile_windows(profile), profile.timezone
     )
     for begin, finish in reversed(intervals):

@@ -13,7 +13,7 @@ from django.utils import timezone
 from caseflow.cases.models import Channel
 from caseflow.checkins.models import CheckInOutcome
 from caseflow.inbox.kinds import GeneralFollowUpKind, followup_kind_choices
-from caseflow.lib import safewindows
+from caseflow.lib import recurrence, weekly_windows
 
 NOTE_MAX = 500
 MAX_AHEAD_DAYS = 366
@@ -95,8 +95,8 @@ class CheckInForm(forms.Form):
                 rule += f";UNTIL={data['until']:%Y%m%d}"
         if rule:
             try:
-                safewindows.validate_rule(rule)
-            except safewindows.RecurrenceError as exc:
+                recurrence.validate_rule(rule)
+            except recurrence.RecurrenceError as exc:
                 self.add_error("rule" if repeat == "custom" else "repeat", str(exc))
         data["rrule"] = rule
         return data
@@ -202,8 +202,8 @@ class SafeContactForm(forms.Form):
 
     def clean_windows(self) -> list[dict]:
         try:
-            windows = safewindows.parse_windows(self.cleaned_data["windows"])
-        except safewindows.WindowSyntaxError as exc:
+            windows = weekly_windows.parse_windows(self.cleaned_data["windows"])
+        except weekly_windows.WindowSyntaxError as exc:
             raise forms.ValidationError(str(exc)) from exc
         if not windows:
             raise forms.ValidationError("Give at least one safe time.")

@@ -17,7 +17,7 @@ from caseflow.cases.models import Case, CaseKey, SafeContactProfile
 from caseflow.checkins.models import CalendarToken, CheckIn, CheckInStatus
 from caseflow.checkins.services import profile_windows, token_hash
 from caseflow.inbox.models import FollowUp, FollowUpStatus
-from caseflow.lib import safewindows
+from caseflow.lib import weekly_windows
 from caseflow.lib.encryption import unwrap_data_key
 
 CHECKIN_LIST_FIELDS = (
@@ -97,7 +97,9 @@ def _attach_windows(rows: Iterable[CheckIn]) -> None:
             row.window_text, row.tz = "No safe-contact profile", "UTC"
             continue
         row.tz = profile.timezone
-        row.window_text = safewindows.format_windows(profile_windows(profile)).replace("\n", "; ")
+        row.window_text = weekly_windows.format_windows(profile_windows(profile)).replace(
+            "\n", "; "
+        )
         row.local_due = row.due_at.astimezone(ZoneInfo(profile.timezone))
 
 
@@ -160,7 +162,7 @@ def _windows_from(rows: list[CheckIn], profile: SafeContactProfile | None) -> No
         for row in rows:
             row.window_text, row.tz = "No safe-contact profile", "UTC"
         return
-    text = safewindows.format_windows(profile_windows(profile)).replace("\n", "; ")
+    text = weekly_windows.format_windows(profile_windows(profile)).replace("\n", "; ")
     zone = ZoneInfo(profile.timezone)
     for row in rows:
         row.tz, row.window_text = profile.timezone, text

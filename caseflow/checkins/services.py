@@ -30,7 +30,7 @@ from caseflow.checkins.models import (
 )
 from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.inbox.services import notify
-from caseflow.lib import safewindows
+from caseflow.lib import recurrence, weekly_windows
 from caseflow.lib.concurrency import StaleEdit
 
 # --- Safe slots -----------------------------------------------------------------------------
@@ -84,11 +84,11 @@ def profile_for(case: Case) -> SafeContactProfile | None:
     return profile
 
 
-def profile_windows(profile: SafeContactProfile) -> list[safewindows.Window]:
+def profile_windows(profile: SafeContactProfile) -> list[weekly_windows.Window]:
     windows = []
     for data in profile.windows:
         try:
-            windows.append(safewindows.Window.from_dict(data))
+            windows.append(weekly_windows.Window.from_dict(data))
         except ValueError:
             continue
     return windows
@@ -102,7 +102,7 @@ def slot_problem(profile: SafeContactProfile | None, due_at: dt.datetime, channe
         label = Channel(channel).label if channel in Channel.values else channel
         return f"{label} is not a safe channel for this survivor."
     windows = profile_windows(profile)
-    slot = safewindows.next_safe_slot(due_at, windows, profile.timezone, checkin_duration(), 1)
+    slot = weekly_windows.next_safe_slot(due_at, windows, profile.timezone, checkin_duration(), 1)
     if slot != due_at:
         return "That time is outside the survivor's safe windows."
     return ""
@@ -113,7 +113,7 @@ def next_safe(profile: SafeContactProfile, after: dt.datetime) -> dt.datetime | 
     after = after.replace(second=0, microsecond=0) + (
         dt.timedelta(minutes=1) if after.second or after.microsecond else dt.timedelta(0)
     )
-    return safewindows.next_safe_slot(
+    return weekly_windows.next_safe_slot(
         after, profile_windows(profile), profile.timezone, checkin_duration()
     )
 
@@ -182,10 +182,10 @@ def checkin_schedule(
         )
         return checkin
     try:
-        safewindows.validate_rule(rule, due_local)
+        recurrence.validate_rule(rule, due_local)
         horizon = now + dt.timedelta(days=settings.CHECKIN_HORIZON_DAYS)
-        instants = safewindows.occurrences(rule, due_local, tz, due_at, horizon)
-    except safewindows.RecurrenceError as exc:
+        instants = recurrence.occurrences(rule, due_local, tz, due_at, horizon)
+    except recurrence.RecurrenceError as exc:
         raise ValidationError(f"Repeat rule: {exc}") from None
     if profile is None or not instants:
         require_safe(profile, due_at, channel)
@@ -233,10 +233,10 @@ def schedule_extend(
     profile = profile if profile is not None else profile_for(case)
     local = dt.datetime.strptime(schedule.dtstart_local, "%Y-%m-%dT%H:%M")
     try:
-        instants = safewindows.occurrences(
+        instants = recurrence.occurrences(
             schedule.rule, local, schedule.tz, schedule.generated_until, until
         )
-    except safewindows.RecurrenceError:
+    except recurrence.RecurrenceError:
         instants = []
     rows = [
         CheckIn(

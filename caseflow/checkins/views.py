@@ -29,7 +29,7 @@ from caseflow.checkins.forms import CheckInForm, FollowUpForm, OutcomeForm, Safe
 from caseflow.checkins.models import CheckInOutcome, CheckInStatus
 from caseflow.inbox import selectors as inbox_selectors
 from caseflow.inbox import services as inbox_services
-from caseflow.lib import safewindows
+from caseflow.lib import weekly_windows
 from caseflow.lib.concurrency import StaleEdit
 
 
@@ -369,8 +369,8 @@ def safe_contact_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse
         initial = {
             "timezone": profile.timezone,
             "channels": profile.channels,
-            "windows": safewindows.format_windows(
-                [safewindows.Window.from_dict(w) for w in profile.windows]
+            "windows": weekly_windows.format_windows(
+                [weekly_windows.Window.from_dict(w) for w in profile.windows]
             ),
             "voicemail_safe": profile.voicemail_safe,
             "safe_phone": profile.safe_phone,

@@ -34,6 +34,7 @@ from caseflow.agreements.terms import (
     agreement_in_force,
     check,
 )
+from caseflow.lib import weekly_windows
 
 LONDON = "Europe/London"
 UTC = dt.UTC
@@ -138,6 +139,16 @@ def test_window_crossing_midnight_covers_both_sides_and_belongs_to_its_start_day
     assert not window.contains(dt.datetime(2025, 3, 7, 21, 59))  # before start
     assert not window.contains(dt.datetime(2025, 3, 6, 23, 30))  # Thursday night
     assert not window.contains(dt.datetime(2025, 3, 7, 0, 30))  # early Friday = Thursday's night
+
+
+def test_an_agreement_window_is_a_safe_window_and_keeps_its_stored_form() -> None:
+    window = Window.from_dict({"days": [FRI], "start": "22:00:00", "end": "01:00:00"})
+    assert isinstance(window, weekly_windows.Window)
+    assert window.to_dict() == {"days": [FRI], "start": "22:00:00", "end": "01:00:00"}
+    # The safe-window engine reads an agreement's windows as it reads a profile's.
+    assert weekly_windows.is_safe(utc(2025, 3, 8, 0, 30), [window], LONDON)  # early Saturday
+    assert not weekly_windows.is_safe(utc(2025, 3, 8, 1, 0), [window], LONDON)
+    assert weekly_windows.format_windows([window]) == "Fri 22:00-01:00"
 
 
 def test_window_crossing_midnight_wraps_from_sunday_to_monday() -> None:

@@ -28,7 +28,7 @@ from caseflow.confidentiality.services.disclosures import _authorise, _disclose,
 from caseflow.confidentiality.services.releases import ReleaseRefused, categories_problem
 from caseflow.inbox.kinds import GeneralFollowUpKind
 from caseflow.inbox.services import case_supervisors, followup_ensure, notify
-from caseflow.lib import safewindows
+from caseflow.lib import weekly_windows
 from caseflow.safety.models import SafetyFollowUpKind
 
 #: What the breach chronology holds: the breaches and the linked court order.
@@ -119,8 +119,8 @@ def _next_safe_contact(case: Case, now: dt.datetime) -> tuple[dt.datetime, str]:
             "agree a safe channel and time before contacting them."
         )
     profile.case = case
-    windows = [safewindows.Window.from_dict(w) for w in profile.windows]
-    slot = safewindows.next_safe_slot(now, windows, profile.timezone, dt.timedelta(minutes=15))
+    windows = [weekly_windows.Window.from_dict(w) for w in profile.windows]
+    slot = weekly_windows.next_safe_slot(now, windows, profile.timezone, dt.timedelta(minutes=15))
     channels = ", ".join(profile.channels) or "none recorded"
     if slot is None:
         return now, (
