@@ -1077,11 +1077,14 @@ def compliant_cases(draw: st.DrawFn) -> tuple[ContactEvent, Agreement]:
         supervised=draw(st.booleans()),
         no_direct_contact=draw(st.booleans()),
     )
-    start = at - dt.timedelta(seconds=draw(st.integers(0, 10**8)))
-    end = draw(st.none() | st.integers(1, 10**8).map(lambda s: at + dt.timedelta(seconds=s)))
+    # Elapsed time is counted in UTC: aware arithmetic in a zone counts wall-clock time, and
+    # "an hour before" 03:00 on a spring-forward night would land in the gap, after the event.
+    instant = at.astimezone(UTC)
+    start = instant - dt.timedelta(seconds=draw(st.integers(0, 10**8)))
+    end = draw(st.none() | st.integers(1, 10**8).map(lambda s: instant + dt.timedelta(seconds=s)))
     terms = Agreement(
-        effective_from=start.astimezone(UTC),
-        effective_to=None if end is None else end.astimezone(UTC),
+        effective_from=start,
+        effective_to=end,
         timezone=zone_name,
         permitted_channels=permitted,
         forbidden_channels=forbidden,
