@@ -18,6 +18,7 @@ urlpatterns = [
     path("audit/", include("caseflow.oversight.urls")),
     path("checkins/", include("caseflow.checkins.urls")),
     path("health/", health.health, name="health"),
+    path("status/", health.status, name="status"),
     path("health/scheduler/", checkin_views.scheduler_health, name="scheduler_health"),
     path("operator/", admin.site.urls),
 ]
