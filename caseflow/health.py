@@ -19,8 +19,6 @@ from caseflow.checkins import scheduler
 from caseflow.inbox.models import Notification
 from caseflow.outbox import services as outbox
 
-#: How long the status page waits for the broker before calling it unreachable.
-BROKER_TIMEOUT_SECONDS = 2
 #: Work or reminders waiting longer than this are reported as delayed.
 DELAYED_AFTER = dt.timedelta(minutes=2)
 
@@ -42,17 +40,9 @@ def database_ok() -> bool:
 
 def broker_ok() -> bool:
     """One connection attempt to the broker, no retries, bounded by a short timeout."""
-    from caseflow.celery import app
-
     try:
-        with app.connection_for_write(connect_timeout=BROKER_TIMEOUT_SECONDS) as conn:
-            conn.ensure_connection(
-                max_retries=1,
-                interval_start=0,
-                interval_step=0,
-                interval_max=0,
-                timeout=BROKER_TIMEOUT_SECONDS,
-            )
+        with outbox.broker_connection():
+            pass
     except Exception:  # noqa: BLE001 - any failure means "unreachable"
         return False
     return True

@@ -20,6 +20,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,13 +50,38 @@ def enqueue(task: Any, **ids: int | str) -> Intent:
     return intent
 
 
+#: How long a request may wait for the broker (one connection attempt, no retries).
+BROKER_TIMEOUT_SECONDS = 2
+
+
+@contextmanager
+def broker_connection() -> Iterator[Any]:
+    """A connection to the broker, tried once with a short timeout: a request never waits on
+    Celery's default publish retries (seconds) when the broker is away."""
+    from caseflow.celery import app
+
+    with app.connection_for_write(
+        connect_timeout=BROKER_TIMEOUT_SECONDS,
+        transport_options={"socket_connect_timeout": BROKER_TIMEOUT_SECONDS},
+    ) as conn:
+        conn.ensure_connection(
+            max_retries=1,
+            interval_start=0,
+            interval_step=0,
+            interval_max=0,
+            timeout=BROKER_TIMEOUT_SECONDS,
+        )
+        yield conn
+
+
 def _publish(pk: int, task: str, kwargs: dict) -> bool:
     """Hand one intent to the broker, once, without retrying; record the outcome. False when
     the broker refused it (logged, not raised)."""
     from caseflow.celery import app
 
     try:
-        app.send_task(task, kwargs={**kwargs, "intent_id": pk}, retry=False)
+        with broker_connection() as conn:
+            app.send_task(task, kwargs={**kwargs, "intent_id": pk}, connection=conn, retry=False)
     except Exception as exc:  # noqa: BLE001 - whatever the broker raises, the intent waits
         log.warning("outbox: intent %s (%s) not sent: %s", pk, task, type(exc).__name__)
         Intent.objects.filter(pk=pk).update(
