@@ -5,7 +5,10 @@ from caseflow import health
 from caseflow.cases import views as case_views
 from caseflow.checkins import views as checkin_views
 
-handler500 = "caseflow.accounts.views.server_error"
+handler400 = "caseflow.errors.bad_request"
+handler403 = "caseflow.errors.permission_denied"
+handler404 = "caseflow.errors.page_not_found"
+handler500 = "caseflow.errors.server_error"
 
 urlpatterns = [
     path("", case_views.dashboard, name="dashboard"),
