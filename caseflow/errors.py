@@ -2,7 +2,8 @@
 
 They are rendered without the request's context (no context processors, no user, no database),
 from self-contained templates (no ``{% static %}``, so no static manifest, no ``{% url %}``, no
-base template), with the request id as their only variable. Should even that fail (a template
+base template, no inline style the content security policy would refuse), with the request id
+as their only variable. Should even that fail (a template
 missing or broken), the page falls back to the same words written inline.
 """
 
@@ -21,7 +22,7 @@ log = logging.getLogger(__name__)
 FALLBACK = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex, nofollow">
 <title>{title} · caseflow</title></head>
-<body style="font-family: system-ui, sans-serif; margin: 2rem; max-width: 40rem">
+<body>
 <h1>{title}</h1><p>{text}</p>{rid}<p><a href="/">Back to the start</a></p></body></html>
 """
 
