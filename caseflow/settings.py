@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "axes",
     # caseflow's apps, lowest layer first (see README, "Layout"; checked by import-linter).
     "caseflow.audit",
+    "caseflow.outbox",
     "caseflow.accounts",
     "caseflow.inbox",
     "caseflow.cases",
@@ -443,6 +444,14 @@ SCHEDULER_STALE_SECONDS = env_int("SCHEDULER_STALE_SECONDS", 300)
 CALENDAR_FEED_RATE_PER_HOUR = env_int("CALENDAR_FEED_RATE_PER_HOUR", 60)
 # Links in reminder e-mails point here.
 CASEFLOW_BASE_URL = os.environ.get("CASEFLOW_BASE_URL", "http://localhost:8000").rstrip("/")
+# The outbox relay sends an intent again when it was sent this long ago and is still not done
+# (its message, or the worker running it, was lost). Longer than a task's retries take.
+OUTBOX_RESEND_SECONDS = env_int("OUTBOX_RESEND_SECONDS", 600)
+CELERY_BEAT_SCHEDULE["outbox-relay"] = {
+    "task": "caseflow.outbox.tasks.relay",
+    "schedule": 60.0,
+    "options": {"expires": 55},
+}
 CELERY_BEAT_SCHEDULE["checkins-sweep"] = {
     "task": "caseflow.checkins.tasks.sweep_due",
     "schedule": 60.0,

@@ -5,7 +5,10 @@ from caseflow import health
 from caseflow.cases import views as case_views
 from caseflow.checkins import views as checkin_views
 
-handler500 = "caseflow.accounts.views.server_error"
+handler400 = "caseflow.errors.bad_request"
+handler403 = "caseflow.errors.permission_denied"
+handler404 = "caseflow.errors.page_not_found"
+handler500 = "caseflow.errors.server_error"
 
 urlpatterns = [
     path("", case_views.dashboard, name="dashboard"),
@@ -18,6 +21,7 @@ urlpatterns = [
     path("audit/", include("caseflow.oversight.urls")),
     path("checkins/", include("caseflow.checkins.urls")),
     path("health/", health.health, name="health"),
+    path("status/", health.status, name="status"),
     path("health/scheduler/", checkin_views.scheduler_health, name="scheduler_health"),
     path("operator/", admin.site.urls),
 ]

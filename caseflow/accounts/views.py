@@ -10,9 +10,8 @@ import qrcode.image.svg
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseServerError
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template import loader
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -27,7 +26,6 @@ from caseflow.accounts.forms import (
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import reauth_redirect, require_recent_auth
 from caseflow.audit.services import record
-from caseflow.lib.request_context import current_request_id
 
 
 class LoginView(auth_views.LoginView):
@@ -214,11 +212,3 @@ def password_change(request: AuthenticatedRequest) -> HttpResponse:
         messages.success(request, "Password changed. Your other sessions have ended.")
         return redirect("accounts:security")
     return render(request, "accounts/password.html", {"form": form})
-
-
-# -- error pages -----------------------------------------------------------------------------
-def server_error(request: HttpRequest) -> HttpResponse:
-    """The 500 page: generic, with the request id to quote to support. Rendered without
-    context processors, which may be what failed."""
-    html = loader.get_template("500.html").render({"request_id": current_request_id(request)})
-    return HttpResponseServerError(html)

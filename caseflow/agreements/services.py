@@ -43,6 +43,7 @@ from caseflow.audit.services import record
 from caseflow.cases.models import Case, Party
 from caseflow.inbox.services import case_supervisors, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.outbox import services as outbox
 
 EVIDENCE_PREFIX = "agreements/evidence/"
 
@@ -432,9 +433,7 @@ def breach_review(
             "police_reported": police_reported,
         },
     )
-    from caseflow.agreements.tasks import escalate_breach
-
-    escalate_breach.delay_on_commit(breach.pk)
+    outbox.enqueue("caseflow.agreements.tasks.escalate_breach", breach_id=breach.pk)
     return breach
 
 

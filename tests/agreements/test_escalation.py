@@ -11,7 +11,9 @@ from django.db import transaction
 
 from caseflow.agreements import services, tasks
 from caseflow.agreements.models import AgencyEscalationRule, EscalationFiring
+from caseflow.celery import app as celery_app
 from caseflow.inbox.models import FollowUp, Notification
+from caseflow.outbox.models import Intent
 from tests.agreements.helpers import london, make_agreement, record_breach
 
 NOW = dt.datetime(2025, 3, 1, 12, 0, tzinfo=dt.UTC)
@@ -22,7 +24,9 @@ pytestmark = pytest.mark.usefixtures("no_enqueue")
 def no_enqueue(monkeypatch):
     """Breach tests run the task function directly; nothing goes to a broker."""
     sent = []
-    monkeypatch.setattr(tasks.escalate_breach, "delay", lambda *args: sent.append(args))
+    monkeypatch.setattr(
+        celery_app, "send_task", lambda name, kwargs, **options: sent.append((name, kwargs))
+    )
     return sent
 
 
@@ -103,7 +107,9 @@ def test_saving_a_breach_enqueues_the_task_with_the_id_only(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         breach = record_breach(agreement, cast.assigned, london(2025, 2, 25, 22, 0))
     assert len(callbacks) == 1
-    assert no_enqueue == [(breach.pk,)]
+    intent = Intent.objects.get()
+    assert (intent.task, intent.kwargs) == (tasks.escalate_breach.name, {"breach_id": breach.pk})
+    assert no_enqueue == [(intent.task, {"breach_id": breach.pk, "intent_id": intent.pk})]
 
 
 @time_machine.travel(NOW, tick=False)
@@ -120,3 +126,4 @@ def test_a_rolled_back_breach_enqueues_nothing(
         raise RuntimeError("something later failed")
     assert callbacks == []
     assert no_enqueue == []
+    assert not Intent.objects.exists()

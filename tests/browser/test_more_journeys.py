@@ -143,14 +143,16 @@ def escalation_inline(monkeypatch):
     """The live server runs in this process without a broker: a confirmed breach's escalation task
     runs inline, as a worker would run it, instead of being sent to a queue."""
     from caseflow.agreements import tasks
+    from caseflow.celery import app as celery_app
 
     ran = []
 
-    def run(breach_id):
-        ran.append(breach_id)
-        tasks.escalate_breach(breach_id)
+    def run(name, kwargs, **options):
+        assert name == tasks.escalate_breach.name
+        ran.append(kwargs["breach_id"])
+        tasks.escalate_breach(**kwargs)
 
-    monkeypatch.setattr(tasks.escalate_breach, "delay", run)
+    monkeypatch.setattr(celery_app, "send_task", run)
     return ran
 
 

@@ -1,0 +1,72 @@
+"""The 400, 403, 404 and 500 pages: they cannot fail.
+
+They are rendered without the request's context (no context processors, no user, no database),
+from self-contained templates (no ``{% static %}``, so no static manifest, no ``{% url %}``, no
+base template, no inline style the content security policy would refuse), with the request id
+as their only variable. Should even that fail (a template
+missing or broken), the page falls back to the same words written inline.
+"""
+
+from __future__ import annotations
+
+import logging
+from html import escape
+
+from django.http import HttpRequest, HttpResponse
+from django.template import loader
+
+from caseflow.lib.request_context import current_request_id
+
+log = logging.getLogger(__name__)
+
+FALLBACK = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex, nofollow">
+<title>{title} · caseflow</title></head>
+<body>
+<h1>{title}</h1><p>{text}</p>{rid}<p><a href="/">Back to the start</a></p></body></html>
+"""
+
+PAGES = {
+    400: ("Bad request", "caseflow could not read this request. Go back and try again."),
+    403: (
+        "Not allowed",
+        "Your role does not allow this. Ask your supervisor if you think it should.",
+    ),
+    404: ("Not found", "There is nothing here, or nothing you can open."),
+    500: (
+        "Something went wrong",
+        "caseflow could not finish this request. Nothing you entered is shown here. Try again in "
+        "a moment; if it keeps happening, tell your administrator the request id below.",
+    ),
+}
+
+
+def render_error(request: HttpRequest, status: int) -> HttpResponse:
+    rid = current_request_id(request)
+    try:
+        html = loader.get_template(f"{status}.html").render({"request_id": rid})
+    except Exception:  # noqa: BLE001 - an error page must answer whatever is broken
+        log.exception("error page %s could not be rendered; the inline page is served", status)
+        title, text = PAGES[status]
+        html = FALLBACK.format(
+            title=title,
+            text=text,
+            rid=f"<p>Request id: <code>{escape(rid)}</code></p>" if rid else "",
+        )
+    return HttpResponse(html, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return render_error(request, 400)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return render_error(request, 403)
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return render_error(request, 404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return render_error(request, 500)

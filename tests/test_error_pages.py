@@ -1,0 +1,86 @@
+"""The error pages cannot fail: no database, no static manifest, no template context beyond the
+request id; and with their templates gone, the same words inline."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client, RequestFactory
+
+from caseflow import errors
+
+HANDLERS = [
+    (errors.bad_request, 400, "Bad request"),
+    (errors.permission_denied, 403, "Not allowed"),
+    (errors.page_not_found, 404, "Not found"),
+    (errors.server_error, 500, "Something went wrong"),
+]
+
+
+def _request():
+    request = RequestFactory().get("/somewhere/")
+    request.request_id = "rid-4f2a<b>"
+    return request
+
+
+def _call(handler, request):
+    if handler is errors.server_error:
+        return handler(request)
+    return handler(request, Exception("about someone"))
+
+
+# No ``db`` fixture: any query these handlers made would fail the test.
+@pytest.mark.parametrize("handler, status, title", HANDLERS)
+def test_no_database_and_no_static_manifest(handler, status, title, settings, tmp_path, caplog):
+    settings.DEBUG = False
+    settings.STATIC_ROOT = tmp_path / "static"  # empty: no manifest
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
+    response = _call(handler, _request())
+    assert response.status_code == status
+    body = response.content.decode()
+    assert f"<h1>{title}</h1>" in body
+    assert "rid-4f2a&lt;b&gt;" in body  # the request id, escaped
+    assert "/static/" not in body and "about someone" not in body
+    assert not [r for r in caplog.records if r.name == "caseflow.errors"]  # the template served
+
+
+@pytest.mark.parametrize("handler, status, title", HANDLERS)
+def test_missing_templates_fall_back_to_inline_text(handler, status, title, settings, tmp_path):
+    settings.TEMPLATES = [
+        {
+            "BACKEND": "django.template.backends.django.DjangoTemplates",
+            "DIRS": [tmp_path],  # empty
+            "APP_DIRS": False,
+            "OPTIONS": {},
+        }
+    ]
+    response = _call(handler, _request())
+    assert response.status_code == status
+    body = response.content.decode()
+    assert f"<h1>{title}</h1>" in body and errors.PAGES[status][1] in body
+    assert "rid-4f2a&lt;b&gt;" in body
+
+
+@pytest.mark.parametrize("handler, status, title", HANDLERS)
+def test_a_broken_template_falls_back_too(handler, status, title, settings, tmp_path):
+    (tmp_path / f"{status}.html").write_text("{% url 'no-such-view' %}")
+    settings.TEMPLATES = [
+        {
+            "BACKEND": "django.template.backends.django.DjangoTemplates",
+            "DIRS": [tmp_path],
+            "APP_DIRS": False,
+        }
+    ]
+    body = _call(handler, _request()).content.decode()
+    assert f"<h1>{title}</h1>" in body
+
+
+def test_an_unknown_url_is_served_the_404_page(db, settings):
+    settings.DEBUG = False
+    response = Client().get("/no-such-page/")
+    assert response.status_code == 404
+    body = response.content.decode()
+    assert "There is nothing here, or nothing you can open." in body
+    assert response["X-Request-ID"] in body
