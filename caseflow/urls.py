@@ -19,7 +19,7 @@ urlpatterns = [
     path("cases/<pid:public_id>/agreements/", include("caseflow.agreements.urls")),
     path("", include("caseflow.confidentiality.urls")),
     path("audit/", include("caseflow.oversight.urls")),
-    path("checkins/", include("caseflow.checkins.urls")),
+    path("", include("caseflow.checkins.urls")),
     path("health/", health.health, name="health"),
     path("status/", health.status, name="status"),
     path("health/scheduler/", checkin_views.scheduler_health, name="scheduler_health"),

@@ -109,8 +109,14 @@ class Tab:
         if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
             self.csp_errors.append(message.text)
 
-    def goto(self, path: str):
-        return self.page.goto(self.base_url + path)
+    def goto(self, path: str, *, status: int = 200):
+        """Open ``path``; a journey that lands on an error page it did not expect fails here."""
+        response = self.page.goto(self.base_url + path)
+        assert response is not None and response.status == status, (
+            path,
+            response and response.status,
+        )
+        return response
 
     def check(self, name: str) -> None:
         """What every page a journey visits must satisfy; saves a screenshot named ``name``."""

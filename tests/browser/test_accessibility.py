@@ -86,6 +86,9 @@ def test_every_form_field_has_a_label(tab, live_server, cast):
     ):
         tab.goto(path)
         assert page.evaluate(UNLABELLED) == [], path
+    # Assigning is the supervisor's.
+    page.get_by_role("button", name="Sign out assigned").click()
+    sign_in(page, live_server, "supervisor", f.PASSWORD)
     tab.goto(f"/cases/{case_id}/assign/")
     assert page.evaluate(UNLABELLED) == []
     tab.check("assign-case")
