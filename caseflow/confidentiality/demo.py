@@ -38,7 +38,7 @@ def _seed_export_release(context, north: list[Case], today: dt.date) -> None:
     ]
     case = next((c for c in open_cases if c.pk in with_breaches), None)
     survivor = _survivor(case) if case is not None else None
-    if survivor is None:
+    if case is None or survivor is None:
         return
     services.release_record(
         actor=case.primary_advocate,

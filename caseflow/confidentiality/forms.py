@@ -67,10 +67,14 @@ class ReleaseForm(forms.Form):
     def __init__(self, *args, parties: list[Party], **kwargs):
         super().__init__(*args, **kwargs)
         self.parties = {p.public_id: p for p in parties}
-        self.fields["consenting_party"].choices = [("", "—")] + [
+        consenting_party = self.fields["consenting_party"]
+        assert isinstance(consenting_party, forms.ChoiceField)
+        consenting_party.choices = [("", "—")] + [
             (p.public_id, _party_label(p)) for p in parties if p.role != PartyRole.CHILD
         ]
-        self.fields["for_child"].choices = [("", "—")] + [
+        for_child = self.fields["for_child"]
+        assert isinstance(for_child, forms.ChoiceField)
+        for_child.choices = [("", "—")] + [
             (p.public_id, _party_label(p)) for p in parties if p.role == PartyRole.CHILD
         ]
         self.helper = _helper("Record release")
@@ -186,7 +190,9 @@ class EvidencePackForm(_ExportForm):
 
     def __init__(self, *args, releases: list, evidence: list, **kwargs):
         super().__init__(*args, releases=releases, **kwargs)
-        self.fields["evidence"].choices = [(e.public_id, evidence_label(e)) for e in evidence]
+        evidence_field = self.fields["evidence"]
+        assert isinstance(evidence_field, forms.ChoiceField)
+        evidence_field.choices = [(e.public_id, evidence_label(e)) for e in evidence]
 
     def clean(self):
         data = super().clean()
@@ -374,7 +380,9 @@ class ChronologyShareForm(forms.Form):
         self.fields["release"].widget = forms.Select(
             choices=[("", "—")] + [(r.public_id, release_label(r, today)) for r in releases]
         )
-        self.fields["order"].choices = [("", "—")] + [
+        order = self.fields["order"]
+        assert isinstance(order, forms.ChoiceField)
+        order.choices = [("", "—")] + [
             (o.pk, f"{o.get_kind_display()} received {o.received_on:%d %b %Y}, ref. {o.reference}")
             for o in orders
         ]

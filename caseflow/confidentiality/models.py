@@ -185,7 +185,7 @@ class PurgeScope(models.TextChoices):
 
 
 #: How many different approvers each scope needs.
-APPROVALS_NEEDED = {PurgeScope.NARRATIVES: 1, PurgeScope.WHOLE: 2}
+APPROVALS_NEEDED: dict[str, int] = {PurgeScope.NARRATIVES: 1, PurgeScope.WHOLE: 2}
 
 
 class ProposalStatus(models.TextChoices):

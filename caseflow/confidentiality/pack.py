@@ -35,8 +35,12 @@ def _settings(case: Case, kind: str, role: str | None = None) -> dict[str, dict]
     config = getattr(case, "_pack_field_config", None)
     if config is None:
         config = FieldConfig(agency_field_config(case.agency_id))
-        case._pack_field_config = config
-    return config.for_case() if kind == "case" else config.for_role(role)
+        # Cached on the case object for the other sections of the same pack.
+        case._pack_field_config = config  # type: ignore[attr-defined]
+    if kind == "case":
+        return config.for_case()
+    assert role is not None  # a party's settings are asked for with its role
+    return config.for_role(role)
 
 
 def _field(settings: dict[str, dict], attribute: str, label: str, value) -> Rows:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 
 from caseflow import policy
@@ -66,6 +67,8 @@ def case_evidence(case: Case) -> list:
 def purge_queue(user: Any) -> dict[str, Any]:
     """The agency's open purge proposals and recent certificates: metadata only."""
     agency_id = policy.agency_id_of(user)
+    if agency_id is None:
+        raise PermissionDenied
     proposals = (
         PurgeProposal.objects.filter(
             agency_id=agency_id, status__in=(ProposalStatus.PENDING, ProposalStatus.APPROVED)
@@ -101,5 +104,8 @@ def purge_queue(user: Any) -> dict[str, Any]:
 
 
 def retention_initial(user: Any) -> dict[str, int]:
-    narratives_years, record_years = schedule_for(policy.agency_id_of(user))
+    agency_id = policy.agency_id_of(user)
+    if agency_id is None:
+        raise PermissionDenied
+    narratives_years, record_years = schedule_for(agency_id)
     return {"narratives_years": narratives_years, "record_years": record_years}

@@ -390,7 +390,7 @@ def field_settings(request: AuthenticatedRequest) -> HttpResponse:
     )
 
 
-def _report(request: HttpRequest) -> tuple[ReportForm, services.AggregateReport | None]:
+def _report(request: AuthenticatedRequest) -> tuple[ReportForm, services.AggregateReport | None]:
     if not policy.may_run_reports(request.user):
         raise PermissionDenied
     form = ReportForm(request.GET if request.GET else None)

@@ -32,7 +32,7 @@ from caseflow.lib import weekly_windows
 from caseflow.safety.models import SafetyFollowUpKind
 
 #: What the breach chronology holds: the breaches and the linked court order.
-CHRONOLOGY_CATEGORIES = [Category.EVIDENCE, Category.COURT_ORDERS]
+CHRONOLOGY_CATEGORIES: list[str] = [Category.EVIDENCE, Category.COURT_ORDERS]
 
 
 @dataclass

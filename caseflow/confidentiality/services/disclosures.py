@@ -146,6 +146,7 @@ def _authorise(
             reason=reason,
             release=release,
         )
+    assert release is not None  # release_problem refuses a missing release
     return release
 
 

@@ -21,6 +21,8 @@ def field_settings_save(
     if not may_configure(actor):
         raise PermissionDenied
     agency_id = policy.agency_id_of(actor)
+    if agency_id is None:
+        raise PermissionDenied
     changed = []
     for name, (hidden, label) in values.items():
         if name not in IntakeField.values:

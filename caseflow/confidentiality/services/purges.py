@@ -9,7 +9,7 @@ from typing import Any
 
 from cryptography.fernet import Fernet
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import ProtectedError, RestrictedError
 from django.http import HttpRequest
 from django.utils import timezone
@@ -36,9 +36,12 @@ class PurgeRefused(Exception):
 
 
 def _locked_proposal(actor: User, proposal_id: int) -> PurgeProposal:
+    agency_id = policy.agency_id_of(actor)
+    if agency_id is None:
+        raise PermissionDenied
     proposal = (
         PurgeProposal.objects.select_for_update()
-        .filter(pk=proposal_id, agency_id=policy.agency_id_of(actor))
+        .filter(pk=proposal_id, agency_id=agency_id)
         .first()
     )
     if proposal is None or not policy.may_decide_purges(actor, proposal.agency_id):
@@ -149,8 +152,14 @@ def _clear_narratives(case: Case) -> dict[str, Any]:
     for model, names in narratives.narrative_fields().items():
         if model in evidence:
             continue  # its rows are deleted below
-        rows = [case] if model is Case else list(model._default_manager.filter(case=case))
-        fields = [model._meta.get_field(name) for name in names]
+        rows: list[Any] = (
+            [case] if model is Case else list(model._default_manager.filter(case=case))
+        )
+        fields = []
+        for name in names:
+            field = model._meta.get_field(name)
+            assert isinstance(field, models.Field)  # narratives are concrete fields
+            fields.append(field)
         for row in rows:
             if row is not case:
                 row.case = case

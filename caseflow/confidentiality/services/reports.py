@@ -59,12 +59,13 @@ def aggregate_report(
     dimensions = [d for d in DIMENSIONS if d in dimensions]
     period_label, trunc = PERIODS[period]
     fields = [DIMENSIONS[d][0] for d in dimensions]
+    agency_id = policy.agency_id_of(actor)
+    if agency_id is None:
+        raise PermissionDenied
     since = dt.datetime.combine(start, dt.time(0), tzinfo=dt.UTC)
     until = dt.datetime.combine(end + dt.timedelta(days=1), dt.time(0), tzinfo=dt.UTC)
     grouped = (
-        Case.objects.filter(
-            agency_id=policy.agency_id_of(actor), opened_at__gte=since, opened_at__lt=until
-        )
+        Case.objects.filter(agency_id=agency_id, opened_at__gte=since, opened_at__lt=until)
         .annotate(bucket=trunc("opened_at", tzinfo=dt.UTC))
         .values("bucket", *fields)
         .annotate(n=Count("pk"))

@@ -41,8 +41,11 @@ def retention_save(
         raise PermissionDenied
     if record_years < narratives_years:
         raise ValueError("the whole record cannot go before its narratives")
+    agency_id = policy.agency_id_of(actor)
+    if agency_id is None:
+        raise PermissionDenied
     schedule, _ = RetentionSchedule.objects.update_or_create(
-        agency_id=policy.agency_id_of(actor),
+        agency_id=agency_id,
         defaults={
             "narratives_years": narratives_years,
             "record_years": record_years,
