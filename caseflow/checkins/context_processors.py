@@ -26,7 +26,7 @@ def checkins(request: HttpRequest) -> dict:
         state, last = scheduler_state()
         return {"state": state, "last": last}
 
-    context = {"nav_unread": SimpleLazyObject(unread)}
+    context: dict[str, SimpleLazyObject] = {"nav_unread": SimpleLazyObject(unread)}
     if policy.may_see_scheduler(user):
         context["scheduler_status"] = SimpleLazyObject(scheduler)
     return context

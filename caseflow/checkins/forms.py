@@ -10,6 +10,7 @@ from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone
 
+from caseflow.accounts.models import User
 from caseflow.cases.models import Channel
 from caseflow.checkins.models import CheckInOutcome
 from caseflow.inbox.kinds import GeneralFollowUpKind, followup_kind_choices
@@ -48,7 +49,9 @@ class CheckInForm(forms.Form):
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
     time = forms.TimeField(widget=forms.TimeInput(attrs={"type": "time"}))
     channel = forms.ChoiceField(choices=Channel.choices)
-    assignee = forms.ModelChoiceField(queryset=None, empty_label=None, label="Advocate")
+    assignee = forms.ModelChoiceField(
+        queryset=User.objects.none(), empty_label=None, label="Advocate"
+    )
     repeat = forms.ChoiceField(choices=REPEAT_CHOICES, required=False)
     rule = forms.CharField(
         max_length=200,
@@ -64,7 +67,9 @@ class CheckInForm(forms.Form):
 
     def __init__(self, *args, assignees, tz: str, channels: list[str], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["assignee"].queryset = assignees
+        assignee = self.fields["assignee"]
+        assert isinstance(assignee, forms.ModelChoiceField)
+        assignee.queryset = assignees
         self.fields["date"].help_text = f"In the survivor's time zone ({tz})."
         self.fields["time"].help_text = f"In the survivor's time zone ({tz})."
         safe = [c for c in Channel.choices if c[0] in channels]
@@ -151,7 +156,9 @@ class FollowUpForm(forms.Form):
         widget=forms.Textarea({"rows": 3}),
         help_text="Stored encrypted; never shown in reminders.",
     )
-    assignee = forms.ModelChoiceField(queryset=None, empty_label=None, label="Advocate")
+    assignee = forms.ModelChoiceField(
+        queryset=User.objects.none(), empty_label=None, label="Advocate"
+    )
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, assignees, **kwargs):

@@ -98,8 +98,8 @@ def target_stage(due_at: dt.datetime, now: dt.datetime, *, checkin: bool) -> int
 
 
 def _cases(case_ids: Iterable[int]) -> dict[int, dict]:
-    rows = {
-        row["pk"]: row
+    rows: dict[int, dict] = {
+        row["pk"]: dict(row)
         for row in Case.objects.filter(pk__in=set(case_ids)).values(
             "pk", "reference", "public_id", "team_id"
         )
@@ -411,6 +411,7 @@ def _refusal(note: Notification) -> str:
         return "case_closed"
     if note.checkin_id is not None:
         checkin = note.checkin
+        assert checkin is not None  # checkin_id is set
         if note.kind == "checkin_missed":
             if checkin.status != CheckInStatus.MISSED:
                 return "resolved"
@@ -421,6 +422,7 @@ def _refusal(note: Notification) -> str:
             return "not_assigned"
     else:
         followup = note.followup
+        assert followup is not None  # followup_id is set (checked above)
         if followup.status != FollowUpStatus.OPEN:
             return "not_due"
         if followup.assignee_id != user.pk or not policy.may(user, case, "edit"):

@@ -85,22 +85,22 @@ def _attach_windows(rows: Iterable[CheckIn]) -> None:
     for case_id, case in cases.items():
         if case_id in keys:
             case.__dict__["_data_key"] = unwrap_data_key(keys[case_id])
-    profiles = {}
-    for profile in SafeContactProfile.objects.filter(case_id__in=case_ids).only(
+    profiles: dict[int, SafeContactProfile] = {}
+    for loaded in SafeContactProfile.objects.filter(case_id__in=case_ids).only(
         "case_id", "timezone", "rules"
     ):
-        profile.case = cases[profile.case_id]
-        profiles[profile.case_id] = profile
+        loaded.case = cases[loaded.case_id]
+        profiles[loaded.case_id] = loaded
     for row in rows:
         profile = profiles.get(row.case_id)
+        # tz, window_text and local_due are read by the check-in list templates.
         if profile is None:
-            row.window_text, row.tz = "No safe-contact profile", "UTC"
+            row.window_text, row.tz = "No safe-contact profile", "UTC"  # type: ignore[attr-defined]
             continue
-        row.tz = profile.timezone
-        row.window_text = weekly_windows.format_windows(profile_windows(profile)).replace(
-            "\n", "; "
-        )
-        row.local_due = row.due_at.astimezone(ZoneInfo(profile.timezone))
+        row.tz = profile.timezone  # type: ignore[attr-defined]
+        text = weekly_windows.format_windows(profile_windows(profile)).replace("\n", "; ")
+        row.window_text = text  # type: ignore[attr-defined]
+        row.local_due = row.due_at.astimezone(ZoneInfo(profile.timezone))  # type: ignore[attr-defined]
 
 
 def advocate_dashboard(user: User, now: dt.datetime | None = None) -> dict:
@@ -157,16 +157,17 @@ PROFILE_NOT_LOADED = object()
 
 
 def _windows_from(rows: list[CheckIn], profile: SafeContactProfile | None) -> None:
-    """``window_text``, ``tz`` and ``local_due`` of one case's check-ins from its profile."""
+    """``window_text``, ``tz`` and ``local_due`` of one case's check-ins from its profile (read by
+    the check-in list templates)."""
     if profile is None:
         for row in rows:
-            row.window_text, row.tz = "No safe-contact profile", "UTC"
+            row.window_text, row.tz = "No safe-contact profile", "UTC"  # type: ignore[attr-defined]
         return
     text = weekly_windows.format_windows(profile_windows(profile)).replace("\n", "; ")
     zone = ZoneInfo(profile.timezone)
     for row in rows:
-        row.tz, row.window_text = profile.timezone, text
-        row.local_due = row.due_at.astimezone(zone)
+        row.tz, row.window_text = profile.timezone, text  # type: ignore[attr-defined]
+        row.local_due = row.due_at.astimezone(zone)  # type: ignore[attr-defined]
 
 
 def case_checkins(
@@ -209,6 +210,7 @@ def case_checkins(
     if profile is PROFILE_NOT_LOADED:
         _attach_windows(upcoming)
     else:
+        assert profile is None or isinstance(profile, SafeContactProfile)
         _windows_from(upcoming, profile)
     open_followups = (
         list(followup_rows(FollowUp.objects.filter(case=case, status=FollowUpStatus.OPEN))[:50])

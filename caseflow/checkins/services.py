@@ -189,6 +189,7 @@ def checkin_schedule(
         raise ValidationError(f"Repeat rule: {exc}") from None
     if profile is None or not instants:
         require_safe(profile, due_at, channel)
+    assert profile is not None  # require_safe refuses a case without a profile
     for instant in instants:
         problem = slot_problem(profile, instant, channel)
         if problem:
@@ -542,12 +543,12 @@ def safe_contact_save(
         raise PermissionDenied
     profile = SafeContactProfile.objects.select_for_update().filter(case=case).first()
     adding = profile is None
-    if adding:
+    if profile is None:
         profile = SafeContactProfile(case=case, version=0)
     elif expected_version is not None and profile.version != expected_version:
         raise StaleEdit("profile")
     changed = []
-    values = []
+    values: list[list[Any]] = []
     if adding or profile.timezone != timezone_name:
         changed.append("timezone")
         values.append(["timezone", None if adding else profile.timezone, timezone_name])

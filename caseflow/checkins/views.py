@@ -84,7 +84,7 @@ def _checkin_form_context(case):
 def checkin_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     extra = _checkin_form_context(case)
     assignees = selectors.case_assignees(case)
-    initial = {"assignee": request.user.pk}
+    initial: dict[str, object] = {"assignee": request.user.pk}
     for name in ("date", "time", "channel"):
         if request.GET.get(name):
             initial[name] = request.GET[name][:20]
