@@ -20,23 +20,26 @@ WEEKS = 14
 
 
 def _terms(start: dt.date, *, topics: list[str], cap: int) -> terms.Agreement:
-    return terms.Agreement(
-        effective_from=local_midnight(start, ZONE),
-        timezone=ZONE,
-        permitted_channels={"to_survivor": ["app"], "from_survivor": ["app"]},
-        forbidden_channels={"to_survivor": ["phone", "in_person", "social_media"]},
-        permitted_topics=topics,
-        time_windows=(terms.Window(days=range(5), start="18:00", end="19:30"),),
-        frequency_cap=terms.Cap(limit=cap, per="day"),
-        emergency_topics=["medical emergency"],
-        handover=terms.Handover(
-            place="Contact centre (fictional)",
-            weekdays=[4],
-            time="17:00",
-            supervised=True,
-            no_direct_contact=True,
-        ),
-        child_contact_windows=(terms.Window(days=range(7), start="18:00", end="18:30"),),
+    """The demo terms, parsed the way stored terms are."""
+    return terms.Agreement.from_dict(
+        {
+            "effective_from": local_midnight(start, ZONE),
+            "timezone": ZONE,
+            "permitted_channels": {"to_survivor": ["app"], "from_survivor": ["app"]},
+            "forbidden_channels": {"to_survivor": ["phone", "in_person", "social_media"]},
+            "permitted_topics": topics,
+            "time_windows": [{"days": range(5), "start": "18:00", "end": "19:30"}],
+            "frequency_cap": {"limit": cap, "per": "day"},
+            "emergency_topics": ["medical emergency"],
+            "handover": {
+                "place": "Contact centre (fictional)",
+                "weekdays": [4],
+                "time": "17:00",
+                "supervised": True,
+                "no_direct_contact": True,
+            },
+            "child_contact_windows": [{"days": range(7), "start": "18:00", "end": "18:30"}],
+        }
     )
 
 

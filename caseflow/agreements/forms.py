@@ -195,7 +195,9 @@ class AgreementForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.timezone_name = timezone_name
         self.first_version = first_version
-        self.fields["children"].choices = list(children)
+        children_field = self.fields["children"]
+        assert isinstance(children_field, forms.ChoiceField)
+        children_field.choices = list(children)
         if first_version:
             # The first version's terms apply from the start of the agreement.
             del self.fields["terms_from"]
@@ -436,7 +438,9 @@ class StatusForm(forms.Form):
     def __init__(self, *args, current: str, **kwargs):
         super().__init__(*args, **kwargs)
         allowed = STATUS_TRANSITIONS[current]
-        self.fields["status"].choices = [
+        status = self.fields["status"]
+        assert isinstance(status, forms.ChoiceField)
+        status.choices = [
             (value, label) for value, label in AgreementStatus.choices if value in allowed
         ]
 

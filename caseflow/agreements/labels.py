@@ -16,12 +16,12 @@ CHANNEL_CHOICES = [
     (terms.Channel.SOCIAL_MEDIA, "Social media"),
     (terms.Channel.OTHER, "Other"),
 ]
-CHANNEL_LABELS = dict(CHANNEL_CHOICES)
+CHANNEL_LABELS: dict[str, str] = dict(CHANNEL_CHOICES)
 DIRECTION_CHOICES = [
     (terms.Direction.TO_SURVIVOR, "Other parent → survivor"),
     (terms.Direction.FROM_SURVIVOR, "Survivor → other parent"),
 ]
-DIRECTION_LABELS = dict(DIRECTION_CHOICES)
+DIRECTION_LABELS: dict[str, str] = dict(DIRECTION_CHOICES)
 KIND_CHOICES = [
     (terms.EventKind.MESSAGE, "Message"),
     (terms.EventKind.CALL, "Call"),
@@ -29,7 +29,7 @@ KIND_CHOICES = [
     (terms.EventKind.HANDOVER, "Handover of the children"),
     (terms.EventKind.CHILD_CONTACT, "Contact with the children"),
 ]
-KIND_LABELS = dict(KIND_CHOICES)
+KIND_LABELS: dict[str, str] = dict(KIND_CHOICES)
 #: Terms an advocate can mark as broken (the effective period is not a term one can break).
 TERM_LABELS = {
     terms.Term.FORBIDDEN_CHANNELS: "Used a forbidden channel",

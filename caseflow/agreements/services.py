@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -175,10 +176,12 @@ def agreement_save(
     policy.require(actor, case, "edit")
     if agreement.status in (AgreementStatus.SUPERSEDED, AgreementStatus.ENDED):
         raise PermissionDenied("A superseded or ended agreement is kept as it was.")
+    if expected_lock is None:
+        raise StaleEdit("agreement")
     claimed = ContactAgreement.objects.filter(
         pk=agreement.pk, lock=expected_lock, current_number=agreement.current_number
     ).update(lock=F("lock") + 1, current_number=F("current_number") + 1)
-    if not claimed or expected_lock is None:
+    if not claimed:
         raise StaleEdit("agreement")
     agreement.refresh_from_db(fields=["lock", "current_number"])
     changed = []
@@ -275,10 +278,10 @@ def version_in_force(
 def _stored_event(row: ContactEvent) -> terms.ContactEvent:
     return terms.ContactEvent(
         occurred_at=row.occurred_at,
-        channel=row.channel,
-        direction=row.direction,
+        channel=terms.Channel(row.channel),
+        direction=terms.Direction(row.direction),
         topic=row.topic,
-        kind=row.kind,
+        kind=terms.EventKind(row.kind),
         handover_missed=row.handover_missed,
         direct_contact_at_handover=row.direct_contact_at_handover,
     )
@@ -317,7 +320,7 @@ def event_log(
     agreement: ContactAgreement,
     event: terms.ContactEvent,
     description: str = "",
-    evidence: list[dict] = (),
+    evidence: Sequence[dict] = (),
     reported_at: dt.datetime | None = None,
 ) -> ContactEvent:
     """Log a contact the survivor reported, with its evidence, and store what the breach checker
@@ -530,7 +533,7 @@ def escalation_rule_for(agency_id: int) -> EscalationRule:
     )
 
 
-FOLLOWUP_TEXT = {
+FOLLOWUP_TEXT: dict[str, str] = {
     EscalationRuleKind.SEVERITY: "A serious breach of the contact agreement: re-assess risk.",
     EscalationRuleKind.FREQUENCY: "Repeated breaches of the contact agreement: re-assess risk.",
 }

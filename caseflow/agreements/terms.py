@@ -722,8 +722,8 @@ class ContactEvent:
 class Violation:
     """One broken term: which term, a machine code, and a plain-English message for the advocate."""
 
-    term: str
-    code: str
+    term: Term
+    code: Code
     message: str
 
     def __post_init__(self) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
@@ -268,7 +268,7 @@ def event_new(request: AuthenticatedRequest, case: Case, agreement_id: str) -> H
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
 def event_review(
-    request: HttpRequest, case: Case, agreement_id: str, event_id: str
+    request: AuthenticatedRequest, case: Case, agreement_id: str, event_id: str
 ) -> HttpResponse:
     agreement = selectors.agreement_get(case, agreement_id)
     event = selectors.event_get(agreement, event_id)
