@@ -242,6 +242,7 @@ def case_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=("POST",))
 @case_page("assign")
 def case_assign(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     users = policy.assignable_users(case)
@@ -270,6 +271,7 @@ def case_assign(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=("POST",))
 @case_page("restrict")
 def case_restrict(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     users = policy.assignable_users(case)
