@@ -4,6 +4,7 @@ The embedded default (no ``DATABASE_URL``) runs on a SQLite file and a file-syst
 under ``var/`` and generates its own development keys there. Production sets every key explicitly.
 """
 
+import ipaddress
 import os
 import secrets
 from pathlib import Path
@@ -245,6 +246,14 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # Header set by the trusted reverse proxy carrying the client address; empty: use REMOTE_ADDR.
 TRUSTED_PROXY_IP_HEADER = os.environ.get("TRUSTED_PROXY_IP_HEADER", "")
+# Addresses or networks of the reverse proxies (comma-separated): the header above is read only
+# on requests whose socket peer is one of them. Empty: the header is never trusted.
+TRUSTED_PROXIES = [n.strip() for n in os.environ.get("TRUSTED_PROXIES", "").split(",") if n.strip()]
+for _net in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_net, strict=False)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: not an address or network: {_net}") from exc
 if HTTPS and env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
