@@ -273,6 +273,9 @@ CONTENT_SECURITY_POLICY = {
 
 # --- caseflow ------------------------------------------------------------------------------
 BREAK_GLASS_MINUTES = env_int("BREAK_GLASS_MINUTES", 60)
+# Emergency accesses (granted or refused) one user may attempt within an hour; beyond it they are
+# refused and the user's supervisors are alerted.
+BREAK_GLASS_PER_HOUR = env_int("BREAK_GLASS_PER_HOUR", 5)
 # Set by `manage.py demo` for its own processes: shows the demo banner.
 DEMO_MODE = env_bool("CASEFLOW_DEMO", False)
 

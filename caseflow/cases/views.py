@@ -392,6 +392,12 @@ def break_glass(request: AuthenticatedRequest) -> HttpResponse:
                 reference=form.cleaned_data["reference"],
                 reason=form.cleaned_data["reason"],
             )
+        except services.BreakGlassLimited:
+            form.add_error(
+                None,
+                "You have reached the limit of emergency accesses for this hour. "
+                "Ask your supervisor, who has been told.",
+            )
         except services.BreakGlassRefused:
             record("break_glass.refused", request=request)
             form.add_error(
