@@ -112,6 +112,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "caseflow.middleware.RequestIdMiddleware",
+    "caseflow.middleware.RequestSizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -377,6 +378,10 @@ CELERY_BEAT_SCHEDULE["safety-followups-sweep"] = {
 # --- agreements (contact-boundary agreements, breach register) -------------------------------
 # Largest evidence file accepted, in bytes.
 EVIDENCE_MAX_BYTES = env_int("EVIDENCE_MAX_BYTES", 10 * 1024 * 1024)
+# Largest request body accepted at all (413 above it, before the body is read): the largest
+# evidence file and room for the form around it. Form data other than files is capped lower.
+REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", EVIDENCE_MAX_BYTES + 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024)
 # Escalation when an agency has no rule of its own: a breach at or above this severity, or
 # this many breaches within this many days, asks for a risk re-assessment.
 AGREEMENTS_ESCALATION_SEVERITY = os.environ.get("AGREEMENTS_ESCALATION_SEVERITY", "high")
