@@ -13,4 +13,5 @@ RUN STATIC_ROOT=/app/staticfiles DATABASE_URL=sqlite:////tmp/build.sqlite3 SECRE
 USER caseflow
 EXPOSE 8000
 CMD ["gunicorn", "caseflow.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", \
-     "--access-logfile", "-", "--forwarded-allow-ips", "*"]
+     "--access-logfile", "-", "--logger-class", "caseflow.lib.access_log.RedactingLogger", \
+     "--forwarded-allow-ips", "*"]

@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib.auth import logout
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 from django.urls import Resolver404, resolve, reverse
 
 from caseflow.lib.request_context import request_id_var
@@ -28,6 +29,26 @@ class RequestIdMiddleware:
             request_id_var.reset(token)
         response["X-Request-ID"] = request_id
         return response
+
+
+class RequestSizeLimitMiddleware:
+    """Refuse a request whose declared body is over ``REQUEST_MAX_BYTES`` with a 413 page,
+    before anything reads the body. (The reverse proxy should refuse it first: see README.)"""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        declared = request.META.get("CONTENT_LENGTH") or "0"
+        try:
+            length = int(declared)
+        except ValueError:
+            length = -1
+        if length < 0 or length > settings.REQUEST_MAX_BYTES:
+            response = render(request, "413.html", status=413)
+            response["Connection"] = "close"
+            return response
+        return self.get_response(request)
 
 
 class ActiveMembershipMiddleware:

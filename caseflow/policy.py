@@ -305,9 +305,15 @@ def may_review_audit(user: Any) -> bool:
 
 
 def auditable_events(user: Any) -> QuerySet[AuditEvent]:
-    """The audit events ``user`` may read."""
+    """The audit events ``user`` may read. An event about a restricted case is for the case's
+    access list only, whatever the role, page or filter: the same rule as ``audit_cases``."""
     role = active_role(user)
-    events = AuditEvent.objects.filter(Q(agency_id=agency_id_of(user)))
+    hidden_case = Exists(
+        Case.objects.filter(pk=OuterRef("case_id"), restricted=True).exclude(
+            Exists(Case.restricted_users.through.objects.filter(case=OuterRef("pk"), user=user))
+        )
+    )
+    events = AuditEvent.objects.filter(Q(agency_id=agency_id_of(user)) & ~Q(hidden_case))
     if role == Role.AUDITOR:
         return events
     if role == Role.SUPERVISOR:

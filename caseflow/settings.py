@@ -4,6 +4,7 @@ The embedded default (no ``DATABASE_URL``) runs on a SQLite file and a file-syst
 under ``var/`` and generates its own development keys there. Production sets every key explicitly.
 """
 
+import ipaddress
 import os
 import secrets
 from pathlib import Path
@@ -112,6 +113,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "caseflow.middleware.RequestIdMiddleware",
+    "caseflow.middleware.RequestSizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -246,6 +248,14 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # Header set by the trusted reverse proxy carrying the client address; empty: use REMOTE_ADDR.
 TRUSTED_PROXY_IP_HEADER = os.environ.get("TRUSTED_PROXY_IP_HEADER", "")
+# Addresses or networks of the reverse proxies (comma-separated): the header above is read only
+# on requests whose socket peer is one of them. Empty: the header is never trusted.
+TRUSTED_PROXIES = [n.strip() for n in os.environ.get("TRUSTED_PROXIES", "").split(",") if n.strip()]
+for _net in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_net, strict=False)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: not an address or network: {_net}") from exc
 if HTTPS and env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -265,6 +275,9 @@ CONTENT_SECURITY_POLICY = {
 
 # --- caseflow ------------------------------------------------------------------------------
 BREAK_GLASS_MINUTES = env_int("BREAK_GLASS_MINUTES", 60)
+# Emergency accesses (granted or refused) one user may attempt within an hour; beyond it they are
+# refused and the user's supervisors are alerted.
+BREAK_GLASS_PER_HOUR = env_int("BREAK_GLASS_PER_HOUR", 5)
 # Set by `manage.py demo` for its own processes: shows the demo banner.
 DEMO_MODE = env_bool("CASEFLOW_DEMO", False)
 
@@ -366,6 +379,10 @@ CELERY_BEAT_SCHEDULE["safety-followups-sweep"] = {
 # --- agreements (contact-boundary agreements, breach register) -------------------------------
 # Largest evidence file accepted, in bytes.
 EVIDENCE_MAX_BYTES = env_int("EVIDENCE_MAX_BYTES", 10 * 1024 * 1024)
+# Largest request body accepted at all (413 above it, before the body is read): the largest
+# evidence file and room for the form around it. Form data other than files is capped lower.
+REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", EVIDENCE_MAX_BYTES + 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024)
 # Escalation when an agency has no rule of its own: a breach at or above this severity, or
 # this many breaches within this many days, asks for a risk re-assessment.
 AGREEMENTS_ESCALATION_SEVERITY = os.environ.get("AGREEMENTS_ESCALATION_SEVERITY", "high")

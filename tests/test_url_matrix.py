@@ -108,3 +108,60 @@ def test_matrix(name, cast, login):
                     if other not in allowed and canary(getattr(cast, other)) in body:
                         failures.append(f"{method} {target} as {actor} leaked {other}")
     assert failures == []
+
+
+def _view_of(pattern) -> object:
+    return pattern.callback
+
+
+def _reaches_view(expected: dict[str, int]) -> bool:
+    signed_in = {a: s for a, s in expected.items() if a not in ("anonymous", "deactivated")}
+    return set(signed_in.values()) != {405}
+
+
+def test_every_reauth_guard_has_its_row_and_every_row_its_guard():
+    """A row's ``reauth`` names exactly the methods its view guards with
+    ``require_recent_auth``."""
+    guarded = 0
+    for name, pattern in named_urls().items():
+        methods = getattr(_view_of(pattern), "recent_auth_methods", frozenset())
+        # A method refused (405) before the guard runs is not guarded.
+        methods = {m for m in methods if _reaches_view(getattr(MATRIX[name], m))}
+        assert set(MATRIX[name].reauth) == set(methods), name
+        guarded += bool(methods)
+    assert guarded >= 5
+
+
+@pytest.mark.parametrize("name", sorted(n for n, r in MATRIX.items() if r.reauth))
+def test_matrix_with_a_stale_session(name, cast, login, settings):
+    """The same requests once the last password and code are older than RECENT_AUTH_MINUTES:
+    every signed-in actor who would reach the view is sent to re-authenticate first."""
+    from caseflow.accounts import second_factor as sf
+
+    row = MATRIX[name]
+    reauth_url = reverse("accounts:reauth")
+    failures, checked = [], 0
+    for method in row.reauth:
+        for actor in ACTORS:
+            fresh = getattr(row, method)[actor]
+            client = login(cast.actor(actor))
+            if cast.actor(actor) is not None:
+                session = client.session
+                session[sf.RECENT_AUTH_AT] = sf.now_ts() - settings.RECENT_AUTH_MINUTES * 60 - 1
+                session.save()
+            response = client.generic(
+                method,
+                url_for(name, row, cast, "case"),
+                data=b"",
+                content_type=("application/x-www-form-urlencoded" if method == "POST" else ""),
+            )
+            location = response.get("Location", "")
+            if fresh == 405 or actor in ("anonymous", "deactivated"):
+                ok = response.status_code == fresh and not location.startswith(reauth_url)
+            else:
+                ok = response.status_code == 302 and location.startswith(reauth_url)
+                checked += 1
+            if not ok:
+                failures.append(f"{method} as {actor}: {response.status_code} {location}")
+    assert checked, "no actor reached the guard"
+    assert failures == []

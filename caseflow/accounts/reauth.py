@@ -49,6 +49,10 @@ def require_recent_auth(
                 return reauth_redirect(request)
             return func(request, *args, **kwargs)
 
+        # Read by the authorization matrix: each guarded URL's row names the guarded methods.
+        wrapper.recent_auth_methods = (  # type: ignore[attr-defined]
+            frozenset(guarded) if guarded is not None else frozenset({"GET", "POST"})
+        )
         return wrapper
 
     return decorate(view) if view is not None else decorate

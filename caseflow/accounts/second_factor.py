@@ -21,6 +21,7 @@ from django.utils import timezone
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from caseflow.accounts.credentials import credentials_revoke
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
 
@@ -231,6 +232,7 @@ def reauthenticate(*, actor: User, request: HttpRequest, password: str, token: s
 def sessions_end_all(*, actor: User, request: HttpRequest) -> None:
     """Log out everywhere: every session of the user, this one included, ends now."""
     User.objects.filter(pk=actor.pk).update(session_epoch=F("session_epoch") + 1)
+    credentials_revoke(actor=actor, user=actor, request=request)
     record("security.logout_everywhere", actor=actor, request=request)
     logout(request)
 
@@ -246,4 +248,5 @@ def password_change(*, actor: User, request: HttpRequest, password: str) -> None
     from django.contrib.auth import update_session_auth_hash
 
     update_session_auth_hash(request, actor)
+    credentials_revoke(actor=actor, user=actor, request=request)
     record("security.password_changed", actor=actor, request=request)

@@ -13,6 +13,7 @@ from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from caseflow import policy
+from caseflow.accounts.credentials import credentials_revoke
 from caseflow.accounts.models import Membership, Team, User
 from caseflow.audit.services import record
 
@@ -137,6 +138,7 @@ def staff_second_factor_reset(*, actor: User, request: HttpRequest, user: User) 
     TOTPDevice.objects.filter(user=user).delete()
     StaticDevice.objects.filter(user=user).delete()
     User.objects.filter(pk=user.pk).update(session_epoch=F("session_epoch") + 1)
+    credentials_revoke(actor=actor, user=user, request=request)
     record(
         "security.second_factor_reset",
         actor=actor,

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
+from caseflow.accounts.reauth import require_recent_auth
 from caseflow.agreements import selectors, services
 from caseflow.agreements.forms import (
     TERM_LABELS,
@@ -366,6 +367,7 @@ def chronology(request: AuthenticatedRequest, case: Case, agreement_id: str) -> 
 
 @login_required
 @require_http_methods(["GET"])
+@require_recent_auth
 @case_page("view")
 def chronology_csv(request: AuthenticatedRequest, case: Case, agreement_id: str) -> HttpResponse:
     """The chronology as CSV, for the agency's own file."""
@@ -379,6 +381,7 @@ def chronology_csv(request: AuthenticatedRequest, case: Case, agreement_id: str)
 
 @login_required
 @require_http_methods(["GET"])
+@require_recent_auth
 @case_page("view")
 def evidence_download(request: AuthenticatedRequest, case: Case, evidence_id: str) -> HttpResponse:
     evidence = selectors.evidence_get(case, evidence_id)

@@ -70,6 +70,7 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("party.update", W, "Changed a person on the case"),
     ("break_glass.open", S, "Opened a case in an emergency (break glass)"),
     ("break_glass.refused", S, "Was refused emergency access"),
+    ("break_glass.limited", S, "Was stopped by the hourly emergency-access limit"),
     ("break_glass.review", W, "Reviewed an emergency access"),
     ("break_glass.expire", Y, "Emergency access expired"),
     ("access.denied", S, "Was denied access"),

@@ -10,10 +10,12 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils import timezone
 
 from caseflow import policy
-from caseflow.accounts.models import Team, User
+from caseflow.accounts.models import Role, Team, User
+from caseflow.audit.models import AuditEvent
 from caseflow.audit.services import record
 from caseflow.cases.models import (
     STATUS_TRANSITIONS,
@@ -309,13 +311,61 @@ class BreakGlassRefused(Exception):
     """No case this user may open through break-glass has that reference."""
 
 
-@transaction.atomic
+class BreakGlassLimited(Exception):
+    """The user reached ``BREAK_GLASS_PER_HOUR`` emergency accesses within the last hour."""
+
+
+def _break_glass_within_limit(*, actor: User, request: HttpRequest | None) -> None:
+    """Refuse a break-glass beyond the hourly limit (grants and refusals both count, so
+    guessing references is limited too) and alert the user's supervisors, once an hour."""
+    now = timezone.now()
+    recent = AuditEvent.objects.filter(
+        actor_id=actor.pk,
+        action__in=("break_glass.open", "break_glass.refused"),
+        at__gte=now - dt.timedelta(hours=1),
+    ).count()
+    if recent < settings.BREAK_GLASS_PER_HOUR:
+        return
+    supervisors = (
+        User.objects.filter(
+            teams__in=actor.teams.all(),
+            is_active=True,
+            membership__role=Role.SUPERVISOR,
+            membership__is_active=True,
+        )
+        .exclude(pk=actor.pk)
+        .distinct()
+    )
+    notify(
+        recipients=supervisors,
+        kind="unusual_access",
+        case=None,
+        key=f"break_glass_limit:{actor.pk}:{now:%Y%m%d%H}",
+        text=(
+            "Unusual access: a member of your team reached the limit of emergency accesses "
+            "within an hour. Please review their activity."
+        ),
+        link=reverse("audit:user", args=[actor.pk]),
+    )
+    record("break_glass.limited", actor=actor, request=request, detail={"recent": recent})
+    raise BreakGlassLimited
+
+
 def break_glass_open(
     *, actor: User, request: HttpRequest | None, reference: str, reason: str
 ) -> BreakGlassGrant:
     """Open an unassigned, unrestricted case of the actor's agency for a limited time."""
     if not policy.may_break_glass(actor):
         raise PermissionDenied
+    # Outside the grant's transaction: the alert and its audit event stay when this refuses.
+    _break_glass_within_limit(actor=actor, request=request)
+    return _break_glass_grant(actor=actor, request=request, reference=reference, reason=reason)
+
+
+@transaction.atomic
+def _break_glass_grant(
+    *, actor: User, request: HttpRequest | None, reference: str, reason: str
+) -> BreakGlassGrant:
     case = policy.break_glass_candidates(actor).filter(reference=reference.strip()).first()
     if case is None:
         raise BreakGlassRefused

@@ -242,6 +242,7 @@ def case_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=("POST",))
 @case_page("assign")
 def case_assign(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     users = policy.assignable_users(case)
@@ -270,6 +271,7 @@ def case_assign(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=("POST",))
 @case_page("restrict")
 def case_restrict(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     users = policy.assignable_users(case)
@@ -389,6 +391,12 @@ def break_glass(request: AuthenticatedRequest) -> HttpResponse:
                 request=request,
                 reference=form.cleaned_data["reference"],
                 reason=form.cleaned_data["reason"],
+            )
+        except services.BreakGlassLimited:
+            form.add_error(
+                None,
+                "You have reached the limit of emergency accesses for this hour. "
+                "Ask your supervisor, who has been told.",
             )
         except services.BreakGlassRefused:
             record("break_glass.refused", request=request)

@@ -6,9 +6,12 @@ class CheckinsConfig(AppConfig):
     label = "checkins"
 
     def ready(self) -> None:
+        from caseflow.accounts.credentials import register_credential_revoker
         from caseflow.cases import panels, selectors
         from caseflow.checkins import panels as checkin_panels
         from caseflow.checkins.selectors import next_checkin_due
+        from caseflow.checkins.services import calendar_tokens_revoke_for
 
         selectors.register_next_due(next_checkin_due)
         panels.register_panel(checkin_panels.case_panel, order=30)
+        register_credential_revoker(calendar_tokens_revoke_for)

@@ -521,6 +521,23 @@ def calendar_token_revoke(*, actor: User, request: HttpRequest | None = None) ->
     return revoked
 
 
+def calendar_tokens_revoke_for(*, actor: User, user: User, request: HttpRequest | None) -> int:
+    """End ``user``'s feed links with their sessions (registered with accounts.credentials)."""
+    revoked = CalendarToken.objects.filter(user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    if revoked:
+        record(
+            "calendar_token.revoke",
+            actor=actor,
+            request=request,
+            object_type="user",
+            object_id=str(user.pk),
+            detail={"revoked": revoked},
+        )
+    return revoked
+
+
 def calendar_token_used(row: CalendarToken) -> None:
     CalendarToken.objects.filter(pk=row.pk).update(last_used_at=timezone.now())
 

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
+from caseflow.accounts.reauth import require_recent_auth
 from caseflow.agreements import selectors as agreement_selectors
 from caseflow.agreements import services as agreement_services
 from caseflow.agreements import views as agreement_views
@@ -129,6 +130,7 @@ def release_revoke(request: AuthenticatedRequest, case: Case, release_id: str) -
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=("POST",))
 @case_page("edit")
 def referral_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     form = ReferralPackForm(request.POST or None)
@@ -184,6 +186,7 @@ def _download(export: services.Export) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=("POST",))
 @case_page("edit")
 def evidence_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     form = EvidencePackForm(
@@ -228,6 +231,7 @@ def evidence_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=("POST",))
 @case_page("edit")
 def case_export(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     form = CaseExportForm(request.POST or None, releases=selectors.case_releases(case))
@@ -328,12 +332,14 @@ def _purge_step(request: HttpRequest, step, done: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@require_recent_auth
 def purge_approve(request: AuthenticatedRequest) -> HttpResponse:
     return _purge_step(request, services.purge_approve, "Approval recorded.")
 
 
 @login_required
 @require_POST
+@require_recent_auth
 def purge_execute(request: AuthenticatedRequest) -> HttpResponse:
     return _purge_step(
         request, services.purge_execute, "Purge carried out: its deletion certificate is below."
@@ -427,6 +433,7 @@ def reports(request: AuthenticatedRequest) -> HttpResponse:
 
 @login_required
 @require_GET
+@require_recent_auth
 def report_csv(request: AuthenticatedRequest) -> HttpResponse:
     form, report = _report(request)
     if report is None:
@@ -452,6 +459,7 @@ REFUSED_OUTSIDE = (
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=("POST",))
 @case_page("edit")
 def chronology_share(request: AuthenticatedRequest, case: Case, agreement_id: str) -> HttpResponse:
     """Choose who the chronology is for: the internal file as ever, or someone outside the

@@ -10,6 +10,7 @@ sensitive keys in dict arguments. :class:`NoPersonalDataReporterFilter` makes er
 from __future__ import annotations
 
 import logging
+import re
 import traceback
 from collections.abc import Mapping
 from typing import Any
@@ -17,6 +18,18 @@ from typing import Any
 from django.views.debug import SafeExceptionReporterFilter
 
 MASK = "[redacted]"
+
+#: URL paths that carry a secret (the calendar feed's token): access-log lines keep the path's
+#: shape, never the secret.
+SECRET_PATHS = (re.compile(r"(/checkins/calendar/)[^/\s?\"']+(\.ics)"),)
+
+
+def redact_paths(text: str) -> str:
+    """``text`` with the secret part of every secret-bearing URL path masked."""
+    for pattern in SECRET_PATHS:
+        text = pattern.sub(rf"\g<1>{MASK}\g<2>", text)
+    return text
+
 
 #: Keys whose values never reach a log, whatever their nesting.
 SENSITIVE_KEYS = frozenset(
@@ -106,10 +119,14 @@ class RedactPersonalData(logging.Filter):
         if record.exc_info and record.exc_info[0] is not None:
             record.exc_text = _traceback_without_messages(record.exc_info)
             record.exc_info = None
+        if isinstance(record.msg, str):
+            record.msg = redact_paths(record.msg)
         if isinstance(record.args, Mapping):
             record.args = redact(record.args)
         elif isinstance(record.args, tuple):
-            record.args = tuple(redact(a) for a in record.args)
+            record.args = tuple(
+                redact_paths(a) if isinstance(a, str) else redact(a) for a in record.args
+            )
         for name, value in list(vars(record).items()):
             if _is_sensitive(name) and name not in ("name",):
                 setattr(record, name, MASK)

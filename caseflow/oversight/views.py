@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
+from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
 from caseflow.lib.csvcells import csv_cell
 from caseflow.oversight import selectors, services
@@ -102,6 +103,7 @@ EXPORT_HEADER = [
 
 @login_required
 @require_http_methods(["GET"])
+@require_recent_auth
 def export(request: AuthenticatedRequest) -> HttpResponse:
     _require_workspace(request)
     form = _filters(request)

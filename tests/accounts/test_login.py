@@ -57,6 +57,7 @@ def test_lockout_is_per_username_and_address(cast):
 
 def test_lockout_uses_the_trusted_proxy_address(cast, settings):
     settings.TRUSTED_PROXY_IP_HEADER = "X-Forwarded-For"
+    settings.TRUSTED_PROXIES = ["10.0.0.0/24"]
     attacker, advocate = Client(), Client()
     for _ in range(5):
         attacker.post(
@@ -111,3 +112,24 @@ def test_failed_sign_in_is_audited_without_the_username(cast):
     password_login(Client(), "assigned", "hunter2-typed-in-the-wrong-box")
     event = AuditEvent.objects.get(action="security.login_failed")
     assert "hunter2" not in str(event.detail) and "assigned" not in str(event.detail)
+
+
+def test_the_header_is_ignored_unless_the_peer_is_a_trusted_proxy(cast, settings):
+    """Reaching the app server directly, an attacker cannot pick a new address per guess."""
+    settings.TRUSTED_PROXY_IP_HEADER = "X-Forwarded-For"
+    settings.TRUSTED_PROXIES = ["10.0.0.2"]
+    attacker = Client()
+    for n in range(5):
+        attacker.post(
+            reverse("accounts:login"),
+            {"username": "assigned", "password": "guess"},
+            REMOTE_ADDR="192.0.2.50",
+            HTTP_X_FORWARDED_FOR=f"203.0.113.{n + 1}",
+        )
+    attacker.post(
+        reverse("accounts:login"),
+        {"username": "assigned", "password": f.PASSWORD},
+        REMOTE_ADDR="192.0.2.50",
+        HTTP_X_FORWARDED_FOR="203.0.113.99",
+    )
+    assert not signed_in(attacker)

@@ -84,6 +84,7 @@ def test_other_pages_write_at_most_one_read(name, cast, login):
 def test_a_case_page_records_who_where_and_which_request(cast, login, settings):
 
     settings.TRUSTED_PROXY_IP_HEADER = "X-Forwarded-For"
+    settings.TRUSTED_PROXIES = ["127.0.0.1"]
     mark = _head()
     response = login(cast.assigned).get(
         reverse("cases:detail", args=[cast.case.public_id]),

@@ -55,9 +55,15 @@ ROWS: dict[str, Row] = {
         GET=casework(200, 200),
         POST=casework(200, 200),
         url=_agreement_url("confidentiality:chronology_share"),
+        reauth=("POST",),
     ),
     "agreements:chronology_csv": Row(
-        GET=casework(200, 200), POST=NOT_ALLOWED, url=_agreement_url("agreements:chronology_csv")
+        GET=casework(200, 200),
+        POST=NOT_ALLOWED,
+        url=_agreement_url("agreements:chronology_csv"),
+        reauth=("GET",),
     ),
-    "agreements:evidence": Row(GET=casework(200, 200), POST=NOT_ALLOWED, url=_evidence_url),
+    "agreements:evidence": Row(
+        GET=casework(200, 200), POST=NOT_ALLOWED, url=_evidence_url, reauth=("GET",)
+    ),
 }

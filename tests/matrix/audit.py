@@ -27,7 +27,7 @@ def _expired_grant_url(cast, case) -> str:
 
 ROWS: dict[str, Row] = {
     "audit:events": Row(GET=expect(403, **WORKSPACE), POST=NOT_ALLOWED),
-    "audit:export": Row(GET=expect(403, **WORKSPACE), POST=NOT_ALLOWED),
+    "audit:export": Row(GET=expect(403, **WORKSPACE), POST=NOT_ALLOWED, reauth=("GET",)),
     "audit:break_glass": Row(GET=expect(403, **WORKSPACE), POST=NOT_ALLOWED),
     # Timelines: whoever may read the case, and the agency's auditors.
     "audit:case": Row(GET=casework(200, 200, auditor=200), POST=NOT_ALLOWED, kwargs="case"),

@@ -42,3 +42,6 @@ class Row:
     # For URLs of objects inside a case: (cast, case) -> URL. The case is ``cast.case`` and
     # ``cast.restricted_case`` in turn; the builder creates the object it needs on that case.
     url: Callable[[Any, Any], str] | None = None
+    # Methods that need a recent password and second factor (``require_recent_auth``): with a
+    # stale session every signed-in actor is sent to re-authenticate before anything else.
+    reauth: tuple[str, ...] = ()

@@ -39,20 +39,24 @@ ROWS: dict[str, Row] = {
         GET=casework(200, 200), POST=casework(200, 200), url=_release_url
     ),
     "confidentiality:referral_pack": Row(
-        GET=casework(200, 200), POST=casework(200, 200), kwargs="case"
+        GET=casework(200, 200), POST=casework(200, 200), kwargs="case", reauth=("POST",)
     ),
     "confidentiality:evidence_pack": Row(
-        GET=casework(200, 200), POST=casework(200, 200), kwargs="case"
+        GET=casework(200, 200), POST=casework(200, 200), kwargs="case", reauth=("POST",)
     ),
     "confidentiality:case_export": Row(
-        GET=casework(200, 200), POST=casework(200, 200), kwargs="case"
+        GET=casework(200, 200), POST=casework(200, 200), kwargs="case", reauth=("POST",)
     ),
     "confidentiality:compelled_new": Row(
         GET=casework(200, 200), POST=casework(200, 200), kwargs="case"
     ),
     "confidentiality:purges": Row(GET=expect(403, **PURGERS), POST=NOT_ALLOWED),
-    "confidentiality:purge_approve": Row(GET=NOT_ALLOWED, POST=expect(403, **PURGE_STEP)),
-    "confidentiality:purge_execute": Row(GET=NOT_ALLOWED, POST=expect(403, **PURGE_STEP)),
+    "confidentiality:purge_approve": Row(
+        GET=NOT_ALLOWED, POST=expect(403, **PURGE_STEP), reauth=("POST",)
+    ),
+    "confidentiality:purge_execute": Row(
+        GET=NOT_ALLOWED, POST=expect(403, **PURGE_STEP), reauth=("POST",)
+    ),
     "confidentiality:retention": Row(
         GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)
     ),
@@ -61,6 +65,6 @@ ROWS: dict[str, Row] = {
     ),
     "confidentiality:reports": Row(GET=expect(403, **REPORTERS), POST=NOT_ALLOWED),
     "confidentiality:report_csv": Row(
-        GET=expect(403, **{k: 302 for k in REPORTERS}), POST=NOT_ALLOWED
+        GET=expect(403, **{k: 302 for k in REPORTERS}), POST=NOT_ALLOWED, reauth=("GET",)
     ),
 }

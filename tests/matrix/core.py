@@ -21,9 +21,14 @@ ROWS: dict[str, Row] = {
     ),
     "accounts:logout": Row(GET=expect(405, anonymous=405, deactivated=405), POST=expect(302)),
     "agency:staff_list": Row(GET=expect(403, agency_admin=200), POST=NOT_ALLOWED),
-    "agency:staff_new": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
+    "agency:staff_new": Row(
+        GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), reauth=("POST",)
+    ),
     "agency:staff_edit": Row(
-        GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), kwargs="user"
+        GET=expect(403, agency_admin=200),
+        POST=expect(403, agency_admin=200),
+        kwargs="user",
+        reauth=("POST",),
     ),
     "agency:team_new": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
     "agency:team_edit": Row(
@@ -32,12 +37,18 @@ ROWS: dict[str, Row] = {
     "cases:list": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=NOT_ALLOWED),
     "cases:new": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=expect(403, **CASEWORKERS_ONLY)),
     "cases:break_glass": Row(
-        GET=expect(403, **CASEWORKERS_ONLY), POST=expect(403, **CASEWORKERS_ONLY)
+        GET=expect(403, **CASEWORKERS_ONLY),
+        POST=expect(403, **CASEWORKERS_ONLY),
+        reauth=("GET", "POST"),
     ),
     "cases:detail": Row(GET=casework(200, 200), POST=NOT_ALLOWED, kwargs="case"),
     "cases:edit": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
-    "cases:assign": Row(GET=casework(403, 200), POST=casework(403, 200), kwargs="case"),
-    "cases:restrict": Row(GET=casework(403, 200), POST=casework(403, 200), kwargs="case"),
+    "cases:assign": Row(
+        GET=casework(403, 200), POST=casework(403, 200), kwargs="case", reauth=("POST",)
+    ),
+    "cases:restrict": Row(
+        GET=casework(403, 200), POST=casework(403, 200), kwargs="case", reauth=("POST",)
+    ),
     "cases:status": Row(GET=NOT_ALLOWED, POST=casework(302, 302), kwargs="case"),
     "checkins:safe_contact": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
     "cases:party_new": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),

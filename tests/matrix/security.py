@@ -10,7 +10,7 @@ ROWS: dict[str, Row] = {
     "accounts:enrol": Row(GET=expect(200), POST=expect(200)),
     "accounts:enrol_qr": Row(GET=expect(200), POST=NOT_ALLOWED),
     "accounts:recovery_codes": Row(
-        GET=expect(405, anonymous=405, deactivated=405), POST=expect(200)
+        GET=expect(405, anonymous=405, deactivated=405), POST=expect(200), reauth=("POST",)
     ),
     # Wrong or missing password: the form again.
     "accounts:reauth": Row(GET=expect(200), POST=expect(200)),
@@ -23,5 +23,6 @@ ROWS: dict[str, Row] = {
         GET=expect(405, anonymous=405, deactivated=405),
         POST=expect(403, agency_admin=302),
         kwargs="user",
+        reauth=("POST",),
     ),
 }

@@ -1,0 +1,100 @@
+"""The calendar feed's token never reaches an access log: runserver's ``django.server`` lines
+and gunicorn's access log (with the logger class the Dockerfile names) mask it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import logging
+from types import SimpleNamespace
+
+import pytest
+from django.core.servers.basehttp import WSGIRequestHandler
+from django.urls import reverse
+from gunicorn.config import Config
+
+from caseflow.checkins import services
+from caseflow.lib.access_log import RedactingLogger
+
+
+@pytest.fixture
+def feed(cast, client):
+    token = services.calendar_token_create(actor=cast.assigned)
+    path = reverse("checkins:feed", args=[token])
+    assert token in path
+    response = client.get(path)
+    assert response.status_code == 200
+    return token, path
+
+
+@pytest.fixture
+def server_log():
+    """What the ``django.server`` handler (as configured in settings) writes."""
+    logger = logging.getLogger("django.server")
+    assert logger.handlers, "django.server has its handler"
+    handler = logger.handlers[0]
+    assert isinstance(handler, logging.StreamHandler)
+    stream = io.StringIO()
+    previous = handler.setStream(stream)
+    yield stream
+    handler.setStream(previous)
+
+
+def _runserver_logs(path: str, status: int) -> None:
+    """The development server's own access-log call for a request line."""
+    handler = WSGIRequestHandler.__new__(WSGIRequestHandler)
+    handler.requestline = f"GET {path}?x=1 HTTP/1.1"
+    handler.request_version = "HTTP/1.1"
+    handler.command = "GET"
+    handler.path = path
+    handler.request = None
+    handler.client_address = ("127.0.0.1", 50000)
+    handler.log_request(status, 1234)
+
+
+@pytest.mark.parametrize("status", [200, 404])
+def test_runserver_access_lines_mask_the_token(feed, server_log, status):
+    token, path = feed
+    _runserver_logs(path, status)
+    line = server_log.getvalue()
+    assert "/checkins/calendar/[redacted].ics" in line and str(status) in line
+    assert token not in line
+
+
+def test_gunicorn_access_lines_mask_the_token(feed):
+    token, path = feed
+    cfg = Config()
+    cfg.set("accesslog", "-")
+    cfg.set(
+        "access_log_format",
+        '%(h)s "%(r)s" %(s)s %(U)s %(q)s "%(f)s" %({x-original-uri}i)s',
+    )
+    logger = RedactingLogger(cfg)
+    stream = io.StringIO()
+    assert logger.access_log.handlers
+    for h in logger.access_log.handlers:
+        h.setStream(stream)  # type: ignore[attr-defined]
+    headers = [("REFERER", f"https://example.org{path}"), ("X-ORIGINAL-URI", path)]
+    req = SimpleNamespace(
+        method="GET", uri=path, path=path, query="", version=(1, 1), headers=headers
+    )
+    resp = SimpleNamespace(status="200 OK", sent=10, response_length=10, headers=[])
+    environ = {
+        "REMOTE_ADDR": "10.0.0.2",
+        "REQUEST_METHOD": "GET",
+        "RAW_URI": path,
+        "PATH_INFO": path,
+        "QUERY_STRING": "",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "HTTP_REFERER": f"https://example.org{path}",
+    }
+    try:
+        logger.access(resp, req, environ, dt.timedelta(seconds=0.01))
+    finally:
+        # gunicorn's handlers stay on the process's loggers: leave none behind.
+        for log in (logger.access_log, logger.error_log):
+            for h in list(log.handlers):
+                log.removeHandler(h)
+    line = stream.getvalue()
+    assert line.count("/checkins/calendar/[redacted].ics") == 4, line
+    assert token not in line
