@@ -1,0 +1,87 @@
+"""The timeline's merge and keyset paging over registered sources (no database rows needed)."""
+
+import datetime as dt
+
+import pytest
+
+from caseflow.cases import timeline
+from caseflow.cases.timeline import Cursor, Entry, Query, Source, key_of
+
+T0 = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
+
+
+def _source(kind: str, times: list[int]) -> Source:
+    """A source of ``kind`` whose rows are at T0 + each minute in ``times`` (pk = index + 1),
+    filtered as a database source would filter them."""
+    rows = [(T0 + dt.timedelta(minutes=m), i + 1) for i, m in enumerate(times)]
+
+    def fetch(case, query: Query) -> list[Entry]:
+        out = []
+        for at, pk in rows:
+            c = query.before
+            if c is not None and (at, kind, key_of(pk)) >= (c.at, c.kind, c.key):
+                continue
+            if query.since is not None and at < query.since:
+                continue
+            if query.until is not None and at >= query.until:
+                continue
+            out.append(Entry(at=at, kind=kind, key=key_of(pk), title=kind))
+        out.sort(key=lambda e: (e.at, e.key), reverse=True)
+        return out[: query.limit]
+
+    return Source(kind=kind, label=kind, fetch=fetch, order=0)
+
+
+def _walk(sources, limit):
+    seen, cursor, pages = [], None, 0
+    while True:
+        page = timeline.page(None, Query(limit=limit, before=cursor), sources)
+        seen.extend(page.entries)
+        pages += 1
+        if page.next is None:
+            return seen, pages
+        cursor = page.next
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3, 7, 100])
+def test_pages_cover_every_entry_once_in_order_with_ties(limit):
+    # Ties on time across kinds and within a kind.
+    sources = [
+        _source("note", [0, 5, 5, 9]),
+        _source("incident", [5, 5, 1]),
+        _source("contact", [9]),
+    ]
+    seen, pages = _walk(sources, limit)
+    keys = [(e.at, e.kind, e.key) for e in seen]
+    assert len(keys) == 8 and len(set(keys)) == 8
+    assert keys == sorted(keys, reverse=True)
+    assert pages == max(1, -(-8 // limit))
+
+
+def test_kind_filter_and_last_page_has_no_cursor():
+    sources = [_source("note", [1, 2]), _source("incident", [3])]
+    page = timeline.page(None, Query(limit=10, kinds=frozenset({"note"})), sources)
+    assert [e.kind for e in page.entries] == ["note", "note"]
+    assert page.next is None
+
+
+def test_keyset_filter_excludes_the_cursor_and_what_comes_before_it():
+    cursor = Cursor(T0, "note", key_of(5))
+    same_kind = timeline.keyset(Query(before=cursor), "note", "at")
+    later_kind = timeline.keyset(Query(before=cursor), "safety", "at")
+    earlier_kind = timeline.keyset(Query(before=cursor), "incident", "at")
+    assert "pk__lt" in str(same_kind)
+    assert str(later_kind) == str(timeline.keyset(Query(before=cursor), "zzz", "at"))
+    assert "at__lt" in str(later_kind) and "('at', datetime" not in str(later_kind)
+    assert "('at', datetime" in str(earlier_kind)
+
+
+def test_two_sources_cannot_share_a_kind():
+    a, b = _source("dup-test", [1]), _source("dup-test", [2])
+    timeline.register_timeline_source(a)
+    try:
+        timeline.register_timeline_source(a)  # the same source again is harmless
+        with pytest.raises(ValueError):
+            timeline.register_timeline_source(b)
+    finally:
+        timeline._SOURCES[:] = [s for s in timeline._SOURCES if s.kind != "dup-test"]
