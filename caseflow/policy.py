@@ -277,6 +277,7 @@ def navigation(user: Any) -> list[tuple[str, str]]:
     if role in CASEWORK_ROLES:
         items += [
             ("Cases", "cases:list"),
+            ("Find by name", "cases:find"),
             ("New referral", "cases:new"),
             ("Emergency access", "cases:break_glass"),
             ("Check-ins", "checkins:home"),

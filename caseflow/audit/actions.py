@@ -59,6 +59,7 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     # Cases and parties
     ("dashboard.view", R, "Viewed the dashboard"),
     ("case.list", R, "Listed cases"),
+    ("case.search_name", R, "Searched for a case by name"),
     ("case.view", R, "Viewed the case"),
     ("case.create", W, "Opened a case"),
     ("case.update", W, "Changed the case"),

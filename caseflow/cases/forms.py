@@ -10,7 +10,7 @@ from django import forms
 from django.utils import timezone
 
 from caseflow.accounts.models import Team, User
-from caseflow.cases.models import RiskLevel
+from caseflow.cases.models import PartyRole, RiskLevel, name_index_for
 
 NAME_MAX = 200
 TEXT_MAX = 4000
@@ -271,5 +271,54 @@ class SearchForm(forms.Form):
     q = forms.CharField(max_length=40, required=False, label="Reference")
 
 
+class NameSearchForm(forms.Form):
+    """Finding a case by a person's name. Sent by POST so that the name never appears in a
+    URL, a browser history or an access log."""
+
+    name = forms.CharField(
+        max_length=200,
+        label="Full name",
+        help_text="First and last name, as on the case. Capitals, accents' forms, punctuation "
+        "and word order do not matter.",
+    )
+    role = forms.ChoiceField(
+        label="This person is",
+        choices=[
+            (PartyRole.SURVIVOR, "The survivor (our client)"),
+            (PartyRole.OTHER_PARTY, "The other party (to check for a conflict)"),
+        ],
+        initial=PartyRole.SURVIVOR,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = FormHelper()
+        self.helper.form_tag = False
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        if not name_index_for(name):
+            raise forms.ValidationError("Enter a name with at least one letter.")
+        return name
+
+
 def _staff_label(user) -> str:
     return user.get_full_name() or user.username
+
+
+class EmergencyByNameForm(forms.Form):
+    """Emergency access to the case found by a name search, with the reason."""
+
+    name = forms.CharField(max_length=200, widget=forms.HiddenInput)
+    reason = forms.CharField(
+        min_length=15,
+        max_length=1000,
+        widget=forms.Textarea({"rows": 3}),
+        help_text="Why you need this case now. Your supervisor reviews every use.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Open the case with emergency access")
+        self.helper.form_action = "cases:find_emergency"

@@ -14,7 +14,9 @@ from caseflow.lib.encryption import (
     EncryptedJSONField,
     EncryptedTextField,
     KeyDestroyed,
+    blind_index,
     new_wrapped_data_key,
+    normalise_identity,
     unwrap_data_key,
 )
 
@@ -160,6 +162,13 @@ class CaseOwned(models.Model):
         return self.case.data_key()
 
 
+def name_index_for(full_name: str) -> str:
+    """The blind index of a person's name: normalised (case, accents' forms, punctuation and
+    spacing), words in any order, keyed. Empty for a name with no letters or digits."""
+    words = sorted(normalise_identity(full_name).split())
+    return blind_index("person-name", " ".join(words)) if words else ""
+
+
 class PartyRole(models.TextChoices):
     SURVIVOR = "survivor", "Survivor (client)"
     OTHER_PARTY = "other_party", "Other party"
@@ -182,6 +191,8 @@ class Party(CaseOwned):
     kept_encrypted_fields = ("full_name", "date_of_birth", "address", "phone", "email")
     # HMAC of normalised name + date of birth, for the conflict check; empty when no DOB is known.
     identity_index = models.CharField(max_length=64, blank=True, db_index=True)
+    # HMAC of the normalised name alone (words in any order), for finding a case by name.
+    name_index = models.CharField(max_length=64, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -191,6 +202,14 @@ class Party(CaseOwned):
 
     def __str__(self) -> str:
         return f"{self.get_role_display()} on {self.case_id}"
+
+    def save(self, *args, **kwargs):
+        # Kept in step with the name on every save that sets it (a name read back from the
+        # database and not changed stays sealed, and so does its index).
+        name = self.__dict__.get("full_name")
+        if isinstance(name, str):
+            self.name_index = name_index_for(name)
+        super().save(*args, **kwargs)
 
 
 class Channel(models.TextChoices):

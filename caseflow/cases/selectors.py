@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, DateTimeField, Exists, OuterRef, Q, QuerySet, Subquery
@@ -16,7 +17,9 @@ from caseflow.cases.models import (
     Case,
     CaseAssignment,
     CaseStatus,
+    Party,
     RiskLevel,
+    name_index_for,
 )
 from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.lib.encryption import unwrap_data_key
@@ -24,6 +27,9 @@ from caseflow.lib.encryption import unwrap_data_key
 #: What else can fall due on a case, besides its follow-ups: functions returning a queryset of
 #: ``due_at`` values correlated on ``OuterRef("pk")``, registered by the parts of caseflow above
 #: this one (check-ins register theirs in their ``AppConfig.ready``).
+#: At most this many matches of a name search are listed (a common name in a large caseload).
+NAME_MATCH_LIMIT = 50
+
 _NEXT_DUE_SOURCES: list[Callable[[], QuerySet]] = []
 
 
@@ -182,3 +188,32 @@ def supervisor_overview(user: User) -> dict:
             case_rows(team_cases.filter(conflict_flag=True, status__in=OPEN_STATUSES))[:20]
         ),
     }
+
+
+@dataclass(frozen=True)
+class NameMatches:
+    #: The matching cases ``user`` may read, as list rows (metadata only).
+    cases: list[Case]
+    #: Whether a matching case may exist in the agency outside the user's scope (restricted
+    #: cases are never hinted at: they are restricted so that nobody learns of them).
+    elsewhere: bool
+
+
+def find_by_name(user, *, name: str, role: str) -> NameMatches:
+    """Cases of ``user``'s agency where a person of ``role`` has ``name``, through the blind
+    index only: the name is never queried, stored or logged in plain text."""
+    index = name_index_for(name)
+    agency_id = policy.agency_id_of(user)
+    if not index or agency_id is None:
+        return NameMatches([], False)
+    matching = Party.objects.filter(case__agency_id=agency_id, role=role, name_index=index).values(
+        "case_id"
+    )
+    visible = policy.visible_cases(user).filter(pk__in=matching)
+    cases = list(case_rows(visible)[:NAME_MATCH_LIMIT])
+    elsewhere = (
+        Case.objects.filter(agency_id=agency_id, restricted=False, pk__in=matching)
+        .exclude(pk__in=visible.values("pk"))
+        .exists()
+    )
+    return NameMatches(cases, elsewhere)

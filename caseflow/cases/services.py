@@ -26,6 +26,7 @@ from caseflow.cases.models import (
     CaseStatus,
     Party,
     PartyRole,
+    name_index_for,
 )
 from caseflow.inbox.services import case_supervisors, notify
 from caseflow.lib.concurrency import StaleEdit
@@ -359,14 +360,41 @@ def break_glass_open(
         raise PermissionDenied
     # Outside the grant's transaction: the alert and its audit event stay when this refuses.
     _break_glass_within_limit(actor=actor, request=request)
-    return _break_glass_grant(actor=actor, request=request, reference=reference, reason=reason)
+    case = policy.break_glass_candidates(actor).filter(reference=reference.strip()).first()
+    return _break_glass_grant(actor=actor, request=request, case=case, reason=reason, via="")
+
+
+def break_glass_open_by_name(
+    *, actor: User, request: HttpRequest | None, name: str, reason: str
+) -> BreakGlassGrant:
+    """Emergency access to the one case, outside the actor's scope, whose client has ``name``
+    (found through the blind index): a duty worker taking a crisis call who does not know the
+    reference. Refused when no case or more than one matches: then a supervisor must help."""
+    if not policy.may_break_glass(actor):
+        raise PermissionDenied
+    _break_glass_within_limit(actor=actor, request=request)
+    index = name_index_for(name)
+    candidates = (
+        policy.break_glass_candidates(actor)
+        .filter(
+            pk__in=Party.objects.filter(role=PartyRole.SURVIVOR, name_index=index).values("case_id")
+        )
+        .exclude(pk__in=policy.visible_cases(actor).values("pk"))
+    )
+    found = list(candidates[:2]) if index else []
+    return _break_glass_grant(
+        actor=actor,
+        request=request,
+        case=found[0] if len(found) == 1 else None,
+        reason=reason,
+        via="name",
+    )
 
 
 @transaction.atomic
 def _break_glass_grant(
-    *, actor: User, request: HttpRequest | None, reference: str, reason: str
+    *, actor: User, request: HttpRequest | None, case: Case | None, reason: str, via: str
 ) -> BreakGlassGrant:
-    case = policy.break_glass_candidates(actor).filter(reference=reference.strip()).first()
     if case is None:
         raise BreakGlassRefused
     now = timezone.now()
@@ -384,6 +412,9 @@ def _break_glass_grant(
         key=f"break_glass:{grant.pk}",
         text=f"Emergency access opened on case {case.reference}: please review it.",
     )
+    detail: dict = {"grant": grant.pk, "minutes": settings.BREAK_GLASS_MINUTES}
+    if via:
+        detail["found_by"] = via
     record(
         "break_glass.open",
         actor=actor,
@@ -391,6 +422,6 @@ def _break_glass_grant(
         case=case,
         obj=grant,
         object_id=str(grant.pk),
-        detail={"grant": grant.pk, "minutes": settings.BREAK_GLASS_MINUTES},
+        detail=detail,
     )
     return grant

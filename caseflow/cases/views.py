@@ -24,7 +24,9 @@ from caseflow.cases.forms import (
     AssignForm,
     BreakGlassForm,
     CaseEditForm,
+    EmergencyByNameForm,
     IntakeForm,
+    NameSearchForm,
     PartyForm,
     RestrictForm,
     SearchForm,
@@ -84,6 +86,85 @@ def case_list(request: AuthenticatedRequest) -> HttpResponse:
             "statuses": CaseStatus.choices,
         },
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def case_find(request: AuthenticatedRequest) -> HttpResponse:
+    """Find a case by a person's name (a duty worker taking a crisis call, or a conflict check
+    before taking someone on). The search is audited with what it found, never the name."""
+    if policy.active_role(request.user) not in policy.CASEWORK_ROLES:
+        raise PermissionDenied
+    form = NameSearchForm(request.POST or None)
+    result = None
+    if request.method == "POST" and form.is_valid():
+        role = form.cleaned_data["role"]
+        result = selectors.find_by_name(request.user, name=form.cleaned_data["name"], role=role)
+        record(
+            "case.search_name",
+            request=request,
+            detail={
+                "role": role,
+                "cases": [c.pk for c in result.cases],
+                "elsewhere": result.elsewhere,
+            },
+        )
+    emergency = None
+    if result is not None and result.elsewhere and form.cleaned_data["role"] == PartyRole.SURVIVOR:
+        emergency = EmergencyByNameForm(initial={"name": form.cleaned_data["name"]})
+    return render(
+        request,
+        "cases/case_find.html",
+        {
+            "form": form,
+            "result": result,
+            "emergency": emergency,
+            "searched_role": form.cleaned_data.get("role") if result is not None else None,
+            "survivor": PartyRole.SURVIVOR,
+            "may_break_glass": policy.may_break_glass(request.user),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=("POST",))
+def case_find_emergency(request: AuthenticatedRequest) -> HttpResponse:
+    """Emergency access to the one case a name search found outside the user's scope."""
+    if not policy.may_break_glass(request.user):
+        raise PermissionDenied
+    if request.method != "POST":
+        # Back from confirming who they are: the name was not kept, so search again.
+        return redirect(reverse("cases:find"))
+    form = EmergencyByNameForm(request.POST)
+    if form.is_valid():
+        try:
+            grant = services.break_glass_open_by_name(
+                actor=request.user,
+                request=request,
+                name=form.cleaned_data["name"],
+                reason=form.cleaned_data["reason"],
+            )
+        except services.BreakGlassLimited:
+            form.add_error(
+                None,
+                "You have reached the limit of emergency accesses for this hour. "
+                "Ask your supervisor, who has been told.",
+            )
+        except services.BreakGlassRefused:
+            record("break_glass.refused", request=request)
+            form.add_error(
+                None,
+                "No single case can be opened this way for this name: there may be none, or "
+                "more than one, or it may be restricted. Ask your supervisor.",
+            )
+        else:
+            messages.warning(
+                request,
+                "Emergency access granted for a limited time. Your supervisor has been told.",
+            )
+            return redirect(reverse("cases:detail", args=[grant.case.public_id]))
+    return render(request, "cases/case_find_emergency.html", {"form": form})
 
 
 @login_required

@@ -41,6 +41,7 @@ from caseflow.cases.models import (
     PartyRole,
     RiskLevel,
     SafeContactProfile,
+    name_index_for,
 )
 from caseflow.cases.services import identity_index_for
 from caseflow.lib.encryption import master, unwrap_data_key
@@ -385,6 +386,7 @@ def _seed_cases(context: ScaleContext) -> int:
                     date_of_birth=born,
                     phone=f"07700 900{rng.randint(100, 999)}",
                     identity_index=identity_index_for(name, born),
+                    name_index=name_index_for(name),
                 )
             )
             if i % 10 < 7:
@@ -396,6 +398,7 @@ def _seed_cases(context: ScaleContext) -> int:
                         full_name=other,
                         date_of_birth=other_born,
                         identity_index=identity_index_for(other, other_born),
+                        name_index=name_index_for(other),
                     )
                 )
             if case.is_open:

@@ -35,6 +35,12 @@ ROWS: dict[str, Row] = {
         GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), kwargs="team"
     ),
     "cases:list": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=NOT_ALLOWED),
+    "cases:find": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=expect(403, **CASEWORKERS_ONLY)),
+    "cases:find_emergency": Row(
+        GET=expect(403, **{actor: 302 for actor in CASEWORKERS_ONLY}),
+        POST=expect(403, **CASEWORKERS_ONLY),
+        reauth=("POST",),
+    ),
     "cases:new": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=expect(403, **CASEWORKERS_ONLY)),
     "cases:break_glass": Row(
         GET=expect(403, **CASEWORKERS_ONLY),
