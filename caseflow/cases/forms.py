@@ -93,9 +93,6 @@ class IntakeForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}),
         label="Other party's date of birth",
     )
-    acknowledge_conflict = forms.BooleanField(
-        required=False, widget=forms.HiddenInput, initial=False
-    )
 
     #: Fields an agency may hide (not collected at all) or relabel.
     OPTIONAL_FIELDS = (
@@ -265,6 +262,17 @@ class BreakGlassForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.helper = _helper("Open the case")
+
+
+def offer_to_open_despite_conflict(form: forms.Form) -> None:
+    """Add the separate, explained button that opens a case despite a possible conflict."""
+    form.helper.add_input(  # type: ignore[attr-defined]
+        Submit(
+            "despite_conflict",
+            "Open anyway, flagged for my supervisor",
+            css_class="btn-outline-danger",
+        )
+    )
 
 
 class SearchForm(forms.Form):

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
@@ -47,22 +49,44 @@ def identity_index_for(full_name: str, date_of_birth: str | dt.date | None) -> s
     return blind_index(full_name, date_of_birth)
 
 
+@dataclass(frozen=True)
+class ConflictCheck:
+    """What the intake conflict check found, and how strong the check was."""
+
+    found: bool
+    #: The roles ("survivor", "other_party") checked by name only, for want of a date of birth:
+    #: a weaker check, which also finds people who merely share the name.
+    name_only: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return self.found
+
+
 def conflict_check(
     *, agency_id: int, people: Iterable[tuple[str, str, str | dt.date | None]]
-) -> bool:
+) -> ConflictCheck:
     """Whether any of ``people`` — (role, name, dob) — matches the opposite side of an existing
     case of the agency: a named other party who is a client, or a new client who is named as
-    another case's other party. Says only yes or no, never which case."""
+    another case's other party. Says only yes or no, never which case.
+
+    With a date of birth the match is on name and date of birth; without one it is on the name
+    alone (never skipped), and the result says so."""
+    found = False
+    name_only: list[str] = []
     for role, name, dob in people:
-        index = identity_index_for(name, dob)
-        if not index:
-            continue
         opposite = PartyRole.SURVIVOR if role == PartyRole.OTHER_PARTY else PartyRole.OTHER_PARTY
-        if Party.objects.filter(
-            case__agency_id=agency_id, role=opposite, identity_index=index
-        ).exists():
-            return True
-    return False
+        index = identity_index_for(name, dob)
+        if index:
+            match = Q(identity_index=index)
+        else:
+            name_index = name_index_for(name or "")
+            if not name_index:
+                continue
+            name_only.append(role)
+            match = Q(name_index=name_index)
+        if Party.objects.filter(match, case__agency_id=agency_id, role=opposite).exists():
+            found = True
+    return ConflictCheck(found, tuple(name_only))
 
 
 def next_reference(agency_id: int) -> str:
@@ -104,7 +128,8 @@ def case_open(
         people.append(
             (PartyRole.OTHER_PARTY, other_party["full_name"], other_party.get("date_of_birth"))
         )
-    conflict = conflict_check(agency_id=team.agency_id, people=people)
+    check = conflict_check(agency_id=team.agency_id, people=people)
+    conflict = check.found
     case = Case.objects.create(
         agency_id=team.agency_id,
         team=team,
@@ -121,11 +146,20 @@ def case_open(
         request=request,
         case=case,
         obj=case,
-        detail={"conflict_flag": conflict},
+        detail={"conflict_flag": conflict, "checked_by_name_only": list(check.name_only)},
     )
     for role, data in ((PartyRole.SURVIVOR, survivor), (PartyRole.OTHER_PARTY, other_party)):
         if data:
             party_save(actor=actor, request=request, case=case, party=Party(role=role), data=data)
+    if conflict:
+        # Opened despite a possible conflict: the team's supervisors decide what happens next.
+        notify(
+            recipients=case_supervisors(case),
+            kind="conflict",
+            case=case,
+            key=f"conflict:{case.pk}",
+            text=f"Case {case.reference} was opened despite a possible conflict: please review it.",
+        )
     return case
 
 

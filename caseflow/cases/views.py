@@ -31,6 +31,7 @@ from caseflow.cases.forms import (
     RestrictForm,
     SearchForm,
     StatusForm,
+    offer_to_open_despite_conflict,
 )
 from caseflow.cases.models import STATUS_TRANSITIONS, Case, CaseStatus, Party, PartyRole
 from caseflow.cases.pages import case_page
@@ -175,7 +176,7 @@ def case_new(request: AuthenticatedRequest) -> HttpResponse:
         raise PermissionDenied
     intake_fields = field_config(request).settings
     form = IntakeForm(request.POST or None, teams=teams, field_config=intake_fields)
-    conflict = False
+    check = None
     if request.method == "POST" and form.is_valid():
         other = form.other_party()
         people = [
@@ -187,14 +188,11 @@ def case_new(request: AuthenticatedRequest) -> HttpResponse:
         ]
         if other:
             people.append((PartyRole.OTHER_PARTY, other["full_name"], _iso(other["date_of_birth"])))
-        conflict = services.conflict_check(
+        check = services.conflict_check(
             agency_id=form.cleaned_data["team"].agency_id, people=people
         )
-        if conflict and not form.cleaned_data["acknowledge_conflict"]:
-            data = request.POST.copy()
-            data["acknowledge_conflict"] = "True"
-            form = IntakeForm(data, teams=teams, field_config=intake_fields)
-            form.is_valid()
+        # Going on despite a possible conflict is its own button, never the one that found it.
+        if check.found and "despite_conflict" not in request.POST:
             record("case.conflict_warning", request=request)
         else:
             try:
@@ -213,10 +211,43 @@ def case_new(request: AuthenticatedRequest) -> HttpResponse:
                 form.add_error("reference", "Another case already has this reference.")
             else:
                 if case.conflict_flag:
-                    messages.warning(request, "Possible conflict — consult your supervisor.")
+                    messages.warning(
+                        request,
+                        "Opened despite a possible conflict: the case is flagged and your "
+                        "supervisor has been told.",
+                    )
+                if check.name_only:
+                    messages.info(request, _name_only_message(check, intake_fields))
                 messages.success(request, f"Case {case.reference} opened.")
                 return redirect("cases:detail", case.public_id)
-    return render(request, "cases/case_new.html", {"form": form, "conflict": conflict})
+    if check is not None and check.found:
+        offer_to_open_despite_conflict(form)
+    context = {
+        "form": form,
+        "conflict": check is not None and check.found,
+        "name_only": _name_only_message(check, intake_fields) if check else "",
+    }
+    return render(request, "cases/case_new.html", context)
+
+
+def _name_only_message(check: services.ConflictCheck, intake_fields: dict) -> str:
+    """Why the conflict check compared names only, in words (empty if it did not)."""
+    if not check.name_only:
+        return ""
+    not_collected = [
+        field
+        for field in ("survivor_date_of_birth", "other_date_of_birth")
+        if intake_fields.get(field, {}).get("hidden")
+    ]
+    why = (
+        "your agency does not collect dates of birth"
+        if not_collected
+        else "no date of birth was given"
+    )
+    return (
+        f"The conflict check compared names only, because {why}. It may miss someone whose "
+        "name is written differently, and may match people who only share a name."
+    )
 
 
 def _iso(value) -> str | None:

@@ -381,9 +381,13 @@ def field_settings(request: AuthenticatedRequest) -> HttpResponse:
     config = intake_field_config(request.user)
     form = FieldSettingsForm(request.POST or None, initial=FieldSettingsForm.initial_from(config))
     if request.method == "POST" and form.is_valid():
-        services.field_settings_save(actor=request.user, request=request, values=form.values())
+        values = form.values()
+        services.field_settings_save(actor=request.user, request=request, values=values)
         messages.success(request, "Field settings saved.")
+        if any(values[field][0] for field in CONFLICT_CHECK_FIELDS):
+            messages.warning(request, CONFLICT_CHECK_WEAKER)
         return redirect("confidentiality:fields")
+    hidden = [field for field in CONFLICT_CHECK_FIELDS if config.get(field, {}).get("hidden")]
     return render(
         request,
         "confidentiality/agency_form.html",
@@ -392,8 +396,22 @@ def field_settings(request: AuthenticatedRequest) -> HttpResponse:
             "title": "Optional fields",
             "intro": "Collect only what the programme needs: a hidden field is not asked for "
             "and not stored.",
+            "warning": CONFLICT_CHECK_WEAKER
+            if hidden
+            else "Dates of birth make the conflict check stronger: hiding them makes it "
+            "compare names only.",
+            "warning_is_active": bool(hidden),
         },
     )
+
+
+#: Intake fields the conflict check uses besides the names.
+CONFLICT_CHECK_FIELDS = ("survivor_date_of_birth", "other_date_of_birth")
+CONFLICT_CHECK_WEAKER = (
+    "A date of birth is not collected, so the conflict check at intake compares names only: "
+    "it may miss someone whose name is written differently, and may match people who only "
+    "share a name."
+)
 
 
 def _report(request: AuthenticatedRequest) -> tuple[ReportForm, services.AggregateReport | None]:

@@ -51,7 +51,10 @@ def test_advocate_takes_in_a_referral_records_safe_contact_and_finds_the_case(
     expect(page.get_by_label("Other party's full name")).to_have_value("Jordan Example")
     tab.check("new-referral-conflict")
 
+    # Sending the same form again only checks again; going on is its own, explained button.
     page.get_by_role("button", name="Open case").click()
+    expect(warning).to_be_visible()
+    page.get_by_role("button", name="Open anyway, flagged for my supervisor").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("REF-JOURNEY-1")
     expect(page.get_by_role("status").filter(has_text="Case REF-JOURNEY-1 opened.")).to_be_visible()
     expect(page.get_by_text("Possible conflict flagged at intake")).to_be_visible()

@@ -6,7 +6,16 @@ import pytest
 from django.urls import reverse
 
 from caseflow.audit.models import AuditEvent
-from caseflow.cases.models import Case, CaseStatus, Party, PartyRole, SafeContactProfile
+from caseflow.cases.models import (
+    Case,
+    CaseStatus,
+    FieldSetting,
+    IntakeField,
+    Party,
+    PartyRole,
+    SafeContactProfile,
+)
+from caseflow.inbox.models import Notification
 from tests import factories as f
 from tests.conftest import Cast
 
@@ -51,9 +60,81 @@ def test_conflict_check_warns_without_detail_then_flags(cast: Cast, login):
     assert "Possible conflict — consult your supervisor" in body
     assert "CASE-2" not in body and cast.team2_case.public_id not in body
     assert not Case.objects.filter(reference__startswith="CF-").exists()
-    second = client.post(reverse("cases:new"), {**data, "acknowledge_conflict": "True"})
+    # Sending the same form again is not going on: the check runs again and warns again.
+    again = client.post(reverse("cases:new"), data)
+    assert again.status_code == 200 and "Possible conflict" in again.content.decode()
+    assert "despite_conflict" in again.content.decode()
+    assert not Case.objects.filter(reference__startswith="CF-").exists()
+    # Going on despite it is its own, explained action: flagged, and the supervisors are told.
+    second = client.post(reverse("cases:new"), {**data, "despite_conflict": "1"})
     assert second.status_code == 302
-    assert Case.objects.get(reference__startswith="CF-").conflict_flag
+    case = Case.objects.get(reference__startswith="CF-")
+    assert case.conflict_flag
+    told = Notification.objects.filter(kind="conflict", case=case)
+    assert set(told.values_list("recipient", flat=True)) == {cast.supervisor.pk}
+    assert "Lee" not in told.get().text and "SAMPLE" not in told.get().text.upper()
+
+
+def test_opening_anyway_without_a_conflict_opens_an_unflagged_case(cast: Cast, login):
+    client = login(cast.assigned)
+    response = client.post(
+        reverse("cases:new"), {**INTAKE, "team": cast.team1.pk, "despite_conflict": "1"}
+    )
+    assert response.status_code == 302
+    assert not Case.objects.get(reference__startswith="CF-").conflict_flag
+    assert not Notification.objects.filter(kind="conflict").exists()
+
+
+def test_without_a_date_of_birth_the_check_compares_names_and_says_so(cast: Cast, login):
+    f.add_party(
+        cast.team2_case, PartyRole.SURVIVOR, full_name="Sample, Lee", date_of_birth="1970-01-01"
+    )
+    client = login(cast.assigned)
+    data = {**INTAKE, "team": cast.team1.pk, "other_date_of_birth": ""}
+    response = client.post(reverse("cases:new"), data)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "Possible conflict" in body
+    assert "compared names only, because no date of birth was given" in body
+    event = AuditEvent.objects.filter(action="case.conflict_warning").get()
+    assert event.detail == {}
+
+
+def test_a_name_only_check_that_finds_nothing_says_so_after_opening(cast: Cast, login):
+    client = login(cast.assigned)
+    data = {**INTAKE, "team": cast.team1.pk, "survivor_date_of_birth": ""}
+    response = client.post(reverse("cases:new"), data, follow=True)
+    body = response.content.decode()
+    assert "opened" in body
+    assert "compared names only, because no date of birth was given" in body
+    case = Case.objects.get(reference__startswith="CF-")
+    event = AuditEvent.objects.get(action="case.create", case_id=case.pk)
+    assert event.detail["checked_by_name_only"] == ["survivor"]
+
+
+def test_hiding_dates_of_birth_is_named_as_the_reason(cast: Cast, login):
+    FieldSetting.objects.create(agency=cast.agency, field="other_date_of_birth", hidden=True)
+    f.add_party(cast.team2_case, PartyRole.SURVIVOR, full_name="Lee Sample")
+    client = login(cast.assigned)
+    data = {**INTAKE, "team": cast.team1.pk}
+    body = client.post(reverse("cases:new"), data).content.decode()
+    assert "Possible conflict" in body
+    assert "because your agency does not collect dates of birth" in body
+
+
+def test_the_field_settings_page_warns_that_hiding_a_birth_date_weakens_the_check(
+    cast: Cast, login
+):
+    client = login(cast.agency_admin)
+    url = reverse("confidentiality:fields")
+    assert "alert-info" in client.get(url).content.decode()
+    form = {f"{name}__hidden": "" for name in IntakeField.values}
+    form.update({f"{name}__label": "" for name in IntakeField.values})
+    form["survivor_date_of_birth__hidden"] = "on"
+    response = client.post(url, form, follow=True)
+    body = response.content.decode()
+    assert "compares names only" in body
+    assert "alert-warning" in body
 
 
 def test_conflict_check_needs_a_date_of_birth_to_match(cast: Cast, login):
