@@ -200,6 +200,9 @@ LOGOUT_REDIRECT_URL = "accounts:login"
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
+# Where the agency's staff work: the day of the home page's today queue and the times staff read
+# there. (Survivors' times follow each survivor's own time zone, from their safe-contact profile.)
+STAFF_TIME_ZONE = os.environ.get("STAFF_TIME_ZONE", "Europe/London")
 USE_I18N = True
 USE_TZ = True
 

@@ -14,3 +14,6 @@ class AgreementsConfig(AppConfig):
         from caseflow.cases.panels import register_panel
 
         register_panel(case_panel, order=20)
+        from caseflow.agreements import today
+
+        today.register()

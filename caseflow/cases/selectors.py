@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Count, DateTimeField, Exists, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, Least
+from django.utils import timezone
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -61,8 +62,18 @@ class _Earliest(Least):
         return compiler.compile(both)
 
 
-def case_rows(queryset):
-    """The columns list pages show: metadata only, nothing encrypted is loaded."""
+def case_rows(queryset, user: Any = None):
+    """The columns list pages show: metadata only, nothing encrypted is loaded. With ``user``,
+    each row also says whether that user reaches the case through emergency access now
+    (``emergency``), for the badge."""
+    if user is not None:
+        queryset = queryset.annotate(
+            emergency=Exists(
+                BreakGlassGrant.objects.filter(
+                    case=OuterRef("pk"), user=user, expires_at__gt=timezone.now()
+                )
+            )
+        )
     return (
         queryset.select_related("primary_advocate", "team")
         # The next scheduled check-in or open follow-up, whichever is first: two correlated
@@ -122,7 +133,7 @@ def _fields(relation: str) -> list[str]:
     return [f.name for f in model._meta.concrete_fields]
 
 
-def my_open_cases(user: User):
+def my_open_case_set(user: User) -> QuerySet[Case]:
     """The user's own open cases (assigned, or opened through break-glass), within their scope.
 
     EXISTS rather than joins: a join on the assignments with an OR and DISTINCT made PostgreSQL
@@ -130,7 +141,19 @@ def my_open_cases(user: User):
     mine = Exists(CaseAssignment.objects.filter(case=OuterRef("pk"), user=user)) | Exists(
         BreakGlassGrant.objects.filter(case=OuterRef("pk"), user=user)
     )
-    return case_rows(policy.visible_cases(user).filter(mine, status__in=OPEN_STATUSES))
+    return policy.visible_cases(user).filter(mine, status__in=OPEN_STATUSES)
+
+
+def my_open_cases(user: User):
+    """:func:`my_open_case_set` as list rows."""
+    return case_rows(my_open_case_set(user), user)
+
+
+def team_open_case_set(user: User) -> QuerySet[Case]:
+    """The open cases of the teams ``user`` supervises, within their scope."""
+    return policy.visible_cases(user).filter(
+        team__in=policy.supervised_teams(user), status__in=OPEN_STATUSES
+    )
 
 
 def supervisor_overview(user: User) -> dict:
@@ -210,7 +233,7 @@ def find_by_name(user, *, name: str, role: str) -> NameMatches:
         "case_id"
     )
     visible = policy.visible_cases(user).filter(pk__in=matching)
-    cases = list(case_rows(visible)[:NAME_MATCH_LIMIT])
+    cases = list(case_rows(visible, user)[:NAME_MATCH_LIMIT])
     elsewhere = (
         Case.objects.filter(agency_id=agency_id, restricted=False, pk__in=matching)
         .exclude(pk__in=visible.values("pk"))

@@ -18,7 +18,7 @@ from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.models import Role
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
-from caseflow.cases import selectors, services
+from caseflow.cases import selectors, services, today
 from caseflow.cases.fields import field_config
 from caseflow.cases.forms import (
     AssignForm,
@@ -57,9 +57,27 @@ def dashboard(request: AuthenticatedRequest) -> HttpResponse:
         context["cases"] = mine
         shown = list(mine)
         if role == Role.SUPERVISOR:
+            scope = today.scope_for(
+                request.user, selectors.team_open_case_set(request.user), own_only=False
+            )
             context.update(supervisor_overview(request.user))
             shown += context["unassigned"]
-        _audit_list(request, "dashboard.view", shown)
+        else:
+            scope = today.scope_for(
+                request.user, selectors.my_open_case_set(request.user), own_only=True
+            )
+        queue = today.queue(scope)
+        context["queue"] = queue
+        context["queue_groups"] = [("Overdue", queue.overdue), ("Due today", queue.today)]
+        context["staff_zone"] = today.staff_zone()
+        if role == Role.SUPERVISOR:
+            _overdue_per_person(context["per_advocate"], queue)
+        # The read covers the cases listed and those the queue names.
+        listed = {c.pk for c in shown}
+        extra = queue.case_ids - {c.public_id for c in shown}
+        if extra:
+            listed |= set(Case.objects.filter(public_id__in=extra).values_list("pk", flat=True))
+        record("dashboard.view", request=request, detail={"cases": sorted(listed)})
     return render(request, "cases/dashboard.html", context)
 
 
@@ -75,7 +93,7 @@ def case_list(request: AuthenticatedRequest) -> HttpResponse:
         cases = cases.filter(status=status)
     if form.is_valid() and form.cleaned_data["q"]:
         cases = cases.filter(reference__icontains=form.cleaned_data["q"].strip())
-    page = Paginator(case_rows(cases), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(case_rows(cases, request.user), PAGE_SIZE).get_page(request.GET.get("page"))
     _audit_list(request, "case.list", page.object_list)
     return render(
         request,
@@ -248,6 +266,15 @@ def _name_only_message(check: services.ConflictCheck, intake_fields: dict) -> st
         f"The conflict check compared names only, because {why}. It may miss someone whose "
         "name is written differently, and may match people who only share a name."
     )
+
+
+def _overdue_per_person(people: list, queue: today.Queue) -> None:
+    """How many overdue items each person of the supervisor's teams has (for their table)."""
+    counts: dict[str, int] = {}
+    for item in queue.overdue:
+        counts[item.owner] = counts.get(item.owner, 0) + 1
+    for person in people:
+        person.overdue = counts.get(person.get_full_name() or person.username, 0)
 
 
 def _iso(value) -> str | None:

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 
+from caseflow.cases import today
 from caseflow.cases.models import OPEN_STATUSES, Case, SafeContactProfile
 from caseflow.checkins import scheduler, services
 from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInSchedule
@@ -184,13 +185,20 @@ def seed_demo(context) -> None:
                         outcome=outcome,
                         note=note,
                     )
+        # The staff's day, for a Monday-morning queue with something due later today whenever
+        # the demo starts.
+        _, day_end = today.day_bounds(now)
+        later_today = max(now, min(now + dt.timedelta(hours=3), day_end - dt.timedelta(minutes=1)))
         for index, (case, advocate, _profile) in enumerate(items[:4]):
             kind, details = FOLLOWUPS[index % len(FOLLOWUPS)]
+            due_at = now + dt.timedelta(days=index - 1, hours=3)
+            if index == 1:
+                due_at = later_today
             services.followup_create(
                 actor=advocate,
                 case=case,
                 kind=kind,
-                due_at=now + dt.timedelta(days=index - 1, hours=3),
+                due_at=due_at,
                 details=details,
                 assignee=advocate,
             )

@@ -24,6 +24,7 @@ from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.audit.services import record
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
+from caseflow.cases.today import staff_zone
 from caseflow.checkins import scheduler, selectors, services
 from caseflow.checkins.forms import CheckInForm, FollowUpForm, OutcomeForm, SafeContactForm
 from caseflow.checkins.models import CheckInOutcome, CheckInStatus
@@ -45,6 +46,8 @@ def _is_htmx(request: HttpRequest) -> bool:
 def _back(request: HttpRequest, case) -> HttpResponse:
     if request.POST.get("next") == "home":
         return redirect("checkins:home")
+    if request.POST.get("next") == "dashboard":
+        return redirect("dashboard")
     return redirect("cases:detail", case.public_id)
 
 
@@ -57,6 +60,7 @@ def home(request: AuthenticatedRequest) -> HttpResponse:
     shown |= {f.case_id for f in context["followups"]}
     record("checkins.dashboard.view", request=request, detail={"cases": sorted(shown)})
     context["outcomes"] = CheckInOutcome.choices
+    context["staff_zone"] = staff_zone()
     return render(request, "checkins/home.html", context)
 
 

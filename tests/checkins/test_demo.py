@@ -110,3 +110,24 @@ def test_demo_stops_with_a_clear_error_when_a_check_in_cannot_be_placed(cast):
     assert cases[0].reference in str(error.value)
     assert "no safe slot in the two weeks after 2027-07-14 04:00 UTC" in str(error.value)
     assert not CheckIn.objects.filter(case__in=cases).exists()
+
+
+def test_every_demo_advocate_and_supervisor_has_a_monday_morning_queue():
+    from caseflow.accounts.models import Role
+    from caseflow.cases import selectors, today
+
+    seed.seed()
+    people = User.objects.filter(
+        membership__role__in=(Role.ADVOCATE, Role.SUPERVISOR), membership__is_active=True
+    )
+    assert people.count() >= 4
+    for person in people:
+        supervisor = person.membership.role == Role.SUPERVISOR
+        cases = (
+            selectors.team_open_case_set(person)
+            if supervisor
+            else selectors.my_open_case_set(person)
+        )
+        queue = today.queue(today.scope_for(person, cases, own_only=not supervisor))
+        assert queue.overdue, f"{person.username} has nothing overdue in the demo"
+        assert queue.today, f"{person.username} has nothing due today in the demo"

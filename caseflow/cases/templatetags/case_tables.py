@@ -25,7 +25,7 @@ _PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{16,32}")
 
 _ROW = (
     "    <tr>\n"
-    '      <td><a href="{url}">{reference}</a>{restricted}</td>\n'
+    '      <td><a href="{url}">{reference}</a>{restricted}{emergency}</td>\n'
     "      <td>{status}</td>\n"
     '      <td><span class="badge risk-{risk}">{risk_label}</span></td>\n'
     "      <td>{team}</td>\n"
@@ -36,6 +36,7 @@ _ROW = (
 # Constant markup with nothing interpolated.
 _RESTRICTED = mark_safe(' <span class="badge text-bg-dark">Restricted</span>')
 _UNASSIGNED = mark_safe("<em>Unassigned</em>")
+_EMERGENCY = mark_safe(' <span class="badge text-bg-warning">Emergency access</span>')
 
 
 def short_datetime(value) -> str:
@@ -69,6 +70,7 @@ def case_table_rows(rows) -> SafeString:
             "url": url,
             "reference": case.reference,
             "restricted": _RESTRICTED if case.restricted else "",
+            "emergency": _EMERGENCY if getattr(case, "emergency", False) else "",
             "status": statuses.get(case.status, case.status),
             "risk": case.risk_level,
             "risk_label": risks.get(case.risk_level, case.risk_level),

@@ -1,0 +1,65 @@
+"""Contacts waiting for review, in the today queue (see :mod:`caseflow.cases.today`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.urls import reverse
+
+from caseflow.agreements.models import ContactEvent, ReviewState
+from caseflow.cases.today import (
+    PER_SOURCE,
+    Action,
+    QueueItem,
+    QueueSource,
+    Scope,
+    register_queue_source,
+)
+
+#: A logged contact is reviewed (breach or not) within a day of being logged.
+REVIEW_WITHIN = dt.timedelta(days=1)
+
+
+def review_items(scope: Scope) -> list[QueueItem]:
+    rows = ContactEvent.objects.filter(
+        case__in=scope.cases,
+        review=ReviewState.PENDING,
+        created_at__lt=scope.day_end - REVIEW_WITHIN,
+    )
+    events = (
+        rows.select_related("case", "agreement", "logged_by")
+        .only(
+            "pk",
+            "public_id",
+            "created_at",
+            "case__public_id",
+            "case__reference",
+            "agreement__public_id",
+            "logged_by__username",
+            "logged_by__first_name",
+            "logged_by__last_name",
+        )
+        .order_by("created_at", "pk")[:PER_SOURCE]
+    )
+    return [
+        QueueItem(
+            due_at=e.created_at + REVIEW_WITHIN,
+            kind="Contact to review",
+            title="Decide whether the logged contact broke the agreement",
+            case_reference=e.case.reference,
+            case_public_id=e.case.public_id,
+            action=Action(
+                "Review",
+                reverse(
+                    "agreements:review",
+                    args=[e.case.public_id, e.agreement.public_id, e.public_id],
+                ),
+            ),
+            owner=e.logged_by.get_full_name() or e.logged_by.username,
+        )
+        for e in events
+    ]
+
+
+def register() -> None:
+    register_queue_source(QueueSource("contact_reviews", review_items, order=30))

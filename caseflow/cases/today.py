@@ -1,0 +1,150 @@
+"""The today queue: what is overdue and what is due today, for an advocate (their own work) or
+a supervisor (their teams' work), from every part of caseflow, on the home page.
+
+Each part of caseflow above cases registers a :class:`QueueSource` in its ``AppConfig.ready``
+(check-ins, plan reviews, expiring orders and releases, contacts waiting for review…); cases
+registers the follow-ups itself. A source answers with :class:`QueueItem` rows for a
+:class:`Scope` (whose work, on which cases, and what "today" means), in a constant number of
+queries, metadata only: the home page never decrypts case content.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db.models import QuerySet
+from django.utils import timezone
+
+#: At most this many items per source, so one case with a backlog does not fill the page.
+PER_SOURCE = 50
+
+
+@dataclass(frozen=True)
+class Scope:
+    user: Any
+    #: The cases whose items are shown (the user's own, or their teams'), already within policy.
+    cases: QuerySet
+    #: Only items assigned to ``user`` (an advocate's queue) or everyone's (a supervisor's).
+    own_only: bool
+    now: dt.datetime
+    #: The staff's day: midnight to midnight where the agency works.
+    day_start: dt.datetime
+    day_end: dt.datetime
+
+
+@dataclass(frozen=True)
+class Action:
+    label: str
+    url: str
+    #: A one-tap POST (e.g. "Mark done") rather than a link to a page.
+    post: bool = False
+    #: Fields of the one-tap form besides the CSRF token.
+    fields: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    due_at: dt.datetime
+    #: Plain words for the kind: "Check-in", "Follow-up", "Safety plan review".
+    kind: str
+    #: What to do, in plain words, without personal data: "Call (phone)", "Review the plan".
+    title: str
+    case_reference: str
+    case_public_id: str
+    action: Action
+    #: Whose item it is (shown on a supervisor's queue).
+    owner: str = ""
+    #: The survivor's local time and whether it is safe to reach them now, when it matters.
+    local_time: str = ""
+    safe_now: bool | None = None
+    #: Due on a date rather than at a time (orders, releases, reviews).
+    all_day: bool = False
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class QueueSource:
+    name: str
+    fetch: Callable[[Scope], list[QueueItem]]
+    order: int
+
+
+_SOURCES: list[QueueSource] = []
+
+
+def register_queue_source(source: QueueSource) -> None:
+    if any(s.name == source.name for s in _SOURCES):
+        existing = next(s for s in _SOURCES if s.name == source.name)
+        if existing.fetch is source.fetch:
+            return
+        raise ValueError(f"two today-queue sources are both called {source.name!r}")
+    _SOURCES.append(source)
+    _SOURCES.sort(key=lambda s: (s.order, s.name))
+
+
+def registered_sources() -> tuple[QueueSource, ...]:
+    return tuple(_SOURCES)
+
+
+def staff_zone() -> zoneinfo.ZoneInfo:
+    """Where the agency's staff work: the day boundaries of "today" and the times they read."""
+    return zoneinfo.ZoneInfo(settings.STAFF_TIME_ZONE)
+
+
+def day_bounds(now: dt.datetime) -> tuple[dt.datetime, dt.datetime]:
+    """The staff's day around ``now`` (midnight to midnight where they work), in UTC."""
+    local = now.astimezone(staff_zone())
+    start = dt.datetime.combine(local.date(), dt.time(0), tzinfo=local.tzinfo)
+    end = dt.datetime.combine(local.date() + dt.timedelta(days=1), dt.time(0), tzinfo=local.tzinfo)
+    return start.astimezone(dt.UTC), end.astimezone(dt.UTC)
+
+
+def scope_for(user: Any, cases: QuerySet, *, own_only: bool, now: dt.datetime | None = None):
+    now = now or timezone.now()
+    day_start, day_end = day_bounds(now)
+    return Scope(
+        user=user, cases=cases, own_only=own_only, now=now, day_start=day_start, day_end=day_end
+    )
+
+
+@dataclass(frozen=True)
+class Queue:
+    overdue: list[QueueItem]
+    today: list[QueueItem]
+
+    @property
+    def case_ids(self) -> set[str]:
+        return {i.case_public_id for i in self.overdue + self.today}
+
+    def __len__(self) -> int:
+        return len(self.overdue) + len(self.today)
+
+
+def queue(scope: Scope) -> Queue:
+    """Every source's items for ``scope``: overdue first (oldest first), then due today."""
+    items: list[QueueItem] = []
+    for source in registered_sources():
+        items.extend(source.fetch(scope)[:PER_SOURCE])
+    items.sort(key=lambda i: (i.due_at, i.kind, i.case_reference))
+    overdue = [i for i in items if _is_overdue(i, scope)]
+    today = [i for i in items if not _is_overdue(i, scope) and i.due_at < scope.day_end]
+    return Queue(overdue, today)
+
+
+def _is_overdue(item: QueueItem, scope: Scope) -> bool:
+    # Something due on a date is overdue only once that day is over.
+    return item.due_at < (scope.day_start if item.all_day else scope.now)
+
+
+def local_date_start(day: dt.date) -> dt.datetime:
+    """The start of ``day`` where staff work, in UTC: the ``due_at`` of an all-day item."""
+    return dt.datetime.combine(day, dt.time(0), tzinfo=staff_zone()).astimezone(dt.UTC)
+
+
+def staff_day(scope: Scope) -> dt.date:
+    return scope.now.astimezone(staff_zone()).date()
