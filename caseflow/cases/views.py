@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
@@ -18,7 +19,7 @@ from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.models import Role
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
-from caseflow.cases import selectors, services, today
+from caseflow.cases import contact, selectors, services, today
 from caseflow.cases.fields import field_config
 from caseflow.cases.forms import (
     AssignForm,
@@ -310,6 +311,7 @@ def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "case_fields": fields.for_case(),
             "parties": parties,
             "profile": profile,
+            "contact_now": contact.contact_now(profile, timezone.now()) if profile else None,
             "profile_windows": (
                 weekly_windows.format_windows(
                     [weekly_windows.Window.from_dict(w) for w in profile.windows]
