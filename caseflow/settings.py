@@ -240,6 +240,8 @@ SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Strict"
 SESSION_COOKIE_AGE = env_int("SESSION_ABSOLUTE_SECONDS", 12 * 3600)
 SESSION_IDLE_SECONDS = env_int("SESSION_IDLE_SECONDS", 15 * 60)
+# Unsaved text of long forms, kept on the server (encrypted, author only) for this many days.
+DRAFT_DAYS = env_int("DRAFT_DAYS", 7)
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 SECURE_SSL_REDIRECT = HTTPS and env_bool("SECURE_SSL_REDIRECT", True)
 SECURE_HSTS_SECONDS = 31536000 if HTTPS else 0

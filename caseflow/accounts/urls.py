@@ -7,6 +7,7 @@ app_name = "accounts"
 urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.logout_view, name="logout"),
+    path("keep-alive/", views.keep_alive, name="keep_alive"),
     path("second-factor/", views.second_factor, name="second_factor"),
     path("second-factor/enrol/", views.enrol, name="enrol"),
     path("second-factor/enrol/qr.svg", views.enrol_qr, name="enrol_qr"),

@@ -53,6 +53,14 @@ def logout_view(request: HttpRequest) -> HttpResponse:
     return auth_views.LogoutView.as_view()(request)
 
 
+@require_POST
+@login_required
+def keep_alive(request: HttpRequest) -> HttpResponse:
+    """Nothing but a request: the session middleware counts it as activity. The page's script
+    sends it while the person types, clicks or scrolls, and from "Stay signed in"."""
+    return HttpResponse(status=204)
+
+
 def lockout_response(request: HttpRequest, response: HttpResponse | None, credentials=None):
     """A locked (username, address) pair sees exactly what a wrong password sees."""
     if response is not None:

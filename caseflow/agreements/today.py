@@ -48,6 +48,7 @@ def review_items(scope: Scope) -> list[QueueItem]:
             title="Decide whether the logged contact broke the agreement",
             case_reference=e.case.reference,
             case_public_id=e.case.public_id,
+            case_id=e.case_id,
             action=Action(
                 "Review",
                 reverse(

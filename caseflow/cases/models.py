@@ -252,6 +252,29 @@ class SafeContactProfile(CaseOwned):
         return bool((self.rules or {}).get("voicemail_safe", False))
 
 
+class Draft(CaseOwned):
+    """Text typed into a long form of a case and not yet saved, kept on the server as the
+    advocate types so that a timeout or a lost connection loses nothing. Encrypted with the case
+    key, visible only to its author, and forgotten after ``DRAFT_DAYS`` or once the form is
+    saved. Nothing is kept in the browser."""
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="drafts")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    #: Which form: a short key such as "safety-plan".
+    form = models.CharField(max_length=60)
+    #: {field name: [values]} as the form would post them (no files, no CSRF token).
+    data = EncryptedJSONField()
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    narrative_fields = ("data",)
+    kept_encrypted_fields = ()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["case", "user", "form"], name="draft_one_per_form")
+        ]
+
+
 class BreakGlassGrant(CaseOwned):
     """Time-limited emergency access to an unassigned case, with the typed reason."""
 

@@ -22,6 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from caseflow import policy
 from caseflow.audit.actions import is_read
 from caseflow.audit.services import case_read_recorded, record
+from caseflow.cases.models import Draft
 
 #: Responses that show nothing of the case (redirects, "no content").
 _SHOWS_NOTHING = {204, 301, 302, 303, 307, 308}
@@ -43,6 +44,16 @@ def case_page(
         ) -> HttpResponse:
             case = policy.get_case_for(request.user, public_id, action)
             response = view(request, case, *args, **kwargs)
+            if (
+                request.method == "POST"
+                and response.status_code in (302, 303)
+                and request.POST.get("_draft")
+                and request.user.pk is not None
+            ):
+                # The form was saved: its unsaved draft has served its purpose.
+                Draft.objects.filter(
+                    case=case, user_id=request.user.pk, form=request.POST["_draft"]
+                ).delete()
             if response.status_code not in _SHOWS_NOTHING and not case_read_recorded(request, case):
                 record(read, request=request, case=case, obj=case, detail={"page": view.__name__})
             return response

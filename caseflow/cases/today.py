@@ -57,6 +57,8 @@ class QueueItem:
     case_reference: str
     case_public_id: str
     action: Action
+    #: The case's primary key, for the audit record of what the page listed (never shown).
+    case_id: int = 0
     #: Whose item it is (shown on a supervisor's queue).
     owner: str = ""
     #: The survivor's local time and whether it is safe to reach them now, when it matters.
@@ -118,8 +120,8 @@ class Queue:
     today: list[QueueItem]
 
     @property
-    def case_ids(self) -> set[str]:
-        return {i.case_public_id for i in self.overdue + self.today}
+    def case_ids(self) -> set[int]:
+        return {i.case_id for i in self.overdue + self.today}
 
     def __len__(self) -> int:
         return len(self.overdue) + len(self.today)

@@ -15,6 +15,7 @@ urlpatterns = [
     path("<pid:public_id>/assign/", views.case_assign, name="assign"),
     path("<pid:public_id>/restrict/", views.case_restrict, name="restrict"),
     path("<pid:public_id>/status/", views.case_status, name="status"),
+    path("<pid:public_id>/drafts/<str:form>/", views.draft, name="draft"),
     path("<pid:public_id>/people/new/", views.party_edit, name="party_new"),
     path("<pid:public_id>/people/<pid:party_id>/", views.party_edit, name="party_edit"),
 ]

@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -19,7 +19,7 @@ from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.models import Role
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
-from caseflow.cases import contact, selectors, services, today
+from caseflow.cases import contact, drafts, selectors, services, today
 from caseflow.cases.fields import field_config
 from caseflow.cases.forms import (
     AssignForm,
@@ -74,10 +74,7 @@ def dashboard(request: AuthenticatedRequest) -> HttpResponse:
         if role == Role.SUPERVISOR:
             _overdue_per_person(context["per_advocate"], queue)
         # The read covers the cases listed and those the queue names.
-        listed = {c.pk for c in shown}
-        extra = queue.case_ids - {c.public_id for c in shown}
-        if extra:
-            listed |= set(Case.objects.filter(public_id__in=extra).values_list("pk", flat=True))
+        listed = {c.pk for c in shown} | queue.case_ids
         record("dashboard.view", request=request, detail={"cases": sorted(listed)})
     return render(request, "cases/dashboard.html", context)
 
@@ -553,3 +550,31 @@ def break_glass(request: AuthenticatedRequest) -> HttpResponse:
             )
             return redirect(reverse("cases:detail", args=[grant.case.public_id]))
     return render(request, "cases/break_glass.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@case_page("edit", read="draft.view")
+def draft(request: AuthenticatedRequest, case: Case, form: str) -> HttpResponse:
+    """The signed-in user's own unsaved text of one form of this case: GET offers it back
+    (JSON, or 204 when there is none), POST keeps the form's fields, or forgets them with
+    ``discard``. Called by the page's script as the advocate types."""
+    if not drafts.FORM_KEY.fullmatch(form):
+        raise Http404
+    if request.method == "GET":
+        kept = drafts.draft_get(user=request.user, case=case, form=form)
+        if kept is None:
+            return HttpResponse(status=204)
+        saved = timezone.localtime(kept.updated_at, today.staff_zone())
+        return JsonResponse(
+            {"saved": f"{saved:%H:%M} on {saved.day} {saved:%b}", "fields": kept.data}
+        )
+    if request.POST.get("discard"):
+        drafts.draft_discard(user=request.user, request=request, case=case, form=form)
+        return HttpResponse(status=204)
+    data = {name: request.POST.getlist(name) for name in request.POST}
+    try:
+        drafts.draft_save(user=request.user, request=request, case=case, form=form, data=data)
+    except drafts.DraftTooLarge:
+        return HttpResponse(status=413)
+    return HttpResponse(status=204)

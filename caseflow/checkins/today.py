@@ -80,6 +80,7 @@ def checkin_items(scope: Scope) -> list[QueueItem]:
                 + (" (not reached last time)" if missed else ""),
                 case_reference=case.reference,
                 case_public_id=case.public_id,
+                case_id=case.pk,
                 action=Action(
                     "Record what happened",
                     reverse("checkins:outcome", args=[case.public_id, checkin.pk]),
@@ -119,6 +120,7 @@ def followup_items(scope: Scope) -> list[QueueItem]:
             title=f.kind_label,
             case_reference=f.case.reference,
             case_public_id=f.case.public_id,
+            case_id=f.case_id,
             action=Action(
                 "Mark done",
                 reverse("checkins:followup_done", args=[f.case.public_id, f.pk]),

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.audit.services import record
+from caseflow.cases.drafts import keep_drafts
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.safety import sections, services
@@ -65,6 +66,7 @@ def plan_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     slots = max(ORDER_SLOTS, len(content["protective_orders"]) + 1)
     initial = PlanForm.initial_for(content, plan.version if plan else 0)
     form = PlanForm(request.POST or None, initial=initial, order_slots=slots)
+    keep_drafts(form, case, "safety-plan")
     stale = None
     if request.method == "POST" and form.is_valid():
         opened = form.cleaned_data["version"]

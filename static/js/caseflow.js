@@ -1,4 +1,5 @@
-// caseflow: the privacy screen, the idle-logout warning, confirmations and form-error summaries.
+// caseflow: the privacy screen, staying signed in while working, drafts kept on the server,
+// confirmations and form-error summaries.
 // No inline script anywhere (CSP): behaviour hangs off data-* attributes.
 (function () {
   "use strict";
@@ -91,26 +92,183 @@
     box.focus();
   }
 
-  // --- Idle-logout warning, timed from <body data-idle-seconds>. ----------------------------
+  // --- Staying signed in while working. ----------------------------------------------------
+  // The server ends a session after <body data-idle-seconds> without a request. Typing, clicks
+  // and scrolling count as activity: while the person works, the page tells the server so
+  // (POST data-keep-alive-url). Before the limit a warning counts down with "Stay signed in";
+  // long forms keep their unsaved text on the server first (drafts, below), so the sign-out
+  // that follows loses nothing.
+  function csrfToken() {
+    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  function post(url, params) {
+    var body = new URLSearchParams(params || []);
+    return fetch(url, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      redirect: "manual",
+      headers: { "X-CSRFToken": csrfToken() }
+    });
+  }
+
+  var savers = [];
+
   function idleWarning() {
     var body = document.body;
     if (!body.dataset.authenticated) return;
     var idle = parseInt(body.dataset.idleSeconds || "900", 10) * 1000;
-    var warnAt = Math.max(idle - 120000, idle / 2);
-    setTimeout(function () {
-      var div = document.createElement("div");
-      div.id = "idle-warning";
-      div.className = "alert alert-warning idle-warning m-3";
-      div.setAttribute("role", "alert");
-      div.textContent = "You will be signed out soon because of inactivity. " +
-        "Save your work, then reload the page to stay signed in.";
-      document.body.appendChild(div);
-    }, warnAt);
-    setTimeout(function () { window.location.reload(); }, idle + 1000);
+    var keepAlive = body.dataset.keepAliveUrl;
+    var warnBefore = Math.min(120000, idle / 2);
+    var pingEvery = Math.min(60000, idle / 3);
+    var lastPing = Date.now();
+    var lastActivity = 0;
+    var warning = null;
+    var countdown = null;
+
+    function ping() {
+      lastPing = Date.now();
+      if (keepAlive) post(keepAlive);
+    }
+    function hideWarning() {
+      if (warning) { warning.remove(); warning = null; }
+    }
+    function showWarning(left) {
+      if (!warning) {
+        savers.forEach(function (save) { save(); });
+        warning = document.createElement("div");
+        warning.id = "idle-warning";
+        warning.className = "alert alert-warning idle-warning m-3";
+        warning.setAttribute("role", "alert");
+        countdown = document.createElement("p");
+        countdown.className = "mb-2";
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "btn btn-sm btn-primary";
+        button.textContent = "Stay signed in";
+        button.addEventListener("click", function () { ping(); hideWarning(); });
+        warning.appendChild(countdown);
+        warning.appendChild(button);
+        document.body.appendChild(warning);
+      }
+      var seconds = Math.max(0, Math.ceil(left / 1000));
+      countdown.textContent = "You will be signed out in " + seconds + " second" +
+        (seconds === 1 ? "" : "s") + " because nothing has happened on this page. " +
+        "Unsaved text is kept for you.";
+    }
+    ["keydown", "input", "pointerdown", "scroll", "wheel", "touchstart"].forEach(function (name) {
+      window.addEventListener(name, function () { lastActivity = Date.now(); },
+        { passive: true, capture: true });
+    });
+    setInterval(function () {
+      var now = Date.now();
+      if (lastActivity > lastPing && now - lastPing >= pingEvery) {
+        ping();
+        hideWarning();
+        return;
+      }
+      var left = idle - (now - lastPing);
+      if (left <= 0) {
+        window.location.reload();
+      } else if (left <= warnBefore) {
+        showWarning(left);
+      }
+    }, Math.min(1000, pingEvery / 2));
+  }
+
+  // --- Drafts: forms with data-draft-url keep unsaved text on the server as it is typed, --
+  // encrypted with the case key and visible only to their author, and offer it back when the
+  // form is opened again. Nothing is kept in the browser.
+  function fillForm(form, fields) {
+    Object.keys(fields).forEach(function (name) {
+      var values = fields[name];
+      Array.prototype.forEach.call(form.elements, function (el) {
+        // Hidden fields come back too: a version number restored with the text lets the
+        // server refuse a draft written before someone else saved a newer version.
+        if (el.name !== name || el.type === "file" || name === "_draft") return;
+        if (name === "csrfmiddlewaretoken") return;
+        if (el.type === "checkbox" || el.type === "radio") {
+          el.checked = values.indexOf(el.value) !== -1;
+        } else if (el.tagName === "SELECT") {
+          Array.prototype.forEach.call(el.options, function (o) {
+            o.selected = values.indexOf(o.value) !== -1;
+          });
+        } else {
+          el.value = values[0] || "";
+        }
+      });
+    });
+  }
+
+  function drafts() {
+    Array.prototype.forEach.call(document.querySelectorAll("form[data-draft-url]"), function (form) {
+      var url = form.dataset.draftUrl;
+      var marker = document.createElement("input");
+      marker.type = "hidden";
+      marker.name = "_draft";
+      marker.value = form.dataset.draftKey || "";
+      form.appendChild(marker);
+      var dirty = false;
+      var timer = null;
+      function save() {
+        if (!dirty) return;
+        dirty = false;
+        var params = [];
+        new FormData(form).forEach(function (value, name) {
+          if (typeof value === "string") params.push([name, value]);
+        });
+        post(url, params);
+      }
+      savers.push(save);
+      form.addEventListener("input", function () {
+        dirty = true;
+        clearTimeout(timer);
+        timer = setTimeout(save, 3000);
+      });
+      document.addEventListener("visibilitychange", function () {
+        if (document.visibilityState === "hidden") save();
+      });
+      // A form the server sent back with errors already holds what was typed.
+      if (form.querySelector(".is-invalid")) return;
+      fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+        .then(function (response) { return response.status === 200 ? response.json() : null; })
+        .then(function (kept) {
+          if (!kept) return;
+          var box = document.createElement("div");
+          box.className = "alert alert-info draft-offer";
+          box.setAttribute("role", "status");
+          var text = document.createElement("p");
+          text.className = "mb-2";
+          text.textContent = "You have unsaved text in this form from " + kept.saved + ".";
+          var restore = document.createElement("button");
+          restore.type = "button";
+          restore.className = "btn btn-sm btn-primary me-2";
+          restore.textContent = "Put it back";
+          var discard = document.createElement("button");
+          discard.type = "button";
+          discard.className = "btn btn-sm btn-outline-dark";
+          discard.textContent = "Discard it";
+          restore.addEventListener("click", function () {
+            fillForm(form, kept.fields);
+            box.remove();
+          });
+          discard.addEventListener("click", function () {
+            post(url, [["discard", "1"]]);
+            box.remove();
+          });
+          box.appendChild(text);
+          box.appendChild(restore);
+          box.appendChild(discard);
+          form.parentNode.insertBefore(box, form);
+        });
+    });
   }
 
   document.addEventListener("DOMContentLoaded", function () {
     errorSummary();
+    drafts();
     idleWarning();
   });
 })();

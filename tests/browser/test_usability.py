@@ -3,6 +3,8 @@ confirmation before destructive actions and a message after each action."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -94,12 +96,13 @@ def test_idle_logout_warning_appears_before_the_session_ends(tab, live_server, c
     page.clock.install()
     sign_in(page, live_server, "assigned", f.PASSWORD)
     expect(page.locator("body")).to_have_attribute("data-idle-seconds", "300")
-    warning = page.get_by_role("alert").filter(has_text="signed out soon")
+    warning = page.get_by_role("alert").filter(has_text="You will be signed out in")
     page.clock.run_for(170_000)
     expect(warning).to_have_count(0)
     page.clock.run_for(15_000)  # two minutes before the end
     expect(warning).to_be_visible()
-    expect(warning).to_contain_text("You will be signed out soon because of inactivity.")
+    expect(warning).to_contain_text(re.compile(r"signed out in 11\d seconds"))
+    expect(warning.get_by_role("button", name="Stay signed in")).to_be_visible()
 
 
 def test_closing_a_case_asks_first_and_says_what_happened(tab, live_server, cast):

@@ -1,5 +1,7 @@
 """Matrix rows for the foundation: dashboard, sign-in, staff, cases."""
 
+from django.urls import reverse
+
 from tests.matrix.base import CASEWORKERS_ONLY, NOT_ALLOWED, Row, casework, expect
 
 ROWS: dict[str, Row] = {
@@ -20,6 +22,7 @@ ROWS: dict[str, Row] = {
         POST=expect(302, anonymous=200, deactivated=200),
     ),
     "accounts:logout": Row(GET=expect(405, anonymous=405, deactivated=405), POST=expect(302)),
+    "accounts:keep_alive": Row(GET=expect(405, anonymous=405, deactivated=405), POST=expect(204)),
     "agency:staff_list": Row(GET=expect(403, agency_admin=200), POST=NOT_ALLOWED),
     "agency:staff_new": Row(
         GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), reauth=("POST",)
@@ -36,6 +39,11 @@ ROWS: dict[str, Row] = {
     ),
     "cases:list": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=NOT_ALLOWED),
     "cases:find": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=expect(403, **CASEWORKERS_ONLY)),
+    "cases:draft": Row(
+        GET=casework(204, 204),
+        POST=casework(204, 204),
+        url=lambda cast, case: reverse("cases:draft", args=[case.public_id, "safety-plan"]),
+    ),
     "cases:find_emergency": Row(
         GET=expect(403, **{actor: 302 for actor in CASEWORKERS_ONLY}),
         POST=expect(403, **CASEWORKERS_ONLY),
