@@ -14,3 +14,8 @@ class AgreementsConfig(AppConfig):
         from caseflow.cases.panels import register_panel
 
         register_panel(case_panel, order=20)
+        from caseflow.agreements.timeline import SOURCES
+        from caseflow.cases.timeline import register_timeline_source
+
+        for source in SOURCES:
+            register_timeline_source(source)

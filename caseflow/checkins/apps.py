@@ -15,3 +15,7 @@ class CheckinsConfig(AppConfig):
         selectors.register_next_due(next_checkin_due)
         panels.register_panel(checkin_panels.case_panel, order=30)
         register_credential_revoker(calendar_tokens_revoke_for)
+        from caseflow.cases.timeline import register_timeline_source
+        from caseflow.checkins.timeline import SOURCE
+
+        register_timeline_source(SOURCE)
