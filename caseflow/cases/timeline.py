@@ -24,6 +24,12 @@ filter for a source whose entries are always about the same people. A record kep
 without a time (a release signed on a day) is placed at midnight UTC of that day
 (:func:`day_start`), paged with :func:`newest_days` and shown as the date alone
 (``Entry.date_only``).
+
+A position travels in a query string as :meth:`Cursor.token` (time, kind, key; nothing else) and
+comes back through :meth:`Cursor.parse`, which refuses anything else. :func:`chronology` gives the
+whole filtered timeline for printing with a SHA-256 of its content; each source's ``categories``
+say what its entries would tell someone outside the agency (the confidentiality app requires a
+release covering all of them before a chronology leaves).
 """
 
 from __future__ import annotations

@@ -87,6 +87,11 @@ def test_bad_query_strings_get_a_message_never_an_error(cast, login, query):
     for name in ("cases:timeline", "cases:timeline_print"):
         response = client.get(f"{_url(cast.case, name)}?{query}")
         assert response.status_code == 200, (name, query)
+    # The outside variant sends bad filters back to the timeline, which names what is wrong.
+    share = client.get(f"{_url(cast.case, 'confidentiality:timeline_share')}?{query}")
+    assert share.status_code in (200, 302)
+    if share.status_code == 302:
+        assert share["Location"].startswith(_url(cast.case))
     body = client.get(f"{_url(cast.case)}?{query}").content.decode()
     assert "Check the" in body or "does not work any more" in body or "Select a valid" in body
 
