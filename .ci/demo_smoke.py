@@ -50,4 +50,7 @@ if not cases:
 detail = opener.open(f"{base}{cases[0]}").read().decode()
 if "Safe contact" not in detail:
     sys.exit("demo: a case page did not render")
+timeline = opener.open(f"{base}{cases[0]}timeline/").read().decode()
+if "Timeline:" not in timeline or 'class="timeline-entry' not in timeline:
+    sys.exit("demo: a case timeline did not render with entries")
 print(f"demo: {advocate['username']} signed in and saw {len(cases)} cases")

@@ -3,6 +3,9 @@
 * ``bench_site``: a throwaway Django AdminSite with Case registered the way an agency would set up
   the stock admin to work its cases. caseflow's real admin (``/operator/``) never registers case
   models; this site exists only while bench/run.py runs.
+* ``ContactEventAdmin`` on the same site: the co-parenting contact log in the stock admin, newest
+  first, 50 a page, filtered to one case in the query string (``?case__id__exact=``): the peer of
+  the case timeline's first page.
 * ``floor_dashboard``: the floor — the same middleware stack, one raw ORM query of the signed-in
   user's open cases and a minimal template; no policy, no audit write, no layout.
 """
@@ -15,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template import Context, Template
 
 from bench.audit_bench import audit_event_admin
+from caseflow.agreements.models import ContactEvent
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import Case, CaseStatus
 
@@ -29,6 +33,14 @@ class CaseAdmin(admin.ModelAdmin):
     # Needed for the changelist to accept ?team__id__exact= and ?primary_advocate__id__exact=.
     list_filter = ("status", "team", "primary_advocate")
     search_fields = ("reference",)
+
+
+@admin.register(ContactEvent, site=bench_site)
+class ContactEventAdmin(admin.ModelAdmin):
+    # What the timeline shows of a contact without decrypting: when, how, who started it, review.
+    list_display = ("occurred_at", "kind", "channel", "direction", "review", "agreement")
+    ordering = ("-occurred_at", "-pk")
+    list_per_page = 50
 
 
 FLOOR_TEMPLATE = Template(

@@ -17,3 +17,8 @@ class AgreementsConfig(AppConfig):
         from caseflow.agreements import today
 
         today.register()
+        from caseflow.agreements.timeline import SOURCES
+        from caseflow.cases.timeline import register_timeline_source
+
+        for source in SOURCES:
+            register_timeline_source(source)

@@ -78,6 +78,10 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("break_glass.review", W, "Reviewed an emergency access"),
     ("break_glass.expire", Y, "Emergency access expired"),
     ("access.denied", S, "Was denied access"),
+    ("timeline.view", R, "Viewed the case timeline"),
+    ("timeline.print", R, "Printed the case chronology for the agency's file"),
+    # ``detail["audience"]`` is "outside", with the disclosure and its authority.
+    ("timeline.share", D, "Gave the case chronology to someone outside the agency"),
     # Safety
     ("plan.view", R, "Viewed the safety plan"),
     ("plan.diff.view", R, "Compared safety plan versions"),

@@ -14,3 +14,7 @@ class CasesConfig(AppConfig):
 
         register_converter(PublicIdConverter, "pid")
         checks.register(check_case_panels_registered)
+        from caseflow.cases import history
+        from caseflow.cases.timeline import register_timeline_source
+
+        register_timeline_source(history.SOURCE)

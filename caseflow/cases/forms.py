@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from caseflow.accounts.models import Team, User
 from caseflow.cases.models import PartyRole, RiskLevel, name_index_for
+from caseflow.cases.timeline import PEOPLE, Query
 
 NAME_MAX = 200
 TEXT_MAX = 4000
@@ -330,3 +331,83 @@ class EmergencyByNameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.helper = _helper("Open the case with emergency access")
         self.helper.form_action = "cases:find_emergency"
+
+
+# --- The case timeline --------------------------------------------------------------------------
+
+#: Dates a timeline filter accepts: anything else is a typing slip, not a period of a case.
+TIMELINE_YEARS = (1900, 2200)
+
+
+class TimelineFilterForm(forms.Form):
+    """What the case timeline shows: kinds of record, a period (whole days, inclusive) and who
+    the entries are about. Read from the query string, so every field is optional."""
+
+    kind = forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "form-check-input"}),
+        label="Show",
+    )
+    since = forms.DateField(
+        required=False,
+        label="From",
+        widget=forms.DateInput(attrs={"type": "date", "class": "form-control form-control-sm"}),
+    )
+    until = forms.DateField(
+        required=False,
+        label="To",
+        widget=forms.DateInput(attrs={"type": "date", "class": "form-control form-control-sm"}),
+    )
+    person = forms.ChoiceField(
+        required=False,
+        label="About",
+        widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
+    )
+
+    def __init__(self, *args, sources, **kwargs):
+        super().__init__(*args, **kwargs)
+        kind = self.fields["kind"]
+        assert isinstance(kind, forms.ChoiceField)
+        kind.choices = [(s.kind, s.label) for s in sources]
+        person = self.fields["person"]
+        assert isinstance(person, forms.ChoiceField)
+        person.choices = [("", "Anyone"), *PEOPLE.items()]
+
+    def _clean_day(self, name: str) -> dt.date | None:
+        value = self.cleaned_data.get(name)
+        if value is not None and not TIMELINE_YEARS[0] <= value.year <= TIMELINE_YEARS[1]:
+            raise forms.ValidationError("Check the year of this date.")
+        return value
+
+    def clean_since(self):
+        return self._clean_day("since")
+
+    def clean_until(self):
+        return self._clean_day("until")
+
+    def clean(self):
+        data = super().clean()
+        since, until = data.get("since"), data.get("until")
+        if since and until and until < since:
+            self.add_error("until", "The end of the period must not be before its start.")
+        return data
+
+    def query(self, *, limit: int, before=None) -> Query:
+        """The timeline query these filters ask for (the form must be valid, or unbound)."""
+        data = self.cleaned_data if self.is_bound else {}
+        zone = timezone.get_current_timezone()
+
+        def start_of(day: dt.date | None) -> dt.datetime | None:
+            if day is None:
+                return None
+            return dt.datetime.combine(day, dt.time.min, tzinfo=zone)
+
+        until = data.get("until")
+        return Query(
+            limit=limit,
+            before=before,
+            since=start_of(data.get("since")),
+            until=start_of(until + dt.timedelta(days=1)) if until else None,
+            kinds=frozenset(data["kind"]) if data.get("kind") else None,
+            person=data.get("person") or None,
+        )

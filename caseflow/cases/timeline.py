@@ -18,16 +18,31 @@ A source's ``fetch(case, query)`` must:
 - run a constant number of queries (``select_related`` what it shows);
 - hold only what may be shown to someone who may read the case: the view resolved the case
   through policy before it asked, and records the read.
+
+:func:`newest` applies all of that to a queryset of one kind; :func:`about` answers the person
+filter for a source whose entries are always about the same people. A record kept as a date
+without a time (a release signed on a day) is placed at midnight UTC of that day
+(:func:`day_start`), paged with :func:`newest_days` and shown as the date alone
+(``Entry.date_only``).
+
+A position travels in a query string as :meth:`Cursor.token` (time, kind, key; nothing else) and
+comes back through :meth:`Cursor.parse`, which refuses anything else. :func:`chronology` gives the
+whole filtered timeline for printing with a SHA-256 of its content; each source's ``categories``
+say what its entries would tell someone outside the agency (the confidentiality app requires a
+release covering all of them before a chronology leaves).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 #: Who an entry can be about, for the "person" filter. Sources tag their entries with these.
 SURVIVOR = "survivor"
@@ -68,6 +83,8 @@ class Entry:
     url: str = ""
     #: Short facts shown beside the title: ("Duration", "20 minutes"), ("Outcome", "Reached").
     facts: tuple[tuple[str, str], ...] = ()
+    #: The record holds a day, not a time: show the date alone (``at`` is midnight UTC).
+    date_only: bool = False
 
     @property
     def position(self) -> Cursor:
@@ -82,6 +99,26 @@ class Cursor:
 
     def __lt__(self, other: Cursor) -> bool:
         return (self.at, self.kind, self.key) < (other.at, other.kind, other.key)
+
+    def token(self) -> str:
+        """The cursor for a query string: time (UTC, microseconds), kind and key, nothing else."""
+        at = self.at.astimezone(dt.UTC)
+        return f"{at:%Y%m%dT%H%M%S.%fZ}.{self.kind}.{self.key}"
+
+    @classmethod
+    def parse(cls, token: str, kinds: Iterable[str]) -> Cursor:
+        """The cursor ``token`` names, or :class:`ValueError` if it is not one of ours (a kind
+        that is not registered, a key that is not a number, a time that does not exist)."""
+        match = _TOKEN.fullmatch(token or "")
+        if match is None or match["kind"] not in set(kinds):
+            raise ValueError("not a timeline position")
+        at = dt.datetime.strptime(match["at"], "%Y%m%dT%H%M%S.%f").replace(tzinfo=dt.UTC)
+        return cls(at, match["kind"], match["key"])
+
+
+_TOKEN = re.compile(
+    r"(?P<at>\d{8}T\d{6}\.\d{6})Z\.(?P<kind>[a-z][a-z0-9_]{0,39})\.(?P<key>\d{1,18})"
+)
 
 
 @dataclass(frozen=True)
@@ -101,6 +138,10 @@ class Source:
     label: str
     fetch: Callable[[Any, Query], list[Entry]]
     order: int
+    #: What the entries tell someone who reads them, in the confidentiality app's category
+    #: names ("narratives", "evidence", "risk", ...): a printed chronology leaves the agency only
+    #: under a release covering every category of the kinds it holds. ``None``: every category.
+    categories: frozenset[str] | None = None
 
 
 _SOURCES: list[Source] = []
@@ -141,6 +182,67 @@ def keyset(query: Query, kind: str, at_field: str, pk_field: str = "pk") -> Q:
     return q
 
 
+def about(query: Query, people: frozenset[str]) -> bool:
+    """Whether a source whose entries are always about ``people`` has any for ``query``'s
+    person filter (when it has none, it need not ask the database)."""
+    return query.person is None or query.person in people
+
+
+def newest(qs: QuerySet, query: Query, kind: str, at_field: str, pk_field: str = "pk") -> list:
+    """The rows of ``qs`` for one page of ``kind``: the keyset filter, newest first, at most
+    ``query.limit`` of them, in one query."""
+    return list(
+        qs.filter(keyset(query, kind, at_field, pk_field)).order_by(f"-{at_field}", f"-{pk_field}")[
+            : query.limit
+        ]
+    )
+
+
+def day_start(day: dt.date) -> dt.datetime:
+    """Where a record kept as a day (no time) is placed: midnight UTC of that day."""
+    return dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC)
+
+
+def _first_day_at_or_after(moment: dt.datetime) -> dt.date:
+    """The first day whose :func:`day_start` is not before ``moment``."""
+    moment = moment.astimezone(dt.UTC)
+    day = moment.date()
+    return day if day_start(day) == moment else day + dt.timedelta(days=1)
+
+
+def day_keyset(query: Query, kind: str, day_field: str, pk_field: str = "pk") -> Q:
+    """:func:`keyset` for rows kept as a day (``day_field``, a date), placed at its
+    :func:`day_start`: the same filter, on the date column itself (so no database has to turn
+    dates into times, and every database compares them the same way)."""
+    q = Q()
+    if query.since is not None:
+        q &= Q(**{f"{day_field}__gte": _first_day_at_or_after(query.since)})
+    if query.until is not None:
+        q &= Q(**{f"{day_field}__lt": _first_day_at_or_after(query.until)})
+    before = query.before
+    if before is not None:
+        older = Q(**{f"{day_field}__lt": _first_day_at_or_after(before.at)})
+        at = before.at.astimezone(dt.UTC)
+        if day_start(at.date()) == at:  # rows of that very day sit at the cursor's time
+            if kind < before.kind:
+                older |= Q(**{day_field: at.date()})
+            elif kind == before.kind:
+                older |= Q(**{day_field: at.date(), f"{pk_field}__lt": int(before.key)})
+        q &= older
+    return q
+
+
+def newest_days(
+    qs: QuerySet, query: Query, kind: str, day_field: str, pk_field: str = "pk"
+) -> list:
+    """:func:`newest` for rows kept as a day (see :func:`day_keyset`)."""
+    return list(
+        qs.filter(day_keyset(query, kind, day_field, pk_field)).order_by(
+            f"-{day_field}", f"-{pk_field}"
+        )[: query.limit]
+    )
+
+
 @dataclass(frozen=True)
 class Page:
     entries: list[Entry]
@@ -171,3 +273,62 @@ def page(case: Any, query: Query, sources: Iterable[Source] | None = None) -> Pa
     more = len(entries) > query.limit
     shown = entries[: query.limit]
     return Page(shown, shown[-1].position if more and shown else None)
+
+
+# --- The printed chronology ---------------------------------------------------------------------
+
+#: The most entries one printed chronology holds; a longer record is printed a period at a time.
+PRINT_MAX = 5000
+
+
+@dataclass(frozen=True)
+class Chronology:
+    #: Oldest first, as a chronology is read.
+    entries: list[Entry]
+    #: False when the record had more than :data:`PRINT_MAX` entries (the oldest were left out).
+    complete: bool
+    #: SHA-256 over the content (not over when or for whom it was generated).
+    sha256: str
+    #: The kinds of record it holds (its sources), for what it may disclose.
+    sources: tuple[Source, ...]
+
+
+def chronology(case: Any, query: Query, heading: dict[str, Any]) -> Chronology:
+    """The whole (filtered) timeline of ``case`` for printing, newest :data:`PRINT_MAX` at most,
+    with a fingerprint over ``heading`` (the case and the filters, as shown) and every entry."""
+    chosen = tuple(s for s in registered_sources() if query.kinds is None or s.kind in query.kinds)
+    result = page(
+        case,
+        Query(
+            limit=PRINT_MAX,
+            since=query.since,
+            until=query.until,
+            kinds=query.kinds,
+            person=query.person,
+        ),
+        chosen,
+    )
+    entries = list(reversed(result.entries))
+    labels = {s.kind: s.label for s in chosen}
+    content = {
+        "heading": heading,
+        "entries": [
+            {
+                "at": e.at.astimezone(dt.UTC).isoformat(),
+                "date_only": e.date_only,
+                "approximate": e.approximate,
+                "kind": labels.get(e.kind, e.kind),
+                "title": e.title,
+                "facts": [list(f) for f in e.facts],
+                "body": e.body,
+            }
+            for e in entries
+        ],
+    }
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return Chronology(
+        entries=entries,
+        complete=result.next is None,
+        sha256=hashlib.sha256(canonical.encode()).hexdigest(),
+        sources=chosen,
+    )

@@ -16,6 +16,8 @@ urlpatterns = [
     path("<pid:public_id>/restrict/", views.case_restrict, name="restrict"),
     path("<pid:public_id>/status/", views.case_status, name="status"),
     path("<pid:public_id>/drafts/<str:form>/", views.draft, name="draft"),
+    path("<pid:public_id>/timeline/", views.case_timeline, name="timeline"),
+    path("<pid:public_id>/timeline/print/", views.timeline_print, name="timeline_print"),
     path("<pid:public_id>/people/new/", views.party_edit, name="party_new"),
     path("<pid:public_id>/people/<pid:party_id>/", views.party_edit, name="party_edit"),
 ]

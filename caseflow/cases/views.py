@@ -3,6 +3,8 @@ redirect. Reads of case content are audited here, in the request's transaction."
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -19,7 +21,7 @@ from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.models import Role
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
-from caseflow.cases import contact, drafts, selectors, services, today
+from caseflow.cases import contact, drafts, selectors, services, timeline, today
 from caseflow.cases.fields import field_config
 from caseflow.cases.forms import (
     AssignForm,
@@ -32,6 +34,7 @@ from caseflow.cases.forms import (
     RestrictForm,
     SearchForm,
     StatusForm,
+    TimelineFilterForm,
     offer_to_open_despite_conflict,
 )
 from caseflow.cases.models import STATUS_TRANSITIONS, Case, CaseStatus, Party, PartyRole
@@ -578,3 +581,143 @@ def draft(request: AuthenticatedRequest, case: Case, form: str) -> HttpResponse:
     except drafts.DraftTooLarge:
         return HttpResponse(status=413)
     return HttpResponse(status=204)
+
+
+# --- The case timeline and its printed chronology -----------------------------------------------
+
+TIMELINE_PAGE = 50
+BAD_CURSOR = (
+    "That link to older entries does not work any more (it may have been copied or cut short). "
+    "Showing the newest entries instead."
+)
+BAD_FILTERS = "Check the filters: nothing is shown until they are corrected."
+
+
+def timeline_filters(request: HttpRequest) -> TimelineFilterForm:
+    """The timeline's filters from the query string (bound only when it has any)."""
+    data = request.GET.copy()
+    data.pop("before", None)
+    return TimelineFilterForm(data or None, sources=timeline.registered_sources())
+
+
+def timeline_heading(case: Case, form: TimelineFilterForm) -> dict[str, Any]:
+    """The case and the filters in words, as the chronology prints them (and fingerprints)."""
+    data = form.cleaned_data if form.is_bound else {}
+    labels = dict(form.fields["kind"].choices)  # type: ignore[attr-defined]
+    return {
+        "case": case.reference,
+        "kinds": [labels[k] for k in data.get("kind") or []] or ["Every kind of record"],
+        "since": data["since"].isoformat() if data.get("since") else "",
+        "until": data["until"].isoformat() if data.get("until") else "",
+        "person": timeline.PEOPLE.get(data.get("person") or "", "Anyone"),
+    }
+
+
+@login_required
+@require_http_methods(["GET"])
+@case_page("view", read="timeline.view")
+def case_timeline(request: AuthenticatedRequest, case: Case) -> HttpResponse:
+    """Every dated record of the case, newest first, a page at a time (keyset)."""
+    return _timeline_page(request, case)
+
+
+def _timeline_page(request: HttpRequest, case: Case) -> HttpResponse:
+    form = timeline_filters(request)
+    result, problem = None, ""
+    if not form.is_bound or form.is_valid():
+        before = None
+        token = request.GET.get("before", "")
+        if token:
+            try:
+                kinds = [s.kind for s in timeline.registered_sources()]
+                before = timeline.Cursor.parse(token, kinds)
+            except ValueError:
+                problem = BAD_CURSOR
+        result = timeline.page(case, form.query(limit=TIMELINE_PAGE, before=before))
+    else:
+        problem = BAD_FILTERS
+    older = ""
+    if result is not None and result.next is not None:
+        params = request.GET.copy()
+        params["before"] = result.next.token()
+        older = params.urlencode()
+    filters = request.GET.copy()
+    filters.pop("before", None)
+    record(
+        "timeline.view",
+        request=request,
+        case=case,
+        obj=case,
+        detail={
+            "kinds": sorted(form.cleaned_data.get("kind") or []) if form.is_bound else [],
+            "older": bool(request.GET.get("before")),
+            "entries": len(result.entries) if result else 0,
+        },
+    )
+    return render(
+        request,
+        "cases/timeline.html",
+        {
+            "case": case,
+            "form": form,
+            "page": result,
+            "problem": problem,
+            "rows": _rows(result.entries if result else []),
+            "older": older,
+            "filters": filters.urlencode(),
+            "paged": bool(request.GET.get("before")),
+        },
+    )
+
+
+def _rows(entries: list[timeline.Entry]) -> list[dict[str, Any]]:
+    labels = {s.kind: s.label for s in timeline.registered_sources()}
+    return [{"entry": e, "label": labels.get(e.kind, "")} for e in entries]
+
+
+def chronology_page(
+    request: HttpRequest,
+    case: Case,
+    form: TimelineFilterForm,
+    chronology: timeline.Chronology,
+    recipient: str = "",
+) -> HttpResponse:
+    """The printable case chronology (internal, or produced for ``recipient`` outside)."""
+    filters = request.GET.copy()
+    return render(
+        request,
+        "cases/chronology.html",
+        {
+            "case": case,
+            "heading": timeline_heading(case, form),
+            "chronology": chronology,
+            "rows": _rows(chronology.entries),
+            "generated_at": timezone.now(),
+            "recipient": recipient,
+            "filters": filters.urlencode(),
+            "can_share": policy.may(request.user, case, "edit"),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+@case_page("view", read="timeline.print")
+def timeline_print(request: AuthenticatedRequest, case: Case) -> HttpResponse:
+    """The case chronology for the agency's own file."""
+    form = timeline_filters(request)
+    if form.is_bound and not form.is_valid():
+        return _timeline_page(request, case)
+    chronology = timeline.chronology(case, form.query(limit=1), timeline_heading(case, form))
+    record(
+        "timeline.print",
+        request=request,
+        case=case,
+        obj=case,
+        detail={
+            "audience": "internal",
+            "sha256": chronology.sha256,
+            "entries": len(chronology.entries),
+        },
+    )
+    return chronology_page(request, case, form, chronology)

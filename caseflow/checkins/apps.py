@@ -18,3 +18,7 @@ class CheckinsConfig(AppConfig):
         from caseflow.checkins import today
 
         today.register()
+        from caseflow.cases.timeline import register_timeline_source
+        from caseflow.checkins.timeline import SOURCE
+
+        register_timeline_source(SOURCE)

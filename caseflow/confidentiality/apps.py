@@ -20,6 +20,11 @@ class ConfidentialityConfig(AppConfig):
         from caseflow.confidentiality.checks import check_narrative_declarations
 
         checks.register(check_narrative_declarations)
+        from caseflow.cases.timeline import register_timeline_source
+        from caseflow.confidentiality.timeline import SOURCES
+
+        for source in SOURCES:
+            register_timeline_source(source)
 
 
 def _register_pack_providers() -> None:

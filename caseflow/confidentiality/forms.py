@@ -404,3 +404,41 @@ class ChronologyShareForm(forms.Form):
                 "the court order or subpoena that compels it."
             )
         return data
+
+
+class TimelineShareForm(forms.Form):
+    """Who the case chronology is for, outside the agency, and on what authority: a release
+    covering that recipient, or a court order or subpoena recorded on the case (the service
+    decides, and audits a refusal)."""
+
+    recipient = forms.CharField(max_length=200, label="Recipient (outside the agency)")
+    release = forms.CharField(max_length=32, required=False, label="Under the release")
+    order = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=None, label="Or under the court order or subpoena"
+    )
+
+    def __init__(self, *args, releases: list, orders: list, **kw):
+        super().__init__(*args, **kw)
+        today = timezone.localdate()
+        self.fields["release"].widget = forms.Select(
+            choices=[("", "—")] + [(r.public_id, release_label(r, today)) for r in releases]
+        )
+        order = self.fields["order"]
+        assert isinstance(order, forms.ChoiceField)
+        order.choices = [("", "—")] + [
+            (o.pk, f"{o.get_kind_display()} received {o.received_on:%d %b %Y}, ref. {o.reference}")
+            for o in orders
+        ]
+        helper = FormHelper()
+        helper.form_method = "post"
+        helper.add_input(Submit("submit", "Produce the chronology"))
+        self.helper = helper
+
+    def clean(self):
+        data = super().clean()
+        if bool(data.get("release")) == bool(data.get("order")):
+            raise forms.ValidationError(
+                "Choose either the release that covers it or the court order or subpoena that "
+                "compels it."
+            )
+        return data

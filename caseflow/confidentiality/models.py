@@ -93,6 +93,7 @@ class DisclosureKind(models.TextChoices):
     EVIDENCE_PACK = "evidence_pack", "Evidence pack (with consent)"
     CASE_EXPORT = "case_export", "Case export (with consent)"
     CHRONOLOGY = "chronology", "Breach chronology"
+    CASE_CHRONOLOGY = "case_chronology", "Case chronology"
 
 
 class CompelledKind(models.TextChoices):

@@ -19,6 +19,7 @@ urlpatterns = [
         views.chronology_share,
         name="chronology_share",
     ),
+    path("cases/<pid:public_id>/timeline/share/", views.timeline_share, name="timeline_share"),
     path(f"{CASE}compelled/new/", views.compelled_new, name="compelled_new"),
     path("confidentiality/purges/", views.purges, name="purges"),
     path("confidentiality/purges/approve/", views.purge_approve, name="purge_approve"),

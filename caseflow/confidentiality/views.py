@@ -21,6 +21,8 @@ from caseflow.agreements import selectors as agreement_selectors
 from caseflow.agreements import services as agreement_services
 from caseflow.agreements import views as agreement_views
 from caseflow.audit.services import record
+from caseflow.cases import timeline
+from caseflow.cases import views as case_views
 from caseflow.cases.fields import intake_field_config
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
@@ -38,7 +40,9 @@ from caseflow.confidentiality.forms import (
     ReportForm,
     RetentionForm,
     RevokeForm,
+    TimelineShareForm,
 )
+from caseflow.confidentiality.models import category_labels
 from caseflow.lib.csvcells import csv_cell
 
 NO_RELEASE = (
@@ -537,5 +541,70 @@ def chronology_share(request: AuthenticatedRequest, case: Case, agreement_id: st
             "title": "Produce the breach chronology",
             "intro": "For the agency's own file, or for someone outside the agency: then only "
             "under a release that covers it or a court order or subpoena recorded on the case.",
+        },
+    )
+
+
+# --- The case chronology for someone outside the agency -----------------------------------------
+
+REFUSED_TIMELINE = (
+    "Refused: for someone outside the agency the case chronology needs a valid release from the "
+    "survivor that names this recipient and covers every kind of record it holds ({categories}), "
+    "or a court order or subpoena recorded on this case. Nothing was produced."
+)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=("POST",))
+@case_page("edit")
+def timeline_share(request: AuthenticatedRequest, case: Case) -> HttpResponse:
+    """Produce the case chronology (with the filters in the query string) for someone outside
+    the agency, under a covering release or a recorded compelled disclosure."""
+    filters = case_views.timeline_filters(request)
+    if filters.is_bound and not filters.is_valid():
+        # The timeline page shows what is wrong with them.
+        url = reverse("cases:timeline", args=[case.public_id])
+        return redirect(f"{url}?{request.GET.urlencode()}")
+    query = filters.query(limit=1)
+    heading = case_views.timeline_heading(case, filters)
+    form = TimelineShareForm(
+        request.POST or None,
+        releases=selectors.case_releases(case),
+        orders=selectors.case_orders(case),
+    )
+    chronology = None
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        chronology = timeline.chronology(case, query, heading)
+        try:
+            services.timeline_share(
+                actor=request.user,
+                request=request,
+                case=case,
+                chronology=chronology,
+                recipient=d["recipient"],
+                release_id=d["release"],
+                order_id=d["order"],
+            )
+        except services.ReleaseRequired:
+            held = category_labels(services.timeline_categories(chronology.sources))
+            form.add_error(None, REFUSED_TIMELINE.format(categories=held or "none"))
+        else:
+            return case_views.chronology_page(
+                request, case, filters, chronology, recipient=d["recipient"]
+            )
+    if request.method == "GET":
+        record("case.view", request=request, case=case, obj=case, detail={"page": "timeline_share"})
+    return render(
+        request,
+        "confidentiality/case_form.html",
+        {
+            "case": case,
+            "form": form,
+            "title": "Produce the case chronology for someone outside the agency",
+            "intro": "Only under a release from the survivor that names the recipient and covers "
+            "every kind of record in it, or a court order or subpoena recorded on the case. The "
+            "chronology holds: " + ", ".join(heading["kinds"]) + ".",
         },
     )

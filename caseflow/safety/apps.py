@@ -14,3 +14,8 @@ class SafetyConfig(AppConfig):
         from caseflow.safety.panels import case_panel
 
         register_panel(case_panel, order=10)
+        from caseflow.cases.timeline import register_timeline_source
+        from caseflow.safety.timeline import SOURCES
+
+        for source in SOURCES:
+            register_timeline_source(source)

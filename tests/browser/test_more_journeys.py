@@ -234,7 +234,7 @@ def test_supervisor_reviews_emergency_access_and_exports_the_audit(
     tab.check("audit-events")
 
     tab.goto(f"/cases/{cast.case.public_id}/")
-    page.get_by_role("link", name="Timeline").click()
+    page.get_by_role("link", name="Audit history").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Audit timeline: CASE-1")
     events = page.get_by_role("region", name="All events")
     expect(events.get_by_role("row").filter(has_text=same_team).first).to_be_visible()

@@ -85,3 +85,39 @@ def test_two_sources_cannot_share_a_kind():
             timeline.register_timeline_source(b)
     finally:
         timeline._SOURCES[:] = [s for s in timeline._SOURCES if s.kind != "dup-test"]
+
+
+def _day_rows(query: Query, kind: str, rows: list[tuple[dt.date, int]]) -> list[tuple]:
+    """What ``day_keyset`` lets through, evaluated by hand on (day, pk) rows."""
+    q = timeline.day_keyset(query, kind, "day")
+
+    def admits(node, day, pk) -> bool:
+        if isinstance(node, tuple):
+            name, value = node
+            field, _, op = name.partition("__")
+            have = day if field == "day" else pk
+            return {"": have == value, "lt": have < value, "gte": have >= value}[op]
+        results = [admits(child, day, pk) for child in node.children]
+        ok = any(results) if node.connector == "OR" else all(results)
+        return not ok if node.negated else ok
+
+    return [(d, p) for d, p in rows if admits(q, d, p)]
+
+
+@pytest.mark.parametrize("cursor_kind", ["a_kind", "day_kind", "z_kind"])
+@pytest.mark.parametrize("hour", [0, 5])
+def test_day_keyset_places_a_day_at_midnight_utc(cursor_kind, hour):
+    days = [dt.date(2026, 3, d) for d in (1, 2, 3)]
+    rows = [(d, pk) for d in days for pk in (1, 2, 3)]
+    cursor = Cursor(dt.datetime(2026, 3, 2, hour, 0, tzinfo=dt.UTC), cursor_kind, key_of(2))
+    admitted = _day_rows(Query(before=cursor), "day_kind", rows)
+    expected = [
+        (d, p)
+        for d, p in rows
+        if (timeline.day_start(d), "day_kind", key_of(p)) < (cursor.at, cursor.kind, cursor.key)
+    ]
+    assert admitted == expected and admitted
+    since = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
+    until = dt.datetime(2026, 3, 3, 0, 0, tzinfo=dt.UTC)
+    window = _day_rows(Query(since=since, until=until), "day_kind", rows)
+    assert window == [(d, p) for d, p in rows if since <= timeline.day_start(d) < until]

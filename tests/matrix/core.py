@@ -63,6 +63,8 @@ ROWS: dict[str, Row] = {
     "cases:restrict": Row(
         GET=casework(403, 200), POST=casework(403, 200), kwargs="case", reauth=("POST",)
     ),
+    "cases:timeline": Row(GET=casework(200, 200), POST=NOT_ALLOWED, kwargs="case"),
+    "cases:timeline_print": Row(GET=casework(200, 200), POST=NOT_ALLOWED, kwargs="case"),
     "cases:status": Row(GET=NOT_ALLOWED, POST=casework(302, 302), kwargs="case"),
     "checkins:safe_contact": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
     "cases:party_new": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),

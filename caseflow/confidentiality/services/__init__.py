@@ -4,6 +4,7 @@ Each operation checks policy itself, runs in a transaction and writes its audit 
 details hold ids, categories and field names only.
 """
 
+from caseflow.confidentiality.services.chronology import timeline_categories, timeline_share
 from caseflow.confidentiality.services.compelled import (
     CHRONOLOGY_CATEGORIES,
     compelled_record,

@@ -61,14 +61,14 @@ def outside_authority(
     categories: list[str],
     release_id: str = "",
     order_id: int | None = None,
+    kind: str = DisclosureKind.CHRONOLOGY,
 ) -> Authority:
     """Authorise giving a document holding ``categories`` to ``recipient`` outside the agency:
     under a covering release, or under a court order or subpoena recorded on the case. Records
-    the disclosure; a refusal is audited and raises :class:`ReleaseRequired`."""
+    the disclosure (of ``kind``); a refusal is audited and raises :class:`ReleaseRequired`."""
     if not policy.may(actor, case, "edit"):
         raise PermissionDenied
     categories = sorted({str(c) for c in categories})
-    kind = DisclosureKind.CHRONOLOGY
     if order_id:
         order = CompelledOrder.objects.filter(case=case, pk=order_id).first()
         if order is None:

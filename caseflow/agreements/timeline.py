@@ -1,0 +1,172 @@
+"""The co-parenting contact log, breaches and agreement versions on the case timeline.
+
+Words: a contact is described by who started it; a breach is always the other parent's, because
+a contact the survivor made is never recorded against them (the breach entries leave out any
+breach of a contact from the survivor: the contact itself is on the timeline as a contact).
+"""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from caseflow.agreements import terms
+from caseflow.agreements.labels import CHANNEL_LABELS, KIND_LABELS, TERM_LABELS
+from caseflow.agreements.models import AgreementVersion, Breach, ContactEvent, ReviewState
+from caseflow.cases.timeline import (
+    OTHER_PARTY,
+    OTHER_PERSON,
+    STAFF,
+    SURVIVOR,
+    Entry,
+    Query,
+    Source,
+    about,
+    key_of,
+    newest,
+)
+
+#: Longest text shown on the timeline; the record's own page has the rest.
+BODY_MAX = 300
+
+CONTACT, BREACH, VERSION = "contact", "breach", "agreement_version"
+_FROM_SURVIVOR = terms.Direction.FROM_SURVIVOR.value
+_THIRD_PARTY = terms.Channel.THIRD_PARTY.value
+
+
+def short(text: str) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= BODY_MAX else text[: BODY_MAX - 1].rstrip() + "…"
+
+
+def _name(user) -> str:
+    return user.get_full_name() or user.username
+
+
+def _how(row) -> str:
+    kind = KIND_LABELS.get(row.kind, row.kind)
+    channel = CHANNEL_LABELS.get(row.channel, row.channel)
+    return f"{kind}, {channel.lower()}"
+
+
+def contacts(case, query: Query) -> list[Entry]:
+    qs = ContactEvent.objects.filter(case=case).select_related("agreement")
+    if query.person == OTHER_PERSON:
+        qs = qs.filter(channel=_THIRD_PARTY)
+    elif not about(query, frozenset({SURVIVOR, OTHER_PARTY})):
+        return []
+    entries = []
+    for row in newest(qs, query, CONTACT, "occurred_at"):
+        row.case = case
+        by_survivor = row.direction == _FROM_SURVIVOR
+        facts = [("How", _how(row))]
+        if not by_survivor:
+            facts.append(("Review", ReviewState(row.review).label))
+        people = {SURVIVOR, OTHER_PARTY}
+        if row.channel == _THIRD_PARTY:
+            people.add(OTHER_PERSON)
+        entries.append(
+            Entry(
+                at=row.occurred_at,
+                kind=CONTACT,
+                key=key_of(row.pk),
+                title=(
+                    "The survivor contacted the other parent"
+                    if by_survivor
+                    else "The other parent contacted the survivor"
+                ),
+                body=short(row.description),
+                people=frozenset(people),
+                url=reverse("agreements:detail", args=[case.public_id, row.agreement.public_id]),
+                facts=tuple(facts),
+            )
+        )
+    return entries
+
+
+BREACH_PEOPLE = frozenset({SURVIVOR, OTHER_PARTY})
+
+
+def breaches(case, query: Query) -> list[Entry]:
+    if not about(query, BREACH_PEOPLE):
+        return []
+    qs = (
+        Breach.objects.filter(case=case)
+        .exclude(event__direction=_FROM_SURVIVOR)
+        .select_related("agreement")
+    )
+    entries = []
+    for row in newest(qs, query, BREACH, "occurred_at"):
+        row.case = case
+        facts = [
+            ("Terms broken", "; ".join(TERM_LABELS.get(t, t) for t in row.terms_broken)),
+            ("Severity", row.get_severity_display()),
+        ]
+        if row.police_reported:
+            facts.append(("Police", "Reported"))
+        entries.append(
+            Entry(
+                at=row.occurred_at,
+                kind=BREACH,
+                key=key_of(row.pk),
+                title="The other parent broke the contact agreement",
+                body=short(row.description),
+                people=BREACH_PEOPLE,
+                url=reverse("agreements:detail", args=[case.public_id, row.agreement.public_id]),
+                facts=tuple(facts),
+            )
+        )
+    return entries
+
+
+VERSION_PEOPLE = frozenset({SURVIVOR, OTHER_PARTY, STAFF})
+
+
+def versions(case, query: Query) -> list[Entry]:
+    if not about(query, VERSION_PEOPLE):
+        return []
+    qs = AgreementVersion.objects.filter(case=case).select_related("agreement", "author")
+    entries = []
+    for row in newest(qs, query, VERSION, "created_at"):
+        row.case = case
+        entries.append(
+            Entry(
+                at=row.created_at,
+                kind=VERSION,
+                key=key_of(row.pk),
+                title=(
+                    "Contact agreement recorded"
+                    if row.number == 1
+                    else f"Contact agreement changed (version {row.number})"
+                ),
+                body=short(row.note),
+                people=VERSION_PEOPLE,
+                url=reverse("agreements:versions", args=[case.public_id, row.agreement.public_id]),
+                facts=(("By", _name(row.author)),),
+            )
+        )
+    return entries
+
+
+SOURCES = (
+    Source(
+        kind=CONTACT,
+        label="Co-parenting contacts",
+        fetch=contacts,
+        order=30,
+        categories=frozenset({"evidence", "narratives"}),
+    ),
+    Source(
+        kind=BREACH,
+        label="Breaches of a contact agreement",
+        fetch=breaches,
+        order=31,
+        categories=frozenset({"evidence", "narratives"}),
+    ),
+    Source(
+        kind=VERSION,
+        label="Contact agreement versions",
+        fetch=versions,
+        order=32,
+        categories=frozenset({"court_orders", "narratives"}),
+    ),
+)

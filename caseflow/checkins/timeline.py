@@ -1,0 +1,68 @@
+"""Check-ins and their outcomes on the case timeline.
+
+A check-in is on the timeline at its due time once that time has come, or earlier if it was
+already closed (an outcome recorded ahead of time, cancelled): a check-in still to come is a
+plan, not something that happened. The outcome is shown in the survivor's favour: "No answer"
+or "Not safe to talk" is a fact about the contact, never a failure of theirs.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.utils import timezone
+
+from caseflow.cases.models import Channel
+from caseflow.cases.timeline import STAFF, SURVIVOR, Entry, Query, Source, about, key_of, newest
+from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInStatus
+
+KIND = "checkin"
+PEOPLE = frozenset({SURVIVOR, STAFF})
+BODY_MAX = 300
+_CHANNELS = dict(Channel.choices)
+_OUTCOMES = dict(CheckInOutcome.choices)
+
+
+def _title(row: CheckIn) -> str:
+    channel = _CHANNELS.get(row.channel, row.channel).lower()
+    if row.status == CheckInStatus.CANCELLED:
+        return f"Check-in cancelled ({channel})"
+    if row.status == CheckInStatus.UNSAFE:
+        return f"Check-in stopped: no longer safe ({channel})"
+    if row.outcome:
+        return f"Check-in ({channel}): {_OUTCOMES.get(row.outcome, row.outcome).lower()}"
+    if row.status == CheckInStatus.MISSED:
+        return f"Check-in ({channel}): not made at the time"
+    return f"Check-in ({channel}): no outcome recorded yet"
+
+
+def _short(text: str) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= BODY_MAX else text[: BODY_MAX - 1].rstrip() + "…"
+
+
+def fetch(case, query: Query) -> list[Entry]:
+    if not about(query, PEOPLE):
+        return []
+    happened = Q(due_at__lte=timezone.now()) | ~Q(status=CheckInStatus.SCHEDULED)
+    qs = CheckIn.objects.filter(happened, case=case).select_related("assignee")
+    entries = []
+    for row in newest(qs, query, KIND, "due_at"):
+        row.case = case
+        assignee = row.assignee.get_full_name() or row.assignee.username
+        entries.append(
+            Entry(
+                at=row.due_at,
+                kind=KIND,
+                key=key_of(row.pk),
+                title=_title(row),
+                body=_short(row.note),
+                people=PEOPLE,
+                facts=(("Advocate", assignee),),
+            )
+        )
+    return entries
+
+
+SOURCE = Source(
+    kind=KIND, label="Check-ins", fetch=fetch, order=40, categories=frozenset({"narratives"})
+)

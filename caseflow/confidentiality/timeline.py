@@ -1,0 +1,132 @@
+"""Releases (consent to share: signed, revoked, run out) and disclosures on the case timeline.
+
+A release is kept as days (signed on, last valid day), so its signing and its end are placed at
+midnight UTC of their day and shown as dates; a revocation has its time. One release can give
+three entries, so its key is ``pk * 4 + part`` (part 1 signed, 2 revoked, 3 ended): each part is
+one query, ordered and paged by that key like any other source.
+"""
+
+from __future__ import annotations
+
+from django.db.models import F, Value
+from django.utils import timezone
+
+from caseflow.cases.models import PartyRole
+from caseflow.cases.timeline import (
+    OTHER_AGENCY,
+    SURVIVOR,
+    Entry,
+    Query,
+    Source,
+    about,
+    day_start,
+    key_of,
+    newest,
+    newest_days,
+)
+from caseflow.confidentiality.models import Disclosure, DisclosureKind, Release
+
+RELEASE, DISCLOSURE = "release", "disclosure"
+PEOPLE = frozenset({SURVIVOR, OTHER_AGENCY})
+SIGNED, REVOKED, ENDED = 1, 2, 3
+_KINDS = dict(DisclosureKind.choices)
+
+
+def _consent_by(release: Release) -> str:
+    if release.for_child_id is not None:
+        return "a guardian, for a child"
+    if release.consenting_party.role == PartyRole.SURVIVOR:
+        return "the survivor"
+    return release.consenting_party.get_role_display().lower()
+
+
+def releases(case, query: Query) -> list[Entry]:
+    if not about(query, PEOPLE):
+        return []
+    base = Release.objects.filter(case=case).select_related("consenting_party")
+    today = timezone.now().date()
+    parts = (
+        (SIGNED, base, "signed_on"),
+        (REVOKED, base.filter(revoked_at__isnull=False), "revoked_at"),
+        (ENDED, base.filter(revoked_at__isnull=True, expires_on__lt=today), "expires_on"),
+    )
+    entries = []
+    for part, qs, field in parts:
+        keyed = qs.annotate(tl_key=F("pk") * 4 + Value(part))
+        if part == REVOKED:
+            rows = newest(keyed, query, RELEASE, field, "tl_key")
+        else:
+            rows = newest_days(keyed, query, RELEASE, field, "tl_key")
+        for row in rows:
+            row.case = case
+            if part == SIGNED:
+                title = f"Consent to share signed by {_consent_by(row)}"
+            elif part == REVOKED:
+                title = "Consent to share revoked"
+            else:
+                title = "Last day of a consent to share (it has run out)"
+            at = row.revoked_at if part == REVOKED else day_start(getattr(row, field))
+            entries.append(
+                Entry(
+                    at=at,
+                    kind=RELEASE,
+                    key=key_of(row.tl_key),
+                    title=title,
+                    people=PEOPLE,
+                    date_only=part != REVOKED,
+                    facts=(
+                        ("With", row.recipient),
+                        ("Covers", row.category_labels),
+                        ("Valid", f"{row.signed_on:%d %b %Y} to {row.expires_on:%d %b %Y}"),
+                    ),
+                )
+            )
+    entries.sort(key=lambda e: (e.at, e.key), reverse=True)
+    return entries[: query.limit]
+
+
+DISCLOSURE_PEOPLE = frozenset({OTHER_AGENCY})
+
+
+def disclosures(case, query: Query) -> list[Entry]:
+    if not about(query, DISCLOSURE_PEOPLE):
+        return []
+    qs = Disclosure.objects.filter(case=case)
+    entries = []
+    for row in newest_days(qs, query, DISCLOSURE, "disclosed_on"):
+        row.case = case
+        authority = "Court order or subpoena" if row.order_id else "Consent to share"
+        entries.append(
+            Entry(
+                at=day_start(row.disclosed_on),
+                kind=DISCLOSURE,
+                key=key_of(row.pk),
+                title=f"Shared outside the agency: {_KINDS.get(row.kind, row.kind).lower()}",
+                people=DISCLOSURE_PEOPLE,
+                date_only=True,
+                facts=(
+                    ("To", row.recipient),
+                    ("What", row.category_labels),
+                    ("Under", authority),
+                ),
+            )
+        )
+    return entries
+
+
+SOURCES = (
+    Source(
+        kind=RELEASE,
+        label="Consent to share",
+        fetch=releases,
+        order=50,
+        categories=frozenset({"narratives"}),
+    ),
+    Source(
+        kind=DISCLOSURE,
+        label="Shared outside the agency",
+        fetch=disclosures,
+        order=51,
+        categories=frozenset({"narratives"}),
+    ),
+)

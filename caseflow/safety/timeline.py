@@ -1,0 +1,86 @@
+"""Safety-plan versions and risk assessments on the case timeline."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from caseflow.cases.models import RiskLevel
+from caseflow.cases.timeline import STAFF, SURVIVOR, Entry, Query, Source, about, key_of, newest
+from caseflow.safety.models import RiskAssessment, SafetyPlanVersion
+
+PLAN, RISK = "plan_version", "risk_assessment"
+PEOPLE = frozenset({SURVIVOR, STAFF})
+BODY_MAX = 300
+_BANDS = dict(RiskLevel.choices)
+
+
+def _name(user) -> str:
+    return user.get_full_name() or user.username
+
+
+def plan_versions(case, query: Query) -> list[Entry]:
+    if not about(query, PEOPLE):
+        return []
+    qs = SafetyPlanVersion.objects.filter(case=case).select_related("author")
+    return [
+        Entry(
+            at=row.created_at,
+            kind=PLAN,
+            key=key_of(row.pk),
+            title="Safety plan written" if row.number == 1 else "Safety plan updated",
+            people=PEOPLE,
+            url=reverse("safety:plan_version", args=[case.public_id, row.number]),
+            facts=(("Version", str(row.number)), ("By", _name(row.author))),
+        )
+        for row in newest(qs, query, PLAN, "created_at")
+    ]
+
+
+def assessments(case, query: Query) -> list[Entry]:
+    if not about(query, PEOPLE):
+        return []
+    qs = RiskAssessment.objects.filter(case=case).select_related("assessor", "instrument")
+    entries = []
+    for row in newest(qs, query, RISK, "created_at"):
+        row.case = case
+        facts = [
+            ("Instrument", row.instrument.name),
+            ("Score", f"{row.score:g}"),
+            ("By", _name(row.assessor)),
+        ]
+        body = ""
+        if row.override_band:
+            facts.append(("Instrument's band", _BANDS.get(row.band, row.band)))
+            reason = " ".join((row.override_reason or "").split())
+            body = reason if len(reason) <= BODY_MAX else reason[: BODY_MAX - 1] + "…"
+        entries.append(
+            Entry(
+                at=row.created_at,
+                kind=RISK,
+                key=key_of(row.pk),
+                title=f"Risk assessed: {row.get_effective_band_display().lower()}",
+                body=body,
+                people=PEOPLE,
+                url=reverse("safety:assessment", args=[case.public_id, row.public_id]),
+                facts=tuple(facts),
+            )
+        )
+    return entries
+
+
+SOURCES = (
+    Source(
+        kind=PLAN,
+        label="Safety plan versions",
+        fetch=plan_versions,
+        order=20,
+        categories=frozenset({"safety_plan"}),
+    ),
+    Source(
+        kind=RISK,
+        label="Risk assessments",
+        fetch=assessments,
+        order=21,
+        categories=frozenset({"risk", "narratives"}),
+    ),
+)
