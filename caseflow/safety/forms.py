@@ -183,7 +183,18 @@ class DiffForm(forms.Form):
     b = forms.IntegerField(min_value=1, label="To version")
 
 
+#: The printed page's title unless the advocate chooses another: it says nothing of what it is.
+NEUTRAL_TITLE = "Notes"
+
+
 class PrintForm(forms.Form):
+    title = forms.CharField(
+        label="Title on the paper",
+        max_length=60,
+        required=False,
+        help_text="Shown at the top and in the browser's own title. Choose words that say "
+        "nothing about the plan, such as 'Notes' or 'Shopping list'.",
+    )
     omit = forms.MultipleChoiceField(
         label="Leave out",
         choices=[(s.key, s.label) for s in sections.SECTIONS],

@@ -20,6 +20,7 @@ from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.safety import sections, services
 from caseflow.safety.forms import (
+    NEUTRAL_TITLE,
     ORDER_SLOTS,
     AssessmentForm,
     DiffForm,
@@ -181,8 +182,10 @@ def plan_review(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 @case_page("view")
 def plan_print(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     plan = services.plan_of(case)
-    form = PrintForm(request.GET or None)
-    omit = form.cleaned_data["omit"] if form.is_valid() else []
+    form = PrintForm(request.GET or None, initial={"title": NEUTRAL_TITLE})
+    valid = form.is_valid()
+    omit = form.cleaned_data["omit"] if valid else []
+    title = (form.cleaned_data["title"].strip() if valid else "") or NEUTRAL_TITLE
     content = services.plan_content(plan)
     record(
         "plan.print",
@@ -198,7 +201,11 @@ def plan_print(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "case": case,
             "plan": plan,
             "form": form,
-            "plan_sections": sections.display(content, omit) if plan else [],
+            "title": title,
+            # Paper carries only what was written: an empty section is left out.
+            "plan_sections": [s for s in sections.display(content, omit) if not s["empty"]]
+            if plan
+            else [],
         },
     )
 

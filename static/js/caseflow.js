@@ -266,6 +266,38 @@
     });
   }
 
+  // --- Print that names nothing: [data-print-clean="#area"] opens the area on its own blank
+  // page (same origin, the same styles, the same neutral title) and prints it there, so the
+  // browser's own header and footer have no web address to print.
+  function printClean(button) {
+    var area = document.querySelector(button.dataset.printClean);
+    var paper = area ? window.open("", "_blank") : null;
+    if (!paper) { window.print(); return; }
+    var doc = paper.document;
+    doc.open();
+    doc.write("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title></title></head>" +
+      "<body class=\"safe-print\"><main></main></body></html>");
+    doc.close();
+    doc.title = document.title;
+    var pending = 0;
+    function ready() { if (--pending <= 0) { paper.focus(); paper.print(); } }
+    Array.prototype.forEach.call(document.querySelectorAll("link[rel=stylesheet]"), function (link) {
+      var copy = doc.createElement("link");
+      copy.rel = "stylesheet";
+      copy.href = link.href;
+      pending += 1;
+      copy.addEventListener("load", ready);
+      copy.addEventListener("error", ready);
+      doc.head.appendChild(copy);
+    });
+    doc.querySelector("main").innerHTML = area.innerHTML;
+    if (pending === 0) { pending = 1; ready(); }
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-print-clean]");
+    if (button) printClean(button);
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     errorSummary();
     drafts();

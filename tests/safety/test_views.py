@@ -162,11 +162,20 @@ def test_safe_print_leaves_out_sections_and_names_no_agency(cast: Cast, login):
     body = response.content.decode()
     assert response.status_code == 200
     assert "Front room is safest." in body and "Dog to neighbour." not in body
-    assert cast.agency.name not in body and "caseflow" not in body.lower().replace("css", "")
+    # What is printed: the page without its asset links (the privacy key's script and styles).
+    printed = re.sub(r"<(script|link)\b[^>]*>", "", body)
+    assert cast.agency.name not in printed and "caseflow" not in printed.lower()
     assert cast.case.reference not in body
     assert "css/print.css" in body and "style=" not in body
+    # A neutral title, on the page and the tab; empty sections are left off the paper.
+    assert "<title>Notes</title>" in body and "Safety plan" not in printed
+    assert "Nothing recorded" not in body and 'id="sec-leaving"' not in body
+    assert 'id="sec-home"' in body
+    assert "data-privacy-screen" in body
     event = AuditEvent.objects.get(action="plan.print")
     assert event.detail == {"version": 1, "omitted": ["barriers", "pets"]}
+    chosen = client.get(url("plan_print", cast) + "?title=Shopping+list").content.decode()
+    assert "<title>Shopping list</title>" in chosen
 
 
 def test_assessment_through_the_form_needs_a_reason_for_an_override(cast: Cast, login, sample):
