@@ -12,4 +12,6 @@ def caseflow(request: HttpRequest) -> dict:
         "nav_casework": user is not None and policy.does_casework(user),
         "demo_mode": getattr(settings, "DEMO_MODE", False),
         "session_idle_seconds": settings.SESSION_IDLE_SECONDS,
+        # Where staff work: the zone their pages' times are shown in.
+        "staff_zone": settings.STAFF_TIME_ZONE,
     }

@@ -5,9 +5,66 @@ from __future__ import annotations
 import datetime as dt
 
 from django import forms
-from django.core.validators import RegexValidator
 
 from caseflow.accounts.models import User
+from caseflow.audit import actions
+
+#: The parts of caseflow an action belongs to (the part of its name before the dot), in words.
+AREAS = {
+    "access": "Access reviews",
+    "agreement": "Contact agreements",
+    "alert": "Alerts",
+    "audit": "The audit trail",
+    "break_glass": "Emergency access",
+    "calendar": "Calendar feeds",
+    "calendar_token": "Calendar feeds",
+    "case": "Cases",
+    "checkin": "Check-ins",
+    "checkin_schedule": "Check-ins",
+    "checkins": "Check-ins",
+    "dashboard": "Home page",
+    "disclosure": "Disclosures",
+    "draft": "Drafts",
+    "fields": "Field settings",
+    "followup": "Follow-ups",
+    "instrument": "Risk assessments",
+    "party": "People on a case",
+    "plan": "Safety plans",
+    "purge": "Purges",
+    "release": "Releases",
+    "report": "Reports",
+    "retention": "Retention",
+    "risk": "Risk assessments",
+    "safe_contact": "Safe contact",
+    "security": "Sign-in and security",
+    "session": "Sign-in and security",
+    "staff": "Staff",
+    "team": "Teams",
+    "timeline": "Case timeline",
+}
+
+
+def area_of(name: str) -> str:
+    prefix = name.split(".", 1)[0]
+    return AREAS.get(prefix, prefix.replace("_", " ").capitalize())
+
+
+def action_choices() -> list:
+    """Every registered action by its label, grouped by area; each group of several starts with
+    "Any of these" (every action whose name starts with the group's prefix)."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    prefixes: dict[str, set[str]] = {}
+    for name, action in actions.ACTIONS.items():
+        area = area_of(name)
+        groups.setdefault(area, []).append((name, action.label))
+        prefixes.setdefault(area, set()).add(name.split(".", 1)[0] + ".")
+    choices: list = [("", "Anything")]
+    for area in sorted(groups):
+        items = sorted(groups[area], key=lambda item: item[1])
+        if len(items) > 1 and len(prefixes[area]) == 1:
+            items.insert(0, (next(iter(prefixes[area])), f"Any of these ({area.lower()})"))
+        choices.append((area, items))
+    return choices
 
 
 class AuditFilterForm(forms.Form):
@@ -17,13 +74,7 @@ class AuditFilterForm(forms.Form):
     date_to = forms.DateField(
         required=False, label="To (inclusive)", widget=forms.DateInput(attrs={"type": "date"})
     )
-    action = forms.CharField(
-        required=False,
-        max_length=40,
-        label="Action",
-        help_text="e.g. case.view, or case. for every case action",
-        validators=[RegexValidator(r"^[a-z_.]+$", "Letters, dots and underscores only.")],
-    )
+    action = forms.ChoiceField(required=False, label="What they did")
     user = forms.ModelChoiceField(
         queryset=User.objects.none(), required=False, label="Staff member"
     )
@@ -32,6 +83,7 @@ class AuditFilterForm(forms.Form):
 
     def __init__(self, *args, people, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["action"].choices = action_choices()
         self.fields["user"].queryset = people.order_by("username").only(
             "username", "first_name", "last_name"
         )

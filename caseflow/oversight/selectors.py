@@ -260,3 +260,21 @@ def alerts_for(user: Any, size: int = 10) -> list:
         .only("kind", "text", "link", "created_at", "read_at")
         .order_by("-created_at", "-pk")[:size]
     )
+
+
+#: Events shown on an emergency-access review: what the person did with the access.
+GRANT_ACTIVITY_LIMIT = 200
+
+
+def grant_activity(user: Any, grant: BreakGlassGrant) -> list[AuditEvent]:
+    """What ``grant``'s holder did on its case while it lasted, as far as ``user`` (its
+    reviewer) may see the audit trail: the answer to "what did they do with it?", even when
+    they work in another team."""
+    events = policy.auditable_events(user).filter(
+        actor_id=grant.user_id,
+        case_id=grant.case_id,
+        at__gte=grant.granted_at,
+        at__lte=grant.expires_at,
+    )
+    rows = list(_with_actor(events).order_by("at", "pk")[:GRANT_ACTIVITY_LIMIT])
+    return label_cases(user, rows)

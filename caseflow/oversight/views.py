@@ -271,4 +271,8 @@ def break_glass_review(request: AuthenticatedRequest, grant_id: int) -> HttpResp
         object_id=str(grant.pk),
         detail={"grant": grant.pk},
     )
-    return render(request, "oversight/break_glass_review.html", {"grant": grant, "form": form})
+    return render(
+        request,
+        "oversight/break_glass_review.html",
+        {"grant": grant, "form": form, "activity": selectors.grant_activity(request.user, grant)},
+    )

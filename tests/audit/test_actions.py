@@ -42,6 +42,14 @@ def _recorded_actions() -> tuple[dict[str, list[str]], list[str]]:
                 continue
             func = node.func
             name = getattr(func, "id", None) or getattr(func, "attr", None)
+            if name == "case_page":
+                # ``@case_page(action, read="...")`` records its read itself.
+                for keyword in node.keywords:
+                    if keyword.arg == "read":
+                        where = f"{path.relative_to(SOURCE.parent)}:{node.lineno}"
+                        for action in _literals(keyword.value) or []:
+                            found.setdefault(action, []).append(where)
+                continue
             index = WRAPPERS.get(name)
             if index is None or len(node.args) <= index:
                 continue
