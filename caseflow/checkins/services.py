@@ -29,7 +29,7 @@ from caseflow.checkins.models import (
     CheckInStatus,
 )
 from caseflow.inbox.models import FollowUp, FollowUpStatus
-from caseflow.inbox.services import notify
+from caseflow.inbox.services import notifications_resolve, notify
 from caseflow.lib import recurrence, weekly_windows
 from caseflow.lib.concurrency import StaleEdit
 
@@ -290,6 +290,7 @@ def checkin_record_outcome(
     checkin.outcome_at = now
     checkin.version = locked.version + 1
     checkin.save(update_fields=["status", "outcome", "note", "outcome_at", "version"])
+    notifications_resolve(prefix=f"checkin:{checkin.pk}:")
     proposal = None
     new = None
     if outcome == CheckInOutcome.NOT_SAFE:
@@ -480,6 +481,7 @@ def followup_done(*, actor: User, request: HttpRequest | None = None, followup: 
     )
     if done:
         followup.status = FollowUpStatus.DONE
+        notifications_resolve(prefix=f"followup:{followup.pk}:")
         record(
             "followup.done",
             actor=actor,

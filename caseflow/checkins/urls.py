@@ -10,6 +10,16 @@ app_name = "checkins"
 urlpatterns = [
     path("checkins/", views.home, name="home"),
     path("checkins/notifications/", views.notifications, name="notifications"),
+    path(
+        "checkins/notifications/read-all/",
+        views.notifications_read_all,
+        name="notifications_read_all",
+    ),
+    path(
+        "checkins/notifications/<int:notification_id>/",
+        views.notification_open,
+        name="notification_open",
+    ),
     path("checkins/calendar/", views.calendar, name="calendar"),
     path("checkins/calendar/<str:token>.ics", views.feed, name="feed"),
     path("cases/<pid:public_id>/safe-contact/", views.safe_contact_edit, name="safe_contact"),

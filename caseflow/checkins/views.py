@@ -12,7 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -67,10 +67,45 @@ def home(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET"])
 def notifications(request: AuthenticatedRequest) -> HttpResponse:
+    """The user's notifications, unread first, repeats folded together. Opening one marks it
+    read; so does "Mark all as read"; and a notification whose work is done clears itself."""
     items = inbox_selectors.in_app_notifications(request.user)
-    unread = [n.pk for n in items if n.read_at is None]
-    inbox_services.notifications_mark_read(user=request.user, ids=unread)
-    return render(request, "checkins/notifications.html", {"items": items, "unread": set(unread)})
+    return render(
+        request,
+        "checkins/notifications.html",
+        {
+            "groups": inbox_selectors.grouped(items),
+            "any_unread": any(n.read_at is None for n in items),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+def notification_open(request: AuthenticatedRequest, notification_id: int) -> HttpResponse:
+    note = inbox_selectors.notification_for(request.user, notification_id)
+    if note is None:
+        raise Http404
+    # Its repeats (same words and link) are read along with it.
+    same = inbox_selectors.in_app_notifications(request.user)
+    inbox_services.notifications_mark_read(
+        user=request.user,
+        ids=[n.pk for n in same if (n.kind, n.text, n.link) == (note.kind, note.text, note.link)]
+        + [note.pk],
+    )
+    link = note.link or ""
+    if link.startswith("/") and not link.startswith("//"):
+        return redirect(link)
+    return redirect("checkins:notifications")
+
+
+@login_required
+@require_POST
+def notifications_read_all(request: AuthenticatedRequest) -> HttpResponse:
+    count = inbox_services.notifications_mark_all_read(user=request.user)
+    if count:
+        messages.success(request, f"{count} notification{'s' if count != 1 else ''} marked read.")
+    return redirect("checkins:notifications")
 
 
 def _checkin_form_context(case):

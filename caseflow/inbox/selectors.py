@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from caseflow.inbox.models import Notification, NotificationChannel
@@ -22,3 +23,32 @@ def unread_count(user: Any) -> int:
         sent_at__isnull=False,
         read_at__isnull=True,
     ).count()
+
+
+@dataclass
+class NotificationGroup:
+    """Notifications that say the same thing (kind, words and link), shown once with a count."""
+
+    first: Notification
+    count: int
+    unread: bool
+
+
+def grouped(items: list[Notification]) -> list[NotificationGroup]:
+    """``items`` (newest first) with repeats folded into their newest copy: unread ones apart
+    from read ones, so that "new" never hides behind an old copy."""
+    groups: dict[tuple, NotificationGroup] = {}
+    for note in items:
+        unread = note.read_at is None
+        key = (note.kind, note.text, note.link, unread)
+        if key in groups:
+            groups[key].count += 1
+        else:
+            groups[key] = NotificationGroup(note, 1, unread)
+    return sorted(groups.values(), key=lambda g: (not g.unread,))
+
+
+def notification_for(user: Any, pk: int) -> Notification | None:
+    return Notification.objects.filter(
+        recipient=user, pk=pk, channel=NotificationChannel.IN_APP, sent_at__isnull=False
+    ).first()

@@ -108,6 +108,22 @@ def case_supervisors(case: Any) -> list[Any]:
     return list(case.team.supervisors())
 
 
+def notifications_resolve(*, key: str = "", prefix: str = "") -> int:
+    """What a notification asked for has been done (a check-in recorded, a follow-up done, an
+    emergency access reviewed): its unread copies, for every recipient, clear themselves.
+    ``key`` names one notification key; ``prefix`` (ending in ":") every key it begins."""
+    if bool(key) == bool(prefix) or (prefix and not prefix.endswith(":")):
+        raise ValueError("give a key, or a prefix ending in ':'")
+    match = {"key": key} if key else {"key__startswith": prefix}
+    return Notification.objects.filter(read_at__isnull=True, **match).update(read_at=timezone.now())
+
+
+def notifications_mark_all_read(*, user: Any) -> int:
+    return Notification.objects.filter(recipient=user, read_at__isnull=True).update(
+        read_at=timezone.now()
+    )
+
+
 def notifications_mark_read(*, user: Any, ids: Iterable[int]) -> int:
     return Notification.objects.filter(
         recipient=user, pk__in=list(ids), read_at__isnull=True

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from caseflow.audit.models import AuditEvent
 from caseflow.audit.services import lock_chain, record
+from caseflow.inbox.services import notifications_resolve
 
 # --- Break-glass review and expiry ---------------------------------------------------------------
 
@@ -48,6 +49,7 @@ def break_glass_review(*, actor: Any, request: HttpRequest | None, grant: Any, c
         object_id=str(grant.pk),
         detail={"grant": grant.pk, "user": grant.user_id, "fields": ["review_comment"]},
     )
+    notifications_resolve(key=f"break_glass:{grant.pk}")
     return grant
 
 

@@ -115,3 +115,14 @@ def test_opening_emergency_access_is_recorded_with_its_reason_kept_out(cast, gra
     event = AuditEvent.objects.get(action="break_glass.open")
     assert event.case_id == grant.case_id
     assert "Duty line call" not in str(event.detail)
+
+
+def test_the_review_clears_the_request_to_review_for_every_supervisor(cast, grant):
+    from caseflow.inbox.models import Notification
+
+    asked = Notification.objects.filter(key=f"break_glass:{grant.pk}")
+    assert asked.exists() and asked.filter(read_at__isnull=True).count() == asked.count()
+    oversight.break_glass_review(
+        actor=cast.other_supervisor, request=None, grant=grant, comment="Justified: duty call."
+    )
+    assert not asked.filter(read_at__isnull=True).exists()

@@ -151,7 +151,10 @@ def test_advocate_sees_the_reminder_a_real_worker_delivers(tab, live_server, cas
     expect(item).to_contain_text("new")
     tab.check("reminder-notifications")
 
-    # Opening the notifications marked them read: the count is gone on the next page.
+    # Listing them reads nothing; opening the reminder reads it and goes to the case.
+    expect(nav.get_by_title("Unread notifications")).to_have_text("1 unread notifications")
+    item.get_by_role("link").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text(case.reference)
     expect(nav.get_by_title("Unread notifications")).to_have_count(0)
     reminder.refresh_from_db()
     assert reminder.read_at is not None

@@ -160,10 +160,67 @@ def test_notifications_list_counts_and_marks_read(cast, login):
     home = client.get(reverse("dashboard")).content.decode()
     assert '1<span class="visually-hidden"> unread notifications' in home
     page = client.get(reverse("checkins:notifications")).content.decode()
-    assert "Check-in due now on case CASE-1" in page
-    assert Notification.objects.filter(channel="in_app", read_at__isnull=True).count() == 0
+    assert "Check-in due now on case CASE-1" in page and ">new</span>" in page
+    # Listing them reads none; opening one reads it and goes where it points.
+    unread = Notification.objects.filter(channel="in_app", read_at__isnull=True)
+    assert unread.count() == 1
+    note = unread.get()
+    response = client.get(reverse("checkins:notification_open", args=[note.pk]))
+    assert response.status_code == 302 and response["Location"] == note.link
+    assert not unread.exists()
     home = client.get(reverse("dashboard")).content.decode()
     assert "unread notifications" not in home
+
+
+def _note(user, key, text="Emergency access opened on case CASE-1: please review it.", **kw):
+    from django.utils import timezone
+
+    return Notification.objects.create(
+        recipient=user,
+        kind=kw.pop("kind", "break_glass"),
+        key=key,
+        text=text,
+        link=kw.pop("link", "/"),
+        sent_at=timezone.now(),
+        **kw,
+    )
+
+
+def test_repeats_are_folded_and_mark_all_read_reads_every_one(cast, login):
+    for n in range(3):
+        _note(cast.supervisor, f"dup:{n}")
+    _note(cast.supervisor, "other", text="Something else.")
+    client = login(cast.supervisor)
+    page = client.get(reverse("checkins:notifications")).content.decode()
+    assert page.count("please review it.") == 1 and "3 times" in page
+    response = client.post(reverse("checkins:notifications_read_all"), follow=True)
+    assert "4 notifications marked read." in response.content.decode()
+    assert not Notification.objects.filter(recipient=cast.supervisor, read_at__isnull=True)
+
+
+def test_a_notification_of_someone_else_or_with_an_outside_link_goes_nowhere(cast, login):
+    theirs = _note(cast.supervisor, "theirs")
+    outside = _note(cast.assigned, "outside", link="//evil.example/")
+    client = login(cast.assigned)
+    assert client.get(reverse("checkins:notification_open", args=[theirs.pk])).status_code == 404
+    response = client.get(reverse("checkins:notification_open", args=[outside.pk]))
+    assert response["Location"] == reverse("checkins:notifications")
+
+
+def test_done_work_clears_its_notifications_for_everyone(cast):
+    from caseflow.inbox.services import notifications_resolve
+
+    _note(cast.supervisor, "break_glass:7")
+    _note(cast.other_supervisor, "break_glass:7")
+    _note(cast.supervisor, "break_glass:70")
+    assert notifications_resolve(key="break_glass:7") == 2
+    assert Notification.objects.filter(key="break_glass:70", read_at__isnull=True).exists()
+    _note(cast.assigned, "checkin:5:due:20260301T1000Z")
+    _note(cast.assigned, "checkin:5:missed:20260301T1000Z")
+    _note(cast.assigned, "checkin:50:due:20260301T1000Z")
+    assert notifications_resolve(prefix="checkin:5:") == 2
+    with pytest.raises(ValueError):
+        notifications_resolve(prefix="checkin:5")
 
 
 def _feed(client, token):

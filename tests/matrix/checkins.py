@@ -38,9 +38,32 @@ def _followup_url(name):
 
 SIGNED_IN = expect(200)
 
+
+def _notification_url(cast, case) -> str:
+    from caseflow.inbox.models import Notification
+
+    note, _ = Notification.objects.get_or_create(
+        recipient=cast.assigned,
+        key=f"matrix:{case.pk}",
+        defaults={
+            "kind": "task",
+            "case": case,
+            "text": "A matrix notification.",
+            "link": f"/cases/{case.public_id}/",
+            "sent_at": timezone.now(),
+        },
+    )
+    return reverse("checkins:notification_open", args=[note.pk])
+
+
 ROWS: dict[str, Row] = {
     "checkins:home": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=NOT_ALLOWED),
     "checkins:notifications": Row(GET=SIGNED_IN, POST=NOT_ALLOWED),
+    "checkins:notifications_read_all": Row(GET=NOT_ALLOWED, POST=expect(302)),
+    # Someone's own notification only: the one built here is the assigned advocate's.
+    "checkins:notification_open": Row(
+        GET=expect(404, assigned=302), POST=NOT_ALLOWED, url=_notification_url
+    ),
     "checkins:calendar": Row(
         GET=expect(403, **CASEWORKERS_ONLY), POST=expect(403, **CASEWORKERS_ONLY)
     ),
