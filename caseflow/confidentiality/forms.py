@@ -347,6 +347,20 @@ class ProposalForm(forms.Form):
     proposal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
 
+class LegalHoldForm(forms.Form):
+    proposal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    reason = forms.CharField(
+        label="Why the record must be kept",
+        min_length=10,
+        max_length=500,
+        help_text="For example: family proceedings are ongoing; a court has asked for it.",
+    )
+
+
+class HoldForm(forms.Form):
+    hold = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
 # --- Chronology for someone outside the agency ---------------------------------------------------
 
 INTERNAL, OUTSIDE = "internal", "outside"

@@ -272,3 +272,34 @@ class CasePurge(models.Model):
     @property
     def is_whole(self) -> bool:
         return self.scope == PurgeScope.WHOLE
+
+
+class LegalHold(CaseOwned):
+    """Keep this case's record whatever the retention schedule says (for example while family
+    proceedings are ongoing): no purge of it can be approved or carried out until the hold is
+    lifted."""
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="legal_holds")
+    reason = EncryptedTextField()
+    placed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    placed_at = models.DateTimeField(default=timezone.now)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    lifted_at = models.DateTimeField(null=True, blank=True)
+
+    # Why the record must be kept is not narrative about the survivor, and goes with the record.
+    narrative_fields = ()
+    kept_encrypted_fields = ("reason",)
+
+    class Meta:
+        ordering = ["-placed_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["case"],
+                condition=models.Q(lifted_at__isnull=True),
+                name="legal_hold_one_active_per_case",
+            )
+        ]

@@ -14,12 +14,13 @@ from caseflow.confidentiality.models import (
     CompelledOrder,
     DeletionCertificate,
     Disclosure,
+    LegalHold,
     ProposalStatus,
     PurgeApproval,
     PurgeProposal,
     Release,
 )
-from caseflow.confidentiality.services import schedule_for
+from caseflow.confidentiality.services import active_hold, case_counts, schedule_for
 
 
 def _bind(rows, case: Case) -> list:
@@ -85,7 +86,14 @@ def purge_queue(user: Any) -> dict[str, Any]:
             "case__opened_at",
         )
         .prefetch_related(
-            Prefetch("approvals", queryset=PurgeApproval.objects.select_related("approver"))
+            Prefetch("approvals", queryset=PurgeApproval.objects.select_related("approver")),
+            Prefetch(
+                "case__legal_holds",
+                queryset=LegalHold.objects.filter(lifted_at__isnull=True)
+                .select_related("placed_by")
+                .only("pk", "case_id", "placed_at", "placed_by__username"),
+                to_attr="active_holds",
+            ),
         )
         .order_by("due_on", "pk")[:200]
     )
@@ -109,3 +117,29 @@ def retention_initial(user: Any) -> dict[str, int]:
         raise PermissionDenied
     narratives_years, record_years = schedule_for(agency_id)
     return {"narratives_years": narratives_years, "record_years": record_years}
+
+
+def purge_preview(user: Any, proposal_id: int) -> dict[str, Any] | None:
+    """What a purge will do, for the confirmation page: the case's facts and counts in words,
+    the approvals, and a legal hold if there is one. Metadata only."""
+    agency_id = policy.agency_id_of(user)
+    if agency_id is None:
+        return None
+    proposal = (
+        PurgeProposal.objects.filter(pk=proposal_id, agency_id=agency_id)
+        .select_related("case", "case__team")
+        .prefetch_related(
+            Prefetch("approvals", queryset=PurgeApproval.objects.select_related("approver"))
+        )
+        .first()
+    )
+    if proposal is None:
+        return None
+    counts = case_counts(proposal.case)
+    counts.pop("parties_by_role", None)
+    return {
+        "proposal": proposal,
+        "case": proposal.case,
+        "counts": counts,
+        "hold": active_hold(proposal.case),
+    }

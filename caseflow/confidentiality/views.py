@@ -34,6 +34,8 @@ from caseflow.confidentiality.forms import (
     CompelledForm,
     EvidencePackForm,
     FieldSettingsForm,
+    HoldForm,
+    LegalHoldForm,
     ProposalForm,
     ReferralPackForm,
     ReleaseForm,
@@ -345,9 +347,76 @@ def purge_approve(request: AuthenticatedRequest) -> HttpResponse:
 @require_POST
 @require_recent_auth
 def purge_execute(request: AuthenticatedRequest) -> HttpResponse:
+    """A purge cannot be undone: the first press shows what it will destroy and asks again."""
+    if not policy.may_decide_purges(request.user):
+        raise PermissionDenied
+    if request.POST.get("confirm") != "yes":
+        form = ProposalForm(request.POST)
+        preview = (
+            selectors.purge_preview(request.user, form.cleaned_data["proposal"])
+            if (form.is_valid())
+            else None
+        )
+        if preview is None:
+            messages.error(request, "Choose a purge proposal.")
+            return redirect("confidentiality:purges")
+        record(
+            "purge.confirm_view",
+            request=request,
+            case=preview["case"],
+            obj=preview["proposal"],
+            detail={"proposal": preview["proposal"].pk},
+        )
+        return render(request, "confidentiality/purge_confirm.html", preview)
     return _purge_step(
         request, services.purge_execute, "Purge carried out: its deletion certificate is below."
     )
+
+
+@login_required
+@require_POST
+def legal_hold_place(request: AuthenticatedRequest) -> HttpResponse:
+    if not policy.may_decide_purges(request.user):
+        raise PermissionDenied
+    form = LegalHoldForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the reason the record must be kept (at least 10 characters).")
+        return redirect("confidentiality:purges")
+    try:
+        hold = services.legal_hold_place(
+            actor=request.user,
+            request=request,
+            proposal_id=form.cleaned_data["proposal"],
+            reason=form.cleaned_data["reason"],
+        )
+    except services.PurgeRefused as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request, f"Case {hold.case.reference} is on legal hold: it will not be purged."
+        )
+    return redirect("confidentiality:purges")
+
+
+@login_required
+@require_POST
+@require_recent_auth
+def legal_hold_lift(request: AuthenticatedRequest) -> HttpResponse:
+    if not policy.may_decide_purges(request.user):
+        raise PermissionDenied
+    form = HoldForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a legal hold.")
+        return redirect("confidentiality:purges")
+    try:
+        hold = services.legal_hold_lift(
+            actor=request.user, request=request, hold_id=form.cleaned_data["hold"]
+        )
+    except services.PurgeRefused as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"The legal hold on case {hold.case.reference} is lifted.")
+    return redirect("confidentiality:purges")
 
 
 @login_required

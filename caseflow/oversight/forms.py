@@ -28,6 +28,7 @@ AREAS = {
     "fields": "Field settings",
     "followup": "Follow-ups",
     "instrument": "Risk assessments",
+    "legal_hold": "Purges",
     "party": "People on a case",
     "plan": "Safety plans",
     "purge": "Purges",

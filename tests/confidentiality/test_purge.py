@@ -7,6 +7,7 @@ from cryptography.fernet import Fernet
 from django.core.exceptions import PermissionDenied
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from django.utils import timezone
 
 from caseflow import policy
 from caseflow.audit.chain import FIELDS, GENESIS, event_hash
@@ -16,6 +17,7 @@ from caseflow.confidentiality import services, tasks
 from caseflow.confidentiality.models import (
     CasePurge,
     DeletionCertificate,
+    LegalHold,
     ProposalStatus,
     PurgeProposal,
     PurgeScope,
@@ -247,12 +249,21 @@ def test_purge_pages(cast, login):
     assert "a different person must give the second approval" in again
     client = login(cast.agency_admin)
     client.post(approve, {"proposal": proposal.pk})
-    response = client.post(
-        reverse("confidentiality:purge_execute"), {"proposal": proposal.pk}, follow=True
-    )
+    execute = reverse("confidentiality:purge_execute")
+    # The first press only shows what the purge will destroy, in words, and asks again.
+    confirm = client.post(execute, {"proposal": proposal.pk})
+    body = confirm.content.decode()
+    assert confirm.status_code == 200 and "This cannot be undone." in body
+    assert "Yes, purge CASE-1 now" in body and "people" in body and "cases.Party" not in body
+    assert canary(case) not in body
+    assert CaseKey.objects.filter(case=case).exists()
+    response = client.post(execute, {"proposal": proposal.pk, "confirm": "yes"}, follow=True)
     body = response.content.decode()
     assert "Purge carried out" in body
-    assert "data key was destroyed" in body
+    assert "encryption key was destroyed" in body
+    # The certificate says what went in words, never model names.
+    certificate = body.split("Deletion certificate for case", 1)[1]
+    assert "cases." not in certificate and "people" in certificate
     # A proposal of another agency is not theirs to approve.
     other = close(cast.foreign_case, 8)
     services.purge_propose_due()
@@ -436,3 +447,38 @@ def test_partial_purge_clears_every_narrative_and_keeps_the_rest(cast):
     assert cleared["checkins.CheckIn"] == ["note"]
     assert cleared["safety.SafetyPlanVersion"] == ["content"]
     assert cleared["agreements.Breach"] == ["violations", "description"]
+
+
+def test_a_legal_hold_blocks_approval_and_purge_until_lifted(cast, login):
+    case = close(cast.case, 8)
+    services.purge_propose_due()
+    proposal = _proposal(case)
+    client = login(cast.supervisor)
+    hold_url = reverse("confidentiality:legal_hold_place")
+    short = client.post(hold_url, {"proposal": proposal.pk, "reason": "court"}, follow=True)
+    assert "at least 10 characters" in short.content.decode()
+    client.post(hold_url, {"proposal": proposal.pk, "reason": "Family proceedings ongoing."})
+    hold = LegalHold.objects.get(case=case, lifted_at__isnull=True)
+    hold.case = case
+    assert hold.reason == "Family proceedings ongoing."
+    page = client.get(reverse("confidentiality:purges")).content.decode()
+    assert "On legal hold" in page and "Family proceedings" not in page
+    with pytest.raises(services.PurgeRefused, match="legal hold"):
+        services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
+    # Approved before the hold: still not carried out.
+    LegalHold.objects.filter(pk=hold.pk).update(lifted_at=timezone.now())
+    services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
+    services.purge_approve(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
+    services.legal_hold_place(
+        actor=cast.supervisor, request=None, proposal_id=proposal.pk, reason="Court asked for it."
+    )
+    with pytest.raises(services.PurgeRefused, match="legal hold"):
+        services.purge_execute(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
+    assert CaseKey.objects.filter(case=case).exists()
+    held = LegalHold.objects.get(case=case, lifted_at__isnull=True)
+    lift = client.post(reverse("confidentiality:legal_hold_lift"), {"hold": held.pk}, follow=True)
+    assert "is lifted" in lift.content.decode()
+    services.purge_execute(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
+    assert not CaseKey.objects.filter(case=case).exists()
+    assert AuditEvent.objects.filter(action="legal_hold.place").count() == 2
+    assert AuditEvent.objects.filter(action="legal_hold.lift").count() == 1

@@ -60,6 +60,10 @@ ROWS: dict[str, Row] = {
     "confidentiality:purge_execute": Row(
         GET=NOT_ALLOWED, POST=expect(403, **PURGE_STEP), reauth=("POST",)
     ),
+    "confidentiality:legal_hold_place": Row(GET=NOT_ALLOWED, POST=expect(403, **PURGE_STEP)),
+    "confidentiality:legal_hold_lift": Row(
+        GET=NOT_ALLOWED, POST=expect(403, **PURGE_STEP), reauth=("POST",)
+    ),
     "confidentiality:retention": Row(
         GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)
     ),

@@ -19,7 +19,15 @@ from caseflow.confidentiality.services.exports import (
     evidence_pack_export,
 )
 from caseflow.confidentiality.services.field_settings import field_settings_save
-from caseflow.confidentiality.services.purges import PurgeRefused, purge_approve, purge_execute
+from caseflow.confidentiality.services.purges import (
+    PurgeRefused,
+    active_hold,
+    case_counts,
+    legal_hold_lift,
+    legal_hold_place,
+    purge_approve,
+    purge_execute,
+)
 from caseflow.confidentiality.services.releases import (
     ReleaseRefused,
     consent_problem,

@@ -23,6 +23,7 @@ from caseflow.confidentiality.models import (
     APPROVALS_NEEDED,
     CasePurge,
     DeletionCertificate,
+    LegalHold,
     ProposalStatus,
     PurgeApproval,
     PurgeProposal,
@@ -60,6 +61,7 @@ def purge_approve(*, actor: User, request: HttpRequest | None, proposal_id: int)
         raise PurgeRefused("This proposal is no longer waiting for approval.")
     if case.status != CaseStatus.CLOSED:
         raise PurgeRefused("The case has been reopened: it cannot be purged.")
+    _refuse_if_held(case)
     if PurgeApproval.objects.filter(proposal=proposal, approver=actor).exists():
         raise PurgeRefused(
             "You have already approved this purge: a different person must give the second "
@@ -85,6 +87,53 @@ def purge_approve(*, actor: User, request: HttpRequest | None, proposal_id: int)
         },
     )
     return proposal
+
+
+def active_hold(case: Case) -> LegalHold | None:
+    return LegalHold.objects.filter(case=case, lifted_at__isnull=True).first()
+
+
+def _refuse_if_held(case: Case) -> None:
+    if active_hold(case) is not None:
+        raise PurgeRefused(
+            f"Case {case.reference} is on legal hold: it cannot be purged until the hold is lifted."
+        )
+
+
+@transaction.atomic
+def legal_hold_place(
+    *, actor: User, request: HttpRequest | None, proposal_id: int, reason: str
+) -> LegalHold:
+    """Put the case of a purge proposal on legal hold, with the reason it must be kept."""
+    if not policy.may_decide_purges(actor):
+        raise PermissionDenied
+    proposal = _locked_proposal(actor, proposal_id)
+    case = Case.objects.select_for_update().get(pk=proposal.case_id)
+    if active_hold(case) is not None:
+        raise PurgeRefused(f"Case {case.reference} is already on legal hold.")
+    hold = LegalHold(case=case, placed_by=actor, reason=reason)
+    hold.save()
+    record("legal_hold.place", actor=actor, request=request, case=case, obj=hold)
+    return hold
+
+
+@transaction.atomic
+def legal_hold_lift(*, actor: User, request: HttpRequest | None, hold_id: int) -> LegalHold:
+    agency_id = policy.agency_id_of(actor)
+    if not policy.may_decide_purges(actor) or agency_id is None:
+        raise PermissionDenied
+    hold = (
+        LegalHold.objects.select_for_update()
+        .filter(pk=hold_id, case__agency_id=agency_id, lifted_at__isnull=True)
+        .select_related("case")
+        .first()
+    )
+    if hold is None:
+        raise PurgeRefused("This legal hold has been lifted already.")
+    hold.lifted_by, hold.lifted_at = actor, timezone.now()
+    hold.save(update_fields=["lifted_by", "lifted_at"])
+    record("legal_hold.lift", actor=actor, request=request, case=hold.case, obj=hold)
+    return hold
 
 
 def case_counts(case: Case) -> dict[str, Any]:
@@ -198,6 +247,7 @@ def purge_execute(
     case = Case.objects.select_for_update().get(pk=proposal.case_id)
     if case.status != CaseStatus.CLOSED:
         raise PurgeRefused("The case has been reopened: it cannot be purged.")
+    _refuse_if_held(case)
     now = timezone.now()
     counts = case_counts(case)
     previous = CasePurge.objects.filter(case=case).first()
