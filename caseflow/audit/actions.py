@@ -117,6 +117,7 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("checkin.missed", Y, "Check-ins were missed"),
     ("followup.create", W, "Created a follow-up"),
     ("followup.update", W, "Changed a follow-up"),
+    ("followup.reopen", W, "Undid marking a follow-up done"),
     ("followup.done", W, "Completed a follow-up"),
     ("followup.cancel", W, "Cancelled a follow-up"),
     ("calendar_token.create", S, "Created a calendar feed link"),

@@ -66,6 +66,8 @@ class QueueItem:
     safe_now: bool | None = None
     #: Due on a date rather than at a time (orders, releases, reviews).
     all_day: bool = False
+    #: Just done, and still undoable: listed apart with its "Undo".
+    done: bool = False
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -118,6 +120,8 @@ def scope_for(user: Any, cases: QuerySet, *, own_only: bool, now: dt.datetime | 
 class Queue:
     overdue: list[QueueItem]
     today: list[QueueItem]
+    #: Done in the last few minutes, with an "Undo".
+    recent: list[QueueItem] = field(default_factory=list)
 
     @property
     def case_ids(self) -> set[int]:
@@ -133,9 +137,11 @@ def queue(scope: Scope) -> Queue:
     for source in registered_sources():
         items.extend(source.fetch(scope)[:PER_SOURCE])
     items.sort(key=lambda i: (i.due_at, i.kind, i.case_reference))
+    recent = [i for i in items if i.done]
+    items = [i for i in items if not i.done]
     overdue = [i for i in items if _is_overdue(i, scope)]
     today = [i for i in items if not _is_overdue(i, scope) and i.due_at < scope.day_end]
-    return Queue(overdue, today)
+    return Queue(overdue, today, recent)
 
 
 def _is_overdue(item: QueueItem, scope: Scope) -> bool:

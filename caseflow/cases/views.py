@@ -72,7 +72,11 @@ def dashboard(request: AuthenticatedRequest) -> HttpResponse:
             )
         queue = today.queue(scope)
         context["queue"] = queue
-        context["queue_groups"] = [("Overdue", queue.overdue), ("Due today", queue.today)]
+        context["queue_groups"] = [
+            ("Overdue", queue.overdue),
+            ("Due today", queue.today),
+            ("Just done", queue.recent),
+        ]
         context["staff_zone"] = today.staff_zone()
         if role == Role.SUPERVISOR:
             _overdue_per_person(context["per_advocate"], queue)

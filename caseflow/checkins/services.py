@@ -118,6 +118,23 @@ def next_safe(profile: SafeContactProfile, after: dt.datetime) -> dt.datetime | 
     )
 
 
+#: How long before its due time an outcome may be recorded (an advocate may call a little early;
+#: an outcome for next week's check-in is a slip).
+OUTCOME_EARLIEST = dt.timedelta(hours=12)
+
+
+def after_failed_window(profile: SafeContactProfile, attempt: dt.datetime) -> dt.datetime:
+    """Where to look for the next slot after a contact that proved unsafe at ``attempt``: after
+    the end of the safe window it was in (that window did not prove safe), or an hour on."""
+    windows = profile_windows(profile)
+    for start, end in weekly_windows.window_occurrences(
+        attempt - dt.timedelta(days=1), attempt + dt.timedelta(days=1), windows, profile.timezone
+    ):
+        if start <= attempt < end:
+            return end
+    return attempt + dt.timedelta(hours=1)
+
+
 def require_safe(profile: SafeContactProfile | None, due_at: dt.datetime, channel: str) -> None:
     problem = slot_problem(profile, due_at, channel)
     if problem:
@@ -284,6 +301,11 @@ def checkin_record_outcome(
     if outcome not in CheckInOutcome.values:
         raise ValidationError("Choose an outcome.")
     now = timezone.now()
+    if checkin.due_at > now + OUTCOME_EARLIEST:
+        raise ValidationError(
+            "This check-in is not due yet: record what happened once it has taken place "
+            "(or reschedule or cancel it)."
+        )
     checkin.status = CheckInStatus.DONE
     checkin.outcome = outcome
     checkin.note = note
@@ -296,7 +318,7 @@ def checkin_record_outcome(
     if outcome == CheckInOutcome.NOT_SAFE:
         profile = profile_for(case)
         if profile is not None:
-            proposal = next_safe(profile, now + dt.timedelta(hours=1))
+            proposal = next_safe(profile, after_failed_window(profile, max(now, checkin.due_at)))
     elif outcome == CheckInOutcome.RESCHEDULED:
         if reschedule_local is None:
             raise ValidationError("Give the new time for a rescheduled check-in.")
@@ -477,7 +499,7 @@ def followup_done(*, actor: User, request: HttpRequest | None = None, followup: 
     case = followup.case
     policy.require(actor, case, "edit")
     done = FollowUp.objects.filter(pk=followup.pk, status=FollowUpStatus.OPEN).update(
-        status=FollowUpStatus.DONE, done_at=timezone.now()
+        status=FollowUpStatus.DONE, done_at=timezone.now(), done_by=actor
     )
     if done:
         followup.status = FollowUpStatus.DONE
@@ -491,6 +513,33 @@ def followup_done(*, actor: User, request: HttpRequest | None = None, followup: 
             object_id=str(followup.pk),
         )
     return bool(done)
+
+
+#: How long "Mark done" can be undone, by the person who pressed it.
+UNDO_WINDOW = dt.timedelta(minutes=10)
+
+
+def followup_reopen(*, actor: User, request: HttpRequest | None = None, followup: FollowUp) -> bool:
+    """Undo "Mark done": the follow-up is open again. Only its marker, only for a short while."""
+    case = followup.case
+    policy.require(actor, case, "edit")
+    reopened = FollowUp.objects.filter(
+        pk=followup.pk,
+        status=FollowUpStatus.DONE,
+        done_by=actor,
+        done_at__gte=timezone.now() - UNDO_WINDOW,
+    ).update(status=FollowUpStatus.OPEN, done_at=None, done_by=None)
+    if reopened:
+        followup.status = FollowUpStatus.OPEN
+        record(
+            "followup.reopen",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=followup,
+            object_id=str(followup.pk),
+        )
+    return bool(reopened)
 
 
 # --- Notifications and the calendar feed ---------------------------------------------------

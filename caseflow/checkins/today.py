@@ -17,7 +17,7 @@ from caseflow.cases.today import (
     register_queue_source,
 )
 from caseflow.checkins.models import CheckIn, CheckInStatus
-from caseflow.checkins.services import profile_windows
+from caseflow.checkins.services import UNDO_WINDOW, profile_windows
 from caseflow.inbox.models import FollowUp, FollowUpStatus
 
 #: Check-ins missed longer ago than this are left to the case page, not the daily queue.
@@ -133,6 +133,40 @@ def followup_items(scope: Scope) -> list[QueueItem]:
     ]
 
 
+def recently_done_items(scope: Scope) -> list[QueueItem]:
+    """Follow-ups the user marked done a moment ago: still undoable."""
+    rows = FollowUp.objects.filter(
+        case__in=scope.cases,
+        status=FollowUpStatus.DONE,
+        done_by=scope.user,
+        done_at__gte=scope.now - UNDO_WINDOW,
+    )
+    followups = (
+        rows.select_related("case")
+        .only("pk", "kind", "due_at", "done_at", "case__public_id", "case__reference")
+        .order_by("-done_at", "-pk")[:PER_SOURCE]
+    )
+    return [
+        QueueItem(
+            due_at=f.due_at,
+            kind="Follow-up",
+            title=f.kind_label,
+            case_reference=f.case.reference,
+            case_public_id=f.case.public_id,
+            case_id=f.case_id,
+            action=Action(
+                "Undo",
+                reverse("checkins:followup_undo", args=[f.case.public_id, f.pk]),
+                post=True,
+                fields=(("next", "dashboard"),),
+            ),
+            done=True,
+        )
+        for f in followups
+    ]
+
+
 def register() -> None:
     register_queue_source(QueueSource("checkins", checkin_items, order=10))
     register_queue_source(QueueSource("followups", followup_items, order=20))
+    register_queue_source(QueueSource("followups_done", recently_done_items, order=21))

@@ -45,4 +45,9 @@ urlpatterns = [
         views.followup_done,
         name="followup_done",
     ),
+    path(
+        "checkins/case/<pid:public_id>/followups/<int:followup_id>/undo/",
+        views.followup_undo,
+        name="followup_undo",
+    ),
 ]

@@ -311,7 +311,19 @@ def followup_done(request: AuthenticatedRequest, case: Case, followup_id: int) -
             request, "checkins/_followup_done.html", {"followup": followup, "changed": changed}
         )
     if changed:
-        messages.success(request, "Follow-up marked done.")
+        messages.success(request, "Follow-up marked done. You can undo it for 10 minutes.")
+    return _back(request, case)
+
+
+@login_required
+@require_POST
+@case_page("edit")
+def followup_undo(request: AuthenticatedRequest, case: Case, followup_id: int) -> HttpResponse:
+    followup = selectors.followup_for(case, followup_id)
+    if services.followup_reopen(actor=request.user, request=request, followup=followup):
+        messages.success(request, "Follow-up is open again.")
+    else:
+        messages.error(request, "This can no longer be undone: open the follow-up again instead.")
     return _back(request, case)
 
 

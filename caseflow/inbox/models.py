@@ -59,6 +59,14 @@ class FollowUp(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     done_at = models.DateTimeField(null=True, blank=True)
+    # Who marked it done: only they may undo it, and only for a short while.
+    done_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     # How far the scheduler got: 0 nothing sent, 1 reminder before the due time, 2 at it.
     reminder_stage = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(default=1)

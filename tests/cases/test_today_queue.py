@@ -115,9 +115,40 @@ def test_the_home_page_lists_the_queue_and_marks_a_follow_up_done_in_one_tap(cas
     response = client.post(done_url, {"next": "dashboard"})
     assert response.status_code == 302 and response["Location"] == reverse("dashboard")
     item.refresh_from_db()
-    assert item.status == FollowUpStatus.DONE
+    assert item.status == FollowUpStatus.DONE and item.done_by == cast.assigned
     page = client.get(reverse("dashboard")).content.decode()
     assert "Nothing overdue or due today." in page
+    # "Mark done" can be undone for a short while, by whoever pressed it.
+    undo_url = reverse("checkins:followup_undo", args=[cast.case.public_id, item.pk])
+    assert "Just done (1)" in page and undo_url in page
+    assert login(cast.supervisor).post(undo_url, {"next": "dashboard"}).status_code == 302
+    item.refresh_from_db()
+    assert item.status == FollowUpStatus.DONE  # not theirs to undo
+    client = login(cast.assigned)
+    client.post(undo_url, {"next": "dashboard"})
+    item.refresh_from_db()
+    assert item.status == FollowUpStatus.OPEN and item.done_at is None
+    assert "Overdue (1)" in client.get(reverse("dashboard")).content.decode()
+
+
+def test_undo_runs_out(cast, login):
+    from caseflow.checkins.services import UNDO_WINDOW
+
+    item = _followup(cast.case, cast.assigned, timezone.now() - H)
+    client = login(cast.assigned)
+    client.post(
+        reverse("checkins:followup_done", args=[cast.case.public_id, item.pk]),
+        {"next": "dashboard"},
+    )
+    FollowUp.objects.filter(pk=item.pk).update(done_at=timezone.now() - UNDO_WINDOW - H)
+    response = client.post(
+        reverse("checkins:followup_undo", args=[cast.case.public_id, item.pk]),
+        {"next": "dashboard"},
+        follow=True,
+    )
+    assert "can no longer be undone" in response.content.decode()
+    item.refresh_from_db()
+    assert item.status == FollowUpStatus.DONE
 
 
 def test_the_home_page_read_covers_the_cases_the_queue_names(cast, login):

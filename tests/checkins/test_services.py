@@ -133,6 +133,19 @@ def test_windows_crossing_midnight(cast):
 
 
 @time_machine.travel(MONDAY, tick=False)
+def test_an_outcome_cannot_be_recorded_for_a_check_in_not_yet_due(cast):
+    checkin = schedule(cast, dt.datetime(2026, 12, 9, 10, 30))  # Wednesday; now is Monday
+    with pytest.raises(ValidationError, match="not due yet"):
+        services.checkin_record_outcome(
+            actor=cast.assigned,
+            checkin=checkin,
+            expected_version=checkin.version,
+            outcome=CheckInOutcome.REACHED,
+        )
+    assert CheckIn.objects.get(pk=checkin.pk).status == CheckInStatus.SCHEDULED
+
+
+@time_machine.travel(MONDAY, tick=False)
 def test_not_safe_to_talk_proposes_the_next_safe_slot(cast):
     checkin = schedule(cast, dt.datetime(2026, 12, 7, 10, 30))
     with time_machine.travel(dt.datetime(2026, 12, 7, 10, 35, tzinfo=UTC), tick=False):
@@ -145,8 +158,9 @@ def test_not_safe_to_talk_proposes_the_next_safe_slot(cast):
         )
     assert done.status == CheckInStatus.DONE
     assert new is None
-    # An hour on from 10:35 is 11:35; a 15-minute call fits before 12:00.
-    assert proposal == dt.datetime(2026, 12, 7, 11, 35, tzinfo=UTC)
+    # The window it failed in (10:00-12:00 today) did not prove safe: the proposal is the next
+    # window, tomorrow at 10:00, not later in the same one.
+    assert proposal == dt.datetime(2026, 12, 8, 10, 0, tzinfo=UTC)
     stored = CheckIn.objects.get(pk=checkin.pk)
     assert stored.note == "He was in the room."
     event = AuditEvent.objects.get(action="checkin.outcome")

@@ -86,6 +86,9 @@ ROWS: dict[str, Row] = {
         POST=casework(200, 200),
         url=_followup_url("checkins:followup_edit"),
     ),
+    "checkins:followup_undo": Row(
+        GET=NOT_ALLOWED, POST=casework(302, 302), url=_followup_url("checkins:followup_undo")
+    ),
     "checkins:followup_done": Row(
         GET=NOT_ALLOWED, POST=casework(302, 302), url=_followup_url("checkins:followup_done")
     ),
