@@ -16,7 +16,6 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
-from django.core.files.storage import FileSystemStorage, Storage, storages
 from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest
@@ -41,19 +40,13 @@ from caseflow.agreements.models import (
     ReviewState,
 )
 from caseflow.audit.services import record
+from caseflow.cases.evidence import evidence_storage
 from caseflow.cases.models import Case, Party
 from caseflow.inbox.services import case_supervisors, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
 from caseflow.outbox import services as outbox
 
 EVIDENCE_PREFIX = "agreements/evidence/"
-
-
-def evidence_storage() -> Storage:
-    """Where evidence goes: the "evidence" storage if configured, else a private folder."""
-    if "evidence" in settings.STORAGES:
-        return storages["evidence"]
-    return FileSystemStorage(location=settings.EVIDENCE_ROOT)
 
 
 #: Agreement fields an advocate edits directly (the rest are derived or system-kept).

@@ -271,4 +271,9 @@ def break_glass_review(request: AuthenticatedRequest, grant_id: int) -> HttpResp
         object_id=str(grant.pk),
         detail={"grant": grant.pk},
     )
-    return render(request, "oversight/break_glass_review.html", {"grant": grant, "form": form})
+    notes = grant.notes_written.only("public_id", "kind", "occurred_at", "break_glass_id")
+    return render(
+        request,
+        "oversight/break_glass_review.html",
+        {"grant": grant, "form": form, "notes": list(notes)},
+    )
