@@ -40,7 +40,7 @@ from caseflow.agreements.models import (
     ReviewState,
 )
 from caseflow.audit.services import record
-from caseflow.cases.evidence import evidence_storage
+from caseflow.cases.evidence import check_quota, evidence_storage
 from caseflow.cases.models import Case, Party
 from caseflow.inbox.services import case_supervisors, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
@@ -317,9 +317,16 @@ def event_log(
     reported_at: dt.datetime | None = None,
 ) -> ContactEvent:
     """Log a contact the survivor reported, with its evidence, and store what the breach checker
-    proposes; the advocate then confirms or edits it (:func:`breach_review`)."""
+    proposes; the advocate then confirms or edits it (:func:`breach_review`). Raises
+    :class:`~caseflow.cases.evidence.EvidenceRefused` when the files would take the case over
+    its evidence quota."""
     case = agreement.case
     policy.require(actor, case, "edit")
+    if evidence:
+        # The case's evidence quota counts every file of the case; the case row is locked so
+        # that two uploads at once cannot both squeeze under it.
+        Case.objects.select_for_update().filter(pk=case.pk).values_list("pk", flat=True).first()
+        check_quota(case, [len(item["data"]) for item in evidence])
     number, violations = propose_violations(agreement, event)
     row = ContactEvent(
         case=case,

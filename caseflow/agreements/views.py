@@ -25,6 +25,7 @@ from caseflow.agreements.forms import (
 )
 from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, ReviewState
 from caseflow.audit.services import record
+from caseflow.cases.evidence import EvidenceRefused
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.lib.concurrency import StaleEdit
@@ -247,15 +248,21 @@ def event_new(request: AuthenticatedRequest, case: Case, agreement_id: str) -> H
         topics=selectors.agreed_topics(selectors.current_version(agreement)),
     )
     if request.method == "POST" and form.is_valid():
-        event = services.event_log(
-            actor=request.user,
-            request=request,
-            agreement=agreement,
-            event=form.event,
-            description=form.cleaned_data["description"],
-            evidence=form.cleaned_data["evidence"],
-        )
-        return redirect("agreements:review", case.public_id, agreement.public_id, event.public_id)
+        try:
+            event = services.event_log(
+                actor=request.user,
+                request=request,
+                agreement=agreement,
+                event=form.event,
+                description=form.cleaned_data["description"],
+                evidence=form.cleaned_data["evidence"],
+            )
+        except EvidenceRefused as exc:
+            form.add_error("evidence", str(exc))
+        else:
+            return redirect(
+                "agreements:review", case.public_id, agreement.public_id, event.public_id
+            )
     if request.method == "GET":
         _audit_read(request, case, "agreement.view", obj=agreement, page="event_new")
     return render(

@@ -268,6 +268,23 @@ def test_handover_flags_on_a_message_are_refused(cast, advocate):
 
 
 @time_machine.travel(NOW, tick=False)
+def test_contact_evidence_over_the_case_quota_is_a_form_error_and_nothing_is_stored(
+    cast, advocate, settings, evidence_root
+):
+    agreement = make_agreement(cast.case, cast.assigned)
+    add_evidence(agreement, cast.assigned, data=b"%PDF-1.4 " + b"x" * 300)
+    settings.EVIDENCE_CASE_QUOTA_BYTES = 400
+    stored = sorted(evidence_root.rglob("*.bin"))
+    url = reverse("agreements:event_new", args=[cast.case.public_id, agreement.public_id])
+    upload = SimpleUploadedFile("letter.pdf", b"%PDF-1.4 " + b"y" * 200)
+    response = advocate.post(url, _event_post([upload]))
+    assert response.status_code == 200
+    assert "This case has room for" in " ".join(response.context["form"].errors["evidence"])
+    assert ContactEvent.objects.count() == 1 and Evidence.objects.count() == 1
+    assert sorted(evidence_root.rglob("*.bin")) == stored
+
+
+@time_machine.travel(NOW, tick=False)
 def test_evidence_is_encrypted_at_rest_and_served_only_through_the_audited_view(
     cast, advocate, login, evidence_root
 ):
