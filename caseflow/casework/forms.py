@@ -20,7 +20,7 @@ from caseflow.casework.models import (
     PoliceInvolved,
 )
 
-TEXT_MAX = 20_000
+TEXT_MAX = 8_000
 SHORT_MAX = 2_000
 MAX_FILES = 10
 
@@ -164,8 +164,8 @@ class NoteChangeForm(NoteFields):
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
 
-    def __init__(self, *args, amend: bool, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args, incidents: list[tuple[str, str]], amend: bool, **kwargs):
+        super().__init__(*args, incidents=incidents, **kwargs)
         self.amend = amend
         if amend:
             self.fields["reason"].required = True
