@@ -197,6 +197,13 @@ def _shown(name: str, value: Any) -> str:
     return str(value)
 
 
+def _differs(name: str, before: Any, after: Any) -> bool:
+    if name == "occurred_at" and before is not None and after is not None:
+        # The form shows minutes: the same minute is no change.
+        return before.replace(second=0, microsecond=0) != after.replace(second=0, microsecond=0)
+    return before != after
+
+
 @transaction.atomic
 def note_change(
     *,
@@ -208,7 +215,8 @@ def note_change(
     reason: str = "",
 ) -> CaseNote:
     """Change ``note``: directly by its author inside the edit window, otherwise as an amendment
-    that keeps what it said before and ``reason``. A stale ``expected_version`` is refused."""
+    that keeps what it said before and ``reason``. A stale ``expected_version`` is refused; a
+    change that changes nothing writes nothing."""
     case = note.case
     mode = note_change_mode(actor, note)
     if mode is None:
@@ -224,8 +232,12 @@ def note_change(
             "participants": [p for p in Participant.values if p in changes["participants"]],
         }
     changed = [
-        name for name in NOTE_FIELDS if name in changes and getattr(note, name) != changes[name]
+        name
+        for name in NOTE_FIELDS
+        if name in changes and _differs(name, getattr(note, name), changes[name])
     ]
+    if not changed:
+        return note
     claimed = CaseNote.objects.filter(pk=note.pk, version=expected_version).update(
         version=expected_version + 1
     )

@@ -139,7 +139,10 @@ def note_change(request: AuthenticatedRequest, case: Case, note_id: str) -> Http
         except StaleEdit as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(request, "Note amended." if mode == "amend" else "Note changed.")
+            if note.version == data["version"]:
+                messages.info(request, "Nothing was changed.")
+            else:
+                messages.success(request, "Note amended." if mode == "amend" else "Note changed.")
             return redirect("casework:note", case.public_id, note.public_id)
     record("note.view", request=request, case=case, obj=note, detail={"page": "note_change"})
     return render(

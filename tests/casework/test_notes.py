@@ -207,3 +207,19 @@ def test_a_note_under_emergency_access_is_allowed_and_flagged_for_review(cast, l
 def test_a_note_by_a_caseworker_is_not_flagged_even_with_a_grant(cast):
     note = make_note(cast.case, cast.assigned)
     assert note.break_glass_id is None
+
+
+def test_saving_the_form_unchanged_writes_nothing_even_with_seconds_stored(cast):
+    note = make_note(cast.case, cast.assigned, when=NOW + dt.timedelta(seconds=42))
+    services.note_change(
+        actor=cast.supervisor,
+        request=None,
+        note=note,
+        changes={"occurred_at": NOW, "text": note.text, "kind": "call"},
+        expected_version=1,
+        reason="Checked it.",
+    )
+    note.refresh_from_db()
+    assert note.version == 1
+    assert not NoteAmendment.objects.exists()
+    assert not AuditEvent.objects.filter(action__in=["note.amend", "note.update"]).exists()
