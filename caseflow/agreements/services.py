@@ -40,6 +40,7 @@ from caseflow.agreements.models import (
     ReviewState,
 )
 from caseflow.audit.services import record
+from caseflow.cases.evidence import TYPES as EVIDENCE_FILE_TYPES
 from caseflow.cases.evidence import check_quota, evidence_storage
 from caseflow.cases.models import Case, Party
 from caseflow.inbox.services import case_supervisors, followup_ensure, notify
@@ -474,10 +475,9 @@ def _evidence_discard(stored: list[Evidence]) -> None:
         storage.delete(evidence.storage_name)
 
 
+#: The file name extension of each stored content type (downloads and packs name files by it).
 EXTENSIONS = {
-    "application/pdf": ".pdf",
-    "image/png": ".png",
-    "image/jpeg": ".jpg",
+    **{t.content_type: t.extensions[0] for t in EVIDENCE_FILE_TYPES.values()},
     "text/plain": ".txt",
 }
 

@@ -239,8 +239,10 @@ def _event_post(files, **extra):
         (SimpleUploadedFile("empty.pdf", b""), "empty"),
         (SimpleUploadedFile("big.pdf", b"%PDF-1.4" + b"x" * 200), "too large"),
         (SimpleUploadedFile("run.exe", b"MZ\x90\x00"), "not accepted"),
-        (SimpleUploadedFile("fake.pdf", b"\x00\x01binary"), "does not contain"),
-        (SimpleUploadedFile("photo.png", b"%PDF-1.4 not a png"), "does not contain"),
+        (SimpleUploadedFile("fake.pdf", b"\x00\x01binary"), "does not match its name"),
+        (SimpleUploadedFile("photo.png", b"%PDF-1.4 not a png"), "does not match its name"),
+        (SimpleUploadedFile("cut.pdf", b"%PDF-1.4 no end marker"), "damaged or cut short"),
+        (SimpleUploadedFile("notes.txt", b"\x00\x01binary"), "not plain text"),
     ],
 )
 def test_bad_evidence_gets_a_form_error_and_nothing_is_stored(
@@ -276,7 +278,7 @@ def test_contact_evidence_over_the_case_quota_is_a_form_error_and_nothing_is_sto
     settings.EVIDENCE_CASE_QUOTA_BYTES = 400
     stored = sorted(evidence_root.rglob("*.bin"))
     url = reverse("agreements:event_new", args=[cast.case.public_id, agreement.public_id])
-    upload = SimpleUploadedFile("letter.pdf", b"%PDF-1.4 " + b"y" * 200)
+    upload = SimpleUploadedFile("letter.pdf", b"%PDF-1.4 " + b"y" * 200 + b"\n%%EOF\n")
     response = advocate.post(url, _event_post([upload]))
     assert response.status_code == 200
     assert "This case has room for" in " ".join(response.context["form"].errors["evidence"])
@@ -289,7 +291,7 @@ def test_evidence_is_encrypted_at_rest_and_served_only_through_the_audited_view(
     cast, advocate, login, evidence_root
 ):
     agreement = make_agreement(cast.case, cast.assigned)
-    content = b"%PDF-1.4 screenshot of the messages CANARY"
+    content = b"%PDF-1.4 screenshot of the messages CANARY\n%%EOF\n"
     url = reverse("agreements:event_new", args=[cast.case.public_id, agreement.public_id])
     response = advocate.post(url, _event_post([SimpleUploadedFile("messages.pdf", content)]))
     assert response.status_code == 302
@@ -474,3 +476,18 @@ def test_the_event_form_suggests_the_agreed_topics(cast, advocate):
     body = advocate.get(url).content.decode()
     assert 'list="agreement-topics"' in body
     assert '<option value="medical emergency">' in body
+
+
+@time_machine.travel(NOW, tick=False)
+def test_a_contact_can_carry_a_voice_note_and_a_photo(cast, advocate):
+    from tests.casework.helpers import png, wav
+
+    agreement = make_agreement(cast.case, cast.assigned)
+    url = reverse("agreements:event_new", args=[cast.case.public_id, agreement.public_id])
+    uploads = [SimpleUploadedFile("voicemail.wav", wav()), SimpleUploadedFile("door.png", png())]
+    response = advocate.post(url, _event_post(uploads))
+    assert response.status_code == 302
+    assert sorted(Evidence.objects.values_list("content_type", flat=True)) == [
+        "audio/x-wav",
+        "image/png",
+    ]
