@@ -496,13 +496,14 @@ def evidence_read(case: Case, evidence: Evidence) -> bytes:
 
 
 def evidence_open(
-    *, actor: User, request: HttpRequest | None, case: Case, evidence: Evidence
+    *, actor: User, request: HttpRequest | None, case: Case, evidence: Evidence, view: bool = False
 ) -> bytes:
-    """The decrypted bytes of an evidence file, for a download that is audited."""
+    """The decrypted bytes of an evidence file, for a download (or, with ``view``, a look in the
+    browser) that is audited, each as its own kind of read."""
     policy.require(actor, case, "view")
     data = evidence_read(case, evidence)
     record(
-        "agreement.evidence.export",
+        "evidence.view" if view else "agreement.evidence.export",
         actor=actor,
         request=request,
         case=case,

@@ -491,3 +491,24 @@ def test_a_contact_can_carry_a_voice_note_and_a_photo(cast, advocate):
         "audio/x-wav",
         "image/png",
     ]
+
+
+@time_machine.travel(NOW, tick=False)
+def test_contact_evidence_is_shown_by_the_browser_and_the_look_is_audited(cast, login):
+    from caseflow.audit.models import AuditEvent
+
+    agreement = make_agreement(cast.case, cast.assigned)
+    evidence = add_evidence(agreement, cast.assigned)
+    client = login(cast.assigned)
+    page = client.get(
+        reverse("agreements:detail", args=[cast.case.public_id, agreement.public_id])
+    ).content.decode()
+    shown = reverse("agreements:evidence_view", args=[cast.case.public_id, evidence.public_id])
+    assert shown in page
+    response = client.get(shown)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"].startswith("inline;")
+    assert "no-store" in response["Cache-Control"]
+    assert AuditEvent.objects.filter(action="evidence.view", object_id=evidence.public_id).exists()
+    assert not AuditEvent.objects.filter(action="agreement.evidence.export").exists()
