@@ -90,6 +90,7 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("note.amend", W, "Amended a case note"),
     ("incident.view", R, "Viewed an incident"),
     ("incident.create", W, "Recorded an incident"),
+    ("incident.evidence.add", W, "Added evidence to an incident"),
     ("incident.escalation", Y, "A serious incident was brought to the supervisors"),
     ("evidence.view", R, "Looked at an evidence file"),
     ("evidence.download", R, "Downloaded an evidence file"),

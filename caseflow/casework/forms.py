@@ -63,14 +63,14 @@ class MultipleFileField(forms.FileField):
         return checked
 
 
-def evidence_field() -> MultipleFileField:
+def evidence_field(*, required: bool = False) -> MultipleFileField:
     limits = ", ".join(
         f"{files.FAMILY_LABELS[family].lower()} up to {files._megabytes(files.limit_for(family))}"
         for family in ("image", "pdf", "audio", "video")
     )
     return MultipleFileField(
         label="Evidence files",
-        required=False,
+        required=required,
         help_text=f"Accepted: {files.ACCEPTED_WORDS}; {limits}. Up to {MAX_FILES} files.",
     )
 
@@ -271,3 +271,15 @@ class IncidentForm(forms.Form):
         ):
             self.add_error("police", 'Choose "Yes" if the police were involved.')
         return data
+
+
+class EvidenceForm(forms.Form):
+    """Files that arrived after the record was written."""
+
+    evidence = evidence_field(required=True)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = FormHelper()
+        self.helper.form_tag = False
+        self.helper.disable_csrf = True

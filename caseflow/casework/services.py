@@ -348,6 +348,36 @@ def incident_create(
     return incident
 
 
+@transaction.atomic
+def incident_add_evidence(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    incident: Incident,
+    evidence: Sequence[files.CheckedFile],
+) -> list[Evidence]:
+    """Attach files that arrived after the incident was recorded (a photo sent days later).
+    Raises :class:`~caseflow.cases.evidence.EvidenceRefused` over the case's quota."""
+    case = incident.case
+    policy.require(actor, case, "edit")
+    _lock_case_for_quota(case, evidence)
+    names: list[str] = []
+    try:
+        stored, names = _store_files(actor=actor, case=case, checked=evidence, incident=incident)
+        record(
+            "incident.evidence.add",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=incident,
+            detail={"evidence": [e.public_id for e in stored]},
+        )
+    except Exception:
+        files.discard(names)
+        raise
+    return stored
+
+
 RISK_REVIEW_TEXT = "A serious incident was recorded: re-assess the risk."
 
 

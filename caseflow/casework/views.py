@@ -19,7 +19,7 @@ from caseflow.cases import evidence as files
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.casework import selectors, services
-from caseflow.casework.forms import IncidentForm, NoteChangeForm, NoteForm
+from caseflow.casework.forms import EvidenceForm, IncidentForm, NoteChangeForm, NoteForm
 from caseflow.casework.models import Incident
 from caseflow.lib.concurrency import StaleEdit
 
@@ -192,6 +192,31 @@ def incident_detail(request: AuthenticatedRequest, case: Case, incident_id: str)
                 "can_note": policy.may(request.user, case, "record_note"),
             },
         )
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@case_page("edit")
+def incident_evidence(request: AuthenticatedRequest, case: Case, incident_id: str) -> HttpResponse:
+    incident = selectors.incident_get(case, incident_id)
+    form = EvidenceForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            added = services.incident_add_evidence(
+                actor=request.user,
+                request=request,
+                incident=incident,
+                evidence=form.cleaned_data["evidence"],
+            )
+        except files.EvidenceRefused as exc:
+            form.add_error("evidence", str(exc))
+        else:
+            messages.success(request, f"{len(added)} file{'s' if len(added) != 1 else ''} added.")
+            return redirect("casework:incident", case.public_id, incident.public_id)
+    record("incident.view", request=request, case=case, obj=incident, detail={"page": "evidence"})
+    return render(
+        request, "casework/evidence_form.html", {"case": case, "incident": incident, "form": form}
     )
 
 

@@ -217,3 +217,20 @@ def test_a_file_of_another_case_is_not_found(cast, login):
     url = reverse("casework:evidence_file", args=[cast.case.public_id, evidence.public_id])
     assert client.get(url).status_code == 404
     assert not AuditEvent.objects.filter(action="evidence.view").exists()
+
+
+def test_evidence_that_arrives_later_is_added_to_the_incident(cast, login, settings):
+    incident = make_incident(cast.case, cast.assigned)
+    client = login(cast.assigned)
+    url = reverse("casework:incident_evidence", args=[cast.case.public_id, incident.public_id])
+    assert client.get(url).status_code == 200
+    refused = client.post(url, {"evidence": [SimpleUploadedFile("photo.jpg", png())]})
+    assert refused.status_code == 200 and "is not a JPEG photo" in refused.content.decode()
+    assert client.post(url, {}).status_code == 200
+    response = client.post(url, {"evidence": [SimpleUploadedFile("photo.png", png())]})
+    assert response.status_code == 302
+    evidence = incident.evidence.get()
+    assert evidence.content_type == "image/png"
+    event = AuditEvent.objects.get(action="incident.evidence.add")
+    assert event.detail == {"evidence": [evidence.public_id]}
+    assert len(_stored_files(settings)) == 1

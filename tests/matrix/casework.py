@@ -15,9 +15,13 @@ def _note_url(name):
     return build
 
 
-def _incident_url(cast, case):
+def _incident_url(cast, case, name="casework:incident"):
     incident = make_incident(case, cast.assigned)
-    return reverse("casework:incident", args=[case.public_id, incident.public_id])
+    return reverse(name, args=[case.public_id, incident.public_id])
+
+
+def _incident_evidence_url(cast, case):
+    return _incident_url(cast, case, "casework:incident_evidence")
 
 
 def _evidence_url(name):
@@ -38,6 +42,10 @@ ROWS: dict[str, Row] = {
     ),
     "casework:incident_new": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
     "casework:incident": Row(GET=casework(200, 200), POST=NOT_ALLOWED, url=_incident_url),
+    # A POST without files re-renders the form with its error.
+    "casework:incident_evidence": Row(
+        GET=casework(200, 200), POST=casework(200, 200), url=_incident_evidence_url
+    ),
     "casework:evidence_file": Row(
         GET=casework(200, 200), POST=NOT_ALLOWED, url=_evidence_url("casework:evidence_file")
     ),
