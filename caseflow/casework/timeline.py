@@ -6,7 +6,7 @@ query, the author is joined, and each row's text is decrypted with the case key 
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.urls import reverse
 
 from caseflow.cases import timeline
@@ -50,6 +50,7 @@ def note_entries(case, query: Query) -> list[Entry]:
         .filter(timeline.keyset(query, "note", "occurred_at"))
         .filter(_note_person_filter(query.person))
         .select_related("author")
+        .annotate(amended=Count("amendments"))
         .order_by("-occurred_at", "-pk")[: query.limit]
     )
     entries = []
@@ -59,6 +60,8 @@ def note_entries(case, query: Query) -> list[Entry]:
         facts = [("Written by", _name(note.author))]
         if note.duration_minutes:
             facts.append(("How long", f"{note.duration_minutes} minutes"))
+        if note.amended:
+            facts.append(("Amended", f"{note.amended} time{'s' if note.amended != 1 else ''}"))
         if note.break_glass_id:
             facts.append(("Access", "Written under emergency access"))
         entries.append(

@@ -95,3 +95,20 @@ def test_a_page_costs_the_same_queries_whatever_the_rows(cast):
     few = _queries(cast.case.pk)
     _fill(cast, notes=40, incidents=30)
     assert _queries(cast.case.pk) == few
+
+
+def test_an_amended_note_says_so_on_the_timeline(cast):
+    from caseflow.casework import services
+
+    note = make_note(cast.case, cast.assigned, when=BASE)
+    services.note_change(
+        actor=cast.supervisor,
+        request=None,
+        note=note,
+        changes={"text": "Corrected."},
+        expected_version=1,
+        reason="Typo.",
+    )
+    (entry,) = _walk(Case.objects.get(pk=cast.case.pk), size=5)
+    assert ("Amended", "1 time") in entry.facts
+    assert entry.body == "Corrected."
