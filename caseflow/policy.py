@@ -103,12 +103,24 @@ def is_restricted_listed(user: User, case: Case) -> bool:
 
 is_caseworker = is_assigned | is_case_supervisor | is_restricted_listed
 
+
+@rules.predicate
+def holds_break_glass(user: User, case: Case) -> bool:
+    """The user opened the case with emergency access that has not yet expired."""
+    return BreakGlassGrant.objects.filter(
+        case=case, user=user, expires_at__gt=timezone.now()
+    ).exists()
+
+
 CASE_ACTIONS: dict[str, rules.Predicate] = {
     # Reading the file: anyone in scope (assigned, supervising, listed, or break-glass).
     "view": rules.always_allow,
     # Changing the record: the people who work the case. Break-glass is read-only.
     "edit": is_caseworker,
     "change_status": is_caseworker,
+    # Writing down a call taken under emergency access is allowed (the note is flagged for the
+    # supervisor's review); nothing else is.
+    "record_note": is_caseworker | holds_break_glass,
     # Deciding who works the case and who may see a restricted one: its team's supervisors.
     "assign": is_case_supervisor,
     "restrict": is_case_supervisor,

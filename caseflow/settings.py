@@ -103,6 +103,7 @@ INSTALLED_APPS = [
     "caseflow.safety",
     "caseflow.agreements",
     "caseflow.checkins",
+    "caseflow.casework",
     "caseflow.confidentiality",
     "caseflow.oversight",
     "caseflow.agency",
@@ -270,6 +271,8 @@ CONTENT_SECURITY_POLICY = {
         "script-src": ["'self'"],
         "style-src": ["'self'"],
         "img-src": ["'self'", "data:"],
+        # Evidence recordings and videos, played from the audited file view.
+        "media-src": ["'self'"],
         "font-src": ["'self'"],
         "connect-src": ["'self'"],
         "form-action": ["'self'"],
@@ -279,6 +282,9 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # --- caseflow ------------------------------------------------------------------------------
+# Hours during which the author of a case note may still change it; after that only an amendment
+# (which keeps the earlier text and the reason) can.
+NOTE_EDIT_HOURS = env_int("NOTE_EDIT_HOURS", 24)
 BREAK_GLASS_MINUTES = env_int("BREAK_GLASS_MINUTES", 60)
 # Emergency accesses (granted or refused) one user may attempt within an hour; beyond it they are
 # refused and the user's supervisors are alerted.
@@ -386,7 +392,18 @@ CELERY_BEAT_SCHEDULE["safety-followups-sweep"] = {
 EVIDENCE_MAX_BYTES = env_int("EVIDENCE_MAX_BYTES", 10 * 1024 * 1024)
 # Largest request body accepted at all (413 above it, before the body is read): the largest
 # evidence file and room for the form around it. Form data other than files is capped lower.
-REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", EVIDENCE_MAX_BYTES + 1024 * 1024)
+# Largest evidence file of each kind attached to notes and incidents (caseflow.cases.evidence).
+EVIDENCE_LIMITS = {
+    "image": env_int("EVIDENCE_IMAGE_MAX_BYTES", 10 * 1024 * 1024),
+    "pdf": env_int("EVIDENCE_PDF_MAX_BYTES", 10 * 1024 * 1024),
+    "audio": env_int("EVIDENCE_AUDIO_MAX_BYTES", 15 * 1024 * 1024),
+    "video": env_int("EVIDENCE_VIDEO_MAX_BYTES", 25 * 1024 * 1024),
+}
+# All the evidence one case may hold, in bytes (every file of the case counts).
+EVIDENCE_CASE_QUOTA_BYTES = env_int("EVIDENCE_CASE_QUOTA_BYTES", 500 * 1024 * 1024)
+REQUEST_MAX_BYTES = env_int(
+    "REQUEST_MAX_BYTES", max(EVIDENCE_MAX_BYTES, *EVIDENCE_LIMITS.values()) + 5 * 1024 * 1024
+)
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024)
 # Escalation when an agency has no rule of its own: a breach at or above this severity, or
 # this many breaches within this many days, asks for a risk re-assessment.

@@ -17,6 +17,7 @@ urlpatterns = [
     path("cases/", include("caseflow.cases.urls")),
     path("cases/<pid:public_id>/safety/", include("caseflow.safety.urls")),
     path("cases/<pid:public_id>/agreements/", include("caseflow.agreements.urls")),
+    path("cases/<pid:public_id>/casework/", include("caseflow.casework.urls")),
     path("", include("caseflow.confidentiality.urls")),
     path("audit/", include("caseflow.oversight.urls")),
     path("", include("caseflow.checkins.urls")),

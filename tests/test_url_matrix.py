@@ -11,11 +11,20 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.conftest import ACTORS, Cast, canary
-from tests.matrix import agreements, audit, checkins, confidentiality, core, safety, security
+from tests.matrix import (
+    agreements,
+    audit,
+    casework,
+    checkins,
+    confidentiality,
+    core,
+    safety,
+    security,
+)
 from tests.matrix.base import Row
 
 MATRIX: dict[str, Row] = {}
-for _part in (core, audit, safety, agreements, checkins, security, confidentiality):
+for _part in (core, audit, safety, agreements, casework, checkins, security, confidentiality):
     assert not set(_part.ROWS) & set(MATRIX), "a URL has two rows"
     MATRIX.update(_part.ROWS)
 

@@ -26,6 +26,7 @@ from caseflow.agreements.labels import (
     TERM_LABELS,
 )
 from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, Severity
+from caseflow.cases.evidence import ACCEPTED_WORDS, EvidenceRefused, check_file
 from caseflow.lib import weekly_windows
 
 WEEKDAY_CHOICES = [
@@ -447,32 +448,17 @@ class StatusForm(forms.Form):
 
 # --- Evidence ------------------------------------------------------------------------------------
 
-#: Allowed evidence types: extension → (content type, test on the first bytes).
-EVIDENCE_TYPES = {
-    ".pdf": "application/pdf",
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".txt": "text/plain",
-}
 MAX_EVIDENCE_FILES = 5
 
 
-def sniff_type(head: bytes, data: bytes) -> str | None:
-    """The allowed content type the bytes really are, or None."""
-    if head.startswith(b"%PDF-"):
-        return "application/pdf"
-    if head.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/png"
-    if head.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg"
-    if b"\x00" not in data:
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-        return "text/plain"
-    return None
+def _is_plain_text(data: bytes) -> bool:
+    if b"\x00" in data:
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -519,7 +505,7 @@ class ContactEventForm(forms.Form):
     evidence = MultipleFileField(
         label="Evidence files",
         required=False,
-        help_text="PDF, PNG, JPEG or plain text; up to 5 files.",
+        help_text=f"{ACCEPTED_WORDS}, or plain text; up to 5 files.",
     )
 
     def __init__(self, *args, timezone_name: str, topics=(), **kwargs):
@@ -565,18 +551,22 @@ class ContactEventForm(forms.Form):
                     f"{name} is too large ({upload.size // 1024} KB); the limit is "
                     f"{limit // 1024} KB."
                 )
-            ext = PurePath(name).suffix.lower()
-            expected = EVIDENCE_TYPES.get(ext)
-            if expected is None:
-                raise forms.ValidationError(
-                    f"{name}: this type of file is not accepted (PDF, PNG, JPEG or plain text)."
-                )
             upload.seek(0)
             data = upload.read()
-            if sniff_type(data[:16], data) != expected:
-                raise forms.ValidationError(
-                    f"{name} does not contain what its name says ({ext}); it was not accepted."
-                )
+            if PurePath(name).suffix.lower() == ".txt":
+                # A typed-up account of the contact: plain text only.
+                if not _is_plain_text(data):
+                    raise forms.ValidationError(f"{name} is not plain text; it was not accepted.")
+                expected = "text/plain"
+            else:
+                # Photos, screenshots, PDFs, recordings and videos: the same checks as case
+                # notes and incidents (caseflow.cases.evidence).
+                try:
+                    expected = check_file(name, data).content_type
+                except EvidenceRefused as exc:
+                    raise forms.ValidationError(
+                        str(exc).replace("Accepted: ", "Accepted: plain text, ")
+                    ) from None
             cleaned.append({"name": name[-200:], "content_type": expected, "data": data})
         return cleaned
 

@@ -211,6 +211,9 @@ class Evidence(CaseOwned):
     """A file attached to a contact event, stored encrypted with the case key under a random
     name and served only through the audited download view."""
 
+    # Counted in the case's evidence quota (caseflow.cases.evidence).
+    holds_evidence_files = True
+
     case = models.ForeignKey("cases.Case", on_delete=models.CASCADE, related_name="+")
     event = models.ForeignKey(ContactEvent, on_delete=models.CASCADE, related_name="evidence")
     public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)

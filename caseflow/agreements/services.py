@@ -16,7 +16,6 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
-from django.core.files.storage import FileSystemStorage, Storage, storages
 from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest
@@ -41,19 +40,14 @@ from caseflow.agreements.models import (
     ReviewState,
 )
 from caseflow.audit.services import record
+from caseflow.cases.evidence import TYPES as EVIDENCE_FILE_TYPES
+from caseflow.cases.evidence import check_quota, evidence_storage
 from caseflow.cases.models import Case, Party
 from caseflow.inbox.services import case_supervisors, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
 from caseflow.outbox import services as outbox
 
 EVIDENCE_PREFIX = "agreements/evidence/"
-
-
-def evidence_storage() -> Storage:
-    """Where evidence goes: the "evidence" storage if configured, else a private folder."""
-    if "evidence" in settings.STORAGES:
-        return storages["evidence"]
-    return FileSystemStorage(location=settings.EVIDENCE_ROOT)
 
 
 #: Agreement fields an advocate edits directly (the rest are derived or system-kept).
@@ -324,9 +318,16 @@ def event_log(
     reported_at: dt.datetime | None = None,
 ) -> ContactEvent:
     """Log a contact the survivor reported, with its evidence, and store what the breach checker
-    proposes; the advocate then confirms or edits it (:func:`breach_review`)."""
+    proposes; the advocate then confirms or edits it (:func:`breach_review`). Raises
+    :class:`~caseflow.cases.evidence.EvidenceRefused` when the files would take the case over
+    its evidence quota."""
     case = agreement.case
     policy.require(actor, case, "edit")
+    if evidence:
+        # The case's evidence quota counts every file of the case; the case row is locked so
+        # that two uploads at once cannot both squeeze under it.
+        Case.objects.select_for_update().filter(pk=case.pk).values_list("pk", flat=True).first()
+        check_quota(case, [len(item["data"]) for item in evidence])
     number, violations = propose_violations(agreement, event)
     row = ContactEvent(
         case=case,
@@ -474,10 +475,9 @@ def _evidence_discard(stored: list[Evidence]) -> None:
         storage.delete(evidence.storage_name)
 
 
+#: The file name extension of each stored content type (downloads and packs name files by it).
 EXTENSIONS = {
-    "application/pdf": ".pdf",
-    "image/png": ".png",
-    "image/jpeg": ".jpg",
+    **{t.content_type: t.extensions[0] for t in EVIDENCE_FILE_TYPES.values()},
     "text/plain": ".txt",
 }
 
@@ -496,13 +496,14 @@ def evidence_read(case: Case, evidence: Evidence) -> bytes:
 
 
 def evidence_open(
-    *, actor: User, request: HttpRequest | None, case: Case, evidence: Evidence
+    *, actor: User, request: HttpRequest | None, case: Case, evidence: Evidence, view: bool = False
 ) -> bytes:
-    """The decrypted bytes of an evidence file, for a download that is audited."""
+    """The decrypted bytes of an evidence file, for a download (or, with ``view``, a look in the
+    browser) that is audited, each as its own kind of read."""
     policy.require(actor, case, "view")
     data = evidence_read(case, evidence)
     record(
-        "agreement.evidence.export",
+        "evidence.view" if view else "agreement.evidence.export",
         actor=actor,
         request=request,
         case=case,

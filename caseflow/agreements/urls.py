@@ -16,4 +16,5 @@ urlpatterns = [
     path("<pid:agreement_id>/chronology/", views.chronology, name="chronology"),
     path("<pid:agreement_id>/chronology.csv", views.chronology_csv, name="chronology_csv"),
     path("evidence/<pid:evidence_id>/", views.evidence_download, name="evidence"),
+    path("evidence/<pid:evidence_id>/view/", views.evidence_view, name="evidence_view"),
 ]

@@ -25,6 +25,7 @@ from caseflow.agreements.forms import (
 )
 from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, ReviewState
 from caseflow.audit.services import record
+from caseflow.cases.evidence import SERVED_AS, EvidenceRefused
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.lib.concurrency import StaleEdit
@@ -247,15 +248,21 @@ def event_new(request: AuthenticatedRequest, case: Case, agreement_id: str) -> H
         topics=selectors.agreed_topics(selectors.current_version(agreement)),
     )
     if request.method == "POST" and form.is_valid():
-        event = services.event_log(
-            actor=request.user,
-            request=request,
-            agreement=agreement,
-            event=form.event,
-            description=form.cleaned_data["description"],
-            evidence=form.cleaned_data["evidence"],
-        )
-        return redirect("agreements:review", case.public_id, agreement.public_id, event.public_id)
+        try:
+            event = services.event_log(
+                actor=request.user,
+                request=request,
+                agreement=agreement,
+                event=form.event,
+                description=form.cleaned_data["description"],
+                evidence=form.cleaned_data["evidence"],
+            )
+        except EvidenceRefused as exc:
+            form.add_error("evidence", str(exc))
+        else:
+            return redirect(
+                "agreements:review", case.public_id, agreement.public_id, event.public_id
+            )
     if request.method == "GET":
         _audit_read(request, case, "agreement.view", obj=agreement, page="event_new")
     return render(
@@ -393,4 +400,29 @@ def evidence_download(request: AuthenticatedRequest, case: Case, evidence_id: st
     )
     response["Cache-Control"] = "no-store"
     response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@login_required
+@require_http_methods(["GET"])
+@case_page("view", read="evidence.view")
+def evidence_view(request: AuthenticatedRequest, case: Case, evidence_id: str) -> HttpResponse:
+    """The file shown by the browser itself (a photo, a PDF, a player): never cached, never a
+    download, in a sandbox where nothing runs (only the accepted types are ever stored)."""
+    evidence = selectors.evidence_get(case, evidence_id)
+    data = services.evidence_open(
+        actor=request.user, request=request, case=case, evidence=evidence, view=True
+    )
+    response = HttpResponse(
+        data, content_type=SERVED_AS.get(evidence.content_type, evidence.content_type)
+    )
+    extension = services.EXTENSIONS.get(evidence.content_type, ".bin")
+    response["Content-Disposition"] = (
+        f'inline; filename="evidence-{evidence.public_id[:8]}{extension}"'
+    )
+    response["Cache-Control"] = "no-store"
+    response["X-Content-Type-Options"] = "nosniff"
+    response._csp_exempt = True  # type: ignore[attr-defined]
+    sandbox = "" if evidence.content_type == "application/pdf" else "; sandbox"
+    response["Content-Security-Policy"] = f"default-src 'none'; frame-ancestors 'none'{sandbox}"
     return response

@@ -91,6 +91,17 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("risk.view", R, "Viewed a risk assessment"),
     ("risk.assess", W, "Recorded a risk assessment"),
     ("instrument.load", Y, "Loaded a risk instrument"),
+    # Case notes, incidents and their evidence
+    ("note.view", R, "Viewed a case note"),
+    ("note.create", W, "Recorded a case note"),
+    ("note.update", W, "Changed a case note"),
+    ("note.amend", W, "Amended a case note"),
+    ("incident.view", R, "Viewed an incident"),
+    ("incident.create", W, "Recorded an incident"),
+    ("incident.evidence.add", W, "Added evidence to an incident"),
+    ("incident.escalation", Y, "A serious incident was brought to the supervisors"),
+    ("evidence.view", R, "Looked at an evidence file"),
+    ("evidence.download", R, "Downloaded an evidence file"),
     # Agreements
     ("agreement.list", R, "Listed the case's agreements"),
     ("agreement.view", R, "Viewed an agreement"),

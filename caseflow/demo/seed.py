@@ -63,6 +63,7 @@ LAST = [
 SEED_HOOKS = [
     "caseflow.safety.demo",
     "caseflow.agreements.demo",
+    "caseflow.casework.demo",
     "caseflow.checkins.demo",
     "caseflow.oversight.demo",
     "caseflow.confidentiality.demo",

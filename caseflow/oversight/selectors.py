@@ -226,9 +226,15 @@ def break_glass_queue(user: Any) -> tuple[list[BreakGlassGrant], list[BreakGlass
             "reviewed_by__first_name",
             "reviewed_by__last_name",
         )
+        # Case notes written under the access (casework flags them for this review).
+        .annotate(notes=Count("notes_written"))
     )
-    pending = list(grants.filter(reviewed_at__isnull=True).order_by("granted_at", "pk")[:200])
-    done = list(grants.filter(reviewed_at__isnull=False).order_by("-reviewed_at", "-pk")[:20])
+    pending: list[BreakGlassGrant] = list(
+        grants.filter(reviewed_at__isnull=True).order_by("granted_at", "pk")[:200]
+    )
+    done: list[BreakGlassGrant] = list(
+        grants.filter(reviewed_at__isnull=False).order_by("-reviewed_at", "-pk")[:20]
+    )
     return pending, done
 
 

@@ -271,8 +271,14 @@ def break_glass_review(request: AuthenticatedRequest, grant_id: int) -> HttpResp
         object_id=str(grant.pk),
         detail={"grant": grant.pk},
     )
+    notes = grant.notes_written.only("public_id", "kind", "occurred_at", "break_glass_id")
     return render(
         request,
         "oversight/break_glass_review.html",
-        {"grant": grant, "form": form, "activity": selectors.grant_activity(request.user, grant)},
+        {
+            "grant": grant,
+            "form": form,
+            "activity": selectors.grant_activity(request.user, grant),
+            "notes": list(notes),
+        },
     )

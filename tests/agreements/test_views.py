@@ -239,8 +239,10 @@ def _event_post(files, **extra):
         (SimpleUploadedFile("empty.pdf", b""), "empty"),
         (SimpleUploadedFile("big.pdf", b"%PDF-1.4" + b"x" * 200), "too large"),
         (SimpleUploadedFile("run.exe", b"MZ\x90\x00"), "not accepted"),
-        (SimpleUploadedFile("fake.pdf", b"\x00\x01binary"), "does not contain"),
-        (SimpleUploadedFile("photo.png", b"%PDF-1.4 not a png"), "does not contain"),
+        (SimpleUploadedFile("fake.pdf", b"\x00\x01binary"), "does not match its name"),
+        (SimpleUploadedFile("photo.png", b"%PDF-1.4 not a png"), "does not match its name"),
+        (SimpleUploadedFile("cut.pdf", b"%PDF-1.4 no end marker"), "damaged or cut short"),
+        (SimpleUploadedFile("notes.txt", b"\x00\x01binary"), "not plain text"),
     ],
 )
 def test_bad_evidence_gets_a_form_error_and_nothing_is_stored(
@@ -268,11 +270,28 @@ def test_handover_flags_on_a_message_are_refused(cast, advocate):
 
 
 @time_machine.travel(NOW, tick=False)
+def test_contact_evidence_over_the_case_quota_is_a_form_error_and_nothing_is_stored(
+    cast, advocate, settings, evidence_root
+):
+    agreement = make_agreement(cast.case, cast.assigned)
+    add_evidence(agreement, cast.assigned, data=b"%PDF-1.4 " + b"x" * 300)
+    settings.EVIDENCE_CASE_QUOTA_BYTES = 400
+    stored = sorted(evidence_root.rglob("*.bin"))
+    url = reverse("agreements:event_new", args=[cast.case.public_id, agreement.public_id])
+    upload = SimpleUploadedFile("letter.pdf", b"%PDF-1.4 " + b"y" * 200 + b"\n%%EOF\n")
+    response = advocate.post(url, _event_post([upload]))
+    assert response.status_code == 200
+    assert "This case has room for" in " ".join(response.context["form"].errors["evidence"])
+    assert ContactEvent.objects.count() == 1 and Evidence.objects.count() == 1
+    assert sorted(evidence_root.rglob("*.bin")) == stored
+
+
+@time_machine.travel(NOW, tick=False)
 def test_evidence_is_encrypted_at_rest_and_served_only_through_the_audited_view(
     cast, advocate, login, evidence_root
 ):
     agreement = make_agreement(cast.case, cast.assigned)
-    content = b"%PDF-1.4 screenshot of the messages CANARY"
+    content = b"%PDF-1.4 screenshot of the messages CANARY\n%%EOF\n"
     url = reverse("agreements:event_new", args=[cast.case.public_id, agreement.public_id])
     response = advocate.post(url, _event_post([SimpleUploadedFile("messages.pdf", content)]))
     assert response.status_code == 302
@@ -457,3 +476,39 @@ def test_the_event_form_suggests_the_agreed_topics(cast, advocate):
     body = advocate.get(url).content.decode()
     assert 'list="agreement-topics"' in body
     assert '<option value="medical emergency">' in body
+
+
+@time_machine.travel(NOW, tick=False)
+def test_a_contact_can_carry_a_voice_note_and_a_photo(cast, advocate):
+    from tests.casework.helpers import png, wav
+
+    agreement = make_agreement(cast.case, cast.assigned)
+    url = reverse("agreements:event_new", args=[cast.case.public_id, agreement.public_id])
+    uploads = [SimpleUploadedFile("voicemail.wav", wav()), SimpleUploadedFile("door.png", png())]
+    response = advocate.post(url, _event_post(uploads))
+    assert response.status_code == 302
+    assert sorted(Evidence.objects.values_list("content_type", flat=True)) == [
+        "audio/x-wav",
+        "image/png",
+    ]
+
+
+@time_machine.travel(NOW, tick=False)
+def test_contact_evidence_is_shown_by_the_browser_and_the_look_is_audited(cast, login):
+    from caseflow.audit.models import AuditEvent
+
+    agreement = make_agreement(cast.case, cast.assigned)
+    evidence = add_evidence(agreement, cast.assigned)
+    client = login(cast.assigned)
+    page = client.get(
+        reverse("agreements:detail", args=[cast.case.public_id, agreement.public_id])
+    ).content.decode()
+    shown = reverse("agreements:evidence_view", args=[cast.case.public_id, evidence.public_id])
+    assert shown in page
+    response = client.get(shown)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"].startswith("inline;")
+    assert "no-store" in response["Cache-Control"]
+    assert AuditEvent.objects.filter(action="evidence.view", object_id=evidence.public_id).exists()
+    assert not AuditEvent.objects.filter(action="agreement.evidence.export").exists()

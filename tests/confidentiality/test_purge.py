@@ -375,6 +375,27 @@ def _plant_every_narrative(cast, case: Case) -> None:
     breach.case, breach.description = case, f"breach {mark}"
     breach.violations = [*breach.violations, {"description": f"violation {mark}"}]
     breach.save(update_fields=["description", "violations"])
+    from caseflow.casework.models import NoteAmendment
+    from tests.casework.helpers import make_incident, make_note
+
+    note = make_note(case, cast.assigned, text=f"note {mark}")
+    NoteAmendment.objects.create(
+        case=case,
+        note=note,
+        changes=[["Note", f"note {mark}", "changed"]],
+        reason=f"reason {mark}",
+        author=cast.supervisor,
+    )
+    make_incident(
+        case,
+        cast.assigned,
+        what_happened=f"happened {mark}",
+        injuries=f"bruise {mark}",
+        place=f"place {mark}",
+        witnesses=f"neighbour {mark}",
+        police="yes",
+        police_reference="REF-1",
+    )
 
 
 def _encrypted_values(case: Case) -> dict[tuple[str, int, str], object]:
@@ -419,7 +440,13 @@ def test_partial_purge_clears_every_narrative_and_keeps_the_rest(cast):
         ("inbox.FollowUp", "details"),
         ("cases.BreakGlassGrant", "reason"),
         ("cases.Case", "summary"),
+        ("casework.CaseNote", "text"),
+        ("casework.Incident", "what_happened"),
+        ("casework.Incident", "injuries"),
+        ("casework.Incident", "place"),
+        ("casework.Incident", "witnesses"),
     } <= planted & narrative
+    assert ("casework.NoteAmendment", "reason") in planted
 
     close(case, 4)
     services.purge_propose_due()

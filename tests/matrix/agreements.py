@@ -24,9 +24,13 @@ def _review_url(cast, case):
     return reverse("agreements:review", args=[case.public_id, agreement.public_id, event.public_id])
 
 
-def _evidence_url(cast, case):
+def _evidence_url(cast, case, name="agreements:evidence"):
     evidence = add_evidence(_agreement(cast, case), cast.assigned)
-    return reverse("agreements:evidence", args=[case.public_id, evidence.public_id])
+    return reverse(name, args=[case.public_id, evidence.public_id])
+
+
+def _evidence_view_url(cast, case):
+    return _evidence_url(cast, case, "agreements:evidence_view")
 
 
 ROWS: dict[str, Row] = {
@@ -65,5 +69,8 @@ ROWS: dict[str, Row] = {
     ),
     "agreements:evidence": Row(
         GET=casework(200, 200), POST=NOT_ALLOWED, url=_evidence_url, reauth=("GET",)
+    ),
+    "agreements:evidence_view": Row(
+        GET=casework(200, 200), POST=NOT_ALLOWED, url=_evidence_view_url
     ),
 }

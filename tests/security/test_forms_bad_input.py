@@ -75,6 +75,8 @@ def context_value(name: str, cast):
         "releases": lambda: conf_selectors.case_releases(cast.case),
         "evidence": lambda: conf_selectors.case_evidence(cast.case),
         "orders": lambda: conf_selectors.case_orders(cast.case),
+        "incidents": lambda: [("incident-id", "2 Mar 2025: Threats")],
+        "amend": lambda: True,
     }
     if name in table:
         return table[name]()

@@ -1,0 +1,264 @@
+"""Case notes, their amendments, incidents the survivor reports, and the evidence files of both.
+
+Free text about people is encrypted with the case's data key. A note is changed freely by its
+author for ``settings.NOTE_EDIT_HOURS``; after that (and for anyone else) only by an amendment,
+which keeps what the note said before, who changed it and why.
+
+Which incidents are serious: every incident whose kinds include physical or sexual violence,
+stalking or threats (the kinds the common risk checklists weigh most), every incident where an
+injury is recorded, and any incident the advocate marks serious. Recording a serious incident
+proposes a risk re-assessment to the case's advocate and, when the case is already at high risk,
+tells the team's supervisors (once).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from caseflow.cases.models import BreakGlassGrant, CaseOwned, new_public_id
+from caseflow.lib.encryption import EncryptedJSONField, EncryptedTextField
+
+
+class CaseworkFollowUpKind(models.TextChoices):
+    """Follow-ups casework creates (registered with the inbox)."""
+
+    INCIDENT_RISK_REVIEW = "incident_risk_review", "Risk re-assessment after an incident"
+
+
+class NoteKind(models.TextChoices):
+    CALL = "call", "Phone call"
+    TEXT = "text", "Text messages"
+    EMAIL = "email", "E-mail"
+    IN_PERSON = "in_person", "In person"
+    VIDEO = "video", "Video call"
+    COURT = "court", "At court"
+    AGENCY = "agency", "Liaison with another agency"
+    INTERNAL = "internal", "Internal note"
+
+
+class Participant(models.TextChoices):
+    SURVIVOR = "survivor", "The survivor"
+    OTHER_AGENCY = "other_agency", "Another agency"
+    COLLEAGUE = "colleague", "A colleague"
+
+
+class Direction(models.TextChoices):
+    INCOMING = "incoming", "They contacted us"
+    OUTGOING = "outgoing", "We contacted them"
+    NONE = "none", "Not applicable"
+
+
+PARTICIPANT_FIELDS = {
+    Participant.SURVIVOR: "with_survivor",
+    Participant.OTHER_AGENCY: "with_other_agency",
+    Participant.COLLEAGUE: "with_colleague",
+}
+
+
+class CaseNote(CaseOwned):
+    """One contact or piece of work on a case, as the advocate wrote it down."""
+
+    case = models.ForeignKey("cases.Case", on_delete=models.CASCADE, related_name="notes")
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    kind = models.CharField(max_length=16, choices=NoteKind.choices)
+    # Who took part (Participant), one column each so that the timeline can filter on them.
+    with_survivor = models.BooleanField(default=False)
+    with_other_agency = models.BooleanField(default=False)
+    with_colleague = models.BooleanField(default=False)
+    direction = models.CharField(max_length=10, choices=Direction.choices)
+    occurred_at = models.DateTimeField()
+    duration_minutes = models.PositiveIntegerField(null=True, blank=True)
+    text = EncryptedTextField()
+
+    narrative_fields = ("text",)
+    kept_encrypted_fields = ()
+    incident = models.ForeignKey(
+        "Incident", on_delete=models.SET_NULL, null=True, blank=True, related_name="notes"
+    )
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # Set when the note was written under emergency (break-glass) access: for the review.
+    break_glass = models.ForeignKey(
+        BreakGlassGrant,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="notes_written",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    # Optimistic concurrency: bumped on every change; a change based on an older one is refused.
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["-occurred_at", "-pk"]
+        indexes = [models.Index(fields=["case", "occurred_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} on {self.occurred_at:%d %b %Y}"
+
+    @property
+    def participants(self) -> list[str]:
+        return [p for p, name in PARTICIPANT_FIELDS.items() if getattr(self, name)]
+
+    @participants.setter
+    def participants(self, values) -> None:
+        for p, name in PARTICIPANT_FIELDS.items():
+            setattr(self, name, p in values)
+
+    @property
+    def participant_labels(self) -> list[str]:
+        return [str(label) for value, label in Participant.choices if value in self.participants]
+
+    def editable_by_author_until(self):
+        return self.created_at + timezone.timedelta(hours=settings.NOTE_EDIT_HOURS)
+
+
+class NoteAmendment(CaseOwned):
+    """One change to a note after its edit window: what each field said before and after, and
+    why. The earliest amendment's "before" is the note as first written."""
+
+    # A narratives-only purge deletes these rows: they hold the note's earlier text.
+    narrative_evidence = True
+
+    case = models.ForeignKey("cases.Case", on_delete=models.CASCADE, related_name="+")
+    note = models.ForeignKey(CaseNote, on_delete=models.CASCADE, related_name="amendments")
+    # [[field label, before, after], ...]
+    changes = EncryptedJSONField()
+    reason = EncryptedTextField()
+
+    narrative_fields = ("changes", "reason")
+    kept_encrypted_fields = ()
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+
+class IncidentKind(models.TextChoices):
+    PHYSICAL = "physical", "Physical violence"
+    SEXUAL = "sexual", "Sexual violence"
+    COERCIVE = "coercive", "Coercive or controlling behaviour"
+    STALKING = "stalking", "Stalking or harassment"
+    TECHNOLOGY = "technology", "Abuse through phones, accounts or devices"
+    ECONOMIC = "economic", "Economic abuse"
+    THREATS = "threats", "Threats"
+    CHILDREN = "children", "Involving the children"
+    COURT_ORDER = "court_order", "Breach of a court order"
+
+
+#: Kinds that make an incident serious by themselves (see the module docstring).
+SERIOUS_KINDS = frozenset(
+    {IncidentKind.PHYSICAL, IncidentKind.SEXUAL, IncidentKind.STALKING, IncidentKind.THREATS}
+)
+
+
+class IncidentPerson(models.TextChoices):
+    OTHER_PARTY = "other_party", "The other party"
+    SOMEONE_ELSE = "someone_else", "Someone else"
+    UNKNOWN = "unknown", "Not known"
+
+
+class PoliceInvolved(models.TextChoices):
+    YES = "yes", "Yes"
+    NO = "no", "No"
+    UNKNOWN = "unknown", "Not known"
+
+
+class Incident(CaseOwned):
+    """An incident the survivor reported: what, when (exact or approximate), where, who, what
+    happened, injuries, police, witnesses, evidence."""
+
+    case = models.ForeignKey("cases.Case", on_delete=models.CASCADE, related_name="incidents")
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    kinds = models.JSONField(default=list)
+    # When it happened; for an approximate time, the start of the period described.
+    occurred_at = models.DateTimeField()
+    approximate = models.BooleanField(default=False)
+    when_described = EncryptedTextField(blank=True, default="")
+    place = EncryptedTextField(blank=True, default="")
+    person = models.CharField(max_length=16, choices=IncidentPerson.choices)
+    person_described = EncryptedTextField(blank=True, default="")
+    what_happened = EncryptedTextField()
+    injuries = EncryptedTextField(blank=True, default="")
+    police = models.CharField(
+        max_length=8, choices=PoliceInvolved.choices, default=PoliceInvolved.UNKNOWN
+    )
+    police_reference = EncryptedTextField(blank=True, default="")
+    witnesses = EncryptedTextField(blank=True, default="")
+
+    narrative_fields = (
+        "when_described",
+        "place",
+        "person_described",
+        "what_happened",
+        "injuries",
+        "witnesses",
+    )
+    # A reference to find the police report.
+    kept_encrypted_fields = ("police_reference",)
+    # Marked serious by the advocate, or by its kinds or injuries (see the module docstring).
+    serious = models.BooleanField(default=False)
+    # When the team's supervisors were told of this serious incident on a high-risk case.
+    supervisors_told_at = models.DateTimeField(null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-occurred_at", "-pk"]
+        indexes = [models.Index(fields=["case", "occurred_at"])]
+
+    def __str__(self) -> str:
+        return f"Incident on {self.occurred_at:%d %b %Y}"
+
+    @property
+    def kind_labels(self) -> list[str]:
+        return [str(label) for value, label in IncidentKind.choices if value in self.kinds]
+
+
+class Evidence(CaseOwned):
+    """A file attached to a note or an incident, stored encrypted with the case key under a
+    random name (:mod:`caseflow.cases.evidence`) and served only through audited views."""
+
+    # Counted in the case's evidence quota.
+    holds_evidence_files = True
+
+    case = models.ForeignKey("cases.Case", on_delete=models.CASCADE, related_name="+")
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    note = models.ForeignKey(
+        CaseNote, on_delete=models.CASCADE, null=True, blank=True, related_name="evidence"
+    )
+    incident = models.ForeignKey(
+        Incident, on_delete=models.CASCADE, null=True, blank=True, related_name="evidence"
+    )
+    storage_name = models.CharField(max_length=200)
+    filename = EncryptedTextField()
+
+    narrative_fields = ()
+    # Names the stored file, which is kept.
+    kept_encrypted_fields = ("filename",)
+    content_type = models.CharField(max_length=40)
+    family = models.CharField(max_length=8)
+    size = models.PositiveIntegerField()
+    sha256 = models.CharField(max_length=64)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name_plural = "evidence"
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(note__isnull=False, incident__isnull=True)
+                    | models.Q(note__isnull=True, incident__isnull=False)
+                ),
+                name="casework_evidence_one_record",
+            )
+        ]

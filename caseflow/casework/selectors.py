@@ -1,0 +1,113 @@
+"""Read-side queries for casework. The case always comes from policy first; every look-up here is
+scoped to that case, so an id from another case is simply not found (404)."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from django.http import Http404
+
+from caseflow.cases.models import Case
+from caseflow.casework.models import CaseNote, Evidence, Incident, NoteAmendment
+
+PANEL_SIZE = 5
+
+
+def _own(rows, case: Case):
+    for row in rows:
+        row.case = case
+    return rows
+
+
+def note_get(case: Case, note_id: str) -> CaseNote:
+    note = (
+        CaseNote.objects.filter(case=case, public_id=note_id)
+        .select_related("author", "incident", "break_glass")
+        .prefetch_related(
+            Prefetch("amendments", queryset=NoteAmendment.objects.select_related("author")),
+            "evidence",
+        )
+        .first()
+    )
+    if note is None:
+        raise Http404
+    note.case = case
+    _own(note.amendments.all(), case)
+    _own(note.evidence.all(), case)
+    if note.incident is not None:
+        note.incident.case = case
+    return note
+
+
+def incident_get(case: Case, incident_id: str) -> Incident:
+    incident = (
+        Incident.objects.filter(case=case, public_id=incident_id)
+        .select_related("recorded_by")
+        .prefetch_related(
+            "evidence",
+            Prefetch(
+                "notes",
+                queryset=CaseNote.objects.only("public_id", "kind", "occurred_at", "incident_id"),
+            ),
+        )
+        .first()
+    )
+    if incident is None:
+        raise Http404
+    incident.case = case
+    _own(incident.evidence.all(), case)
+    return incident
+
+
+def evidence_get(case: Case, evidence_id: str) -> Evidence:
+    evidence = (
+        Evidence.objects.filter(case=case, public_id=evidence_id)
+        .select_related("note", "incident")
+        .first()
+    )
+    if evidence is None:
+        raise Http404
+    evidence.case = case
+    return evidence
+
+
+def incident_choices(case: Case) -> list[tuple[str, str]]:
+    """The case's incidents for a note's link, newest first (no encrypted field is read)."""
+    rows = Incident.objects.filter(case=case).only("public_id", "occurred_at", "kinds")[:200]
+    return [
+        (
+            i.public_id,
+            f"{i.occurred_at:%d %b %Y}: {', '.join(i.kind_labels) or 'Incident'}",
+        )
+        for i in rows
+    ]
+
+
+def recent_notes(case: Case) -> list[CaseNote]:
+    """The case's latest notes for its page (no encrypted field is read)."""
+    return list(
+        CaseNote.objects.filter(case=case)
+        .select_related("author")
+        .only(
+            "public_id",
+            "kind",
+            "with_survivor",
+            "with_other_agency",
+            "with_colleague",
+            "direction",
+            "occurred_at",
+            "duration_minutes",
+            "break_glass_id",
+            "case_id",
+            "author__username",
+            "author__first_name",
+            "author__last_name",
+        )[:PANEL_SIZE]
+    )
+
+
+def recent_incidents(case: Case) -> list[Incident]:
+    return list(
+        Incident.objects.filter(case=case).only(
+            "public_id", "kinds", "occurred_at", "approximate", "serious", "police", "case_id"
+        )[:PANEL_SIZE]
+    )

@@ -1,0 +1,462 @@
+"""Recording case notes and incidents, changing notes, opening evidence, escalating incidents.
+
+Each operation checks policy itself, runs in a transaction and writes one audit event whose
+detail holds ids and field names only. Files are written before their rows; if anything after
+that fails, the files are removed again, so a failed save leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpRequest
+from django.utils import timezone
+
+from caseflow import policy
+from caseflow.accounts.models import User
+from caseflow.audit.services import record
+from caseflow.cases import evidence as files
+from caseflow.cases.models import BreakGlassGrant, Case, RiskLevel
+from caseflow.casework.models import (
+    PARTICIPANT_FIELDS,
+    SERIOUS_KINDS,
+    CaseNote,
+    CaseworkFollowUpKind,
+    Direction,
+    Evidence,
+    Incident,
+    IncidentKind,
+    NoteAmendment,
+    NoteKind,
+    Participant,
+)
+from caseflow.inbox.kinds import GeneralFollowUpKind
+from caseflow.inbox.services import case_supervisors, followup_ensure, notify
+from caseflow.lib.concurrency import StaleEdit
+from caseflow.outbox import services as outbox
+
+EVIDENCE_PREFIX = "casework/evidence/"
+
+#: Note fields a person writes, with the words used for them in an amendment's history.
+NOTE_FIELDS: dict[str, str] = {
+    "kind": "What kind of contact",
+    "participants": "Who took part",
+    "direction": "Direction",
+    "occurred_at": "When",
+    "duration_minutes": "How long",
+    "text": "Note",
+    "incident": "Incident",
+}
+
+
+def _store_files(
+    *, actor: User, case: Case, checked: Sequence[files.CheckedFile], **owner: Any
+) -> tuple[list[Evidence], list[str]]:
+    """Write each file and its row. Returns the rows and the names written (to discard on
+    failure: the caller removes them if anything later fails)."""
+    names: list[str] = []
+    rows: list[Evidence] = []
+    for item in checked:
+        stored = files.store(case, item.data, EVIDENCE_PREFIX)
+        names.append(stored.storage_name)
+        row = Evidence(
+            case=case,
+            storage_name=stored.storage_name,
+            filename=item.name,
+            content_type=item.content_type,
+            family=item.family,
+            size=stored.size,
+            sha256=stored.sha256,
+            uploaded_by=actor,
+            **owner,
+        )
+        row.save()
+        rows.append(row)
+    return rows, names
+
+
+def _lock_case_for_quota(case: Case, checked: Sequence[files.CheckedFile]) -> None:
+    """Refuse files that would take the case over its quota. The case row is locked first, so
+    two uploads at once cannot both squeeze under it."""
+    if not checked:
+        return
+    Case.objects.select_for_update().filter(pk=case.pk).values_list("pk", flat=True).first()
+    files.check_quota(case, [len(item.data) for item in checked])
+
+
+def current_grant(actor: User, case: Case) -> BreakGlassGrant | None:
+    return (
+        BreakGlassGrant.objects.filter(case=case, user=actor, expires_at__gt=timezone.now())
+        .order_by("-granted_at")
+        .first()
+    )
+
+
+# --- Notes ---------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def note_create(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    kind: str,
+    participants: Sequence[str],
+    direction: str,
+    occurred_at: dt.datetime,
+    duration_minutes: int | None,
+    text: str,
+    incident: Incident | None = None,
+    evidence: Sequence[files.CheckedFile] = (),
+    followup_due: dt.datetime | None = None,
+    followup_details: str = "",
+) -> CaseNote:
+    """Record a note; with ``followup_due``, also a follow-up for the case's advocate. Someone
+    writing under emergency access may record a note: it is flagged for the supervisor's review.
+    Raises :class:`~caseflow.cases.evidence.EvidenceRefused` over the case's quota."""
+    policy.require(actor, case, "record_note")
+    grant = None if policy.may(actor, case, "edit") else current_grant(actor, case)
+    if incident is not None and incident.case_id != case.pk:
+        raise PermissionDenied
+    _lock_case_for_quota(case, evidence)
+    note = CaseNote(
+        case=case,
+        kind=NoteKind(kind),
+        direction=Direction(direction),
+        occurred_at=occurred_at,
+        duration_minutes=duration_minutes,
+        text=text,
+        incident=incident,
+        author=actor,
+        break_glass=grant,
+    )
+    note.participants = list(participants)
+    note.save()
+    names: list[str] = []
+    try:
+        stored, names = _store_files(actor=actor, case=case, checked=evidence, note=note)
+        record(
+            "note.create",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=note,
+            detail={
+                "kind": note.kind,
+                "incident": incident.public_id if incident else None,
+                "evidence": [e.public_id for e in stored],
+                "break_glass": grant is not None,
+            },
+        )
+        if followup_due is not None:
+            followup_ensure(
+                case=case,
+                kind=GeneralFollowUpKind.TASK,
+                due_at=followup_due,
+                source_key=f"note:{note.pk}:followup",
+                actor=actor,
+                details=followup_details,
+            )
+    except Exception:
+        files.discard(names)
+        raise
+    return note
+
+
+def note_change_mode(user: Any, note: CaseNote, now: dt.datetime | None = None) -> str | None:
+    """How ``user`` may change ``note``: "edit" (its author, inside the edit window), "amend"
+    (anyone who works the case, afterwards), or None."""
+    if not policy.may(user, note.case, "edit"):
+        return None
+    now = now or timezone.now()
+    if note.author_id == user.pk and now < note.editable_by_author_until():
+        return "edit"
+    return "amend"
+
+
+def _shown(name: str, value: Any) -> str:
+    """A note field's value in words, for an amendment's history."""
+    if name == "kind":
+        return str(NoteKind(value).label)
+    if name == "direction":
+        return str(Direction(value).label)
+    if name == "participants":
+        return ", ".join(str(Participant(p).label) for p in value) or "—"
+    if name == "occurred_at":
+        return timezone.localtime(value).strftime("%d %b %Y %H:%M")
+    if name == "duration_minutes":
+        return "—" if value is None else f"{value} minutes"
+    if name == "incident":
+        return "—" if value is None else f"Incident of {value.occurred_at:%d %b %Y}"
+    return str(value)
+
+
+def _differs(name: str, before: Any, after: Any) -> bool:
+    if name == "occurred_at" and before is not None and after is not None:
+        # The form shows minutes: the same minute is no change.
+        return before.replace(second=0, microsecond=0) != after.replace(second=0, microsecond=0)
+    return before != after
+
+
+@transaction.atomic
+def note_change(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    note: CaseNote,
+    changes: dict[str, Any],
+    expected_version: int,
+    reason: str = "",
+) -> CaseNote:
+    """Change ``note``: directly by its author inside the edit window, otherwise as an amendment
+    that keeps what it said before and ``reason``. A stale ``expected_version`` is refused; a
+    change that changes nothing writes nothing."""
+    case = note.case
+    mode = note_change_mode(actor, note)
+    if mode is None:
+        raise PermissionDenied
+    if mode == "amend" and not reason.strip():
+        raise ValueError("an amendment needs a reason")
+    linked = changes.get("incident")
+    if linked is not None and linked.case_id != case.pk:
+        raise PermissionDenied
+    if "participants" in changes:
+        changes = {
+            **changes,
+            "participants": [p for p in Participant.values if p in changes["participants"]],
+        }
+    changed = [
+        name
+        for name in NOTE_FIELDS
+        if name in changes and _differs(name, getattr(note, name), changes[name])
+    ]
+    if not changed:
+        return note
+    claimed = CaseNote.objects.filter(pk=note.pk, version=expected_version).update(
+        version=expected_version + 1
+    )
+    if not claimed:
+        raise StaleEdit("note")
+    history = [
+        [NOTE_FIELDS[n], _shown(n, getattr(note, n)), _shown(n, changes[n])] for n in changed
+    ]
+    for name in changed:
+        setattr(note, name, changes[name])
+    note.version = expected_version + 1
+    note.updated_at = timezone.now()
+    columns = [n for n in changed if n != "participants"]
+    if "participants" in changed:
+        columns += list(PARTICIPANT_FIELDS.values())
+    note.save(update_fields=[*columns, "version", "updated_at"])
+    if mode == "amend":
+        amendment = NoteAmendment.objects.create(
+            case=case, note=note, changes=history, reason=reason.strip(), author=actor
+        )
+        record(
+            "note.amend",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=note,
+            detail={"fields": changed, "amendment": amendment.pk},
+        )
+    else:
+        record(
+            "note.update",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=note,
+            detail={"fields": changed},
+        )
+    return note
+
+
+# --- Incidents -----------------------------------------------------------------------------------
+
+
+def is_serious(*, kinds: Sequence[str], injuries: str, marked: bool) -> bool:
+    """See :mod:`caseflow.casework.models`: marked, a serious kind, or an injury recorded."""
+    return marked or bool(SERIOUS_KINDS & set(kinds)) or bool(injuries.strip())
+
+
+@transaction.atomic
+def incident_create(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    fields: dict[str, Any],
+    evidence: Sequence[files.CheckedFile] = (),
+) -> Incident:
+    """Record an incident with its evidence. A serious one is escalated after commit (a risk
+    re-assessment for the advocate; the supervisors told when the case is at high risk).
+    Raises :class:`~caseflow.cases.evidence.EvidenceRefused` over the case's quota."""
+    policy.require(actor, case, "edit")
+    _lock_case_for_quota(case, evidence)
+    kinds = [k for k in IncidentKind.values if k in fields["kinds"]]
+    police = fields.get("police", "unknown")
+    incident = Incident(
+        case=case,
+        kinds=kinds,
+        occurred_at=fields["occurred_at"],
+        approximate=bool(fields.get("approximate")),
+        when_described=fields.get("when_described", "") if fields.get("approximate") else "",
+        place=fields.get("place", ""),
+        person=fields["person"],
+        person_described=fields.get("person_described", ""),
+        what_happened=fields["what_happened"],
+        injuries=fields.get("injuries", ""),
+        police=police,
+        police_reference=fields.get("police_reference", "") if police == "yes" else "",
+        witnesses=fields.get("witnesses", ""),
+        serious=is_serious(
+            kinds=kinds,
+            injuries=fields.get("injuries", ""),
+            marked=bool(fields.get("serious")),
+        ),
+        recorded_by=actor,
+    )
+    incident.save()
+    names: list[str] = []
+    try:
+        stored, names = _store_files(actor=actor, case=case, checked=evidence, incident=incident)
+        record(
+            "incident.create",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=incident,
+            detail={
+                "kinds": kinds,
+                "serious": incident.serious,
+                "police": police,
+                "evidence": [e.public_id for e in stored],
+            },
+        )
+        if incident.serious:
+            outbox.enqueue("caseflow.casework.tasks.escalate_incident", incident_id=incident.pk)
+    except Exception:
+        files.discard(names)
+        raise
+    return incident
+
+
+@transaction.atomic
+def incident_add_evidence(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    incident: Incident,
+    evidence: Sequence[files.CheckedFile],
+) -> list[Evidence]:
+    """Attach files that arrived after the incident was recorded (a photo sent days later).
+    Raises :class:`~caseflow.cases.evidence.EvidenceRefused` over the case's quota."""
+    case = incident.case
+    policy.require(actor, case, "edit")
+    _lock_case_for_quota(case, evidence)
+    names: list[str] = []
+    try:
+        stored, names = _store_files(actor=actor, case=case, checked=evidence, incident=incident)
+        record(
+            "incident.evidence.add",
+            actor=actor,
+            request=request,
+            case=case,
+            obj=incident,
+            detail={"evidence": [e.public_id for e in stored]},
+        )
+    except Exception:
+        files.discard(names)
+        raise
+    return stored
+
+
+RISK_REVIEW_TEXT = "A serious incident was recorded: re-assess the risk."
+
+
+@transaction.atomic
+def incident_escalate(*, incident_id: int) -> bool:
+    """Propose a risk re-assessment for a serious incident and, on a high-risk case, tell the
+    team's supervisors. Safe to run again: the follow-up is one per incident, the notifications
+    one per supervisor and incident, and the event is written by the run that claims the
+    incident. Returns whether the supervisors were told by this run."""
+    incident = (
+        Incident.objects.select_related("case__team", "case__primary_advocate")
+        .filter(pk=incident_id, serious=True)
+        .first()
+    )
+    if incident is None:
+        return False
+    case = incident.case
+    followup_ensure(
+        case=case,
+        kind=CaseworkFollowUpKind.INCIDENT_RISK_REVIEW,
+        due_at=incident.created_at + dt.timedelta(days=1),
+        source_key=f"incident:{incident.pk}:risk",
+        details=RISK_REVIEW_TEXT,
+    )
+    if case.risk_level != RiskLevel.HIGH:
+        return False
+    key = f"incident:{incident.pk}:supervisors"
+    notify(
+        recipients=case_supervisors(case),
+        kind="incident_escalation",
+        case=case,
+        key=key,
+        text=f"Case {case.reference}: a serious incident was recorded on a high-risk case.",
+    )
+    claimed = Incident.objects.filter(pk=incident.pk, supervisors_told_at__isnull=True).update(
+        supervisors_told_at=timezone.now()
+    )
+    if claimed:
+        record(
+            "incident.escalation",
+            case=case,
+            obj=incident,
+            detail={"risk_level": case.risk_level},
+        )
+    return bool(claimed)
+
+
+# --- Evidence ------------------------------------------------------------------------------------
+
+
+def evidence_open(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    evidence: Evidence,
+    download: bool,
+) -> bytes:
+    """The decrypted bytes of an evidence file, looked at in the page or downloaded: each
+    recorded as its own kind of read."""
+    policy.require(actor, case, "view")
+    if evidence.case_id != case.pk:
+        raise PermissionDenied
+    data = files.read(case, evidence.storage_name, evidence.sha256)
+    record(
+        "evidence.download" if download else "evidence.view",
+        actor=actor,
+        request=request,
+        case=case,
+        obj=evidence,
+        detail={
+            "note": evidence.note.public_id if evidence.note_id and evidence.note else None,
+            "incident": (
+                evidence.incident.public_id if evidence.incident_id and evidence.incident else None
+            ),
+        },
+    )
+    return data
+
+
+def edit_window_hours() -> int:
+    return int(settings.NOTE_EDIT_HOURS)

@@ -1,0 +1,130 @@
+"""Case notes and incidents on the case timeline (:mod:`caseflow.cases.timeline`).
+
+Each source asks one query per page: the filters (dates, keyset position, person) are in the
+query, the author is joined, and each row's text is decrypted with the case key already loaded.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q
+from django.urls import reverse
+
+from caseflow.cases import timeline
+from caseflow.cases.timeline import Entry, Query, Source
+from caseflow.casework.models import (
+    PARTICIPANT_FIELDS,
+    CaseNote,
+    Incident,
+    IncidentPerson,
+    Participant,
+)
+
+#: Who takes part in a note, in the timeline's words.
+NOTE_PEOPLE = {
+    Participant.SURVIVOR: timeline.SURVIVOR,
+    Participant.OTHER_AGENCY: timeline.OTHER_AGENCY,
+    Participant.COLLEAGUE: timeline.STAFF,
+}
+INCIDENT_PEOPLE = {
+    IncidentPerson.OTHER_PARTY: timeline.OTHER_PARTY,
+    IncidentPerson.SOMEONE_ELSE: timeline.OTHER_PERSON,
+}
+
+
+def _note_person_filter(person: str | None) -> Q:
+    if person is None or person == timeline.STAFF:
+        return Q()  # our own staff write every note
+    wanted = [p for p, tag in NOTE_PEOPLE.items() if tag == person]
+    if not wanted:
+        return Q(pk__in=[])
+    return Q(**{PARTICIPANT_FIELDS[wanted[0]]: True})
+
+
+def _name(user) -> str:
+    return user.get_full_name() or user.username
+
+
+def note_entries(case, query: Query) -> list[Entry]:
+    rows = (
+        CaseNote.objects.filter(case=case)
+        .filter(timeline.keyset(query, "note", "occurred_at"))
+        .filter(_note_person_filter(query.person))
+        .select_related("author")
+        .annotate(amended=Count("amendments"))
+        .order_by("-occurred_at", "-pk")[: query.limit]
+    )
+    entries = []
+    for note in rows:
+        note.case = case
+        people = {NOTE_PEOPLE[Participant(p)] for p in note.participants} | {timeline.STAFF}
+        facts = [("Written by", _name(note.author))]
+        if note.duration_minutes:
+            facts.append(("How long", f"{note.duration_minutes} minutes"))
+        if note.amended:
+            facts.append(("Amended", f"{note.amended} time{'s' if note.amended != 1 else ''}"))
+        if note.break_glass_id:
+            facts.append(("Access", "Written under emergency access"))
+        entries.append(
+            Entry(
+                at=note.occurred_at,
+                kind="note",
+                key=timeline.key_of(note.pk),
+                title=f"{note.get_kind_display()}: {note.get_direction_display().lower()}"
+                if note.direction != "none"
+                else note.get_kind_display(),
+                body=note.text,
+                people=frozenset(people),
+                url=reverse("casework:note", args=[case.public_id, note.public_id]),
+                facts=tuple(facts),
+            )
+        )
+    return entries
+
+
+def _incident_person_filter(person: str | None) -> Q:
+    if person is None:
+        return Q()
+    if person == timeline.SURVIVOR:
+        return Q()  # every incident happened to the survivor
+    wanted = [p for p, tag in INCIDENT_PEOPLE.items() if tag == person]
+    return Q(person__in=wanted)
+
+
+def incident_entries(case, query: Query) -> list[Entry]:
+    rows = (
+        Incident.objects.filter(case=case)
+        .filter(timeline.keyset(query, "incident", "occurred_at"))
+        .filter(_incident_person_filter(query.person))
+        .order_by("-occurred_at", "-pk")[: query.limit]
+    )
+    entries = []
+    for incident in rows:
+        incident.case = case
+        people = {timeline.SURVIVOR}
+        if incident.person in INCIDENT_PEOPLE:
+            people.add(INCIDENT_PEOPLE[IncidentPerson(incident.person)])
+        facts = [("Police involved", incident.get_police_display())]
+        if incident.serious:
+            facts.append(("Serious", "Yes"))
+        if incident.approximate and incident.when_described:
+            facts.append(("When", incident.when_described))
+        entries.append(
+            Entry(
+                at=incident.occurred_at,
+                kind="incident",
+                key=timeline.key_of(incident.pk),
+                title="Incident: " + ", ".join(incident.kind_labels).lower(),
+                body=incident.what_happened,
+                people=frozenset(people),
+                approximate=incident.approximate,
+                url=reverse("casework:incident", args=[case.public_id, incident.public_id]),
+                facts=tuple(facts),
+            )
+        )
+    return entries
+
+
+SOURCES = (
+    Source(kind="note", label="Case notes", fetch=note_entries, order=10),
+    Source(kind="incident", label="Incidents", fetch=incident_entries, order=11),
+)

@@ -1,0 +1,272 @@
+"""Case note and incident pages, and the evidence file views. Each view: resolve the case
+through policy (``case_page``) → look the record up inside that case → bind the form → call a
+service → redirect. Reads of a record are audited here with the record's own action."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from caseflow import policy
+from caseflow.accounts.http import AuthenticatedRequest
+from caseflow.accounts.reauth import require_recent_auth
+from caseflow.audit.services import record
+from caseflow.cases import evidence as files
+from caseflow.cases.models import Case
+from caseflow.cases.pages import case_page
+from caseflow.casework import selectors, services
+from caseflow.casework.forms import EvidenceForm, IncidentForm, NoteChangeForm, NoteForm
+from caseflow.casework.models import Incident
+from caseflow.lib.concurrency import StaleEdit
+
+#: The record pages embed their PDFs (a frame of this site); recordings play under the site's
+#: own ``media-src``.
+_EMBEDS = {"frame-src": ["'self'"]}
+
+
+def _with_embeds(response: HttpResponse) -> HttpResponse:
+    """Let the page frame its PDFs (what django-csp's ``csp_update`` decorator sets)."""
+    response._csp_update = _EMBEDS  # type: ignore[attr-defined]
+    return response
+
+
+def _incident_or_none(case: Case, incident_id: str) -> Incident | None:
+    return selectors.incident_get(case, incident_id) if incident_id else None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@case_page("record_note")
+def note_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
+    form = NoteForm(
+        request.POST or None,
+        request.FILES or None,
+        incidents=selectors.incident_choices(case),
+        initial={"incident": request.GET.get("incident", "")},
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            note = services.note_create(
+                actor=request.user,
+                request=request,
+                case=case,
+                kind=data["kind"],
+                participants=data["participants"],
+                direction=data["direction"],
+                occurred_at=data["occurred_at"],
+                duration_minutes=data["duration_minutes"],
+                text=data["text"],
+                incident=_incident_or_none(case, data["incident"]),
+                evidence=data["evidence"],
+                followup_due=data["followup_due"] if data["followup"] else None,
+                followup_details=data["followup_details"],
+            )
+        except files.EvidenceRefused as exc:
+            form.add_error("evidence", str(exc))
+        else:
+            messages.success(request, "Note recorded.")
+            return redirect("casework:note", case.public_id, note.public_id)
+    under_emergency = not policy.may(request.user, case, "edit")
+    return render(
+        request,
+        "casework/note_form.html",
+        {"case": case, "form": form, "under_emergency": under_emergency},
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+@case_page("view")
+def note_detail(request: AuthenticatedRequest, case: Case, note_id: str) -> HttpResponse:
+    note = selectors.note_get(case, note_id)
+    record("note.view", request=request, case=case, obj=note)
+    return _with_embeds(
+        render(
+            request,
+            "casework/note_detail.html",
+            {
+                "case": case,
+                "note": note,
+                "mode": services.note_change_mode(request.user, note),
+                "may_review": policy.reviews_break_glass(request.user),
+            },
+        )
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@case_page("edit")
+def note_change(request: AuthenticatedRequest, case: Case, note_id: str) -> HttpResponse:
+    note = selectors.note_get(case, note_id)
+    mode = services.note_change_mode(request.user, note)
+    if mode is None:
+        raise PermissionDenied
+    initial = {
+        "kind": note.kind,
+        "participants": note.participants,
+        "direction": note.direction,
+        "occurred_at": note.occurred_at,
+        "duration_minutes": note.duration_minutes,
+        "text": note.text,
+        "incident": note.incident.public_id if note.incident else "",
+        "version": note.version,
+    }
+    form = NoteChangeForm(
+        request.POST or None,
+        initial=initial,
+        incidents=selectors.incident_choices(case),
+        amend=mode == "amend",
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        changes = {name: data[name] for name in services.NOTE_FIELDS if name != "incident"}
+        changes["incident"] = _incident_or_none(case, data["incident"])
+        try:
+            services.note_change(
+                actor=request.user,
+                request=request,
+                note=note,
+                changes=changes,
+                expected_version=data["version"],
+                reason=data.get("reason", ""),
+            )
+        except StaleEdit as exc:
+            form.add_error(None, exc.message)
+        else:
+            if note.version == data["version"]:
+                messages.info(request, "Nothing was changed.")
+            else:
+                messages.success(request, "Note amended." if mode == "amend" else "Note changed.")
+            return redirect("casework:note", case.public_id, note.public_id)
+    record("note.view", request=request, case=case, obj=note, detail={"page": "note_change"})
+    return render(
+        request,
+        "casework/note_change.html",
+        {"case": case, "note": note, "form": form, "mode": mode},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@case_page("edit")
+def incident_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
+    form = IncidentForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            incident = services.incident_create(
+                actor=request.user,
+                request=request,
+                case=case,
+                fields=data,
+                evidence=data["evidence"],
+            )
+        except files.EvidenceRefused as exc:
+            form.add_error("evidence", str(exc))
+        else:
+            messages.success(request, "Incident recorded.")
+            return redirect("casework:incident", case.public_id, incident.public_id)
+    return render(request, "casework/incident_form.html", {"case": case, "form": form})
+
+
+@login_required
+@require_http_methods(["GET"])
+@case_page("view")
+def incident_detail(request: AuthenticatedRequest, case: Case, incident_id: str) -> HttpResponse:
+    incident = selectors.incident_get(case, incident_id)
+    record("incident.view", request=request, case=case, obj=incident)
+    return _with_embeds(
+        render(
+            request,
+            "casework/incident_detail.html",
+            {
+                "case": case,
+                "incident": incident,
+                "can_edit": policy.may(request.user, case, "edit"),
+                "can_note": policy.may(request.user, case, "record_note"),
+            },
+        )
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@case_page("edit")
+def incident_evidence(request: AuthenticatedRequest, case: Case, incident_id: str) -> HttpResponse:
+    incident = selectors.incident_get(case, incident_id)
+    form = EvidenceForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            added = services.incident_add_evidence(
+                actor=request.user,
+                request=request,
+                incident=incident,
+                evidence=form.cleaned_data["evidence"],
+            )
+        except files.EvidenceRefused as exc:
+            form.add_error("evidence", str(exc))
+        else:
+            messages.success(request, f"{len(added)} file{'s' if len(added) != 1 else ''} added.")
+            return redirect("casework:incident", case.public_id, incident.public_id)
+    record("incident.view", request=request, case=case, obj=incident, detail={"page": "evidence"})
+    return render(
+        request, "casework/evidence_form.html", {"case": case, "incident": incident, "form": form}
+    )
+
+
+def _file_response(data: bytes, content_type: str) -> HttpResponse:
+    response = HttpResponse(data, content_type=files.SERVED_AS.get(content_type, content_type))
+    response["Cache-Control"] = "no-store"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def _extension(evidence) -> str:
+    return files.TYPES[evidence.content_type].extensions[0]
+
+
+@login_required
+@require_http_methods(["GET"])
+@case_page("view", read="evidence.view")
+def evidence_file(request: AuthenticatedRequest, case: Case, evidence_id: str) -> HttpResponse:
+    """The file itself, shown in the page (an image, a PDF frame, a player): never cached, and
+    never a download. The types served are the accepted ones only (no HTML, no SVG), with
+    ``nosniff``, so the file cannot run in the site."""
+    evidence = selectors.evidence_get(case, evidence_id)
+    data = services.evidence_open(
+        actor=request.user, request=request, case=case, evidence=evidence, download=False
+    )
+    response = _file_response(data, evidence.content_type)
+    response["Content-Disposition"] = (
+        f'inline; filename="evidence-{evidence.public_id[:8]}{_extension(evidence)}"'
+    )
+    # Its own policy (the site's would forbid framing it): nothing loads, nothing runs.
+    response._csp_exempt = True  # type: ignore[attr-defined]
+    response["X-Frame-Options"] = "SAMEORIGIN"
+    response["Content-Security-Policy"] = "default-src 'none'; frame-ancestors 'self'; sandbox"
+    if evidence.content_type == "application/pdf":
+        # Browsers do not show a PDF inside a sandbox.
+        response["Content-Security-Policy"] = "default-src 'none'; frame-ancestors 'self'"
+    return response
+
+
+@login_required
+@require_http_methods(["GET"])
+@require_recent_auth
+@case_page("view", read="evidence.download")
+def evidence_download(request: AuthenticatedRequest, case: Case, evidence_id: str) -> HttpResponse:
+    evidence = selectors.evidence_get(case, evidence_id)
+    data = services.evidence_open(
+        actor=request.user, request=request, case=case, evidence=evidence, download=True
+    )
+    response = _file_response(data, evidence.content_type)
+    response["Content-Disposition"] = (
+        f'attachment; filename="evidence-{evidence.public_id[:8]}{_extension(evidence)}"'
+    )
+    return response
