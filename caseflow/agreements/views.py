@@ -25,6 +25,7 @@ from caseflow.agreements.forms import (
 )
 from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, ReviewState
 from caseflow.audit.services import record
+from caseflow.cases.drafts import keep_drafts
 from caseflow.cases.evidence import SERVED_AS, EvidenceRefused
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
@@ -82,6 +83,7 @@ def agreement_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         first_version=True,
         initial={"effective_from": timezone.localdate()},
     )
+    keep_drafts(form, case, "agreement-new")
     if request.method == "POST" and form.is_valid():
         agreement = services.agreement_create(
             actor=request.user,
@@ -148,6 +150,7 @@ def agreement_edit(request: AuthenticatedRequest, case: Case, agreement_id: str)
         first_version=False,
         initial=initial,
     )
+    keep_drafts(form, case, f"agreement-{agreement.pk}")
     if request.method == "POST" and form.is_valid():
         try:
             version = services.agreement_save(

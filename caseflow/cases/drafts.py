@@ -84,3 +84,10 @@ def keep_drafts(form: Any, case: Case, key: str) -> None:
             "data-draft-key": key,
         }
     )
+
+
+def draft_context(case: Case, key: str) -> dict[str, str]:
+    """For a template that writes its own ``<form>`` tag: ``draft_url`` and ``draft_key``."""
+    if not FORM_KEY.fullmatch(key):
+        raise ValueError(f"not a draft key: {key!r}")
+    return {"draft_url": reverse("cases:draft", args=[case.public_id, key]), "draft_key": key}

@@ -16,6 +16,7 @@ from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
 from caseflow.cases import evidence as files
+from caseflow.cases.drafts import draft_context
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.casework import selectors, services
@@ -72,11 +73,10 @@ def note_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             messages.success(request, "Note recorded.")
             return redirect("casework:note", case.public_id, note.public_id)
     under_emergency = not policy.may(request.user, case, "edit")
-    return render(
-        request,
-        "casework/note_form.html",
-        {"case": case, "form": form, "under_emergency": under_emergency},
-    )
+    context = {"case": case, "form": form, "under_emergency": under_emergency}
+    if not under_emergency:
+        context |= draft_context(case, "note-new")
+    return render(request, "casework/note_form.html", context)
 
 
 @login_required
@@ -148,7 +148,8 @@ def note_change(request: AuthenticatedRequest, case: Case, note_id: str) -> Http
     return render(
         request,
         "casework/note_change.html",
-        {"case": case, "note": note, "form": form, "mode": mode},
+        {"case": case, "note": note, "form": form, "mode": mode}
+        | draft_context(case, f"note-{note.pk}"),
     )
 
 
@@ -172,7 +173,11 @@ def incident_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         else:
             messages.success(request, "Incident recorded.")
             return redirect("casework:incident", case.public_id, incident.public_id)
-    return render(request, "casework/incident_form.html", {"case": case, "form": form})
+    return render(
+        request,
+        "casework/incident_form.html",
+        {"case": case, "form": form} | draft_context(case, "incident-new"),
+    )
 
 
 @login_required

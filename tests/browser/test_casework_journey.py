@@ -12,6 +12,7 @@ from caseflow.casework.models import CaseNote, Evidence, Incident
 from tests import factories as f
 from tests.browser.conftest import sign_in
 from tests.casework.helpers import png, wav
+from tests.conftest import canary
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -110,6 +111,26 @@ def test_advocate_records_a_call_and_an_incident_with_a_photo_and_a_voice_note(
     expect(section.get_by_role("link", name="Phone call", exact=False)).to_be_visible()
     expect(section).to_contain_text("Stalking or harassment, Threats")
     tab.check("case-with-notes")
+
+    # Both are in the case's one timeline, and in its printed chronology.
+    page.get_by_role("link", name="Timeline", exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Timeline: {cast.case.reference}")
+    main = page.locator("main")
+    expect(main).to_contain_text("Phone call: they contacted us")
+    expect(main).to_contain_text("Incident: stalking or harassment, threats")
+    tab.check("timeline-with-notes")
+    page.get_by_role("link", name="Print the chronology").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Case chronology")
+    expect(main).to_contain_text("Phone call: they contacted us")
+    expect(main).to_contain_text("Incident: stalking or harassment, threats")
+    tab.check("chronology-with-notes")
+
+    # And the case is found by the survivor's name.
+    tab.goto("/cases/find/")
+    page.get_by_label("Full name").fill(f"survivor {canary(cast.case).lower()}")
+    page.get_by_role("button", name="Find").click()
+    found = page.get_by_role("region", name="What we found")
+    expect(found.get_by_role("link", name=cast.case.reference)).to_be_visible()
 
     assert CaseNote.objects.filter(case=cast.case).count() == 1
     incident = Incident.objects.get(case=cast.case)

@@ -90,3 +90,18 @@ def test_a_runaway_draft_is_refused(cast, login):
 def test_outside_the_scope_there_is_no_draft(cast, login):
     assert login(cast.other_team).post(_url(cast.case), {"home": TEXT}).status_code == 404
     assert not Draft.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("url_name", "key"),
+    [
+        ("safety:plan_edit", "safety-plan"),
+        ("casework:note_new", "note-new"),
+        ("casework:incident_new", "incident-new"),
+        ("agreements:new", "agreement-new"),
+    ],
+)
+def test_the_long_forms_keep_drafts(cast, login, url_name, key):
+    page = login(cast.assigned).get(reverse(url_name, args=[cast.case.public_id])).content.decode()
+    assert f'data-draft-url="{_url(cast.case, key)}"' in page
+    assert f'data-draft-key="{key}"' in page
