@@ -298,7 +298,20 @@
     if (button) printClean(button);
   });
 
+  // --- Wide tables scroll inside their own box on a phone: that box can take the keyboard's
+  // focus (arrow keys scroll it) and is named after its table.
+  function scrollableTables() {
+    Array.prototype.forEach.call(document.querySelectorAll(".table-responsive"), function (box) {
+      if (box.hasAttribute("tabindex")) return;
+      box.setAttribute("tabindex", "0");
+      box.setAttribute("role", "region");
+      var caption = box.querySelector("caption");
+      box.setAttribute("aria-label", caption ? caption.textContent.trim() : "Table");
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    scrollableTables();
     errorSummary();
     drafts();
     idleWarning();

@@ -11,8 +11,9 @@ from caseflow.audit.models import AuditEvent
 from tests.conftest import ACTORS
 from tests.test_url_matrix import MATRIX, url_for
 
-# Built from a row's URL builder but not a case URL: the calendar feed is per user, by token.
-NOT_CASE_URLS = {"checkins:feed"}
+# Built from a row's URL builder but not case URLs: the calendar feed is per user, by token; a
+# notification is its recipient's own (another's answers 404, as if it did not exist).
+NOT_CASE_URLS = {"checkins:feed", "checkins:notification_open"}
 
 
 def _per_case(row, name: str = "") -> bool:

@@ -77,6 +77,9 @@ def context_value(name: str, cast):
         "orders": lambda: conf_selectors.case_orders(cast.case),
         "incidents": lambda: [("incident-id", "2 Mar 2025: Threats")],
         "amend": lambda: True,
+        "sources": lambda: __import__(
+            "caseflow.cases.timeline"
+        ).cases.timeline.registered_sources(),
     }
     if name in table:
         return table[name]()
