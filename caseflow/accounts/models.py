@@ -31,6 +31,9 @@ class User(AbstractUser):
     # Bumped whenever the user's sessions must end (deactivation, password change, log out
     # everywhere).
     session_epoch = models.PositiveIntegerField(default=0)
+    # When an agency admin last reset this account's password or second factor; cleared at the
+    # next sign-in, which is recorded apart so that it stands out on the activity page.
+    reset_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["username"]

@@ -139,6 +139,7 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("team.update", W, "Changed a team"),
     ("security.role_change", S, "Changed someone's role"),
     ("security.second_factor_reset", S, "Reset someone's second factor"),
+    ("security.password_reset", S, "Sent someone a link to choose a new password"),
     ("security.keys_rotated", S, "Rotated the encryption keys"),
     # Sign-in and sessions
     ("security.login", S, "Signed in"),
@@ -146,6 +147,8 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("security.logout", S, "Signed out"),
     ("security.logout_everywhere", S, "Signed out everywhere"),
     ("security.password_changed", S, "Changed their password"),
+    ("security.password_set_by_link", S, "Chose their password through a link"),
+    ("security.login_after_reset", S, "Signed in for the first time after a reset"),
     ("security.device_enrolled", S, "Enrolled a second-factor device"),
     ("security.recovery_codes_regenerated", S, "Made new recovery codes"),
     ("security.second_factor_verified", S, "Passed the second factor"),
