@@ -47,12 +47,12 @@ class User(AbstractUser):
 
     @property
     def role(self) -> str | None:
-        m = self.membership_or_none
+        m = None if self.is_superuser else self.membership_or_none
         return m.role if m and m.is_active else None
 
     @property
     def agency_id_or_none(self) -> int | None:
-        m = self.membership_or_none
+        m = None if self.is_superuser else self.membership_or_none
         return m.agency_id if m and m.is_active else None
 
 

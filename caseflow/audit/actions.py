@@ -141,6 +141,10 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("security.second_factor_reset", S, "Reset someone's second factor"),
     ("security.password_reset", S, "Sent someone a link to choose a new password"),
     ("security.keys_rotated", S, "Rotated the encryption keys"),
+    # The operators' admin
+    ("operator.add", S, "Added a record in the operators' admin"),
+    ("operator.change", S, "Changed a record in the operators' admin"),
+    ("operator.delete", S, "Deleted a record in the operators' admin"),
     # Sign-in and sessions
     ("security.login", S, "Signed in"),
     ("security.login_failed", S, "Failed to sign in"),
