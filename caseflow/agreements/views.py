@@ -235,6 +235,13 @@ def agreement_versions(
     )
 
 
+EVIDENCE_NOT_STORED = (
+    "caseflow could not store the files just now (its storage is full or not accepting files), "
+    "so this contact was not saved. Everything you typed is still here: try again in a while, "
+    "and tell your administrator if it keeps happening. You will need to choose the files again."
+)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
@@ -247,15 +254,21 @@ def event_new(request: AuthenticatedRequest, case: Case, agreement_id: str) -> H
         topics=selectors.agreed_topics(selectors.current_version(agreement)),
     )
     if request.method == "POST" and form.is_valid():
-        event = services.event_log(
-            actor=request.user,
-            request=request,
-            agreement=agreement,
-            event=form.event,
-            description=form.cleaned_data["description"],
-            evidence=form.cleaned_data["evidence"],
-        )
-        return redirect("agreements:review", case.public_id, agreement.public_id, event.public_id)
+        try:
+            event = services.event_log(
+                actor=request.user,
+                request=request,
+                agreement=agreement,
+                event=form.event,
+                description=form.cleaned_data["description"],
+                evidence=form.cleaned_data["evidence"],
+            )
+        except services.EvidenceStorageFailed:
+            form.add_error("evidence", EVIDENCE_NOT_STORED)
+        else:
+            return redirect(
+                "agreements:review", case.public_id, agreement.public_id, event.public_id
+            )
     if request.method == "GET":
         _audit_read(request, case, "agreement.view", obj=agreement, page="event_new")
     return render(
