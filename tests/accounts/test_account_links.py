@@ -73,6 +73,8 @@ def test_new_staff_have_no_password_until_they_follow_their_link(cast: Cast, log
     assert not person.has_usable_password()
     assert not person.check_password("the-admins-own-choice-1")
     assert 'type="password"' not in admin.get(reverse("agency:staff_new")).content.decode()
+    listed = admin.get(reverse("agency:staff_list")).content.decode()
+    assert listed.count("Link sent; no password chosen yet") == 1
 
     path = _mailed_link(person)
     newcomer = Client()
