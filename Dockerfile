@@ -12,6 +12,5 @@ RUN STATIC_ROOT=/app/staticfiles DATABASE_URL=sqlite:////tmp/build.sqlite3 SECRE
     python manage.py collectstatic --noinput -v 0
 USER caseflow
 EXPOSE 8000
-CMD ["gunicorn", "caseflow.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", \
-     "--access-logfile", "-", "--logger-class", "caseflow.lib.access_log.RedactingLogger", \
-     "--forwarded-allow-ips", "*"]
+# Settings in gunicorn.conf.py: forwarded headers only from TRUSTED_PROXIES, a redacting access log.
+CMD ["gunicorn", "caseflow.wsgi:application"]

@@ -1,9 +1,10 @@
 """The 400, 403, 404 and 500 pages: they cannot fail.
 
 They are rendered without the request's context (no context processors, no user, no database),
-from self-contained templates (no ``{% static %}``, so no static manifest, no ``{% url %}``, no
-base template, no inline style the content security policy would refuse), with the request id
-as their only variable. Should even that fail (a template
+from one self-contained template, ``error.html`` (no ``{% static %}``, so no static manifest, no
+``{% url %}``, no base template, no inline style the content security policy would refuse), whose
+only variables are the page's title and message and the request id (the reference a person
+gives support). Should even that fail (a template
 missing or broken), the page falls back to the same words written inline.
 """
 
@@ -36,22 +37,27 @@ PAGES = {
     500: (
         "Something went wrong",
         "caseflow could not finish this request. Nothing you entered is shown here. Try again in "
-        "a moment; if it keeps happening, tell your administrator the request id below.",
+        "a moment; if it keeps happening, tell your administrator the reference below.",
     ),
 }
 
 
+REFERENCE = "If you contact support, give them this reference: "
+
+
 def render_error(request: HttpRequest, status: int) -> HttpResponse:
     rid = current_request_id(request)
+    title, text = PAGES[status]
     try:
-        html = loader.get_template(f"{status}.html").render({"request_id": rid})
+        html = loader.get_template("error.html").render(
+            {"title": title, "message": text, "request_id": rid}
+        )
     except Exception:  # noqa: BLE001 - an error page must answer whatever is broken
         log.exception("error page %s could not be rendered; the inline page is served", status)
-        title, text = PAGES[status]
         html = FALLBACK.format(
             title=title,
             text=text,
-            rid=f"<p>Request id: <code>{escape(rid)}</code></p>" if rid else "",
+            rid=f"<p>{REFERENCE}<code>{escape(rid)}</code></p>" if rid else "",
         )
     return HttpResponse(html, status=status)
 

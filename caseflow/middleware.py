@@ -132,6 +132,7 @@ class SecondFactorMiddleware:
             "accounts:second_factor",
             "accounts:enrol",
             "accounts:enrol_qr",
+            "accounts:link",
             "health",
         }
     )

@@ -43,8 +43,10 @@ class CaseForbidden(PermissionDenied):
 
 
 def active_role(user: Any) -> str | None:
-    """The user's app role, or None for anonymous, deactivated and operator accounts."""
-    if not getattr(user, "is_authenticated", False) or not user.is_active:
+    """The user's app role, or None for anonymous, deactivated and operator accounts. An
+    operator (superuser) has no role even if a membership was given to the account: operators
+    never read cases."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active or user.is_superuser:
         return None
     membership = user.membership_or_none
     if membership is None or not membership.is_active:

@@ -180,6 +180,9 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
 ]
+# How long an enrolment or password-reset link works (it also stops once used).
+PASSWORD_RESET_TIMEOUT = env_int("ACCOUNT_LINK_HOURS", 48) * 3600
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {

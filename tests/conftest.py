@@ -237,3 +237,15 @@ def allow_audit_flush(transactional_db, django_db_blocker):
     if connection.vendor == "postgresql":
         with django_db_blocker.unblock(), connection.cursor() as cur:
             cur.execute("SET session_replication_role = replica")
+
+
+@pytest.fixture(scope="module")
+def worker_pair(request, django_db_setup, django_db_blocker, tmp_path_factory):
+    """Two real Celery workers for the module (``tests.celery_harness``): ``main`` and
+    ``paused``, the latter started with the module's ``PAUSED_WORKER_ENV``."""
+    from tests.celery_harness import worker_pair as pair
+
+    label = request.module.__name__.rsplit(".", 1)[-1].removeprefix("test_").replace("_", "-")
+    tmp = tmp_path_factory.mktemp(label)
+    with pair(tmp, label, request.module.PAUSED_WORKER_ENV) as workers:
+        yield workers

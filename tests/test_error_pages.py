@@ -41,7 +41,9 @@ def test_no_database_and_no_static_manifest(handler, status, title, settings, tm
     assert response.status_code == status
     body = response.content.decode()
     assert f"<h1>{title}</h1>" in body
-    assert "rid-4f2a&lt;b&gt;" in body  # the request id, escaped
+    assert "give them this reference: <code>rid-4f2a&lt;b&gt;</code>" in body  # escaped
+    assert errors.PAGES[status][1] in body and f"<title>{title} · caseflow</title>" in body
+    assert "Request id" not in body
     assert "/static/" not in body and "about someone" not in body
     assert not [r for r in caplog.records if r.name == "caseflow.errors"]  # the template served
 
@@ -60,12 +62,12 @@ def test_missing_templates_fall_back_to_inline_text(handler, status, title, sett
     assert response.status_code == status
     body = response.content.decode()
     assert f"<h1>{title}</h1>" in body and errors.PAGES[status][1] in body
-    assert "rid-4f2a&lt;b&gt;" in body
+    assert "give them this reference: <code>rid-4f2a&lt;b&gt;</code>" in body
 
 
 @pytest.mark.parametrize("handler, status, title", HANDLERS)
 def test_a_broken_template_falls_back_too(handler, status, title, settings, tmp_path):
-    (tmp_path / f"{status}.html").write_text("{% url 'no-such-view' %}")
+    (tmp_path / "error.html").write_text("{% url 'no-such-view' %}")
     settings.TEMPLATES = [
         {
             "BACKEND": "django.template.backends.django.DjangoTemplates",

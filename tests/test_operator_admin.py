@@ -64,3 +64,134 @@ def test_verified_operator_manages_people_not_cases(cast, login):
     assert client.get("/operator/cases/case/").status_code == 404
     page = client.get(f"/operator/accounts/user/{cast.assigned.pk}/change/").content.decode()
     assert "demo_account" not in page
+
+
+def _user_form(user, **changes) -> dict:
+    """The change form of ``user`` as the admin would post it, with ``changes``."""
+    from django.utils import timezone
+
+    joined = timezone.localtime(user.date_joined)
+    data = {
+        "username": user.username,
+        "first_name": user.first_name,
+        "last_name": user.last_name,
+        "email": user.email,
+        "is_active": "on",
+        "date_joined_0": joined.strftime("%d/%m/%Y"),
+        "date_joined_1": joined.strftime("%H:%M:%S"),
+        "membership-TOTAL_FORMS": "1",
+        "membership-INITIAL_FORMS": "0",
+        "membership-MIN_NUM_FORMS": "0",
+        "membership-MAX_NUM_FORMS": "1",
+    }
+    if user.is_superuser:
+        data["is_superuser"] = "on"
+    data.update(changes)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def test_an_operator_cannot_give_themselves_a_casework_membership(cast, login):
+    from caseflow import policy
+    from caseflow.accounts.models import Membership, Role
+
+    client = login(cast.operator)
+    url = f"/operator/accounts/user/{cast.operator.pk}/change/"
+    response = client.post(
+        url,
+        _user_form(
+            cast.operator,
+            **{
+                "membership-0-agency": str(cast.agency.pk),
+                "membership-0-role": Role.SUPERVISOR,
+                "membership-0-is_active": "on",
+            },
+        ),
+    )
+    assert response.status_code == 200
+    assert "An operator account cannot belong to an agency" in response.content.decode()
+    assert not Membership.objects.filter(user=cast.operator).exists()
+    # Even a membership written straight to the database gives an operator no casework role.
+    Membership.objects.create(user=cast.operator, agency=cast.agency, role=Role.SUPERVISOR)
+    cast.operator.refresh_from_db()
+    assert policy.active_role(cast.operator) is None
+    assert not policy.visible_cases(cast.operator).exists()
+    cast.team1.members.add(cast.operator)
+    assert client.get(f"/cases/{cast.case.public_id}/").status_code in (403, 404)
+
+
+def test_an_operator_cannot_make_a_member_a_superuser(cast, login):
+    client = login(cast.operator)
+    member = cast.supervisor
+    membership = member.membership
+    url = f"/operator/accounts/user/{member.pk}/change/"
+    data = _user_form(
+        member,
+        is_superuser="on",
+        **{
+            "membership-INITIAL_FORMS": "1",
+            "membership-0-id": str(membership.pk),
+            "membership-0-user": str(member.pk),
+            "membership-0-agency": str(membership.agency_id),
+            "membership-0-role": membership.role,
+            "membership-0-is_active": "on",
+        },
+    )
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "An operator account cannot belong to an agency" in response.content.decode()
+    member.refresh_from_db()
+    assert not member.is_superuser
+
+
+def test_no_device_admin_shows_secret_keys(cast, login):
+    from django_otp.plugins.otp_static.models import StaticDevice
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from tests.accounts.flows import enrolled
+
+    device = enrolled(cast.assigned)
+    assert not admin.site.is_registered(TOTPDevice)
+    assert not admin.site.is_registered(StaticDevice)
+    client = login(cast.operator)
+    assert client.get("/operator/otp_totp/totpdevice/").status_code == 404
+    assert client.get(f"/operator/otp_totp/totpdevice/{device.pk}/change/").status_code == 404
+    assert device.key not in client.get("/operator/").content.decode()
+
+
+def test_every_operator_save_and_delete_is_audited(cast, login):
+    from caseflow.accounts.models import Agency
+    from caseflow.audit.models import AuditEvent
+
+    client = login(cast.operator)
+    response = client.post(
+        "/operator/accounts/agency/add/", {"name": "Agency C", "slug": "agency-c"}
+    )
+    assert response.status_code == 302
+    agency = Agency.objects.get(slug="agency-c")
+    added = AuditEvent.objects.get(action="operator.add", object_id=str(agency.pk))
+    assert added.actor_id == cast.operator.pk and added.actor_role == "operator"
+    assert added.detail["model"] == "accounts.agency"
+
+    url = f"/operator/accounts/user/{cast.assigned.pk}/change/"
+    membership = cast.assigned.membership
+    data = _user_form(
+        cast.assigned,
+        first_name="Renamed",
+        **{
+            "membership-INITIAL_FORMS": "1",
+            "membership-0-id": str(membership.pk),
+            "membership-0-user": str(cast.assigned.pk),
+            "membership-0-agency": str(membership.agency_id),
+            "membership-0-role": membership.role,
+            "membership-0-is_active": "on",
+        },
+    )
+    assert client.post(url, data).status_code == 302
+    changed = AuditEvent.objects.get(action="operator.change", object_id=str(cast.assigned.pk))
+    assert changed.detail["model"] == "accounts.user"
+    assert "First name" in changed.detail["fields"]
+    assert "Renamed" not in str(changed.detail)
+
+    delete = client.post(f"/operator/accounts/agency/{agency.pk}/delete/", {"post": "yes"})
+    assert delete.status_code == 302
+    assert AuditEvent.objects.filter(action="operator.delete", object_id=str(agency.pk)).exists()

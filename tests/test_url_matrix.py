@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils.http import urlsafe_base64_encode
 
 from tests.conftest import ACTORS, Cast, canary
 from tests.matrix import (
@@ -75,6 +76,8 @@ def url_for(name: str, row: Row, cast: Cast, target: str) -> str:
         return reverse(name, args=[cast.same_team.pk])
     if row.kwargs == "team":
         return reverse(name, args=[cast.team1.pk])
+    if row.kwargs == "link":  # an enrolment link whose token is wrong
+        return reverse(name, args=[urlsafe_base64_encode(b"%d" % cast.same_team.pk), "c0ffee-0"])
     return reverse(name)
 
 

@@ -108,3 +108,36 @@ class PasswordChangeForm(forms.Form):
         value = self.cleaned_data["new_password"]
         password_validation.validate_password(value, self.user)
         return value
+
+
+class SetPasswordForm(forms.Form):
+    """Choosing one's own password through an enrolment or reset link."""
+
+    new_password = forms.CharField(
+        max_length=4096,
+        label="New password",
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password", "autofocus": True}),
+        help_text="At least 12 characters; not a common password.",
+    )
+    new_password_again = forms.CharField(
+        max_length=4096,
+        label="New password again",
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def __init__(self, *args, user: User, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.helper = _helper("Set password")
+
+    def clean_new_password(self) -> str:
+        value = self.cleaned_data["new_password"]
+        password_validation.validate_password(value, self.user)
+        return value
+
+    def clean(self):
+        data = super().clean()
+        first, again = data.get("new_password"), data.get("new_password_again")
+        if first and again is not None and first != again:
+            self.add_error("new_password_again", "The two passwords are not the same.")
+        return data

@@ -31,6 +31,9 @@ class User(AbstractUser):
     # Bumped whenever the user's sessions must end (deactivation, password change, log out
     # everywhere).
     session_epoch = models.PositiveIntegerField(default=0)
+    # When an agency admin last reset this account's password or second factor; cleared at the
+    # next sign-in, which is recorded apart so that it stands out on the activity page.
+    reset_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["username"]
@@ -44,12 +47,12 @@ class User(AbstractUser):
 
     @property
     def role(self) -> str | None:
-        m = self.membership_or_none
+        m = None if self.is_superuser else self.membership_or_none
         return m.role if m and m.is_active else None
 
     @property
     def agency_id_or_none(self) -> int | None:
-        m = self.membership_or_none
+        m = None if self.is_superuser else self.membership_or_none
         return m.agency_id if m and m.is_active else None
 
 

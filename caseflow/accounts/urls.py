@@ -16,4 +16,5 @@ urlpatterns = [
     path("security/", views.security, name="security"),
     path("logout-everywhere/", views.logout_everywhere, name="logout_everywhere"),
     path("password/", views.password_change, name="password_change"),
+    path("link/<str:uidb64>/<str:token>/", views.account_link, name="link"),
 ]

@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
+from caseflow.accounts import links
 from caseflow.accounts import second_factor as sf
 from caseflow.accounts.forms import (
     CodeForm,
@@ -22,6 +23,7 @@ from caseflow.accounts.forms import (
     LoginForm,
     PasswordChangeForm,
     ReauthForm,
+    SetPasswordForm,
 )
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import reauth_redirect, require_recent_auth
@@ -38,6 +40,7 @@ class LoginView(auth_views.LoginView):
         user = form.get_user()
         sf.session_start(self.request, user)
         record("security.login", actor=user, request=self.request)
+        links.signed_in(request=self.request, user=user)
         return response
 
     def form_invalid(self, form):
@@ -220,3 +223,28 @@ def password_change(request: AuthenticatedRequest) -> HttpResponse:
         messages.success(request, "Password changed. Your other sessions have ended.")
         return redirect("accounts:security")
     return render(request, "accounts/password.html", {"form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def account_link(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """An enrolment or reset link: the person chooses their own password here. The token in
+    the address moves into the session and the browser is sent to the same address without
+    it, so the form page's address (and anything that logs or refers to it) holds no secret."""
+    user = links.user_of(uidb64)
+    if token != links.SET_PASSWORD:
+        if request.method == "GET" and links.link_valid(user, token):
+            request.session[links.SESSION_TOKEN] = token
+            return redirect("accounts:link", uidb64=uidb64, token=links.SET_PASSWORD)
+        return render(request, "accounts/link_expired.html")
+    session_token = request.session.get(links.SESSION_TOKEN, "")
+    if user is None or not links.link_valid(user, session_token):
+        return render(request, "accounts/link_expired.html")
+    form = SetPasswordForm(request.POST or None, user=user)
+    if request.method == "POST" and form.is_valid():
+        request.session.pop(links.SESSION_TOKEN, None)
+        links.password_set_by_link(
+            request=request, user=user, password=form.cleaned_data["new_password"]
+        )
+        messages.success(request, "Your password is set.")
+        return redirect("accounts:second_factor")
+    return render(request, "accounts/link_password.html", {"form": form, "person": user})

@@ -5,7 +5,6 @@ from __future__ import annotations
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
-from django.contrib.auth import password_validation
 
 from caseflow.accounts.models import Role, Team, User
 
@@ -27,17 +26,15 @@ class StaffForm(forms.Form):
     )
     first_name = forms.CharField(max_length=150)
     last_name = forms.CharField(max_length=150, required=False)
-    email = forms.EmailField(max_length=254)
+    email = forms.EmailField(
+        max_length=254,
+        help_text="Their own work address: a new account's enrolment link is sent there.",
+    )
     role = forms.ChoiceField(choices=Role.choices)
     teams = forms.ModelMultipleChoiceField(
         queryset=Team.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
     )
     is_active = forms.BooleanField(required=False, initial=True, label="Active")
-    password = forms.CharField(
-        widget=forms.PasswordInput(render_value=False),
-        required=False,
-        help_text="Required for a new account. Leave blank to keep the current password.",
-    )
 
     def __init__(self, *args, teams, editing: User | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -52,18 +49,6 @@ class StaffForm(forms.Form):
         if self.editing is None and User.objects.filter(username__iexact=username).exists():
             raise forms.ValidationError("That username is taken.")
         return username
-
-    def clean(self):
-        data = super().clean()
-        password = data.get("password")
-        if self.editing is None and not password:
-            self.add_error("password", "A new account needs a password.")
-        elif password:
-            try:
-                password_validation.validate_password(password, self.editing)
-            except forms.ValidationError as exc:
-                self.add_error("password", exc)
-        return data
 
 
 class TeamForm(forms.Form):

@@ -1,4 +1,11 @@
-"""Managing staff and teams (agency admins): never any case content."""
+"""Managing staff and teams (agency admins): never any case content.
+
+An agency admin never chooses or sees anyone's password: a new member of staff is created
+without one and receives an enrolment link, and a reset sends a link (see
+:mod:`caseflow.accounts.links`). Granting a casework role and every password or second-factor
+reset tell the person and their teams' supervisors (in the app and by e-mail, no personal data),
+and the person's next sign-in is flagged on their activity page.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +16,82 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils import timezone
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from caseflow import policy
+from caseflow.accounts import links
 from caseflow.accounts.credentials import credentials_revoke
-from caseflow.accounts.models import Membership, Team, User
+from caseflow.accounts.models import Membership, Role, Team, User
 from caseflow.audit.services import record
+from caseflow.inbox.models import NotificationChannel
+from caseflow.inbox.services import notify
+from caseflow.outbox.services import enqueue
+
+SEND_LINK = "caseflow.accounts.tasks.send_account_link"
+
+#: What the person and their supervisors are told, per kind of change (no personal data).
+_TOLD = {
+    "casework_role": (
+        "You were given a casework role on caseflow. If you did not expect this, tell your "
+        "supervisor.",
+        "A member of your team was given a casework role by an agency admin. Please check it "
+        "was expected.",
+    ),
+    "password_reset": (
+        "Your caseflow password was reset: choose a new one with the link sent to you by "
+        "e-mail. If you did not ask for this, tell your supervisor.",
+        "An agency admin reset the password of a member of your team. Please check it was "
+        "expected.",
+    ),
+    "second_factor_reset": (
+        "Your caseflow second factor was reset: set up your authenticator app at your next "
+        "sign-in. If you did not ask for this, tell your supervisor.",
+        "An agency admin reset the second factor of a member of your team. Please check it was "
+        "expected.",
+    ),
+}
+
+
+def _team_supervisors(user: User) -> list[User]:
+    return list(
+        User.objects.filter(
+            teams__in=user.teams.all(),
+            is_active=True,
+            membership__role=Role.SUPERVISOR,
+            membership__is_active=True,
+        )
+        .exclude(pk=user.pk)
+        .distinct()
+    )
+
+
+def _tell(user: User, change: str) -> None:
+    """Tell the person and their teams' supervisors, in the app and by e-mail."""
+    to_person, to_supervisors = _TOLD[change]
+    key = f"account:{change}:{user.pk}:{timezone.now():%Y%m%dT%H%M%S.%f}"
+    supervisors = _team_supervisors(user)
+    for channel in (NotificationChannel.IN_APP, NotificationChannel.EMAIL):
+        notify(
+            recipients=[user],
+            kind="account_change",
+            case=None,
+            key=key,
+            text=to_person,
+            channel=channel,
+            link=reverse("accounts:security"),
+        )
+        notify(
+            recipients=supervisors,
+            kind="account_change",
+            case=None,
+            key=key,
+            text=to_supervisors,
+            channel=channel,
+            link=reverse("audit:user", args=[user.pk]),
+        )
 
 
 def _admin_agency(actor: User) -> int:
@@ -40,6 +116,8 @@ def staff_save(
     adding = user is None
     if user is None:
         user = User(username=data["username"])
+        # Nobody knows a password for it: the person chooses one through their link.
+        user.set_unusable_password()
         old_role, old_active = None, None
     else:
         if user.membership.agency_id != agency_id:
@@ -51,9 +129,6 @@ def staff_save(
     user.last_name = data.get("last_name", "")
     user.email = data["email"]
     user.is_active = data["is_active"]
-    password_changed = bool(data.get("password"))
-    if password_changed:
-        user.set_password(data["password"])
     user.save()
     if adding:
         Membership.objects.create(
@@ -61,7 +136,7 @@ def staff_save(
         )
     else:
         Membership.objects.filter(user=user).update(role=data["role"], is_active=data["is_active"])
-    if not adding and (password_changed or not data["is_active"] or old_role != data["role"]):
+    if not adding and (not data["is_active"] or old_role != data["role"]):
         # Every other session of this user ends at its next request.
         User.objects.filter(pk=user.pk).update(session_epoch=F("session_epoch") + 1)
     user.teams.set(teams)
@@ -78,9 +153,11 @@ def staff_save(
             "active": data["is_active"],
             "previous_active": old_active,
             "teams": sorted(t.pk for t in teams),
-            "password_changed": password_changed,
+            "link_sent": adding,
         },
     )
+    if adding:
+        enqueue(SEND_LINK, user_id=user.pk)
     if old_role is not None and old_role != data["role"]:
         record(
             "security.role_change",
@@ -91,6 +168,8 @@ def staff_save(
             agency_id=agency_id,
             detail={"from": old_role, "to": data["role"]},
         )
+    if data["role"] in policy.CASEWORK_ROLES and old_role not in policy.CASEWORK_ROLES:
+        _tell(user, "casework_role")
     return user
 
 
@@ -130,7 +209,7 @@ def team_save(
 
 
 @transaction.atomic
-def staff_second_factor_reset(*, actor: User, request: HttpRequest, user: User) -> None:
+def staff_second_factor_reset(*, actor: User, request: HttpRequest | None, user: User) -> None:
     """An agency admin clears a colleague's authenticator and recovery codes (phone and codes
     both lost). Their sessions end; at the next sign-in they enrol again."""
     if user.pk == actor.pk or not policy.agency_users(actor).filter(pk=user.pk).exists():
@@ -139,6 +218,7 @@ def staff_second_factor_reset(*, actor: User, request: HttpRequest, user: User) 
     StaticDevice.objects.filter(user=user).delete()
     User.objects.filter(pk=user.pk).update(session_epoch=F("session_epoch") + 1)
     credentials_revoke(actor=actor, user=user, request=request)
+    links.mark_reset(user)
     record(
         "security.second_factor_reset",
         actor=actor,
@@ -146,3 +226,29 @@ def staff_second_factor_reset(*, actor: User, request: HttpRequest, user: User) 
         object_type="user",
         object_id=str(user.pk),
     )
+    _tell(user, "second_factor_reset")
+
+
+@transaction.atomic
+def staff_password_reset(*, actor: User, request: HttpRequest | None, user: User) -> None:
+    """The person's password stops working, their sessions and feed links end, and they are
+    e-mailed a link to choose a new one (also how a new member of staff gets a fresh enrolment
+    link). The admin never learns or sets the password."""
+    if user.pk == actor.pk or not policy.agency_users(actor).filter(pk=user.pk).exists():
+        raise PermissionDenied
+    user.set_unusable_password()
+    user.session_epoch = F("session_epoch") + 1
+    user.save(update_fields=["password", "session_epoch"])
+    user.refresh_from_db(fields=["session_epoch"])
+    credentials_revoke(actor=actor, user=user, request=request)
+    links.mark_reset(user)
+    record(
+        "security.password_reset",
+        actor=actor,
+        request=request,
+        object_type="user",
+        object_id=str(user.pk),
+        agency_id=user.membership.agency_id,
+    )
+    enqueue(SEND_LINK, user_id=user.pk)
+    _tell(user, "password_reset")

@@ -13,6 +13,11 @@ urlpatterns = [
         views.staff_second_factor_reset,
         name="staff_second_factor_reset",
     ),
+    path(
+        "staff/<int:user_id>/password-reset/",
+        views.staff_password_reset,
+        name="staff_password_reset",
+    ),
     path("teams/new/", views.team_edit, name="team_new"),
     path("teams/<int:team_id>/", views.team_edit, name="team_edit"),
 ]

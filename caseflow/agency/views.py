@@ -68,7 +68,12 @@ def staff_edit(request: AuthenticatedRequest, user_id: int | None = None) -> Htt
         except PermissionDenied as exc:
             form.add_error(None, str(exc) or "Not allowed.")
         else:
-            messages.success(request, "Staff member saved.")
+            messages.success(
+                request,
+                "Staff member saved."
+                if editing
+                else "Staff member added. They are e-mailed a link to choose their password.",
+            )
             return redirect("agency:staff_list")
     return render(
         request,
@@ -92,6 +97,23 @@ def staff_second_factor_reset(request: AuthenticatedRequest, user_id: int) -> Ht
     services.staff_second_factor_reset(actor=request.user, request=request, user=person)
     messages.success(
         request, f"{person.username} sets up a new authenticator app at their next sign-in."
+    )
+    return redirect("agency:staff_list")
+
+
+@require_POST
+@login_required
+@require_recent_auth
+def staff_password_reset(request: AuthenticatedRequest, user_id: int) -> HttpResponse:
+    _require_admin(request)
+    person = policy.agency_users(request.user).filter(pk=user_id).first()
+    if person is None:
+        raise Http404("No such member of staff")
+    services.staff_password_reset(actor=request.user, request=request, user=person)
+    messages.success(
+        request,
+        f"{person.username} is e-mailed a link to choose a new password. "
+        "Their old password no longer works.",
     )
     return redirect("agency:staff_list")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import logging
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
+from django.core.files.storage import Storage
 from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest
@@ -46,6 +48,8 @@ from caseflow.cases.models import Case, Party
 from caseflow.inbox.services import case_supervisors, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
 from caseflow.outbox import services as outbox
+
+log = logging.getLogger(__name__)
 
 EVIDENCE_PREFIX = "agreements/evidence/"
 
@@ -444,13 +448,32 @@ def breach_review(
 # --- Evidence -------------------------------------------------------------------------------------
 
 
+class EvidenceStorageFailed(Exception):
+    """The evidence storage refused a file (disk full, read-only, gone): nothing of the event
+    it came with is kept."""
+
+
+def _evidence_write(storage: Storage, token: bytes) -> str:
+    """Write one encrypted file; on failure remove whatever part of it reached the storage
+    (a full disk leaves a partly written file behind) and raise :class:`EvidenceStorageFailed`."""
+    wanted = f"{EVIDENCE_PREFIX}{secrets.token_hex(16)}.bin"
+    try:
+        return storage.save(wanted, ContentFile(token))
+    except OSError as exc:
+        log.warning("evidence storage refused a file: %s (errno %s)", type(exc).__name__, exc.errno)
+        try:
+            if storage.exists(wanted):
+                storage.delete(wanted)
+        except OSError:
+            log.error("a partly written evidence file could not be removed: %s", wanted)
+        raise EvidenceStorageFailed from exc
+
+
 def _evidence_store(*, actor: User, event: ContactEvent, item: dict) -> Evidence:
     """Encrypt the bytes with the case key and write them under a random name."""
     data: bytes = item["data"]
     token = event.case.data_key().encrypt(data)
-    name = evidence_storage().save(
-        f"{EVIDENCE_PREFIX}{secrets.token_hex(16)}.bin", ContentFile(token)
-    )
+    name = _evidence_write(evidence_storage(), token)
     evidence = Evidence(
         case=event.case,
         event=event,
@@ -472,7 +495,10 @@ def _evidence_store(*, actor: User, event: ContactEvent, item: dict) -> Evidence
 def _evidence_discard(stored: list[Evidence]) -> None:
     storage = evidence_storage()
     for evidence in stored:
-        storage.delete(evidence.storage_name)
+        try:
+            storage.delete(evidence.storage_name)
+        except OSError:
+            log.error("an evidence file could not be removed: %s", evidence.storage_name)
 
 
 #: The file name extension of each stored content type (downloads and packs name files by it).

@@ -239,6 +239,13 @@ def agreement_versions(
     )
 
 
+EVIDENCE_NOT_STORED = (
+    "caseflow could not store the files just now (its storage is full or not accepting files), "
+    "so this contact was not saved. Everything you typed is still here: try again in a while, "
+    "and tell your administrator if it keeps happening. You will need to choose the files again."
+)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
@@ -262,6 +269,8 @@ def event_new(request: AuthenticatedRequest, case: Case, agreement_id: str) -> H
             )
         except EvidenceRefused as exc:
             form.add_error("evidence", str(exc))
+        except services.EvidenceStorageFailed:
+            form.add_error("evidence", EVIDENCE_NOT_STORED)
         else:
             return redirect(
                 "agreements:review", case.public_id, agreement.public_id, event.public_id

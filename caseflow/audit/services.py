@@ -38,7 +38,7 @@ def _actor_fields(actor: Any) -> tuple[int | None, str, int | None]:
     if actor is None or not getattr(actor, "is_authenticated", False):
         return None, "", None
     membership = getattr(actor, "membership_or_none", None)
-    role = membership.role if membership else ("operator" if actor.is_superuser else "")
+    role = "operator" if actor.is_superuser else (membership.role if membership else "")
     agency_id = membership.agency_id if membership else None
     return actor.pk, role, agency_id
 

@@ -24,6 +24,7 @@ field, so the quota counts every file of a case wherever it is attached.
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 import struct
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage, Storage, storages
 from django.db.models import Sum
+
+log = logging.getLogger(__name__)
 
 
 def evidence_storage() -> Storage:
@@ -187,10 +190,29 @@ class Stored:
     sha256: str
 
 
+class EvidenceNotStored(EvidenceRefused):
+    """The storage refused the file (disk full, read-only, gone): a form error, nothing kept."""
+
+
+NOT_STORED = (
+    "The file could not be stored: the evidence storage is full or unavailable. Nothing was "
+    "saved. Try again later, and tell your administrator if it happens again."
+)
+
+
 def store(case: Any, data: bytes, prefix: str) -> Stored:
-    """Encrypt ``data`` with the case key and write it under a random name in ``prefix``."""
+    """Encrypt ``data`` with the case key and write it under a random name in ``prefix``. A
+    storage failure removes whatever part of the file was written and raises
+    :class:`EvidenceNotStored`."""
     token = case.data_key().encrypt(data)
-    name = evidence_storage().save(f"{prefix}{secrets.token_hex(16)}.bin", ContentFile(token))
+    storage = evidence_storage()
+    wanted = f"{prefix}{secrets.token_hex(16)}.bin"
+    try:
+        name = storage.save(wanted, ContentFile(token))
+    except OSError as exc:
+        log.warning("evidence storage refused a file: %s (errno %s)", type(exc).__name__, exc.errno)
+        discard([wanted])
+        raise EvidenceNotStored(NOT_STORED) from exc
     return Stored(name, len(data), hashlib.sha256(data).hexdigest())
 
 
@@ -198,7 +220,11 @@ def discard(names: list[str]) -> None:
     """Remove written files whose rows were not saved (no orphan file is left behind)."""
     storage = evidence_storage()
     for name in names:
-        storage.delete(name)
+        try:
+            if storage.exists(name):
+                storage.delete(name)
+        except OSError:
+            log.error("an evidence file could not be removed: %s", name)
 
 
 def read(case: Any, storage_name: str, sha256: str) -> bytes:

@@ -55,11 +55,17 @@ NOTE_FIELDS: dict[str, str] = {
 
 
 def _store_files(
-    *, actor: User, case: Case, checked: Sequence[files.CheckedFile], **owner: Any
+    *,
+    actor: User,
+    case: Case,
+    checked: Sequence[files.CheckedFile],
+    written: list[str],
+    **owner: Any,
 ) -> tuple[list[Evidence], list[str]]:
-    """Write each file and its row. Returns the rows and the names written (to discard on
-    failure: the caller removes them if anything later fails)."""
-    names: list[str] = []
+    """Write each file and its row. Appends each name written to ``written`` as it goes, so
+    that the caller removes them all if anything fails, this loop included; returns the rows
+    and ``written``."""
+    names = written
     rows: list[Evidence] = []
     for item in checked:
         stored = files.store(case, item.data, EVIDENCE_PREFIX)
@@ -140,7 +146,9 @@ def note_create(
     note.save()
     names: list[str] = []
     try:
-        stored, names = _store_files(actor=actor, case=case, checked=evidence, note=note)
+        stored, names = _store_files(
+            actor=actor, case=case, checked=evidence, note=note, written=names
+        )
         record(
             "note.create",
             actor=actor,
@@ -326,7 +334,9 @@ def incident_create(
     incident.save()
     names: list[str] = []
     try:
-        stored, names = _store_files(actor=actor, case=case, checked=evidence, incident=incident)
+        stored, names = _store_files(
+            actor=actor, case=case, checked=evidence, incident=incident, written=names
+        )
         record(
             "incident.create",
             actor=actor,
@@ -363,7 +373,9 @@ def incident_add_evidence(
     _lock_case_for_quota(case, evidence)
     names: list[str] = []
     try:
-        stored, names = _store_files(actor=actor, case=case, checked=evidence, incident=incident)
+        stored, names = _store_files(
+            actor=actor, case=case, checked=evidence, incident=incident, written=names
+        )
         record(
             "incident.evidence.add",
             actor=actor,

@@ -68,6 +68,7 @@ SEED_HOOKS = [
     "caseflow.oversight.demo",
     "caseflow.confidentiality.demo",
     "caseflow.accounts.demo",
+    "caseflow.agency.demo",
 ]
 
 

@@ -19,9 +19,12 @@ from django.views.debug import SafeExceptionReporterFilter
 
 MASK = "[redacted]"
 
-#: URL paths that carry a secret (the calendar feed's token): access-log lines keep the path's
-#: shape, never the secret.
-SECRET_PATHS = (re.compile(r"(/checkins/calendar/)[^/\s?\"']+(\.ics)"),)
+#: URL paths that carry a secret (the calendar feed's token, an enrolment or reset link's
+#: token): access-log lines keep the path's shape, never the secret.
+SECRET_PATHS = (
+    re.compile(r"(/checkins/calendar/)[^/\s?\"']+(\.ics)"),
+    re.compile(r"(/accounts/link/[^/\s?\"']+/)[^/\s?\"']+(/)"),
+)
 
 
 def redact_paths(text: str) -> str:

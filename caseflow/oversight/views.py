@@ -206,6 +206,12 @@ def user_activity(request: AuthenticatedRequest, user_id: int) -> HttpResponse:
         policy.auditable_events(request.user).filter(actor_id=person.pk), _before(request)
     )
     selectors.label_cases(request.user, page.events)
+    after_reset = (
+        policy.auditable_events(request.user)
+        .filter(actor_id=person.pk, action="security.login_after_reset")
+        .order_by("-seq")
+        .first()
+    )
     record(
         "audit.user.view",
         request=request,
@@ -216,7 +222,7 @@ def user_activity(request: AuthenticatedRequest, user_id: int) -> HttpResponse:
     return render(
         request,
         "oversight/user_activity.html",
-        {"person": person, "page": page},
+        {"person": person, "page": page, "after_reset": after_reset},
     )
 
 

@@ -25,6 +25,8 @@ OPEN_VIEWS = {
     "accounts:second_factor",
     "accounts:enrol",
     "accounts:enrol_qr",
+    # An enrolment or reset link: it needs its own valid token, and sets only a password.
+    "accounts:link",
     "health",
 }
 

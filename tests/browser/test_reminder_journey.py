@@ -2,7 +2,7 @@
 survivor's safe window, a worker process sweeps the schedule through the broker and delivers the
 reminder, and the advocate sees it arrive in the browser.
 
-Like the worker tests in tests/checkins/test_celery_worker.py (whose helpers this reuses), it
+Like the worker tests (whose harness, tests/celery_harness.py, this reuses), it
 needs PostgreSQL and Redis: without them it is skipped, saying why, except when
 ``CASEFLOW_REQUIRE_SERVICES=1``, when an unreachable Redis fails. Waiting is bounded polling of
 the worker's observable state, never a fixed sleep.
@@ -25,7 +25,7 @@ from caseflow.checkins.tasks import sweep_due
 from caseflow.inbox.models import Notification, NotificationChannel
 from tests import factories as f
 from tests.browser.conftest import sign_in
-from tests.checkins.test_celery_worker import (
+from tests.celery_harness import (
     REDIS_URL,
     Worker,
     _require_services,

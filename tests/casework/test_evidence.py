@@ -234,3 +234,30 @@ def test_evidence_that_arrives_later_is_added_to_the_incident(cast, login, setti
     event = AuditEvent.objects.get(action="incident.evidence.add")
     assert event.detail == {"evidence": [evidence.public_id]}
     assert len(_stored_files(settings)) == 1
+
+
+@pytest.mark.parametrize(("backend", "room"), [("FullDisk", 0), ("FullDisk", 1), ("ReadOnly", 0)])
+def test_failing_storage_is_a_form_error_and_keeps_nothing(cast, login, settings, backend, room):
+    from tests.agreements import test_evidence_storage_faults as faults
+
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "evidence": {
+            "BACKEND": f"{faults.__name__}.{backend}",
+            "OPTIONS": {"location": str(settings.EVIDENCE_ROOT)},
+        },
+    }
+    faults.FullDisk.room = room  # with room for one, the second fails: the first goes too
+    response = login(cast.assigned).post(
+        reverse("casework:incident_new", args=[cast.case.public_id]),
+        _incident_form(
+            evidence=[SimpleUploadedFile("gate.png", png()), SimpleUploadedFile("v.wav", wav())]
+        ),
+    )
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "evidence storage is full or unavailable" in body and "Nothing was saved" in body
+    assert "Pushed her." in body  # what was typed is not lost
+    assert "Errno" not in body
+    assert not Incident.objects.exists() and not Evidence.objects.exists()
+    assert _stored_files(settings) == []

@@ -19,6 +19,18 @@ ROWS: dict[str, Row] = {
         GET=expect(405, anonymous=405, deactivated=405), POST=expect(302)
     ),
     "accounts:password_change": Row(GET=expect(200), POST=expect(200)),
+    # An enrolment or reset link with a wrong token: the "no longer works" page, for anyone.
+    "accounts:link": Row(
+        GET=expect(200, anonymous=200, deactivated=200),
+        POST=expect(200, anonymous=200, deactivated=200),
+        kwargs="link",
+    ),
+    "agency:staff_password_reset": Row(
+        GET=expect(405, anonymous=405, deactivated=405),
+        POST=expect(403, agency_admin=302),
+        kwargs="user",
+        reauth=("POST",),
+    ),
     "agency:staff_second_factor_reset": Row(
         GET=expect(405, anonymous=405, deactivated=405),
         POST=expect(403, agency_admin=302),

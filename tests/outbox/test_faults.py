@@ -1,14 +1,13 @@
 """Faults on real services: Redis away while an advocate confirms a breach, and a worker killed
 in the middle of an escalation. Nothing is lost, nothing runs twice, the advocate sees no error.
 
-A real Celery worker on Redis runs against the test database (see
-``tests/checkins/test_celery_worker.py`` for the harness and when these tests skip).
+A real Celery worker on Redis runs against the test database (see ``tests/celery_harness.py``
+for the harness and when these tests skip).
 """
 
 from __future__ import annotations
 
 import time
-import uuid
 
 import pytest
 from django.db import connections
@@ -20,56 +19,23 @@ from caseflow.inbox.models import FollowUp, Notification
 from caseflow.outbox import services as outbox
 from caseflow.outbox.models import Intent
 from tests.agreements.helpers import log_event, london, make_agreement, record_breach
-from tests.checkins.test_celery_worker import (
-    REDIS_URL,
-    Worker,
-    _require_services,
-    _reset_producer,
-    _use_queue,
-    wait_for,
-)
+from tests.celery_harness import REDIS_URL, _reset_producer, _use_queue, wait_for
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.xdist_group("celery_worker")]
 
 CLOSED_PORT = "redis://127.0.0.1:1/0"  # nothing listens on port 1
 
-
-@pytest.fixture(scope="module")
-def workers(django_db_setup, django_db_blocker, tmp_path_factory):
-    """``main`` runs tasks; ``paused`` holds every outbox task's transaction open for a minute
-    (to be killed mid-task)."""
-    _require_services()
-    tmp = tmp_path_factory.mktemp("outbox-faults")
-    run = uuid.uuid4().hex[:10]
-    main = Worker(tmp / "main", f"caseflow-test-{run}-outbox").launch()
-    paused = Worker(tmp / "paused", f"caseflow-test-{run}-outbox-paused").launch(
-        CASEFLOW_TEST_TASK_PAUSE="60"
-    )
-    saved = {
-        key: celery_app.conf[key]
-        for key in ("broker_url", "broker_transport_options", "task_default_queue")
-    }
-    celery_app.conf.update(
-        broker_url=REDIS_URL, broker_transport_options={"visibility_timeout": 3600}
-    )
-    _use_queue(main.queue)
-    try:
-        main.ready()
-        paused.ready()
-        yield main, paused
-    finally:
-        main.stop()
-        paused.stop()
-        celery_app.conf.update(**saved)
-        _reset_producer()
+#: The ``paused`` worker of ``worker_pair`` holds every outbox task's transaction open for a
+#: minute (to be killed mid-task).
+PAUSED_WORKER_ENV = {"CASEFLOW_TEST_TASK_PAUSE": "60"}
 
 
 @pytest.fixture
-def broker(workers, transactional_db, allow_audit_flush):
-    main, _ = workers
+def broker(worker_pair, transactional_db, allow_audit_flush):
+    main = worker_pair.main
     _use_queue(main.queue)
     try:
-        yield workers
+        yield worker_pair
     finally:
         celery_app.conf.broker_url = REDIS_URL
         _use_queue(main.queue)
@@ -126,7 +92,7 @@ def test_a_breach_confirmed_while_redis_is_down_is_saved_once_and_escalated_late
 
 
 def test_a_worker_killed_mid_escalation_escalates_once_after_the_relay(cast, broker, settings):
-    main, paused = broker
+    main, paused = broker.main, broker.paused
     agreement = make_agreement(cast.case, cast.assigned)
     _use_queue(paused.queue)
     breach = record_breach(agreement, cast.assigned, london(2025, 2, 25, 22, 0), severity="high")

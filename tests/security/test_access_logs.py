@@ -98,3 +98,17 @@ def test_gunicorn_access_lines_mask_the_token(feed):
     line = stream.getvalue()
     assert line.count("/checkins/calendar/[redacted].ics") == 4, line
     assert token not in line
+
+
+def test_runserver_access_lines_mask_an_account_link_token(cast, server_log, client):
+    """An enrolment or reset link's token, on the first request (the one with the token) and
+    on its redirect target alike."""
+    from caseflow.accounts import links
+
+    path = links.link_path(cast.same_team)
+    token = path.rstrip("/").split("/")[-1]
+    assert client.get(path).status_code == 302
+    _runserver_logs(path, 302)
+    line = server_log.getvalue()
+    assert token not in line
+    assert "/accounts/link/" in line and "/[redacted]/" in line
