@@ -45,6 +45,11 @@ class FieldConfig:
         """{case attribute: {hidden, label}} for the configured case fields."""
         return self._place("case", None)
 
+    def for_kind(self, kind: str) -> dict[str, dict[str, Any]]:
+        """{attribute: {hidden, label}} for the configured fields of a case's records of
+        ``kind`` ("note", "incident")."""
+        return self._place(kind, None)
+
     def for_role(self, role: str) -> dict[str, dict[str, Any]]:
         """{party attribute: {hidden, label}} for the configured fields of a party in ``role``."""
         return self._place("party", role)

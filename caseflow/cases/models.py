@@ -344,9 +344,15 @@ class IntakeField(models.TextChoices):
     SURVIVOR_DATE_OF_BIRTH = "survivor_date_of_birth", "Survivor's date of birth"
     OTHER_DATE_OF_BIRTH = "other_date_of_birth", "Other party's date of birth"
     SUMMARY = "summary", "Referral summary"
+    NOTE_DURATION = "note_duration", "How long a contact took (case notes)"
+    INCIDENT_PLACE = "incident_place", "Where an incident happened"
+    INCIDENT_INJURIES = "incident_injuries", "Injuries (incidents)"
+    INCIDENT_POLICE_REFERENCE = "incident_police_reference", "Police reference (incidents)"
+    INCIDENT_WITNESSES = "incident_witnesses", "Witnesses (incidents)"
 
 
-#: Where each optional field is stored: ("party", role, attribute) or ("case", None, attribute).
+#: Where each optional field is stored: ("party", role, attribute), or (kind, None, attribute) for
+#: a field of the case itself ("case") or of its notes ("note") or incidents ("incident").
 #: The intake form names them after the setting itself; the party and case edit forms and the case
 #: page use the attribute.
 FIELD_PLACES: dict[str, tuple[str, str | None, str]] = {
@@ -355,6 +361,11 @@ FIELD_PLACES: dict[str, tuple[str, str | None, str]] = {
     IntakeField.SURVIVOR_DATE_OF_BIRTH: ("party", PartyRole.SURVIVOR, "date_of_birth"),
     IntakeField.OTHER_DATE_OF_BIRTH: ("party", PartyRole.OTHER_PARTY, "date_of_birth"),
     IntakeField.SUMMARY: ("case", None, "summary"),
+    IntakeField.NOTE_DURATION: ("note", None, "duration_minutes"),
+    IntakeField.INCIDENT_PLACE: ("incident", None, "place"),
+    IntakeField.INCIDENT_INJURIES: ("incident", None, "injuries"),
+    IntakeField.INCIDENT_POLICE_REFERENCE: ("incident", None, "police_reference"),
+    IntakeField.INCIDENT_WITNESSES: ("incident", None, "witnesses"),
 }
 
 

@@ -11,6 +11,7 @@ from django import forms
 from django.utils import timezone
 
 from caseflow.cases import evidence as files
+from caseflow.cases.forms import configure_fields
 from caseflow.casework.models import (
     Direction,
     IncidentKind,
@@ -109,8 +110,18 @@ class NoteFields(forms.Form):
     )
     incident = forms.ChoiceField(label="About an incident", required=False)
 
-    def __init__(self, *args, incidents: list[tuple[str, str]], **kwargs):
+    #: Fields an agency may hide or relabel (``cases.models.IntakeField``).
+    OPTIONAL_FIELDS = ("duration_minutes",)
+
+    def __init__(
+        self,
+        *args,
+        incidents: list[tuple[str, str]],
+        field_config: dict[str, dict] | None = None,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
+        configure_fields(self, field_config, self.OPTIONAL_FIELDS)
         incident = self.fields["incident"]
         assert isinstance(incident, forms.ChoiceField)
         incident.choices = [("", "No incident")] + incidents
@@ -164,8 +175,15 @@ class NoteChangeForm(NoteFields):
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
 
-    def __init__(self, *args, incidents: list[tuple[str, str]], amend: bool, **kwargs):
-        super().__init__(*args, incidents=incidents, **kwargs)
+    def __init__(
+        self,
+        *args,
+        incidents: list[tuple[str, str]],
+        amend: bool,
+        field_config: dict[str, dict] | None = None,
+        **kwargs,
+    ):
+        super().__init__(*args, incidents=incidents, field_config=field_config, **kwargs)
         self.amend = amend
         if amend:
             self.fields["reason"].required = True
@@ -244,8 +262,12 @@ class IncidentForm(forms.Form):
     )
     evidence = evidence_field()
 
-    def __init__(self, *args, **kwargs):
+    #: Fields an agency may hide or relabel (``cases.models.IntakeField``).
+    OPTIONAL_FIELDS = ("place", "injuries", "police_reference", "witnesses")
+
+    def __init__(self, *args, field_config: dict[str, dict] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        configure_fields(self, field_config, self.OPTIONAL_FIELDS)
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True

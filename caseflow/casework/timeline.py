@@ -10,6 +10,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 
 from caseflow.cases import timeline
+from caseflow.cases.fields import FieldConfig, agency_field_config
 from caseflow.cases.timeline import Entry, Query, Source
 from caseflow.casework.models import (
     PARTICIPANT_FIELDS,
@@ -54,12 +55,17 @@ def note_entries(case, query: Query) -> list[Entry]:
         .order_by("-occurred_at", "-pk")[: query.limit]
     )
     entries = []
-    for note in rows:
+    notes = list(rows)
+    duration: dict = {}
+    if notes:
+        settings = FieldConfig(agency_field_config(case.agency_id)).for_kind("note")
+        duration = settings.get("duration_minutes", {})
+    for note in notes:
         note.case = case
         people = {NOTE_PEOPLE[Participant(p)] for p in note.participants} | {timeline.STAFF}
         facts = [("Written by", _name(note.author))]
-        if note.duration_minutes:
-            facts.append(("How long", f"{note.duration_minutes} minutes"))
+        if note.duration_minutes and not duration.get("hidden"):
+            facts.append((duration.get("label") or "How long", f"{note.duration_minutes} minutes"))
         if note.amended:
             facts.append(("Amended", f"{note.amended} time{'s' if note.amended != 1 else ''}"))
         if note.break_glass_id:

@@ -17,6 +17,7 @@ from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
 from caseflow.cases import evidence as files
 from caseflow.cases.drafts import draft_context
+from caseflow.cases.fields import field_config
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.casework import selectors, services
@@ -48,6 +49,7 @@ def note_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         request.FILES or None,
         incidents=selectors.incident_choices(case),
         initial={"incident": request.GET.get("incident", "")},
+        field_config=field_config(request, case).for_kind("note"),
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -60,7 +62,7 @@ def note_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
                 participants=data["participants"],
                 direction=data["direction"],
                 occurred_at=data["occurred_at"],
-                duration_minutes=data["duration_minutes"],
+                duration_minutes=data.get("duration_minutes"),
                 text=data["text"],
                 incident=_incident_or_none(case, data["incident"]),
                 evidence=data["evidence"],
@@ -92,6 +94,7 @@ def note_detail(request: AuthenticatedRequest, case: Case, note_id: str) -> Http
             {
                 "case": case,
                 "note": note,
+                "fields": field_config(request, case).for_kind("note"),
                 "mode": services.note_change_mode(request.user, note),
                 "may_review": policy.reviews_break_glass(request.user),
             },
@@ -122,10 +125,14 @@ def note_change(request: AuthenticatedRequest, case: Case, note_id: str) -> Http
         initial=initial,
         incidents=selectors.incident_choices(case),
         amend=mode == "amend",
+        field_config=field_config(request, case).for_kind("note"),
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        changes = {name: data[name] for name in services.NOTE_FIELDS if name != "incident"}
+        # A field the agency does not collect is not in the form: its stored value stays.
+        changes = {
+            name: data[name] for name in services.NOTE_FIELDS if name != "incident" and name in data
+        }
         changes["incident"] = _incident_or_none(case, data["incident"])
         try:
             services.note_change(
@@ -157,7 +164,11 @@ def note_change(request: AuthenticatedRequest, case: Case, note_id: str) -> Http
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
 def incident_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
-    form = IncidentForm(request.POST or None, request.FILES or None)
+    form = IncidentForm(
+        request.POST or None,
+        request.FILES or None,
+        field_config=field_config(request, case).for_kind("incident"),
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -193,6 +204,7 @@ def incident_detail(request: AuthenticatedRequest, case: Case, incident_id: str)
             {
                 "case": case,
                 "incident": incident,
+                "fields": field_config(request, case).for_kind("incident"),
                 "can_edit": policy.may(request.user, case, "edit"),
                 "can_note": policy.may(request.user, case, "record_note"),
             },

@@ -30,6 +30,7 @@ class ConfidentialityConfig(AppConfig):
 def _register_pack_providers() -> None:
     """What each category of a referral pack or case export holds, from the parts that keep it."""
     from caseflow.agreements import packs as agreement_packs
+    from caseflow.casework import packs as casework_packs
     from caseflow.confidentiality.models import Category
     from caseflow.confidentiality.pack import register_provider
     from caseflow.safety import packs as safety_packs
@@ -38,3 +39,5 @@ def _register_pack_providers() -> None:
     register_provider(Category.COURT_ORDERS, safety_packs.protective_order_rows)
     register_provider(Category.COURT_ORDERS, agreement_packs.agreement_order_rows)
     register_provider(Category.EVIDENCE, agreement_packs.evidence_rows)
+    register_provider(Category.EVIDENCE, casework_packs.incident_rows)
+    register_provider(Category.NARRATIVES, casework_packs.note_rows)

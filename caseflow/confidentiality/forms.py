@@ -277,6 +277,8 @@ class RetentionForm(forms.Form):
 _APPLIES_TO = {
     "party": "The intake form, the person's edit form and the people on the case page.",
     "case": "The intake form, the case edit form and the case page.",
+    "note": "The case-note forms, the note's page and the case timeline.",
+    "incident": "The incident form, the incident's page and what leaves the agency.",
 }
 
 
