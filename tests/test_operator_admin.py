@@ -195,3 +195,51 @@ def test_every_operator_save_and_delete_is_audited(cast, login):
     delete = client.post(f"/operator/accounts/agency/{agency.pk}/delete/", {"post": "yes"})
     assert delete.status_code == 302
     assert AuditEvent.objects.filter(action="operator.delete", object_id=str(agency.pk)).exists()
+
+
+def test_operators_make_no_caseworkers_and_set_no_caseworkers_passwords(cast, login):
+    from caseflow.accounts.models import Membership, Role, User
+
+    client = login(cast.operator)
+    newcomer = User.objects.create_user("newcomer", "n@example.invalid")
+    url = f"/operator/accounts/user/{newcomer.pk}/change/"
+    for role in (Role.ADVOCATE, Role.SUPERVISOR, Role.AUDITOR):
+        response = client.post(
+            url,
+            _user_form(
+                newcomer,
+                **{
+                    "membership-0-agency": str(cast.agency.pk),
+                    "membership-0-role": role,
+                    "membership-0-is_active": "on",
+                },
+            ),
+        )
+        assert response.status_code == 200
+        assert "Operators only set up agency admins" in response.content.decode()
+    assert not Membership.objects.filter(user=newcomer).exists()
+    # An agency admin, yes.
+    response = client.post(
+        url,
+        _user_form(
+            newcomer,
+            **{
+                "membership-0-agency": str(cast.agency.pk),
+                "membership-0-role": Role.AGENCY_ADMIN,
+                "membership-0-is_active": "on",
+            },
+        ),
+    )
+    assert response.status_code == 302
+    assert newcomer.membership.role == Role.AGENCY_ADMIN
+    # No password form for anyone who does casework.
+    for member in (cast.assigned, cast.supervisor, cast.auditor):
+        password_url = f"/operator/accounts/user/{member.pk}/password/"
+        assert client.get(password_url).status_code == 403
+        response = client.post(
+            password_url, {"password1": "A-new-secret-9", "password2": "A-new-secret-9"}
+        )
+        assert response.status_code == 403
+        member.refresh_from_db()
+        assert not member.check_password("A-new-secret-9")
+    assert client.get(f"/operator/accounts/user/{newcomer.pk}/password/").status_code == 200

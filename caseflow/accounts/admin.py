@@ -1,13 +1,31 @@
 """The operators' admin: people and agencies only. Case models are not registered, so the admin
 shows no case content. An operator (superuser) account never holds a membership: the admin
 refuses one on a superuser and refuses making a member a superuser, so an operator cannot give
-themselves case access (and ``policy.active_role`` gives superusers no role in any case)."""
+themselves case access (and ``policy.active_role`` gives superusers no role in any case).
+
+Operators set up agencies and their first agency admins. They do not make caseworkers and do not
+set caseworkers' passwords: an agency admin creates staff, who choose their own password from a
+one-time link, so nobody else ever knows a caseworker's password. The admin refuses a new
+casework membership, a change of role to a casework one, and the password form of anyone who
+does casework."""
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin
+from django.core.exceptions import PermissionDenied
 
-from caseflow.accounts.models import Agency, Membership, Team, User
+from caseflow.accounts.models import Agency, Membership, Role, Team, User
+
+CASEWORK_ROLES = frozenset({Role.ADVOCATE, Role.SUPERVISOR, Role.AUDITOR})
+NO_CASEWORK_BY_OPERATORS = (
+    "Operators only set up agency admins. Caseworkers and auditors are added by their agency "
+    "admin, and choose their own password from a one-time link."
+)
+NO_PASSWORD_BY_OPERATORS = (
+    "Operators do not set the passwords of people who work with cases: their agency admin sends "
+    "them a one-time link to choose their own."
+)
 
 OPERATOR_NO_MEMBERSHIP = (
     "An operator account cannot belong to an agency. Use a separate account without operator "
@@ -18,12 +36,18 @@ OPERATOR_NO_MEMBERSHIP = (
 class MembershipFormSet(forms.BaseInlineFormSet):
     def clean(self) -> None:
         super().clean()
-        if not self.instance.is_superuser:
-            return
+        if self.instance.is_superuser:
+            for form in self.forms:
+                kept = form.instance.pk is not None or form.has_changed()
+                if kept and not form.cleaned_data.get("DELETE", False):
+                    raise forms.ValidationError(OPERATOR_NO_MEMBERSHIP)
         for form in self.forms:
-            kept = form.instance.pk is not None or form.has_changed()
-            if kept and not form.cleaned_data.get("DELETE", False):
-                raise forms.ValidationError(OPERATOR_NO_MEMBERSHIP)
+            role = form.cleaned_data.get("role")
+            if form.cleaned_data.get("DELETE", False) or role not in CASEWORK_ROLES:
+                continue
+            before = form.initial.get("role") if form.instance.pk is not None else None
+            if role != before:
+                raise forms.ValidationError(NO_CASEWORK_BY_OPERATORS)
 
 
 class MembershipInline(admin.StackedInline):
@@ -37,6 +61,13 @@ class MembershipInline(admin.StackedInline):
 class StaffAdmin(UserAdmin):
     inlines = [MembershipInline]
     list_display = ("username", "first_name", "last_name", "is_active", "is_superuser")
+
+    def user_change_password(self, request, id, form_url=""):
+        user = self.get_object(request, unquote(id))
+        membership = getattr(user, "membership_or_none", None) if user is not None else None
+        if membership is not None and membership.role in CASEWORK_ROLES:
+            raise PermissionDenied(NO_PASSWORD_BY_OPERATORS)
+        return super().user_change_password(request, id, form_url)
 
 
 @admin.register(Agency)

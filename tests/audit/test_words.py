@@ -18,7 +18,7 @@ T0 = dt.datetime(2026, 6, 1, 9, 0, tzinfo=dt.UTC)
 
 def test_events_show_labels_and_no_codes_or_ids(cast, login):
     record("case.view", actor=cast.assigned, case=cast.case, obj=cast.case)
-    record("dashboard.view", actor=cast.assigned, detail={"cases": [cast.case.pk, 99]})
+    record("dashboard.view", actor=cast.assigned, detail={"cases": [cast.case.pk, 987654321]})
     page = login(cast.supervisor).get(reverse("audit:events")).content.decode()
     assert "Viewed the case" in page and "Viewed the dashboard" in page
     assert "case.view" not in page.split("<table", 1)[1]
