@@ -9,6 +9,7 @@ RUN uv sync --locked --no-dev --no-install-project
 COPY . .
 RUN STATIC_ROOT=/app/staticfiles DATABASE_URL=sqlite:////tmp/build.sqlite3 SECRET_KEY=build \
     FIELD_ENCRYPTION_KEYS=Zm9yLWJ1aWxkLW9ubHktbm90LWEtcmVhbC1rZXktLS0tLS0= BLIND_INDEX_KEY=build \
+    AUDIT_SIGNING_KEY=Zm9yLWJ1aWxkLW9ubHktbm90LWEtcmVhbC1rZXktLS0= \
     python manage.py collectstatic --noinput -v 0
 USER caseflow
 EXPOSE 8000
