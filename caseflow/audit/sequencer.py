@@ -26,7 +26,7 @@ from caseflow.audit.chain import FIELDS, GENESIS, event_hash
 from caseflow.audit.merkle import Frontier, Key, leaf_hash
 from caseflow.audit.models import AuditEvent, AuditTreeNode
 
-BATCH = 1000
+BATCH = 5000
 # Any constant: the key of the PostgreSQL advisory lock only the sequencer takes.
 _SEQUENCER_LOCK_KEY = 0x0CA5EF10
 
@@ -98,15 +98,43 @@ def sequence_pending(batch: int = BATCH) -> int:
 
 def _sequence_batch(batch: int) -> int:
     pos, prev = chain_end()
-    events = list(AuditEvent.objects.filter(pos__isnull=True).order_by("seq")[:batch])
-    for event in events:
+    rows = list(AuditEvent.objects.filter(pos__isnull=True).order_by("seq").values(*FIELDS)[:batch])
+    placed: list[tuple[int, int | None, str, str]] = []
+    for row in rows:
         pos += 1
-        row = {name: getattr(event, name) for name in FIELDS}
-        event.pos, event.prev_hash = pos, prev
-        event.hash = prev = event_hash(prev, row)
-    if events:
-        AuditEvent.objects.bulk_update(events, ["pos", "prev_hash", "hash"], batch_size=500)
-    return len(events)
+        digest = event_hash(prev, row)
+        placed.append((row["seq"], pos, prev, digest))
+        prev = digest
+    if placed:
+        _place(placed)
+    return len(placed)
+
+
+def _place(rows: list[tuple[int, int | None, str, str]]) -> None:
+    """One statement per batch on PostgreSQL (Django's ``bulk_update`` writes a CASE arm per
+    row, which PostgreSQL plans slowly); each row only if it has no place yet."""
+    table = AuditEvent._meta.db_table
+    with connection.cursor() as cur:
+        if connection.vendor == "postgresql":
+            seqs, positions, prevs, hashes = (list(column) for column in zip(*rows, strict=True))
+            cur.execute(
+                f"UPDATE {table} AS e SET pos = v.pos, prev_hash = v.prev_hash, hash = v.hash"  # noqa: S608
+                " FROM unnest(%s::bigint[], %s::bigint[], %s::text[], %s::text[])"
+                " AS v(seq, pos, prev_hash, hash) WHERE e.seq = v.seq AND e.pos IS NULL",
+                [seqs, positions, prevs, hashes],
+            )
+            placed = cur.rowcount
+        else:
+            placed = 0
+            for seq, pos, prev, digest in rows:
+                cur.execute(
+                    f"UPDATE {table} SET pos = %s, prev_hash = %s, hash = %s"  # noqa: S608
+                    " WHERE seq = %s AND pos IS NULL",
+                    [pos, prev, digest, seq],
+                )
+                placed += cur.rowcount
+    if placed != len(rows):
+        raise RuntimeError("an event was placed by someone else while the sequencer held the lock")
 
 
 def _extend_tree(batch: int) -> int:
@@ -118,11 +146,22 @@ def _extend_tree(batch: int) -> int:
     if not hashes:
         return 0
     frontier = Frontier.load(size, nodes)
-    made: list[AuditTreeNode] = []
+    made: list[tuple[int, int, str]] = []
     for pos, digest in hashes:
         if pos != frontier.size + 1:
             raise RuntimeError(f"the chain has no event at position {frontier.size + 1}")
         for level, index, h in frontier.append(leaf_hash(bytes.fromhex(digest))):
-            made.append(AuditTreeNode(level=level, index=index, hash=h.hex()))
-    AuditTreeNode.objects.bulk_create(made, batch_size=1000)
+            made.append((level, index, h.hex()))
+    if connection.vendor == "postgresql":
+        levels, indexes, digests = (list(column) for column in zip(*made, strict=True))
+        with connection.cursor() as cur:
+            cur.execute(
+                f"INSERT INTO {AuditTreeNode._meta.db_table} (level, index, hash)"  # noqa: S608
+                " SELECT * FROM unnest(%s::smallint[], %s::bigint[], %s::text[])",
+                [levels, indexes, digests],
+            )
+    else:
+        AuditTreeNode.objects.bulk_create(
+            [AuditTreeNode(level=lv, index=ix, hash=h) for lv, ix, h in made], batch_size=1000
+        )
     return len(hashes)
