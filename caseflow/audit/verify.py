@@ -26,7 +26,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 
 from caseflow.audit import merkle, sequencer
-from caseflow.audit.chain import FIELDS, GENESIS, canonical, canonical_json, canonical_values
+from caseflow.audit.chain import GENESIS, canonical, canonical_json, canonical_values
 from caseflow.audit.heads import SignedHead, public_key
 from caseflow.audit.models import AuditEvent
 
@@ -68,6 +68,7 @@ def _field(name: str) -> models.Field:
 
 
 def _select() -> str:
+    """Every sequenced row from position %s on, in order."""
     meta = AuditEvent._meta
     quote = connection.ops.quote_name
     columns = ", ".join(quote(_field(name).column or name) for name in _COLUMNS_BY_FIELD)
@@ -75,7 +76,7 @@ def _select() -> str:
     # Identifiers from the model, quoted by the backend: nothing from outside reaches the SQL.
     return (
         f"SELECT {columns} FROM {quote(meta.db_table)}"  # noqa: S608
-        f" WHERE {pos} IS NOT NULL ORDER BY {pos}"
+        f" WHERE {pos} >= %s ORDER BY {pos}"
     )
 
 
@@ -100,9 +101,9 @@ _COLUMNS_BY_FIELD = (
 )
 
 
-def _raw_batches(batch: int) -> Generator[list[tuple], None, None]:
-    """Every sequenced row, in ``pos`` order, ``batch`` rows at a time, as the database returns
-    them."""
+def _raw_batches(batch: int, first: int = 1) -> Generator[list[tuple], None, None]:
+    """Every sequenced row from position ``first`` on, in ``pos`` order, ``batch`` rows at a
+    time, as the database returns them."""
     # On PostgreSQL a server-side cursor inside a transaction streams; outside one it would be
     # declared WITH HOLD, which makes the server materialise the whole result first. (Not on
     # SQLite: its transactions begin IMMEDIATE, and a verify must not hold off writers.)
@@ -112,7 +113,7 @@ def _raw_batches(batch: int) -> Generator[list[tuple], None, None]:
     with in_transaction:
         cursor = connection.chunked_cursor()
         try:
-            cursor.execute(_select())
+            cursor.execute(_select(), [first])
             while chunk := cursor.fetchmany(batch):
                 yield chunk
         finally:
@@ -133,9 +134,10 @@ def _as_row(values: tuple) -> dict[str, Any]:
     return row
 
 
-def _rows(batch: int) -> Generator[tuple[int, bytes, str, str], None, None]:
-    """(pos, canonical bytes, prev_hash, hash) of every sequenced row in ``pos`` order."""
-    with contextlib.closing(_raw_batches(batch)) as chunks:
+def _rows(batch: int, first: int = 1) -> Generator[tuple[int, bytes, str, str], None, None]:
+    """(pos, canonical bytes, prev_hash, hash) of every sequenced row from position ``first``
+    on, in ``pos`` order."""
+    with contextlib.closing(_raw_batches(batch, first)) as chunks:
         yield from _canonical_rows(chunks)
 
 
@@ -262,14 +264,6 @@ def _walk(
     return Result(True, checked, head), frontier
 
 
-def _event_rows(first: int, last: int) -> list[dict[str, Any]]:
-    return list(
-        AuditEvent.objects.filter(pos__gte=first, pos__lte=last)
-        .order_by("pos")
-        .values(*FIELDS, "pos", "prev_hash", "hash")
-    )
-
-
 def verify_since(shipped: SignedHead, *, batch: int = BATCH) -> Result:
     """Check that the log extends ``shipped`` (a signed head kept outside the database),
     reading only the events after it and O(log n) stored tree nodes:
@@ -281,8 +275,6 @@ def verify_since(shipped: SignedHead, *, batch: int = BATCH) -> Result:
        the head's tree gives the stored tree's root now, and the consistency proof from the
        stored tree between the two sizes holds.
     """
-    from caseflow.audit.chain import event_hash
-
     if not shipped.signed_by(public_key()):
         return Result(False, 0, None, None, "the shipped head's signature is not valid")
     m = shipped.tree_size
@@ -304,39 +296,10 @@ def verify_since(shipped: SignedHead, *, batch: int = BATCH) -> Result:
     if frontier.root() != shipped.root:
         problem = f"the stored tree's first {m} events do not match the shipped head"
         return Result(False, 0, None, None, problem)
-    prev = GENESIS
-    if m:
-        found = _event_rows(m, m)
-        if not found:
-            return Result(False, 0, None, m, f"event {m} is missing")
-        last = found[0]
-        if last["hash"] != event_hash(last["prev_hash"], last):
-            return Result(False, 0, None, m, f"event {m} was changed")
-        leaf = merkle.leaf_hash(bytes.fromhex(last["hash"]))
-        proof = merkle.inclusion_proof(m - 1, m, sequencer.nodes)
-        if not merkle.verify_inclusion(m - 1, m, leaf, proof, shipped.root):
-            return Result(False, 0, None, m, f"event {m} is not the shipped head's last event")
-        prev = last["hash"]
-    checked = 0
-    pos = m
-    while pos < n:
-        rows = _event_rows(pos + 1, min(pos + batch, n))
-        for row in rows:
-            pos += 1
-            if row["pos"] != pos:
-                return Result(
-                    False, checked, None, pos, f"event {pos} is missing (the next is {row['pos']})"
-                )
-            if row["prev_hash"] != prev:
-                return Result(False, checked, None, pos, f"event {pos} does not link to {pos - 1}")
-            digest = event_hash(prev, row)
-            if digest != row["hash"]:
-                return Result(False, checked, None, pos, f"event {pos} was changed")
-            frontier.push(merkle.leaf_hash(bytes.fromhex(digest)))
-            prev = digest
-            checked += 1
-        if not rows:
-            return Result(False, checked, None, pos + 1, f"event {pos + 1} is missing")
+    with contextlib.closing(_rows(batch, max(m, 1))) as rows:
+        failed, prev, checked = _walk_new(rows, m, n, frontier, shipped)
+    if failed is not None:
+        return failed
     new_root = frontier.root()
     if merkle.root(n, sequencer.nodes) != new_root:
         return Result(False, checked, None, None, "the stored tree does not match the events")
@@ -344,6 +307,44 @@ def verify_since(shipped: SignedHead, *, batch: int = BATCH) -> Result:
     if not merkle.verify_consistency(m, n, shipped.root, new_root, proof):
         return Result(False, checked, None, None, "the log does not extend the shipped head")
     return Result(True, checked, Head(n, prev) if n else None)
+
+
+def _walk_new(
+    rows: Iterator[tuple[int, bytes, str, str]],
+    m: int,
+    n: int,
+    frontier: merkle.Frontier,
+    shipped: SignedHead,
+) -> tuple[Result | None, str, int]:
+    """The head's last event (position ``m``: unchanged, and in the head's tree), then every
+    event after it: linked, hashed as stored, appended to ``frontier``."""
+    sha256 = hashlib.sha256
+    prev, checked, expected = GENESIS, 0, max(m, 1)
+    for pos, data, prev_hash, stored in rows:
+        if pos != expected:
+            problem = f"event {expected} is missing (the next is {pos})"
+            return Result(False, checked, None, expected, problem), prev, checked
+        if pos > m and prev_hash != prev:
+            problem = f"event {pos} does not link to {pos - 1}"
+            return Result(False, checked, None, pos, problem), prev, checked
+        h = sha256(prev_hash.encode() + b"\n" + data)
+        if h.hexdigest() != stored:
+            return Result(False, checked, None, pos, f"event {pos} was changed"), prev, checked
+        leaf = sha256(b"\x00" + h.digest()).digest()
+        if pos == m:
+            proof = merkle.inclusion_proof(m - 1, m, sequencer.nodes)
+            if not merkle.verify_inclusion(m - 1, m, leaf, proof, shipped.root):
+                problem = f"event {m} is not the shipped head's last event"
+                return Result(False, 0, None, m, problem), prev, checked
+        else:
+            frontier.push(leaf)
+            checked += 1
+        prev, expected = stored, pos + 1
+        if pos == n:
+            break
+    if expected <= n:
+        return Result(False, checked, None, expected, f"event {expected} is missing"), prev, checked
+    return None, prev, checked
 
 
 def current_head() -> tuple[Head, Any] | None:
