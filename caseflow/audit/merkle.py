@@ -175,6 +175,41 @@ def verify_consistency(
     return sn == 0 and fr == old_root and sr == new_root
 
 
+def keys_for(
+    *,
+    roots: Iterable[int] = (),
+    inclusions: Iterable[tuple[int, int]] = (),
+    consistencies: Iterable[tuple[int, int]] = (),
+) -> list[Key]:
+    """Every stored node the given roots (tree sizes), inclusion proofs (index, size) and
+    consistency proofs (old size, new size) need: to fetch them all in one call."""
+    ranges: list[tuple[int, int]] = [(0, size) for size in roots if size]
+    for index, size in inclusions:
+        ranges += _path(index, 0, size)
+    for old, new in consistencies:
+        if 0 < old < new:
+            ranges += _subproof(old, 0, new, True)
+    keys: list[Key] = []
+    for start, end in ranges:
+        _keys(start, end, keys)
+    return keys
+
+
+def prefetched(source: Source, keys: Iterable[Key]) -> Source:
+    """A source answering from one call of ``source`` for ``keys`` (and asking ``source`` for
+    anything else)."""
+    known = source(keys)
+
+    def lookup(wanted: Iterable[Key]) -> dict[Key, bytes]:
+        wanted = list(wanted)
+        missing = [key for key in wanted if key not in known]
+        if missing:
+            known.update(source(missing))
+        return {key: known[key] for key in wanted if key in known}
+
+    return lookup
+
+
 # --- Appending leaves: the frontier of complete subtrees ---------------------------------------
 
 

@@ -290,20 +290,27 @@ def verify_since(shipped: SignedHead, *, batch: int = BATCH) -> Result:
         problem = f"the tree holds {n} events, the chain {end_pos}"
         return Result(False, 0, None, min(n, end_pos) + 1, problem)
     try:
-        frontier = merkle.Frontier.load(m, sequencer.nodes)
+        # Every node the checks below need, in one query.
+        source = merkle.prefetched(
+            sequencer.nodes,
+            merkle.keys_for(
+                roots=(m, n), inclusions=[(m - 1, m)] if m else [], consistencies=[(m, n)]
+            ),
+        )
+        frontier = merkle.Frontier.load(m, source)
     except merkle.MissingNode:
         return Result(False, 0, None, None, "the stored tree lacks nodes of the shipped head")
     if frontier.root() != shipped.root:
         problem = f"the stored tree's first {m} events do not match the shipped head"
         return Result(False, 0, None, None, problem)
     with contextlib.closing(_rows(batch, max(m, 1))) as rows:
-        failed, prev, checked = _walk_new(rows, m, n, frontier, shipped)
+        failed, prev, checked = _walk_new(rows, m, n, frontier, shipped, source)
     if failed is not None:
         return failed
     new_root = frontier.root()
-    if merkle.root(n, sequencer.nodes) != new_root:
+    if merkle.root(n, source) != new_root:
         return Result(False, checked, None, None, "the stored tree does not match the events")
-    proof = merkle.consistency_proof(m, n, sequencer.nodes)
+    proof = merkle.consistency_proof(m, n, source)
     if not merkle.verify_consistency(m, n, shipped.root, new_root, proof):
         return Result(False, checked, None, None, "the log does not extend the shipped head")
     return Result(True, checked, Head(n, prev) if n else None)
@@ -315,6 +322,7 @@ def _walk_new(
     n: int,
     frontier: merkle.Frontier,
     shipped: SignedHead,
+    source: merkle.Source,
 ) -> tuple[Result | None, str, int]:
     """The head's last event (position ``m``: unchanged, and in the head's tree), then every
     event after it: linked, hashed as stored, appended to ``frontier``."""
@@ -332,7 +340,7 @@ def _walk_new(
             return Result(False, checked, None, pos, f"event {pos} was changed"), prev, checked
         leaf = sha256(b"\x00" + h.digest()).digest()
         if pos == m:
-            proof = merkle.inclusion_proof(m - 1, m, sequencer.nodes)
+            proof = merkle.inclusion_proof(m - 1, m, source)
             if not merkle.verify_inclusion(m - 1, m, leaf, proof, shipped.root):
                 problem = f"event {m} is not the shipped head's last event"
                 return Result(False, 0, None, m, problem), prev, checked

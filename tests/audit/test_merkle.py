@@ -72,3 +72,22 @@ def test_a_tree_larger_than_the_store_is_refused():
         pass
     else:
         raise AssertionError("a fourth leaf was invented")
+
+
+def test_one_fetch_serves_a_root_an_inclusion_and_a_consistency_proof():
+    leaves = [i.to_bytes(4, "big") for i in range(37)]
+    _, source = stored(leaves)
+    calls = []
+
+    def counted(keys):
+        calls.append(list(keys))
+        return source(calls[-1])
+
+    keys = merkle.keys_for(roots=(20, 37), inclusions=[(19, 20)], consistencies=[(20, 37)])
+    once = merkle.prefetched(counted, keys)
+    assert merkle.root(37, once) == mth(leaves)
+    proof = merkle.consistency_proof(20, 37, once)
+    assert merkle.verify_consistency(20, 37, mth(leaves[:20]), mth(leaves), proof)
+    path = merkle.inclusion_proof(19, 20, once)
+    assert merkle.verify_inclusion(19, 20, merkle.leaf_hash(leaves[19]), path, mth(leaves[:20]))
+    assert len(calls) == 1
