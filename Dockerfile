@@ -11,6 +11,8 @@ RUN STATIC_ROOT=/app/staticfiles DATABASE_URL=sqlite:////tmp/build.sqlite3 SECRE
     FIELD_ENCRYPTION_KEYS=Zm9yLWJ1aWxkLW9ubHktbm90LWEtcmVhbC1rZXktLS0tLS0= BLIND_INDEX_KEY=build \
     AUDIT_SIGNING_KEY=Zm9yLWJ1aWxkLW9ubHktbm90LWEtcmVhbC1rZXktLS0= \
     python manage.py collectstatic --noinput -v 0
+# Signed audit tree heads are appended here (a volume in docker-compose.yml).
+RUN mkdir -p /var/lib/caseflow/audit-heads && chown caseflow /var/lib/caseflow/audit-heads
 USER caseflow
 EXPOSE 8000
 CMD ["gunicorn", "caseflow.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", \
