@@ -132,14 +132,16 @@ def seed_events(count: int, case_x, real_cases, users, spread: int) -> None:
     """Append ``count`` chained events after the current head, in bulk."""
     import random
 
-    from django.db import transaction
+    from django.db import connection, transaction
 
-    from caseflow.audit.chain import GENESIS, event_hash
+    from caseflow.audit import sequencer
+    from caseflow.audit.chain import event_hash
     from caseflow.audit.models import AuditEvent
 
     rng = random.Random(3)
-    head = AuditEvent.objects.order_by("-seq").values_list("seq", "hash").first()
-    seq, prev = head if head else (0, GENESIS)
+    sequencer.sequence_pending()
+    seq = AuditEvent.objects.order_by("-seq").values_list("seq", flat=True).first() or 0
+    pos, prev = sequencer.chain_end()
     start = dt.datetime.now(dt.UTC) - dt.timedelta(days=90)
     step = dt.timedelta(days=90) / max(count, 1)
     actions = ["case.view"] * 6 + ["case.list", "case.update", "party.update", "security.login"]
@@ -148,7 +150,7 @@ def seed_events(count: int, case_x, real_cases, users, spread: int) -> None:
     # About one event in ten thousand is a read of case X: ~100 at a million.
     x_every = 10_000
     for i in range(count):
-        seq += 1
+        seq, pos = seq + 1, pos + 1
         actor = users[i % len(users)]
         if i % x_every == x_every // 2:
             action, case_id = "case.view", case_x.pk
@@ -170,7 +172,7 @@ def seed_events(count: int, case_x, real_cases, users, spread: int) -> None:
             "detail": {"fields": ["summary"]} if action.endswith("update") else {},
         }
         digest = event_hash(prev, row)
-        batch.append(AuditEvent(prev_hash=prev, hash=digest, **row))
+        batch.append(AuditEvent(pos=pos, prev_hash=prev, hash=digest, **row))
         prev = digest
         if len(batch) == 10_000:
             with transaction.atomic():
@@ -179,6 +181,14 @@ def seed_events(count: int, case_x, real_cases, users, spread: int) -> None:
     if batch:
         with transaction.atomic():
             AuditEvent.objects.bulk_create(batch)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cur:
+            cur.execute(
+                "SELECT setval(pg_get_serial_sequence('audit_auditevent', 'seq'), MAX(seq))"
+                " FROM audit_auditevent"
+            )
+    # The events were written already placed in the chain; the tree gets their leaves.
+    sequencer.sequence_pending(batch=20_000)
 
 
 def floor_verify() -> int:
@@ -192,7 +202,7 @@ def floor_verify() -> int:
         cursor.execute(
             "SELECT seq, at, actor_id, actor_role, agency_id, case_id, action, object_type,"
             " object_id, request_id, ip, detail, prev_hash, hash FROM audit_auditevent"
-            " ORDER BY seq"
+            " WHERE pos IS NOT NULL ORDER BY pos"
         )
         while True:
             chunk = cursor.fetchmany(5000)

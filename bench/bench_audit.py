@@ -84,4 +84,66 @@ def who_accessed(ctx: BenchContext) -> list[Row]:
     return rows
 
 
-BENCHMARKS = [verify_audit, who_accessed]
+#: Events recorded after the shipped head for ``verify_since_head``.
+NEW_EVENTS = 1000
+
+
+def _floor_new(after: int) -> int:
+    """The least a check of the new events must do: read them in order and hash each once."""
+    import hashlib
+
+    from django.db import connection
+
+    rows, prev = 0, b"0" * 64
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT seq, at, actor_id, actor_role, agency_id, case_id, action, object_type,"
+            " object_id, request_id, ip, detail, prev_hash, hash FROM audit_auditevent"
+            " WHERE pos > %s ORDER BY pos",
+            [after],
+        )
+        for row in cur.fetchall():
+            prev = hashlib.sha256(prev + repr(row[:12]).encode()).hexdigest().encode()
+            rows += 1
+    return rows
+
+
+def verify_since_head(ctx: BenchContext) -> list[Row]:
+    """``verify_audit --since-head``: the head shipped, then NEW_EVENTS events recorded; the check
+    reads those and O(log n) tree nodes, whatever the log's size before the head."""
+    from caseflow.audit import heads, sequencer
+    from caseflow.audit.services import record
+    from caseflow.audit.verify import verify_since
+
+    head = heads.publish_head(force=True)
+    assert head is not None
+    for _ in range(NEW_EVENTS):
+        record("checkin.missed", detail={})
+    sequencer.sequence_pending()
+    state = {}
+
+    def caseflow_since():
+        result = verify_since(head)
+        if not result.ok:
+            raise AssertionError(f"the log does not extend the head: {result.problem}")
+        state["checked"] = result.checked
+
+    def floor():
+        state["floor"] = _floor_new(head.tree_size)
+
+    rows = compare(
+        ctx,
+        f"verify_audit --since-head ({NEW_EVENTS:,} new after {head.tree_size:,})",
+        caseflow_since,
+        # No ratio target: the target is that the time does not grow with the log before the
+        # head (compare the rows of two tiers); the floor shows the new events' own cost.
+        [Peer("floor: read + sha256 the new rows", floor)],
+    )
+    rows[0].notes.append(
+        f"checked {state['checked']:,} new events and {state['floor']:,} for the floor; the "
+        "events before the head are not read"
+    )
+    return rows
+
+
+BENCHMARKS = [verify_audit, verify_since_head, who_accessed]

@@ -40,7 +40,16 @@ def _keys() -> dict[str, str]:
                 f"BLIND_INDEX_KEY={secrets.token_urlsafe(32)}\n"
             )
     pairs = (line.partition("=") for line in path.read_text().splitlines() if "=" in line)
-    return {name.strip(): value.strip() for name, _, value in pairs}
+    keys = {name.strip(): value.strip() for name, _, value in pairs}
+    if "AUDIT_SIGNING_KEY" not in keys:
+        import base64
+
+        keys["AUDIT_SIGNING_KEY"] = base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
+        with path.open("a") as fh:
+            fh.write(f"AUDIT_SIGNING_KEY={keys['AUDIT_SIGNING_KEY']}\n")
+    # Heads shipped from the scratch databases stay beside them.
+    keys.setdefault("AUDIT_HEAD_SINK", str(BENCH_VAR / "audit-heads.jsonl"))
+    return keys
 
 
 def _database_url(args) -> str:

@@ -90,7 +90,14 @@ class NoStoreMiddleware:
 
 class SessionTimeoutMiddleware:
     """Sessions end after ``SESSION_IDLE_SECONDS`` without a request and ``SESSION_COOKIE_AGE``
-    after sign-in, whatever the cookie says: both are checked here, on the server."""
+    after sign-in, whatever the cookie says: both are checked here, on the server.
+
+    The time last seen is written back at most every ``SEEN_GRANULARITY`` seconds, not on every
+    request (a session write is a database UPDATE and commit per request). The stored time is
+    then at most that much older than the last request, so a session can only end sooner than
+    ``SESSION_IDLE_SECONDS`` after the last request, never later."""
+
+    SEEN_GRANULARITY = 30
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -115,7 +122,7 @@ class SessionTimeoutMiddleware:
 
                 record("session.expired", actor=user, request=request, detail={"reason": reason})
                 logout(request)
-            else:
+            elif seen is not None and now - float(seen) >= self.SEEN_GRANULARITY:
                 request.session[sf.SEEN_AT] = now
         return self.get_response(request)
 

@@ -4,6 +4,7 @@ The embedded default (no ``DATABASE_URL``) runs on a SQLite file and a file-syst
 under ``var/`` and generates its own development keys there. Production sets every key explicitly.
 """
 
+import base64
 import ipaddress
 import os
 import secrets
@@ -33,8 +34,14 @@ EMBEDDED = not os.environ.get("DATABASE_URL")
 DEBUG = env_bool("DEBUG", False)
 
 
+def new_audit_signing_key() -> str:
+    """A new Ed25519 private key (its 32-byte seed, URL-safe base64) for AUDIT_SIGNING_KEY."""
+    return base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
+
+
 def _embedded_keys() -> dict[str, str]:
-    """Development keys for the embedded default, generated once into var/ (git-ignored)."""
+    """Development keys for the embedded default, generated once into var/ (git-ignored); a key
+    added in a later version is added to an existing file."""
     path = VAR_DIR / "keys.env"
     if not path.exists():
         VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -42,6 +49,7 @@ def _embedded_keys() -> dict[str, str]:
             f"SECRET_KEY={secrets.token_urlsafe(50)}",
             f"FIELD_ENCRYPTION_KEYS={Fernet.generate_key().decode()}",
             f"BLIND_INDEX_KEY={secrets.token_urlsafe(32)}",
+            f"AUDIT_SIGNING_KEY={new_audit_signing_key()}",
         ]
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as fh:
@@ -50,6 +58,10 @@ def _embedded_keys() -> dict[str, str]:
     for line in path.read_text().splitlines():
         name, _, value = line.partition("=")
         keys[name.strip()] = value.strip()
+    if "AUDIT_SIGNING_KEY" not in keys:
+        keys["AUDIT_SIGNING_KEY"] = new_audit_signing_key()
+        with path.open("a") as fh:
+            fh.write(f"AUDIT_SIGNING_KEY={keys['AUDIT_SIGNING_KEY']}\n")
     return keys
 
 
@@ -68,6 +80,17 @@ SECRET_KEY = secret("SECRET_KEY")
 FIELD_ENCRYPTION_KEYS = [k.strip() for k in secret("FIELD_ENCRYPTION_KEYS").split(",") if k.strip()]
 # Key of the HMAC blind index used for exact-match look-ups (conflict check).
 BLIND_INDEX_KEY = secret("BLIND_INDEX_KEY")
+#: Signs the audit log's tree heads (Ed25519 seed, URL-safe base64). Held outside the database,
+#: like the field keys: someone who can write the database but not read this cannot publish a
+#: head for a rewritten log. A fixed development key only under DEBUG or the test runner; the
+#: deploy check refuses it.
+AUDIT_DEV_SIGNING_KEY = base64.urlsafe_b64encode(b"caseflow-development-only-key-00").decode()
+if os.environ.get("AUDIT_SIGNING_KEY") or _fallback.get("AUDIT_SIGNING_KEY"):
+    AUDIT_SIGNING_KEY = secret("AUDIT_SIGNING_KEY")
+elif DEBUG or os.environ.get("PYTEST_VERSION"):
+    AUDIT_SIGNING_KEY = AUDIT_DEV_SIGNING_KEY
+else:
+    raise ImproperlyConfigured("AUDIT_SIGNING_KEY must be set in the environment")
 
 ALLOWED_HOSTS = [
     h.strip()
@@ -165,13 +188,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
-            # Writers take the lock at BEGIN, so the audit chain and the scheduler's claims
+            # Writers take the lock at BEGIN, so the audit sequencer and the scheduler's claims
             # serialise instead of failing with "database is locked" half-way.
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # caseflow's queries are short and indexed. PostgreSQL's JIT compiler starts when a plan's
+    # estimated cost passes a threshold, and estimates grow with the tables: at the stretch tier
+    # it spent 22 ms compiling the dashboard's 4 ms query (BENCHMARKS.md). Off for caseflow.
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options["options"] = f"{_options.get('options', '')} -c jit=off".strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
@@ -436,6 +465,25 @@ CELERY_BEAT_SCHEDULE["confidentiality-purge-proposals"] = {
 # More than this many distinct cases outside one's caseload opened in an hour alerts the
 # supervisors.
 AUDIT_UNUSUAL_ACCESS_PER_HOUR = env_int("AUDIT_UNUSUAL_ACCESS_PER_HOUR", 10)
+# The sequencer chains committed audit events this often (a beat task; see
+# caseflow/audit/sequencer.py). verify_audit fails when an event has waited for it longer than
+# this plus the slack (a stopped beat, a stuck worker).
+AUDIT_SEQUENCE_SECONDS = env_int("AUDIT_SEQUENCE_SECONDS", 5)
+AUDIT_SEQUENCE_SLACK_SECONDS = env_int("AUDIT_SEQUENCE_SLACK_SECONDS", 120)
+# A signed tree head is published this often and shipped (appended as one JSON line) to
+# AUDIT_HEAD_SINK, a file the database's writers cannot change: a write-once or append-only
+# mount, another host's share. verify_audit checks the log against the latest head there.
+AUDIT_HEAD_SECONDS = env_int("AUDIT_HEAD_SECONDS", 300)
+AUDIT_HEAD_SINK = Path(os.environ.get("AUDIT_HEAD_SINK", VAR_DIR / "audit-heads.jsonl"))
+CELERY_BEAT_SCHEDULE["audit-sequence"] = {
+    "task": "caseflow.audit.tasks.sequence",
+    "schedule": float(AUDIT_SEQUENCE_SECONDS),
+    "options": {"expires": max(AUDIT_SEQUENCE_SECONDS - 1, 1)},
+}
+CELERY_BEAT_SCHEDULE["audit-publish-head"] = {
+    "task": "caseflow.audit.tasks.publish_head",
+    "schedule": float(AUDIT_HEAD_SECONDS),
+}
 CELERY_BEAT_SCHEDULE["audit-break-glass-expiry"] = {
     "task": "caseflow.oversight.tasks.break_glass_expiry",
     "schedule": 60.0,

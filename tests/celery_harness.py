@@ -84,6 +84,7 @@ class Worker:
             "SECRET_KEY": django_settings.SECRET_KEY,
             "FIELD_ENCRYPTION_KEYS": ",".join(django_settings.FIELD_ENCRYPTION_KEYS),
             "BLIND_INDEX_KEY": django_settings.BLIND_INDEX_KEY,
+            "AUDIT_SIGNING_KEY": django_settings.AUDIT_SIGNING_KEY,
             "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
             "CASEFLOW_VAR_DIR": str(tmp),
             # No connection outlives a task: the test database is flushed between tests.

@@ -134,6 +134,13 @@ def evidence_in_a_temporary_folder(settings, tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
+def audit_heads_in_a_temporary_file(settings, tmp_path_factory):
+    """Signed tree heads shipped by any test land in a throwaway sink, one per test: a head
+    shipped from another test's database would not match this one's log."""
+    settings.AUDIT_HEAD_SINK = tmp_path_factory.mktemp("heads") / "audit-heads.jsonl"
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """Argon2 is deliberately slow; tests that are not about hashing use a fast hasher."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

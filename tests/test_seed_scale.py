@@ -30,7 +30,7 @@ def test_plan_keeps_caseloads_and_multiplies_totals():
 
 def _chain_is_valid() -> bool:
     prev = GENESIS
-    for event in AuditEvent.objects.order_by("seq").iterator():
+    for event in AuditEvent.objects.order_by("pos").iterator():
         row = {name: getattr(event, name) for name in scale.AUDIT_COLUMNS[:-2]}
         if event.prev_hash != prev or event.hash != event_hash(prev, row):
             return False

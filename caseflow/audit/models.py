@@ -13,10 +13,18 @@ class AuditEventQuerySet(models.QuerySet):
 
 
 class AuditEvent(models.Model):
-    """One read, write or security event. Never updated or deleted (a trigger enforces it on
-    PostgreSQL). ``hash`` covers the canonical serialisation of the row and the previous hash."""
+    """One read, write or security event. Never deleted, and never updated but once, by the
+    sequencer (a trigger enforces both on PostgreSQL).
 
-    seq = models.BigIntegerField(primary_key=True)
+    A request inserts its event with a number (``seq``, given by the database at insert, in no
+    particular commit order) and no place in the chain. The sequencer
+    (:mod:`caseflow.audit.sequencer`) later gives it its chain position ``pos`` (1, 2, 3, ... in
+    the order the sequencer saw the events committed), ``prev_hash`` and ``hash``, which covers
+    the canonical serialisation of the row and the previous hash. The sequenced events are the
+    leaves of a Merkle tree (:class:`AuditTreeNode`) whose signed heads are published.
+    """
+
+    seq = models.BigAutoField(primary_key=True)
     at = models.DateTimeField(db_index=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -34,8 +42,10 @@ class AuditEvent(models.Model):
     request_id = models.CharField(max_length=40, blank=True)
     ip = models.CharField(max_length=45, blank=True)
     detail = models.JSONField(default=dict)
-    prev_hash = models.CharField(max_length=64)
-    hash = models.CharField(max_length=64)
+    #: The event's place in the chain, from 1; empty until the sequencer reaches it.
+    pos = models.BigIntegerField(null=True, unique=True)
+    prev_hash = models.CharField(max_length=64, blank=True, default="")
+    hash = models.CharField(max_length=64, blank=True, default="")
 
     objects = AuditEventQuerySet.as_manager()
 
@@ -48,7 +58,51 @@ class AuditEvent(models.Model):
             models.Index(fields=["actor", "agency_id", "seq"], name="audit_actor_agency_seq"),
             models.Index(fields=["agency_id", "seq"], name="audit_agency_seq"),
             models.Index(fields=["action", "agency_id", "seq"], name="audit_action_agency_seq"),
+            # The sequencer's queue: the events not yet in the chain, oldest first.
+            models.Index(
+                fields=["seq"], name="audit_unsequenced", condition=models.Q(pos__isnull=True)
+            ),
         ]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.action}"
+
+
+class AuditTreeNode(models.Model):
+    """One complete subtree of the Merkle tree over the sequenced events (RFC 9162, 2.1.1):
+    level 0 holds the leaf hashes, SHA-256(0x00 || event hash), one per chain position
+    (``index`` = pos - 1); the node at (level, index) covers leaves
+    [index * 2**level, (index + 1) * 2**level) and is stored once all of them exist. Any tree
+    size's root, and every inclusion or consistency proof, is a combination of O(log n) of
+    these rows. Append-only like the events (a trigger on PostgreSQL)."""
+
+    level = models.PositiveSmallIntegerField()
+    index = models.BigIntegerField()
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["level", "index"], name="audit_tree_node_position")
+        ]
+
+    def __str__(self) -> str:
+        return f"node {self.level}/{self.index}"
+
+
+class AuditTreeHead(models.Model):
+    """A signed tree head: the root of the first ``tree_size`` sequenced events at ``at``,
+    signed with the audit signing key (Ed25519, held outside the database). Published by beat,
+    stored here and shipped to the head sink outside the database (see ``caseflow.audit.heads``).
+    """
+
+    tree_size = models.BigIntegerField()
+    root_hash = models.CharField(max_length=64)
+    at = models.DateTimeField()
+    key_id = models.CharField(max_length=16)
+    signature = models.CharField(max_length=128)
+
+    class Meta:
+        ordering = ["tree_size", "at"]
+
+    def __str__(self) -> str:
+        return f"head {self.tree_size}"

@@ -1,4 +1,8 @@
-"""Writing audit events: synchronously, in the caller's transaction, failing closed."""
+"""Writing audit events: synchronously, in the caller's transaction, failing closed.
+
+An event is inserted with no place in the chain and no lock: requests never wait for one
+another here. The sequencer (:mod:`caseflow.audit.sequencer`) chains committed events within
+seconds; a rolled-back request leaves no event to chain."""
 
 from __future__ import annotations
 
@@ -6,32 +10,20 @@ import datetime as dt
 import logging
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow.audit import actions
 from caseflow.audit.actions import is_read
-from caseflow.audit.chain import GENESIS, event_hash
 from caseflow.audit.models import AuditEvent
 from caseflow.lib.request_context import client_ip, current_request_id
 
 log = logging.getLogger(__name__)
 
-# Any constant: the key of the PostgreSQL advisory lock that serialises appends to the chain.
-_CHAIN_LOCK_KEY = 0x0CA5EF10
-
 
 class AuditWriteError(Exception):
     """The audit event could not be written; the action it records must not happen."""
-
-
-def lock_chain() -> None:
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cur:
-            cur.execute("SELECT pg_advisory_xact_lock(%s)", [_CHAIN_LOCK_KEY])
-    # SQLite: every transaction begins IMMEDIATE (settings), so the writer already holds the
-    # database's single write lock and appends are serialised.
 
 
 def _actor_fields(actor: Any) -> tuple[int | None, str, int | None]:
@@ -56,7 +48,8 @@ def record(
     detail: dict[str, Any] | None = None,
     at: dt.datetime | None = None,
 ) -> AuditEvent:
-    """Append one event to the chain. Raises :class:`AuditWriteError` if it cannot be written.
+    """Record one event, in the caller's transaction (the sequencer chains it once committed).
+    Raises :class:`AuditWriteError` if it cannot be written.
 
     ``detail`` must hold identifiers and field *names* only, never a sensitive value.
 
@@ -91,11 +84,7 @@ def record(
         # No savepoint inside a caller's transaction: a failed append must fail the whole
         # transaction anyway (fail closed), and a read then costs two statements fewer.
         with transaction.atomic(savepoint=False):
-            lock_chain()
-            head = AuditEvent.objects.order_by("-seq").values_list("seq", "hash").first()
-            seq, prev = (head[0] + 1, head[1]) if head else (1, GENESIS)
-            row["seq"] = seq
-            event = AuditEvent(prev_hash=prev, hash=event_hash(prev, row), **row)
+            event = AuditEvent(**row)
             event.save(force_insert=True)
     except Exception as exc:
         log.error("audit write failed for action %s", action)

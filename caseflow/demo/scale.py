@@ -5,8 +5,9 @@ bulk-inserted. The invariants the application relies on still hold:
 
 * every case has its own random data key (``CaseKey``), wrapped by the master keys, and its
   encrypted fields (and its parties') are encrypted with that key by the fields themselves;
-* the audit trail is a valid hash chain, continued from the current head, computed with
-  :func:`caseflow.audit.chain.event_hash` and inserted in ``seq`` order (``COPY`` on PostgreSQL).
+* the audit trail is a valid hash chain, continued from the current end of the chain, computed
+  with :func:`caseflow.audit.chain.event_hash` and inserted already placed (``COPY`` on
+  PostgreSQL); the sequencer then adds their leaves to the Merkle tree.
 
 Tiers follow the design brief (§8). ``scale`` multiplies every total (staff, cases, check-ins,
 audit events); the per-advocate caseloads the dashboards are measured at (about 40 open cases,
@@ -29,7 +30,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from caseflow.accounts.models import Agency, Membership, Role, Team, User
-from caseflow.audit.chain import GENESIS, event_hash
+from caseflow.audit import sequencer
+from caseflow.audit.chain import event_hash
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import (
     BreakGlassGrant,
@@ -448,6 +450,7 @@ def _seed_break_glass(context: ScaleContext) -> int:
 
 AUDIT_COLUMNS = (
     "seq",
+    "pos",
     "at",
     "actor_id",
     "actor_role",
@@ -464,7 +467,7 @@ AUDIT_COLUMNS = (
 )
 
 
-def _audit_rows(context: ScaleContext, count: int, head: tuple[int, str]) -> Iterator[tuple]:
+def _audit_rows(context: ScaleContext, count: int, head: tuple[int, int, str]) -> Iterator[tuple]:
     """``count`` chained audit rows after ``head``, oldest first, spread over the past year.
 
     Everything read from the database is read here, before the rows are generated: on
@@ -483,11 +486,11 @@ def _audit_rows(context: ScaleContext, count: int, head: tuple[int, str]) -> Ite
 
 def _chain(context, count, head, actors, public_ids) -> Iterator[tuple]:
     rng, agency_id = context.rng, context.agency.pk
-    seq, prev = head
+    seq, pos, prev = head
     start = context.now - dt.timedelta(days=365)
     step = dt.timedelta(days=365) / max(count, 1)
     for i in range(count):
-        seq += 1
+        seq, pos = seq + 1, pos + 1
         actor_id, role, pool = actors[rng.randrange(len(actors))]
         roll = rng.random()
         case_id = rng.choice(pool) if pool else None
@@ -518,14 +521,19 @@ def _chain(context, count, head, actors, public_ids) -> Iterator[tuple]:
             "detail": detail,
         }
         digest = event_hash(prev, row)
+        row["pos"] = pos
         yield tuple(row[c] for c in AUDIT_COLUMNS[:-2]) + (prev, digest)
         prev = digest
 
 
 def _seed_audit(context: ScaleContext) -> int:
     count = context.plan.audit_events
-    head = AuditEvent.objects.order_by("-seq").values_list("seq", "hash").first() or (0, GENESIS)
-    rows = _audit_rows(context, count, head)
+    # The seeded events are written already chained, after everything sequenced so far; the
+    # sequencer then adds their leaves to the tree.
+    sequencer.sequence_pending()
+    last_seq = AuditEvent.objects.order_by("-seq").values_list("seq", flat=True).first() or 0
+    pos, prev = sequencer.chain_end()
+    rows = _audit_rows(context, count, (last_seq, pos, prev))
     table = AuditEvent._meta.db_table
     columns = ", ".join(connection.ops.quote_name(c) for c in AUDIT_COLUMNS)
     if connection.vendor == "postgresql":
@@ -533,7 +541,13 @@ def _seed_audit(context: ScaleContext) -> int:
         copy_sql = f"COPY {table} ({columns}) FROM STDIN"
         with connection.connection.cursor() as raw, raw.copy(copy_sql) as copy:
             for row in rows:
-                copy.write_row(row[:11] + (json.dumps(row[11]),) + row[12:])
+                copy.write_row(row[:12] + (json.dumps(row[12]),) + row[13:])
+        with connection.cursor() as cur:
+            # Numbers were given here, not by the column's identity: move it past them.
+            cur.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'seq'), MAX(seq)) FROM {table}"  # noqa: S608
+            )
+        sequencer.sequence_pending(batch=20_000)
         return count
     placeholders = ", ".join(["%s"] * len(AUDIT_COLUMNS))
     sql = f"INSERT INTO {table} ({columns}) VALUES ({placeholders})"  # noqa: S608
@@ -541,10 +555,11 @@ def _seed_audit(context: ScaleContext) -> int:
     with connection.cursor() as cur:
         batch = []
         for row in rows:
-            batch.append(row[:1] + (adapt(row[1]),) + row[2:11] + (json.dumps(row[11]),) + row[12:])
+            batch.append(row[:2] + (adapt(row[2]),) + row[3:12] + (json.dumps(row[12]),) + row[13:])
             if len(batch) == 10_000:
                 cur.executemany(sql, batch)
                 batch = []
         if batch:
             cur.executemany(sql, batch)
+    sequencer.sequence_pending(batch=20_000)
     return count

@@ -6,12 +6,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow.audit.models import AuditEvent
-from caseflow.audit.services import lock_chain, record
+from caseflow.audit.services import record
 from caseflow.inbox.services import notifications_resolve
 
 # --- Break-glass review and expiry ---------------------------------------------------------------
@@ -55,6 +55,15 @@ def break_glass_review(*, actor: Any, request: HttpRequest | None, grant: Any, c
 
 #: Grants that expired longer ago than this are assumed recorded (the sweep runs every minute).
 EXPIRY_LOOKBACK = dt.timedelta(days=30)
+# Any constant: two sweeps running at once record each expiry once.
+_EXPIRY_LOCK_KEY = 0x0CA5EF11
+
+
+def _lock_expiry_sweep() -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", [_EXPIRY_LOCK_KEY])
+    # SQLite: every transaction begins IMMEDIATE; the writer is alone.
 
 
 def break_glass_expire_sweep(*, now: dt.datetime | None = None) -> int:
@@ -86,7 +95,7 @@ def break_glass_expire_sweep(*, now: dt.datetime | None = None) -> int:
         if str(grant.pk) in recorded:
             continue
         with transaction.atomic():
-            lock_chain()
+            _lock_expiry_sweep()
             if AuditEvent.objects.filter(
                 action="break_glass.expire", object_id=str(grant.pk)
             ).exists():

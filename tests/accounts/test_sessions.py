@@ -47,6 +47,29 @@ def test_idle_sessions_end_after_fifteen_minutes(cast):
     assert event.detail == {"reason": "idle"}
 
 
+def test_the_time_last_seen_is_written_at_most_every_half_minute_and_never_later(cast):
+    """No session write per request; the stored time lags the last request by less than the
+    granularity, so a session idle for the limit after its last request is always over."""
+    from caseflow.accounts import second_factor as sf
+
+    client = Client()
+    dashboard = reverse("dashboard")
+    with at(0):
+        verified_session(client, cast.assigned)
+    with at(1):
+        assert signed_in(client.get(dashboard))
+        written = client.session[sf.SEEN_AT]
+    with at(1.4):  # 24 seconds later: nothing written
+        assert signed_in(client.get(dashboard))
+        assert client.session[sf.SEEN_AT] == written
+    with at(1.6):  # 36 seconds after the last write
+        assert signed_in(client.get(dashboard))
+        assert client.session[sf.SEEN_AT] > written
+    # Last request at 1.6, stored 1.6: 15.1 minutes later it has ended.
+    with at(16.7):
+        assert client.get(dashboard).status_code == 302
+
+
 def test_sessions_end_twelve_hours_after_sign_in_however_active(cast, settings):
     client = Client()
     dashboard = reverse("dashboard")

@@ -7,6 +7,7 @@ from contextlib import contextmanager
 import pytest
 from django.db import connection
 
+from caseflow.audit.sequencer import sequence_pending
 from caseflow.audit.services import record
 
 
@@ -26,5 +27,10 @@ def raw_cursor():
 
 @pytest.fixture
 def chain(db):
-    """Eight events, sequence 1..8."""
-    return [record("checkin.missed", detail={"n": n}) for n in range(8)]
+    """Eight events, sequenced at positions 1..8 (their numbers too: nothing was recorded
+    before them in this test's database)."""
+    events = [record("checkin.missed", detail={"n": n}) for n in range(8)]
+    sequence_pending()
+    for event in events:
+        event.refresh_from_db()
+    return events

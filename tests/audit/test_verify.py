@@ -1,4 +1,5 @@
-"""Tamper evidence: every edit, deletion, reordering, insertion or truncation is found."""
+"""Tamper evidence of the full scan: every edit, deletion, reordering, insertion or truncation
+is found (the chain fixture's events are at positions 1..8)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.db import DatabaseError, connection, transaction
 from caseflow.audit.chain import event_hash
 from caseflow.audit.models import AuditEvent
 from caseflow.audit.services import record
-from caseflow.audit.verify import verify_chain
+from caseflow.audit.verify import Head, verify_chain
 from tests.audit.conftest import raw_cursor
 
 
@@ -25,7 +26,7 @@ def fails_at(seq: int, *args: str) -> str:
     with pytest.raises(CommandError) as info:
         verify(*args)
     message = str(info.value)
-    assert f"broken at sequence {seq}:" in message
+    assert f"broken at position {seq}:" in message
     return message
 
 
@@ -44,53 +45,53 @@ def test_verification_streams_in_batches(chain):
 
 def test_changing_one_field_of_one_row_is_found(chain):
     with raw_cursor() as cur:
-        cur.execute("UPDATE audit_auditevent SET action = %s WHERE seq = 5", ["case.view"])
+        cur.execute("UPDATE audit_auditevent SET action = %s WHERE pos = 5", ["case.view"])
     assert "changed" in fails_at(5)
 
 
 def test_changing_the_detail_of_one_row_is_found(chain):
     with raw_cursor() as cur:
-        cur.execute("UPDATE audit_auditevent SET actor_role = %s WHERE seq = 3", ["auditor"])
+        cur.execute("UPDATE audit_auditevent SET actor_role = %s WHERE pos = 3", ["auditor"])
     fails_at(3)
 
 
 def test_deleting_one_row_is_found(chain):
     with raw_cursor() as cur:
-        cur.execute("DELETE FROM audit_auditevent WHERE seq = 4")
+        cur.execute("DELETE FROM audit_auditevent WHERE pos = 4")
     assert "missing" in fails_at(4)
 
 
 def test_deleting_the_first_row_is_found(chain):
     with raw_cursor() as cur:
-        cur.execute("DELETE FROM audit_auditevent WHERE seq = 1")
+        cur.execute("DELETE FROM audit_auditevent WHERE pos = 1")
     fails_at(1)
 
 
 def test_swapping_two_rows_is_found(chain):
     with raw_cursor() as cur:
-        cur.execute("UPDATE audit_auditevent SET seq = -1 WHERE seq = 3")
-        cur.execute("UPDATE audit_auditevent SET seq = 3 WHERE seq = 6")
-        cur.execute("UPDATE audit_auditevent SET seq = 6 WHERE seq = -1")
+        cur.execute("UPDATE audit_auditevent SET pos = -1 WHERE pos = 3")
+        cur.execute("UPDATE audit_auditevent SET pos = 3 WHERE pos = 6")
+        cur.execute("UPDATE audit_auditevent SET pos = 6 WHERE pos = -1")
     fails_at(3)
 
 
-def _make_room_at(cur, seq: int) -> None:
-    # Two steps, so that the primary key never collides half-way through.
-    cur.execute("UPDATE audit_auditevent SET seq = seq + 1000000 WHERE seq >= %s", [seq])
-    cur.execute("UPDATE audit_auditevent SET seq = seq - 999999 WHERE seq >= 1000000")
+def _make_room_at(cur, pos: int) -> None:
+    # Two steps, so that the unique position never collides half-way through.
+    cur.execute("UPDATE audit_auditevent SET pos = pos + 1000000 WHERE pos >= %s", [pos])
+    cur.execute("UPDATE audit_auditevent SET pos = pos - 999999 WHERE pos >= 1000000")
 
 
 def _insert(cur, event: AuditEvent) -> None:
     cur.execute(
-        "INSERT INTO audit_auditevent (seq, at, actor_id, actor_role, agency_id, case_id, action,"
-        " object_type, object_id, request_id, ip, detail, prev_hash, hash)"
-        " VALUES (%s, %s, NULL, '', NULL, NULL, %s, '', '', '', '', %s, %s, %s)",
-        [event.seq, event.at, event.action, '{"n": 99}', event.prev_hash, event.hash],
+        "INSERT INTO audit_auditevent (seq, pos, at, actor_id, actor_role, agency_id, case_id,"
+        " action, object_type, object_id, request_id, ip, detail, prev_hash, hash)"
+        " VALUES (%s, %s, %s, NULL, '', NULL, NULL, %s, '', '', '', '', %s, %s, %s)",
+        [event.seq, event.pos, event.at, event.action, '{"n": 99}', event.prev_hash, event.hash],
     )
 
 
 def test_inserting_a_row_is_found(chain):
-    forged = AuditEvent(seq=4, at=chain[3].at, action="test.forged")
+    forged = AuditEvent(seq=400, pos=4, at=chain[3].at, action="test.forged")
     forged.prev_hash, forged.hash = chain[2].hash, chain[3].hash  # copied from a neighbour
     with raw_cursor() as cur:
         _make_room_at(cur, 4)
@@ -101,9 +102,9 @@ def test_inserting_a_row_is_found(chain):
 def test_inserting_a_correctly_hashed_row_breaks_the_next_link(chain):
     """Someone who knows the algorithm can hash a forged row, but not re-link the rows after it
     without rewriting the rest of the chain (which the saved head then exposes)."""
-    forged = AuditEvent(seq=4, at=chain[3].at, action="test.forged")
+    forged = AuditEvent(seq=400, pos=4, at=chain[3].at, action="test.forged")
     row = {
-        "seq": 4,
+        "seq": 400,
         "at": forged.at,
         "actor_id": None,
         "actor_role": "",
@@ -130,18 +131,21 @@ def test_truncation_after_a_saved_head_is_found(chain):
     assert saved.startswith("8:")
     assert "ok" in verify("--head", saved)
     with raw_cursor() as cur:
-        cur.execute("DELETE FROM audit_auditevent WHERE seq >= 7")
-    assert verify()  # without the saved head, a shortened chain looks whole
-    assert "before the saved head 8" in fails_at(7, "--head", saved)
+        cur.execute("DELETE FROM audit_auditevent WHERE pos >= 7")
+    # The tree still holds the removed events' leaves; with the tree's rows gone too, the saved
+    # head (or the shipped head, tests/audit/test_heads.py) is what finds it.
+    assert "the tree holds 8 events, the chain 6" in fails_at(7)
+    result = verify_chain(Head.parse(saved), check_tree=False)
+    assert not result.ok and "before the saved head 8" in result.problem
 
 
 def test_a_saved_head_that_does_not_match_is_found(chain):
-    with pytest.raises(CommandError, match="broken at sequence 8"):
+    with pytest.raises(CommandError, match="broken at position 8"):
         verify("--head", "8:" + "a" * 64)
 
 
 def test_a_malformed_head_is_refused(chain):
-    with pytest.raises(CommandError, match="SEQ:HASH"):
+    with pytest.raises(CommandError, match="POS:HASH"):
         verify("--head", "eight")
 
 
@@ -168,8 +172,10 @@ def test_later_events_still_verify_after_a_saved_head(chain):
 @pytest.mark.parametrize(
     "statement",
     [
-        "UPDATE audit_auditevent SET action = 'x' WHERE seq = 1",
-        "DELETE FROM audit_auditevent WHERE seq = 1",
+        "UPDATE audit_auditevent SET action = 'x' WHERE pos = 1",
+        "UPDATE audit_auditevent SET pos = 99 WHERE pos = 1",
+        "UPDATE audit_auditevent SET hash = repeat('a', 64) WHERE pos = 1",
+        "DELETE FROM audit_auditevent WHERE pos = 1",
         "TRUNCATE audit_auditevent",
     ],
 )

@@ -22,6 +22,7 @@ from caseflow.audit.chain import (
     event_hash,
 )
 from caseflow.audit.models import AuditEvent
+from caseflow.audit.sequencer import sequence_pending
 from caseflow.audit.verify import verify_chain
 
 text = st.text(st.characters(exclude_categories=["Cs"]), max_size=20)
@@ -192,7 +193,7 @@ def test_the_raw_reader_hashes_what_the_orm_reads(drawn):
         with transaction.atomic():
             prev, saved = GENESIS, []
             for seq, row in enumerate(drawn, start=1):
-                event = AuditEvent(seq=seq, **row, prev_hash=prev)
+                event = AuditEvent(seq=seq, pos=seq, **row, prev_hash=prev)
                 event.hash = prev = event_hash(prev, {"seq": seq, **row})
                 saved.append(event)
             AuditEvent.objects.bulk_create(saved)
@@ -202,7 +203,7 @@ def test_the_raw_reader_hashes_what_the_orm_reads(drawn):
             assert [r[1] for r in raw] == [canonical(r) for r in orm]
             # The stored hash was computed from the Python values before saving; the database
             # keeps them (microseconds, JSON), so the chain verifies.
-            result = verify_chain(batch=3)
+            result = verify_chain(batch=3, check_tree=False)
             assert result.ok, result
             assert result.checked == len(drawn)
             raise _Rollback
@@ -217,6 +218,7 @@ def test_a_row_the_direct_writer_declines_is_verified_through_the_reference(monk
 
     for n in range(4):
         record("checkin.missed", detail={"n": n, "ratio": 0.5, "naïve": "é"})
+    sequence_pending()
     declined = []
 
     def decline(*values, **kwargs):
@@ -239,9 +241,10 @@ def test_a_changed_detail_is_found_through_the_cache_of_detail_forms():
 
     for _ in range(6):
         record("checkin.missed", detail={"fields": ["summary"]})
+    sequence_pending()
     with raw_cursor() as cur:
         cur.execute(
-            "UPDATE audit_auditevent SET detail = %s WHERE seq = 4", ['{"fields": ["notes"]}']
+            "UPDATE audit_auditevent SET detail = %s WHERE pos = 4", ['{"fields": ["notes"]}']
         )
     open_before = list(connection.savepoint_ids)
     result = verify_chain(batch=2)

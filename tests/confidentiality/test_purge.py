@@ -12,6 +12,7 @@ from django.utils import timezone
 from caseflow import policy
 from caseflow.audit.chain import FIELDS, GENESIS, event_hash
 from caseflow.audit.models import AuditEvent
+from caseflow.audit.sequencer import sequence_pending
 from caseflow.cases.models import Case, CaseKey, CaseStatus, Party, PartyRole
 from caseflow.confidentiality import services, tasks
 from caseflow.confidentiality.models import (
@@ -32,8 +33,9 @@ pytestmark = pytest.mark.django_db
 
 
 def _assert_chain_intact() -> None:
+    sequence_pending()
     prev = GENESIS
-    for row in AuditEvent.objects.order_by("seq").values(*FIELDS, "prev_hash", "hash"):
+    for row in AuditEvent.objects.order_by("pos").values(*FIELDS, "prev_hash", "hash"):
         assert row["prev_hash"] == prev
         assert row["hash"] == event_hash(prev, row), f"audit row {row['seq']} changed"
         prev = row["hash"]

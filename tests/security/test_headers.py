@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import runpy
 import secrets
@@ -54,7 +55,13 @@ def directives(header: str) -> dict[str, list[str]]:
 
 
 def test_case_page_headers_and_cookies_in_production(production_headers, cast, login):
+    from caseflow.accounts import second_factor as sf
+
     client = login(cast.assigned)
+    # Seen a minute ago: this request writes the session, and so sends its cookie.
+    session = client.session
+    session[sf.SEEN_AT] -= 60
+    session.save()
     response = client.get(reverse("cases:detail", args=[cast.case.public_id]), secure=True)
     assert response.status_code == 200
 
@@ -95,7 +102,7 @@ def test_sign_in_page_is_not_cached_either(production_headers, client):
     assert "no-store" in response["Cache-Control"]
 
 
-def test_check_deploy_passes_with_production_settings(tmp_path):
+def _production_env(tmp_path) -> dict[str, str]:
     env = {
         k: v
         for k, v in os.environ.items()
@@ -108,11 +115,16 @@ def test_check_deploy_passes_with_production_settings(tmp_path):
         SECRET_KEY=secrets.token_urlsafe(50),
         FIELD_ENCRYPTION_KEYS=Fernet.generate_key().decode(),
         BLIND_INDEX_KEY=secrets.token_urlsafe(32),
+        AUDIT_SIGNING_KEY=base64.urlsafe_b64encode(secrets.token_bytes(32)).decode(),
         ALLOWED_HOSTS="caseflow.example.org",
         STATIC_ROOT=str(tmp_path / "static"),
         CASEFLOW_VAR_DIR=str(tmp_path / "var"),
     )
-    result = subprocess.run(
+    return env
+
+
+def _check_deploy(env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=django_settings.BASE_DIR,
         env=env,
@@ -120,5 +132,19 @@ def test_check_deploy_passes_with_production_settings(tmp_path):
         text=True,
         timeout=120,
     )
+
+
+def test_check_deploy_passes_with_production_settings(tmp_path):
+    result = _check_deploy(_production_env(tmp_path))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_production_refuses_a_missing_or_development_audit_signing_key(tmp_path):
+    env = _production_env(tmp_path)
+    del env["AUDIT_SIGNING_KEY"]
+    result = _check_deploy(env)
+    assert result.returncode != 0 and "AUDIT_SIGNING_KEY must be set" in result.stderr
+    env["AUDIT_SIGNING_KEY"] = django_settings.AUDIT_DEV_SIGNING_KEY
+    result = _check_deploy(env)
+    assert result.returncode != 0 and "caseflow.audit.E001" in result.stdout + result.stderr
