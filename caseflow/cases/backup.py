@@ -33,6 +33,7 @@ from django.db import connection
 from django.db.migrations.recorder import MigrationRecorder
 from django.utils import timezone
 
+from caseflow.audit import sequencer
 from caseflow.audit.verify import current_head
 
 MANIFEST_VERSION = 1
@@ -105,6 +106,9 @@ def backup(out_dir: Path) -> Backup:
     """Write a dump of the database and its manifest into ``out_dir``."""
     out_dir.mkdir(parents=True, exist_ok=True)
     stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
+    # Events still waiting for their place in the chain are placed first, so that the head
+    # written in the manifest covers every event the dump holds.
+    sequencer.sequence_pending()
     head = current_head()
     vendor = connection.vendor
     if vendor == "postgresql":
