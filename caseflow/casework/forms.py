@@ -109,6 +109,7 @@ class NoteFields(forms.Form):
         label="Note", max_length=TEXT_MAX, widget=forms.Textarea(attrs={"rows": 6})
     )
     incident = forms.ChoiceField(label="About an incident", required=False)
+    checkin = forms.ChoiceField(label="About a check-in", required=False)
 
     #: Fields an agency may hide or relabel (``cases.models.IntakeField``).
     OPTIONAL_FIELDS = ("duration_minutes",)
@@ -117,11 +118,18 @@ class NoteFields(forms.Form):
         self,
         *args,
         incidents: list[tuple[str, str]],
+        checkins: list[tuple[str, str]] | None = None,
         field_config: dict[str, dict] | None = None,
         **kwargs,
     ):
         super().__init__(*args, **kwargs)
         configure_fields(self, field_config, self.OPTIONAL_FIELDS)
+        if checkins is None:
+            del self.fields["checkin"]
+        else:
+            checkin = self.fields["checkin"]
+            assert isinstance(checkin, forms.ChoiceField)
+            checkin.choices = [("", "No check-in")] + checkins
         incident = self.fields["incident"]
         assert isinstance(incident, forms.ChoiceField)
         incident.choices = [("", "No incident")] + incidents

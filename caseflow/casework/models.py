@@ -77,6 +77,11 @@ class CaseNote(CaseOwned):
     incident = models.ForeignKey(
         "Incident", on_delete=models.SET_NULL, null=True, blank=True, related_name="notes"
     )
+    # The check-in the note is about, if any (named by app label: casework does not import the
+    # check-ins, which sit beside it).
+    checkin = models.ForeignKey(
+        "checkins.CheckIn", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     # Set when the note was written under emergency (break-glass) access: for the review.
     break_glass = models.ForeignKey(

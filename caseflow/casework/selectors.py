@@ -82,6 +82,31 @@ def incident_choices(case: Case) -> list[tuple[str, str]]:
     ]
 
 
+def _checkins():
+    """The check-in model, reached through the note's link to it (not imported: see models)."""
+    return CaseNote._meta.get_field("checkin").related_model
+
+
+def checkin_choices(case: Case) -> list[tuple[str, str]]:
+    """The case's check-ins for a note's link: the latest 30, newest first, in words."""
+    model = _checkins()
+    rows = model._default_manager.filter(case=case).order_by("-due_at", "-pk")[:30]
+    return [
+        (
+            str(c.pk),
+            f"{c.due_at:%d %b %Y %H:%M} UTC, {c.get_status_display().lower()}"
+            + (f": {c.get_outcome_display().lower()}" if c.outcome else ""),
+        )
+        for c in rows
+    ]
+
+
+def checkin_of(case: Case, pk: str):
+    if not pk or not str(pk).isdigit():
+        return None
+    return _checkins()._default_manager.filter(case=case, pk=int(pk)).first()
+
+
 def recent_notes(case: Case) -> list[CaseNote]:
     """The case's latest notes for its page (no encrypted field is read)."""
     return list(

@@ -119,6 +119,7 @@ def note_create(
     duration_minutes: int | None,
     text: str,
     incident: Incident | None = None,
+    checkin: Any = None,
     evidence: Sequence[files.CheckedFile] = (),
     followup_due: dt.datetime | None = None,
     followup_details: str = "",
@@ -130,6 +131,8 @@ def note_create(
     grant = None if policy.may(actor, case, "edit") else current_grant(actor, case)
     if incident is not None and incident.case_id != case.pk:
         raise PermissionDenied
+    if checkin is not None and checkin.case_id != case.pk:
+        raise PermissionDenied
     _lock_case_for_quota(case, evidence)
     note = CaseNote(
         case=case,
@@ -139,6 +142,7 @@ def note_create(
         duration_minutes=duration_minutes,
         text=text,
         incident=incident,
+        checkin=checkin,
         author=actor,
         break_glass=grant,
     )
@@ -158,6 +162,7 @@ def note_create(
             detail={
                 "kind": note.kind,
                 "incident": incident.public_id if incident else None,
+                "checkin": checkin.pk if checkin is not None else None,
                 "evidence": [e.public_id for e in stored],
                 "break_glass": grant is not None,
             },

@@ -48,7 +48,11 @@ def note_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         request.POST or None,
         request.FILES or None,
         incidents=selectors.incident_choices(case),
-        initial={"incident": request.GET.get("incident", "")},
+        checkins=selectors.checkin_choices(case),
+        initial={
+            "incident": request.GET.get("incident", ""),
+            "checkin": request.GET.get("checkin", ""),
+        },
         field_config=field_config(request, case).for_kind("note"),
     )
     if request.method == "POST" and form.is_valid():
@@ -65,6 +69,7 @@ def note_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
                 duration_minutes=data.get("duration_minutes"),
                 text=data["text"],
                 incident=_incident_or_none(case, data["incident"]),
+                checkin=selectors.checkin_of(case, data.get("checkin", "")),
                 evidence=data["evidence"],
                 followup_due=data["followup_due"] if data["followup"] else None,
                 followup_details=data["followup_details"],

@@ -223,3 +223,36 @@ def test_saving_the_form_unchanged_writes_nothing_even_with_seconds_stored(cast)
     assert note.version == 1
     assert not NoteAmendment.objects.exists()
     assert not AuditEvent.objects.filter(action__in=["note.amend", "note.update"]).exists()
+
+
+def test_a_note_can_be_about_a_check_in_of_the_same_case_only(cast, login):
+    from caseflow.casework.models import CaseNote
+    from caseflow.checkins.models import CheckIn
+
+    mine = CheckIn.objects.create(
+        case=cast.case, channel="phone", due_at=timezone.now(), assignee=cast.assigned
+    )
+    theirs = CheckIn.objects.create(
+        case=cast.team2_case, channel="phone", due_at=timezone.now(), assignee=cast.other_team
+    )
+    client = login(cast.assigned)
+    url = reverse("casework:note_new", args=[cast.case.public_id])
+    page = client.get(url, {"checkin": mine.pk}).content.decode()
+    assert f'<option value="{mine.pk}" selected>' in page
+    data = {
+        "kind": "call",
+        "participants": ["survivor"],
+        "direction": "outgoing",
+        "occurred_at": "2025-03-02T10:00",
+        "text": "Called at the check-in time; she was fine.",
+    }
+    client.post(url, {**data, "checkin": str(mine.pk)})
+    note = CaseNote.objects.get()
+    assert note.checkin == mine
+    detail = client.get(
+        reverse("casework:note", args=[cast.case.public_id, note.public_id])
+    ).content.decode()
+    assert "The check-in due" in detail
+    # Another case's check-in is not a choice.
+    response = client.post(url, {**data, "checkin": str(theirs.pk)})
+    assert response.status_code == 200 and CaseNote.objects.count() == 1
