@@ -150,6 +150,32 @@ def case_find(request: AuthenticatedRequest) -> HttpResponse:
     )
 
 
+def _open_emergency_access(
+    request: AuthenticatedRequest, form, open_grant, *, refused: tuple[str | None, str]
+) -> HttpResponse | None:
+    """Open emergency access with ``open_grant()``: the case page on success, else ``None``
+    with the reason on ``form`` (over the hourly limit, or refused: ``refused`` is the field
+    and the words)."""
+    try:
+        grant = open_grant()
+    except services.BreakGlassLimited:
+        form.add_error(
+            None,
+            "You have reached the limit of emergency accesses for this hour. "
+            "Ask your supervisor, who has been told.",
+        )
+    except services.BreakGlassRefused:
+        record("break_glass.refused", request=request)
+        form.add_error(refused[0], refused[1])
+    else:
+        messages.warning(
+            request,
+            "Emergency access granted for a limited time. Your supervisor has been told.",
+        )
+        return redirect(reverse("cases:detail", args=[grant.case.public_id]))
+    return None
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 @require_recent_auth(methods=("POST",))
@@ -162,32 +188,23 @@ def case_find_emergency(request: AuthenticatedRequest) -> HttpResponse:
         return redirect(reverse("cases:find"))
     form = EmergencyByNameForm(request.POST)
     if form.is_valid():
-        try:
-            grant = services.break_glass_open_by_name(
+        granted = _open_emergency_access(
+            request,
+            form,
+            lambda: services.break_glass_open_by_name(
                 actor=request.user,
                 request=request,
                 name=form.cleaned_data["name"],
                 reason=form.cleaned_data["reason"],
-            )
-        except services.BreakGlassLimited:
-            form.add_error(
-                None,
-                "You have reached the limit of emergency accesses for this hour. "
-                "Ask your supervisor, who has been told.",
-            )
-        except services.BreakGlassRefused:
-            record("break_glass.refused", request=request)
-            form.add_error(
+            ),
+            refused=(
                 None,
                 "No single case can be opened this way for this name: there may be none, or "
                 "more than one, or it may be restricted. Ask your supervisor.",
-            )
-        else:
-            messages.warning(
-                request,
-                "Emergency access granted for a limited time. Your supervisor has been told.",
-            )
-            return redirect(reverse("cases:detail", args=[grant.case.public_id]))
+            ),
+        )
+        if granted is not None:
+            return granted
     return render(request, "cases/case_find_emergency.html", {"form": form})
 
 
@@ -530,32 +547,23 @@ def break_glass(request: AuthenticatedRequest) -> HttpResponse:
         raise PermissionDenied
     form = BreakGlassForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
-            grant = services.break_glass_open(
+        granted = _open_emergency_access(
+            request,
+            form,
+            lambda: services.break_glass_open(
                 actor=request.user,
                 request=request,
                 reference=form.cleaned_data["reference"],
                 reason=form.cleaned_data["reason"],
-            )
-        except services.BreakGlassLimited:
-            form.add_error(
-                None,
-                "You have reached the limit of emergency accesses for this hour. "
-                "Ask your supervisor, who has been told.",
-            )
-        except services.BreakGlassRefused:
-            record("break_glass.refused", request=request)
-            form.add_error(
+            ),
+            refused=(
                 "reference",
                 "There is no case with this reference that you can "
                 "open this way. Restricted cases cannot be opened.",
-            )
-        else:
-            messages.warning(
-                request,
-                "Emergency access granted for a limited time. Your supervisor has been told.",
-            )
-            return redirect(reverse("cases:detail", args=[grant.case.public_id]))
+            ),
+        )
+        if granted is not None:
+            return granted
     return render(request, "cases/break_glass.html", {"form": form})
 
 

@@ -114,23 +114,28 @@ def followup_items(scope: Scope) -> list[QueueItem]:
         .order_by("due_at", "pk")[:PER_SOURCE]
     )
     return [
-        QueueItem(
-            due_at=f.due_at,
-            kind="Follow-up",
-            title=f.kind_label,
-            case_reference=f.case.reference,
-            case_public_id=f.case.public_id,
-            case_id=f.case_id,
-            action=Action(
-                "Mark done",
-                reverse("checkins:followup_done", args=[f.case.public_id, f.pk]),
-                post=True,
-                fields=(("next", "dashboard"),),
-            ),
-            owner=_person(f.assignee),
-        )
+        _followup_item(f, "Mark done", "checkins:followup_done", owner=_person(f.assignee))
         for f in followups
     ]
+
+
+def _followup_item(followup: FollowUp, label: str, url_name: str, **extra) -> QueueItem:
+    """A follow-up in the queue, with one one-tap action (``label``, POST to ``url_name``)."""
+    return QueueItem(
+        due_at=followup.due_at,
+        kind="Follow-up",
+        title=followup.kind_label,
+        case_reference=followup.case.reference,
+        case_public_id=followup.case.public_id,
+        case_id=followup.case_id,
+        action=Action(
+            label,
+            reverse(url_name, args=[followup.case.public_id, followup.pk]),
+            post=True,
+            fields=(("next", "dashboard"),),
+        ),
+        **extra,
+    )
 
 
 def recently_done_items(scope: Scope) -> list[QueueItem]:
@@ -146,24 +151,7 @@ def recently_done_items(scope: Scope) -> list[QueueItem]:
         .only("pk", "kind", "due_at", "done_at", "case__public_id", "case__reference")
         .order_by("-done_at", "-pk")[:PER_SOURCE]
     )
-    return [
-        QueueItem(
-            due_at=f.due_at,
-            kind="Follow-up",
-            title=f.kind_label,
-            case_reference=f.case.reference,
-            case_public_id=f.case.public_id,
-            case_id=f.case_id,
-            action=Action(
-                "Undo",
-                reverse("checkins:followup_undo", args=[f.case.public_id, f.pk]),
-                post=True,
-                fields=(("next", "dashboard"),),
-            ),
-            done=True,
-        )
-        for f in followups
-    ]
+    return [_followup_item(f, "Undo", "checkins:followup_undo", done=True) for f in followups]
 
 
 def register() -> None:
