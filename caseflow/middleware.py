@@ -92,7 +92,8 @@ class SessionTimeoutMiddleware:
     """Sessions end after ``SESSION_IDLE_SECONDS`` without a request and ``SESSION_COOKIE_AGE``
     after sign-in, whatever the cookie says: both are checked here, on the server.
 
-    The time last seen is written back at most every ``SEEN_GRANULARITY`` seconds, not on every
+    The time last seen is written back at most every ``SEEN_GRANULARITY`` seconds (or a tenth of
+    the idle limit, if that is shorter), not on every
     request (a session write is a database UPDATE and commit per request). The stored time is
     then at most that much older than the last request, so a session can only end sooner than
     ``SESSION_IDLE_SECONDS`` after the last request, never later."""
@@ -122,7 +123,9 @@ class SessionTimeoutMiddleware:
 
                 record("session.expired", actor=user, request=request, detail={"reason": reason})
                 logout(request)
-            elif seen is not None and now - float(seen) >= self.SEEN_GRANULARITY:
+            elif seen is not None and now - float(seen) >= min(
+                self.SEEN_GRANULARITY, settings.SESSION_IDLE_SECONDS / 10
+            ):
                 request.session[sf.SEEN_AT] = now
         return self.get_response(request)
 

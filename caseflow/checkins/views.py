@@ -61,6 +61,8 @@ def home(request: AuthenticatedRequest) -> HttpResponse:
     record("checkins.dashboard.view", request=request, detail={"cases": sorted(shown)})
     context["outcomes"] = CheckInOutcome.choices
     context["staff_zone"] = staff_zone()
+    # Outcomes are recorded once a check-in is (nearly) due: later ones offer none yet.
+    context["outcome_until"] = context["now"] + services.OUTCOME_EARLIEST
     return render(request, "checkins/home.html", context)
 
 

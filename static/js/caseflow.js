@@ -299,14 +299,10 @@
   });
 
   // --- Wide tables scroll inside their own box on a phone: that box can take the keyboard's
-  // focus (arrow keys scroll it) and is named after its table.
+  // focus, so arrow keys scroll it (the table inside keeps its own caption as its name).
   function scrollableTables() {
     Array.prototype.forEach.call(document.querySelectorAll(".table-responsive"), function (box) {
-      if (box.hasAttribute("tabindex")) return;
-      box.setAttribute("tabindex", "0");
-      box.setAttribute("role", "region");
-      var caption = box.querySelector("caption");
-      box.setAttribute("aria-label", caption ? caption.textContent.trim() : "Table");
+      if (!box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0");
     });
   }
 

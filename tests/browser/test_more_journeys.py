@@ -10,8 +10,10 @@ import re
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
+from caseflow.checkins.models import CheckIn
 from tests import factories as f
 from tests.browser.conftest import sign_in
 
@@ -127,6 +129,14 @@ def test_advocate_schedules_a_check_in_only_inside_a_safe_window(tab, live_serve
     entry = week.get_by_role("row").filter(has_text="CASE-1")
     expect(entry).to_have_count(1)
     tab.check("checkins-home")
+    # Not due yet: nothing to record. Time passes, and it is due.
+    expect(entry).to_contain_text("Not due yet.")
+    expect(entry.get_by_label("Outcome")).to_have_count(0)
+    CheckIn.objects.filter(case=cast.case).update(due_at=timezone.now() - dt.timedelta(hours=1))
+    tab.goto("/checkins/")
+    # Due an hour ago: listed today (or overdue, just after midnight), with its outcome.
+    entry = page.locator("main").get_by_role("row").filter(has_text="CASE-1")
+    expect(entry).to_have_count(1)
     entry.get_by_label("Outcome").select_option(label="Reached")
     entry.get_by_label("Short note").fill("All well; next call as planned.")
     entry.get_by_role("button", name="Record").click()
