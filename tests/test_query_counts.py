@@ -30,10 +30,11 @@ LIST_PAGES = ("advocate dashboard", "supervisor dashboard", "case list")
 # Upper bounds, session, second factor, audit write and session save included (SQLite). The
 # case page asks once for what its panels need and queries only the lists that have rows.
 # The dashboards include the today queue: one query per source (check-ins, follow-ups, follow-ups
-# just done, contacts to review) and one for the survivors' profiles when check-ins are listed.
+# just done, contacts to review, high-risk cases without a current plan) and one for the
+# survivors' profiles when check-ins are listed.
 MAX_QUERIES = {
     "advocate dashboard": 18,
-    "supervisor dashboard": 25,
+    "supervisor dashboard": 26,
     "case list": 14,
     "case page": 18,
 }

@@ -19,3 +19,6 @@ class SafetyConfig(AppConfig):
 
         for source in SOURCES:
             register_timeline_source(source)
+        from caseflow.safety import today
+
+        today.register()

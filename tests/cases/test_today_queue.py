@@ -173,3 +173,35 @@ def test_a_case_opened_by_emergency_access_carries_a_badge_where_it_is_listed(ca
     # Not for the case's own advocate.
     page = login(cast.other_team).get(reverse("cases:list")).content.decode()
     assert "Emergency access</span>" not in page
+
+
+def test_the_supervisor_sees_high_risk_cases_without_a_current_plan(cast):
+    import datetime as dt
+
+    from caseflow.cases.models import Case, RiskLevel
+    from caseflow.safety import services as safety
+    from caseflow.safety.models import SafetyPlan
+
+    Case.objects.filter(pk=cast.case.pk).update(risk_level=RiskLevel.HIGH)
+    queue = _queue(cast.supervisor, supervisor=True)
+    items = [i for i in queue.overdue + queue.today if i.kind == "Safety plan"]
+    assert [(i.case_reference, i.title) for i in items] == [
+        ("CASE-1", "High risk, and no safety plan yet")
+    ]
+    # Not on an advocate's own queue: their plan reviews come as follow-ups.
+    assert not [i for i in _queue(cast.assigned).overdue if i.kind == "Safety plan"]
+    safety.plan_save(
+        actor=cast.assigned,
+        request=None,
+        case=cast.case,
+        expected_version=0,
+        content={"home": "Front room."},
+    )
+    plans = SafetyPlan.objects.filter(case=cast.case)
+    plans.update(review_by=timezone.localdate() + dt.timedelta(days=10))
+    queue = _queue(cast.supervisor, supervisor=True)
+    assert not [i for i in queue.overdue + queue.today if i.kind == "Safety plan"]
+    plans.update(review_by=timezone.localdate() - dt.timedelta(days=3))
+    queue = _queue(cast.supervisor, supervisor=True)
+    (item,) = [i for i in queue.overdue if i.kind == "Safety plan"]
+    assert "was due for review on" in item.title and item.all_day
