@@ -368,6 +368,21 @@ class HoldForm(forms.Form):
 INTERNAL, OUTSIDE = "internal", "outside"
 
 
+def offer_authorities(form: forms.Form, releases: list, orders: list) -> None:
+    """Fill ``form``'s ``release`` and ``order`` choices: what may authorise a chronology that
+    leaves the agency (a release of the case, or a court order or subpoena recorded on it)."""
+    today = timezone.localdate()
+    form.fields["release"].widget = forms.Select(
+        choices=[("", "—")] + [(r.public_id, release_label(r, today)) for r in releases]
+    )
+    order = form.fields["order"]
+    assert isinstance(order, forms.ChoiceField)
+    order.choices = [("", "—")] + [
+        (o.pk, f"{o.get_kind_display()} received {o.received_on:%d %b %Y}, ref. {o.reference}")
+        for o in orders
+    ]
+
+
 class ChronologyShareForm(forms.Form):
     """Who the chronology is for. Internal use is as ever; for someone outside the agency it
     needs a release covering that recipient, or a court order or subpoena recorded on the case
@@ -392,16 +407,7 @@ class ChronologyShareForm(forms.Form):
 
     def __init__(self, *args, releases: list, orders: list, **kw):
         super().__init__(*args, **kw)
-        today = timezone.localdate()
-        self.fields["release"].widget = forms.Select(
-            choices=[("", "—")] + [(r.public_id, release_label(r, today)) for r in releases]
-        )
-        order = self.fields["order"]
-        assert isinstance(order, forms.ChoiceField)
-        order.choices = [("", "—")] + [
-            (o.pk, f"{o.get_kind_display()} received {o.received_on:%d %b %Y}, ref. {o.reference}")
-            for o in orders
-        ]
+        offer_authorities(self, releases, orders)
         helper = FormHelper()
         helper.form_method = "post"
         helper.add_input(Submit("submit", "Produce chronology"))
@@ -435,16 +441,7 @@ class TimelineShareForm(forms.Form):
 
     def __init__(self, *args, releases: list, orders: list, **kw):
         super().__init__(*args, **kw)
-        today = timezone.localdate()
-        self.fields["release"].widget = forms.Select(
-            choices=[("", "—")] + [(r.public_id, release_label(r, today)) for r in releases]
-        )
-        order = self.fields["order"]
-        assert isinstance(order, forms.ChoiceField)
-        order.choices = [("", "—")] + [
-            (o.pk, f"{o.get_kind_display()} received {o.received_on:%d %b %Y}, ref. {o.reference}")
-            for o in orders
-        ]
+        offer_authorities(self, releases, orders)
         helper = FormHelper()
         helper.form_method = "post"
         helper.add_input(Submit("submit", "Produce the chronology"))
