@@ -19,6 +19,7 @@ from caseflow.lib.encryption import (
     normalise_identity,
     unwrap_data_key,
 )
+from caseflow.lib.shard import CarriesAgency
 
 
 def new_public_id() -> str:
@@ -124,7 +125,7 @@ class Case(models.Model):
         return self.status in OPEN_STATUSES
 
 
-class CaseKey(models.Model):
+class CaseKey(CarriesAgency):
     """The case's data key, wrapped by the master keys. Deleting it shreds the case's content."""
 
     case = models.OneToOneField(Case, on_delete=models.CASCADE, related_name="key")
@@ -132,7 +133,7 @@ class CaseKey(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
 
-class CaseAssignment(models.Model):
+class CaseAssignment(CarriesAgency):
     case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="assignments")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="case_assignments"
@@ -146,7 +147,7 @@ class CaseAssignment(models.Model):
         indexes = [models.Index(fields=["user", "case"])]
 
 
-class CaseOwned(models.Model):
+class CaseOwned(CarriesAgency):
     """Base for records that belong to a case and are encrypted with its data key.
 
     A model that cannot inherit this base (it lives in a layer below cases) says the same with a

@@ -104,7 +104,9 @@ def _set_assignees(case: Case, users: Iterable[User]) -> tuple[list[int], list[i
     current = set(CaseAssignment.objects.filter(case=case).values_list("user_id", flat=True))
     added, removed = sorted(wanted - current), sorted(current - wanted)
     CaseAssignment.objects.filter(case=case, user_id__in=removed).delete()
-    CaseAssignment.objects.bulk_create([CaseAssignment(case=case, user_id=pk) for pk in added])
+    CaseAssignment.objects.bulk_create(
+        [CaseAssignment(case=case, user_id=pk, agency_id=case.agency_id) for pk in added]
+    )
     return added, removed
 
 

@@ -259,6 +259,7 @@ def schedule_extend(
     rows = [
         CheckIn(
             case=case,
+            agency_id=case.agency_id,
             schedule=schedule,
             channel=schedule.channel,
             due_at=instant,

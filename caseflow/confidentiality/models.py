@@ -13,6 +13,7 @@ from django.utils import timezone
 from caseflow.accounts.models import Agency
 from caseflow.cases.models import Case, CaseOwned, Party, new_public_id
 from caseflow.lib.encryption import EncryptedTextField
+from caseflow.lib.shard import CarriesAgency
 
 
 class ConfidentialityFollowUpKind(models.TextChoices):
@@ -261,7 +262,7 @@ class DeletionCertificate(models.Model):
         ordering = ["-purged_at", "-pk"]
 
 
-class CasePurge(models.Model):
+class CasePurge(CarriesAgency):
     """The non-identifying stub left of a purged case: what was purged and the counts kept."""
 
     case = models.OneToOneField(Case, on_delete=models.PROTECT, related_name="purge")
