@@ -95,7 +95,15 @@ def build(case: Case, episodes: list[Episode], *, today: dt.date | None = None) 
         [timezone.localtime(e.opened_at, zone).date() for e in episodes]
         + [timezone.localtime(case.opened_at, zone).date()]
     )
-    start = _monday(min(first_day, today))
+    # Records dated before the referral (an incident she told us about) are on the picture too,
+    # up to a year before it.
+    sources = registered_sources()
+    since = dt.datetime.combine(first_day - dt.timedelta(days=365), dt.time.min, tzinfo=zone)
+    fetched = {source.kind: source.fetch(case, since) for source in sources}
+    earliest = [
+        timezone.localtime(moment, zone).date() for rows in fetched.values() for moment, _ in rows
+    ]
+    start = _monday(min([first_day, today, *earliest]))
     weeks = (_monday(today) - start).days // 7 + 1
     per = max(1, math.ceil(weeks / MAX_COLUMNS))
     count = math.ceil(weeks / per)
@@ -106,16 +114,14 @@ def build(case: Case, episodes: list[Episode], *, today: dt.date | None = None) 
         )
         for i in range(count)
     ]
-    since = dt.datetime.combine(start, dt.time.min, tzinfo=zone)
 
     def slot(moment: dt.datetime) -> int | None:
         day = timezone.localtime(moment, zone).date()
         index = (day - start).days // (7 * per)
         return index if 0 <= index < count else None
 
-    sources = registered_sources()
     for source in sources:
-        for moment, category in source.fetch(case, since):
+        for moment, category in fetched[source.kind]:
             index = slot(moment)
             if index is not None:
                 bucket = columns[index].counts.setdefault(source.kind, {})
