@@ -156,6 +156,8 @@ def _earlier_episodes(case: Case, now: dt.datetime) -> None:
     """Give ``case`` the history of a survivor who came back twice: a first episode she chose to
     end, a return that met its goals, and the current episode, referred again."""
     advocate = case.primary_advocate
+    if advocate is None:
+        return
     start = now - dt.timedelta(days=720)
     Case.objects.filter(pk=case.pk).update(opened_at=start)
     case.opened_at = start

@@ -8,6 +8,7 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Team, User
@@ -442,10 +443,10 @@ class RiskLevelForm(forms.Form):
 
     def __init__(self, *args, current: str, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["risk_level"].choices = [
+        self.fields["risk_level"].choices = [  # type: ignore[attr-defined]
             (value, label) for value, label in RiskLevel.choices if value != current
         ]
-        self.helper = _helper(_("Change the risk level"))
+        self.helper = _helper(gettext("Change the risk level"))
 
 
 def _blank(choices) -> list[tuple[str, str]]:
@@ -545,4 +546,4 @@ class ClosureReasonForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Add the reason"))
+        self.helper = _helper(gettext("Add the reason"))

@@ -49,7 +49,7 @@ from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.inbox.services import case_supervisors, notifications_resolve, notify
 
 #: Risk bands in order, lowest first (``unknown`` is below every band: nothing assessed).
-RISK_ORDER = {
+RISK_ORDER: dict[str, int] = {
     RiskLevel.UNKNOWN: 0,
     RiskLevel.STANDARD: 1,
     RiskLevel.MEDIUM: 2,
@@ -110,10 +110,11 @@ def _ensure_episode(case: Case, actor: User | None) -> Episode:
     episodes, by a bulk load)."""
     episode = Episode.objects.select_for_update().filter(case=case).order_by("-number").first()
     if episode is None:
-        status = {
+        statuses: dict[str, str] = {
             CaseStatus.REFERRAL: EpisodeStatus.REFERRAL,
             CaseStatus.CLOSED: EpisodeStatus.CLOSED,
-        }.get(case.status, EpisodeStatus.ACTIVE)
+        }
+        status = statuses.get(case.status, EpisodeStatus.ACTIVE)
         episode = Episode.objects.create(
             case=case,
             number=1,
@@ -313,6 +314,8 @@ def reopen_request_create(
     if not policy.does_casework(actor):
         raise PermissionDenied
     agency_id = policy.agency_id_of(actor)
+    if agency_id is None:
+        raise PermissionDenied
     made = []
     for case in Case.objects.filter(pk__in=list(case_ids), agency_id=agency_id).select_related(
         "team"

@@ -51,7 +51,12 @@ def registered_sources() -> list[TrendSource]:
     return sorted(_SOURCES.values(), key=lambda s: (s.order, s.kind))
 
 
-RISK_Y = {RiskLevel.UNKNOWN: 0, RiskLevel.STANDARD: 1, RiskLevel.MEDIUM: 2, RiskLevel.HIGH: 3}
+RISK_Y: dict[str, int] = {
+    RiskLevel.UNKNOWN: 0,
+    RiskLevel.STANDARD: 1,
+    RiskLevel.MEDIUM: 2,
+    RiskLevel.HIGH: 3,
+}
 RISK_COLOUR = {
     RiskLevel.UNKNOWN: "#6c757d",
     RiskLevel.STANDARD: "#146c43",
@@ -128,7 +133,8 @@ def build(case: Case, episodes: list[Episode], *, today: dt.date | None = None) 
                 bucket[category] = bucket.get(category, 0) + 1
     # The risk level in force at the end of each column.
     changes = list(RiskLevelChange.objects.filter(case=case).order_by("at", "pk"))
-    level, pointer = RiskLevel.UNKNOWN, 0
+    level: str = RiskLevel.UNKNOWN
+    pointer = 0
     for column in columns:
         edge = dt.datetime.combine(column.end, dt.time.min, tzinfo=zone)
         while pointer < len(changes) and changes[pointer].at < edge:
@@ -200,7 +206,7 @@ def _draw(
         bars = []
         if peak:
             for i, column in enumerate(columns):
-                base = top + ROW
+                base: float = top + ROW
                 for category, (cat_label, colour) in source.categories.items():
                     n = column.counts.get(source.kind, {}).get(category, 0)
                     if not n:
