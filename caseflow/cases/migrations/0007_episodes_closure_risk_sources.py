@@ -34,6 +34,19 @@ def forwards(apps, schema_editor):
     Episode = apps.get_model("cases", "Episode")
     RiskLevelChange = apps.get_model("cases", "RiskLevelChange")
     RiskAssessment = apps.get_model("safety", "RiskAssessment")
+    CaseKey = apps.get_model("cases", "CaseKey")
+    keys = {}
+
+    def data_key(change):
+        # The row's (empty) reason is encrypted with its case's key, as the model does it.
+        if change.case_id not in keys:
+            from caseflow.lib.encryption import unwrap_data_key
+
+            wrapped = CaseKey.objects.get(case_id=change.case_id).wrapped
+            keys[change.case_id] = unwrap_data_key(wrapped)
+        return keys[change.case_id]
+
+    RiskLevelChange.data_key = data_key
     for agency in Agency.objects.all():
         ClosureReason.objects.bulk_create(
             [
@@ -81,7 +94,9 @@ def forwards(apps, schema_editor):
                     at=case.updated_at,
                 )
             )
-        RiskLevelChange.objects.bulk_create(changes)
+        if changes and CaseKey.objects.filter(case_id=case.pk).exists():
+            # A case whose key was destroyed (purged) keeps no new encrypted rows.
+            RiskLevelChange.objects.bulk_create(changes)
 
 
 class Migration(migrations.Migration):
