@@ -112,19 +112,12 @@ def seed_demo(context) -> None:
             and not c.restricted
             and c.primary_advocate is not None
             and (chosen is None or c.pk != chosen.pk)
-            and c.risk_level != RiskLevel.HIGH
+            and c.risk_level == RiskLevel.HIGH
         ),
         None,
     )
-    if waiting is not None:
+    if waiting is not None and waiting.primary_advocate is not None:
         advocate = waiting.primary_advocate
-        journey.risk_level_override(
-            actor=advocate,
-            request=None,
-            case=waiting,
-            level=RiskLevel.HIGH,
-            reason="Fictional: the other party has found out where she now lives.",
-        )
         journey.closure_submit(
             actor=advocate,
             request=None,
