@@ -126,6 +126,9 @@ CASE_ACTIONS: dict[str, rules.Predicate] = {
     # Deciding who works the case and who may see a restricted one: its team's supervisors.
     "assign": is_case_supervisor,
     "restrict": is_case_supervisor,
+    # Approving the closure of a high-risk case: its team's supervisors (never the person who
+    # asked for it: ``cases.journey.may_approve``).
+    "approve_closure": is_case_supervisor,
 }
 
 

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 
@@ -460,3 +461,19 @@ def chronology_csv(report: dict, generated_at: dt.datetime) -> str:
     writer.writerow(["Generated at (UTC)", generated_at.astimezone(dt.UTC).isoformat()])
     writer.writerow(["SHA-256 of content", report["sha256"]])
     return out.getvalue()
+
+
+def breaches_counted(case: Case) -> QuerySet[Breach]:
+    """The case's breaches that count as breaches: the one place that says which rows of the
+    breach register are breaches, for every count, chart and report that reads them."""
+    return Breach.objects.filter(case=case)
+
+
+def breach_trend(case: Case, since: dt.datetime) -> list[tuple[dt.datetime, str]]:
+    """The other party's breaches from ``since``, for the journey's trend picture."""
+    return [
+        (moment, "breach")
+        for moment in breaches_counted(case)
+        .filter(occurred_at__gte=since)
+        .values_list("occurred_at", flat=True)
+    ]

@@ -192,6 +192,19 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("audit.user.view", R, "Viewed a person's activity"),
     ("audit.break_glass.view", R, "Viewed emergency accesses"),
     ("alert.unusual_access", Y, "Unusual access was reported"),
+    # The survivor's journey: episodes, returns, closure and outcomes, risk sources
+    ("episode.open", W, "Started a new episode of support in the case"),
+    ("intake.earlier_case", W, "Matched a referral with the survivor's earlier case"),
+    ("reopen_request.create", W, "Asked a supervisor to reopen a client's earlier case"),
+    ("reopen_request.decide", W, "Decided a request to reopen a case"),
+    ("closure.view", R, "Viewed the closure page"),
+    ("closure.record", W, "Closed the case with its reason and outcomes"),
+    ("closure.request", W, "Asked a supervisor to approve the closure"),
+    ("closure.approve", W, "Approved the closure"),
+    ("closure.return", W, "Returned the closure to the advocate"),
+    ("journey.view", R, "Viewed the survivor's journey and its trend"),
+    ("risk.override", W, "Changed the risk level by hand, with a reason"),
+    ("closure_reason.save", W, "Changed the agency's reasons for closing cases"),
 )
 
 ACTIONS: dict[str, Action] = {name: Action(name, kind, label) for name, kind, label in _ACTIONS}

@@ -18,3 +18,6 @@ class CasesConfig(AppConfig):
         from caseflow.cases.timeline import register_timeline_source
 
         register_timeline_source(history.SOURCE)
+        from caseflow.cases import episode_timeline
+
+        register_timeline_source(episode_timeline.SOURCE)

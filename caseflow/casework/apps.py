@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CaseworkConfig(AppConfig):
@@ -17,3 +18,15 @@ class CaseworkConfig(AppConfig):
         register_panel(case_panel, order=15)
         for source in SOURCES:
             register_timeline_source(source)
+        from caseflow.cases.trend import TrendSource, register_trend_source
+        from caseflow.casework.selectors import incident_trend
+
+        register_trend_source(
+            TrendSource(
+                kind="incidents",
+                label=_("Incidents"),
+                fetch=incident_trend,
+                categories={"incident": (_("Incidents"), "#8a6100")},
+                order=10,
+            )
+        )

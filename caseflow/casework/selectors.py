@@ -3,6 +3,8 @@ scoped to that case, so an id from another case is simply not found (404)."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db.models import Prefetch
 from django.http import Http404
 
@@ -136,3 +138,13 @@ def recent_incidents(case: Case) -> list[Incident]:
             "public_id", "kinds", "occurred_at", "approximate", "serious", "police", "case_id"
         )[:PANEL_SIZE]
     )
+
+
+def incident_trend(case: Case, since: dt.datetime) -> list[tuple[dt.datetime, str]]:
+    """The case's incidents from ``since``, for the journey's trend picture."""
+    return [
+        (moment, "incident")
+        for moment in Incident.objects.filter(case=case, occurred_at__gte=since).values_list(
+            "occurred_at", flat=True
+        )
+    ]

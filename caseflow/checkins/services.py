@@ -645,3 +645,24 @@ def safe_contact_save(
     case_services.keep_change_values(case, event, values)
     checkins_recheck_for_case(case=case, actor=actor, request=request)
     return profile
+
+
+def checkins_cancel_for_closure(
+    case: Case, actor: User | None, request: HttpRequest | None = None
+) -> int:
+    """Closing the case: its check-ins still to come are cancelled and its schedules stopped
+    (listed on the closure page first). Returns how many check-ins were cancelled."""
+    open_states = (CheckInStatus.SCHEDULED, CheckInStatus.UNSAFE)
+    CheckInSchedule.objects.filter(case=case, active=True).update(active=False)
+    cancelled = CheckIn.objects.filter(case=case, status__in=open_states).update(
+        status=CheckInStatus.CANCELLED
+    )
+    if cancelled:
+        record(
+            "checkin.cancel",
+            actor=actor,
+            request=request,
+            case=case,
+            detail={"series": True, "cancelled": cancelled, "source": "closure"},
+        )
+    return cancelled

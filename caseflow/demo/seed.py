@@ -22,6 +22,7 @@ from django.utils import timezone
 from caseflow.accounts.models import Agency, Membership, Role, Team, User
 from caseflow.audit.heads import publish_head
 from caseflow.cases import services as case_services
+from caseflow.cases.demo import close_for_demo
 from caseflow.cases.models import CaseStatus, Channel, RiskLevel
 from caseflow.checkins import services as checkin_services
 
@@ -70,6 +71,7 @@ SEED_HOOKS = [
     "caseflow.confidentiality.demo",
     "caseflow.accounts.demo",
     "caseflow.agency.demo",
+    "caseflow.cases.demo",
 ]
 
 
@@ -217,9 +219,8 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
                     actor=advocate, request=None, case=case, status=CaseStatus.DORMANT
                 )
             elif status_roll == 6:
-                case_services.case_set_status(
-                    actor=advocate, request=None, case=case, status=CaseStatus.CLOSED
-                )
+                # Closed through the closure: a reason, the exit check and outcomes.
+                close_for_demo(advocate=advocate, supervisor=supervisor, case=case, rng=rng)
             if i == 3:
                 case_services.case_restrict(
                     actor=supervisor, request=None, case=case, restricted=True, users=[advocate]

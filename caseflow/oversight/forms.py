@@ -42,6 +42,13 @@ AREAS = {
     "staff": "Staff",
     "team": "Teams",
     "timeline": "Case timeline",
+    # The survivor's journey
+    "closure": "Closing cases",
+    "closure_reason": "Closing cases",
+    "episode": "Episodes of support",
+    "intake": "Episodes of support",
+    "journey": "Episodes of support",
+    "reopen_request": "Episodes of support",
 }
 
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 from caseflow import policy
 from caseflow.accounts.models import Agency, User
 from caseflow.audit.services import record
+from caseflow.cases import journey
 from caseflow.cases.models import Case, CaseStatus, RiskLevel
 from caseflow.inbox.services import case_supervisors, followup_cancel, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
@@ -437,6 +438,14 @@ def assessment_record(
             obj=case,
             detail={"fields": ["risk_level"], "source": "risk_assessment"},
         )
+    # Where the case's risk level now comes from: this assessment, of this date.
+    journey.risk_from_assessment(
+        actor=actor,
+        case=case,
+        level=band,
+        assessment_id=assessment.public_id,
+        assessed_at=assessment.created_at,
+    )
     _bring_review_forward(plan_of(case), band)
     if previous is not None:
         followup_cancel(case=case, source_key=f"assessment:{previous.pk}:reassess", actor=actor)
