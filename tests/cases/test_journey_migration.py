@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from caseflow.lib.encryption import new_wrapped_data_key
 
-BEFORE = [("cases", "0006_note_incident_field_settings")]
-AFTER = [("cases", "0007_episodes_closure_risk_sources")]
+BEFORE = [("cases", "0008_agency_required")]
+AFTER = [("cases", "0009_episodes_closure_risk_sources")]
 
 
 @pytest.mark.django_db(transaction=True)

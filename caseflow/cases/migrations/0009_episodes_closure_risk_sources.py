@@ -58,6 +58,7 @@ def forwards(apps, schema_editor):
         status = EPISODE_STATUS.get(case.status, "active")
         Episode.objects.create(
             case=case,
+            agency_id=case.agency_id,
             number=1,
             status=status,
             start="referral",
@@ -73,6 +74,7 @@ def forwards(apps, schema_editor):
             changes.append(
                 RiskLevelChange(
                     case=case,
+                    agency_id=case.agency_id,
                     level=band,
                     previous=last,
                     source="assessment",
@@ -87,6 +89,7 @@ def forwards(apps, schema_editor):
             changes.append(
                 RiskLevelChange(
                     case=case,
+                    agency_id=case.agency_id,
                     level=case.risk_level,
                     previous=last,
                     source="recorded",
@@ -102,7 +105,7 @@ def forwards(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("accounts", "0003_user_reset_at"),
-        ("cases", "0006_note_incident_field_settings"),
+        ("cases", "0008_agency_required"),
         ("safety", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
@@ -157,6 +160,16 @@ class Migration(migrations.Migration):
                     "id",
                     models.BigAutoField(
                         auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "agency",
+                    models.ForeignKey(
+                        db_index=False,
+                        editable=False,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="accounts.agency",
                     ),
                 ),
                 ("number", models.PositiveIntegerField()),
@@ -226,6 +239,16 @@ class Migration(migrations.Migration):
                     "id",
                     models.BigAutoField(
                         auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "agency",
+                    models.ForeignKey(
+                        db_index=False,
+                        editable=False,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="accounts.agency",
                     ),
                 ),
                 (
@@ -417,6 +440,16 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 (
+                    "agency",
+                    models.ForeignKey(
+                        db_index=False,
+                        editable=False,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="accounts.agency",
+                    ),
+                ),
+                (
                     "public_id",
                     models.CharField(
                         default=caseflow.cases.models.new_public_id,
@@ -478,6 +511,16 @@ class Migration(migrations.Migration):
                     "id",
                     models.BigAutoField(
                         auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "agency",
+                    models.ForeignKey(
+                        db_index=False,
+                        editable=False,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="accounts.agency",
                     ),
                 ),
                 (
