@@ -212,6 +212,7 @@ def _earlier_episodes(case: Case, now: dt.datetime) -> None:
             [
                 RiskLevelChange(
                     case=case,
+                    agency_id=case.agency_id,
                     level=risk_in,
                     source=RiskSource.OVERRIDE,
                     by=advocate,
@@ -220,6 +221,7 @@ def _earlier_episodes(case: Case, now: dt.datetime) -> None:
                 ),
                 RiskLevelChange(
                     case=case,
+                    agency_id=case.agency_id,
                     level=risk_out,
                     previous=risk_in,
                     source=RiskSource.OVERRIDE,

@@ -49,7 +49,7 @@ def test_existing_cases_get_their_first_episode_and_risk_source():
             opened_at=opened,
             closed_at=closed_at if status == "closed" else None,
         )
-        CaseKey.objects.create(case=case, wrapped=new_wrapped_data_key())
+        CaseKey.objects.create(case=case, agency=agency, wrapped=new_wrapped_data_key())
         made[status] = case.pk
 
     executor = MigrationExecutor(connection)
