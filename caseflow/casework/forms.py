@@ -407,12 +407,19 @@ class NeedStatusForm(forms.Form):
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, since: dt.date | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.since = since
         _with_helper(self)
 
     def clean_changed_on(self) -> dt.date | None:
-        return _not_ahead(self.cleaned_data.get("changed_on"))
+        day = _not_ahead(self.cleaned_data.get("changed_on"))
+        if day is not None and self.since is not None and day < self.since:
+            raise forms.ValidationError(
+                _("The need's latest change was on %(day)s: pick that day or later.")
+                % {"day": self.since.strftime("%d %b %Y")}
+            )
+        return day
 
 
 class GoalForm(forms.Form):

@@ -28,7 +28,7 @@ from django.utils import timezone
 from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
-from caseflow.cases.models import Case
+from caseflow.cases.models import Case, Party, PartyRole
 from caseflow.casework.models import (
     OPEN_NEED_STATUSES,
     CaseNote,
@@ -154,16 +154,31 @@ def _release_model() -> Any:
     return Service._meta.get_field("release").related_model
 
 
-def release_choices(case: Case) -> list[tuple[str, str]]:
-    """The case's releases of information that are valid today, for a referral."""
+def usable_releases(case: Case) -> QuerySet:
+    """The case's releases a referral may name: valid today, and given by the survivor (or a
+    guardian for a child) — never by the other party, nor by someone recorded as them."""
     today = timezone.localdate()
-    Release = _release_model()
-    rows = _own(
-        Release.objects.filter(
-            case=case, revoked_at__isnull=True, signed_on__lte=today, expires_on__gte=today
-        ),
-        case,
+    other_party = (
+        Party.objects.filter(case=case, role=PartyRole.OTHER_PARTY)
+        .exclude(identity_index="")
+        .values("identity_index")
     )
+    return (
+        _release_model()
+        .objects.filter(
+            case=case,
+            revoked_at__isnull=True,
+            signed_on__lte=today,
+            expires_on__gte=today,
+            consenting_party__role=PartyRole.SURVIVOR,
+        )
+        .exclude(consenting_party__identity_index__in=other_party)
+    )
+
+
+def release_choices(case: Case) -> list[tuple[str, str]]:
+    """The releases a referral may name, for a select."""
+    rows = _own(usable_releases(case), case)
     return [(r.public_id, f"{r.recipient} (until {r.expires_on:%d %b %Y})") for r in rows]
 
 
@@ -185,9 +200,10 @@ def note_by_id(case: Case, note_id: str) -> CaseNote | None:
 
 
 def release_by_id(case: Case, release_id: str) -> Any:
+    """A release the referral may name (see :func:`usable_releases`), or None."""
     if not release_id:
         return None
-    return _release_model().objects.filter(case=case, public_id=release_id).first()
+    return usable_releases(case).filter(public_id=release_id).first()
 
 
 def panel_summary(case: Case) -> dict[str, Any]:
@@ -353,13 +369,16 @@ def need_set_status(
 ) -> NeedStatusChange | None:
     """Move the need to ``status`` on ``changed_on`` (today by default), keeping the history.
     Any status may follow any other (a need met may come back). The same status again changes
-    nothing and returns None."""
+    nothing and returns None. A day still to come, or before the need's latest change, raises
+    ``ValueError`` (the form says so first)."""
     policy.require(actor, need.case, "edit")
     new = NeedStatus(status)
     if new == need.status:
         return None
     day = changed_on or timezone.localdate()
     _check_day(day)
+    if day < need.status_since:
+        raise ValueError("a status change cannot be dated before the need's latest one")
     _claim(Need, need, expected_version, "need")
     before = need.status
     need.status = new

@@ -93,7 +93,8 @@ def need_detail(request: AuthenticatedRequest, case: Case, need_id: str) -> Http
             "need": need,
             "can_edit": can_edit,
             "status_form": NeedStatusForm(
-                initial={"status": _next_status(need.status), "version": need.version}
+                initial={"status": _next_status(need.status), "version": need.version},
+                since=need.status_since,
             )
             if can_edit
             else None,
@@ -153,6 +154,7 @@ def need_status(request: AuthenticatedRequest, case: Case, need_id: str) -> Http
     form = NeedStatusForm(
         request.POST or None,
         initial={"status": _next_status(need.status), "version": need.version},
+        since=need.status_since,
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
