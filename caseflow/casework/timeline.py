@@ -6,12 +6,9 @@ query, the author is joined, and each row's text is decrypted with the case key 
 
 from __future__ import annotations
 
-from typing import cast
-
 from django.db.models import Count, Q
 from django.urls import reverse
-from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_noop
 
 from caseflow.cases import timeline
 from caseflow.cases.fields import FieldConfig, agency_field_config
@@ -215,14 +212,14 @@ SOURCES = (
     Source(kind="incident", label="Incidents", fetch=incident_entries, order=11),
     Source(
         kind="need",
-        label=cast(str, _("Needs")),
+        label=gettext_noop("Needs"),
         fetch=need_entries,
         order=12,
         categories=frozenset({"narratives"}),
     ),
     Source(
         kind="service",
-        label=cast(str, _("Services and referrals")),
+        label=gettext_noop("Services and referrals"),
         fetch=service_entries,
         order=13,
         categories=frozenset({"narratives"}),

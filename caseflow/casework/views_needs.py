@@ -271,25 +271,39 @@ def goal_change(request: AuthenticatedRequest, case: Case, goal_id: str) -> Http
     )
 
 
-def _service_form(request, case: Case, **kwargs: Any) -> ServiceForm:
+def _service_form(request, case: Case, current: Any = None, **kwargs: Any) -> ServiceForm:
+    releases = needs.release_choices(case)
+    # The release it was made under stays on record even after it has run out.
+    kept = current.release if current is not None else None
+    if kept is not None and kept.public_id not in dict(releases):
+        releases.append((kept.public_id, gettext("The release it was made under")))
     return ServiceForm(
         request.POST or None,
         needs=needs.need_choices(case),
         goals=needs.goal_choices(case),
         notes=needs.note_choices(case),
-        releases=needs.release_choices(case),
+        releases=releases,
         **kwargs,
     )
 
 
-def _service_fields(case: Case, data: dict[str, Any]) -> dict[str, Any]:
+def _service_fields(case: Case, data: dict[str, Any], current: Any = None) -> dict[str, Any]:
+    release_id = data.get("release", "")
+    if (
+        current is not None
+        and current.release is not None
+        and (release_id == current.release.public_id)
+    ):
+        release = current.release
+    else:
+        release = needs.release_by_id(case, release_id)
     return {
         **{name: data.get(name) for name in ("how", "provider", "description", "provided_on")},
         "outcome": data.get("outcome") or "",
         "need": needs.need_by_id(case, data.get("need", "")),
         "goal": needs.goal_by_id(case, data.get("goal", "")),
         "note": needs.note_by_id(case, data.get("note", "")),
-        "release": needs.release_by_id(case, data.get("release", "")),
+        "release": release,
     }
 
 
@@ -334,6 +348,7 @@ def service_change(request: AuthenticatedRequest, case: Case, service_id: str) -
     form = _service_form(
         request,
         case,
+        current=service,
         change=True,
         initial={
             "how": service.how,
@@ -355,7 +370,7 @@ def service_change(request: AuthenticatedRequest, case: Case, service_id: str) -
                 request=request,
                 service=service,
                 expected_version=form.cleaned_data["version"],
-                fields=_service_fields(case, form.cleaned_data),
+                fields=_service_fields(case, form.cleaned_data, current=service),
             )
         except StaleEdit as exc:
             form.add_error(None, exc.message)

@@ -340,3 +340,34 @@ def test_the_timeline_shows_status_changes_and_services(cast):
     assert "Need identified: Legal and court" in titles
     assert "Need met: Legal and court" in titles
     assert "Referred to Family law clinic" in titles
+
+
+def test_the_printed_chronology_holds_needs_and_services(cast):
+    need = make_need(cast.case, cast.assigned, kind="legal")
+    make_service(cast.case, cast.assigned, need=need, provider="Family law clinic")
+    printed = timeline.chronology(cast.case, timeline.Query(), {"case": cast.case.reference})
+    assert {"need", "service"} <= {e.kind for e in printed.entries}
+    assert len(printed.sha256) == 64
+
+
+def test_a_referral_keeps_its_release_after_the_release_runs_out(cast, login):
+    rel = release(cast)
+    service = make_service(cast.case, cast.assigned, release=rel)
+    from caseflow.confidentiality.models import Release
+
+    Release.objects.filter(pk=rel.pk).update(expires_on=dt.date.today() - dt.timedelta(days=1))
+    client = login(cast.assigned)
+    url = reverse("casework:service_change", args=[cast.case.public_id, service.public_id])
+    response = client.post(
+        url,
+        {
+            "how": "referred",
+            "provider": "Housing options team",
+            "outcome": "accepted",
+            "release": rel.public_id,
+            "version": service.version,
+        },
+    )
+    assert response.status_code == 302
+    service.refresh_from_db()
+    assert (service.release_id, service.outcome) == (rel.pk, "accepted")
