@@ -264,6 +264,8 @@ def test_a_note_can_be_about_a_need_or_a_goal(cast, login):
     assert response.status_code == 302
     note = CaseNote.objects.get(case=cast.case)
     assert (note.need_id, note.goal_id) == (need.pk, goal.pk)
+    shown = client.get(reverse("casework:note", args=[cast.case.public_id, note.public_id]))
+    assert "Find a safe place to live." in shown.content.decode()
     detail = client.get(reverse("casework:need", args=[cast.case.public_id, need.public_id]))
     assert reverse("casework:note", args=[cast.case.public_id, note.public_id]) in (
         detail.content.decode()
