@@ -46,7 +46,7 @@ def is_breach(event: ContactEvent) -> bool:
 def counted_breaches(queryset: QuerySet[Breach] | None = None) -> QuerySet[Breach]:
     """The breaches that count (the other party's), from ``queryset`` or all of them."""
     rows = Breach.objects.all() if queryset is None else queryset
-    return rows.filter(event__direction=OTHER_PARTY, event__review=ReviewState.BREACH)
+    return rows.filter(event__direction=OTHER_PARTY)
 
 
 def breach_events(queryset: QuerySet[ContactEvent] | None = None) -> QuerySet[ContactEvent]:

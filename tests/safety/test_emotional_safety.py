@@ -91,3 +91,20 @@ def test_the_plan_page_links_the_barriers_to_the_structured_needs(cast: Cast, lo
     body = client.get(reverse("safety:plan", args=[cast.case.public_id])).content.decode()
     assert "Tenancy in his name." in body
     assert reverse("casework:needs", args=[cast.case.public_id]) in body
+
+
+def test_a_stale_save_names_an_emotional_section_in_words(cast: Cast):
+    save(cast, 0, home="Front room.")
+    save(cast, 1, home="Front room.", triggers=EMOTIONAL["triggers"])
+    with pytest.raises(services.StalePlan) as caught:
+        save(cast, 1, home="Back room.")
+    assert "Triggers and what helps" in caught.value.message
+
+
+def test_the_case_export_rows_name_the_sections_in_words(cast: Cast):
+    from caseflow.safety.packs import safety_plan_rows
+
+    save(cast, 0, **EMOTIONAL)
+    rows = dict(safety_plan_rows(cast.case))
+    assert rows["People to reach out to instead"] == EMOTIONAL["reach_out"]
+    assert all(type(label) is str for label in rows)
