@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.timezone import now
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Agency
 from caseflow.agreements.labels import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS
@@ -114,6 +115,9 @@ class ReviewState(models.TextChoices):
     PENDING = "pending", "Awaiting review"
     NO_BREACH = "no_breach", "No breach"
     BREACH = "breach", "Breach recorded"
+    # The survivor's own contact is never a breach (caseflow.agreements.breaches).
+    SURVIVOR_WITHIN = "survivor_within", _("From the survivor, within the agreed terms")
+    SURVIVOR_OUTSIDE = "survivor_outside", _("Outside the agreed terms — from the survivor")
 
 
 class ContactEvent(CaseOwned):
@@ -140,7 +144,7 @@ class ContactEvent(CaseOwned):
     narrative_fields = ("topic", "description", "proposed")
     kept_encrypted_fields = ()
     review = models.CharField(
-        max_length=12, choices=ReviewState.choices, default=ReviewState.PENDING
+        max_length=20, choices=ReviewState.choices, default=ReviewState.PENDING
     )
     logged_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"

@@ -205,6 +205,18 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("journey.view", R, "Viewed the survivor's journey and its trend"),
     ("risk.override", W, "Changed the risk level by hand, with a reason"),
     ("closure_reason.save", W, "Changed the agency's reasons for closing cases"),
+    # Needs, goals and services (casework)
+    ("needs.view", R, "Viewed the needs, goals and services"),
+    ("need.view", R, "Viewed a need"),
+    ("need.create", W, "Recorded a need"),
+    ("need.update", W, "Changed a need"),
+    ("need.status", W, "Changed the status of a need"),
+    ("goal.view", R, "Viewed a goal"),
+    ("goal.create", W, "Set a goal"),
+    ("goal.update", W, "Changed a goal"),
+    ("service.view", R, "Viewed a service or referral"),
+    ("service.create", W, "Recorded a service or referral"),
+    ("service.update", W, "Changed a service or referral"),
 )
 
 ACTIONS: dict[str, Action] = {name: Action(name, kind, label) for name, kind, label in _ACTIONS}

@@ -23,7 +23,7 @@ def _own(rows, case: Case):
 def note_get(case: Case, note_id: str) -> CaseNote:
     note = (
         CaseNote.objects.filter(case=case, public_id=note_id)
-        .select_related("author", "incident", "break_glass")
+        .select_related("author", "incident", "break_glass", "need", "goal")
         .prefetch_related(
             Prefetch("amendments", queryset=NoteAmendment.objects.select_related("author")),
             "evidence",
@@ -37,6 +37,9 @@ def note_get(case: Case, note_id: str) -> CaseNote:
     _own(note.evidence.all(), case)
     if note.incident is not None:
         note.incident.case = case
+    for linked in (note.need, note.goal):
+        if linked is not None:
+            linked.case = case
     return note
 
 

@@ -33,6 +33,20 @@ BARRIERS = {
 }
 
 
+#: Emotional safety, beside physical safety (fictional, in the advocate's words).
+EMOTIONAL = {
+    "triggers": "Sunday evenings and his apologetic messages bring the pull back. Going for a "
+    "walk with her sister and putting the phone in another room helps.",
+    "reach_out": "Her sister (any time); the helpline at night; the advocate on weekdays.",
+    "delay_contact": "Wait an hour before answering; write the reply in the notes app first "
+    "and read it to her sister.",
+    "factual_record": "The dated list of what happened is kept at the office; she re-reads it "
+    "with the advocate when doubts come.",
+    "staying": "While she stays: the safe room is the kitchen (back door), the code word with "
+    "the neighbour, and the car keys kept by the door.",
+}
+
+
 def _content(context, step: int, expires: dt.date | None = None) -> dict:
     rng = context.rng
     content = {
@@ -46,6 +60,7 @@ def _content(context, step: int, expires: dt.date | None = None) -> dict:
         content["technology"] = rng.choice(TECH)
         content["documents"] = "Passports, birth certificates, tenancy letter (copies at office)."
     if step > 2:
+        content.update(EMOTIONAL)
         content["barriers"] = dict(BARRIERS)
         content["children"] = "Children know to go to the neighbour's and say the code word."
     if expires is not None:

@@ -10,6 +10,7 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Div, Field, Fieldset, Layout, Submit
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from caseflow.safety import instruments as engine
 from caseflow.safety import sections
@@ -101,6 +102,11 @@ class PlanForm(forms.Form):
             text["work_school"],
             Fieldset("Protective orders", *orders),
             text["emergency_numbers"],
+            Fieldset(
+                gettext_lazy("Emotional safety"),
+                *(text[key] for key in sections.EMOTIONAL_KEYS if key != "staying"),
+            ),
+            Fieldset(gettext_lazy("Staying, or not ready to leave"), text["staying"]),
             Fieldset(
                 "Practical barriers to safety", *(f"barrier_{key}" for key, _ in sections.BARRIERS)
             ),

@@ -6,7 +6,12 @@ A plan version's content is one JSON document (encrypted as a whole)::
      "documents": "...", "children": "...", "pets": "...", "technology": "...",
      "work_school": "...", "protective_orders": [{"court": "...", "reference": "...",
      "granted": "2026-01-31", "expires": "2026-07-31", "conditions": "..."}],
-     "emergency_numbers": "...", "barriers": {"money": "...", "housing": "...", ...}}
+     "emergency_numbers": "...", "triggers": "...", "reach_out": "...", "delay_contact": "...",
+     "factual_record": "...", "staying": "...", "barriers": {"money": "...", ...}}
+
+The emotional-safety sections (triggers, people to reach out to, ways to delay contact, the
+factual record) and the options for staying are free text like the rest, versioned and
+encrypted with the plan.
 
 Every section is optional; :func:`normalise` fills the gaps, so any two versions compare cleanly.
 """
@@ -18,8 +23,11 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
-#: Free-text sections, in the order the plan shows them (protective orders come after work/school).
-TEXT_SECTIONS: tuple[tuple[str, str, str], ...] = (
+from django.utils.translation import gettext_lazy
+
+#: Free-text sections of physical safety, in the order the plan shows them (protective orders come
+#: after work/school).
+PHYSICAL_SECTIONS: tuple[tuple[str, Any, Any], ...] = (
     (
         "safe_contacts",
         "Safe contacts and code words",
@@ -38,6 +46,46 @@ TEXT_SECTIONS: tuple[tuple[str, str, str], ...] = (
     ("work_school", "Work and school", "Routes, colleagues who know, reception, timetables."),
     ("emergency_numbers", "Emergency numbers", "Police, helplines, refuge, local services."),
 )
+
+#: Emotional safety, beside physical safety, as survivors' guidance puts it; and the options for
+#: a survivor who is staying or not ready to leave (never a failure: the plan works with them).
+EMOTIONAL_SECTIONS: tuple[tuple[str, Any, Any], ...] = (
+    (
+        "triggers",
+        gettext_lazy("Triggers and what helps"),
+        gettext_lazy(
+            "What brings the fear or pull back (dates, messages, places), and what helps then."
+        ),
+    ),
+    (
+        "reach_out",
+        gettext_lazy("People to reach out to instead"),
+        gettext_lazy("Who to call or message instead of the other party when the urge comes."),
+    ),
+    (
+        "delay_contact",
+        gettext_lazy("Ways to delay contact"),
+        gettext_lazy(
+            "Steps that put time between the urge and contact: wait an hour, call someone first."
+        ),
+    ),
+    (
+        "factual_record",
+        gettext_lazy("Re-reading the factual record"),
+        gettext_lazy("Where the survivor keeps what really happened, to re-read when doubts come."),
+    ),
+    (
+        "staying",
+        gettext_lazy("If staying or not ready to leave"),
+        gettext_lazy(
+            "Safety while living with or seeing the other party: what lowers the risk now."
+        ),
+    ),
+)
+EMOTIONAL_KEYS = tuple(key for key, _, _ in EMOTIONAL_SECTIONS)
+
+#: Every free-text section.
+TEXT_SECTIONS: tuple[tuple[str, Any, Any], ...] = PHYSICAL_SECTIONS + EMOTIONAL_SECTIONS
 
 #: The go-bag checklist: ticked items.
 GO_BAG_ITEMS: tuple[tuple[str, str], ...] = (
@@ -74,16 +122,17 @@ ORDER_FIELDS: tuple[tuple[str, str], ...] = (
 @dataclass(frozen=True)
 class Section:
     key: str
-    label: str
+    label: Any
 
 
 #: Every section in display order: the unit of diffs, stale-save messages and the print view.
 SECTIONS: tuple[Section, ...] = (
-    *(Section(key, label) for key, label, _ in TEXT_SECTIONS[:3]),
+    *(Section(key, label) for key, label, _ in PHYSICAL_SECTIONS[:3]),
     Section("go_bag", "Go-bag checklist"),
-    *(Section(key, label) for key, label, _ in TEXT_SECTIONS[3:8]),
+    *(Section(key, label) for key, label, _ in PHYSICAL_SECTIONS[3:8]),
     Section("protective_orders", "Protective orders"),
     Section("emergency_numbers", "Emergency numbers"),
+    *(Section(key, label) for key, label, _ in EMOTIONAL_SECTIONS),
     Section("barriers", "Practical barriers to safety"),
 )
 SECTION_KEYS = tuple(s.key for s in SECTIONS)

@@ -50,7 +50,7 @@ class StalePlan(StaleEdit):
 
     @property
     def changed_labels(self) -> list[str]:
-        return [sections.SECTION_LABELS[key] for key in self.changed]
+        return [str(sections.SECTION_LABELS[key]) for key in self.changed]
 
     @property
     def message(self) -> str:

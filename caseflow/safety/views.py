@@ -202,6 +202,7 @@ def plan_print(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "plan": plan,
             "form": form,
             "title": title,
+            "printing": True,
             # Paper carries only what was written: an empty section is left out.
             "plan_sections": [s for s in sections.display(content, omit) if not s["empty"]]
             if plan
