@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from django.core.paginator import Page, Paginator
@@ -29,6 +30,9 @@ from caseflow.agreements.models import (
 from caseflow.agreements.services import version_in_force
 from caseflow.cases.models import Case, Party, PartyRole
 from caseflow.lib.csvcells import csv_cell
+
+if TYPE_CHECKING:
+    from caseflow.agreements.models import Breach
 
 LIST_FIELDS = (
     "public_id",
@@ -513,7 +517,7 @@ def chronology_csv(report: dict, generated_at: dt.datetime) -> str:
 def breaches_counted(case: Case) -> QuerySet[Breach]:
     """The case's breaches that count as breaches: the one place that says which rows of the
     breach register are breaches, for every count, chart and report that reads them."""
-    return counted_breaches(Breach.objects.filter(case=case))
+    return counted_breaches().filter(case=case)
 
 
 def breach_trend(case: Case, since: dt.datetime) -> list[tuple[dt.datetime, str]]:
