@@ -165,8 +165,8 @@ class ServiceReferral(CaseOwned):
     release = models.ForeignKey(
         Release, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
-    # The needs of the case (casework) this referral serves, by public id until needs exist.
-    needs = models.JSONField(default=list, blank=True)
+    # The needs of the case this referral serves.
+    needs = models.ManyToManyField("casework.Need", blank=True, related_name="partner_referrals")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )

@@ -17,6 +17,7 @@ from caseflow.accounts.models import User
 from caseflow.audit.services import record
 from caseflow.cases.models import Case, CaseStatus, Party, PartyRole, RiskLevel
 from caseflow.cases.today import local_date_start
+from caseflow.casework.models import Need
 from caseflow.checkins.services import followup_done
 from caseflow.confidentiality.models import Release
 from caseflow.confidentiality.services.releases import release_problem
@@ -301,7 +302,7 @@ def referral_create(
     sent_on: dt.date,
     respond_by: dt.date | None,
     release: Release | None,
-    needs: list[str],
+    needs: list[Need],
 ) -> ServiceReferral:
     """Record a referral. One that leaves the agency needs a valid release naming the
     organisation (it is what allowed it)."""
@@ -342,9 +343,11 @@ def referral_create(
         respond_by=respond_by,
         state_changed_on=sent_on,
         release=release,
-        needs=list(needs),
         created_by=actor,
     )
+    if any(n.case_id != case.pk for n in needs):
+        raise ValidationError(_("A referral serves needs of its own case only."))
+    referral.needs.set(needs)
     record(
         "referral.create",
         actor=actor,

@@ -6,8 +6,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from caseflow.cases.timeline import OTHER_AGENCY, SURVIVOR, Entry, Query, Source, about, key_of
-from caseflow.cases.timeline import newest
+from caseflow.cases.timeline import (
+    OTHER_AGENCY,
+    SURVIVOR,
+    Entry,
+    Query,
+    Source,
+    about,
+    key_of,
+    newest,
+)
 from caseflow.partners.models import MeetingReferral, ServiceReferral
 
 MEETING, REFERRAL = "risk_meeting", "service_referral"

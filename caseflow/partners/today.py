@@ -52,9 +52,8 @@ def action_items(scope: Scope) -> list[QueueItem]:
             QueueItem(
                 due_at=local_date_start(action.due_on),
                 kind=_("Risk meeting action"),
-                title=_("An action agreed at %(meeting)s") % {
-                    "meeting": action.referral.meeting_name
-                },
+                title=_("An action agreed at %(meeting)s")
+                % {"meeting": action.referral.meeting_name},
                 case_reference=case.reference,
                 case_public_id=case.public_id,
                 case_id=case.pk,

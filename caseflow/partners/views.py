@@ -41,7 +41,7 @@ from caseflow.partners.models import (
     ServiceReferral,
     answer_label,
 )
-from caseflow.partners.needs import need_choices, need_labels
+from caseflow.partners.needs import need_choices, needs_for
 
 
 def _releases(case: Case) -> list[Release]:
@@ -264,7 +264,7 @@ def referral_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
                 sent_on=d["sent_on"],
                 respond_by=d["respond_by"],
                 release=_release(case, d["release"]),
-                needs=d.get("needs", []),
+                needs=needs_for(case, d.get("needs", [])),
             )
         except ValidationError as exc:
             form.add_error(None, exc)
@@ -319,7 +319,7 @@ def referral_detail(request: AuthenticatedRequest, case: Case, referral_id: str)
             "case": case,
             "referral": referral,
             "form": form,
-            "needs": need_labels(case, referral.needs),
+            "needs": [str(n) for n in referral.needs.all()],
         },
     )
 

@@ -25,8 +25,12 @@ class PeriodForm(forms.Form):
     quarter = forms.TypedChoiceField(
         coerce=int,
         required=False,
-        choices=[(1, _("1 (January to March)")), (2, _("2 (April to June)")),
-                 (3, _("3 (July to September)")), (4, _("4 (October to December)"))],
+        choices=[
+            (1, _("1 (January to March)")),
+            (2, _("2 (April to June)")),
+            (3, _("3 (July to September)")),
+            (4, _("4 (October to December)")),
+        ],
         label=_("Quarter"),
     )
     start = _date(_("From"))

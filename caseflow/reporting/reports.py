@@ -20,8 +20,29 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from caseflow.cases.models import Case, CaseKey, CaseStatus, PartyRole, RiskLevel
-from caseflow.casework.models import CaseNote, Incident, IncidentKind, NoteKind
+from caseflow.cases.models import (
+    AbuseChange,
+    Case,
+    CaseKey,
+    CaseStatus,
+    Closure,
+    ClosureState,
+    Episode,
+    EpisodeStart,
+    FeelsSafer,
+    PartyRole,
+    RiskLevel,
+    StandardClosureReason,
+)
+from caseflow.casework.models import (
+    CaseNote,
+    Incident,
+    IncidentKind,
+    Need,
+    NeedKind,
+    NeedStatus,
+    NoteKind,
+)
 from caseflow.checkins.models import CheckIn, CheckInStatus
 from caseflow.lib.encryption import unwrap_data_key
 from caseflow.partners.models import (
@@ -34,7 +55,7 @@ from caseflow.partners.models import (
     ServiceType,
     answers,
 )
-from caseflow.reporting.suppression import Grid, suppress
+from caseflow.lib.suppression import Grid, suppress
 from caseflow.safety.models import RiskAssessment
 
 # --- Periods ------------------------------------------------------------------------------------
@@ -57,9 +78,9 @@ class Period:
 
 def quarter(year: int, q: int) -> Period:
     start = dt.date(year, 3 * (q - 1) + 1, 1)
-    end = (
-        dt.date(year + 1, 1, 1) if q == 4 else dt.date(year, 3 * q + 1, 1)
-    ) - dt.timedelta(days=1)
+    end = (dt.date(year + 1, 1, 1) if q == 4 else dt.date(year, 3 * q + 1, 1)) - dt.timedelta(
+        days=1
+    )
     return Period(start, end, f"{year} Q{q}")
 
 
@@ -85,23 +106,24 @@ def _load_keys(cases: Iterable[Case]) -> None:
         by_id[case_id].__dict__["_data_key"] = unwrap_data_key(wrapped)
 
 
-def demographic_answers(cases: Sequence[Case], question: str) -> Counter[str]:
-    """How many survivors of ``cases`` gave each answer ("not asked" for no answers at all)."""
+def demographic_by_case(cases: Sequence[Case], question: str) -> dict[int, str]:
+    """Each case's survivor's answer to ``question`` (absent: never asked)."""
     _load_keys(cases)
     by_id = {c.pk: c for c in cases}
-    counts: Counter[str] = Counter()
-    seen = set()
+    found: dict[int, str] = {}
     rows = Demographics.objects.filter(
         case_id__in=list(by_id), party__role=PartyRole.SURVIVOR
     ).only("pk", "case_id", question)
-    for row in rows:
+    for row in rows.order_by("pk"):
         row.case = by_id[row.case_id]
-        if row.case_id in seen:
-            continue
-        seen.add(row.case_id)
-        counts[getattr(row, question) or NOT_ASKED] += 1
-    counts[NOT_ASKED] += len(by_id) - len(seen)
-    return counts
+        found.setdefault(row.case_id, getattr(row, question) or NOT_ASKED)
+    return found
+
+
+def demographic_answers(cases: Sequence[Case], question: str) -> Counter[str]:
+    """How many survivors of ``cases`` gave each answer ("not asked" for no answers at all)."""
+    found = demographic_by_case(cases, question)
+    return Counter(found.get(c.pk, NOT_ASKED) for c in {c.pk: c for c in cases}.values())
 
 
 # --- What a report is ---------------------------------------------------------------------------
@@ -147,7 +169,8 @@ class FunderReport:
 
     def shown(self, index: int) -> Shown:
         if index in self.hidden:
-            return Shown(f"<{self.threshold}" if self.grid.values[index] else "*", None)
+            # One mark for every hidden cell: telling the small ones apart would bound the rest.
+            return Shown("*", None)
         value = self.grid.values[index]
         return Shown(str(value), value)
 
@@ -267,13 +290,41 @@ def _grouped(counts: Counter[str], groups: dict[str, tuple[str, ...]]) -> Counte
     return out
 
 
-def _new_and_continuing(b: Builder, cases: Sequence[Case], period: Period, code: str = "") -> None:
-    new = sum(1 for c in cases if c.opened_at >= period.since)
+def _new_and_returning(b: Builder, cases: Sequence[Case], period: Period, code: str = "") -> None:
+    """Each person once: new (a first referral in the period), returning (came back or was
+    referred again in the period), or continuing (support that began before it). A case without
+    episodes counts by the day it was opened."""
+    starts: dict[int, str] = {}
+    for case_id, start in (
+        Episode.objects.filter(
+            case_id__in=[c.pk for c in cases],
+            opened_at__gte=period.since,
+            opened_at__lt=period.until,
+        )
+        .order_by("case_id", "opened_at", "pk")
+        .values_list("case_id", "start")
+    ):
+        starts.setdefault(case_id, start)
+    counts: Counter[str] = Counter()
+    for case in cases:
+        start = starts.get(case.pk)
+        if start is None:
+            start = EpisodeStart.REFERRAL if case.opened_at >= period.since else None
+        if start is None:
+            counts["continuing"] += 1
+        elif start == EpisodeStart.REFERRAL:
+            counts["new"] += 1
+        else:
+            counts["returning"] += 1
     b.breakdown(
         "new",
-        _("New and continuing"),
-        [("new", _("New in this period")), ("continuing", _("Continuing from before"))],
-        {"new": new, "continuing": len(cases) - new},
+        _("New, returning and continuing"),
+        [
+            ("new", _("New in this period")),
+            ("returning", _("Came back or referred again in this period")),
+            ("continuing", _("Continuing from before")),
+        ],
+        counts,
         total=(SERVED[0], str(SERVED[1])),
         column=str(PEOPLE),
         code=code,
@@ -410,7 +461,7 @@ def _cases(agency_id: int, period: Period) -> list[Case]:
 def voca_quarterly(agency_id: int, period: Period) -> FunderReport:
     cases = _cases(agency_id, period)
     b = Builder()
-    _new_and_continuing(b, cases, period)
+    _new_and_returning(b, cases, period)
     _services(b, cases, period)
     _victimisation(b, cases, period)
     _demographic(b, cases, "age_band", _("Age"), VOCA_AGES, VOCA_AGE_LABELS, code="age")
@@ -432,7 +483,7 @@ FVPSA_AGES = {
 def fvpsa_annual(agency_id: int, period: Period) -> FunderReport:
     cases = _cases(agency_id, period)
     b = Builder()
-    _new_and_continuing(b, cases, period)
+    _new_and_returning(b, cases, period)
     labels = {**VOCA_AGE_LABELS, "under_18": str(_("Under 18"))}
     _demographic(b, cases, "age_band", _("Age"), FVPSA_AGES, labels, code="age")
     _demographic(b, cases, "race_ethnicity", _("Race and ethnicity"))
@@ -541,35 +592,77 @@ BANDS = [
 
 
 def insights_outcomes(agency_id: int, period: Period) -> FunderReport:
-    """Intake and exit for the cases closed in the period: the risk band at intake (the first
-    assessment) against the band at exit."""
-    closed = list(
-        Case.objects.filter(
-            agency_id=agency_id,
-            status=CaseStatus.CLOSED,
+    """Intake against exit for the closures of the period: risk band at intake and at exit,
+    whether the abuse stopped, whether the survivor feels safer, why support ended, and the
+    needs met."""
+    closures = list(
+        Closure.objects.filter(
+            case__agency_id=agency_id,
+            state=ClosureState.CLOSED,
             closed_at__gte=period.since,
             closed_at__lt=period.until,
-        ).only("pk", "risk_level", "opened_at")
+        ).select_related("reason")
     )
-    first: dict[int, str] = {}
-    for case_id, band, override in (
-        RiskAssessment.objects.filter(case_id__in=[c.pk for c in closed])
-        .order_by("case_id", "created_at", "pk")
-        .values_list("case_id", "band", "override_band")
-    ):
-        first.setdefault(case_id, override or band)
-    pairs = Counter((first.get(c.pk, RiskLevel.UNKNOWN), c.risk_level) for c in closed)
+    exits = ("exits", _("All exits"))
     b = Builder()
     b.crosstab(
         "risk",
         _("Risk at intake (rows) and at exit (columns)"),
         BANDS,
         BANDS,
-        pairs,
-        total_key="exits",
+        Counter((c.risk_at_intake, c.risk_at_exit) for c in closures),
+        total_key=exits[0],
     )
-    _demographic(
-        b, closed, "age_band", _("Age at exit"), code="exit_age", total=("exits", _("Total"))
+    b.breakdown(
+        "abuse",
+        _("Did the abuse stop?"),
+        AbuseChange.choices,
+        Counter(c.abuse_change for c in closures),
+        total=exits,
+        column=str(PEOPLE),
+    )
+    b.breakdown(
+        "safer",
+        _("Does the survivor feel safer?"),
+        FeelsSafer.choices,
+        Counter(c.feels_safer for c in closures),
+        total=exits,
+        column=str(PEOPLE),
+    )
+    b.breakdown(
+        "reason",
+        _("Why support ended"),
+        StandardClosureReason.choices,
+        Counter(c.reason.standard or StandardClosureReason.OTHER for c in closures),
+        total=exits,
+        column=str(PEOPLE),
+        note=_("The agency's own reasons are counted under Other."),
+    )
+    met = Counter(
+        Need.objects.filter(
+            case__agency_id=agency_id,
+            status=NeedStatus.MET,
+            status_since__gte=period.start,
+            status_since__lte=period.end,
+        ).values_list("kind", flat=True)
+    )
+    b.breakdown(
+        "needs_met",
+        _("Needs met in the period"),
+        NeedKind.choices,
+        met,
+        total=("needs_met:total", _("All needs met")),
+        column=_("Needs"),
+    )
+    cases = list(Case.objects.filter(pk__in={c.case_id for c in closures}).only("pk"))
+    ages = demographic_by_case(cases, "age_band")
+    b.breakdown(
+        "exit_age",
+        _("Age"),
+        answers("age_band"),
+        Counter(ages.get(c.case_id, NOT_ASKED) for c in closures),
+        total=exits,
+        column=str(PEOPLE),
     )
     return b.finish("insights", str(REPORTS["insights"].title), period)
 

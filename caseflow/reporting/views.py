@@ -44,7 +44,9 @@ def report_list(request: AuthenticatedRequest) -> HttpResponse:
 @require_GET
 def report_preview(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     kind = _kind(request, slug)
-    form = PeriodForm(request.GET or None, kind=kind.period, initial=PeriodForm.defaults(kind.period))
+    form = PeriodForm(
+        request.GET or None, kind=kind.period, initial=PeriodForm.defaults(kind.period)
+    )
     report = None
     sections = []
     if form.is_bound and form.is_valid():

@@ -93,9 +93,7 @@ def _reduced_basis(rows: list[dict[int, Fraction]]) -> list[tuple[int, dict[int,
     return basis
 
 
-def exposed(
-    n: int, sums: Sequence[tuple[int, Sequence[int]]], hidden: set[int]
-) -> set[int]:
+def exposed(n: int, sums: Sequence[tuple[int, Sequence[int]]], hidden: set[int]) -> set[int]:
     """The hidden cells whose value follows from the published cells and the sums."""
     if not hidden:
         return set()
