@@ -191,6 +191,7 @@ class DemographicsForm(forms.Form):
                 continue
             self.fields[name] = forms.ChoiceField(
                 choices=answers(name),
+                required=False,
                 initial=NOT_ASKED,
                 label=setting.get("label") or label,
             )

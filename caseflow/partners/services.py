@@ -8,12 +8,13 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from caseflow import policy
-from caseflow.accounts.models import User
+from caseflow.accounts.models import Role, User
 from caseflow.audit.services import record
 from caseflow.cases.models import Case, CaseStatus, Party, PartyRole, RiskLevel
 from caseflow.cases.today import local_date_start
@@ -94,7 +95,6 @@ def heard_within_a_year(case: Case, on: dt.date, exclude: int | None = None) -> 
     return earlier.exists()
 
 
-@transaction.atomic
 def meeting_refer(
     *,
     actor: User,
@@ -149,6 +149,38 @@ def meeting_refer(
         release = None
     else:
         raise ValidationError(_("Choose what allows the sharing."))
+    with transaction.atomic():
+        return _meeting_create(
+            actor=actor,
+            request=request,
+            case=case,
+            route=route,
+            reason=reason,
+            basis=basis,
+            release=release,
+            lawful_basis=lawful_basis,
+            categories=categories,
+            meeting_name=settings_row.meeting_name,
+            referred_on=referred_on,
+            meeting_on=meeting_on,
+        )
+
+
+def _meeting_create(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    route: str,
+    reason: str,
+    basis: str,
+    release: Release | None,
+    lawful_basis: str,
+    categories: list[str],
+    meeting_name: str,
+    referred_on: dt.date,
+    meeting_on: dt.date | None,
+) -> MeetingReferral:
     referral = MeetingReferral.objects.create(
         case=case,
         route=route,
@@ -157,7 +189,7 @@ def meeting_refer(
         release=release,
         lawful_basis=lawful_basis,
         categories=categories,
-        meeting_name=settings_row.meeting_name,
+        meeting_name=meeting_name,
         referred_on=referred_on,
         meeting_on=meeting_on,
         repeat=heard_within_a_year(case, referred_on),
@@ -222,6 +254,16 @@ def meeting_update(
     return referral
 
 
+def action_owners(case: Case) -> QuerySet[User]:
+    """Who here may own an action: the people who work the case (its advocates and its team's
+    supervisors), so that the action reaches someone who may open the case."""
+    return (
+        policy.assignable_users(case)
+        .filter(Q(assigned_cases=case) | Q(membership__role=Role.SUPERVISOR, teams=case.team_id))
+        .distinct()
+    )
+
+
 @transaction.atomic
 def action_add(
     *,
@@ -240,8 +282,8 @@ def action_add(
         raise ValidationError(
             _("Choose who does it: someone here, or the name of the other agency.")
         )
-    if owner is not None and not policy.assignable_users(case).filter(pk=owner.pk).exists():
-        raise ValidationError(_("That person does not work cases in this agency."))
+    if owner is not None and not action_owners(case).filter(pk=owner.pk).exists():
+        raise ValidationError(_("That person does not work this case."))
     action = MeetingAction.objects.create(
         case=case,
         referral=referral,
@@ -289,7 +331,6 @@ def _reply_source(referral: ServiceReferral) -> str:
     return f"referral:{referral.pk}:reply"
 
 
-@transaction.atomic
 def referral_create(
     *,
     actor: User,
@@ -333,6 +374,38 @@ def referral_create(
         release = None
     if respond_by is not None and respond_by < sent_on:
         raise ValidationError(_("The reply is due on or after the day the referral was sent."))
+    if any(n.case_id != case.pk for n in needs):
+        raise ValidationError(_("A referral serves needs of its own case only."))
+    with transaction.atomic():
+        return _referral_save(
+            actor=actor,
+            request=request,
+            case=case,
+            direction=direction,
+            service_type=service_type,
+            organisation=organisation,
+            details=details,
+            sent_on=sent_on,
+            respond_by=respond_by,
+            release=release,
+            needs=needs,
+        )
+
+
+def _referral_save(
+    *,
+    actor: User,
+    request: HttpRequest | None,
+    case: Case,
+    direction: str,
+    service_type: str,
+    organisation: str,
+    details: str,
+    sent_on: dt.date,
+    respond_by: dt.date | None,
+    release: Release | None,
+    needs: list[Need],
+) -> ServiceReferral:
     referral = ServiceReferral.objects.create(
         case=case,
         direction=direction,
@@ -345,8 +418,6 @@ def referral_create(
         release=release,
         created_by=actor,
     )
-    if any(n.case_id != case.pk for n in needs):
-        raise ValidationError(_("A referral serves needs of its own case only."))
     referral.needs.set(needs)
     record(
         "referral.create",

@@ -7,6 +7,8 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from caseflow import policy
+from caseflow.cases.models import OPEN_STATUSES as OPEN
 from caseflow.cases.today import (
     PER_SOURCE,
     Action,
@@ -23,16 +25,21 @@ from caseflow.partners.models import ActionStatus, MeetingAction
 def action_items(scope: Scope) -> list[QueueItem]:
     today = staff_day(scope)
     actions = MeetingAction.objects.filter(
-        case__in=scope.cases, status=ActionStatus.OPEN, owner__isnull=False, due_on__lte=today
+        status=ActionStatus.OPEN, owner__isnull=False, due_on__lte=today
     )
     if scope.own_only:
-        actions = actions.filter(owner=scope.user)
+        # The owner need not work the case: every case they may see, within policy.
+        actions = actions.filter(
+            owner=scope.user, case__in=policy.visible_cases(scope.user).filter(status__in=OPEN)
+        )
+    else:
+        actions = actions.filter(case__in=scope.cases)
     rows = (
         actions.select_related("case", "owner", "referral")
         .only(
             "pk",
             "due_on",
-            "case__pk",
+            "case__id",
             "case__public_id",
             "case__reference",
             "referral__public_id",

@@ -78,7 +78,7 @@ def _referral(case: Case, referral_id: str) -> ServiceReferral:
 
 def _owners(case: Case) -> list[tuple[str, str]]:
     return [
-        (str(u.pk), u.get_full_name() or u.username) for u in policy.assignable_users(case)[:200]
+        (str(u.pk), u.get_full_name() or u.username) for u in services.action_owners(case)[:200]
     ]
 
 
@@ -192,7 +192,7 @@ def action_new(request: AuthenticatedRequest, case: Case, referral_id: str) -> H
     form = ActionForm(request.POST or None, owners=owners)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        owner = policy.assignable_users(case).filter(pk=d["owner"]).first() if d["owner"] else None
+        owner = services.action_owners(case).filter(pk=d["owner"]).first() if d["owner"] else None
         try:
             services.action_add(
                 actor=request.user,
