@@ -70,6 +70,8 @@ SEED_HOOKS = [
     "caseflow.confidentiality.demo",
     "caseflow.accounts.demo",
     "caseflow.agency.demo",
+    "caseflow.partners.demo",
+    "caseflow.reporting.demo",
 ]
 
 

@@ -39,7 +39,11 @@ def _date(label: Any, required: bool = True, **kw: Any) -> forms.DateField:
     )
 
 
-def release_choices(releases: list[Release]) -> list[tuple[str, str]]:
+def _choose(field: forms.Field, choices: Any) -> None:
+    field.choices = choices  # type: ignore[attr-defined]  # a ChoiceField
+
+
+def release_choices(releases: list[Release]) -> list[tuple[str, Any]]:
     today = timezone.localdate()
     return [("", _("None"))] + [
         (
@@ -75,7 +79,7 @@ class MeetingReferralForm(forms.Form):
 
     def __init__(self, *args: Any, releases: list[Release], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["release"].choices = release_choices(releases)
+        _choose(self.fields["release"], release_choices(releases))
         self.helper = _helper(_("Refer to the meeting"))
 
     def clean(self) -> dict[str, Any]:
@@ -113,7 +117,7 @@ class ActionForm(forms.Form):
 
     def __init__(self, *args: Any, owners: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["owner"].choices = [("", _("Nobody here")), *owners]
+        _choose(self.fields["owner"], [("", _("Nobody here")), *owners])
         self.helper = _helper(_("Add the action"))
 
     def clean(self) -> dict[str, Any]:
@@ -160,8 +164,8 @@ class ReferralForm(forms.Form):
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["release"].choices = release_choices(releases)
-        self.fields["needs"].choices = needs
+        _choose(self.fields["release"], release_choices(releases))
+        _choose(self.fields["needs"], needs)
         if not needs:
             del self.fields["needs"]
         self.helper = _helper(_("Record the referral"))
@@ -174,7 +178,7 @@ class ReferralStateForm(forms.Form):
 
     def __init__(self, *args: Any, allowed: set[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["state"].choices = [c for c in ReferralState.choices if c[0] in allowed]
+        _choose(self.fields["state"], [c for c in ReferralState.choices if c[0] in allowed])
         self.helper = _helper(_("Save"))
 
 

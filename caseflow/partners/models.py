@@ -8,6 +8,8 @@ only to count them (caseflow.reporting), never to list them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -185,11 +187,14 @@ class ServiceReferral(CaseOwned):
 
 DECLINED = "declined"
 NOT_ASKED = "not_asked"
-_ANSWERS = [(DECLINED, _("Declined to answer")), (NOT_ASKED, _("Not asked"))]
+_ANSWERS: list[tuple[str, Any]] = [
+    (DECLINED, _("Declined to answer")),
+    (NOT_ASKED, _("Not asked")),
+]
 
 #: The questions, each with its answers (the last two always "declined" and "not asked").
 #: Age bands are fine enough to add up to every funder's bands.
-QUESTIONS: dict[str, tuple[str, list[tuple[str, str]]]] = {
+QUESTIONS: dict[str, tuple[Any, list[tuple[str, Any]]]] = {
     "age_band": (
         _("Age"),
         [
@@ -278,7 +283,7 @@ QUESTIONS: dict[str, tuple[str, list[tuple[str, str]]]] = {
 }
 
 
-def answers(question: str) -> list[tuple[str, str]]:
+def answers(question: str) -> list[tuple[str, Any]]:
     return [*QUESTIONS[question][1], *_ANSWERS]
 
 

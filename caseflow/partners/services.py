@@ -52,6 +52,8 @@ REPEAT_DAYS = 365
 
 def partner_settings(agency_id: int | None) -> AgencyPartnerSettings:
     """The agency's risk meeting settings (unsaved defaults if it has none yet)."""
+    if agency_id is None:
+        raise PermissionDenied
     found = AgencyPartnerSettings.objects.filter(agency_id=agency_id).first()
     return found or AgencyPartnerSettings(agency_id=agency_id)
 
@@ -63,6 +65,8 @@ def settings_save(
     if not policy.is_agency_admin(actor):
         raise PermissionDenied
     agency_id = policy.agency_id_of(actor)
+    if agency_id is None:
+        raise PermissionDenied
     row, _created = AgencyPartnerSettings.objects.get_or_create(agency_id=agency_id)
     changed = []
     if row.meeting_name != meeting_name:

@@ -77,14 +77,14 @@ def service_referrals(case, query: Query) -> list[Entry]:
 SOURCES = (
     Source(
         kind=MEETING,
-        label=gettext_lazy("Risk meetings"),
+        label=gettext_lazy("Risk meetings"),  # type: ignore[arg-type]  # read as text
         fetch=meeting_outcomes,
         order=60,
         categories=frozenset({"narratives", "risk"}),
     ),
     Source(
         kind=REFERRAL,
-        label=gettext_lazy("Referrals to other services"),
+        label=gettext_lazy("Referrals to other services"),  # type: ignore[arg-type]
         fetch=service_referrals,
         order=61,
         categories=frozenset({"narratives"}),

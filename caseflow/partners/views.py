@@ -143,7 +143,7 @@ def meeting_detail(request: AuthenticatedRequest, case: Case, referral_id: str) 
     today = timezone.localdate()
     for action in actions:
         action.case = case
-        action.overdue = action.status == "open" and action.due_on < today
+        action.overdue = action.status == "open" and action.due_on < today  # type: ignore[attr-defined]
     return render(
         request,
         "partners/meeting_detail.html",

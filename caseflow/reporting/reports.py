@@ -45,6 +45,7 @@ from caseflow.casework.models import (
 )
 from caseflow.checkins.models import CheckIn, CheckInStatus
 from caseflow.lib.encryption import unwrap_data_key
+from caseflow.lib.suppression import Grid, suppress
 from caseflow.partners.models import (
     DECLINED,
     NOT_ASKED,
@@ -55,7 +56,6 @@ from caseflow.partners.models import (
     ServiceType,
     answers,
 )
-from caseflow.lib.suppression import Grid, suppress
 from caseflow.safety.models import RiskAssessment
 
 # --- Periods ------------------------------------------------------------------------------------
@@ -295,7 +295,7 @@ def _new_and_returning(b: Builder, cases: Sequence[Case], period: Period, code: 
     referred again in the period), or continuing (support that began before it). A case without
     episodes counts by the day it was opened."""
     starts: dict[int, str] = {}
-    for case_id, start in (
+    for case_id, first in (
         Episode.objects.filter(
             case_id__in=[c.pk for c in cases],
             opened_at__gte=period.since,
@@ -304,7 +304,7 @@ def _new_and_returning(b: Builder, cases: Sequence[Case], period: Period, code: 
         .order_by("case_id", "opened_at", "pk")
         .values_list("case_id", "start")
     ):
-        starts.setdefault(case_id, start)
+        starts.setdefault(case_id, first)
     counts: Counter[str] = Counter()
     for case in cases:
         start = starts.get(case.pk)
@@ -337,7 +337,7 @@ def _demographic(
     question: str,
     title: str,
     groups: dict[str, tuple[str, ...]] | None = None,
-    labels: dict[str, str] | None = None,
+    labels: dict[str, Any] | None = None,
     code: str = "",
     total: tuple[str, Any] = SERVED,
 ) -> None:

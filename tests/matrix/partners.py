@@ -51,15 +51,15 @@ ROWS: dict[str, Row] = {
     "partners:meeting": Row(
         GET=casework(200, 200), POST=NOT_ALLOWED, url=_meeting_url("partners:meeting")
     ),
-    # Date and outcome are both optional: an empty POST saves them blank and redirects.
     "partners:meeting_change": Row(
         GET=casework(200, 200),
-        POST=casework(302, 302),
+        POST=casework(200, 200),
         url=_meeting_url("partners:meeting_change"),
     ),
     "partners:action_new": Row(
         GET=casework(200, 200), POST=casework(200, 200), url=_meeting_url("partners:action_new")
     ),
+    # An unreadable status: a message, and back to the meeting.
     "partners:action_status": Row(
         GET=NOT_ALLOWED, POST=casework(302, 302), url=_meeting_url("partners:action_status")
     ),

@@ -112,13 +112,8 @@ def aggregate_report(
     hidden = suppress(grid, threshold)
     rows = []
     for row, cell in out:
-        value = grid.values[cell]
-        if cell in hidden:
-            # One mark for every hidden cell: telling the small ones apart would bound the rest.
-            row = [*row, HIDDEN]
-        else:
-            row = [*row, str(value)]
-        rows.append(row)
+        # One mark for every hidden cell: telling the small ones apart would bound the rest.
+        rows.append([*row, HIDDEN if cell in hidden else str(grid.values[cell])])
     suppressed = len(hidden)
     record(
         "report.aggregate",
