@@ -21,8 +21,7 @@ from caseflow.audit.services import record
 from caseflow.cases.fields import field_config
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
-from caseflow.confidentiality.models import Release
-from caseflow.partners import services
+from caseflow.partners import selectors, services
 from caseflow.partners.forms import (
     ActionForm,
     ActionStatusForm,
@@ -36,44 +35,14 @@ from caseflow.partners.forms import (
 from caseflow.partners.models import (
     QUESTIONS,
     STATE_MOVES,
-    MeetingAction,
-    MeetingReferral,
-    ServiceReferral,
     answer_label,
 )
 from caseflow.partners.needs import need_choices, needs_for
 
-
-def _releases(case: Case) -> list[Release]:
-    rows = list(Release.objects.filter(case=case).select_related("consenting_party", "for_child"))
-    for row in rows:
-        row.case = case
-    return rows
-
-
-def _release(case: Case, public_id: str) -> Release | None:
-    if not public_id:
-        return None
-    found = Release.objects.filter(case=case, public_id=public_id).first()
-    if found is not None:
-        found.case = case
-    return found
-
-
-def _meeting(case: Case, referral_id: str) -> MeetingReferral:
-    found = MeetingReferral.objects.filter(case=case, public_id=referral_id).first()
-    if found is None:
-        raise Http404
-    found.case = case
-    return found
-
-
-def _referral(case: Case, referral_id: str) -> ServiceReferral:
-    found = ServiceReferral.objects.filter(case=case, public_id=referral_id).first()
-    if found is None:
-        raise Http404
-    found.case = case
-    return found
+_releases = selectors.case_releases
+_release = selectors.release_of
+_meeting = selectors.meeting_get
+_referral = selectors.referral_get
 
 
 def _owners(case: Case) -> list[tuple[str, str]]:
@@ -139,10 +108,9 @@ def meeting_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 def meeting_detail(request: AuthenticatedRequest, case: Case, referral_id: str) -> HttpResponse:
     referral = _meeting(case, referral_id)
     record("meeting.view", request=request, case=case, obj=referral)
-    actions = list(referral.actions.select_related("owner").order_by("due_on", "pk"))
+    actions = selectors.meeting_actions(case, referral)
     today = timezone.localdate()
     for action in actions:
-        action.case = case
         action.overdue = action.status == "open" and action.due_on < today  # type: ignore[attr-defined]
     return render(
         request,
@@ -222,12 +190,7 @@ def action_status(request: AuthenticatedRequest, case: Case, referral_id: str) -
     referral = _meeting(case, referral_id)
     form = ActionStatusForm(request.POST)
     if form.is_valid():
-        action = MeetingAction.objects.filter(
-            case=case, referral=referral, public_id=form.cleaned_data["action"]
-        ).first()
-        if action is None:
-            raise Http404
-        action.case = case
+        action = selectors.action_get(case, referral, form.cleaned_data["action"])
         services.action_set_status(
             actor=request.user, request=request, action=action, status=form.cleaned_data["status"]
         )
