@@ -35,7 +35,10 @@ def _helper(label: Any) -> FormHelper:
 
 def _date(label: Any, required: bool = True, **kw: Any) -> forms.DateField:
     return forms.DateField(
-        label=label, required=required, widget=forms.DateInput(attrs={"type": "date"}), **kw
+        label=label,
+        required=required,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        **kw,
     )
 
 

@@ -14,7 +14,9 @@ from caseflow.reporting.reports import Period, quarter, year
 
 def _date(label: Any) -> forms.DateField:
     return forms.DateField(
-        label=label, required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=label,
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
 
 
