@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from caseflow.cases.timeline import (
     OTHER_AGENCY,
@@ -77,14 +76,14 @@ def service_referrals(case, query: Query) -> list[Entry]:
 SOURCES = (
     Source(
         kind=MEETING,
-        label=gettext_lazy("Risk meetings"),  # type: ignore[arg-type]  # read as text
+        label="Risk meetings",
         fetch=meeting_outcomes,
         order=60,
         categories=frozenset({"narratives", "risk"}),
     ),
     Source(
         kind=REFERRAL,
-        label=gettext_lazy("Referrals to other services"),  # type: ignore[arg-type]
+        label="Referrals to other services",
         fetch=service_referrals,
         order=61,
         categories=frozenset({"narratives"}),
