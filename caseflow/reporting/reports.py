@@ -99,7 +99,9 @@ def served_cases(agency_id: int, period: Period) -> QuerySet[Case]:
 
 def _load_keys(cases: Iterable[Case]) -> None:
     """Unwrap the data keys of ``cases`` in one query (not one per case)."""
-    by_id = {c.pk: c for c in cases}
+    by_id = {c.pk: c for c in cases if "_data_key" not in c.__dict__}
+    if not by_id:
+        return
     for case_id, wrapped in CaseKey.objects.filter(case_id__in=list(by_id)).values_list(
         "case_id", "wrapped"
     ):
