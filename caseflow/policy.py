@@ -301,11 +301,13 @@ def navigation(user: Any) -> list[tuple[str, str]]:
         ]
     if role in REPORT_ROLES:
         items.append(("Reports", "confidentiality:reports"))
+        items.append(("Funder reports", "reporting:list"))
     if role in AUDIT_ROLES:
         items.append(("Audit", "audit:events"))
     items.append(("Security", "accounts:security"))
     if role == Role.AGENCY_ADMIN:
         items.append(("Staff and teams", "agency:staff_list"))
+        items.append(("Risk meeting", "partners:settings"))
     return items
 
 

@@ -130,6 +130,8 @@ INSTALLED_APPS = [
     "caseflow.confidentiality",
     "caseflow.oversight",
     "caseflow.agency",
+    "caseflow.partners",
+    "caseflow.reporting",
     "caseflow.demo",
 ]
 
@@ -547,4 +549,10 @@ CELERY_BEAT_SCHEDULE["checkins-sweep"] = {
     "schedule": 60.0,
     # A sweep that waited longer than a minute is superseded by the next one.
     "options": {"expires": 55},
+}
+
+# --- partners (risk meetings, referrals to other services) -------------------------------------
+CELERY_BEAT_SCHEDULE["partners-referral-followups"] = {
+    "task": "caseflow.partners.tasks.referral_followups_sweep",
+    "schedule": 3600.0,
 }

@@ -217,6 +217,21 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("service.view", R, "Viewed a service or referral"),
     ("service.create", W, "Recorded a service or referral"),
     ("service.update", W, "Changed a service or referral"),
+    # Partners (risk meetings, referrals, demographics) and reporting (funder reports)
+    ("meeting.refer", W, "Referred the case to the risk meeting"),
+    ("disclosure.risk_meeting", D, "Shared information with the risk meeting"),
+    ("meeting.view", R, "Viewed a risk meeting referral"),
+    ("meeting.update", W, "Recorded the risk meeting's date or outcome"),
+    ("meeting.action_add", W, "Recorded an action the risk meeting agreed"),
+    ("meeting.action_status", W, "Changed the status of a risk meeting action"),
+    ("referral.create", W, "Recorded a referral to or from another service"),
+    ("referral.view", R, "Viewed a referral to or from another service"),
+    ("referral.state", W, "Recorded where a referral has got to"),
+    ("demographics.view", R, "Viewed the survivor's demographics"),
+    ("demographics.save", W, "Saved the survivor's demographics"),
+    ("partners.settings.view", R, "Viewed the risk meeting settings"),
+    ("partners.settings.save", W, "Changed the risk meeting settings"),
+    ("report.funder", R, "Generated a funder report"),
 )
 
 ACTIONS: dict[str, Action] = {name: Action(name, kind, label) for name, kind, label in _ACTIONS}

@@ -351,6 +351,19 @@ class IntakeField(models.TextChoices):
     INCIDENT_INJURIES = "incident_injuries", "Injuries (incidents)"
     INCIDENT_POLICE_REFERENCE = "incident_police_reference", "Police reference (incidents)"
     INCIDENT_WITNESSES = "incident_witnesses", "Witnesses (incidents)"
+    # Demographics (caseflow.partners): asked respectfully, counted only in aggregate.
+    DEMOGRAPHIC_AGE_BAND = "demographic_age_band", "Age (demographics)"
+    DEMOGRAPHIC_GENDER = "demographic_gender_identity", "Gender identity (demographics)"
+    DEMOGRAPHIC_RACE = "demographic_race_ethnicity", "Race and ethnicity (demographics)"
+    DEMOGRAPHIC_DISABILITY = "demographic_disability", "Disability (demographics)"
+    DEMOGRAPHIC_LANGUAGE = "demographic_language", "Language (demographics)"
+    DEMOGRAPHIC_RELATIONSHIP = (
+        "demographic_relationship",
+        "Relationship to the other party (demographics)",
+    )
+    DEMOGRAPHIC_HOUSEHOLD = "demographic_household", "Household (demographics)"
+    DEMOGRAPHIC_CHILDREN = "demographic_children", "Children (demographics)"
+    DEMOGRAPHIC_IMMIGRATION = "demographic_immigration", "Immigration status (demographics)"
 
 
 #: Where each optional field is stored: ("party", role, attribute), or (kind, None, attribute) for
@@ -368,6 +381,15 @@ FIELD_PLACES: dict[str, tuple[str, str | None, str]] = {
     IntakeField.INCIDENT_INJURIES: ("incident", None, "injuries"),
     IntakeField.INCIDENT_POLICE_REFERENCE: ("incident", None, "police_reference"),
     IntakeField.INCIDENT_WITNESSES: ("incident", None, "witnesses"),
+    IntakeField.DEMOGRAPHIC_AGE_BAND: ("demographics", None, "age_band"),
+    IntakeField.DEMOGRAPHIC_GENDER: ("demographics", None, "gender_identity"),
+    IntakeField.DEMOGRAPHIC_RACE: ("demographics", None, "race_ethnicity"),
+    IntakeField.DEMOGRAPHIC_DISABILITY: ("demographics", None, "disability"),
+    IntakeField.DEMOGRAPHIC_LANGUAGE: ("demographics", None, "language"),
+    IntakeField.DEMOGRAPHIC_RELATIONSHIP: ("demographics", None, "relationship"),
+    IntakeField.DEMOGRAPHIC_HOUSEHOLD: ("demographics", None, "household"),
+    IntakeField.DEMOGRAPHIC_CHILDREN: ("demographics", None, "children"),
+    IntakeField.DEMOGRAPHIC_IMMIGRATION: ("demographics", None, "immigration"),
 }
 
 

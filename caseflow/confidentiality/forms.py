@@ -279,6 +279,7 @@ _APPLIES_TO = {
     "case": "The intake form, the case edit form and the case page.",
     "note": "The case-note forms, the note's page and the case timeline.",
     "incident": "The incident form, the incident's page and what leaves the agency.",
+    "demographics": "The demographics form and page (counted only in funders' reports).",
 }
 
 

@@ -72,6 +72,8 @@ SEED_HOOKS = [
     "caseflow.accounts.demo",
     "caseflow.agency.demo",
     "caseflow.cases.demo",
+    "caseflow.partners.demo",
+    "caseflow.reporting.demo",
 ]
 
 
