@@ -72,6 +72,23 @@ class ActiveMembershipMiddleware:
         return self.get_response(request)
 
 
+class AgencyTimeZoneMiddleware:
+    """The one time rule: every page is read and written in the staff's agency's time zone
+    (the default zone before sign-in), so times are shown and typed as staff live them."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from caseflow.accounts import zones
+
+        token = zones.activate(zones.user_zone(getattr(request, "user", None)))
+        try:
+            return self.get_response(request)
+        finally:
+            zones.deactivate(token)
+
+
 class NoStoreMiddleware:
     """Authenticated pages must never be kept by a browser or proxy cache."""
 

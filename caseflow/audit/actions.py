@@ -192,6 +192,8 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("audit.user.view", R, "Viewed a person's activity"),
     ("audit.break_glass.view", R, "Viewed emergency accesses"),
     ("alert.unusual_access", Y, "Unusual access was reported"),
+    # The advocate's day: one time rule
+    ("agency.time_zone", W, "Changed the agency's time zone"),
 )
 
 ACTIONS: dict[str, Action] = {name: Action(name, kind, label) for name, kind, label in _ACTIONS}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db.models import Prefetch
 from django.http import Http404
+from django.utils import timezone
 
 from caseflow.cases.models import Case
 from caseflow.casework.models import CaseNote, Evidence, Incident, NoteAmendment
@@ -94,7 +95,7 @@ def checkin_choices(case: Case) -> list[tuple[str, str]]:
     return [
         (
             str(c.pk),
-            f"{c.due_at:%d %b %Y %H:%M} UTC, {c.get_status_display().lower()}"
+            f"{timezone.localtime(c.due_at):%d %b %Y %H:%M}, {c.get_status_display().lower()}"
             + (f": {c.get_outcome_display().lower()}" if c.outcome else ""),
         )
         for c in rows
