@@ -9,6 +9,7 @@ templates' dates and forms' date-time inputs are read and shown in it; :func:`cu
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import zoneinfo
 from typing import Any
@@ -65,6 +66,21 @@ def activate(zone: zoneinfo.ZoneInfo) -> contextvars.Token:
 def deactivate(token: contextvars.Token) -> None:
     _current.reset(token)
     timezone.deactivate()
+
+
+@contextlib.contextmanager
+def using(zone: zoneinfo.ZoneInfo):
+    """Work as staff in ``zone`` do (a task or the demo acting for one agency)."""
+    previous = timezone.get_current_timezone() if _current.get() is not None else None
+    token = activate(zone)
+    try:
+        yield zone
+    finally:
+        _current.reset(token)
+        if previous is None:
+            timezone.deactivate()
+        else:
+            timezone.activate(previous)
 
 
 def zone_words(zone: zoneinfo.ZoneInfo | None = None) -> str:
