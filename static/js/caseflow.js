@@ -306,6 +306,32 @@
     });
   }
 
+  // --- On a phone a table becomes stacked cards (design.css): each cell is labelled with its
+  // column's header, and explicit roles keep it a table for screen readers once restyled.
+  function stackedTables() {
+    Array.prototype.forEach.call(document.querySelectorAll(".table-responsive > table.table"), function (table) {
+      if (table.hasAttribute("data-no-stack")) return;
+      var headers = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) {
+        return th.textContent.trim();
+      });
+      if (!headers.length) return;
+      table.classList.add("table-stack");
+      table.setAttribute("role", "table");
+      Array.prototype.forEach.call(table.querySelectorAll("thead, tbody"), function (group) { group.setAttribute("role", "rowgroup"); });
+      Array.prototype.forEach.call(table.querySelectorAll("tr"), function (row) { row.setAttribute("role", "row"); });
+      Array.prototype.forEach.call(table.querySelectorAll("thead th"), function (th) { th.setAttribute("role", "columnheader"); });
+      Array.prototype.forEach.call(table.querySelectorAll("tbody > tr"), function (row) {
+        var column = 0;
+        Array.prototype.forEach.call(row.children, function (cell) {
+          cell.setAttribute("role", cell.tagName === "TH" ? "rowheader" : "cell");
+          var span = parseInt(cell.getAttribute("colspan") || "1", 10);
+          if (span === 1 && headers[column] !== undefined) cell.setAttribute("data-label", headers[column]);
+          column += span;
+        });
+      });
+    });
+  }
+
   // --- A check-in's repeat in words, kept current as the date, the repeat or the days change
   // (the sentences come from the page: <script type="application/json" id="repeat-words-data">).
   function repeatWords() {
@@ -348,6 +374,9 @@
   document.addEventListener("DOMContentLoaded", function () {
     repeatWords();
     scrollableTables();
+    stackedTables();
+    // Rows htmx swaps in (a recorded outcome) are labelled like the rest.
+    document.body.addEventListener("htmx:afterSettle", stackedTables);
     errorSummary();
     drafts();
     idleWarning();
