@@ -149,7 +149,7 @@ class CheckInForm(forms.Form):
         assignee = self.fields["assignee"]
         assert isinstance(assignee, forms.ModelChoiceField)
         assignee.queryset = assignees
-        assignee.label_from_instance = _staff_label  # type: ignore[method-assign]
+        assignee.label_from_instance = _staff_label  # type: ignore[method-assign,assignment]
         self.fields["date"].help_text = f"In the survivor's time zone ({tz})."
         self.fields["time"].help_text = f"In the survivor's time zone ({tz})."
         safe = [c for c in Channel.choices if c[0] in channels]
