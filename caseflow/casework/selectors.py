@@ -77,7 +77,8 @@ def incident_choices(case: Case) -> list[tuple[str, str]]:
     return [
         (
             i.public_id,
-            f"{timezone.localtime(i.occurred_at):%d %b %Y}: {', '.join(i.kind_labels) or 'Incident'}",
+            f"{timezone.localtime(i.occurred_at):%d %b %Y}: "
+            + (", ".join(i.kind_labels) or "Incident"),
         )
         for i in rows
     ]
