@@ -1,4 +1,5 @@
-"""Forms for check-ins, outcomes and follow-ups. Times are entered in the survivor's zone."""
+"""Forms for check-ins, outcomes and follow-ups. Check-in times are entered in the survivor's
+zone; follow-ups in the staff's own (the agency's, see ``accounts.zones``)."""
 
 from __future__ import annotations
 
