@@ -146,6 +146,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "caseflow.middleware.ActiveMembershipMiddleware",
+    "caseflow.middleware.AgencyTimeZoneMiddleware",
     "caseflow.middleware.SessionTimeoutMiddleware",
     "caseflow.middleware.SecondFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -235,8 +236,9 @@ LOGOUT_REDIRECT_URL = "accounts:login"
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
-# Where the agency's staff work: the day of the home page's today queue and the times staff read
-# there. (Survivors' times follow each survivor's own time zone, from their safe-contact profile.)
+# Where an agency's staff work when its admin has not chosen a zone (``Agency.time_zone``): the
+# day of the home page's today queue and the times staff enter and read. (Survivors' times follow
+# each survivor's own time zone, from their safe-contact profile.)
 STAFF_TIME_ZONE = os.environ.get("STAFF_TIME_ZONE", "Europe/London")
 USE_I18N = True
 USE_TZ = True

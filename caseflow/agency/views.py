@@ -7,13 +7,15 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
+from caseflow.accounts import zones
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.agency import services
-from caseflow.agency.forms import StaffForm, TeamForm
+from caseflow.agency.forms import StaffForm, TeamForm, TimeZoneForm
 
 
 def _require_admin(request: HttpRequest) -> None:
@@ -157,4 +159,24 @@ def team_edit(request: AuthenticatedRequest, team_id: int | None = None) -> Http
             "form": form,
             "title": "Edit team" if editing else "Add a team",
         },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def time_zone(request: AuthenticatedRequest) -> HttpResponse:
+    """Where the agency works: the zone of every time its staff enter and read."""
+    _require_admin(request)
+    agency = request.user.membership.agency
+    form = TimeZoneForm(request.POST or None, initial={"time_zone": zones.agency_zone(agency).key})
+    if request.method == "POST" and form.is_valid():
+        services.agency_time_zone_save(
+            actor=request.user, request=request, time_zone=form.cleaned_data["time_zone"]
+        )
+        messages.success(request, _("Time zone saved. Times are now shown in it."))
+        return redirect("agency:time_zone")
+    return render(
+        request,
+        "agency/time_zone.html",
+        {"form": form, "agency": agency, "chosen": bool(agency.time_zone)},
     )

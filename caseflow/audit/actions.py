@@ -232,6 +232,8 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("partners.settings.view", R, "Viewed the risk meeting settings"),
     ("partners.settings.save", W, "Changed the risk meeting settings"),
     ("report.funder", R, "Generated a funder report"),
+    # The advocate's day: one time rule
+    ("agency.time_zone", W, "Changed the agency's time zone"),
 )
 
 ACTIONS: dict[str, Action] = {name: Action(name, kind, label) for name, kind, label in _ACTIONS}

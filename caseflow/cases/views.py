@@ -78,7 +78,7 @@ def dashboard(request: AuthenticatedRequest) -> HttpResponse:
             ("Due today", queue.today),
             ("Just done", queue.recent),
         ]
-        context["staff_zone"] = today.staff_zone()
+        context["staff_zone"] = today.staff_zone().key
         if role == Role.SUPERVISOR:
             _overdue_per_person(context["per_advocate"], queue)
         # The read covers the cases listed and those the queue names.

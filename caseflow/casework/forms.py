@@ -1,6 +1,7 @@
-"""Forms for case notes, amendments and incidents. Times are entered and shown in UTC, like
-follow-ups. Evidence files are checked here (:func:`caseflow.cases.evidence.check_file`); the
-case's quota is checked by the service, which the view turns into an error on the same field."""
+"""Forms for case notes, amendments and incidents. Times are entered and shown in the staff's
+own time (the agency's zone, activated per request: see ``accounts.zones``), like follow-ups.
+Evidence files are checked here (:func:`caseflow.cases.evidence.check_file`); the case's quota
+is checked by the service, which the view turns into an error on the same field."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from caseflow.accounts import zones
 from caseflow.cases import evidence as files
 from caseflow.cases.forms import configure_fields
 from caseflow.casework.models import (
@@ -92,6 +94,13 @@ def _when(value: dt.datetime) -> dt.datetime:
     return value
 
 
+def _your_time(form: forms.Form) -> None:
+    """Say, on each time the form asks for, whose time it is in (the staff's own)."""
+    for name in ("occurred_at", "followup_due", "occurred_time"):
+        if name in form.fields:
+            form.fields[name].help_text = zones.your_time(str(form.fields[name].help_text or ""))
+
+
 class NoteFields(forms.Form):
     kind = forms.ChoiceField(label="What kind of contact", choices=NoteKind.choices)
     participants = forms.MultipleChoiceField(
@@ -107,7 +116,6 @@ class NoteFields(forms.Form):
         label="When",
         widget=DateTimeLocalInput(),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
-        help_text="In UTC.",
     )
     duration_minutes = forms.IntegerField(
         label="How long (minutes)", min_value=0, max_value=24 * 60, required=False
@@ -143,6 +151,7 @@ class NoteFields(forms.Form):
                 del self.fields[name]
             else:
                 _choices(self, name, empty, choices)
+        _your_time(self)
         if checkins is None:
             del self.fields["checkin"]
         else:
@@ -168,7 +177,7 @@ class NoteForm(NoteFields):
         widget=DateTimeLocalInput(),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
         required=False,
-        help_text="In UTC. The follow-up goes to the case's advocate.",
+        help_text="The follow-up goes to the case's advocate.",
     )
     followup_details = forms.CharField(
         label="What to follow up",
@@ -234,7 +243,7 @@ class IncidentForm(forms.Form):
         label="Time",
         required=False,
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-        help_text="In UTC. Leave empty if it is not known.",
+        help_text="Leave empty if it is not known.",
     )
     approximate = forms.BooleanField(label="The date is approximate", required=False)
     when_described = forms.CharField(
@@ -295,6 +304,7 @@ class IncidentForm(forms.Form):
     def __init__(self, *args, field_config: dict[str, dict] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         configure_fields(self, field_config, self.OPTIONAL_FIELDS)
+        _your_time(self)
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True
@@ -304,8 +314,10 @@ class IncidentForm(forms.Form):
         day = data.get("occurred_on")
         if day is not None:
             at = dt.datetime.combine(
-                day, data.get("occurred_time") or dt.time(12, 0), tzinfo=dt.UTC
+                day, data.get("occurred_time") or dt.time(12, 0), tzinfo=zones.current()
             )
+            # A wall time the clocks skip (spring forward) is read as the instant they jump.
+            at = at.astimezone(dt.UTC)
             try:
                 data["occurred_at"] = _when(at)
             except forms.ValidationError as exc:

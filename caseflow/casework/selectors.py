@@ -7,6 +7,7 @@ import datetime as dt
 
 from django.db.models import Prefetch
 from django.http import Http404
+from django.utils import timezone
 
 from caseflow.cases.models import Case
 from caseflow.casework.models import CaseNote, Evidence, Incident, NoteAmendment
@@ -81,7 +82,8 @@ def incident_choices(case: Case) -> list[tuple[str, str]]:
     return [
         (
             i.public_id,
-            f"{i.occurred_at:%d %b %Y}: {', '.join(i.kind_labels) or 'Incident'}",
+            f"{timezone.localtime(i.occurred_at):%d %b %Y}: "
+            + (", ".join(i.kind_labels) or "Incident"),
         )
         for i in rows
     ]
@@ -99,7 +101,7 @@ def checkin_choices(case: Case) -> list[tuple[str, str]]:
     return [
         (
             str(c.pk),
-            f"{c.due_at:%d %b %Y %H:%M} UTC, {c.get_status_display().lower()}"
+            f"{timezone.localtime(c.due_at):%d %b %Y %H:%M}, {c.get_status_display().lower()}"
             + (f": {c.get_outcome_display().lower()}" if c.outcome else ""),
         )
         for c in rows

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from caseflow import policy
+from caseflow.accounts import zones
 from caseflow.accounts.models import User
 from caseflow.cases.models import Case, CaseKey, SafeContactProfile
 from caseflow.checkins.models import CalendarToken, CheckIn, CheckInOutcome, CheckInStatus
@@ -96,7 +97,7 @@ def _attach_windows(rows: Iterable[CheckIn]) -> None:
         profile = profiles.get(row.case_id)
         # tz, window_text and local_due are read by the check-in list templates.
         if profile is None:
-            row.window_text, row.tz = "No safe-contact profile", "UTC"  # type: ignore[attr-defined]
+            row.window_text, row.tz = "No safe-contact profile", zones.current().key  # type: ignore[attr-defined]
             continue
         row.tz = profile.timezone  # type: ignore[attr-defined]
         text = weekly_windows.format_windows(profile_windows(profile)).replace("\n", "; ")
@@ -162,7 +163,7 @@ def _windows_from(rows: list[CheckIn], profile: SafeContactProfile | None) -> No
     the check-in list templates)."""
     if profile is None:
         for row in rows:
-            row.window_text, row.tz = "No safe-contact profile", "UTC"  # type: ignore[attr-defined]
+            row.window_text, row.tz = "No safe-contact profile", zones.current().key  # type: ignore[attr-defined]
         return
     text = weekly_windows.format_windows(profile_windows(profile)).replace("\n", "; ")
     zone = ZoneInfo(profile.timezone)

@@ -17,6 +17,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow import policy
+from caseflow.accounts import zones
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
 from caseflow.cases import services as case_services
@@ -174,7 +175,8 @@ def checkin_schedule(
     policy.require(actor, case, "edit")
     _check_assignee(case, assignee)
     profile = profile_for(case)
-    tz = profile.timezone if profile is not None else "UTC"
+    # Without a profile, the survivor's time is taken to be the staff's own.
+    tz = profile.timezone if profile is not None else zones.current().key
     due_local = due_local.replace(second=0, microsecond=0, tzinfo=None)
     due_at = to_utc(due_local, tz)
     now = timezone.now()

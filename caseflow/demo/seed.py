@@ -137,7 +137,10 @@ def _person(rng: random.Random) -> dict:
 def seed(rng_seed: int = 7) -> list[DemoLogin]:
     rng = random.Random(rng_seed)
     logins: list[DemoLogin] = []
-    riverside = Agency.objects.create(name="Riverside Advocacy Service (demo)", slug="riverside")
+    # Riverside works in the UK, Hillview in the US: each agency's staff read their own time.
+    riverside = Agency.objects.create(
+        name="Riverside Advocacy Service (demo)", slug="riverside", time_zone="Europe/London"
+    )
     north = Team.objects.create(agency=riverside, name="North team")
     south = Team.objects.create(agency=riverside, name="South team")
     staff = {
@@ -158,7 +161,9 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
     _user(logins, riverside, "oli.auditor", "Oli", "Imaginary", Role.AUDITOR)
     _user(logins, riverside, "ada.admin", "Ada", "Notreal", Role.AGENCY_ADMIN)
 
-    hillview = Agency.objects.create(name="Hillview Outreach (demo)", slug="hillview")
+    hillview = Agency.objects.create(
+        name="Hillview Outreach (demo)", slug="hillview", time_zone="America/Chicago"
+    )
     hill_team = Team.objects.create(agency=hillview, name="Outreach team")
     hill = [
         _user(logins, hillview, "hana.supervisor", "Hana", "Example", Role.SUPERVISOR, [hill_team]),
@@ -192,7 +197,7 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
                     request=None,
                     case=case,
                     expected_version=None,
-                    timezone_name="Europe/London",
+                    timezone_name=team.agency.time_zone,
                     rules={
                         "channels": [Channel.PHONE, Channel.TEXT] if i % 2 else [Channel.TEXT],
                         "windows": [

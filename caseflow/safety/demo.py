@@ -76,6 +76,10 @@ def _content(context, step: int, expires: dt.date | None = None) -> dict:
     return content
 
 
+WORDS_ITEM = "survivor_fears_serious_harm"
+WORDS_DEMO = "If he finds out I have been here, I think he will really hurt me. (Fictional.)"
+
+
 def _answers(context, instrument: engine.Instrument, heavy: bool) -> dict:
     rng = context.rng
     share = 0.75 if heavy else 0.3
@@ -118,6 +122,8 @@ def seed_demo(context) -> None:
                 case=case,
                 instrument=sample,
                 answers=_answers(context, definition, heavy),
+                # The question that asks for the survivor's own words, answered in them.
+                words={WORDS_ITEM: WORDS_DEMO} if heavy else None,
             )
         for n, row in enumerate(RiskAssessment.objects.filter(case=case).order_by("pk")):
             days_ago = (assessments - n) * 30

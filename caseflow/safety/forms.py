@@ -11,6 +11,7 @@ from crispy_forms.layout import Div, Field, Fieldset, Layout, Submit
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.safety import instruments as engine
 from caseflow.safety import sections
@@ -116,12 +117,12 @@ class PlanForm(forms.Form):
     def initial_for(cls, content: dict[str, Any], version: int) -> dict[str, Any]:
         content = sections.normalise(content)
         initial: dict[str, Any] = {"version": version, "go_bag": content["go_bag"]}
-        for key, _, _ in sections.TEXT_SECTIONS:
+        for key, _label, _help in sections.TEXT_SECTIONS:
             initial[key] = content[key]
         for slot, order in enumerate(content["protective_orders"], start=1):
             for name, value in order.items():
                 initial[f"order_{slot}_{name}"] = value
-        for key, _ in sections.BARRIERS:
+        for key, _label in sections.BARRIERS:
             initial[f"barrier_{key}"] = content["barriers"][key]
         return initial
 
@@ -224,6 +225,14 @@ class AssessmentForm(forms.Form):
                 initial="",
                 widget=forms.RadioSelect,
             )
+            if item.words:
+                self.fields[f"words_{item.id}"] = forms.CharField(
+                    label=_("What the survivor says"),
+                    max_length=2000,
+                    required=False,
+                    widget=_textarea(3),
+                    help_text=_("In their own words. Stored encrypted."),
+                )
         self.fields["override_band"] = forms.ChoiceField(
             label="Professional-judgement override",
             choices=[("", "No override: use the scored band")]
@@ -239,7 +248,13 @@ class AssessmentForm(forms.Form):
         )
         self.helper = FormHelper()
         self.helper.layout = Layout(
-            *(InlineRadios(f"item_{item.id}") for item in instrument.items),
+            *(
+                field
+                for item in instrument.items
+                for field in (
+                    [InlineRadios(f"item_{item.id}")] + ([f"words_{item.id}"] if item.words else [])
+                )
+            ),
             "override_band",
             "override_reason",
         )
@@ -254,6 +269,14 @@ class AssessmentForm(forms.Form):
                 "override_reason", "Give the reason for overriding the band the score gives."
             )
         return data
+
+    def words(self) -> dict[str, str]:
+        """The survivor's own words, for the questions that ask for them (empty ones left out)."""
+        return {
+            item.id: text
+            for item in self.instrument.items
+            if item.words and (text := (self.cleaned_data.get(f"words_{item.id}") or "").strip())
+        }
 
     def answers(self) -> dict[str, bool | None]:
         values = {"yes": True, "no": False}

@@ -32,6 +32,9 @@ from caseflow.safety.models import (
     SafetyPlanVersion,
 )
 
+#: Where an assessment's ``answers`` keep the survivor's own words ({item id: text}), beside the
+#: yes/no answers the score comes from.
+WORDS_KEY = "_words"
 DEFAULT_REVIEW_DAYS = {"high": 14, "medium": 30, "standard": 90, "unknown": 30}
 
 
@@ -382,6 +385,7 @@ def assessment_record(
     answers: Mapping[str, bool | None],
     override_band: str = "",
     override_reason: str = "",
+    words: Mapping[str, str] | None = None,
 ) -> RiskAssessment:
     """Score ``answers`` and store the assessment; the case's risk level becomes its band (or the
     override). A high band opens a multi-agency referral follow-up and tells the supervisors;
@@ -402,7 +406,9 @@ def assessment_record(
     assessment = RiskAssessment(
         case=case,
         instrument=instrument,
-        answers={k: v for k, v in answers.items() if v is not None},
+        answers={k: v for k, v in answers.items() if v is not None}
+        # The survivor's own words, for the questions that ask for them: encrypted with the rest.
+        | ({WORDS_KEY: dict(words)} if words else {}),
         score=float(result.score),
         band=result.band.id,
         override_band=override_band if override_band and override_band != result.band.id else "",

@@ -34,6 +34,7 @@ ROWS: dict[str, Row] = {
         kwargs="user",
         reauth=("POST",),
     ),
+    "agency:time_zone": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
     "agency:team_new": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
     "agency:team_edit": Row(
         GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), kwargs="team"
