@@ -1,24 +1,21 @@
 """Demo data for funder reports: enough more Riverside cases (opened over the last year, some
 closed with outcomes recorded) that most cells of each report are counts rather than hidden.
 Cases are opened through the case services and their answers saved through the partners
-services; the closures of these demo cases are written as records (with their episode)."""
+services, and closed through the closure (reason, exit check and outcomes), dated back."""
 
 from __future__ import annotations
 
 import datetime as dt
+import random
 
 from caseflow.cases import services as case_services
+from caseflow.cases.demo import close_for_demo
 from caseflow.cases.models import (
-    AbuseChange,
+    Case,
     CaseStatus,
     Closure,
     ClosureReason,
-    ClosureState,
     Episode,
-    EpisodeStart,
-    EpisodeStatus,
-    FeelsSafer,
-    PlanExitCheck,
     RiskLevel,
     StandardClosureReason,
 )
@@ -48,43 +45,15 @@ def _reason(agency, standard: str) -> ClosureReason:
     return reason
 
 
-def _close(case, advocate, when: dt.datetime, n: int) -> None:
-    case_services.case_set_status(actor=advocate, request=None, case=case, status=CaseStatus.CLOSED)
-    case.closed_at = when
-    case.save(update_fields=["closed_at"])
-    episode = case.episodes.order_by("-number").first()
-    if episode is None:
-        episode = Episode.objects.create(
-            case=case, number=1, start=EpisodeStart.REFERRAL, opened_at=case.opened_at
-        )
-    episode.status = EpisodeStatus.CLOSED
-    episode.closed_at = when
-    episode.closed_by = advocate
-    episode.save()
-    if hasattr(episode, "closure"):
-        return
-    reasons = [
-        StandardClosureReason.GOALS_MET,
-        StandardClosureReason.GOALS_MET,
-        StandardClosureReason.SURVIVOR_CHOICE,
-        StandardClosureReason.NO_CONTACT,
-    ]
-    intake = [RiskLevel.HIGH, RiskLevel.MEDIUM, RiskLevel.MEDIUM, RiskLevel.STANDARD][n % 4]
-    exit_band = RiskLevel.STANDARD if n % 3 else RiskLevel.MEDIUM
-    Closure.objects.create(
-        case=case,
-        episode=episode,
-        state=ClosureState.CLOSED,
-        reason=_reason(case.agency, reasons[n % 4]),
-        plan_check=PlanExitCheck.REVIEWED,
-        abuse_change=[AbuseChange.STOPPED, AbuseChange.REDUCED, AbuseChange.REDUCED][n % 3],
-        feels_safer=[FeelsSafer.YES, FeelsSafer.YES, FeelsSafer.A_LITTLE][n % 3],
-        risk_at_intake=intake,
-        risk_at_exit=exit_band,
-        requested_by=advocate,
-        requested_at=when,
-        closed_at=when,
+def _close(case, advocate, supervisor, when: dt.datetime, n: int) -> None:
+    """Close through the closure (reason, exit check, outcomes; a supervisor approves a high
+    risk), then date it back to ``when`` so the reports' periods have closures in them."""
+    closure = close_for_demo(
+        advocate=advocate, supervisor=supervisor, case=case, rng=random.Random(n)
     )
+    Case.objects.filter(pk=case.pk).update(closed_at=when)
+    Closure.objects.filter(pk=closure.pk).update(requested_at=when, closed_at=when)
+    Episode.objects.filter(pk=closure.episode_id).update(closed_at=when)
 
 
 def seed_demo(context) -> None:
@@ -118,4 +87,4 @@ def seed_demo(context) -> None:
                 expected_version=0,
             )
             if i % 3 == 0:
-                _close(case, advocate, now - dt.timedelta(days=1 + (i * 11) % 150), n)
+                _close(case, advocate, people[0], now - dt.timedelta(days=1 + (i * 11) % 150), n)
