@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from caseflow.accounts.models import Team, User
 from caseflow.cases.models import PartyRole
 from caseflow.confidentiality import selectors as conf_selectors
+from caseflow.partners.models import ReferralState
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +78,15 @@ def context_value(name: str, cast):
         "orders": lambda: conf_selectors.case_orders(cast.case),
         "incidents": lambda: [("incident-id", "2 Mar 2025: Threats")],
         "amend": lambda: True,
+        "reasons": lambda: _closure_reasons(agency),
+        "submit_label": lambda: "Close the case",
+        "needs": lambda: [("need-id", "Housing")],
+        "goals": lambda: [("goal-id", "Find a safe place to live")],
+        "notes": lambda: [("note-id", "2 Mar 2025: Phone call")],
+        "owners": lambda: [(str(cast.assigned.pk), cast.assigned.get_full_name())],
+        "fields": lambda: {},
+        "allowed": lambda: {value for value, _ in ReferralState.choices},
+        "kind": lambda: "quarter",
         "sources": lambda: __import__(
             "caseflow.cases.timeline"
         ).cases.timeline.registered_sources(),
@@ -90,6 +100,19 @@ def context_value(name: str, cast):
     raise LookupError(name)
 
 
+def _closure_reasons(agency):
+    from caseflow.cases import journey
+
+    journey.ensure_standard_reasons(agency.pk)
+    return journey.closure_reasons(agency.pk)
+
+
+#: Where one form names a value differently from the rest (choices, not rows).
+PER_FORM = {
+    ("ServiceForm", "releases"): lambda cast: [("release-id", "Consent to share: housing")],
+}
+
+
 def build_kwargs(cls, cast) -> dict:
     kwargs = {}
     for name, param in inspect.signature(cls.__init__).parameters.items():
@@ -99,7 +122,8 @@ def build_kwargs(cls, cast) -> dict:
         ):
             continue
         if param.default is param.empty:
-            kwargs[name] = context_value(name, cast)
+            special = PER_FORM.get((cls.__name__, name))
+            kwargs[name] = special(cast) if special else context_value(name, cast)
     if issubclass(cls, AuthenticationForm):
         request = RequestFactory().post("/", REMOTE_ADDR="192.0.2.10")
         request.session = SessionStore()
