@@ -55,7 +55,7 @@ def test_hidden_fields_are_not_on_the_edit_forms(cast, login):
 
     form = client.get(reverse("cases:edit", args=[cast.case.public_id])).content.decode()
     assert 'name="summary"' not in form
-    assert 'name="risk_level"' in form
+    assert 'name="reference"' in form
 
 
 def test_a_hidden_field_posted_anyway_changes_nothing(cast, login):
@@ -84,14 +84,14 @@ def test_a_hidden_field_posted_anyway_changes_nothing(cast, login):
     stored_summary = Case.objects.get(pk=cast.case.pk).summary
     response = client.post(
         reverse("cases:edit", args=[cast.case.public_id]),
-        {"reference": "CASE-1", "risk_level": "high", "summary": "overwritten", "version": 1},
+        {"reference": "CASE-1-MOVED", "summary": "overwritten", "version": 1},
     )
     assert response.status_code == 302
     case = Case.objects.get(pk=cast.case.pk)
-    assert case.risk_level == "high"
+    assert case.reference == "CASE-1-MOVED"
     assert case.summary == stored_summary
     assert AuditEvent.objects.filter(action="case.update").latest("pk").detail["fields"] == [
-        "risk_level"
+        "reference"
     ]
 
     # A blank field of a hidden kind does not wipe either: the field is not on the form at all.
