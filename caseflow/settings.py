@@ -146,6 +146,7 @@ MIDDLEWARE = [
     "caseflow.middleware.ActiveMembershipMiddleware",
     "caseflow.middleware.SessionTimeoutMiddleware",
     "caseflow.middleware.SecondFactorMiddleware",
+    "caseflow.cases.language.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -169,6 +170,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "caseflow.context_processors.caseflow",
                 "caseflow.checkins.context_processors.checkins",
+                "caseflow.cases.language.context",
             ],
         },
     },
@@ -231,7 +233,19 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "accounts:login"
 
+# The language of a deployment with no other choice made. An agency admin picks the agency's
+# locale, and each member of staff may pick their own language over it (caseflow/cases/language.py).
 LANGUAGE_CODE = "en-gb"
+# Languages caseflow's interface speaks, named in their own words. en-US and en-GB differ in
+# words, not just spelling ("protective order" / "non-molestation or occupation order").
+LANGUAGES = [
+    ("en-gb", "English (UK)"),
+    ("en-us", "English (US)"),
+    ("es", "Español"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates, times and numbers in each language's own way (caseflow/formats/<locale>/formats.py).
+FORMAT_MODULE_PATH = ["caseflow.formats"]
 TIME_ZONE = "UTC"
 # Where the agency's staff work: the day of the home page's today queue and the times staff read
 # there. (Survivors' times follow each survivor's own time zone, from their safe-contact profile.)

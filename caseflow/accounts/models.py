@@ -3,6 +3,7 @@
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Agency(models.Model):
@@ -19,10 +20,10 @@ class Agency(models.Model):
 
 
 class Role(models.TextChoices):
-    ADVOCATE = "advocate", "Advocate"
-    SUPERVISOR = "supervisor", "Supervisor"
-    AUDITOR = "auditor", "Auditor"
-    AGENCY_ADMIN = "agency_admin", "Agency admin"
+    ADVOCATE = "advocate", _("Advocate")
+    SUPERVISOR = "supervisor", _("Supervisor")
+    AUDITOR = "auditor", _("Auditor")
+    AGENCY_ADMIN = "agency_admin", _("Agency admin")
 
 
 class User(AbstractUser):

@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow.accounts import links
@@ -103,7 +104,7 @@ def second_factor(request: AuthenticatedRequest) -> HttpResponse:
                     f"You have {left} recovery codes left. Make new ones under Security.",
                 )
             return redirect(_next_url(request))
-        form.add_error("token", "That code is not right, or it has been used already.")
+        form.add_error("token", _("That code is not right, or it has been used already."))
     return render(
         request,
         "accounts/second_factor.html",
@@ -136,7 +137,7 @@ def enrol(request: AuthenticatedRequest) -> HttpResponse:
         )
         if codes is not None:
             return render(request, "accounts/recovery_codes.html", {"codes": codes})
-        form.add_error("token", "That code is not right. Check the time on your phone.")
+        form.add_error("token", _("That code is not right. Check the time on your phone."))
     secret = base64.b32encode(device.bin_key).decode()
     return render(
         request,
@@ -176,7 +177,7 @@ def reauth(request: AuthenticatedRequest) -> HttpResponse:
             return redirect(_next_url(request))
         if not request.user.is_authenticated:  # too many tries: the session has ended
             return redirect("accounts:login")
-        form.add_error(None, "Those details are not right. Check them and try again.")
+        form.add_error(None, _("Those details are not right. Check them and try again."))
     return render(request, "accounts/reauth.html", {"form": form, "next": _next_url(request)})
 
 
@@ -208,7 +209,7 @@ def recovery_codes(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 def logout_everywhere(request: AuthenticatedRequest) -> HttpResponse:
     sf.sessions_end_all(actor=request.user, request=request)
-    messages.info(request, "You are signed out on every device.")
+    messages.info(request, _("You are signed out on every device."))
     return redirect("accounts:login")
 
 
@@ -220,7 +221,7 @@ def password_change(request: AuthenticatedRequest) -> HttpResponse:
         sf.password_change(
             actor=request.user, request=request, password=form.cleaned_data["new_password"]
         )
-        messages.success(request, "Password changed. Your other sessions have ended.")
+        messages.success(request, _("Password changed. Your other sessions have ended."))
         return redirect("accounts:security")
     return render(request, "accounts/password.html", {"form": form})
 
@@ -245,6 +246,6 @@ def account_link(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
         links.password_set_by_link(
             request=request, user=user, password=form.cleaned_data["new_password"]
         )
-        messages.success(request, "Your password is set.")
+        messages.success(request, _("Your password is set."))
         return redirect("accounts:second_factor")
     return render(request, "accounts/link_password.html", {"form": form, "person": user})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Role, Team, User
 
@@ -19,7 +20,7 @@ class StaffForm(forms.Form):
     username = forms.RegexField(
         regex=r"^[a-z0-9._-]{3,40}$",
         max_length=40,
-        help_text="3–40 lower-case letters, digits, dots, dashes or underscores.",
+        help_text=_("3–40 lower-case letters, digits, dots, dashes or underscores."),
         error_messages={
             "invalid": "Use 3–40 lower-case letters, digits, dots, dashes or underscores."
         },
@@ -28,13 +29,13 @@ class StaffForm(forms.Form):
     last_name = forms.CharField(max_length=150, required=False)
     email = forms.EmailField(
         max_length=254,
-        help_text="Their own work address: a new account's enrolment link is sent there.",
+        help_text=_("Their own work address: a new account's enrolment link is sent there."),
     )
     role = forms.ChoiceField(choices=Role.choices)
     teams = forms.ModelMultipleChoiceField(
         queryset=Team.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
     )
-    is_active = forms.BooleanField(required=False, initial=True, label="Active")
+    is_active = forms.BooleanField(required=False, initial=True, label=_("Active"))
 
     def __init__(self, *args, teams, editing: User | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -42,12 +43,12 @@ class StaffForm(forms.Form):
         self.fields["teams"].queryset = teams  # type: ignore[attr-defined]
         if editing is not None:
             self.fields["username"].disabled = True
-        self.helper = _helper("Save")
+        self.helper = _helper(_("Save"))
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
         if self.editing is None and User.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError("That username is taken.")
+            raise forms.ValidationError(_("That username is taken."))
         return username
 
 
@@ -67,7 +68,7 @@ class TeamForm(forms.Form):
         members.label_from_instance = lambda u: (  # type: ignore[assignment]
             f"{u.get_full_name() or u.username} ({u.membership.get_role_display()})"
         )
-        self.helper = _helper("Save")
+        self.helper = _helper(_("Save"))
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
@@ -75,5 +76,5 @@ class TeamForm(forms.Form):
         if self.editing is not None:
             clash = clash.exclude(pk=self.editing.pk)
         if clash.exists():
-            raise forms.ValidationError("Your agency already has a team with this name.")
+            raise forms.ValidationError(_("Your agency already has a team with this name."))
         return name

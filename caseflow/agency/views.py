@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
@@ -148,7 +149,7 @@ def team_edit(request: AuthenticatedRequest, team_id: int | None = None) -> Http
             name=form.cleaned_data["name"],
             members=form.cleaned_data["members"],
         )
-        messages.success(request, "Team saved.")
+        messages.success(request, _("Team saved."))
         return redirect("agency:staff_list")
     return render(
         request,

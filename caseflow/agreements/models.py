@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.timezone import now
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Agency
 from caseflow.agreements.labels import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS
@@ -20,14 +21,14 @@ from caseflow.lib.encryption import EncryptedJSONField, EncryptedTextField
 class AgreementFollowUpKind(models.TextChoices):
     """Follow-ups the contact agreements create (registered with the inbox)."""
 
-    BREACH_ESCALATION = "breach_escalation", "Breach escalation"
+    BREACH_ESCALATION = "breach_escalation", _("Breach escalation")
 
 
 class AgreementStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    ACTIVE = "active", "Active"
-    SUPERSEDED = "superseded", "Superseded"
-    ENDED = "ended", "Ended"
+    DRAFT = "draft", _("Draft")
+    ACTIVE = "active", _("Active")
+    SUPERSEDED = "superseded", _("Superseded")
+    ENDED = "ended", _("Ended")
 
 
 #: Which status changes are allowed. Superseded and ended agreements stay on record unchanged.
@@ -111,9 +112,9 @@ class AgreementVersion(CaseOwned):
 
 
 class ReviewState(models.TextChoices):
-    PENDING = "pending", "Awaiting review"
-    NO_BREACH = "no_breach", "No breach"
-    BREACH = "breach", "Breach recorded"
+    PENDING = "pending", _("Awaiting review")
+    NO_BREACH = "no_breach", _("No breach")
+    BREACH = "breach", _("Breach recorded")
 
 
 class ContactEvent(CaseOwned):
@@ -164,10 +165,10 @@ class ContactEvent(CaseOwned):
 
 
 class Severity(models.TextChoices):
-    LOW = "low", "Low"
-    MEDIUM = "medium", "Medium"
-    HIGH = "high", "High"
-    CRITICAL = "critical", "Critical"
+    LOW = "low", _("Low")
+    MEDIUM = "medium", _("Medium")
+    HIGH = "high", _("High")
+    CRITICAL = "critical", _("Critical")
 
 
 SEVERITY_RANK = {s: i for i, s in enumerate(Severity.values)}
@@ -248,8 +249,8 @@ class AgencyEscalationRule(models.Model):
 
 
 class EscalationRuleKind(models.TextChoices):
-    SEVERITY = "severity", "Severity at or above the threshold"
-    FREQUENCY = "frequency", "Too many breaches within the period"
+    SEVERITY = "severity", _("Severity at or above the threshold")
+    FREQUENCY = "frequency", _("Too many breaches within the period")
 
 
 class EscalationFiring(CaseOwned):

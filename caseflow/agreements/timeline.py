@@ -8,6 +8,7 @@ breach of a contact from the survivor: the contact itself is on the timeline as 
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.agreements import terms
 from caseflow.agreements.labels import CHANNEL_LABELS, KIND_LABELS, TERM_LABELS
@@ -108,7 +109,7 @@ def breaches(case, query: Query) -> list[Entry]:
                 at=row.occurred_at,
                 kind=BREACH,
                 key=key_of(row.pk),
-                title="The other parent broke the contact agreement",
+                title=_("The other parent broke the contact agreement"),
                 body=short(row.description),
                 people=BREACH_PEOPLE,
                 url=reverse("agreements:detail", args=[case.public_id, row.agreement.public_id]),
@@ -150,21 +151,21 @@ def versions(case, query: Query) -> list[Entry]:
 SOURCES = (
     Source(
         kind=CONTACT,
-        label="Co-parenting contacts",
+        label=_("Co-parenting contacts"),
         fetch=contacts,
         order=30,
         categories=frozenset({"evidence", "narratives"}),
     ),
     Source(
         kind=BREACH,
-        label="Breaches of a contact agreement",
+        label=_("Breaches of a contact agreement"),
         fetch=breaches,
         order=31,
         categories=frozenset({"evidence", "narratives"}),
     ),
     Source(
         kind=VERSION,
-        label="Contact agreement versions",
+        label=_("Contact agreement versions"),
         fetch=versions,
         order=32,
         categories=frozenset({"court_orders", "narratives"}),

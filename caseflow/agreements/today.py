@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.agreements.models import ContactEvent, ReviewState
 from caseflow.cases.today import (
@@ -45,7 +46,7 @@ def review_items(scope: Scope) -> list[QueueItem]:
         QueueItem(
             due_at=e.created_at + REVIEW_WITHIN,
             kind="Contact to review",
-            title="Decide whether the logged contact broke the agreement",
+            title=_("Decide whether the logged contact broke the agreement"),
             case_reference=e.case.reference,
             case_public_id=e.case.public_id,
             case_id=e.case_id,

@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
@@ -92,7 +93,7 @@ def agreement_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             children=selectors.children_by_id(case, form.cleaned_data["children"]),
             **_terms_kwargs(form),
         )
-        messages.success(request, "Agreement saved as a draft.")
+        messages.success(request, _("Agreement saved as a draft."))
         return redirect("agreements:detail", case.public_id, agreement.public_id)
     if request.method == "GET":
         _audit_read(request, case, "agreement.view", page="new")
@@ -195,7 +196,7 @@ def agreement_status(request: AuthenticatedRequest, case: Case, agreement_id: st
         else:
             messages.success(request, f"Agreement is now {agreement.get_status_display().lower()}.")
     else:
-        messages.error(request, "That status change is not possible for this agreement.")
+        messages.error(request, _("That status change is not possible for this agreement."))
     return redirect("agreements:detail", case.public_id, agreement.public_id)
 
 
@@ -304,7 +305,9 @@ def event_review(
     pending = event.review == ReviewState.PENDING
     if request.method == "POST" and form.is_valid():
         if not pending:
-            messages.error(request, "This contact has already been reviewed; nothing was changed.")
+            messages.error(
+                request, _("This contact has already been reviewed; nothing was changed.")
+            )
             return redirect("agreements:detail", case.public_id, agreement.public_id)
         data = form.cleaned_data
         try:
@@ -319,7 +322,9 @@ def event_review(
                 description=data["description"],
             )
         except services.AlreadyReviewed:
-            messages.error(request, "This contact has already been reviewed; nothing was changed.")
+            messages.error(
+                request, _("This contact has already been reviewed; nothing was changed.")
+            )
         else:
             messages.success(
                 request, "Breach recorded." if breach else "Contact logged: no breach recorded."

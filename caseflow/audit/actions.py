@@ -10,15 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class ActionKind(models.TextChoices):
-    READ = "read", "Read"
-    WRITE = "write", "Write"
+    READ = "read", _("Read")
+    WRITE = "write", _("Write")
     #: Information leaving the agency. Also a read of the case it is about.
-    DISCLOSURE = "disclosure", "Disclosure"
-    SECURITY = "security", "Security"
-    SYSTEM = "system", "System"
+    DISCLOSURE = "disclosure", _("Disclosure")
+    SECURITY = "security", _("Security")
+    SYSTEM = "system", _("System")
 
 
 #: The kinds that count as someone reading case data ("who accessed this case").

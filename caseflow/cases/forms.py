@@ -8,6 +8,7 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Team, User
 from caseflow.cases.models import PartyRole, RiskLevel, name_index_for
@@ -28,9 +29,9 @@ def validate_birth_date(value: dt.date | None) -> None:
         return
     today = timezone.localdate()
     if value > today:
-        raise forms.ValidationError("A date of birth cannot be in the future.")
+        raise forms.ValidationError(_("A date of birth cannot be in the future."))
     if value.year < today.year - 120:
-        raise forms.ValidationError("Check the year: that is more than 120 years ago.")
+        raise forms.ValidationError(_("Check the year: that is more than 120 years ago."))
 
 
 def configure_fields(
@@ -51,12 +52,12 @@ def configure_fields(
 
 
 class PartyFieldsMixin(forms.Form):
-    full_name = forms.CharField(max_length=NAME_MAX, label="Full name")
+    full_name = forms.CharField(max_length=NAME_MAX, label=_("Full name"))
     date_of_birth = forms.DateField(
         required=False,
         validators=[validate_birth_date],
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="Used, with the name, for the confidential conflict check.",
+        help_text=_("Used, with the name, for the confidential conflict check."),
     )
     address = forms.CharField(max_length=500, required=False, widget=forms.Textarea({"rows": 2}))
     phone = forms.CharField(max_length=40, required=False)
@@ -67,32 +68,32 @@ class PartyFieldsMixin(forms.Form):
 class IntakeForm(forms.Form):
     team = forms.ModelChoiceField(queryset=Team.objects.none(), empty_label=None)
     reference = forms.CharField(
-        max_length=40, required=False, help_text="Leave blank to number the case automatically."
+        max_length=40, required=False, help_text=_("Leave blank to number the case automatically.")
     )
     risk_level = forms.ChoiceField(choices=RiskLevel.choices, initial=RiskLevel.UNKNOWN)
     summary = forms.CharField(
         max_length=TEXT_MAX,
         required=False,
         widget=forms.Textarea({"rows": 3}),
-        label="Referral summary",
+        label=_("Referral summary"),
     )
-    survivor_full_name = forms.CharField(max_length=NAME_MAX, label="Survivor's full name")
+    survivor_full_name = forms.CharField(max_length=NAME_MAX, label=_("Survivor's full name"))
     survivor_date_of_birth = forms.DateField(
         required=False,
         validators=[validate_birth_date],
         widget=forms.DateInput(attrs={"type": "date"}),
-        label="Survivor's date of birth",
+        label=_("Survivor's date of birth"),
     )
-    survivor_phone = forms.CharField(max_length=40, required=False, label="Survivor's phone")
-    survivor_email = forms.EmailField(max_length=254, required=False, label="Survivor's e-mail")
+    survivor_phone = forms.CharField(max_length=40, required=False, label=_("Survivor's phone"))
+    survivor_email = forms.EmailField(max_length=254, required=False, label=_("Survivor's e-mail"))
     other_full_name = forms.CharField(
-        max_length=NAME_MAX, required=False, label="Other party's full name"
+        max_length=NAME_MAX, required=False, label=_("Other party's full name")
     )
     other_date_of_birth = forms.DateField(
         required=False,
         validators=[validate_birth_date],
         widget=forms.DateInput(attrs={"type": "date"}),
-        label="Other party's date of birth",
+        label=_("Other party's date of birth"),
     )
 
     #: Fields an agency may hide (not collected at all) or relabel.
@@ -108,7 +109,7 @@ class IntakeForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = teams
         configure_fields(self, field_config, self.OPTIONAL_FIELDS)
-        self.helper = _helper("Open case")
+        self.helper = _helper(_("Open case"))
 
     def clean_reference(self) -> str:
         return self.cleaned_data["reference"].strip()
@@ -141,7 +142,7 @@ class CaseEditForm(forms.Form):
     def __init__(self, *args, field_config=None, **kwargs):
         super().__init__(*args, **kwargs)
         configure_fields(self, field_config, self.OPTIONAL_FIELDS)
-        self.helper = _helper("Save")
+        self.helper = _helper(_("Save"))
 
     def clean_reference(self) -> str:
         return self.cleaned_data["reference"].strip()
@@ -171,7 +172,7 @@ class PartyForm(PartyFieldsMixin):
             configure_fields(self, role_fields.get(roles[0][0]), self.OPTIONAL_FIELDS)
         else:
             self._configure_for_roles(role_fields)
-        self.helper = _helper("Save")
+        self.helper = _helper(_("Save"))
 
     def _configure_for_roles(self, role_fields) -> None:
         names = self.role_names
@@ -210,12 +211,12 @@ class PartyForm(PartyFieldsMixin):
 
 
 class AssignForm(forms.Form):
-    primary = forms.ModelChoiceField(queryset=User.objects.none(), label="Primary advocate")
+    primary = forms.ModelChoiceField(queryset=User.objects.none(), label=_("Primary advocate"))
     others = forms.ModelMultipleChoiceField(
         queryset=User.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Also assigned",
+        label=_("Also assigned"),
     )
 
     def __init__(self, *args, users, **kwargs):
@@ -224,23 +225,23 @@ class AssignForm(forms.Form):
         self.fields["others"].queryset = users
         self.fields["primary"].label_from_instance = _staff_label
         self.fields["others"].label_from_instance = _staff_label
-        self.helper = _helper("Save assignment")
+        self.helper = _helper(_("Save assignment"))
 
 
 class RestrictForm(forms.Form):
-    restricted = forms.BooleanField(required=False, label="Restricted case")
+    restricted = forms.BooleanField(required=False, label=_("Restricted case"))
     users = forms.ModelMultipleChoiceField(
         queryset=User.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Only these staff may see it",
+        label=_("Only these staff may see it"),
     )
 
     def __init__(self, *args, users, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["users"].queryset = users
         self.fields["users"].label_from_instance = _staff_label
-        self.helper = _helper("Save")
+        self.helper = _helper(_("Save"))
 
 
 class StatusForm(forms.Form):
@@ -252,17 +253,17 @@ class StatusForm(forms.Form):
 
 
 class BreakGlassForm(forms.Form):
-    reference = forms.CharField(max_length=40, label="Case reference")
+    reference = forms.CharField(max_length=40, label=_("Case reference"))
     reason = forms.CharField(
         min_length=15,
         max_length=1000,
         widget=forms.Textarea({"rows": 3}),
-        help_text="Why you need this case now. Your supervisor reviews every use.",
+        help_text=_("Why you need this case now. Your supervisor reviews every use."),
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Open the case")
+        self.helper = _helper(_("Open the case"))
 
 
 def offer_to_open_despite_conflict(form: forms.Form) -> None:
@@ -270,14 +271,14 @@ def offer_to_open_despite_conflict(form: forms.Form) -> None:
     form.helper.add_input(  # type: ignore[attr-defined]
         Submit(
             "despite_conflict",
-            "Open anyway, flagged for my supervisor",
+            _("Open anyway, flagged for my supervisor"),
             css_class="btn-outline-danger",
         )
     )
 
 
 class SearchForm(forms.Form):
-    q = forms.CharField(max_length=40, required=False, label="Reference")
+    q = forms.CharField(max_length=40, required=False, label=_("Reference"))
 
 
 class NameSearchForm(forms.Form):
@@ -286,15 +287,17 @@ class NameSearchForm(forms.Form):
 
     name = forms.CharField(
         max_length=200,
-        label="Full name",
-        help_text="First and last name, as on the case. Capitals, accents' forms, punctuation "
-        "and word order do not matter.",
+        label=_("Full name"),
+        help_text=_(
+            "First and last name, as on the case. Capitals, accents' forms, punctuation "
+            "and word order do not matter."
+        ),
     )
     role = forms.ChoiceField(
-        label="This person is",
+        label=_("This person is"),
         choices=[
-            (PartyRole.SURVIVOR, "The survivor (our client)"),
-            (PartyRole.OTHER_PARTY, "The other party (to check for a conflict)"),
+            (PartyRole.SURVIVOR, _("The survivor (our client)")),
+            (PartyRole.OTHER_PARTY, _("The other party (to check for a conflict)")),
         ],
         initial=PartyRole.SURVIVOR,
         widget=forms.RadioSelect,
@@ -308,7 +311,7 @@ class NameSearchForm(forms.Form):
     def clean_name(self) -> str:
         name = self.cleaned_data["name"]
         if not name_index_for(name):
-            raise forms.ValidationError("Enter a name with at least one letter.")
+            raise forms.ValidationError(_("Enter a name with at least one letter."))
         return name
 
 
@@ -324,12 +327,12 @@ class EmergencyByNameForm(forms.Form):
         min_length=15,
         max_length=1000,
         widget=forms.Textarea({"rows": 3}),
-        help_text="Why you need this case now. Your supervisor reviews every use.",
+        help_text=_("Why you need this case now. Your supervisor reviews every use."),
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Open the case with emergency access")
+        self.helper = _helper(_("Open the case with emergency access"))
         self.helper.form_action = "cases:find_emergency"
 
 
@@ -346,21 +349,21 @@ class TimelineFilterForm(forms.Form):
     kind = forms.MultipleChoiceField(
         required=False,
         widget=forms.CheckboxSelectMultiple(attrs={"class": "form-check-input"}),
-        label="Show",
+        label=_("Show"),
     )
     since = forms.DateField(
         required=False,
-        label="From",
+        label=_("From"),
         widget=forms.DateInput(attrs={"type": "date", "class": "form-control form-control-sm"}),
     )
     until = forms.DateField(
         required=False,
-        label="To",
+        label=_("To"),
         widget=forms.DateInput(attrs={"type": "date", "class": "form-control form-control-sm"}),
     )
     person = forms.ChoiceField(
         required=False,
-        label="About",
+        label=_("About"),
         widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
     )
 
@@ -376,7 +379,7 @@ class TimelineFilterForm(forms.Form):
     def _clean_day(self, name: str) -> dt.date | None:
         value = self.cleaned_data.get(name)
         if value is not None and not TIMELINE_YEARS[0] <= value.year <= TIMELINE_YEARS[1]:
-            raise forms.ValidationError("Check the year of this date.")
+            raise forms.ValidationError(_("Check the year of this date."))
         return value
 
     def clean_since(self):
@@ -389,7 +392,7 @@ class TimelineFilterForm(forms.Form):
         data = super().clean()
         since, until = data.get("since"), data.get("until")
         if since and until and until < since:
-            self.add_error("until", "The end of the period must not be before its start.")
+            self.add_error("until", _("The end of the period must not be before its start."))
         return data
 
     def query(self, *, limit: int, before=None) -> Query:

@@ -8,6 +8,8 @@ status and whether the case was restricted (no personal text), so nothing else i
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import Case, CaseStatus
 from caseflow.cases.timeline import (
@@ -53,7 +55,9 @@ def _title(event: AuditEvent) -> str:
 
 def _opened(case: Case, query: Query) -> Entry | None:
     # Key 0 sorts it after (older than) any event at the same instant.
-    entry = Entry(at=case.opened_at, kind=KIND, key=key_of(0), title="Case opened", people=PEOPLE)
+    entry = Entry(
+        at=case.opened_at, kind=KIND, key=key_of(0), title=_("Case opened"), people=PEOPLE
+    )
     if query.since is not None and entry.at < query.since:
         return None
     if query.until is not None and entry.at >= query.until:
@@ -95,7 +99,7 @@ def fetch(case: Case, query: Query) -> list[Entry]:
 
 SOURCE = Source(
     kind=KIND,
-    label="Case opened, status and access",
+    label=_("Case opened, status and access"),
     fetch=fetch,
     order=90,
     categories=frozenset(),

@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import Role, Team, User
@@ -208,7 +209,7 @@ def case_assign(
     allowed = set(policy.assignable_users(case).values_list("pk", flat=True))
     people = [primary, *others]
     if any(u.pk not in allowed for u in people):
-        raise ValidationError("Only active staff of this agency can be assigned.")
+        raise ValidationError(_("Only active staff of this agency can be assigned."))
     old_primary = case.primary_advocate_id
     added, removed = _set_assignees(case, people)
     policy.forget_permissions(case)
@@ -271,7 +272,7 @@ def case_restrict(
     allowed = set(policy.assignable_users(case).values_list("pk", flat=True))
     listed = {u.pk for u in users}
     if listed - allowed:
-        raise ValidationError("Only active staff of this agency can be listed.")
+        raise ValidationError(_("Only active staff of this agency can be listed."))
     if restricted:
         # Whoever restricts a case keeps it: nobody can lock themselves out by accident.
         listed.add(actor.pk)

@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Q, QuerySet
 
 #: Who an entry can be about, for the "person" filter. Sources tag their entries with these.
@@ -325,7 +326,9 @@ def chronology(case: Any, query: Query, heading: dict[str, Any]) -> Chronology:
             for e in entries
         ],
     }
-    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    canonical = json.dumps(
+        content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, cls=DjangoJSONEncoder
+    )
     return Chronology(
         entries=entries,
         complete=result.next is None,

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
@@ -161,8 +162,10 @@ def _open_emergency_access(
     except services.BreakGlassLimited:
         form.add_error(
             None,
-            "You have reached the limit of emergency accesses for this hour. "
-            "Ask your supervisor, who has been told.",
+            _(
+                "You have reached the limit of emergency accesses for this hour. "
+                "Ask your supervisor, who has been told."
+            ),
         )
     except services.BreakGlassRefused:
         record("break_glass.refused", request=request)
@@ -170,7 +173,7 @@ def _open_emergency_access(
     else:
         messages.warning(
             request,
-            "Emergency access granted for a limited time. Your supervisor has been told.",
+            _("Emergency access granted for a limited time. Your supervisor has been told."),
         )
         return redirect(reverse("cases:detail", args=[grant.case.public_id]))
     return None
@@ -248,13 +251,15 @@ def case_new(request: AuthenticatedRequest) -> HttpResponse:
                         reference=form.cleaned_data["reference"],
                     )
             except IntegrityError:
-                form.add_error("reference", "Another case already has this reference.")
+                form.add_error("reference", _("Another case already has this reference."))
             else:
                 if case.conflict_flag:
                     messages.warning(
                         request,
-                        "Opened despite a possible conflict: the case is flagged and your "
-                        "supervisor has been told.",
+                        _(
+                            "Opened despite a possible conflict: the case is flagged and your "
+                            "supervisor has been told."
+                        ),
                     )
                 if check.name_only:
                     messages.info(request, _name_only_message(check, intake_fields))
@@ -391,9 +396,9 @@ def case_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except StaleEdit as exc:
             form.add_error(None, exc.message)
         except IntegrityError:
-            form.add_error("reference", "Another case already has this reference.")
+            form.add_error("reference", _("Another case already has this reference."))
         else:
-            messages.success(request, "Case saved.")
+            messages.success(request, _("Case saved."))
             return redirect("cases:detail", case.public_id)
     else:
         record("case.view", request=request, case=case, obj=case, detail={"page": "edit"})
@@ -422,7 +427,7 @@ def case_assign(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             primary=form.cleaned_data["primary"],
             others=others,
         )
-        messages.success(request, "Assignment saved.")
+        messages.success(request, _("Assignment saved."))
         return redirect("cases:detail", case.public_id)
     if request.method == "GET":
         record("case.view", request=request, case=case, obj=case, detail={"page": "assign"})
@@ -451,7 +456,7 @@ def case_restrict(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             restricted=form.cleaned_data["restricted"],
             users=form.cleaned_data["users"],
         )
-        messages.success(request, "Access list saved.")
+        messages.success(request, _("Access list saved."))
         if not policy.can_view_case(request.user, case):
             return redirect("dashboard")
         return redirect("cases:detail", case.public_id)
@@ -477,7 +482,7 @@ def case_status(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         else:
             messages.success(request, f"Case is now {case.get_status_display().lower()}.")
     else:
-        messages.error(request, "That status change is not possible for this case.")
+        messages.error(request, _("That status change is not possible for this case."))
     return redirect("cases:detail", case.public_id)
 
 
@@ -524,7 +529,7 @@ def party_edit(
             party=party or Party(role=data["role"]),
             data=data,
         )
-        messages.success(request, "Saved.")
+        messages.success(request, _("Saved."))
         return redirect("cases:detail", case.public_id)
     if request.method == "GET":
         record("case.view", request=request, case=case, obj=party or case, detail={"page": "party"})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases import timeline
 from caseflow.cases.fields import FieldConfig, agency_field_config
@@ -131,6 +132,6 @@ def incident_entries(case, query: Query) -> list[Entry]:
 
 
 SOURCES = (
-    Source(kind="note", label="Case notes", fetch=note_entries, order=10),
-    Source(kind="incident", label="Incidents", fetch=incident_entries, order=11),
+    Source(kind="note", label=_("Case notes"), fetch=note_entries, order=10),
+    Source(kind="incident", label=_("Incidents"), fetch=incident_entries, order=11),
 )

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from caseflow import policy
@@ -77,7 +78,7 @@ def note_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except files.EvidenceRefused as exc:
             form.add_error("evidence", str(exc))
         else:
-            messages.success(request, "Note recorded.")
+            messages.success(request, _("Note recorded."))
             return redirect("casework:note", case.public_id, note.public_id)
     under_emergency = not policy.may(request.user, case, "edit")
     context = {"case": case, "form": form, "under_emergency": under_emergency}
@@ -152,7 +153,7 @@ def note_change(request: AuthenticatedRequest, case: Case, note_id: str) -> Http
             form.add_error(None, exc.message)
         else:
             if note.version == data["version"]:
-                messages.info(request, "Nothing was changed.")
+                messages.info(request, _("Nothing was changed."))
             else:
                 messages.success(request, "Note amended." if mode == "amend" else "Note changed.")
             return redirect("casework:note", case.public_id, note.public_id)
@@ -187,7 +188,7 @@ def incident_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except files.EvidenceRefused as exc:
             form.add_error("evidence", str(exc))
         else:
-            messages.success(request, "Incident recorded.")
+            messages.success(request, _("Incident recorded."))
             return redirect("casework:incident", case.public_id, incident.public_id)
     return render(
         request,

@@ -9,6 +9,7 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import User
 from caseflow.cases.models import Channel
@@ -50,19 +51,19 @@ class CheckInForm(forms.Form):
     time = forms.TimeField(widget=forms.TimeInput(attrs={"type": "time"}))
     channel = forms.ChoiceField(choices=Channel.choices)
     assignee = forms.ModelChoiceField(
-        queryset=User.objects.none(), empty_label=None, label="Advocate"
+        queryset=User.objects.none(), empty_label=None, label=_("Advocate")
     )
     repeat = forms.ChoiceField(choices=REPEAT_CHOICES, required=False)
     rule = forms.CharField(
         max_length=200,
         required=False,
-        label="Custom rule",
-        help_text="For example FREQ=WEEKLY;BYDAY=MO,TH;COUNT=8",
+        label=_("Custom rule"),
+        help_text=_("For example FREQ=WEEKLY;BYDAY=MO,TH;COUNT=8"),
     )
     until = forms.DateField(
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="Last day of the repeats (optional).",
+        help_text=_("Last day of the repeats (optional)."),
     )
 
     def __init__(self, *args, assignees, tz: str, channels: list[str], **kwargs):
@@ -75,13 +76,13 @@ class CheckInForm(forms.Form):
         safe = [c for c in Channel.choices if c[0] in channels]
         if safe:
             self.fields["channel"].help_text = "Safe channels: " + ", ".join(c[1] for c in safe)
-        self.helper = _helper("Schedule check-in")
+        self.helper = _helper(_("Schedule check-in"))
 
     def clean_date(self):
         value = self.cleaned_data["date"]
         today = timezone.localdate()
         if not today - dt.timedelta(days=1) <= value <= today + dt.timedelta(days=MAX_AHEAD_DAYS):
-            raise forms.ValidationError("Pick a date between today and a year from now.")
+            raise forms.ValidationError(_("Pick a date between today and a year from now."))
         return value
 
     def clean(self):
@@ -90,12 +91,12 @@ class CheckInForm(forms.Form):
         if repeat == "custom":
             rule = (data.get("rule") or "").strip()
             if not rule:
-                self.add_error("rule", "Write the rule, or choose a simpler repeat.")
+                self.add_error("rule", _("Write the rule, or choose a simpler repeat."))
         else:
             rule = REPEAT_RULES.get(repeat, "")
         if rule and data.get("until"):
             if "UNTIL=" in rule.upper() or "COUNT=" in rule.upper():
-                self.add_error("until", "The custom rule already says when it ends.")
+                self.add_error("until", _("The custom rule already says when it ends."))
             else:
                 rule += f";UNTIL={data['until']:%Y%m%d}"
         if rule:
@@ -113,25 +114,25 @@ class OutcomeForm(forms.Form):
         max_length=NOTE_MAX,
         required=False,
         widget=forms.Textarea({"rows": 2}),
-        help_text="Short, factual. Stored encrypted.",
+        help_text=_("Short, factual. Stored encrypted."),
     )
     reschedule_date = forms.DateField(
-        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="New date"
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label=_("New date")
     )
     reschedule_time = forms.TimeField(
-        required=False, widget=forms.TimeInput(attrs={"type": "time"}), label="New time"
+        required=False, widget=forms.TimeInput(attrs={"type": "time"}), label=_("New time")
     )
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Record outcome")
+        self.helper = _helper(_("Record outcome"))
 
     def clean_reschedule_date(self):
         value = self.cleaned_data.get("reschedule_date")
         today = timezone.localdate()
         if value and not today - dt.timedelta(days=1) <= value <= today + dt.timedelta(days=366):
-            raise forms.ValidationError("Pick a date between today and a year from now.")
+            raise forms.ValidationError(_("Pick a date between today and a year from now."))
         return value
 
     def clean(self):
@@ -139,65 +140,67 @@ class OutcomeForm(forms.Form):
         if data.get("outcome") == CheckInOutcome.RESCHEDULED and not (
             data.get("reschedule_date") and data.get("reschedule_time")
         ):
-            self.add_error("reschedule_date", "Give the new date and time.")
+            self.add_error("reschedule_date", _("Give the new date and time."))
         return data
 
 
 class FollowUpForm(forms.Form):
     kind = forms.ChoiceField(choices=followup_kind_choices, initial=GeneralFollowUpKind.TASK)
     due_at = forms.DateTimeField(
-        label="Due",
+        label=_("Due"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        help_text="In UTC.",
+        help_text=_("In UTC."),
     )
     details = forms.CharField(
         max_length=DETAILS_MAX,
         required=False,
         widget=forms.Textarea({"rows": 3}),
-        help_text="Stored encrypted; never shown in reminders.",
+        help_text=_("Stored encrypted; never shown in reminders."),
     )
     assignee = forms.ModelChoiceField(
-        queryset=User.objects.none(), empty_label=None, label="Advocate"
+        queryset=User.objects.none(), empty_label=None, label=_("Advocate")
     )
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, assignees, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["assignee"].queryset = assignees
-        self.helper = _helper("Save follow-up")
+        self.helper = _helper(_("Save follow-up"))
 
     def clean_due_at(self):
         value = self.cleaned_data["due_at"]
         now = timezone.now()
         if not now - dt.timedelta(days=366) <= value <= now + dt.timedelta(days=3660):
-            raise forms.ValidationError("Pick a date within a year ago and ten years ahead.")
+            raise forms.ValidationError(_("Pick a date within a year ago and ten years ahead."))
         return value
 
 
 class SafeContactForm(forms.Form):
     timezone = forms.ChoiceField(
-        choices=[], initial="Europe/London", help_text="The survivor's own time zone."
+        choices=[], initial="Europe/London", help_text=_("The survivor's own time zone.")
     )
     channels = forms.MultipleChoiceField(
         choices=Channel.choices,
         widget=forms.CheckboxSelectMultiple,
-        label="Safe channels",
+        label=_("Safe channels"),
     )
     windows = forms.CharField(
         widget=forms.Textarea({"rows": 3}),
         max_length=2000,
-        label="Safe times",
-        help_text="One per line, in the survivor's time zone, e.g. “Mon-Fri 10:00-12:00” or "
-        "“Sat 22:00-01:00”.",
+        label=_("Safe times"),
+        help_text=_(
+            "One per line, in the survivor's time zone, e.g. “Mon-Fri 10:00-12:00” or "
+            "“Sat 22:00-01:00”."
+        ),
     )
-    voicemail_safe = forms.BooleanField(required=False, label="Voicemail is safe")
+    voicemail_safe = forms.BooleanField(required=False, label=_("Voicemail is safe"))
     safe_phone = forms.CharField(max_length=40, required=False)
     safe_email = forms.EmailField(max_length=254, required=False)
     third_party = forms.CharField(
-        max_length=200, required=False, label="Named third party (if contact goes through one)"
+        max_length=200, required=False, label=_("Named third party (if contact goes through one)")
     )
     code_word = forms.CharField(
-        max_length=200, required=False, label="Code word / “is it safe to talk?” opener"
+        max_length=200, required=False, label=_("Code word / “is it safe to talk?” opener")
     )
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
@@ -205,7 +208,7 @@ class SafeContactForm(forms.Form):
         super().__init__(*args, **kwargs)
         zones = sorted(zoneinfo.available_timezones())
         self.fields["timezone"].choices = [(z, z) for z in zones]
-        self.helper = _helper("Save")
+        self.helper = _helper(_("Save"))
 
     def clean_windows(self) -> list[dict]:
         try:
@@ -213,18 +216,18 @@ class SafeContactForm(forms.Form):
         except weekly_windows.WindowSyntaxError as exc:
             raise forms.ValidationError(str(exc)) from exc
         if not windows:
-            raise forms.ValidationError("Give at least one safe time.")
+            raise forms.ValidationError(_("Give at least one safe time."))
         return [w.to_dict() for w in windows]
 
     def clean(self):
         data = super().clean()
         channels = data.get("channels") or []
         if Channel.THIRD_PARTY in channels and not data.get("third_party"):
-            self.add_error("third_party", "Name the third party, or untick that channel.")
+            self.add_error("third_party", _("Name the third party, or untick that channel."))
         if Channel.PHONE in channels and not data.get("safe_phone"):
-            self.add_error("safe_phone", "Give the safe phone number for phone calls.")
+            self.add_error("safe_phone", _("Give the safe phone number for phone calls."))
         if Channel.TEXT in channels and not data.get("safe_phone"):
-            self.add_error("safe_phone", "Give the safe phone number for text messages.")
+            self.add_error("safe_phone", _("Give the safe phone number for text messages."))
         if Channel.EMAIL in channels and not data.get("safe_email"):
-            self.add_error("safe_email", "Give the safe e-mail address.")
+            self.add_error("safe_email", _("Give the safe e-mail address."))
         return data

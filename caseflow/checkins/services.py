@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -152,7 +153,7 @@ def to_utc(local: dt.datetime, tz: str) -> dt.datetime:
 
 def _check_assignee(case: Case, assignee: User) -> None:
     if not policy.may(assignee, case, "edit"):
-        raise ValidationError("Only someone who works this case can be given it.")
+        raise ValidationError(_("Only someone who works this case can be given it."))
 
 
 @transaction.atomic
@@ -179,7 +180,7 @@ def checkin_schedule(
     due_at = to_utc(due_local, tz)
     now = timezone.now()
     if due_at <= now:
-        raise ValidationError("Pick a time in the future.")
+        raise ValidationError(_("Pick a time in the future."))
     if not rule:
         require_safe(profile, due_at, channel)
         checkin = CheckIn.objects.create(
@@ -299,12 +300,14 @@ def checkin_record_outcome(
     if expected_version is not None and locked.version != expected_version:
         raise AlreadyRecorded
     if outcome not in CheckInOutcome.values:
-        raise ValidationError("Choose an outcome.")
+        raise ValidationError(_("Choose an outcome."))
     now = timezone.now()
     if checkin.due_at > now + OUTCOME_EARLIEST:
         raise ValidationError(
-            "This check-in is not due yet: record what happened once it has taken place "
-            "(or reschedule or cancel it)."
+            _(
+                "This check-in is not due yet: record what happened once it has taken place "
+                "(or reschedule or cancel it)."
+            )
         )
     checkin.status = CheckInStatus.DONE
     checkin.outcome = outcome
@@ -321,7 +324,7 @@ def checkin_record_outcome(
             proposal = next_safe(profile, after_failed_window(profile, max(now, checkin.due_at)))
     elif outcome == CheckInOutcome.RESCHEDULED:
         if reschedule_local is None:
-            raise ValidationError("Give the new time for a rescheduled check-in.")
+            raise ValidationError(_("Give the new time for a rescheduled check-in."))
         made = checkin_schedule(
             actor=actor,
             request=request,

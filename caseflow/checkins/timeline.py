@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases.models import Channel
 from caseflow.cases.timeline import STAFF, SURVIVOR, Entry, Query, Source, about, key_of, newest
@@ -64,5 +65,5 @@ def fetch(case, query: Query) -> list[Entry]:
 
 
 SOURCE = Source(
-    kind=KIND, label="Check-ins", fetch=fetch, order=40, categories=frozenset({"narratives"})
+    kind=KIND, label=_("Check-ins"), fetch=fetch, order=40, categories=frozenset({"narratives"})
 )

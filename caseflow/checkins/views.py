@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 from icalendar import Calendar, Event
 
@@ -156,7 +157,7 @@ def checkin_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except ValidationError as exc:
             form.add_error(None, exc.messages[0])
         else:
-            messages.success(request, "Check-in scheduled.")
+            messages.success(request, _("Check-in scheduled."))
             return redirect("cases:detail", case.public_id)
     if request.method == "GET":
         record("case.view", request=request, case=case, obj=case, detail={"page": "checkin_new"})
@@ -194,7 +195,7 @@ def checkin_outcome(request: AuthenticatedRequest, case: Case, checkin_id: int) 
         except services.AlreadyRecorded:
             form.add_error(
                 None,
-                "Someone recorded this check-in after you opened it. Nothing was saved.",
+                _("Someone recorded this check-in after you opened it. Nothing was saved."),
             )
         except services.UnsafeSlot as exc:
             form.add_error("reschedule_date", exc.full_message())
@@ -203,7 +204,7 @@ def checkin_outcome(request: AuthenticatedRequest, case: Case, checkin_id: int) 
         else:
             done = True
             if proposal is None and not _is_htmx(request):
-                messages.success(request, "Outcome recorded.")
+                messages.success(request, _("Outcome recorded."))
                 return _back(request, case)
     elif request.method == "GET":
         record("case.view", request=request, case=case, obj=checkin, detail={"page": "outcome"})
@@ -236,9 +237,9 @@ def checkin_cancel(request: AuthenticatedRequest, case: Case, checkin_id: int) -
             checkin=checkin,
             series=request.POST.get("series") == "1",
         )
-        messages.success(request, "Check-in cancelled.")
+        messages.success(request, _("Check-in cancelled."))
     else:
-        messages.error(request, "This check-in is no longer open.")
+        messages.error(request, _("This check-in is no longer open."))
     return _back(request, case)
 
 
@@ -281,7 +282,7 @@ def followup_edit(
         except ValidationError as exc:
             form.add_error(None, exc.messages[0])
         else:
-            messages.success(request, "Follow-up saved.")
+            messages.success(request, _("Follow-up saved."))
             return redirect("cases:detail", case.public_id)
     if request.method == "GET":
         record(
@@ -313,7 +314,7 @@ def followup_done(request: AuthenticatedRequest, case: Case, followup_id: int) -
             request, "checkins/_followup_done.html", {"followup": followup, "changed": changed}
         )
     if changed:
-        messages.success(request, "Follow-up marked done. You can undo it for 10 minutes.")
+        messages.success(request, _("Follow-up marked done. You can undo it for 10 minutes."))
     return _back(request, case)
 
 
@@ -323,9 +324,11 @@ def followup_done(request: AuthenticatedRequest, case: Case, followup_id: int) -
 def followup_undo(request: AuthenticatedRequest, case: Case, followup_id: int) -> HttpResponse:
     followup = selectors.followup_for(case, followup_id)
     if services.followup_reopen(actor=request.user, request=request, followup=followup):
-        messages.success(request, "Follow-up is open again.")
+        messages.success(request, _("Follow-up is open again."))
     else:
-        messages.error(request, "This can no longer be undone: open the follow-up again instead.")
+        messages.error(
+            request, _("This can no longer be undone: open the follow-up again instead.")
+        )
     return _back(request, case)
 
 
@@ -337,7 +340,7 @@ def calendar(request: AuthenticatedRequest) -> HttpResponse:
     if request.method == "POST":
         if request.POST.get("action") == "revoke":
             services.calendar_token_revoke(actor=request.user, request=request)
-            messages.success(request, "Calendar link revoked: it no longer works.")
+            messages.success(request, _("Calendar link revoked: it no longer works."))
             return redirect("checkins:calendar")
         token = services.calendar_token_create(actor=request.user, request=request)
     feed_url = request.build_absolute_uri(reverse("checkins:feed", args=[token])) if token else None
@@ -455,7 +458,7 @@ def safe_contact_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse
         except StaleEdit as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(request, "Safe-contact profile saved.")
+            messages.success(request, _("Safe-contact profile saved."))
             return redirect("cases:detail", case.public_id)
     if request.method == "GET":
         record("case.view", request=request, case=case, obj=case, detail={"page": "safe_contact"})

@@ -8,6 +8,9 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases.models import FIELD_PLACES, IntakeField, Party, PartyRole
 from caseflow.confidentiality import services
@@ -48,20 +51,20 @@ def _party_label(party: Party) -> str:
 
 class ReleaseForm(forms.Form):
     consenting_party = forms.ChoiceField(
-        label="Who consented",
-        help_text="The survivor, or for a child the guardian. Never the case's other party.",
+        label=_("Who consented"),
+        help_text=_("The survivor, or for a child the guardian. Never the case's other party."),
     )
     for_child = forms.ChoiceField(
-        required=False, label="On behalf of a child (if a guardian consents for a child)"
+        required=False, label=_("On behalf of a child (if a guardian consents for a child)")
     )
-    recipient = forms.CharField(max_length=200, label="Recipient organisation")
+    recipient = forms.CharField(max_length=200, label=_("Recipient organisation"))
     purpose = forms.CharField(max_length=TEXT_MAX, widget=forms.Textarea({"rows": 2}))
     categories = _categories_field("Information the survivor agreed to share")
     signed_on = _date_field("Signed on")
     expires_on = _date_field(
         "Expires on",
         error_messages={"required": "Give an expiry date: every release is time-limited."},
-        help_text="At most 12 months after signing.",
+        help_text=_("At most 12 months after signing."),
     )
 
     def __init__(self, *args, parties: list[Party], **kwargs):
@@ -77,12 +80,12 @@ class ReleaseForm(forms.Form):
         for_child.choices = [("", "—")] + [
             (p.public_id, _party_label(p)) for p in parties if p.role == PartyRole.CHILD
         ]
-        self.helper = _helper("Record release")
+        self.helper = _helper(_("Record release"))
 
     def clean_recipient(self) -> str:
         value = self.cleaned_data["recipient"].strip()
         if not value:
-            raise forms.ValidationError("Name the recipient organisation.")
+            raise forms.ValidationError(_("Name the recipient organisation."))
         return value
 
     def clean_signed_on(self) -> dt.date:
@@ -109,39 +112,41 @@ class ReleaseForm(forms.Form):
 
 class RevokeForm(forms.Form):
     reason = forms.CharField(
-        max_length=TEXT_MAX, widget=forms.Textarea({"rows": 2}), label="Reason for revocation"
+        max_length=TEXT_MAX, widget=forms.Textarea({"rows": 2}), label=_("Reason for revocation")
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Revoke release")
+        self.helper = _helper(_("Revoke release"))
 
 
 class ReferralPackForm(forms.Form):
-    recipient = forms.CharField(max_length=200, label="Recipient organisation")
+    recipient = forms.CharField(max_length=200, label=_("Recipient organisation"))
     categories = _categories_field("Information to include")
     fmt = forms.ChoiceField(
-        choices=[("html", "Printable page"), ("csv", "CSV file")], label="Format", initial="html"
+        choices=[("html", _("Printable page")), ("csv", _("CSV file"))],
+        label=_("Format"),
+        initial="html",
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Produce referral pack")
+        self.helper = _helper(_("Produce referral pack"))
 
     def clean_recipient(self) -> str:
         value = self.cleaned_data["recipient"].strip()
         if not value:
-            raise forms.ValidationError("Name the recipient organisation.")
+            raise forms.ValidationError(_("Name the recipient organisation."))
         return value
 
 
 def release_label(release, today: dt.date) -> str:
     if release.revoked_at is not None:
-        state = "revoked"
+        state = gettext("revoked")
     elif release.expires_on < today:
-        state = "expired"
+        state = gettext("expired")
     else:
-        state = f"until {release.expires_on:%d %b %Y}"
+        state = gettext("until %(date)s") % {"date": date_format(release.expires_on)}
     return f"{release.recipient} — {release.category_labels} ({state})"
 
 
@@ -149,11 +154,11 @@ class _ExportForm(forms.Form):
     """Choose a release of the case and name the recipient. Any release id reaches the service,
     which refuses (and audits) one that does not cover the export: the form does not decide."""
 
-    release = forms.CharField(max_length=32, label="Under the release")
+    release = forms.CharField(max_length=32, label=_("Under the release"))
     recipient = forms.CharField(
         max_length=200,
-        label="Recipient organisation",
-        help_text="As named on the release.",
+        label=_("Recipient organisation"),
+        help_text=_("As named on the release."),
     )
     submit_label = ""
 
@@ -169,7 +174,7 @@ class _ExportForm(forms.Form):
     def clean_recipient(self) -> str:
         value = self.cleaned_data["recipient"].strip()
         if not value:
-            raise forms.ValidationError("Name the recipient organisation.")
+            raise forms.ValidationError(_("Name the recipient organisation."))
         return value
 
 
@@ -181,10 +186,10 @@ def evidence_label(evidence) -> str:
 
 
 class EvidencePackForm(_ExportForm):
-    include_contact_log = forms.BooleanField(required=False, label="The contact log")
-    include_breaches = forms.BooleanField(required=False, label="The breach register")
+    include_contact_log = forms.BooleanField(required=False, label=_("The contact log"))
+    include_breaches = forms.BooleanField(required=False, label=_("The breach register"))
     evidence = forms.MultipleChoiceField(
-        required=False, widget=forms.CheckboxSelectMultiple, label="Evidence files"
+        required=False, widget=forms.CheckboxSelectMultiple, label=_("Evidence files")
     )
     submit_label = "Produce evidence pack"
 
@@ -200,7 +205,7 @@ class EvidencePackForm(_ExportForm):
             data.get("include_contact_log") or data.get("include_breaches") or data.get("evidence")
         ):
             raise forms.ValidationError(
-                "Choose what to include: the contact log, the breach register or evidence files."
+                _("Choose what to include: the contact log, the breach register or evidence files.")
             )
         return data
 
@@ -210,27 +215,27 @@ class CaseExportForm(_ExportForm):
         choices=Category.choices,
         widget=forms.CheckboxSelectMultiple,
         required=False,
-        label="Information to include",
-        help_text="Leave all unticked to export every category the release covers.",
+        label=_("Information to include"),
+        help_text=_("Leave all unticked to export every category the release covers."),
     )
     submit_label = "Produce case export"
 
 
 class CompelledForm(forms.Form):
-    kind = forms.ChoiceField(choices=CompelledKind.choices, label="Court order or subpoena")
+    kind = forms.ChoiceField(choices=CompelledKind.choices, label=_("Court order or subpoena"))
     received_on = _date_field("Received on")
-    issuer = forms.CharField(max_length=200, label="Issuing court or body")
-    reference = forms.CharField(max_length=120, label="Its reference")
+    issuer = forms.CharField(max_length=200, label=_("Issuing court or body"))
+    reference = forms.CharField(max_length=120, label=_("Its reference"))
     demanded = forms.CharField(
-        max_length=TEXT_MAX, widget=forms.Textarea({"rows": 3}), label="What was demanded"
+        max_length=TEXT_MAX, widget=forms.Textarea({"rows": 3}), label=_("What was demanded")
     )
-    recipient = forms.CharField(max_length=200, label="Disclosed to")
+    recipient = forms.CharField(max_length=200, label=_("Disclosed to"))
     categories = _categories_field("What was disclosed")
     disclosed_on = _date_field("Disclosed on")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Record compelled disclosure")
+        self.helper = _helper(_("Record compelled disclosure"))
 
     def clean_received_on(self) -> dt.date:
         value = self.cleaned_data["received_on"]
@@ -248,28 +253,29 @@ class CompelledForm(forms.Form):
             else:
                 if received and disclosed < received:
                     self.add_error(
-                        "disclosed_on", "The disclosure cannot come before the order was received."
+                        "disclosed_on",
+                        _("The disclosure cannot come before the order was received."),
                     )
         return data
 
 
 class RetentionForm(forms.Form):
     narratives_years = forms.IntegerField(
-        min_value=1, max_value=100, label="Purge narratives and evidence, years after closure"
+        min_value=1, max_value=100, label=_("Purge narratives and evidence, years after closure")
     )
     record_years = forms.IntegerField(
-        min_value=1, max_value=100, label="Purge the whole record, years after closure"
+        min_value=1, max_value=100, label=_("Purge the whole record, years after closure")
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Save schedule")
+        self.helper = _helper(_("Save schedule"))
 
     def clean(self):
         data = super().clean()
         n, r = data.get("narratives_years"), data.get("record_years")
         if n is not None and r is not None and r < n:
-            self.add_error("record_years", "The whole record cannot go before its narratives.")
+            self.add_error("record_years", _("The whole record cannot go before its narratives."))
         return data
 
 
@@ -300,7 +306,7 @@ class FieldSettingsForm(forms.Form):
             self.fields[f"{name}__label"] = forms.CharField(
                 max_length=80, required=False, label=f"Label for {label} (blank: the default)"
             )
-        self.helper = _helper("Save field settings")
+        self.helper = _helper(_("Save field settings"))
 
     @staticmethod
     def initial_from(config: dict[str, dict]) -> dict:
@@ -319,29 +325,29 @@ class FieldSettingsForm(forms.Form):
 
 class ReportForm(forms.Form):
     period = forms.ChoiceField(
-        choices=[("month", "Month"), ("quarter", "Quarter")], label="Counts per"
+        choices=[("month", _("Month")), ("quarter", _("Quarter"))], label=_("Counts per")
     )
     dimensions = forms.MultipleChoiceField(
         choices=[(k, v[1]) for k, v in services.DIMENSIONS.items()],
         widget=forms.CheckboxSelectMultiple,
         required=False,
-        label="Break down by",
+        label=_("Break down by"),
     )
     start = _date_field("Cases opened from")
     end = _date_field("to")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Preview", method="get")
+        self.helper = _helper(_("Preview"), method="get")
 
     def clean(self):
         data = super().clean()
         start, end = data.get("start"), data.get("end")
         if start and end:
             if end < start:
-                self.add_error("end", "The end of the period must not be before its start.")
+                self.add_error("end", _("The end of the period must not be before its start."))
             elif (end - start).days > 366 * 10:
-                self.add_error("end", "Choose a period of at most ten years.")
+                self.add_error("end", _("Choose a period of at most ten years."))
         return data
 
 
@@ -352,10 +358,10 @@ class ProposalForm(forms.Form):
 class LegalHoldForm(forms.Form):
     proposal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     reason = forms.CharField(
-        label="Why the record must be kept",
+        label=_("Why the record must be kept"),
         min_length=10,
         max_length=500,
-        help_text="For example: family proceedings are ongoing; a court has asked for it.",
+        help_text=_("For example: family proceedings are ongoing; a court has asked for it."),
     )
 
 
@@ -389,20 +395,25 @@ class ChronologyShareForm(forms.Form):
     (the service decides, and audits a refusal)."""
 
     audience = forms.ChoiceField(
-        choices=[(INTERNAL, "Our internal file"), (OUTSIDE, "Someone outside the agency")],
+        choices=[(INTERNAL, _("Our internal file")), (OUTSIDE, _("Someone outside the agency"))],
         widget=forms.RadioSelect,
-        label="For",
+        label=_("For"),
         initial=INTERNAL,
     )
     recipient = forms.CharField(
-        max_length=200, required=False, label="Recipient (outside the agency)"
+        max_length=200, required=False, label=_("Recipient (outside the agency)")
     )
-    release = forms.CharField(max_length=32, required=False, label="Under the release")
+    release = forms.CharField(max_length=32, required=False, label=_("Under the release"))
     order = forms.TypedChoiceField(
-        coerce=int, required=False, empty_value=None, label="Or under the court order or subpoena"
+        coerce=int,
+        required=False,
+        empty_value=None,
+        label=_("Or under the court order or subpoena"),
     )
     fmt = forms.ChoiceField(
-        choices=[("html", "Printable page"), ("csv", "CSV file")], label="Format", initial="html"
+        choices=[("html", _("Printable page")), ("csv", _("CSV file"))],
+        label=_("Format"),
+        initial="html",
     )
 
     def __init__(self, *args, releases: list, orders: list, **kw):
@@ -410,7 +421,7 @@ class ChronologyShareForm(forms.Form):
         offer_authorities(self, releases, orders)
         helper = FormHelper()
         helper.form_method = "post"
-        helper.add_input(Submit("submit", "Produce chronology"))
+        helper.add_input(Submit("submit", _("Produce chronology")))
         self.helper = helper
 
     def clean(self):
@@ -419,11 +430,13 @@ class ChronologyShareForm(forms.Form):
             return data
         data["recipient"] = (data.get("recipient") or "").strip()
         if not data["recipient"]:
-            self.add_error("recipient", "Name who the chronology is for.")
+            self.add_error("recipient", _("Name who the chronology is for."))
         if bool(data.get("release")) == bool(data.get("order")):
             raise forms.ValidationError(
-                "For someone outside the agency, choose either the release that covers it or "
-                "the court order or subpoena that compels it."
+                _(
+                    "For someone outside the agency, choose either the release that covers it or "
+                    "the court order or subpoena that compels it."
+                )
             )
         return data
 
@@ -433,10 +446,13 @@ class TimelineShareForm(forms.Form):
     covering that recipient, or a court order or subpoena recorded on the case (the service
     decides, and audits a refusal)."""
 
-    recipient = forms.CharField(max_length=200, label="Recipient (outside the agency)")
-    release = forms.CharField(max_length=32, required=False, label="Under the release")
+    recipient = forms.CharField(max_length=200, label=_("Recipient (outside the agency)"))
+    release = forms.CharField(max_length=32, required=False, label=_("Under the release"))
     order = forms.TypedChoiceField(
-        coerce=int, required=False, empty_value=None, label="Or under the court order or subpoena"
+        coerce=int,
+        required=False,
+        empty_value=None,
+        label=_("Or under the court order or subpoena"),
     )
 
     def __init__(self, *args, releases: list, orders: list, **kw):
@@ -444,14 +460,16 @@ class TimelineShareForm(forms.Form):
         offer_authorities(self, releases, orders)
         helper = FormHelper()
         helper.form_method = "post"
-        helper.add_input(Submit("submit", "Produce the chronology"))
+        helper.add_input(Submit("submit", _("Produce the chronology")))
         self.helper = helper
 
     def clean(self):
         data = super().clean()
         if bool(data.get("release")) == bool(data.get("order")):
             raise forms.ValidationError(
-                "Choose either the release that covers it or the court order or subpoena that "
-                "compels it."
+                _(
+                    "Choose either the release that covers it or the court order or subpoena that "
+                    "compels it."
+                )
             )
         return data

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db.models import F, Value
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases.models import PartyRole
 from caseflow.cases.timeline import (
@@ -117,14 +118,14 @@ def disclosures(case, query: Query) -> list[Entry]:
 SOURCES = (
     Source(
         kind=RELEASE,
-        label="Consent to share",
+        label=_("Consent to share"),
         fetch=releases,
         order=50,
         categories=frozenset({"narratives"}),
     ),
     Source(
         kind=DISCLOSURE,
-        label="Shared outside the agency",
+        label=_("Shared outside the agency"),
         fetch=disclosures,
         order=51,
         categories=frozenset({"narratives"}),

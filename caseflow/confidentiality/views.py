@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from caseflow import policy
@@ -94,7 +95,7 @@ def release_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except services.ReleaseRefused as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, "Release recorded.")
+            messages.success(request, _("Release recorded."))
             return redirect("cases:detail", case.public_id)
     # The form lists the people on the case: showing it is a read.
     record("case.view", request=request, case=case, obj=case, detail={"page": "release_new"})
@@ -127,7 +128,7 @@ def release_revoke(request: AuthenticatedRequest, case: Case, release_id: str) -
         except services.ReleaseRefused as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, "Release revoked: nothing more may be shared under it.")
+            messages.success(request, _("Release revoked: nothing more may be shared under it."))
             return redirect("cases:detail", case.public_id)
     if request.method == "GET":
         record("case.view", request=request, case=case, obj=release, detail={"page": "revoke"})
@@ -218,8 +219,10 @@ def evidence_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except services.EvidenceUnavailable:
             form.add_error(
                 "evidence",
-                "An evidence file could not be read or no longer matches its fingerprint. "
-                "Nothing was produced: leave it out, and tell your supervisor.",
+                _(
+                    "An evidence file could not be read or no longer matches its fingerprint. "
+                    "Nothing was produced: leave it out, and tell your supervisor."
+                ),
             )
         else:
             return _download(export)
@@ -289,8 +292,10 @@ def compelled_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         )
         messages.warning(
             request,
-            "Compelled disclosure recorded. Legal review, telling the survivor safely and a "
-            "safety-plan review are now follow-ups.",
+            _(
+                "Compelled disclosure recorded. Legal review, telling the survivor safely and a "
+                "safety-plan review are now follow-ups."
+            ),
         )
         return redirect("cases:detail", case.public_id)
     return _form_page(
@@ -325,7 +330,7 @@ def _purge_step(request: HttpRequest, step, done: str) -> HttpResponse:
         raise PermissionDenied
     form = ProposalForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose a purge proposal.")
+        messages.error(request, _("Choose a purge proposal."))
         return redirect("confidentiality:purges")
     try:
         step(actor=request.user, request=request, proposal_id=form.cleaned_data["proposal"])
@@ -358,7 +363,7 @@ def purge_execute(request: AuthenticatedRequest) -> HttpResponse:
             else None
         )
         if preview is None:
-            messages.error(request, "Choose a purge proposal.")
+            messages.error(request, _("Choose a purge proposal."))
             return redirect("confidentiality:purges")
         record(
             "purge.confirm_view",
@@ -380,7 +385,9 @@ def legal_hold_place(request: AuthenticatedRequest) -> HttpResponse:
         raise PermissionDenied
     form = LegalHoldForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give the reason the record must be kept (at least 10 characters).")
+        messages.error(
+            request, _("Give the reason the record must be kept (at least 10 characters).")
+        )
         return redirect("confidentiality:purges")
     try:
         hold = services.legal_hold_place(
@@ -406,7 +413,7 @@ def legal_hold_lift(request: AuthenticatedRequest) -> HttpResponse:
         raise PermissionDenied
     form = HoldForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose a legal hold.")
+        messages.error(request, _("Choose a legal hold."))
         return redirect("confidentiality:purges")
     try:
         hold = services.legal_hold_lift(
@@ -432,7 +439,7 @@ def retention(request: AuthenticatedRequest) -> HttpResponse:
             narratives_years=form.cleaned_data["narratives_years"],
             record_years=form.cleaned_data["record_years"],
         )
-        messages.success(request, "Retention schedule saved.")
+        messages.success(request, _("Retention schedule saved."))
         return redirect("confidentiality:retention")
     return render(
         request,
@@ -456,7 +463,7 @@ def field_settings(request: AuthenticatedRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         values = form.values()
         services.field_settings_save(actor=request.user, request=request, values=values)
-        messages.success(request, "Field settings saved.")
+        messages.success(request, _("Field settings saved."))
         if any(values[field][0] for field in CONFLICT_CHECK_FIELDS):
             messages.warning(request, CONFLICT_CHECK_WEAKER)
         return redirect("confidentiality:fields")
@@ -528,7 +535,7 @@ def reports(request: AuthenticatedRequest) -> HttpResponse:
 def report_csv(request: AuthenticatedRequest) -> HttpResponse:
     form, report = _report(request)
     if report is None:
-        messages.error(request, "Choose what the report counts, and preview it first.")
+        messages.error(request, _("Choose what the report counts, and preview it first."))
         return redirect("confidentiality:reports")
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="caseflow-aggregate.csv"'

@@ -9,6 +9,7 @@ value twice with another label is an error at start-up.
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 _KINDS: dict[str, str] = {}
 
@@ -16,8 +17,8 @@ _KINDS: dict[str, str] = {}
 class GeneralFollowUpKind(models.TextChoices):
     """Follow-ups that belong to no one part of caseflow."""
 
-    TASK = "task", "Task"
-    COURT_DATE = "court_date", "Court date"
+    TASK = "task", _("Task")
+    COURT_DATE = "court_date", _("Court date")
 
 
 def register_followup_kinds(choices: type[models.TextChoices]) -> None:

@@ -12,15 +12,16 @@ from cryptography.fernet import Fernet
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.inbox.kinds import followup_kind_label
 from caseflow.lib.encryption import EncryptedTextField
 
 
 class FollowUpStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    DONE = "done", "Done"
-    CANCELLED = "cancelled", "Cancelled"
+    OPEN = "open", _("Open")
+    DONE = "done", _("Done")
+    CANCELLED = "cancelled", _("Cancelled")
 
 
 class FollowUp(models.Model):
@@ -106,8 +107,8 @@ class FollowUp(models.Model):
 
 
 class NotificationChannel(models.TextChoices):
-    IN_APP = "in_app", "In the app"
-    EMAIL = "email", "E-mail"
+    IN_APP = "in_app", _("In the app")
+    EMAIL = "email", _("E-mail")
 
 
 class Notification(models.Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import User
 from caseflow.audit import actions
@@ -70,16 +71,16 @@ def action_choices() -> list:
 
 class AuditFilterForm(forms.Form):
     date_from = forms.DateField(
-        required=False, label="From", widget=forms.DateInput(attrs={"type": "date"})
+        required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"})
     )
     date_to = forms.DateField(
-        required=False, label="To (inclusive)", widget=forms.DateInput(attrs={"type": "date"})
+        required=False, label=_("To (inclusive)"), widget=forms.DateInput(attrs={"type": "date"})
     )
-    action = forms.ChoiceField(required=False, label="What they did")
+    action = forms.ChoiceField(required=False, label=_("What they did"))
     user = forms.ModelChoiceField(
-        queryset=User.objects.none(), required=False, label="Staff member"
+        queryset=User.objects.none(), required=False, label=_("Staff member")
     )
-    case = forms.CharField(required=False, max_length=40, label="Case reference")
+    case = forms.CharField(required=False, max_length=40, label=_("Case reference"))
     before = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(self, *args, people, **kwargs):
@@ -94,7 +95,7 @@ class AuditFilterForm(forms.Form):
         data = super().clean()
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and end < start:
-            self.add_error("date_to", "The end date is before the start date.")
+            self.add_error("date_to", _("The end date is before the start date."))
         return data
 
     def summary(self) -> dict:
@@ -113,8 +114,8 @@ class AuditFilterForm(forms.Form):
 
 class ReviewForm(forms.Form):
     comment = forms.CharField(
-        label="Review comment",
+        label=_("Review comment"),
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 4}),
-        help_text="Was the emergency access justified? What follows from it?",
+        help_text=_("Was the emergency access justified? What follows from it?"),
     )

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from caseflow import policy
@@ -265,9 +266,9 @@ def break_glass_review(request: AuthenticatedRequest, grant_id: int) -> HttpResp
                 comment=form.cleaned_data["comment"],
             )
         except services.AlreadyReviewed:
-            messages.error(request, "Someone has reviewed this emergency access already.")
+            messages.error(request, _("Someone has reviewed this emergency access already."))
         else:
-            messages.success(request, "Emergency access marked reviewed.")
+            messages.success(request, _("Emergency access marked reviewed."))
         return redirect("audit:break_glass")
     record(
         "audit.break_glass.view",

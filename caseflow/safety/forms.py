@@ -10,6 +10,7 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Div, Field, Fieldset, Layout, Submit
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.safety import instruments as engine
 from caseflow.safety import sections
@@ -46,11 +47,11 @@ class PlanForm(forms.Form):
                 widget=_textarea(),
             )
         self.fields["go_bag"] = forms.MultipleChoiceField(
-            label="Go-bag checklist",
+            label=_("Go-bag checklist"),
             choices=sections.GO_BAG_ITEMS,
             required=False,
             widget=forms.CheckboxSelectMultiple,
-            help_text="What is packed and kept somewhere safe.",
+            help_text=_("What is packed and kept somewhere safe."),
         )
         for slot in range(1, order_slots + 1):
             p = f"order_{slot}_"
@@ -74,7 +75,7 @@ class PlanForm(forms.Form):
             )
         self.helper = FormHelper()
         self.helper.layout = self._layout()
-        self.helper.add_input(Submit("submit", "Save as a new version"))
+        self.helper.add_input(Submit("submit", _("Save as a new version")))
 
     def _layout(self) -> Layout:
         text = {key: key for key, _, _ in sections.TEXT_SECTIONS}
@@ -110,12 +111,12 @@ class PlanForm(forms.Form):
     def initial_for(cls, content: dict[str, Any], version: int) -> dict[str, Any]:
         content = sections.normalise(content)
         initial: dict[str, Any] = {"version": version, "go_bag": content["go_bag"]}
-        for key, _, _ in sections.TEXT_SECTIONS:
+        for key, _label, _help in sections.TEXT_SECTIONS:
             initial[key] = content[key]
         for slot, order in enumerate(content["protective_orders"], start=1):
             for name, value in order.items():
                 initial[f"order_{slot}_{name}"] = value
-        for key, _ in sections.BARRIERS:
+        for key, _label in sections.BARRIERS:
             initial[f"barrier_{key}"] = content["barriers"][key]
         return initial
 
@@ -126,14 +127,14 @@ class PlanForm(forms.Form):
             expires = data.get(f"order_{slot}_expires")
             if granted and expires and expires < granted:
                 self.add_error(
-                    f"order_{slot}_expires", "The expiry date is before the date it was granted."
+                    f"order_{slot}_expires", _("The expiry date is before the date it was granted.")
                 )
             filled = any(
                 data.get(f"order_{slot}_{name}")
                 for name in ("reference", "granted", "expires", "conditions")
             )
             if filled and not data.get(f"order_{slot}_court"):
-                self.add_error(f"order_{slot}_court", "Name the court that made this order.")
+                self.add_error(f"order_{slot}_court", _("Name the court that made this order."))
         return data
 
     def content(self) -> dict[str, Any]:
@@ -161,9 +162,9 @@ class PlanForm(forms.Form):
 class ReviewForm(forms.Form):
     review_by = forms.DateField(
         required=False,
-        label="Next review by",
+        label=_("Next review by"),
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="Leave blank to use the default for the case's risk level.",
+        help_text=_("Leave blank to use the default for the case's risk level."),
     )
 
     def clean_review_by(self) -> dt.date | None:
@@ -172,15 +173,15 @@ class ReviewForm(forms.Form):
             return None
         today = timezone.localdate()
         if value <= today:
-            raise forms.ValidationError("The next review must be after today.")
+            raise forms.ValidationError(_("The next review must be after today."))
         if value > today + dt.timedelta(days=366):
-            raise forms.ValidationError("Review a safety plan at least once a year.")
+            raise forms.ValidationError(_("Review a safety plan at least once a year."))
         return value
 
 
 class DiffForm(forms.Form):
-    a = forms.IntegerField(min_value=1, label="From version")
-    b = forms.IntegerField(min_value=1, label="To version")
+    a = forms.IntegerField(min_value=1, label=_("From version"))
+    b = forms.IntegerField(min_value=1, label=_("To version"))
 
 
 #: The printed page's title unless the advocate chooses another: it says nothing of what it is.
@@ -189,14 +190,16 @@ NEUTRAL_TITLE = "Notes"
 
 class PrintForm(forms.Form):
     title = forms.CharField(
-        label="Title on the paper",
+        label=_("Title on the paper"),
         max_length=60,
         required=False,
-        help_text="Shown at the top and in the browser's own title. Choose words that say "
-        "nothing about the plan, such as 'Notes' or 'Shopping list'.",
+        help_text=_(
+            "Shown at the top and in the browser's own title. Choose words that say "
+            "nothing about the plan, such as 'Notes' or 'Shopping list'."
+        ),
     )
     omit = forms.MultipleChoiceField(
-        label="Leave out",
+        label=_("Leave out"),
         choices=[(s.key, s.label) for s in sections.SECTIONS],
         required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -219,17 +222,17 @@ class AssessmentForm(forms.Form):
                 widget=forms.RadioSelect,
             )
         self.fields["override_band"] = forms.ChoiceField(
-            label="Professional-judgement override",
+            label=_("Professional-judgement override"),
             choices=[("", "No override: use the scored band")]
             + [(band.id, band.label) for band in instrument.bands],
             required=False,
         )
         self.fields["override_reason"] = forms.CharField(
-            label="Reason for the override",
+            label=_("Reason for the override"),
             max_length=2000,
             required=False,
             widget=_textarea(3),
-            help_text="Required when you override the band.",
+            help_text=_("Required when you override the band."),
         )
         self.helper = FormHelper()
         self.helper.layout = Layout(
@@ -237,15 +240,15 @@ class AssessmentForm(forms.Form):
             "override_band",
             "override_reason",
         )
-        self.helper.add_input(Submit("submit", "Save assessment"))
+        self.helper.add_input(Submit("submit", _("Save assessment")))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if not any(data.get(f"item_{item.id}") for item in self.instrument.items):
-            raise forms.ValidationError("Answer at least one question.")
+            raise forms.ValidationError(_("Answer at least one question."))
         if data.get("override_band") and not (data.get("override_reason") or "").strip():
             self.add_error(
-                "override_reason", "Give the reason for overriding the band the score gives."
+                "override_reason", _("Give the reason for overriding the band the score gives.")
             )
         return data
 

@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import Agency, User
@@ -204,7 +205,7 @@ def plan_mark_reviewed(
     policy.require(actor, case, "edit")
     plan = SafetyPlan.objects.select_for_update().filter(case=case).first()
     if plan is None:
-        raise ValidationError("This case has no safety plan to review yet.")
+        raise ValidationError(_("This case has no safety plan to review yet."))
     plan.case = case
     old_source = _review_source(plan)
     plan.last_reviewed_at = timezone.now()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases.models import RiskLevel
 from caseflow.cases.timeline import STAFF, SURVIVOR, Entry, Query, Source, about, key_of, newest
@@ -71,14 +72,14 @@ def assessments(case, query: Query) -> list[Entry]:
 SOURCES = (
     Source(
         kind=PLAN,
-        label="Safety plan versions",
+        label=_("Safety plan versions"),
         fetch=plan_versions,
         order=20,
         categories=frozenset({"safety_plan"}),
     ),
     Source(
         kind=RISK,
-        label="Risk assessments",
+        label=_("Risk assessments"),
         fetch=assessments,
         order=21,
         categories=frozenset({"risk", "narratives"}),

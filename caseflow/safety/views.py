@@ -10,6 +10,7 @@ from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from caseflow import policy
@@ -86,7 +87,7 @@ def plan_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except ValidationError as exc:
             form.add_error(None, exc.messages)
         else:
-            messages.success(request, "Safety plan saved as a new version.")
+            messages.success(request, _("Safety plan saved as a new version."))
             return redirect("safety:plan", case.public_id)
     if request.method == "GET":
         record(
