@@ -15,6 +15,7 @@ from html import escape
 
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.lib.request_context import current_request_id
 
@@ -28,21 +29,21 @@ FALLBACK = """<!doctype html>
 """
 
 PAGES = {
-    400: ("Bad request", "caseflow could not read this request. Go back and try again."),
+    400: (_("Bad request"), "caseflow could not read this request. Go back and try again."),
     403: (
-        "Not allowed",
-        "Your role does not allow this. Ask your supervisor if you think it should.",
+        _("Not allowed"),
+        _("Your role does not allow this. Ask your supervisor if you think it should."),
     ),
-    404: ("Not found", "There is nothing here, or nothing you can open."),
+    404: (_("Not found"), _("There is nothing here, or nothing you can open.")),
     500: (
-        "Something went wrong",
+        _("Something went wrong"),
         "caseflow could not finish this request. Nothing you entered is shown here. Try again in "
         "a moment; if it keeps happening, tell your administrator the reference below.",
     ),
 }
 
 
-REFERENCE = "If you contact support, give them this reference: "
+REFERENCE = _("If you contact support, give them this reference: ")
 
 
 def render_error(request: HttpRequest, status: int) -> HttpResponse:

@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Role, Team, User
 from caseflow.audit.models import AuditEvent
@@ -30,14 +31,14 @@ class CaseNotFound(Http404):
     """Outside the user's scope (or no such case): the two are indistinguishable on purpose."""
 
     def __init__(self, public_id: str, action: str):
-        super().__init__("No such case")
+        super().__init__(_("No such case"))
         self.public_id = public_id
         self.action = action
 
 
 class CaseForbidden(PermissionDenied):
     def __init__(self, case: Case, action: str):
-        super().__init__("Not allowed")
+        super().__init__(_("Not allowed"))
         self.case = case
         self.action = action
 
@@ -291,9 +292,9 @@ def navigation(user: Any) -> list[tuple[str, str]]:
     if role in CASEWORK_ROLES:
         items += [
             ("Cases", "cases:list"),
-            ("Find by name", "cases:find"),
-            ("New referral", "cases:new"),
-            ("Emergency access", "cases:break_glass"),
+            (_("Find by name"), "cases:find"),
+            (_("New referral"), "cases:new"),
+            (_("Emergency access"), "cases:break_glass"),
             ("Check-ins", "checkins:home"),
         ]
     if role in REPORT_ROLES:
@@ -302,7 +303,7 @@ def navigation(user: Any) -> list[tuple[str, str]]:
         items.append(("Audit", "audit:events"))
     items.append(("Security", "accounts:security"))
     if role == Role.AGENCY_ADMIN:
-        items.append(("Staff and teams", "agency:staff_list"))
+        items.append((_("Staff and teams"), "agency:staff_list"))
     return items
 
 

@@ -21,8 +21,8 @@ def _helper(label: str) -> FormHelper:
 class LoginForm(AuthenticationForm):
     error_messages = {
         # One message for a wrong user and a wrong password.
-        "invalid_login": "Those details are not right. Check them and try again.",
-        "inactive": "Those details are not right. Check them and try again.",
+        "invalid_login": _("Those details are not right. Check them and try again."),
+        "inactive": _("Those details are not right. Check them and try again."),
     }
 
     def __init__(self, *args, **kwargs):
@@ -50,7 +50,7 @@ class EnrolForm(forms.Form):
         regex=r"^\s*\d{6,8}\s*$",
         max_length=12,
         label=_("Code from the app"),
-        error_messages={"invalid": "Enter the 6-digit code your app shows."},
+        error_messages={"invalid": _("Enter the 6-digit code your app shows.")},
         widget=forms.TextInput(
             attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "autofocus": True}
         ),

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts import second_factor as sf
 from caseflow.accounts.credentials import credentials_revoke
@@ -71,7 +72,9 @@ def link_send(*, user_id: int) -> bool:
     hours = settings.PASSWORD_RESET_TIMEOUT // 3600
     first = not user.has_usable_password() and user.last_login is None
     subject = "caseflow: set up your account" if first else "caseflow: choose a new password"
-    opening = "An account on caseflow is ready for you." if first else "Your password was reset."
+    opening = (
+        _("An account on caseflow is ready for you.") if first else _("Your password was reset.")
+    )
     body = (
         opening
         + f"\n\nOpen this link within {hours} hours to choose your password (it works once):\n"

@@ -40,7 +40,7 @@ class User(AbstractUser):
         ordering = ["username"]
 
     @property
-    def membership_or_none(self) -> "Membership | None":
+    def membership_or_none(self) -> _("Membership | None"):
         try:
             return self.membership
         except Membership.DoesNotExist:

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -26,8 +27,8 @@ from caseflow.accounts.models import User
 from caseflow.audit.services import record
 
 RECOVERY_CODE_COUNT = 10
-TOTP_NAME = "Authenticator app"
-RECOVERY_NAME = "Recovery codes"
+TOTP_NAME = _("Authenticator app")
+RECOVERY_NAME = _("Recovery codes")
 
 # Session keys: when the password was accepted, when the user was last seen, and when the user
 # last gave their password and second factor together.

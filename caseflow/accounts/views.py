@@ -101,7 +101,8 @@ def second_factor(request: AuthenticatedRequest) -> HttpResponse:
             if left < sf.RECOVERY_CODE_COUNT and left <= 3:
                 messages.warning(
                     request,
-                    f"You have {left} recovery codes left. Make new ones under Security.",
+                    _("You have %(left)s recovery codes left. Make new ones under Security.")
+                    % {"left": left},
                 )
             return redirect(_next_url(request))
         form.add_error("token", _("That code is not right, or it has been used already."))
@@ -155,7 +156,7 @@ def enrol_qr(request: AuthenticatedRequest) -> HttpResponse:
     """The pending authenticator's set-up address as an SVG QR code (an image, no script)."""
     refused = _may_enrol(request)
     if refused is not None:
-        raise Http404("Nothing to enrol")
+        raise Http404(_("Nothing to enrol"))
     device = sf.device_pending(request.user)
     image = qrcode.make(device.config_url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
     out = io.BytesIO()

@@ -22,7 +22,7 @@ class StaffForm(forms.Form):
         max_length=40,
         help_text=_("3–40 lower-case letters, digits, dots, dashes or underscores."),
         error_messages={
-            "invalid": "Use 3–40 lower-case letters, digits, dots, dashes or underscores."
+            "invalid": _("Use 3–40 lower-case letters, digits, dots, dashes or underscores.")
         },
     )
     first_name = forms.CharField(max_length=150)

@@ -41,7 +41,7 @@ def staff_edit(request: AuthenticatedRequest, user_id: int | None = None) -> Htt
     if user_id is not None:
         editing = policy.agency_users(request.user).filter(pk=user_id).first()
         if editing is None:
-            raise Http404("No such member of staff")
+            raise Http404(_("No such member of staff"))
         initial = {
             "username": editing.username,
             "first_name": editing.first_name,
@@ -67,13 +67,13 @@ def staff_edit(request: AuthenticatedRequest, user_id: int | None = None) -> Htt
                 teams=form.cleaned_data["teams"],
             )
         except PermissionDenied as exc:
-            form.add_error(None, str(exc) or "Not allowed.")
+            form.add_error(None, str(exc) or _("Not allowed."))
         else:
             messages.success(
                 request,
-                "Staff member saved."
+                _("Staff member saved.")
                 if editing
-                else "Staff member added. They are e-mailed a link to choose their password.",
+                else _("Staff member added. They are e-mailed a link to choose their password."),
             )
             return redirect("agency:staff_list")
     return render(
@@ -94,10 +94,12 @@ def staff_second_factor_reset(request: AuthenticatedRequest, user_id: int) -> Ht
     _require_admin(request)
     person = policy.agency_users(request.user).filter(pk=user_id).first()
     if person is None:
-        raise Http404("No such member of staff")
+        raise Http404(_("No such member of staff"))
     services.staff_second_factor_reset(actor=request.user, request=request, user=person)
     messages.success(
-        request, f"{person.username} sets up a new authenticator app at their next sign-in."
+        request,
+        _("%(username)s sets up a new authenticator app at their next sign-in.")
+        % {"username": person.username},
     )
     return redirect("agency:staff_list")
 
@@ -109,12 +111,15 @@ def staff_password_reset(request: AuthenticatedRequest, user_id: int) -> HttpRes
     _require_admin(request)
     person = policy.agency_users(request.user).filter(pk=user_id).first()
     if person is None:
-        raise Http404("No such member of staff")
+        raise Http404(_("No such member of staff"))
     services.staff_password_reset(actor=request.user, request=request, user=person)
     messages.success(
         request,
-        f"{person.username} is e-mailed a link to choose a new password. "
-        "Their old password no longer works.",
+        _(
+            "%(username)s is e-mailed a link to choose a new password. "
+            "Their old password no longer works."
+        )
+        % {"username": person.username},
     )
     return redirect("agency:staff_list")
 
@@ -128,7 +133,7 @@ def team_edit(request: AuthenticatedRequest, team_id: int | None = None) -> Http
     if team_id is not None:
         editing = policy.agency_teams(request.user).filter(pk=team_id).first()
         if editing is None:
-            raise Http404("No such team")
+            raise Http404(_("No such team"))
         initial = {
             "name": editing.name,
             "members": list(editing.members.values_list("pk", flat=True)),

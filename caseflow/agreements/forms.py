@@ -16,6 +16,7 @@ from crispy_forms.layout import Fieldset, Layout, Submit
 from django import forms
 from django.conf import settings
 from django.utils import timezone
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from caseflow.agreements import terms
@@ -123,13 +124,15 @@ class AgreementForm(forms.Form):
         label=_("Children covered"), required=False, widget=forms.CheckboxSelectMultiple
     )
     permitted_to_survivor = _checkboxes(
-        "Channels the other parent may use",
+        _("Channels the other parent may use"),
         CHANNEL_CHOICES,
-        "None ticked: any channel that is not forbidden.",
+        _("None ticked: any channel that is not forbidden."),
     )
-    forbidden_to_survivor = _checkboxes("Channels the other parent must not use", CHANNEL_CHOICES)
-    permitted_from_survivor = _checkboxes("Channels the survivor may use", CHANNEL_CHOICES)
-    forbidden_from_survivor = _checkboxes("Channels the survivor must not use", CHANNEL_CHOICES)
+    forbidden_to_survivor = _checkboxes(
+        _("Channels the other parent must not use"), CHANNEL_CHOICES
+    )
+    permitted_from_survivor = _checkboxes(_("Channels the survivor may use"), CHANNEL_CHOICES)
+    forbidden_from_survivor = _checkboxes(_("Channels the survivor must not use"), CHANNEL_CHOICES)
     permitted_topics = forms.CharField(
         label=_("Permitted topics"),
         required=False,
@@ -180,7 +183,7 @@ class AgreementForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 2}),
     )
     handover_place = forms.CharField(label=_("Handover place"), max_length=200, required=False)
-    handover_days = _checkboxes("Handover days", WEEKDAY_CHOICES)
+    handover_days = _checkboxes(_("Handover days"), WEEKDAY_CHOICES)
     handover_time = forms.TimeField(label=_("Handover time"), required=False, widget=TimeInput)
     handover_tolerance = forms.IntegerField(
         label=_("Allowed lateness (minutes)"),
@@ -243,14 +246,14 @@ class AgreementForm(forms.Form):
                 "cap_direction",
             ),
             Fieldset(
-                "Responses and emergencies",
+                _("Responses and emergencies"),
                 "routine_response_hours",
                 "urgent_response_hours",
                 "emergency_topics",
                 "emergency_definition",
             ),
             Fieldset(
-                "Handover and children",
+                _("Handover and children"),
                 "handover_place",
                 "handover_days",
                 "handover_time",
@@ -270,11 +273,14 @@ class AgreementForm(forms.Form):
     def _topics(self, name: str) -> list[str]:
         topics = [line.lower() for line in _lines(self.cleaned_data.get(name, ""))]
         if len(topics) > MAX_TOPICS:
-            raise forms.ValidationError(f"At most {MAX_TOPICS} topics.")
+            raise forms.ValidationError(
+                _("At most %(max_topics)s topics.") % {"max_topics": MAX_TOPICS}
+            )
         for topic in topics:
             if len(topic) > MAX_TOPIC_LENGTH:
                 raise forms.ValidationError(
-                    f"A topic may be at most {MAX_TOPIC_LENGTH} characters long."
+                    _("A topic may be at most %(max_topic_length)s characters long.")
+                    % {"max_topic_length": MAX_TOPIC_LENGTH}
                 )
         return sorted(set(topics))
 
@@ -288,7 +294,9 @@ class AgreementForm(forms.Form):
         try:
             parsed = weekly_windows.parse_windows(self.cleaned_data.get(name, ""))
         except weekly_windows.WindowSyntaxError as exc:
-            raise forms.ValidationError(f"Line {exc.line}: {exc.problem}.") from None
+            raise forms.ValidationError(
+                _("Line %(line)s: %(problem)s.") % {"line": exc.line, "problem": exc.problem}
+            ) from None
         return [terms.Window(days=w.days, start=w.start, end=w.end) for w in parsed]
 
     def clean_time_windows(self) -> list[terms.Window]:
@@ -318,7 +326,8 @@ class AgreementForm(forms.Form):
                 names = ", ".join(CHANNEL_LABELS[c] for c in sorted(both))
                 self.add_error(
                     f"forbidden_{direction}",
-                    f"A channel cannot be both permitted and forbidden: {names}.",
+                    _("A channel cannot be both permitted and forbidden: %(names)s.")
+                    % {"names": names},
                 )
                 return data
         handover_given = any(
@@ -516,7 +525,9 @@ class ContactEventForm(forms.Form):
     evidence = MultipleFileField(
         label=_("Evidence files"),
         required=False,
-        help_text=f"{ACCEPTED_WORDS}, or plain text; up to 5 files.",
+        help_text=format_lazy(
+            _("{accepted}, or plain text; up to 5 files."), accepted=ACCEPTED_WORDS
+        ),
     )
 
     def __init__(self, *args, timezone_name: str, topics=(), **kwargs):
@@ -552,24 +563,33 @@ class ContactEventForm(forms.Form):
     def clean_evidence(self) -> list[dict]:
         files = self.cleaned_data.get("evidence") or []
         if len(files) > MAX_EVIDENCE_FILES:
-            raise forms.ValidationError(f"At most {MAX_EVIDENCE_FILES} files at a time.")
+            raise forms.ValidationError(
+                _("At most %(max_evidence_files)s files at a time.")
+                % {"max_evidence_files": MAX_EVIDENCE_FILES}
+            )
         limit = settings.EVIDENCE_MAX_BYTES
         cleaned = []
         for upload in files:
             name = upload.name or "file"
             if upload.size == 0:
-                raise forms.ValidationError(f"{name} is empty.")
+                raise forms.ValidationError(_("%(name)s is empty.") % {"name": name})
             if upload.size > limit:
                 raise forms.ValidationError(
-                    f"{name} is too large ({upload.size // 1024} KB); the limit is "
-                    f"{limit // 1024} KB."
+                    _("%(name)s is too large (%(size)s KB); the limit is %(limit)s KB.")
+                    % {
+                        "name": name,
+                        "size": upload.size // 1024,
+                        "limit": limit // 1024,
+                    }
                 )
             upload.seek(0)
             data = upload.read()
             if PurePath(name).suffix.lower() == ".txt":
                 # A typed-up account of the contact: plain text only.
                 if not _is_plain_text(data):
-                    raise forms.ValidationError(f"{name} is not plain text; it was not accepted.")
+                    raise forms.ValidationError(
+                        _("%(name)s is not plain text; it was not accepted.") % {"name": name}
+                    )
                 expected = "text/plain"
             else:
                 # Photos, screenshots, PDFs, recordings and videos: the same checks as case

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.agreements import terms
 from caseflow.agreements.labels import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS, TERM_LABELS
@@ -49,7 +50,7 @@ def agreements_for_case(case: Case) -> list[ContactAgreement]:
 def agreement_get(case: Case, agreement_id: str) -> ContactAgreement:
     agreement = ContactAgreement.objects.filter(case=case, public_id=agreement_id).first()
     if agreement is None:
-        raise Http404("No such agreement on this case")
+        raise Http404(_("No such agreement on this case"))
     agreement.case = case
     return agreement
 
@@ -98,7 +99,7 @@ def version_list(agreement: ContactAgreement) -> list[AgreementVersion]:
 def version_get(agreement: ContactAgreement, number: int) -> AgreementVersion:
     version = agreement.versions.filter(number=number).first()
     if version is None:
-        raise Http404("No such version")
+        raise Http404(_("No such version"))
     version.case = agreement.case
     return version
 
@@ -161,23 +162,23 @@ def describe_terms(version: AgreementVersion) -> list[tuple[str, str]]:
     if p.get("urgent_response_hours"):
         response.append(f"urgent within {p['urgent_response_hours']} hours")
     return [
-        ("Applies from", f"{local_from:%d %b %Y} ({t.timezone})"),
-        ("Applies until", f"{local_to:%d %b %Y}" if local_to else "open-ended"),
-        ("Other parent may use", _channels(t.permitted_channels, to)),
-        ("Other parent must not use", _channels(t.forbidden_channels, to)),
-        ("Survivor may use", _channels(t.permitted_channels, frm)),
-        ("Survivor must not use", _channels(t.forbidden_channels, frm)),
-        ("Permitted topics", ", ".join(sorted(t.permitted_topics)) or "any"),
-        ("Contact times", "; ".join(w.describe() for w in t.time_windows) or "any time"),
+        (_("Applies from"), f"{local_from:%d %b %Y} ({t.timezone})"),
+        (_("Applies until"), f"{local_to:%d %b %Y}" if local_to else "open-ended"),
+        (_("Other parent may use"), _channels(t.permitted_channels, to)),
+        (_("Other parent must not use"), _channels(t.forbidden_channels, to)),
+        (_("Survivor may use"), _channels(t.permitted_channels, frm)),
+        (_("Survivor must not use"), _channels(t.forbidden_channels, frm)),
+        (_("Permitted topics"), ", ".join(sorted(t.permitted_topics)) or "any"),
+        (_("Contact times"), "; ".join(w.describe() for w in t.time_windows) or "any time"),
         (
-            "Frequency cap",
+            _("Frequency cap"),
             f"at most {cap.limit} a {cap.per.value}, {DIRECTION_LABELS[cap.direction]}"
             if cap
             else "none",
         ),
-        ("Response windows", ", ".join(response) or "—"),
-        ("Emergency topics", ", ".join(sorted(t.emergency_topics)) or "—"),
-        ("What counts as an emergency", p.get("emergency_definition") or "—"),
+        (_("Response windows"), ", ".join(response) or "—"),
+        (_("Emergency topics"), ", ".join(sorted(t.emergency_topics)) or "—"),
+        (_("What counts as an emergency"), p.get("emergency_definition") or "—"),
         ("Handover", handover_text),
         (
             "Child-contact times",
@@ -230,7 +231,7 @@ def events_for(agreement: ContactAgreement) -> list[ContactEvent]:
 def event_get(agreement: ContactAgreement, event_id: str) -> ContactEvent:
     event = ContactEvent.objects.filter(agreement=agreement, public_id=event_id).first()
     if event is None:
-        raise Http404("No such contact event")
+        raise Http404(_("No such contact event"))
     event.case = agreement.case
     event.agreement = agreement
     return event
@@ -241,7 +242,7 @@ def evidence_get(case: Case, evidence_id: str) -> Evidence:
         Evidence.objects.filter(case=case, public_id=evidence_id).select_related("event").first()
     )
     if evidence is None:
-        raise Http404("No such file")
+        raise Http404(_("No such file"))
     evidence.case = case
     return evidence
 
@@ -375,7 +376,7 @@ def chronology(agreement: ContactAgreement) -> dict:
     for breach in breaches:
         breach.case = case
         breach.event.case = case
-        number, _ = version_in_force(parsed, breach.occurred_at)
+        number, _terms = version_in_force(parsed, breach.occurred_at)
         rows.append(
             {
                 "ref": breach.public_id[:8],
@@ -418,17 +419,17 @@ def chronology(agreement: ContactAgreement) -> dict:
 
 CSV_HEADER = [
     "Ref",
-    "Occurred (local)",
-    "Reported (local)",
+    _("Occurred (local)"),
+    _("Reported (local)"),
     "Channel",
     "Direction",
     "Kind",
-    "Terms broken",
+    _("Terms broken"),
     "Findings",
     "Description",
     "Severity",
-    "Police reference",
-    "Terms version",
+    _("Police reference"),
+    _("Terms version"),
 ]
 
 
@@ -457,6 +458,6 @@ def chronology_csv(report: dict, generated_at: dt.datetime) -> str:
             ]
         )
     writer.writerow([])
-    writer.writerow(["Generated at (UTC)", generated_at.astimezone(dt.UTC).isoformat()])
+    writer.writerow([_("Generated at (UTC)"), generated_at.astimezone(dt.UTC).isoformat()])
     writer.writerow(["SHA-256 of content", report["sha256"]])
     return out.getvalue()

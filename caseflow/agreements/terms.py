@@ -37,6 +37,8 @@ from enum import StrEnum
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.utils.translation import gettext_lazy as _
+
 from caseflow.lib import weekly_windows
 from caseflow.lib.wallclock import DAY_NAMES, MONTH_NAMES
 
@@ -167,7 +169,7 @@ _CHANNEL_NAMES = {
 _KIND_VERBS = {
     EventKind.MESSAGE: "Sent",
     EventKind.CALL: "Called",
-    EventKind.IN_PERSON: "Contact made",
+    EventKind.IN_PERSON: _("Contact made"),
 }
 _FROM_WHOM = {
     Direction.TO_SURVIVOR: "from the other parent",

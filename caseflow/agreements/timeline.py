@@ -71,9 +71,9 @@ def contacts(case, query: Query) -> list[Entry]:
                 kind=CONTACT,
                 key=key_of(row.pk),
                 title=(
-                    "The survivor contacted the other parent"
+                    _("The survivor contacted the other parent")
                     if by_survivor
-                    else "The other parent contacted the survivor"
+                    else _("The other parent contacted the survivor")
                 ),
                 body=short(row.description),
                 people=frozenset(people),
@@ -99,7 +99,7 @@ def breaches(case, query: Query) -> list[Entry]:
     for row in newest(qs, query, BREACH, "occurred_at"):
         row.case = case
         facts = [
-            ("Terms broken", "; ".join(TERM_LABELS.get(t, t) for t in row.terms_broken)),
+            (_("Terms broken"), "; ".join(TERM_LABELS.get(t, t) for t in row.terms_broken)),
             ("Severity", row.get_severity_display()),
         ]
         if row.police_reported:
@@ -135,7 +135,7 @@ def versions(case, query: Query) -> list[Entry]:
                 kind=VERSION,
                 key=key_of(row.pk),
                 title=(
-                    "Contact agreement recorded"
+                    _("Contact agreement recorded")
                     if row.number == 1
                     else f"Contact agreement changed (version {row.number})"
                 ),

@@ -45,7 +45,7 @@ def review_items(scope: Scope) -> list[QueueItem]:
     return [
         QueueItem(
             due_at=e.created_at + REVIEW_WITHIN,
-            kind="Contact to review",
+            kind=_("Contact to review"),
             title=_("Decide whether the logged contact broke the agreement"),
             case_reference=e.case.reference,
             case_public_id=e.case.public_id,

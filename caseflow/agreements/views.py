@@ -139,7 +139,7 @@ def agreement_detail(request: AuthenticatedRequest, case: Case, agreement_id: st
 def agreement_edit(request: AuthenticatedRequest, case: Case, agreement_id: str) -> HttpResponse:
     agreement = selectors.agreement_get(case, agreement_id)
     if agreement.status not in (AgreementStatus.DRAFT, AgreementStatus.ACTIVE):
-        raise PermissionDenied("A superseded or ended agreement is kept as it was.")
+        raise PermissionDenied(_("A superseded or ended agreement is kept as it was."))
     version = selectors.current_version(agreement)
     initial = initial_from_version(agreement, version)
     initial["children"] = [child.public_id for child in selectors.agreement_children(agreement)]
@@ -165,7 +165,7 @@ def agreement_edit(request: AuthenticatedRequest, case: Case, agreement_id: str)
         except StaleEdit as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(request, f"Version {version.number} saved.")
+            messages.success(request, _("Version %(number)s saved.") % {"number": version.number})
             return redirect("agreements:detail", case.public_id, agreement.public_id)
     if request.method == "GET":
         _audit_read(request, case, "agreement.view", obj=agreement, page="edit")
@@ -194,7 +194,11 @@ def agreement_status(request: AuthenticatedRequest, case: Case, agreement_id: st
         except StaleEdit as exc:
             messages.error(request, exc.message)
         else:
-            messages.success(request, f"Agreement is now {agreement.get_status_display().lower()}.")
+            messages.success(
+                request,
+                _("Agreement is now %(status)s.")
+                % {"status": agreement.get_status_display().lower()},
+            )
     else:
         messages.error(request, _("That status change is not possible for this agreement."))
     return redirect("agreements:detail", case.public_id, agreement.public_id)
@@ -327,7 +331,8 @@ def event_review(
             )
         else:
             messages.success(
-                request, "Breach recorded." if breach else "Contact logged: no breach recorded."
+                request,
+                _("Breach recorded.") if breach else _("Contact logged: no breach recorded."),
             )
         return redirect("agreements:detail", case.public_id, agreement.public_id)
     if request.method == "GET":

@@ -37,6 +37,7 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage, Storage, storages
 from django.db.models import Sum
+from django.utils.translation import gettext_lazy as _
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ SERVED_AS = {"audio/x-wav": "audio/wav"}
 FAMILY_LABELS = {"image": "Photos", "pdf": "PDFs", "audio": "Recordings", "video": "Videos"}
 
 ACCEPT = ",".join(sorted(ext for t in TYPES.values() for ext in t.extensions))
-ACCEPTED_WORDS = "photos (JPEG, PNG, GIF, WebP, HEIC), PDF, recordings (M4A, MP3, Ogg, WAV), MP4"
+ACCEPTED_WORDS = _("photos (JPEG, PNG, GIF, WebP, HEIC), PDF, recordings (M4A, MP3, Ogg, WAV), MP4")
 
 
 class EvidenceRefused(ValueError):
@@ -194,7 +195,7 @@ class EvidenceNotStored(EvidenceRefused):
     """The storage refused the file (disk full, read-only, gone): a form error, nothing kept."""
 
 
-NOT_STORED = (
+NOT_STORED = _(
     "The file could not be stored: the evidence storage is full or unavailable. Nothing was "
     "saved. Try again later, and tell your administrator if it happens again."
 )

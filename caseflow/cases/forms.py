@@ -183,7 +183,7 @@ class PartyForm(PartyFieldsMixin):
                 continue
             notes = []
             if hidden:
-                notes.append("Not collected for: " + ", ".join(names[r] for r in hidden) + ".")
+                notes.append(_("Not collected for: ") + ", ".join(names[r] for r in hidden) + ".")
             for role in names:
                 label = role_fields.get(role, {}).get(field, {}).get("label")
                 if label and role not in hidden:
@@ -203,8 +203,8 @@ class PartyForm(PartyFieldsMixin):
             if data.get(field):
                 self.add_error(
                     field,
-                    f"This agency does not collect this for {self.role_names[role]}: "
-                    "leave it blank.",
+                    _("This agency does not collect this for %(role_names_role)s: leave it blank.")
+                    % {"role_names_role": self.role_names[role]},
                 )
             data.pop(field, None)  # not collected
         return data

@@ -41,15 +41,15 @@ def _title(event: AuditEvent) -> str:
     detail = event.detail or {}
     if event.action == "case.restrict":
         if detail.get("restricted"):
-            return "Access limited to a named list of staff"
-        return "Access list removed: the team may see the case again"
+            return _("Access limited to a named list of staff")
+        return _("Access list removed: the team may see the case again")
     before, after = detail.get("from", ""), detail.get("to", "")
     if after == CaseStatus.CLOSED:
-        return "Case closed"
+        return _("Case closed")
     if after == CaseStatus.DORMANT:
-        return "Case marked dormant"
+        return _("Case marked dormant")
     if after == CaseStatus.ACTIVE and before in (CaseStatus.CLOSED, CaseStatus.DORMANT):
-        return "Case reopened"
+        return _("Case reopened")
     return f"Case made {_STATUS.get(after, after).lower()}"
 
 

@@ -123,7 +123,7 @@ def case_open(
 ) -> Case:
     """Take in a referral: the case, its survivor and other party, the actor as primary advocate."""
     if team not in policy.intake_teams(actor):
-        raise PermissionDenied("You can only open cases in your own teams.")
+        raise PermissionDenied(_("You can only open cases in your own teams."))
     people = [(PartyRole.SURVIVOR, survivor["full_name"], survivor.get("date_of_birth"))]
     if other_party:
         people.append(
@@ -238,7 +238,8 @@ def case_set_status(*, actor: User, request: HttpRequest | None, case: Case, sta
         raise PermissionDenied
     if status not in STATUS_TRANSITIONS.get(case.status, set()):
         raise ValidationError(
-            f"A {case.get_status_display().lower()} case cannot be made {status}."
+            _("A %(status)s case cannot be made %(status2)s.")
+            % {"status": case.get_status_display().lower(), "status2": status}
         )
     previous = case.status
     case.status = status
@@ -378,8 +379,10 @@ def _break_glass_within_limit(*, actor: User, request: HttpRequest | None) -> No
         case=None,
         key=f"break_glass_limit:{actor.pk}:{now:%Y%m%d%H}",
         text=(
-            "Unusual access: a member of your team reached the limit of emergency accesses "
-            "within an hour. Please review their activity."
+            _(
+                "Unusual access: a member of your team reached the limit of emergency accesses "
+                "within an hour. Please review their activity."
+            )
         ),
         link=reverse("audit:user", args=[actor.pk]),
     )

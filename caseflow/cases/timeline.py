@@ -44,6 +44,7 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
 
 #: Who an entry can be about, for the "person" filter. Sources tag their entries with these.
 SURVIVOR = "survivor"
@@ -52,11 +53,11 @@ OTHER_PERSON = "other_person"
 OTHER_AGENCY = "other_agency"
 STAFF = "staff"
 PEOPLE: dict[str, str] = {
-    SURVIVOR: "The survivor",
-    OTHER_PARTY: "The other party",
-    OTHER_PERSON: "Someone else",
-    OTHER_AGENCY: "Another agency",
-    STAFF: "Our staff",
+    SURVIVOR: _("The survivor"),
+    OTHER_PARTY: _("The other party"),
+    OTHER_PERSON: _("Someone else"),
+    OTHER_AGENCY: _("Another agency"),
+    STAFF: _("Our staff"),
 }
 
 #: Width of a numeric key, so that keys sort as strings the way their numbers do.

@@ -74,9 +74,9 @@ def dashboard(request: AuthenticatedRequest) -> HttpResponse:
         queue = today.queue(scope)
         context["queue"] = queue
         context["queue_groups"] = [
-            ("Overdue", queue.overdue),
-            ("Due today", queue.today),
-            ("Just done", queue.recent),
+            ("overdue", _("Overdue"), queue.overdue),
+            ("today", _("Due today"), queue.today),
+            ("recent", _("Just done"), queue.recent),
         ]
         context["staff_zone"] = today.staff_zone()
         if role == Role.SUPERVISOR:
@@ -202,8 +202,10 @@ def case_find_emergency(request: AuthenticatedRequest) -> HttpResponse:
             ),
             refused=(
                 None,
-                "No single case can be opened this way for this name: there may be none, or "
-                "more than one, or it may be restricted. Ask your supervisor.",
+                _(
+                    "No single case can be opened this way for this name: there may be none, or "
+                    "more than one, or it may be restricted. Ask your supervisor."
+                ),
             ),
         )
         if granted is not None:
@@ -263,7 +265,9 @@ def case_new(request: AuthenticatedRequest) -> HttpResponse:
                     )
                 if check.name_only:
                     messages.info(request, _name_only_message(check, intake_fields))
-                messages.success(request, f"Case {case.reference} opened.")
+                messages.success(
+                    request, _("Case %(reference)s opened.") % {"reference": case.reference}
+                )
                 return redirect("cases:detail", case.public_id)
     if check is not None and check.found:
         offer_to_open_despite_conflict(form)
@@ -358,8 +362,8 @@ def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 
 def _status_choices(case) -> list[tuple[str, str]]:
     labels = {
-        CaseStatus.ACTIVE: "Make active" if case.status == CaseStatus.REFERRAL else "Reopen",
-        CaseStatus.DORMANT: "Mark dormant",
+        CaseStatus.ACTIVE: _("Make active") if case.status == CaseStatus.REFERRAL else "Reopen",
+        CaseStatus.DORMANT: _("Mark dormant"),
         CaseStatus.CLOSED: "Close",
     }
     return [
@@ -480,7 +484,10 @@ def case_status(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except ValidationError as exc:
             messages.error(request, exc.messages[0])
         else:
-            messages.success(request, f"Case is now {case.get_status_display().lower()}.")
+            messages.success(
+                request,
+                _("Case is now %(status)s.") % {"status": case.get_status_display().lower()},
+            )
     else:
         messages.error(request, _("That status change is not possible for this case."))
     return redirect("cases:detail", case.public_id)
@@ -506,7 +513,7 @@ def party_edit(
     if party_id is not None:
         party = case.parties.filter(public_id=party_id).first()
         if party is None:
-            raise Http404("No such person on this case")
+            raise Http404(_("No such person on this case"))
         party.case = case
     roles = _party_roles(case, party) if party is None else [(party.role, party.get_role_display())]
     initial = {}
@@ -563,8 +570,10 @@ def break_glass(request: AuthenticatedRequest) -> HttpResponse:
             ),
             refused=(
                 "reference",
-                "There is no case with this reference that you can "
-                "open this way. Restricted cases cannot be opened.",
+                _(
+                    "There is no case with this reference that you can "
+                    "open this way. Restricted cases cannot be opened."
+                ),
             ),
         )
         if granted is not None:
@@ -603,11 +612,11 @@ def draft(request: AuthenticatedRequest, case: Case, form: str) -> HttpResponse:
 # --- The case timeline and its printed chronology -----------------------------------------------
 
 TIMELINE_PAGE = 50
-BAD_CURSOR = (
+BAD_CURSOR = _(
     "That link to older entries does not work any more (it may have been copied or cut short). "
     "Showing the newest entries instead."
 )
-BAD_FILTERS = "Check the filters: nothing is shown until they are corrected."
+BAD_FILTERS = _("Check the filters: nothing is shown until they are corrected.")
 
 
 def timeline_filters(request: HttpRequest) -> TimelineFilterForm:
@@ -623,7 +632,7 @@ def timeline_heading(case: Case, form: TimelineFilterForm) -> dict[str, Any]:
     labels = dict(form.fields["kind"].choices)  # type: ignore[attr-defined]
     return {
         "case": case.reference,
-        "kinds": [labels[k] for k in data.get("kind") or []] or ["Every kind of record"],
+        "kinds": [labels[k] for k in data.get("kind") or []] or [_("Every kind of record")],
         "since": data["since"].isoformat() if data.get("since") else "",
         "until": data["until"].isoformat() if data.get("until") else "",
         "person": timeline.PEOPLE.get(data.get("person") or "", "Anyone"),

@@ -53,7 +53,9 @@ class MultipleFileField(forms.FileField):
         checked = []
         problems = []
         if len(uploads) > MAX_FILES:
-            raise forms.ValidationError(f"At most {MAX_FILES} files at a time.")
+            raise forms.ValidationError(
+                _("At most %(max_files)s files at a time.") % {"max_files": MAX_FILES}
+            )
         for upload in uploads:
             upload.seek(0)
             try:
@@ -61,7 +63,9 @@ class MultipleFileField(forms.FileField):
             except files.EvidenceRefused as exc:
                 problems.append(str(exc))
         if problems:
-            raise forms.ValidationError(problems + ["Nothing was saved: choose the files again."])
+            raise forms.ValidationError(
+                problems + [_("Nothing was saved: choose the files again.")]
+            )
         return checked
 
 
@@ -73,7 +77,8 @@ def evidence_field(*, required: bool = False) -> MultipleFileField:
     return MultipleFileField(
         label=_("Evidence files"),
         required=required,
-        help_text=f"Accepted: {files.ACCEPTED_WORDS}; {limits}. Up to {MAX_FILES} files.",
+        help_text=_("Accepted: %(accepted_words)s; %(limits)s. Up to %(max_files)s files.")
+        % {"accepted_words": files.ACCEPTED_WORDS, "limits": limits, "max_files": MAX_FILES},
     )
 
 
@@ -130,10 +135,10 @@ class NoteFields(forms.Form):
         else:
             checkin = self.fields["checkin"]
             assert isinstance(checkin, forms.ChoiceField)
-            checkin.choices = [("", "No check-in")] + checkins
+            checkin.choices = [("", _("No check-in"))] + checkins
         incident = self.fields["incident"]
         assert isinstance(incident, forms.ChoiceField)
-        incident.choices = [("", "No incident")] + incidents
+        incident.choices = [("", _("No incident"))] + incidents
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True
@@ -196,9 +201,9 @@ class NoteChangeForm(NoteFields):
         self.amend = amend
         if amend:
             self.fields["reason"].required = True
-            self.fields[
-                "reason"
-            ].help_text = "An amendment keeps what the note said before, who changed it and why."
+            self.fields["reason"].help_text = _(
+                "An amendment keeps what the note said before, who changed it and why."
+            )
         else:
             del self.fields["reason"]
 

@@ -4,6 +4,8 @@ never leaves, even if a value was stored before it was hidden."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from caseflow.cases.fields import FieldConfig, agency_field_config
 from caseflow.cases.models import Case
 from caseflow.casework.models import CaseNote, Evidence, Incident
@@ -41,7 +43,9 @@ def incident_rows(case: Case) -> Rows:
         parts += [f"Who: {incident.get_person_display()}"]
         parts += _field(settings, "injuries", "Injuries", incident.injuries)
         parts += [f"Police involved: {incident.get_police_display()}"]
-        parts += _field(settings, "police_reference", "Police reference", incident.police_reference)
+        parts += _field(
+            settings, "police_reference", _("Police reference"), incident.police_reference
+        )
         parts += _field(settings, "witnesses", "Witnesses", incident.witnesses)
         for evidence in files.get(incident.pk, []):
             parts.append(

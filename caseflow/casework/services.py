@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -44,11 +45,11 @@ EVIDENCE_PREFIX = "casework/evidence/"
 
 #: Note fields a person writes, with the words used for them in an amendment's history.
 NOTE_FIELDS: dict[str, str] = {
-    "kind": "What kind of contact",
-    "participants": "Who took part",
+    "kind": _("What kind of contact"),
+    "participants": _("Who took part"),
     "direction": "Direction",
     "occurred_at": "When",
-    "duration_minutes": "How long",
+    "duration_minutes": _("How long"),
     "text": "Note",
     "incident": "Incident",
 }
@@ -395,7 +396,7 @@ def incident_add_evidence(
     return stored
 
 
-RISK_REVIEW_TEXT = "A serious incident was recorded: re-assess the risk."
+RISK_REVIEW_TEXT = _("A serious incident was recorded: re-assess the risk.")
 
 
 @transaction.atomic

@@ -64,13 +64,15 @@ def note_entries(case, query: Query) -> list[Entry]:
     for note in notes:
         note.case = case
         people = {NOTE_PEOPLE[Participant(p)] for p in note.participants} | {timeline.STAFF}
-        facts = [("Written by", _name(note.author))]
+        facts = [(_("Written by"), _name(note.author))]
         if note.duration_minutes and not duration.get("hidden"):
-            facts.append((duration.get("label") or "How long", f"{note.duration_minutes} minutes"))
+            facts.append(
+                (duration.get("label") or _("How long"), f"{note.duration_minutes} minutes")
+            )
         if note.amended:
             facts.append(("Amended", f"{note.amended} time{'s' if note.amended != 1 else ''}"))
         if note.break_glass_id:
-            facts.append(("Access", "Written under emergency access"))
+            facts.append(("Access", _("Written under emergency access")))
         entries.append(
             Entry(
                 at=note.occurred_at,
@@ -110,7 +112,7 @@ def incident_entries(case, query: Query) -> list[Entry]:
         people = {timeline.SURVIVOR}
         if incident.person in INCIDENT_PEOPLE:
             people.add(INCIDENT_PEOPLE[IncidentPerson(incident.person)])
-        facts = [("Police involved", incident.get_police_display())]
+        facts = [(_("Police involved"), incident.get_police_display())]
         if incident.serious:
             facts.append(("Serious", "Yes"))
         if incident.approximate and incident.when_described:

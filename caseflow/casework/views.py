@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from caseflow import policy
@@ -155,7 +156,9 @@ def note_change(request: AuthenticatedRequest, case: Case, note_id: str) -> Http
             if note.version == data["version"]:
                 messages.info(request, _("Nothing was changed."))
             else:
-                messages.success(request, "Note amended." if mode == "amend" else "Note changed.")
+                messages.success(
+                    request, _("Note amended.") if mode == "amend" else _("Note changed.")
+                )
             return redirect("casework:note", case.public_id, note.public_id)
     record("note.view", request=request, case=case, obj=note, detail={"page": "note_change"})
     return render(
@@ -235,7 +238,11 @@ def incident_evidence(request: AuthenticatedRequest, case: Case, incident_id: st
         except files.EvidenceRefused as exc:
             form.add_error("evidence", str(exc))
         else:
-            messages.success(request, f"{len(added)} file{'s' if len(added) != 1 else ''} added.")
+            messages.success(
+                request,
+                ngettext("%(count)s file added.", "%(count)s files added.", len(added))
+                % {"count": len(added)},
+            )
             return redirect("casework:incident", case.public_id, incident.public_id)
     record("incident.view", request=request, case=case, obj=incident, detail={"page": "evidence"})
     return render(

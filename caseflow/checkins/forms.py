@@ -30,13 +30,13 @@ REPEAT_RULES = {
     "monthly": "FREQ=MONTHLY",
 }
 REPEAT_CHOICES = [
-    ("", "Does not repeat"),
-    ("daily", "Every day"),
-    ("weekdays", "Every weekday"),
-    ("weekly", "Every week"),
-    ("fortnightly", "Every two weeks"),
-    ("monthly", "Every month"),
-    ("custom", "Custom rule (RFC 5545 RRULE)"),
+    ("", _("Does not repeat")),
+    ("daily", _("Every day")),
+    ("weekdays", _("Every weekday")),
+    ("weekly", _("Every week")),
+    ("fortnightly", _("Every two weeks")),
+    ("monthly", _("Every month")),
+    ("custom", _("Custom rule (RFC 5545 RRULE)")),
 ]
 
 
@@ -75,7 +75,7 @@ class CheckInForm(forms.Form):
         self.fields["time"].help_text = f"In the survivor's time zone ({tz})."
         safe = [c for c in Channel.choices if c[0] in channels]
         if safe:
-            self.fields["channel"].help_text = "Safe channels: " + ", ".join(c[1] for c in safe)
+            self.fields["channel"].help_text = _("Safe channels: ") + ", ".join(c[1] for c in safe)
         self.helper = _helper(_("Schedule check-in"))
 
     def clean_date(self):

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 from django.db.models import OuterRef
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -95,7 +96,7 @@ def _attach_windows(rows: Iterable[CheckIn]) -> None:
         profile = profiles.get(row.case_id)
         # tz, window_text and local_due are read by the check-in list templates.
         if profile is None:
-            row.window_text, row.tz = "No safe-contact profile", "UTC"  # type: ignore[attr-defined]
+            row.window_text, row.tz = _("No safe-contact profile"), "UTC"  # type: ignore[attr-defined]
             continue
         row.tz = profile.timezone  # type: ignore[attr-defined]
         text = weekly_windows.format_windows(profile_windows(profile)).replace("\n", "; ")
@@ -161,7 +162,7 @@ def _windows_from(rows: list[CheckIn], profile: SafeContactProfile | None) -> No
     the check-in list templates)."""
     if profile is None:
         for row in rows:
-            row.window_text, row.tz = "No safe-contact profile", "UTC"  # type: ignore[attr-defined]
+            row.window_text, row.tz = _("No safe-contact profile"), "UTC"  # type: ignore[attr-defined]
         return
     text = weekly_windows.format_windows(profile_windows(profile)).replace("\n", "; ")
     zone = ZoneInfo(profile.timezone)
@@ -223,7 +224,7 @@ def case_checkins(
 def checkin_for(case: Case, pk: int) -> CheckIn:
     checkin = CheckIn.objects.filter(case=case, pk=pk).select_related("assignee").first()
     if checkin is None:
-        raise Http404("No such check-in on this case")
+        raise Http404(_("No such check-in on this case"))
     checkin.case = case
     return checkin
 
@@ -231,7 +232,7 @@ def checkin_for(case: Case, pk: int) -> CheckIn:
 def followup_for(case: Case, pk: int) -> FollowUp:
     followup = FollowUp.objects.filter(case=case, pk=pk).first()
     if followup is None:
-        raise Http404("No such follow-up on this case")
+        raise Http404(_("No such follow-up on this case"))
     followup.case = case
     return followup
 

@@ -98,14 +98,14 @@ def profile_windows(profile: SafeContactProfile) -> list[weekly_windows.Window]:
 def slot_problem(profile: SafeContactProfile | None, due_at: dt.datetime, channel: str) -> str:
     """Why ``due_at`` on ``channel`` is not safe for this profile; "" when it is."""
     if profile is None:
-        return "This case has no safe-contact profile yet: record one before scheduling."
+        return _("This case has no safe-contact profile yet: record one before scheduling.")
     if channel not in profile.channels:
         label = Channel(channel).label if channel in Channel.values else channel
         return f"{label} is not a safe channel for this survivor."
     windows = profile_windows(profile)
     slot = weekly_windows.next_safe_slot(due_at, windows, profile.timezone, checkin_duration(), 1)
     if slot != due_at:
-        return "That time is outside the survivor's safe windows."
+        return _("That time is outside the survivor's safe windows.")
     return ""
 
 
@@ -204,7 +204,7 @@ def checkin_schedule(
         horizon = now + dt.timedelta(days=settings.CHECKIN_HORIZON_DAYS)
         instants = recurrence.occurrences(rule, due_local, tz, due_at, horizon)
     except recurrence.RecurrenceError as exc:
-        raise ValidationError(f"Repeat rule: {exc}") from None
+        raise ValidationError(_("Repeat rule: %(exc)s") % {"exc": exc}) from None
     if profile is None or not instants:
         require_safe(profile, due_at, channel)
     assert profile is not None  # require_safe refuses a case without a profile

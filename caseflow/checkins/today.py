@@ -6,6 +6,7 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases.models import Channel, SafeContactProfile
 from caseflow.cases.today import (
@@ -82,7 +83,7 @@ def checkin_items(scope: Scope) -> list[QueueItem]:
                 case_public_id=case.public_id,
                 case_id=case.pk,
                 action=Action(
-                    "Record what happened",
+                    _("Record what happened"),
                     reverse("checkins:outcome", args=[case.public_id, checkin.pk]),
                 ),
                 owner=_person(checkin.assignee),
@@ -114,7 +115,7 @@ def followup_items(scope: Scope) -> list[QueueItem]:
         .order_by("due_at", "pk")[:PER_SOURCE]
     )
     return [
-        _followup_item(f, "Mark done", "checkins:followup_done", owner=_person(f.assignee))
+        _followup_item(f, _("Mark done"), "checkins:followup_done", owner=_person(f.assignee))
         for f in followups
     ]
 

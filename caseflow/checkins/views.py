@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from icalendar import Calendar, Event
 
@@ -107,7 +108,13 @@ def notification_open(request: AuthenticatedRequest, notification_id: int) -> Ht
 def notifications_read_all(request: AuthenticatedRequest) -> HttpResponse:
     count = inbox_services.notifications_mark_all_read(user=request.user)
     if count:
-        messages.success(request, f"{count} notification{'s' if count != 1 else ''} marked read.")
+        messages.success(
+            request,
+            ngettext(
+                "%(count)s notification marked read.", "%(count)s notifications marked read.", count
+            )
+            % {"count": count},
+        )
     return redirect("checkins:notifications")
 
 
@@ -218,7 +225,7 @@ def checkin_outcome(request: AuthenticatedRequest, case: Case, checkin_id: int) 
         "done": done,
         "proposal": proposal_local,
         "outcomes": CheckInOutcome.choices,
-        "title": "Record the outcome",
+        "title": _("Record the outcome"),
     }
     if _is_htmx(request):
         return render(request, "checkins/_outcome_result.html", context)
@@ -372,11 +379,13 @@ def feed(request: HttpRequest, token: str) -> HttpResponse:
     """The user's check-ins as iCalendar. Events carry only "Check-in · <reference>"."""
     found = selectors.calendar_user(token)
     if found is None:
-        return _unlogged(HttpResponse("No such calendar", status=404, content_type="text/plain"))
+        return _unlogged(HttpResponse(_("No such calendar"), status=404, content_type="text/plain"))
     row, user = found
     if _rate_limited(row.token_hash[:32]):
         record("calendar.rate_limited", actor=user, request=request, obj=row)
-        return _unlogged(HttpResponse("Too many requests", status=429, content_type="text/plain"))
+        return _unlogged(
+            HttpResponse(_("Too many requests"), status=429, content_type="text/plain")
+        )
     rows = selectors.feed_checkins(user)
     cal = Calendar()
     cal.add("prodid", "-//caseflow//check-ins//EN")

@@ -17,7 +17,7 @@ from caseflow.confidentiality import services
 from caseflow.confidentiality.models import Category, CompelledKind
 
 TEXT_MAX = 2000
-CATEGORY_REQUIRED = "Choose at least one category of information."
+CATEGORY_REQUIRED = _("Choose at least one category of information.")
 
 
 def _helper(label: str, method: str = "post") -> FormHelper:
@@ -42,7 +42,7 @@ def _categories_field(label: str) -> forms.MultipleChoiceField:
 
 def _not_future(value: dt.date | None, what: str) -> None:
     if value is not None and value > timezone.localdate():
-        raise forms.ValidationError(f"{what} cannot be in the future.")
+        raise forms.ValidationError(_("%(what)s cannot be in the future.") % {"what": what})
 
 
 def _party_label(party: Party) -> str:
@@ -59,11 +59,11 @@ class ReleaseForm(forms.Form):
     )
     recipient = forms.CharField(max_length=200, label=_("Recipient organisation"))
     purpose = forms.CharField(max_length=TEXT_MAX, widget=forms.Textarea({"rows": 2}))
-    categories = _categories_field("Information the survivor agreed to share")
-    signed_on = _date_field("Signed on")
+    categories = _categories_field(_("Information the survivor agreed to share"))
+    signed_on = _date_field(_("Signed on"))
     expires_on = _date_field(
-        "Expires on",
-        error_messages={"required": "Give an expiry date: every release is time-limited."},
+        _("Expires on"),
+        error_messages={"required": _("Give an expiry date: every release is time-limited.")},
         help_text=_("At most 12 months after signing."),
     )
 
@@ -90,7 +90,7 @@ class ReleaseForm(forms.Form):
 
     def clean_signed_on(self) -> dt.date:
         value = self.cleaned_data["signed_on"]
-        _not_future(value, "The signing date")
+        _not_future(value, _("The signing date"))
         return value
 
     def clean(self):
@@ -122,7 +122,7 @@ class RevokeForm(forms.Form):
 
 class ReferralPackForm(forms.Form):
     recipient = forms.CharField(max_length=200, label=_("Recipient organisation"))
-    categories = _categories_field("Information to include")
+    categories = _categories_field(_("Information to include"))
     fmt = forms.ChoiceField(
         choices=[("html", _("Printable page")), ("csv", _("CSV file"))],
         label=_("Format"),
@@ -168,7 +168,7 @@ class _ExportForm(forms.Form):
         self.fields["release"].widget = forms.Select(
             choices=[("", "—")] + [(r.public_id, release_label(r, today)) for r in releases]
         )
-        self.fields["release"].error_messages["required"] = "Choose the release to share under."
+        self.fields["release"].error_messages["required"] = _("Choose the release to share under.")
         self.helper = _helper(self.submit_label)
 
     def clean_recipient(self) -> str:
@@ -191,7 +191,7 @@ class EvidencePackForm(_ExportForm):
     evidence = forms.MultipleChoiceField(
         required=False, widget=forms.CheckboxSelectMultiple, label=_("Evidence files")
     )
-    submit_label = "Produce evidence pack"
+    submit_label = _("Produce evidence pack")
 
     def __init__(self, *args, releases: list, evidence: list, **kwargs):
         super().__init__(*args, releases=releases, **kwargs)
@@ -218,20 +218,20 @@ class CaseExportForm(_ExportForm):
         label=_("Information to include"),
         help_text=_("Leave all unticked to export every category the release covers."),
     )
-    submit_label = "Produce case export"
+    submit_label = _("Produce case export")
 
 
 class CompelledForm(forms.Form):
     kind = forms.ChoiceField(choices=CompelledKind.choices, label=_("Court order or subpoena"))
-    received_on = _date_field("Received on")
+    received_on = _date_field(_("Received on"))
     issuer = forms.CharField(max_length=200, label=_("Issuing court or body"))
     reference = forms.CharField(max_length=120, label=_("Its reference"))
     demanded = forms.CharField(
         max_length=TEXT_MAX, widget=forms.Textarea({"rows": 3}), label=_("What was demanded")
     )
     recipient = forms.CharField(max_length=200, label=_("Disclosed to"))
-    categories = _categories_field("What was disclosed")
-    disclosed_on = _date_field("Disclosed on")
+    categories = _categories_field(_("What was disclosed"))
+    disclosed_on = _date_field(_("Disclosed on"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -239,7 +239,7 @@ class CompelledForm(forms.Form):
 
     def clean_received_on(self) -> dt.date:
         value = self.cleaned_data["received_on"]
-        _not_future(value, "The date received")
+        _not_future(value, _("The date received"))
         return value
 
     def clean(self):
@@ -247,7 +247,7 @@ class CompelledForm(forms.Form):
         received, disclosed = data.get("received_on"), data.get("disclosed_on")
         if disclosed is not None:
             try:
-                _not_future(disclosed, "The disclosure date")
+                _not_future(disclosed, _("The disclosure date"))
             except forms.ValidationError as exc:
                 self.add_error("disclosed_on", exc)
             else:
@@ -281,10 +281,10 @@ class RetentionForm(forms.Form):
 
 #: Where a setting applies, by the kind of place that stores the field (``FIELD_PLACES``).
 _APPLIES_TO = {
-    "party": "The intake form, the person's edit form and the people on the case page.",
-    "case": "The intake form, the case edit form and the case page.",
-    "note": "The case-note forms, the note's page and the case timeline.",
-    "incident": "The incident form, the incident's page and what leaves the agency.",
+    "party": _("The intake form, the person's edit form and the people on the case page."),
+    "case": _("The intake form, the case edit form and the case page."),
+    "note": _("The case-note forms, the note's page and the case timeline."),
+    "incident": _("The incident form, the incident's page and what leaves the agency."),
 }
 
 
@@ -300,11 +300,13 @@ class FieldSettingsForm(forms.Form):
         for name, label in IntakeField.choices:
             self.fields[f"{name}__hidden"] = forms.BooleanField(
                 required=False,
-                label=f"Do not collect: {label}",
+                label=_("Do not collect: %(label)s") % {"label": label},
                 help_text=_APPLIES_TO[FIELD_PLACES[name][0]],
             )
             self.fields[f"{name}__label"] = forms.CharField(
-                max_length=80, required=False, label=f"Label for {label} (blank: the default)"
+                max_length=80,
+                required=False,
+                label=_("Label for %(label)s (blank: the default)") % {"label": label},
             )
         self.helper = _helper(_("Save field settings"))
 
@@ -333,7 +335,7 @@ class ReportForm(forms.Form):
         required=False,
         label=_("Break down by"),
     )
-    start = _date_field("Cases opened from")
+    start = _date_field(_("Cases opened from"))
     end = _date_field("to")
 
     def __init__(self, *args, **kwargs):

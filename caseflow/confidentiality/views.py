@@ -48,14 +48,14 @@ from caseflow.confidentiality.forms import (
 from caseflow.confidentiality.models import category_labels
 from caseflow.lib.csvcells import csv_cell
 
-NO_RELEASE = (
+NO_RELEASE = _(
     "Refused: no valid release covers sharing this information with this recipient "
     "(it must name the recipient and every category, be signed, unexpired and not revoked). "
     "Nothing was produced."
 )
 
 
-NO_RELEASE_CHOSEN = (
+NO_RELEASE_CHOSEN = _(
     "Refused: the chosen release does not cover this export. It must be from the survivor "
     "(or a child's guardian), name this recipient and every category the export holds, be "
     "signed, unexpired and not revoked. Nothing was produced."
@@ -103,8 +103,8 @@ def release_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         request,
         case,
         form,
-        "Record a release of information",
-        "Written, informed, time-limited consent from the survivor (or a child's guardian).",
+        _("Record a release of information"),
+        _("Written, informed, time-limited consent from the survivor (or a child's guardian)."),
     )
 
 
@@ -114,7 +114,7 @@ def release_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 def release_revoke(request: AuthenticatedRequest, case: Case, release_id: str) -> HttpResponse:
     release = selectors.case_release(case, release_id)
     if release is None:
-        raise Http404("No such release on this case")
+        raise Http404(_("No such release on this case"))
     form = RevokeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -132,7 +132,7 @@ def release_revoke(request: AuthenticatedRequest, case: Case, release_id: str) -
             return redirect("cases:detail", case.public_id)
     if request.method == "GET":
         record("case.view", request=request, case=case, obj=release, detail={"page": "revoke"})
-    return _form_page(request, case, form, "Revoke a release")
+    return _form_page(request, case, form, _("Revoke a release"))
 
 
 @login_required
@@ -175,9 +175,11 @@ def referral_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         request,
         case,
         form,
-        "Referral pack",
-        "Information leaves the agency only under a valid release that names this recipient "
-        "and every category you choose.",
+        _("Referral pack"),
+        _(
+            "Information leaves the agency only under a valid release that names this recipient "
+            "and every category you choose."
+        ),
         page="referral_pack",
     )
 
@@ -230,10 +232,12 @@ def evidence_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         request,
         case,
         form,
-        "Evidence pack for another organisation",
-        "A ZIP of the contact log, the breach register and evidence files, with a manifest of "
-        "fingerprints. It is produced only under a valid release from the survivor that names "
-        "this recipient and covers the contact log, breaches and evidence.",
+        _("Evidence pack for another organisation"),
+        _(
+            "A ZIP of the contact log, the breach register and evidence files, with a manifest of "
+            "fingerprints. It is produced only under a valid release from the survivor that names "
+            "this recipient and covers the contact log, breaches and evidence."
+        ),
         page="evidence_pack",
     )
 
@@ -263,9 +267,11 @@ def case_export(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         request,
         case,
         form,
-        "Case export for another organisation",
-        "A JSON file of the parts of the case the chosen release covers, the same sections as "
-        "a referral pack. Produced only under a valid release that names this recipient.",
+        _("Case export for another organisation"),
+        _(
+            "A JSON file of the parts of the case the chosen release covers, the same sections as "
+            "a referral pack. Produced only under a valid release that names this recipient."
+        ),
         page="case_export",
     )
 
@@ -302,8 +308,8 @@ def compelled_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         request,
         case,
         form,
-        "Record a court order or subpoena",
-        "Record exactly what was disclosed. Tell the survivor only through their safe channel.",
+        _("Record a court order or subpoena"),
+        _("Record exactly what was disclosed. Tell the survivor only through their safe channel."),
         page="compelled_new",
     )
 
@@ -345,7 +351,7 @@ def _purge_step(request: HttpRequest, step, done: str) -> HttpResponse:
 @require_POST
 @require_recent_auth
 def purge_approve(request: AuthenticatedRequest) -> HttpResponse:
-    return _purge_step(request, services.purge_approve, "Approval recorded.")
+    return _purge_step(request, services.purge_approve, _("Approval recorded."))
 
 
 @login_required
@@ -374,7 +380,7 @@ def purge_execute(request: AuthenticatedRequest) -> HttpResponse:
         )
         return render(request, "confidentiality/purge_confirm.html", preview)
     return _purge_step(
-        request, services.purge_execute, "Purge carried out: its deletion certificate is below."
+        request, services.purge_execute, _("Purge carried out: its deletion certificate is below.")
     )
 
 
@@ -400,7 +406,9 @@ def legal_hold_place(request: AuthenticatedRequest) -> HttpResponse:
         messages.error(request, str(exc))
     else:
         messages.success(
-            request, f"Case {hold.case.reference} is on legal hold: it will not be purged."
+            request,
+            _("Case %(reference)s is on legal hold: it will not be purged.")
+            % {"reference": hold.case.reference},
         )
     return redirect("confidentiality:purges")
 
@@ -422,7 +430,11 @@ def legal_hold_lift(request: AuthenticatedRequest) -> HttpResponse:
     except services.PurgeRefused as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"The legal hold on case {hold.case.reference} is lifted.")
+        messages.success(
+            request,
+            _("The legal hold on case %(reference)s is lifted.")
+            % {"reference": hold.case.reference},
+        )
     return redirect("confidentiality:purges")
 
 
@@ -487,7 +499,7 @@ def field_settings(request: AuthenticatedRequest) -> HttpResponse:
 
 #: Intake fields the conflict check uses besides the names.
 CONFLICT_CHECK_FIELDS = ("survivor_date_of_birth", "other_date_of_birth")
-CONFLICT_CHECK_WEAKER = (
+CONFLICT_CHECK_WEAKER = _(
     "A date of birth is not collected, so the conflict check at intake compares names only: "
     "it may miss someone whose name is written differently, and may match people who only "
     "share a name."
@@ -548,7 +560,7 @@ def report_csv(request: AuthenticatedRequest) -> HttpResponse:
 # --- The breach chronology for someone outside the agency ----------------------------------
 
 
-REFUSED_OUTSIDE = (
+REFUSED_OUTSIDE = _(
     "Refused: the chronology holds the contact log, breaches and the court order. For someone "
     "outside the agency it needs a valid release from the survivor that names this recipient "
     "and covers both, or a court order or subpoena recorded on this case. Nothing was produced."
@@ -623,7 +635,7 @@ def chronology_share(request: AuthenticatedRequest, case: Case, agreement_id: st
 
 # --- The case chronology for someone outside the agency -----------------------------------------
 
-REFUSED_TIMELINE = (
+REFUSED_TIMELINE = _(
     "Refused: for someone outside the agency the case chronology needs a valid release from the "
     "survivor that names this recipient and covers every kind of record it holds ({categories}), "
     "or a court order or subpoena recorded on this case. Nothing was produced."

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Max, Min, Q, QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -25,12 +26,12 @@ PAGE_SIZE = 50
 
 #: Audit actions that change a case's own fields, with what they change.
 CHANGE_ACTIONS = {
-    "case.create": "Case opened",
-    "case.update": "Case details",
+    "case.create": _("Case opened"),
+    "case.update": _("Case details"),
     "case.status": "Status",
     "case.assign": "Assignment",
-    "case.restrict": "Access list",
-    "party.create": "Person added",
+    "case.restrict": _("Access list"),
+    "party.create": _("Person added"),
     "party.update": "Person",
     "safe_contact.save": "Safe-contact profile",
 }

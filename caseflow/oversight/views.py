@@ -202,7 +202,7 @@ def user_activity(request: AuthenticatedRequest, user_id: int) -> HttpResponse:
     _require_workspace(request)
     person = policy.audit_people(request.user).filter(pk=user_id).first()
     if person is None:
-        raise Http404("No such member of staff")
+        raise Http404(_("No such member of staff"))
     page = selectors.keyset_page(
         policy.auditable_events(request.user).filter(actor_id=person.pk), _before(request)
     )

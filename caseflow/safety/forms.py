@@ -17,7 +17,7 @@ from caseflow.safety import sections
 
 TEXT_MAX = 4000
 ORDER_SLOTS = 3
-YES_NO = [("yes", "Yes"), ("no", "No"), ("", "Not answered")]
+YES_NO = [("yes", "Yes"), ("no", "No"), ("", _("Not answered"))]
 
 
 def _textarea(rows: int = 3) -> forms.Textarea:
@@ -56,15 +56,17 @@ class PlanForm(forms.Form):
         for slot in range(1, order_slots + 1):
             p = f"order_{slot}_"
             self.fields[p + "court"] = forms.CharField(
-                label=f"Order {slot}: court", max_length=200, required=False
+                label=_("Order %(slot)s: court") % {"slot": slot}, max_length=200, required=False
             )
             self.fields[p + "reference"] = forms.CharField(
-                label=f"Order {slot}: order reference", max_length=100, required=False
+                label=_("Order %(slot)s: order reference") % {"slot": slot},
+                max_length=100,
+                required=False,
             )
             self.fields[p + "granted"] = _date_field(f"Order {slot}: granted on")
             self.fields[p + "expires"] = _date_field(f"Order {slot}: expires on")
             self.fields[p + "conditions"] = forms.CharField(
-                label=f"Order {slot}: conditions",
+                label=_("Order %(slot)s: conditions") % {"slot": slot},
                 max_length=TEXT_MAX,
                 required=False,
                 widget=_textarea(2),
@@ -100,10 +102,11 @@ class PlanForm(forms.Form):
             text["pets"],
             text["technology"],
             text["work_school"],
-            Fieldset("Protective orders", *orders),
+            Fieldset(_("Protective orders"), *orders),
             text["emergency_numbers"],
             Fieldset(
-                "Practical barriers to safety", *(f"barrier_{key}" for key, _ in sections.BARRIERS)
+                _("Practical barriers to safety"),
+                *(f"barrier_{key}" for key, _ in sections.BARRIERS),
             ),
         )
 
@@ -214,7 +217,7 @@ class AssessmentForm(forms.Form):
         self.instrument = instrument
         for number, item in enumerate(instrument.items, start=1):
             self.fields[f"item_{item.id}"] = forms.ChoiceField(
-                label=f"{number}. {item.text}",
+                label=_("%(number)s. %(text)s") % {"number": number, "text": item.text},
                 help_text=item.help,
                 choices=YES_NO,
                 required=False,
@@ -223,7 +226,7 @@ class AssessmentForm(forms.Form):
             )
         self.fields["override_band"] = forms.ChoiceField(
             label=_("Professional-judgement override"),
-            choices=[("", "No override: use the scored band")]
+            choices=[("", _("No override: use the scored band"))]
             + [(band.id, band.label) for band in instrument.bands],
             required=False,
         )

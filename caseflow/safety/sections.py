@@ -18,53 +18,55 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 #: Free-text sections, in the order the plan shows them (protective orders come after work/school).
 TEXT_SECTIONS: tuple[tuple[str, str, str], ...] = (
     (
         "safe_contacts",
-        "Safe contacts and code words",
-        "People the survivor can call, and the words or signals that mean 'I need help'.",
+        _("Safe contacts and code words"),
+        _("People the survivor can call, and the words or signals that mean 'I need help'."),
     ),
-    ("home", "Safety at home", "Safe rooms, exits, what to do when an incident starts."),
-    ("leaving", "Leaving plan", "Where to go, how to get there, who helps, when."),
-    ("documents", "Documents to take", "Or copies kept somewhere safe."),
-    ("children", "Children", "What the children know to do; school pick-up arrangements."),
-    ("pets", "Pets", "Who can look after them; vet records."),
+    ("home", _("Safety at home"), _("Safe rooms, exits, what to do when an incident starts.")),
+    ("leaving", _("Leaving plan"), _("Where to go, how to get there, who helps, when.")),
+    ("documents", _("Documents to take"), _("Or copies kept somewhere safe.")),
+    ("children", "Children", _("What the children know to do; school pick-up arrangements.")),
+    ("pets", "Pets", _("Who can look after them; vet records.")),
     (
         "technology",
-        "Technology safety",
-        "Phone, accounts, passwords, location sharing, trackers, shared devices.",
+        _("Technology safety"),
+        _("Phone, accounts, passwords, location sharing, trackers, shared devices."),
     ),
-    ("work_school", "Work and school", "Routes, colleagues who know, reception, timetables."),
-    ("emergency_numbers", "Emergency numbers", "Police, helplines, refuge, local services."),
+    ("work_school", _("Work and school"), _("Routes, colleagues who know, reception, timetables.")),
+    ("emergency_numbers", _("Emergency numbers"), _("Police, helplines, refuge, local services.")),
 )
 
 #: The go-bag checklist: ticked items.
 GO_BAG_ITEMS: tuple[tuple[str, str], ...] = (
-    ("id", "Identity documents (passport, driving licence, birth certificates)"),
-    ("money", "Money, bank cards, cheque book"),
-    ("keys", "Spare keys (house, car, work)"),
-    ("medication", "Medication and prescriptions"),
-    ("phone", "Phone, charger and a list of numbers"),
-    ("children_items", "Children's things (favourite toy, school items, medicine)"),
-    ("papers", "Copies of important papers (tenancy, court orders, benefits)"),
-    ("clothes", "Clothes for a few days"),
+    ("id", _("Identity documents (passport, driving licence, birth certificates)")),
+    ("money", _("Money, bank cards, cheque book")),
+    ("keys", _("Spare keys (house, car, work)")),
+    ("medication", _("Medication and prescriptions")),
+    ("phone", _("Phone, charger and a list of numbers")),
+    ("children_items", _("Children's things (favourite toy, school items, medicine)")),
+    ("papers", _("Copies of important papers (tenancy, court orders, benefits)")),
+    ("clothes", _("Clothes for a few days")),
 )
 
 #: Practical barriers to safety that the advocate works on.
 BARRIERS: tuple[tuple[str, str], ...] = (
-    ("money", "Money and financial dependence"),
+    ("money", _("Money and financial dependence")),
     ("housing", "Housing"),
     ("children", "Children"),
-    ("immigration", "Immigration status"),
+    ("immigration", _("Immigration status")),
     ("disability", "Disability"),
-    ("retaliation", "Threats of retaliation"),
-    ("surveillance", "Surveillance and tech abuse"),
+    ("retaliation", _("Threats of retaliation")),
+    ("surveillance", _("Surveillance and tech abuse")),
 )
 
 ORDER_FIELDS: tuple[tuple[str, str], ...] = (
     ("court", "Court"),
-    ("reference", "Order reference"),
+    ("reference", _("Order reference")),
     ("granted", "Granted"),
     ("expires", "Expires"),
     ("conditions", "Conditions"),
@@ -82,9 +84,9 @@ SECTIONS: tuple[Section, ...] = (
     *(Section(key, label) for key, label, _ in TEXT_SECTIONS[:3]),
     Section("go_bag", "Go-bag checklist"),
     *(Section(key, label) for key, label, _ in TEXT_SECTIONS[3:8]),
-    Section("protective_orders", "Protective orders"),
-    Section("emergency_numbers", "Emergency numbers"),
-    Section("barriers", "Practical barriers to safety"),
+    Section("protective_orders", _("Protective orders")),
+    Section("emergency_numbers", _("Emergency numbers")),
+    Section("barriers", _("Practical barriers to safety")),
 )
 SECTION_KEYS = tuple(s.key for s in SECTIONS)
 SECTION_LABELS = {s.key: s.label for s in SECTIONS}

@@ -257,7 +257,7 @@ def safety_followups_sweep(now: dt.datetime | None = None) -> dict[str, int]:
         .order_by("pk")
     )
     for plan in overdue.iterator(chunk_size=500):
-        _, new = followup_ensure(
+        _followup, new = followup_ensure(
             case=plan.case,
             kind=SafetyFollowUpKind.PLAN_REVIEW,
             due_at=_due(plan.review_by),  # type: ignore[arg-type]  # only plans with a date
@@ -271,7 +271,7 @@ def safety_followups_sweep(now: dt.datetime | None = None) -> dict[str, int]:
         .order_by("pk")
     )
     for expiry in expiring.iterator(chunk_size=500):
-        _, new = followup_ensure(
+        _followup, new = followup_ensure(
             case=expiry.plan.case,
             kind=SafetyFollowUpKind.ORDER_EXPIRY,
             due_at=_due(max(today, expiry.expires_on - warning)),
@@ -388,7 +388,7 @@ def assessment_record(
     a re-assessment follow-up is set at the instrument's interval."""
     policy.require(actor, case, "edit")
     if instrument_for_case(case, instrument.pk) is None:
-        raise PermissionDenied("This instrument is not available to the case's agency.")
+        raise PermissionDenied(_("This instrument is not available to the case's agency."))
     definition = instrument.instrument()
     try:
         result = engine.score(definition, dict(answers))

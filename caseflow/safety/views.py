@@ -10,6 +10,7 @@ from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -112,7 +113,7 @@ def plan_version(request: AuthenticatedRequest, case: Case, number: int) -> Http
     plan = services.plan_of(case)
     version = services.plan_version(plan, number) if plan else None
     if version is None:
-        raise Http404("No such version")
+        raise Http404(_("No such version"))
     record("plan.view", request=request, case=case, obj=plan, detail={"version": number})
     return render(
         request,
@@ -139,7 +140,7 @@ def plan_diff(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         a, b = form.cleaned_data["a"], form.cleaned_data["b"]
         old, new = services.plan_version(plan, a), services.plan_version(plan, b)
         if old is None or new is None:
-            raise Http404("No such version")
+            raise Http404(_("No such version"))
         context.update(
             a=a,
             b=b,
@@ -174,7 +175,10 @@ def plan_review(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     except ValidationError as exc:
         messages.error(request, exc.messages[0])
     else:
-        messages.success(request, f"Review recorded. Next review by {plan.review_by:%-d %b %Y}.")
+        messages.success(
+            request,
+            _("Review recorded. Next review by %(date)s.") % {"date": date_format(plan.review_by)},
+        )
     return redirect("safety:plan", case.public_id)
 
 
@@ -244,7 +248,7 @@ def assessment_list(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 def assessment_new(request: AuthenticatedRequest, case: Case, instrument_id: int) -> HttpResponse:
     row = services.instrument_for_case(case, instrument_id)
     if row is None:
-        raise Http404("No such instrument")
+        raise Http404(_("No such instrument"))
     form = AssessmentForm(request.POST or None, instrument=row.instrument())
     if request.method == "POST" and form.is_valid():
         try:
@@ -262,7 +266,9 @@ def assessment_new(request: AuthenticatedRequest, case: Case, instrument_id: int
             form.add_error(None, exc.messages)
         else:
             messages.success(
-                request, f"Assessment saved: {assessment.get_effective_band_display()} risk."
+                request,
+                _("Assessment saved: %(band)s risk.")
+                % {"band": assessment.get_effective_band_display()},
             )
             return redirect(
                 reverse("safety:assessment", args=[case.public_id, assessment.public_id])
@@ -284,7 +290,7 @@ def assessment_detail(
 ) -> HttpResponse:
     assessment = services.assessment_of(case, assessment_id)
     if assessment is None:
-        raise Http404("No such assessment")
+        raise Http404(_("No such assessment"))
     definition = assessment.instrument.instrument()
     answers = assessment.answers or {}
     labels: dict[object, str] = {True: "Yes", False: "No"}

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.db.models.functions import TruncMonth, TruncQuarter
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -20,9 +21,9 @@ from caseflow.cases.models import Case, CaseStatus, RiskLevel
 
 #: The only dimensions a report can use: none of them identifies anyone.
 DIMENSIONS: dict[str, tuple[str, str]] = {
-    "team": ("team__name", "Service (team)"),
-    "risk_level": ("risk_level", "Risk band"),
-    "status": ("status", "Outcome (case status)"),
+    "team": ("team__name", _("Service (team)")),
+    "risk_level": ("risk_level", _("Risk band")),
+    "status": ("status", _("Outcome (case status)")),
 }
 PERIODS = {"month": ("Month", TruncMonth), "quarter": ("Quarter", TruncQuarter)}
 

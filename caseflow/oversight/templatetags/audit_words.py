@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Role
 from caseflow.audit import actions
@@ -30,9 +31,9 @@ _KEYS = {
     "minutes": "Minutes",
     "reason": "Reason",
     "filters": "Filters",
-    "omitted": "Left out",
-    "elsewhere": "Elsewhere in the agency",
-    "found_by": "Found by",
+    "omitted": _("Left out"),
+    "elsewhere": _("Elsewhere in the agency"),
+    "found_by": _("Found by"),
     "form": "Form",
     "audience": "For",
     "categories": "Categories",
