@@ -288,20 +288,20 @@ def navigation(user: Any) -> list[tuple[str, str]]:
     role = active_role(user)
     if role is None:
         return []
-    items = [("Home", "dashboard")]
+    items = [(_("Home"), "dashboard")]
     if role in CASEWORK_ROLES:
         items += [
-            ("Cases", "cases:list"),
+            (_("Cases"), "cases:list"),
             (_("Find by name"), "cases:find"),
             (_("New referral"), "cases:new"),
             (_("Emergency access"), "cases:break_glass"),
-            ("Check-ins", "checkins:home"),
+            (_("Check-ins"), "checkins:home"),
         ]
     if role in REPORT_ROLES:
-        items.append(("Reports", "confidentiality:reports"))
+        items.append((_("Reports"), "confidentiality:reports"))
     if role in AUDIT_ROLES:
-        items.append(("Audit", "audit:events"))
-    items.append(("Security", "accounts:security"))
+        items.append((_("Audit"), "audit:events"))
+    items.append((_("Security"), "accounts:security"))
     if role == Role.AGENCY_ADMIN:
         items.append((_("Staff and teams"), "agency:staff_list"))
     return items

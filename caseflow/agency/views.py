@@ -81,7 +81,7 @@ def staff_edit(request: AuthenticatedRequest, user_id: int | None = None) -> Htt
         "accounts/form.html",
         {
             "form": form,
-            "title": "Edit staff member" if editing else "Add a staff member",
+            "title": _("Edit staff member") if editing else _("Add a staff member"),
             "reset_user": editing if editing is not None and editing != request.user else None,
         },
     )
@@ -161,6 +161,6 @@ def team_edit(request: AuthenticatedRequest, team_id: int | None = None) -> Http
         "accounts/form.html",
         {
             "form": form,
-            "title": "Edit team" if editing else "Add a team",
+            "title": _("Edit team") if editing else _("Add a team"),
         },
     )

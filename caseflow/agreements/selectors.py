@@ -13,6 +13,8 @@ from zoneinfo import ZoneInfo
 
 from django.http import Http404
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from caseflow.agreements import terms
@@ -123,14 +125,23 @@ def current_version(agreement: ContactAgreement) -> AgreementVersion | None:
 
 def _channels(mapping, direction) -> str:
     chosen = mapping[direction]
-    return ", ".join(label for value, label in CHANNEL_LABELS.items() if value in chosen) or "—"
+    return (
+        ", ".join(str(label) for value, label in CHANNEL_LABELS.items() if value in chosen) or "—"
+    )
 
 
-DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+DAY_NAMES = (_("Mon"), _("Tue"), _("Wed"), _("Thu"), _("Fri"), _("Sat"), _("Sun"))
 
 
 def _days_text(days) -> str:
-    return "every day" if len(days) == 7 else ", ".join(DAY_NAMES[d] for d in sorted(days))
+    return (
+        gettext("every day")
+        if len(days) == 7
+        else ", ".join(str(DAY_NAMES[d]) for d in sorted(days))
+    )
+
+
+PER_LABELS = {"day": _("day"), "week": _("week"), "month": _("month")}
 
 
 def describe_terms(version: AgreementVersion) -> list[tuple[str, str]]:
@@ -146,43 +157,56 @@ def describe_terms(version: AgreementVersion) -> list[tuple[str, str]]:
         handover_text = "—"
     else:
         parts = [
-            f"{handover.place or 'place not named'}",
-            f"{_days_text(handover.weekdays)} at {handover.time:%H:%M}",
-            f"{handover.tolerance_minutes} minutes' tolerance",
-            "supervised" if handover.supervised else "not supervised",
+            handover.place or gettext("place not named"),
+            gettext("%(days)s at %(time)s")
+            % {"days": _days_text(handover.weekdays), "time": f"{handover.time:%H:%M}"},
+            gettext("%(minutes)s minutes' tolerance") % {"minutes": handover.tolerance_minutes},
+            gettext("supervised") if handover.supervised else gettext("not supervised"),
         ]
         if p.get("handover_by"):
-            parts.append(f"by {p['handover_by']}")
+            parts.append(gettext("by %(name)s") % {"name": p["handover_by"]})
         if handover.no_direct_contact:
-            parts.append("no direct contact")
+            parts.append(gettext("no direct contact"))
         handover_text = "; ".join(parts)
     response = []
     if p.get("routine_response_hours"):
-        response.append(f"routine within {p['routine_response_hours']} hours")
+        response.append(
+            gettext("routine within %(hours)s hours") % {"hours": p["routine_response_hours"]}
+        )
     if p.get("urgent_response_hours"):
-        response.append(f"urgent within {p['urgent_response_hours']} hours")
+        response.append(
+            gettext("urgent within %(hours)s hours") % {"hours": p["urgent_response_hours"]}
+        )
     return [
-        (_("Applies from"), f"{local_from:%d %b %Y} ({t.timezone})"),
-        (_("Applies until"), f"{local_to:%d %b %Y}" if local_to else "open-ended"),
+        (_("Applies from"), f"{date_format(local_from)} ({t.timezone})"),
+        (_("Applies until"), date_format(local_to) if local_to else gettext("open-ended")),
         (_("Other parent may use"), _channels(t.permitted_channels, to)),
         (_("Other parent must not use"), _channels(t.forbidden_channels, to)),
         (_("Survivor may use"), _channels(t.permitted_channels, frm)),
         (_("Survivor must not use"), _channels(t.forbidden_channels, frm)),
-        (_("Permitted topics"), ", ".join(sorted(t.permitted_topics)) or "any"),
-        (_("Contact times"), "; ".join(w.describe() for w in t.time_windows) or "any time"),
+        (_("Permitted topics"), ", ".join(sorted(t.permitted_topics)) or gettext("any")),
+        (
+            _("Contact times"),
+            "; ".join(w.describe() for w in t.time_windows) or gettext("any time"),
+        ),
         (
             _("Frequency cap"),
-            f"at most {cap.limit} a {cap.per.value}, {DIRECTION_LABELS[cap.direction]}"
+            gettext("at most %(limit)s a %(per)s, %(direction)s")
+            % {
+                "limit": cap.limit,
+                "per": PER_LABELS.get(cap.per.value, cap.per.value),
+                "direction": DIRECTION_LABELS[cap.direction],
+            }
             if cap
-            else "none",
+            else gettext("none"),
         ),
         (_("Response windows"), ", ".join(response) or "—"),
         (_("Emergency topics"), ", ".join(sorted(t.emergency_topics)) or "—"),
         (_("What counts as an emergency"), p.get("emergency_definition") or "—"),
-        ("Handover", handover_text),
+        (_("Handover"), handover_text),
         (
-            "Child-contact times",
-            "; ".join(w.describe() for w in t.child_contact_windows) or "not restricted",
+            _("Child-contact times"),
+            "; ".join(w.describe() for w in t.child_contact_windows) or gettext("not restricted"),
         ),
     ]
 

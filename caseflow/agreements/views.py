@@ -100,7 +100,7 @@ def agreement_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     return render(
         request,
         "agreements/agreement_form.html",
-        {"form": form, "case": case, "title": "New contact agreement"},
+        {"form": form, "case": case, "title": _("New contact agreement")},
     )
 
 
@@ -172,7 +172,7 @@ def agreement_edit(request: AuthenticatedRequest, case: Case, agreement_id: str)
     return render(
         request,
         "agreements/agreement_form.html",
-        {"form": form, "case": case, "agreement": agreement, "title": "Edit agreement"},
+        {"form": form, "case": case, "agreement": agreement, "title": _("Edit agreement")},
     )
 
 

@@ -407,7 +407,7 @@ def case_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     else:
         record("case.view", request=request, case=case, obj=case, detail={"page": "edit"})
     return render(
-        request, "cases/case_form.html", {"form": form, "case": case, "title": "Edit case"}
+        request, "cases/case_form.html", {"form": form, "case": case, "title": _("Edit case")}
     )
 
 
@@ -436,7 +436,7 @@ def case_assign(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     if request.method == "GET":
         record("case.view", request=request, case=case, obj=case, detail={"page": "assign"})
     return render(
-        request, "cases/case_form.html", {"form": form, "case": case, "title": "Assign case"}
+        request, "cases/case_form.html", {"form": form, "case": case, "title": _("Assign case")}
     )
 
 
@@ -467,7 +467,7 @@ def case_restrict(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     if request.method == "GET":
         record("case.view", request=request, case=case, obj=case, detail={"page": "restrict"})
     return render(
-        request, "cases/case_form.html", {"form": form, "case": case, "title": "Restrict access"}
+        request, "cases/case_form.html", {"form": form, "case": case, "title": _("Restrict access")}
     )
 
 
@@ -546,7 +546,7 @@ def party_edit(
         {
             "form": form,
             "case": case,
-            "title": "Edit person" if party else "Add a person",
+            "title": _("Edit person") if party else _("Add a person"),
         },
     )
 

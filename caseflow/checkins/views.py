@@ -171,7 +171,7 @@ def checkin_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     return render(
         request,
         "checkins/checkin_form.html",
-        {"form": form, "case": case, "offer": offer, "title": "Schedule a check-in", **extra},
+        {"form": form, "case": case, "offer": offer, "title": _("Schedule a check-in"), **extra},
     )
 
 
@@ -305,7 +305,7 @@ def followup_edit(
         {
             "form": form,
             "case": case,
-            "title": "Edit follow-up" if followup else "New follow-up",
+            "title": _("Edit follow-up") if followup else _("New follow-up"),
         },
     )
 

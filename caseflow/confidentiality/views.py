@@ -458,9 +458,11 @@ def retention(request: AuthenticatedRequest) -> HttpResponse:
         "confidentiality/agency_form.html",
         {
             "form": form,
-            "title": "Retention schedule",
-            "intro": "Closed cases are proposed for purging on this schedule; supervisors "
-            "approve each purge (two people for a whole record).",
+            "title": _("Retention schedule"),
+            "intro": _(
+                "Closed cases are proposed for purging on this schedule; supervisors "
+                "approve each purge (two people for a whole record)."
+            ),
         },
     )
 
@@ -485,13 +487,17 @@ def field_settings(request: AuthenticatedRequest) -> HttpResponse:
         "confidentiality/agency_form.html",
         {
             "form": form,
-            "title": "Optional fields",
-            "intro": "Collect only what the programme needs: a hidden field is not asked for "
-            "and not stored.",
+            "title": _("Optional fields"),
+            "intro": _(
+                "Collect only what the programme needs: a hidden field is not asked for "
+                "and not stored."
+            ),
             "warning": CONFLICT_CHECK_WEAKER
             if hidden
-            else "Dates of birth make the conflict check stronger: hiding them makes it "
-            "compare names only.",
+            else _(
+                "Dates of birth make the conflict check stronger: hiding them makes it "
+                "compare names only."
+            ),
             "warning_is_active": bool(hidden),
         },
     )
@@ -626,9 +632,11 @@ def chronology_share(request: AuthenticatedRequest, case: Case, agreement_id: st
         {
             "case": case,
             "form": form,
-            "title": "Produce the breach chronology",
-            "intro": "For the agency's own file, or for someone outside the agency: then only "
-            "under a release that covers it or a court order or subpoena recorded on the case.",
+            "title": _("Produce the breach chronology"),
+            "intro": _(
+                "For the agency's own file, or for someone outside the agency: then only "
+                "under a release that covers it or a court order or subpoena recorded on the case."
+            ),
         },
     )
 
@@ -690,9 +698,13 @@ def timeline_share(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         {
             "case": case,
             "form": form,
-            "title": "Produce the case chronology for someone outside the agency",
-            "intro": "Only under a release from the survivor that names the recipient and covers "
-            "every kind of record in it, or a court order or subpoena recorded on the case. The "
-            "chronology holds: " + ", ".join(heading["kinds"]) + ".",
+            "title": _("Produce the case chronology for someone outside the agency"),
+            "intro": _(
+                "Only under a release from the survivor that names the recipient and covers "
+                "every kind of record in it, or a court order or subpoena recorded on the case. "
+                "The chronology holds: "
+            )
+            + ", ".join(str(k) for k in heading["kinds"])
+            + ".",
         },
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import User
@@ -14,34 +15,34 @@ from caseflow.audit import actions
 AREAS = {
     "access": _("Access reviews"),
     "agreement": _("Contact agreements"),
-    "alert": "Alerts",
+    "alert": _("Alerts"),
     "audit": _("The audit trail"),
     "break_glass": _("Emergency access"),
     "calendar": _("Calendar feeds"),
     "calendar_token": _("Calendar feeds"),
-    "case": "Cases",
-    "checkin": "Check-ins",
-    "checkin_schedule": "Check-ins",
-    "checkins": "Check-ins",
+    "case": _("Cases"),
+    "checkin": _("Check-ins"),
+    "checkin_schedule": _("Check-ins"),
+    "checkins": _("Check-ins"),
     "dashboard": _("Home page"),
-    "disclosure": "Disclosures",
-    "draft": "Drafts",
+    "disclosure": _("Disclosures"),
+    "draft": _("Drafts"),
     "fields": _("Field settings"),
-    "followup": "Follow-ups",
+    "followup": _("Follow-ups"),
     "instrument": _("Risk assessments"),
-    "legal_hold": "Purges",
+    "legal_hold": _("Purges"),
     "party": _("People on a case"),
     "plan": _("Safety plans"),
-    "purge": "Purges",
-    "release": "Releases",
-    "report": "Reports",
-    "retention": "Retention",
+    "purge": _("Purges"),
+    "release": _("Releases"),
+    "report": _("Reports"),
+    "retention": _("Retention"),
     "risk": _("Risk assessments"),
     "safe_contact": _("Safe contact"),
-    "security": "Sign-in and security",
-    "session": "Sign-in and security",
-    "staff": "Staff",
-    "team": "Teams",
+    "security": _("Sign-in and security"),
+    "session": _("Sign-in and security"),
+    "staff": _("Staff"),
+    "team": _("Teams"),
     "timeline": _("Case timeline"),
 }
 
@@ -60,11 +61,17 @@ def action_choices() -> list:
         area = area_of(name)
         groups.setdefault(area, []).append((name, action.label))
         prefixes.setdefault(area, set()).add(name.split(".", 1)[0] + ".")
-    choices: list = [("", "Anything")]
+    choices: list = [("", _("Anything"))]
     for area in sorted(groups):
         items = sorted(groups[area], key=lambda item: item[1])
         if len(items) > 1 and len(prefixes[area]) == 1:
-            items.insert(0, (next(iter(prefixes[area])), f"Any of these ({area.lower()})"))
+            items.insert(
+                0,
+                (
+                    next(iter(prefixes[area])),
+                    gettext("Any of these (%(area)s)") % {"area": str(area).lower()},
+                ),
+            )
         choices.append((area, items))
     return choices
 

@@ -24,9 +24,13 @@ from tests.test_url_matrix import MATRIX, url_for
 
 ROLES = ("assigned", "supervisor", "auditor", "agency_admin")
 READ_ATTRIBUTES = ("title", "aria-label", "placeholder", "alt", "data-confirm")
-SKIP_CONTENT = {"script", "style", "textarea"}
+# Not words to translate: scripts, what someone typed, and machine text (keys, codes, commands).
+SKIP_CONTENT = {"script", "style", "textarea", "code"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
-WRAPPED = re.compile(re.escape(pseudo.OPEN) + r".*?" + re.escape(pseudo.CLOSE), re.S)
+# Innermost first: a marked string may hold another (a label inside a sentence).
+WRAPPED = re.compile(
+    re.escape(pseudo.OPEN) + f"[^{pseudo.OPEN}{pseudo.CLOSE}]*" + re.escape(pseudo.CLOSE)
+)
 DATE_WORDS = re.compile(
     r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|"
     r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|January|February|March|April|June|July|"
@@ -104,7 +108,9 @@ def _fixture_text() -> list[str]:
 def unmarked(texts: list[str], data: list[str], django_words: set[str]) -> list[str]:
     left = []
     for text in texts:
-        rest = WRAPPED.sub(" ", text)
+        rest, found = text, 1
+        while found:
+            rest, found = WRAPPED.subn(" ", rest)
         if not WORD.search(rest):
             continue
         stripped = " ".join(rest.split())
