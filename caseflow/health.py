@@ -96,7 +96,7 @@ def checks(now: dt.datetime | None = None) -> list[Check]:
     if last is None:
         found.append(
             Check(
-                "Workers",
+                _("Workers"),
                 False,
                 _("The scheduler has never run: check that a worker and beat run."),
             )

@@ -233,12 +233,14 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "accounts:login"
 
-# The language of a deployment with no other choice made. An agency admin picks the agency's
-# locale, and each member of staff may pick their own language over it (caseflow/cases/language.py).
-LANGUAGE_CODE = "en-gb"
+# The language of a deployment with no other choice made: English as caseflow's own strings are
+# written. An agency admin picks the agency's locale, and each member of staff may pick their own
+# language over it (caseflow/cases/language.py).
+LANGUAGE_CODE = "en"
 # Languages caseflow's interface speaks, named in their own words. en-US and en-GB differ in
 # words, not just spelling ("protective order" / "non-molestation or occupation order").
 LANGUAGES = [
+    ("en", "English"),
     ("en-gb", "English (UK)"),
     ("en-us", "English (US)"),
     ("es", "Español"),

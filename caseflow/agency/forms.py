@@ -5,6 +5,7 @@ from __future__ import annotations
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Role, Team, User
@@ -20,20 +21,25 @@ class StaffForm(forms.Form):
     username = forms.RegexField(
         regex=r"^[a-z0-9._-]{3,40}$",
         max_length=40,
+        label=_("Username"),
         help_text=_("3–40 lower-case letters, digits, dots, dashes or underscores."),
         error_messages={
             "invalid": _("Use 3–40 lower-case letters, digits, dots, dashes or underscores.")
         },
     )
-    first_name = forms.CharField(max_length=150)
-    last_name = forms.CharField(max_length=150, required=False)
+    first_name = forms.CharField(max_length=150, label=_("First name"))
+    last_name = forms.CharField(max_length=150, required=False, label=_("Last name"))
     email = forms.EmailField(
         max_length=254,
+        label=_("E-mail"),
         help_text=_("Their own work address: a new account's enrolment link is sent there."),
     )
-    role = forms.ChoiceField(choices=Role.choices)
+    role = forms.ChoiceField(choices=Role.choices, label=_("Role"))
     teams = forms.ModelMultipleChoiceField(
-        queryset=Team.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
+        queryset=Team.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Teams"),
     )
     is_active = forms.BooleanField(required=False, initial=True, label=_("Active"))
 
@@ -53,9 +59,12 @@ class StaffForm(forms.Form):
 
 
 class TeamForm(forms.Form):
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(max_length=120, label=_("Name"))
     members = forms.ModelMultipleChoiceField(
-        queryset=User.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
+        queryset=User.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Members"),
     )
 
     def __init__(self, *args, users, editing: Team | None = None, agency_id: int, **kwargs):
@@ -78,3 +87,35 @@ class TeamForm(forms.Form):
         if clash.exists():
             raise forms.ValidationError(_("Your agency already has a team with this name."))
         return name
+
+
+class LanguageForm(forms.Form):
+    """A member of staff's own language, over their agency's."""
+
+    language = forms.ChoiceField(required=False, label=_("Language"))
+
+    def __init__(self, *args, agency_language_name: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["language"].choices = [
+            ("", _("My agency's language (%(name)s)") % {"name": agency_language_name}),
+            *settings.LANGUAGES,
+        ]
+        self.helper = _helper(_("Save"))
+
+
+class AgencyLanguageForm(forms.Form):
+    """The agency's locale: the language, words and date formats its staff read by default."""
+
+    language = forms.ChoiceField(
+        choices=settings.LANGUAGES,
+        label=_("Language and locale"),
+        help_text=_(
+            "English (US) and English (UK) each use their own words for orders, consent and "
+            "emergency numbers, and their own date formats. Each member of staff may still "
+            "choose their own language."
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper(_("Save"))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -14,7 +17,9 @@ from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.agency import services
-from caseflow.agency.forms import StaffForm, TeamForm
+from caseflow.agency.forms import AgencyLanguageForm, LanguageForm, StaffForm, TeamForm
+from caseflow.audit.services import record
+from caseflow.cases import language as language_settings
 
 
 def _require_admin(request: HttpRequest) -> None:
@@ -163,4 +168,60 @@ def team_edit(request: AuthenticatedRequest, team_id: int | None = None) -> Http
             "form": form,
             "title": _("Edit team") if editing else _("Add a team"),
         },
+    )
+
+
+def _language_name(code: str) -> str:
+    return dict(settings.LANGUAGES).get(code, code)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def language(request: AuthenticatedRequest) -> HttpResponse:
+    """A member of staff chooses the language they read caseflow in."""
+    if policy.active_role(request.user) is None:
+        raise PermissionDenied
+    agency_id = request.user.membership.agency_id
+    agency_name = _language_name(language_settings.agency_language(agency_id))
+    form = LanguageForm(
+        request.POST or None,
+        initial={"language": language_settings.user_choice(request.user.pk)},
+        agency_language_name=agency_name,
+    )
+    if request.method == "POST" and form.is_valid():
+        chosen = form.cleaned_data["language"]
+        language_settings.set_user_language(request.user, chosen)
+        record(
+            "language.change",
+            request=request,
+            obj=request.user,
+            detail={"language": chosen or "agency"},
+        )
+        translation.activate(language_settings.language_for(request.user) or settings.LANGUAGE_CODE)
+        messages.success(request, gettext("Your language is saved."))
+        return redirect("agency:language")
+    record("language.view", request=request, obj=request.user)
+    return render(request, "agency/language.html", {"form": form, "title": _("Your language")})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def agency_language(request: AuthenticatedRequest) -> HttpResponse:
+    """The agency admin picks the agency's locale."""
+    _require_admin(request)
+    agency_id = request.user.membership.agency_id
+    form = AgencyLanguageForm(
+        request.POST or None,
+        initial={"language": language_settings.agency_language(agency_id)},
+    )
+    if request.method == "POST" and form.is_valid():
+        chosen = form.cleaned_data["language"]
+        language_settings.set_agency_language(agency_id, chosen)
+        record("language.agency_change", request=request, detail={"language": chosen})
+        translation.activate(language_settings.language_for(request.user) or settings.LANGUAGE_CODE)
+        messages.success(request, gettext("The agency's language is saved."))
+        return redirect("agency:agency_language")
+    record("language.agency_view", request=request)
+    return render(
+        request, "agency/language.html", {"form": form, "title": _("The agency's language")}
     )

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -433,7 +434,9 @@ def chronology(agreement: ContactAgreement) -> dict:
         "rows": rows,
         "terms": terms_in_force,
     }
-    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    canonical = json.dumps(
+        content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, cls=DjangoJSONEncoder
+    )
     return {
         **content,
         "versions": by_number,

@@ -126,7 +126,7 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("checkin.outcome", W, _("Recorded a check-in outcome")),
     ("checkin.cancel", W, _("Cancelled a check-in")),
     ("checkin.recheck", W, _("Rescheduled a check-in")),
-    ("checkin.missed", Y, "Check-ins were missed"),
+    ("checkin.missed", Y, _("Check-ins were missed")),
     ("followup.create", W, _("Created a follow-up")),
     ("followup.update", W, _("Changed a follow-up")),
     ("followup.reopen", W, _("Undid marking a follow-up done")),
@@ -193,6 +193,11 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("audit.user.view", R, _("Viewed a person's activity")),
     ("audit.break_glass.view", R, _("Viewed emergency accesses")),
     ("alert.unusual_access", Y, _("Unusual access was reported")),
+    # Languages and locales (i18n)
+    ("language.view", R, _("Viewed their language setting")),
+    ("language.change", W, _("Changed their language")),
+    ("language.agency_view", R, _("Viewed the agency's language")),
+    ("language.agency_change", W, _("Changed the agency's language")),
 )
 
 ACTIONS: dict[str, Action] = {name: Action(name, kind, label) for name, kind, label in _ACTIONS}

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Team, User
+from caseflow.cases.language import COMMUNICATION_NEEDS, person_language_choices
 from caseflow.cases.models import PartyRole, RiskLevel, name_index_for
 from caseflow.cases.timeline import PEOPLE, Query
 
@@ -51,6 +52,48 @@ def configure_fields(
             form.fields[name].label = setting["label"]
 
 
+class LanguageNeedsMixin(forms.Form):
+    """How the person communicates: their languages, an interpreter, access needs."""
+
+    languages = forms.MultipleChoiceField(
+        required=False,
+        label=_("Languages they speak"),
+        help_text=_("The one they prefer first. Choose several with Ctrl or ⌘."),
+        widget=forms.SelectMultiple(attrs={"size": 6}),
+    )
+    interpreter_language = forms.ChoiceField(required=False, label=_("Interpreter"))
+    interpreter_independent = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=_("The interpreter is never a family member, a friend or the other party"),
+    )
+    communication_needs = forms.MultipleChoiceField(
+        required=False,
+        choices=COMMUNICATION_NEEDS,
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Communication needs"),
+    )
+    access_needs = forms.CharField(
+        max_length=TEXT_MAX,
+        required=False,
+        widget=forms.Textarea({"rows": 2}),
+        label=_("Disability access needs"),
+        help_text=_("For example step-free access, a quiet room, extra time. Stored encrypted."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = person_language_choices()
+        self.fields["languages"].choices = choices
+        self.fields["interpreter_language"].choices = [
+            ("", _("No interpreter needed")),
+            *choices,
+        ]
+
+    def clean_languages(self) -> str:
+        return ",".join(self.cleaned_data.get("languages") or [])
+
+
 class PartyFieldsMixin(forms.Form):
     full_name = forms.CharField(max_length=NAME_MAX, label=_("Full name"))
     date_of_birth = forms.DateField(
@@ -86,6 +129,12 @@ class IntakeForm(forms.Form):
     )
     survivor_phone = forms.CharField(max_length=40, required=False, label=_("Survivor's phone"))
     survivor_email = forms.EmailField(max_length=254, required=False, label=_("Survivor's e-mail"))
+    survivor_language = forms.ChoiceField(required=False, label=_("Survivor's preferred language"))
+    survivor_interpreter_language = forms.ChoiceField(
+        required=False,
+        label=_("Interpreter"),
+        help_text=_("Never a family member, a friend or the other party."),
+    )
     other_full_name = forms.CharField(
         max_length=NAME_MAX, required=False, label=_("Other party's full name")
     )
@@ -108,6 +157,12 @@ class IntakeForm(forms.Form):
     def __init__(self, *args, teams, field_config=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = teams
+        choices = person_language_choices()
+        self.fields["survivor_language"].choices = [("", _("Not asked yet")), *choices]
+        self.fields["survivor_interpreter_language"].choices = [
+            ("", _("No interpreter needed")),
+            *choices,
+        ]
         configure_fields(self, field_config, self.OPTIONAL_FIELDS)
         self.helper = _helper(_("Open case"))
 
@@ -121,6 +176,8 @@ class IntakeForm(forms.Form):
             "date_of_birth": d.get("survivor_date_of_birth"),
             "phone": d.get("survivor_phone", ""),
             "email": d.get("survivor_email", ""),
+            "languages": d.get("survivor_language", ""),
+            "interpreter_language": d.get("survivor_interpreter_language", ""),
         }
 
     def other_party(self) -> dict | None:
@@ -148,7 +205,7 @@ class CaseEditForm(forms.Form):
         return self.cleaned_data["reference"].strip()
 
 
-class PartyForm(PartyFieldsMixin):
+class PartyForm(PartyFieldsMixin, LanguageNeedsMixin):
     role = forms.ChoiceField(choices=[])
 
     #: Fields an agency may hide or relabel for some roles (``FieldConfig.for_role``).

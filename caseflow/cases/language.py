@@ -147,3 +147,44 @@ COMMUNICATION_NEEDS: list[tuple[str, str]] = [
     ("text_relay", _("Text relay or text phone")),
     ("plain_words", _("Short sentences and plain words")),
 ]
+_COMMUNICATION_NAMES = dict(COMMUNICATION_NEEDS)
+
+
+def split_languages(value: str) -> list[str]:
+    return [code for code in (value or "").split(",") if code]
+
+
+def needs_of(party) -> dict | None:
+    """A person's language and access needs in words, or None when nothing is recorded."""
+    if party is None:
+        return None
+    languages = [language_name(code) for code in split_languages(party.languages)]
+    interpreter = language_name(party.interpreter_language) if party.interpreter_language else ""
+    communication = [
+        str(_COMMUNICATION_NAMES.get(code, code)) for code in (party.communication_needs or [])
+    ]
+    access = party.access_needs or ""
+    if not (languages or interpreter or communication or access):
+        return None
+    return {
+        "languages": languages,
+        "interpreter": interpreter,
+        "independent": party.interpreter_independent,
+        "communication": communication,
+        "access": access,
+    }
+
+
+def survivor_interface_language(case) -> str | None:
+    """The first of the survivor's languages that caseflow's interface speaks (for what they
+    are handed on paper), or None. English follows the reader's own English."""
+    party = case.parties.filter(role="survivor").first()
+    if party is None:
+        return None
+    supported = {code for code, _name in settings.LANGUAGES}
+    for code in split_languages(party.languages):
+        if code == "en":
+            return None
+        if code in supported:
+            return code
+    return None

@@ -298,7 +298,19 @@ def case_restrict(
     return case
 
 
-PARTY_FIELDS = ("full_name", "date_of_birth", "address", "phone", "email", "notes")
+PARTY_FIELDS = (
+    "full_name",
+    "date_of_birth",
+    "address",
+    "phone",
+    "email",
+    "notes",
+    "languages",
+    "interpreter_language",
+    "interpreter_independent",
+    "communication_needs",
+    "access_needs",
+)
 
 
 @transaction.atomic

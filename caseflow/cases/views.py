@@ -38,6 +38,7 @@ from caseflow.cases.forms import (
     TimelineFilterForm,
     offer_to_open_despite_conflict,
 )
+from caseflow.cases.language import split_languages
 from caseflow.cases.models import STATUS_TRANSITIONS, Case, CaseStatus, Party, PartyRole
 from caseflow.cases.pages import case_page
 from caseflow.cases.panels import panel_facts, remember_facts, render_panels
@@ -520,6 +521,8 @@ def party_edit(
     if party is not None:
         initial = {name: getattr(party, name) for name in services.PARTY_FIELDS}
         initial["role"] = party.role
+        initial["languages"] = split_languages(party.languages)
+        initial["communication_needs"] = party.communication_needs or []
     fields = field_config(request, case)
     form = PartyForm(
         request.POST or None,

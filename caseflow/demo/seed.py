@@ -62,6 +62,7 @@ LAST = [
 
 #: Modules with a ``seed_demo(context)`` function that add their feature's demo data.
 SEED_HOOKS = [
+    "caseflow.cases.demo",
     "caseflow.safety.demo",
     "caseflow.agreements.demo",
     "caseflow.casework.demo",

@@ -9,6 +9,7 @@ from crispy_forms.bootstrap import InlineRadios
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Div, Field, Fieldset, Layout, Submit
 from django import forms
+from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -199,6 +200,15 @@ class PrintForm(forms.Form):
         help_text=_(
             "Shown at the top and in the browser's own title. Choose words that say "
             "nothing about the plan, such as 'Notes' or 'Shopping list'."
+        ),
+    )
+    language = forms.ChoiceField(
+        label=_("Language of the paper"),
+        required=False,
+        choices=[("", _("The same as this page")), *settings.LANGUAGES],
+        help_text=_("Headings in the survivor's language; what you wrote stays as written."),
+        widget=forms.Select(
+            attrs={"class": "form-select", "aria-describedby": "print-language-help"}
         ),
     )
     omit = forms.MultipleChoiceField(

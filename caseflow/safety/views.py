@@ -3,6 +3,7 @@ calls a service and redirects; every read of plan or assessment content is audit
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -10,6 +11,7 @@ from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -18,6 +20,7 @@ from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.audit.services import record
 from caseflow.cases.drafts import keep_drafts
+from caseflow.cases.language import survivor_interface_language
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.safety import sections, services
@@ -182,15 +185,35 @@ def plan_review(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     return redirect("safety:plan", case.public_id)
 
 
+def _printed_sections(content, omit, language: str) -> list:
+    with translation.override(language):
+        return [
+            {**s, "label": str(s["label"])}
+            for s in sections.display(content, omit)
+            if not s["empty"]
+        ]
+
+
 @login_required
 @require_GET
 @case_page("view")
 def plan_print(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     plan = services.plan_of(case)
-    form = PrintForm(request.GET or None, initial={"title": NEUTRAL_TITLE})
+    survivor_language = survivor_interface_language(case) or ""
+    form = PrintForm(
+        request.GET or None, initial={"title": NEUTRAL_TITLE, "language": survivor_language}
+    )
     valid = form.is_valid()
     omit = form.cleaned_data["omit"] if valid else []
     title = (form.cleaned_data["title"].strip() if valid else "") or NEUTRAL_TITLE
+    # The paper's headings in the survivor's language (their first one caseflow speaks), unless
+    # the advocate chose otherwise; the advocate's own text is printed as written.
+    chosen = form.cleaned_data.get("language") if valid else None
+    print_language = (
+        (chosen if valid and "language" in request.GET else survivor_language)
+        or translation.get_language()
+        or settings.LANGUAGE_CODE
+    )
     content = services.plan_content(plan)
     record(
         "plan.print",
@@ -207,10 +230,9 @@ def plan_print(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "plan": plan,
             "form": form,
             "title": title,
+            "print_language": print_language,
             # Paper carries only what was written: an empty section is left out.
-            "plan_sections": [s for s in sections.display(content, omit) if not s["empty"]]
-            if plan
-            else [],
+            "plan_sections": _printed_sections(content, omit, print_language) if plan else [],
         },
     )
 

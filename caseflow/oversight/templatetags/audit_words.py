@@ -37,6 +37,9 @@ _KEYS = {
     "form": _("Form"),
     "audience": _("For"),
     "categories": _("Categories"),
+    "pending": _("Pending"),
+    "reviewed": _("Reviewed"),
+    "values": _("Values"),
 }
 
 
