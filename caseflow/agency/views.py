@@ -191,16 +191,11 @@ def language(request: AuthenticatedRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         chosen = form.cleaned_data["language"]
         language_settings.set_user_language(request.user, chosen)
-        record(
-            "language.change",
-            request=request,
-            obj=request.user,
-            detail={"language": chosen or "agency"},
-        )
+        record("language.change", request=request, detail={"language": chosen or "agency"})
         translation.activate(language_settings.language_for(request.user) or settings.LANGUAGE_CODE)
         messages.success(request, gettext("Your language is saved."))
         return redirect("agency:language")
-    record("language.view", request=request, obj=request.user)
+    record("language.view", request=request)
     return render(request, "agency/language.html", {"form": form, "title": _("Your language")})
 
 

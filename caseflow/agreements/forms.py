@@ -323,7 +323,7 @@ class AgreementForm(forms.Form):
         for direction in ("to_survivor", "from_survivor"):
             both = set(data[f"permitted_{direction}"]) & set(data[f"forbidden_{direction}"])
             if both:
-                names = ", ".join(CHANNEL_LABELS[c] for c in sorted(both))
+                names = ", ".join(str(CHANNEL_LABELS[c]) for c in sorted(both))
                 self.add_error(
                     f"forbidden_{direction}",
                     _("A channel cannot be both permitted and forbidden: %(names)s.")

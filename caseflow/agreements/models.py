@@ -156,7 +156,8 @@ class ContactEvent(CaseOwned):
     def summary(self) -> str:
         """Kind, channel and direction in words (no encrypted field is read)."""
         return " · ".join(
-            (
+            str(label)
+            for label in (
                 KIND_LABELS.get(self.kind, self.kind),
                 CHANNEL_LABELS.get(self.channel, self.channel),
                 DIRECTION_LABELS.get(self.direction, self.direction),

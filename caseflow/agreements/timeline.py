@@ -99,7 +99,7 @@ def breaches(case, query: Query) -> list[Entry]:
     for row in newest(qs, query, BREACH, "occurred_at"):
         row.case = case
         facts = [
-            (_("Terms broken"), "; ".join(TERM_LABELS.get(t, t) for t in row.terms_broken)),
+            (_("Terms broken"), "; ".join(str(TERM_LABELS.get(t, t)) for t in row.terms_broken)),
             ("Severity", row.get_severity_display()),
         ]
         if row.police_reported:

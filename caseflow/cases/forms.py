@@ -240,7 +240,9 @@ class PartyForm(PartyFieldsMixin, LanguageNeedsMixin):
                 continue
             notes = []
             if hidden:
-                notes.append(_("Not collected for: ") + ", ".join(names[r] for r in hidden) + ".")
+                notes.append(
+                    _("Not collected for: ") + ", ".join(str(names[r]) for r in hidden) + "."
+                )
             for role in names:
                 label = role_fields.get(role, {}).get(field, {}).get("label")
                 if label and role not in hidden:

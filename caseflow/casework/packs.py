@@ -38,7 +38,7 @@ def incident_rows(case: Case) -> Rows:
             when = f"around {incident.occurred_at:%Y-%m-%d}" + (
                 f" ({incident.when_described})" if incident.when_described else ""
             )
-        parts = [", ".join(incident.kind_labels), incident.what_happened]
+        parts = [", ".join(str(k) for k in incident.kind_labels), incident.what_happened]
         parts += _field(settings, "place", "Where", incident.place)
         parts += [f"Who: {incident.get_person_display()}"]
         parts += _field(settings, "injuries", "Injuries", incident.injuries)

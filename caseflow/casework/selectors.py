@@ -76,7 +76,7 @@ def incident_choices(case: Case) -> list[tuple[str, str]]:
     return [
         (
             i.public_id,
-            f"{i.occurred_at:%d %b %Y}: {', '.join(i.kind_labels) or 'Incident'}",
+            f"{i.occurred_at:%d %b %Y}: {', '.join(str(k) for k in i.kind_labels) or 'Incident'}",
         )
         for i in rows
     ]

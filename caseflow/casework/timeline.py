@@ -122,7 +122,7 @@ def incident_entries(case, query: Query) -> list[Entry]:
                 at=incident.occurred_at,
                 kind="incident",
                 key=timeline.key_of(incident.pk),
-                title="Incident: " + ", ".join(incident.kind_labels).lower(),
+                title="Incident: " + ", ".join(str(k) for k in incident.kind_labels).lower(),
                 body=incident.what_happened,
                 people=frozenset(people),
                 approximate=incident.approximate,

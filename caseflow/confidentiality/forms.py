@@ -336,7 +336,7 @@ class ReportForm(forms.Form):
         label=_("Break down by"),
     )
     start = _date_field(_("Cases opened from"))
-    end = _date_field("to")
+    end = _date_field(_("to"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -54,7 +54,10 @@ class StalePlan(StaleEdit):
 
     @property
     def message(self) -> str:
-        changed = ", ".join(self.changed_labels) or "no section content (only the version number)"
+        changed = (
+            ", ".join(str(k) for k in self.changed_labels)
+            or "no section content (only the version number)"
+        )
         return (
             f"Someone else saved this plan (now version {self.current_version}) after you "
             f"opened it. Nothing was saved. Sections changed since you opened it: {changed}. "
