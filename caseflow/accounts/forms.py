@@ -63,7 +63,9 @@ class EnrolForm(forms.Form):
 
 class ReauthForm(forms.Form):
     password = forms.CharField(
-        max_length=4096, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+        label=_("Password"),
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
     token = forms.CharField(
         max_length=24,

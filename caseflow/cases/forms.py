@@ -97,23 +97,33 @@ class LanguageNeedsMixin(forms.Form):
 class PartyFieldsMixin(forms.Form):
     full_name = forms.CharField(max_length=NAME_MAX, label=_("Full name"))
     date_of_birth = forms.DateField(
+        label=_("Date of birth"),
         required=False,
         validators=[validate_birth_date],
         widget=forms.DateInput(attrs={"type": "date"}),
         help_text=_("Used, with the name, for the confidential conflict check."),
     )
-    address = forms.CharField(max_length=500, required=False, widget=forms.Textarea({"rows": 2}))
-    phone = forms.CharField(max_length=40, required=False)
-    email = forms.EmailField(max_length=254, required=False)
-    notes = forms.CharField(max_length=TEXT_MAX, required=False, widget=forms.Textarea({"rows": 3}))
+    address = forms.CharField(
+        label=_("Address"), max_length=500, required=False, widget=forms.Textarea({"rows": 2})
+    )
+    phone = forms.CharField(label=_("Phone"), max_length=40, required=False)
+    email = forms.EmailField(label=_("Email"), max_length=254, required=False)
+    notes = forms.CharField(
+        label=_("Notes"), max_length=TEXT_MAX, required=False, widget=forms.Textarea({"rows": 3})
+    )
 
 
 class IntakeForm(forms.Form):
-    team = forms.ModelChoiceField(queryset=Team.objects.none(), empty_label=None)
+    team = forms.ModelChoiceField(label=_("Team"), queryset=Team.objects.none(), empty_label=None)
     reference = forms.CharField(
-        max_length=40, required=False, help_text=_("Leave blank to number the case automatically.")
+        label=_("Reference"),
+        max_length=40,
+        required=False,
+        help_text=_("Leave blank to number the case automatically."),
     )
-    risk_level = forms.ChoiceField(choices=RiskLevel.choices, initial=RiskLevel.UNKNOWN)
+    risk_level = forms.ChoiceField(
+        label=_("Risk level"), choices=RiskLevel.choices, initial=RiskLevel.UNKNOWN
+    )
     summary = forms.CharField(
         max_length=TEXT_MAX,
         required=False,
@@ -188,9 +198,11 @@ class IntakeForm(forms.Form):
 
 
 class CaseEditForm(forms.Form):
-    reference = forms.CharField(max_length=40)
-    risk_level = forms.ChoiceField(choices=RiskLevel.choices)
-    summary = forms.CharField(max_length=TEXT_MAX, required=False, widget=forms.Textarea)
+    reference = forms.CharField(label=_("Reference"), max_length=40)
+    risk_level = forms.ChoiceField(label=_("Risk level"), choices=RiskLevel.choices)
+    summary = forms.CharField(
+        label=_("Summary"), max_length=TEXT_MAX, required=False, widget=forms.Textarea
+    )
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
 
     #: Fields an agency may hide or relabel (``FieldConfig.for_case``).
@@ -206,7 +218,7 @@ class CaseEditForm(forms.Form):
 
 
 class PartyForm(PartyFieldsMixin, LanguageNeedsMixin):
-    role = forms.ChoiceField(choices=[])
+    role = forms.ChoiceField(label=_("Role"), choices=[])
 
     #: Fields an agency may hide or relabel for some roles (``FieldConfig.for_role``).
     OPTIONAL_FIELDS = ("date_of_birth", "phone", "email")
@@ -304,7 +316,7 @@ class RestrictForm(forms.Form):
 
 
 class StatusForm(forms.Form):
-    status = forms.ChoiceField(choices=[])
+    status = forms.ChoiceField(label=_("Status"), choices=[])
 
     def __init__(self, *args, choices, **kwargs):
         super().__init__(*args, **kwargs)
@@ -314,6 +326,7 @@ class StatusForm(forms.Form):
 class BreakGlassForm(forms.Form):
     reference = forms.CharField(max_length=40, label=_("Case reference"))
     reason = forms.CharField(
+        label=_("Reason"),
         min_length=15,
         max_length=1000,
         widget=forms.Textarea({"rows": 3}),
@@ -383,6 +396,7 @@ class EmergencyByNameForm(forms.Form):
 
     name = forms.CharField(max_length=200, widget=forms.HiddenInput)
     reason = forms.CharField(
+        label=_("Reason"),
         min_length=15,
         max_length=1000,
         widget=forms.Textarea({"rows": 3}),

@@ -47,13 +47,13 @@ def _helper(label: str) -> FormHelper:
 
 
 class CheckInForm(forms.Form):
-    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    time = forms.TimeField(widget=forms.TimeInput(attrs={"type": "time"}))
-    channel = forms.ChoiceField(choices=Channel.choices)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    time = forms.TimeField(label=_("Time"), widget=forms.TimeInput(attrs={"type": "time"}))
+    channel = forms.ChoiceField(label=_("Channel"), choices=Channel.choices)
     assignee = forms.ModelChoiceField(
         queryset=User.objects.none(), empty_label=None, label=_("Advocate")
     )
-    repeat = forms.ChoiceField(choices=REPEAT_CHOICES, required=False)
+    repeat = forms.ChoiceField(label=_("Repeat"), choices=REPEAT_CHOICES, required=False)
     rule = forms.CharField(
         max_length=200,
         required=False,
@@ -61,6 +61,7 @@ class CheckInForm(forms.Form):
         help_text=_("For example FREQ=WEEKLY;BYDAY=MO,TH;COUNT=8"),
     )
     until = forms.DateField(
+        label=_("Until"),
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
         help_text=_("Last day of the repeats (optional)."),
@@ -109,8 +110,11 @@ class CheckInForm(forms.Form):
 
 
 class OutcomeForm(forms.Form):
-    outcome = forms.ChoiceField(choices=CheckInOutcome.choices, widget=forms.RadioSelect)
+    outcome = forms.ChoiceField(
+        label=_("Outcome"), choices=CheckInOutcome.choices, widget=forms.RadioSelect
+    )
     note = forms.CharField(
+        label=_("Note"),
         max_length=NOTE_MAX,
         required=False,
         widget=forms.Textarea({"rows": 2}),
@@ -145,13 +149,16 @@ class OutcomeForm(forms.Form):
 
 
 class FollowUpForm(forms.Form):
-    kind = forms.ChoiceField(choices=followup_kind_choices, initial=GeneralFollowUpKind.TASK)
+    kind = forms.ChoiceField(
+        label=_("Kind"), choices=followup_kind_choices, initial=GeneralFollowUpKind.TASK
+    )
     due_at = forms.DateTimeField(
         label=_("Due"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         help_text=_("In UTC."),
     )
     details = forms.CharField(
+        label=_("Details"),
         max_length=DETAILS_MAX,
         required=False,
         widget=forms.Textarea({"rows": 3}),
@@ -177,7 +184,10 @@ class FollowUpForm(forms.Form):
 
 class SafeContactForm(forms.Form):
     timezone = forms.ChoiceField(
-        choices=[], initial="Europe/London", help_text=_("The survivor's own time zone.")
+        label=_("Timezone"),
+        choices=[],
+        initial="Europe/London",
+        help_text=_("The survivor's own time zone."),
     )
     channels = forms.MultipleChoiceField(
         choices=Channel.choices,
@@ -194,8 +204,8 @@ class SafeContactForm(forms.Form):
         ),
     )
     voicemail_safe = forms.BooleanField(required=False, label=_("Voicemail is safe"))
-    safe_phone = forms.CharField(max_length=40, required=False)
-    safe_email = forms.EmailField(max_length=254, required=False)
+    safe_phone = forms.CharField(label=_("Safe phone"), max_length=40, required=False)
+    safe_email = forms.EmailField(label=_("Safe email"), max_length=254, required=False)
     third_party = forms.CharField(
         max_length=200, required=False, label=_("Named third party (if contact goes through one)")
     )

@@ -58,7 +58,9 @@ class ReleaseForm(forms.Form):
         required=False, label=_("On behalf of a child (if a guardian consents for a child)")
     )
     recipient = forms.CharField(max_length=200, label=_("Recipient organisation"))
-    purpose = forms.CharField(max_length=TEXT_MAX, widget=forms.Textarea({"rows": 2}))
+    purpose = forms.CharField(
+        label=_("Purpose"), max_length=TEXT_MAX, widget=forms.Textarea({"rows": 2})
+    )
     categories = _categories_field(_("Information the survivor agreed to share"))
     signed_on = _date_field(_("Signed on"))
     expires_on = _date_field(
