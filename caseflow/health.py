@@ -13,12 +13,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from caseflow import policy
 from caseflow.checkins import scheduler
 from caseflow.inbox.models import Notification
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.outbox import services as outbox
 
 #: Work or reminders waiting longer than this are reported as delayed.

@@ -16,11 +16,11 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Role, Team, User
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import BreakGlassGrant, Case, CaseAssignment
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: Roles that work with case content. Auditors read audit trails and metadata; agency admins manage
 #: people; operators (superusers) run the system. None of them reads a survivor's file.

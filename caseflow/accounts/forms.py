@@ -7,9 +7,9 @@ from crispy_forms.layout import Submit
 from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import User
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def _helper(label: str) -> FormHelper:

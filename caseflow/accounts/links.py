@@ -22,12 +22,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts import second_factor as sf
 from caseflow.accounts.credentials import credentials_revoke
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: The token in the URL is swapped for this word (the token moves into the session) before the
 #: form is shown, so the page's own address, its referrer and any later log line hold no secret.

@@ -3,7 +3,8 @@
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext_lazy as _
+
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class Agency(models.Model):
@@ -40,7 +41,7 @@ class User(AbstractUser):
         ordering = ["username"]
 
     @property
-    def membership_or_none(self) -> _("Membership | None"):
+    def membership_or_none(self) -> "Membership | None":
         try:
             return self.membership
         except Membership.DoesNotExist:

@@ -18,13 +18,13 @@ from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from caseflow.accounts.credentials import credentials_revoke
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
+from caseflow.lib.i18n import gettext_lazy as _
 
 RECOVERY_CODE_COUNT = 10
 TOTP_NAME = _("Authenticator app")

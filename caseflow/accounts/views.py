@@ -13,7 +13,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow.accounts import links
@@ -29,6 +28,7 @@ from caseflow.accounts.forms import (
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import reauth_redirect, require_recent_auth
 from caseflow.audit.services import record
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class LoginView(auth_views.LoginView):

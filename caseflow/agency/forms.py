@@ -6,9 +6,9 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.conf import settings
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Role, Team, User
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def _helper(label: str) -> FormHelper:
@@ -96,7 +96,7 @@ class LanguageForm(forms.Form):
 
     def __init__(self, *args, agency_language_name: str, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["language"].choices = [
+        self.fields["language"].choices = [  # type: ignore[attr-defined]
             ("", _("My agency's language (%(name)s)") % {"name": agency_language_name}),
             *settings.LANGUAGES,
         ]

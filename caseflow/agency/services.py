@@ -18,7 +18,6 @@ from django.db.models import F
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -29,6 +28,7 @@ from caseflow.accounts.models import Membership, Role, Team, User
 from caseflow.audit.services import record
 from caseflow.inbox.models import NotificationChannel
 from caseflow.inbox.services import notify
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.outbox.services import enqueue
 
 SEND_LINK = "caseflow.accounts.tasks.send_account_link"

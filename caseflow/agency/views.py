@@ -10,7 +10,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
@@ -20,6 +19,7 @@ from caseflow.agency import services
 from caseflow.agency.forms import AgencyLanguageForm, LanguageForm, StaffForm, TeamForm
 from caseflow.audit.services import record
 from caseflow.cases import language as language_settings
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def _require_admin(request: HttpRequest) -> None:

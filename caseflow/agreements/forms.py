@@ -17,7 +17,6 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 from django.utils.text import format_lazy
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.agreements import terms
 from caseflow.agreements.labels import (
@@ -30,6 +29,7 @@ from caseflow.agreements.labels import (
 from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, Severity
 from caseflow.cases.evidence import ACCEPTED_WORDS, EvidenceRefused, check_file
 from caseflow.lib import weekly_windows
+from caseflow.lib.i18n import gettext_lazy as _
 
 WEEKDAY_CHOICES = [
     (str(i), name)

@@ -3,9 +3,8 @@ contact and terms. Models, forms, packs and pages all take them from here."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
-
 from caseflow.agreements import terms
+from caseflow.lib.i18n import gettext_lazy as _
 
 CHANNEL_CHOICES = [
     (terms.Channel.APP, "Co-parenting app"),

@@ -10,12 +10,12 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.timezone import now
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Agency
 from caseflow.agreements.labels import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS
 from caseflow.cases.models import CaseOwned, Party, new_public_id
 from caseflow.lib.encryption import EncryptedJSONField, EncryptedTextField
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class AgreementFollowUpKind(models.TextChoices):

@@ -16,7 +16,6 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.agreements import terms
 from caseflow.agreements.labels import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS, TERM_LABELS
@@ -30,6 +29,7 @@ from caseflow.agreements.models import (
 from caseflow.agreements.services import version_in_force
 from caseflow.cases.models import Case, Party, PartyRole
 from caseflow.lib.csvcells import csv_cell
+from caseflow.lib.i18n import gettext_lazy as _
 
 LIST_FIELDS = (
     "public_id",
@@ -475,8 +475,8 @@ def chronology_csv(report: dict, generated_at: dt.datetime) -> str:
                     row["channel"],
                     row["direction"],
                     row["kind"],
-                    "; ".join(row["terms"]),
-                    " ".join(row["findings"]),
+                    "; ".join(str(term) for term in row["terms"]),
+                    " ".join(str(finding) for finding in row["findings"]),
                     row["description"],
                     row["severity"],
                     row["police"],

@@ -22,7 +22,6 @@ from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -48,6 +47,7 @@ from caseflow.cases.evidence import check_quota, evidence_storage
 from caseflow.cases.models import Case, Party
 from caseflow.inbox.services import case_supervisors, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.outbox import services as outbox
 
 log = logging.getLogger(__name__)

@@ -37,9 +37,8 @@ from enum import StrEnum
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from django.utils.translation import gettext_lazy as _
-
 from caseflow.lib import weekly_windows
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.lib.wallclock import DAY_NAMES, MONTH_NAMES
 
 __all__ = [

@@ -8,7 +8,6 @@ breach of a contact from the survivor: the contact itself is on the timeline as 
 from __future__ import annotations
 
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.agreements import terms
 from caseflow.agreements.labels import CHANNEL_LABELS, KIND_LABELS, TERM_LABELS
@@ -25,6 +24,7 @@ from caseflow.cases.timeline import (
     key_of,
     newest,
 )
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: Longest text shown on the timeline; the record's own page has the rest.
 BODY_MAX = 300

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.agreements.models import ContactEvent, ReviewState
 from caseflow.cases.today import (
@@ -16,6 +15,7 @@ from caseflow.cases.today import (
     Scope,
     register_queue_source,
 )
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: A logged contact is reviewed (breach or not) within a day of being logged.
 REVIEW_WITHIN = dt.timedelta(days=1)

@@ -9,7 +9,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
@@ -31,6 +30,7 @@ from caseflow.cases.evidence import SERVED_AS, EvidenceRefused
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def _audit_read(request, case, action: str, obj=None, **detail) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import models
-from django.utils.translation import gettext_lazy as _
+
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class ActionKind(models.TextChoices):

@@ -24,7 +24,7 @@ def seed_demo(context) -> None:
     set_user_language(User.objects.get(username=SPANISH_ADVOCATE), "es")
     riverside = [c for c in context.cases if c.agency.slug == "riverside"]
     hillview = [c for c in context.cases if c.agency.slug == "hillview"]
-    needs = []
+    needs: list[tuple[object, dict[str, object]]] = []
     if riverside:
         needs.append((riverside[0], {"languages": "pl,en", "interpreter_language": "pl"}))
     if len(riverside) > 3:

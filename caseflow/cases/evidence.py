@@ -37,7 +37,8 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage, Storage, storages
 from django.db.models import Sum
-from django.utils.translation import gettext_lazy as _
+
+from caseflow.lib.i18n import gettext_lazy as _
 
 log = logging.getLogger(__name__)
 

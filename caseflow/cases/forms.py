@@ -8,12 +8,12 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Team, User
 from caseflow.cases.language import COMMUNICATION_NEEDS, person_language_choices
 from caseflow.cases.models import PartyRole, RiskLevel, name_index_for
 from caseflow.cases.timeline import PEOPLE, Query
+from caseflow.lib.i18n import gettext_lazy as _
 
 NAME_MAX = 200
 TEXT_MAX = 4000

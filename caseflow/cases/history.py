@@ -8,8 +8,6 @@ status and whether the case was restricted (no personal text), so nothing else i
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
-
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import Case, CaseStatus
 from caseflow.cases.timeline import (
@@ -22,6 +20,7 @@ from caseflow.cases.timeline import (
     key_of,
     newest,
 )
+from caseflow.lib.i18n import gettext_lazy as _
 
 KIND = "case_status"
 PEOPLE = frozenset({SURVIVOR, STAFF})

@@ -16,9 +16,9 @@ from django.core.cache import cache
 from django.http import HttpRequest
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases.models import LanguageSetting
+from caseflow.lib.i18n import gettext_lazy as _
 
 _CACHE_SECONDS = 3600
 
@@ -98,6 +98,12 @@ class LanguageMiddleware(LocaleMiddleware):
             return
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
+
+    def process_response(self, request: HttpRequest, response):
+        response = super().process_response(request, response)
+        # The next request, or work done outside one on this thread, starts from the default.
+        translation.deactivate()
+        return response
 
 
 def context(request: HttpRequest) -> dict:

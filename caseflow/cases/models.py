@@ -8,7 +8,6 @@ from cryptography.fernet import Fernet
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Agency, Team
 from caseflow.lib.encryption import (
@@ -20,6 +19,7 @@ from caseflow.lib.encryption import (
     normalise_identity,
     unwrap_data_key,
 )
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def new_public_id() -> str:

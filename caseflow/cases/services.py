@@ -14,7 +14,6 @@ from django.db.models import Q
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import Role, Team, User
@@ -34,6 +33,7 @@ from caseflow.cases.models import (
 from caseflow.inbox.services import case_supervisors, notify
 from caseflow.lib.concurrency import StaleEdit
 from caseflow.lib.encryption import blind_index
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def keep_change_values(case: Case, event, changes: list[list]) -> None:

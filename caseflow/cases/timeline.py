@@ -44,7 +44,8 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Q, QuerySet
-from django.utils.translation import gettext_lazy as _
+
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: Who an entry can be about, for the "person" filter. Sources tag their entries with these.
 SURVIVOR = "survivor"

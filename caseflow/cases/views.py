@@ -14,7 +14,6 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
@@ -45,6 +44,7 @@ from caseflow.cases.panels import panel_facts, remember_facts, render_panels
 from caseflow.cases.selectors import case_rows, supervisor_overview
 from caseflow.lib import weekly_windows
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 
 PAGE_SIZE = 50
 

@@ -9,7 +9,6 @@ import datetime as dt
 from crispy_forms.helper import FormHelper
 from django import forms
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases import evidence as files
 from caseflow.cases.forms import configure_fields
@@ -21,6 +20,7 @@ from caseflow.casework.models import (
     Participant,
     PoliceInvolved,
 )
+from caseflow.lib.i18n import gettext_lazy as _
 
 TEXT_MAX = 8_000
 SHORT_MAX = 2_000

@@ -16,10 +16,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases.models import BreakGlassGrant, CaseOwned, new_public_id
 from caseflow.lib.encryption import EncryptedJSONField, EncryptedTextField
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class CaseworkFollowUpKind(models.TextChoices):

@@ -4,11 +4,10 @@ never leaves, even if a value was stored before it was hidden."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
-
 from caseflow.cases.fields import FieldConfig, agency_field_config
 from caseflow.cases.models import Case
 from caseflow.casework.models import CaseNote, Evidence, Incident
+from caseflow.lib.i18n import gettext_lazy as _
 
 Rows = list[tuple[str, str]]
 

@@ -16,7 +16,6 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -39,6 +38,7 @@ from caseflow.casework.models import (
 from caseflow.inbox.kinds import GeneralFollowUpKind
 from caseflow.inbox.services import case_supervisors, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.outbox import services as outbox
 
 EVIDENCE_PREFIX = "casework/evidence/"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from django.db.models import Count, Q
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases import timeline
 from caseflow.cases.fields import FieldConfig, agency_field_config
@@ -20,6 +19,7 @@ from caseflow.casework.models import (
     IncidentPerson,
     Participant,
 )
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: Who takes part in a note, in the timeline's words.
 NOTE_PEOPLE = {

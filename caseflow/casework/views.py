@@ -9,7 +9,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
@@ -26,6 +25,7 @@ from caseflow.casework import selectors, services
 from caseflow.casework.forms import EvidenceForm, IncidentForm, NoteChangeForm, NoteForm
 from caseflow.casework.models import Incident
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: The record pages embed their PDFs (a frame of this site); recordings play under the site's
 #: own ``media-src``.

@@ -9,13 +9,13 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import User
 from caseflow.cases.models import Channel
 from caseflow.checkins.models import CheckInOutcome
 from caseflow.inbox.kinds import GeneralFollowUpKind, followup_kind_choices
 from caseflow.lib import recurrence, weekly_windows
+from caseflow.lib.i18n import gettext_lazy as _
 
 NOTE_MAX = 500
 MAX_AHEAD_DAYS = 366

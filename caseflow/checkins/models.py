@@ -11,10 +11,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases.models import CaseOwned
 from caseflow.lib.encryption import EncryptedTextField
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class CheckInStatus(models.TextChoices):

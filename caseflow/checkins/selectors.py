@@ -10,7 +10,6 @@ from zoneinfo import ZoneInfo
 from django.db.models import OuterRef
 from django.http import Http404
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -20,6 +19,7 @@ from caseflow.checkins.services import profile_windows, token_hash
 from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.lib import weekly_windows
 from caseflow.lib.encryption import unwrap_data_key
+from caseflow.lib.i18n import gettext_lazy as _
 
 CHECKIN_LIST_FIELDS = (
     "pk",

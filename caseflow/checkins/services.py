@@ -15,7 +15,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -33,6 +32,7 @@ from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.inbox.services import notifications_resolve, notify
 from caseflow.lib import recurrence, weekly_windows
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 
 # --- Safe slots -----------------------------------------------------------------------------
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases.models import Channel
 from caseflow.cases.timeline import STAFF, SURVIVOR, Entry, Query, Source, about, key_of, newest
 from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInStatus
+from caseflow.lib.i18n import gettext_lazy as _
 
 KIND = "checkin"
 PEOPLE = frozenset({SURVIVOR, STAFF})

@@ -6,7 +6,6 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases.models import Channel, SafeContactProfile
 from caseflow.cases.today import (
@@ -20,6 +19,7 @@ from caseflow.cases.today import (
 from caseflow.checkins.models import CheckIn, CheckInStatus
 from caseflow.checkins.services import UNDO_WINDOW, profile_windows
 from caseflow.inbox.models import FollowUp, FollowUpStatus
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: Check-ins missed longer ago than this are left to the case page, not the daily queue.
 LOOKBACK = dt.timedelta(days=30)

@@ -16,7 +16,6 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from icalendar import Calendar, Event
@@ -34,6 +33,7 @@ from caseflow.inbox import selectors as inbox_selectors
 from caseflow.inbox import services as inbox_services
 from caseflow.lib import weekly_windows
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def _casework_only(request: HttpRequest) -> None:

@@ -10,11 +10,11 @@ from django import forms
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases.models import FIELD_PLACES, IntakeField, Party, PartyRole
 from caseflow.confidentiality import services
 from caseflow.confidentiality.models import Category, CompelledKind
+from caseflow.lib.i18n import gettext_lazy as _
 
 TEXT_MAX = 2000
 CATEGORY_REQUIRED = _("Choose at least one category of information.")

@@ -9,11 +9,11 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Agency
 from caseflow.cases.models import Case, CaseOwned, Party, new_public_id
 from caseflow.lib.encryption import EncryptedTextField
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class ConfidentialityFollowUpKind(models.TextChoices):

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.utils.translation import gettext_lazy as _
-
 from caseflow.cases.models import Case, PartyRole
 from caseflow.confidentiality.models import Category
+from caseflow.lib.i18n import gettext_lazy as _
 
 Rows = list[tuple[str, str]]
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from django.db.models import F, Value
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases.models import PartyRole
 from caseflow.cases.timeline import (
@@ -26,6 +25,7 @@ from caseflow.cases.timeline import (
     newest_days,
 )
 from caseflow.confidentiality.models import Disclosure, DisclosureKind, Release
+from caseflow.lib.i18n import gettext_lazy as _
 
 RELEASE, DISCLOSURE = "release", "disclosure"
 PEOPLE = frozenset({SURVIVOR, OTHER_AGENCY})

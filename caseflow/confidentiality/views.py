@@ -12,7 +12,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from caseflow import policy
@@ -47,6 +46,7 @@ from caseflow.confidentiality.forms import (
 )
 from caseflow.confidentiality.models import category_labels
 from caseflow.lib.csvcells import csv_cell
+from caseflow.lib.i18n import gettext_lazy as _
 
 NO_RELEASE = _(
     "Refused: no valid release covers sharing this information with this recipient "

@@ -9,7 +9,8 @@ value twice with another label is an error at start-up.
 from __future__ import annotations
 
 from django.db import models
-from django.utils.translation import gettext_lazy as _
+
+from caseflow.lib.i18n import gettext_lazy as _
 
 _KINDS: dict[str, str] = {}
 

@@ -12,10 +12,10 @@ from cryptography.fernet import Fernet
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.inbox.kinds import followup_kind_label
 from caseflow.lib.encryption import EncryptedTextField
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class FollowUpStatus(models.TextChoices):

@@ -1,5 +1,6 @@
 from django.apps import AppConfig
-from django.utils.translation import gettext_lazy as _
+
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class OutboxConfig(AppConfig):

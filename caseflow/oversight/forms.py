@@ -6,10 +6,10 @@ import datetime as dt
 
 from django import forms
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import User
 from caseflow.audit import actions
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: The parts of caseflow an action belongs to (the part of its name before the dot), in words.
 AREAS = {

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Max, Min, Q, QuerySet
-from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.audit.models import AuditEvent, AuditEventQuerySet
 from caseflow.cases.models import BreakGlassGrant, Case
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def reads(events: QuerySet[AuditEvent]) -> QuerySet[AuditEvent]:

@@ -11,7 +11,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from caseflow import policy
@@ -19,6 +18,7 @@ from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
 from caseflow.lib.csvcells import csv_cell
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.oversight import selectors, services
 from caseflow.oversight.forms import AuditFilterForm, ReviewForm
 

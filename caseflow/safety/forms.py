@@ -11,8 +11,8 @@ from crispy_forms.layout import Div, Field, Fieldset, Layout, Submit
 from django import forms
 from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import instruments as engine
 from caseflow.safety import sections
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Agency
 from caseflow.cases.models import CaseOwned, RiskLevel, new_public_id
 from caseflow.lib.encryption import EncryptedJSONField, EncryptedTextField
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import instruments as engine
 
 

@@ -7,9 +7,8 @@ category and leave only under a release that names it.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
-
 from caseflow.cases.models import Case
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import sections
 from caseflow.safety.services import plan_content, plan_of
 

@@ -18,7 +18,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: Free-text sections, in the order the plan shows them (protective orders come after work/school).
 TEXT_SECTIONS: tuple[tuple[str, str, str], ...] = (

@@ -13,7 +13,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import Agency, User
@@ -21,6 +20,7 @@ from caseflow.audit.services import record
 from caseflow.cases.models import Case, CaseStatus, RiskLevel
 from caseflow.inbox.services import case_supervisors, followup_cancel, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import instruments as engine
 from caseflow.safety import sections
 from caseflow.safety.models import (

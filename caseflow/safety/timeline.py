@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases.models import RiskLevel
 from caseflow.cases.timeline import STAFF, SURVIVOR, Entry, Query, Source, about, key_of, newest
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety.models import RiskAssessment, SafetyPlanVersion
 
 PLAN, RISK = "plan_version", "risk_assessment"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.db.models import Q
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases.models import RiskLevel
 from caseflow.cases.today import (
@@ -18,6 +17,7 @@ from caseflow.cases.today import (
     register_queue_source,
     staff_day,
 )
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def plan_items(scope: Scope) -> list[QueueItem]:

@@ -13,7 +13,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from caseflow import policy
@@ -23,6 +22,7 @@ from caseflow.cases.drafts import keep_drafts
 from caseflow.cases.language import survivor_interface_language
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import sections, services
 from caseflow.safety.forms import (
     NEUTRAL_TITLE,
@@ -180,7 +180,8 @@ def plan_review(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     else:
         messages.success(
             request,
-            _("Review recorded. Next review by %(date)s.") % {"date": date_format(plan.review_by)},
+            _("Review recorded. Next review by %(date)s.")
+            % {"date": date_format(plan.review_by) if plan.review_by else ""},
         )
     return redirect("safety:plan", case.public_id)
 

@@ -42,8 +42,6 @@ def test_a_spanish_speaking_advocates_monday_and_an_intake(new_tab, live_server,
     FollowUp.objects.create(
         case=cast.case, kind="task", due_at=now - dt.timedelta(days=1), assignee=cast.assigned
     )
-    f.add_party(cast.case, full_name="Marta Ejemplo")
-    f.add_profile(cast.case)
     make_checkin(cast.case, cast.assigned, now - dt.timedelta(hours=1))
     tab = new_tab(viewport=PHONE)
     page = tab.page

@@ -1,5 +1,6 @@
 import pytest
 from django.core.cache import cache
+from django.utils import translation
 
 
 @pytest.fixture(autouse=True)
@@ -9,3 +10,4 @@ def fresh_language_cache():
     cache.clear()
     yield
     cache.clear()
+    translation.deactivate()

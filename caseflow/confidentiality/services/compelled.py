@@ -11,7 +11,6 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -30,6 +29,7 @@ from caseflow.confidentiality.services.releases import ReleaseRefused, categorie
 from caseflow.inbox.kinds import GeneralFollowUpKind
 from caseflow.inbox.services import case_supervisors, followup_ensure, notify
 from caseflow.lib import weekly_windows
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety.models import SafetyFollowUpKind
 
 #: What the breach chronology holds: the breaches and the linked court order.

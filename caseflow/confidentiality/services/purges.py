@@ -13,7 +13,6 @@ from django.db import models, transaction
 from django.db.models import ProtectedError, RestrictedError
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -31,6 +30,7 @@ from caseflow.confidentiality.models import (
     PurgeScope,
 )
 from caseflow.lib.encryption import Sealed
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class PurgeRefused(Exception):

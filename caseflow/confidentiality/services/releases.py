@@ -13,7 +13,6 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -22,6 +21,7 @@ from caseflow.cases.models import Case, Party, PartyRole
 from caseflow.confidentiality.models import Category, ConfidentialityFollowUpKind, Release
 from caseflow.inbox.services import followup_cancel, followup_ensure
 from caseflow.lib.encryption import blind_index
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class ReleaseRefused(Exception):

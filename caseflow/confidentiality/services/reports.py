@@ -12,12 +12,12 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.db.models.functions import TruncMonth, TruncQuarter
 from django.http import HttpRequest
-from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
 from caseflow.cases.models import Case, CaseStatus, RiskLevel
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: The only dimensions a report can use: none of them identifies anyone.
 DIMENSIONS: dict[str, tuple[str, str]] = {

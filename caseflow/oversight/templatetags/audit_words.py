@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Role
 from caseflow.audit import actions
+from caseflow.lib.i18n import gettext_lazy as _
 
 register = template.Library()
 
