@@ -363,9 +363,9 @@ def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 
 def _status_choices(case) -> list[tuple[str, str]]:
     labels = {
-        CaseStatus.ACTIVE: _("Make active") if case.status == CaseStatus.REFERRAL else "Reopen",
+        CaseStatus.ACTIVE: _("Make active") if case.status == CaseStatus.REFERRAL else _("Reopen"),
         CaseStatus.DORMANT: _("Mark dormant"),
-        CaseStatus.CLOSED: "Close",
+        CaseStatus.CLOSED: _("Close"),
     }
     return [
         (s, labels[CaseStatus(s)])

@@ -76,7 +76,9 @@ class CheckInForm(forms.Form):
         self.fields["time"].help_text = f"In the survivor's time zone ({tz})."
         safe = [c for c in Channel.choices if c[0] in channels]
         if safe:
-            self.fields["channel"].help_text = _("Safe channels: ") + ", ".join(c[1] for c in safe)
+            self.fields["channel"].help_text = _("Safe channels: ") + ", ".join(
+                str(c[1]) for c in safe
+            )
         self.helper = _helper(_("Schedule check-in"))
 
     def clean_date(self):

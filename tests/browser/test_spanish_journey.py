@@ -72,7 +72,7 @@ def test_a_spanish_speaking_advocates_monday_and_an_intake(new_tab, live_server,
     _check(tab, "es-outcome")
     page.get_by_label("Se habló").check()
     page.get_by_role("button", name="Registrar el resultado").click()
-    expect(page.get_by_text("Registrado: Se habló.")).to_be_visible()
+    expect(page.get_by_role("status").first).to_have_text("Resultado registrado.")
     _check(tab, "es-outcome-done")
 
     # A new referral: the survivor prefers Spanish and needs a Spanish interpreter.
