@@ -81,7 +81,12 @@ TYPES: dict[str, FileType] = {
 #: What the browser is told each stored type is (the names browsers play).
 SERVED_AS = {"audio/x-wav": "audio/wav"}
 
-FAMILY_LABELS = {"image": "Photos", "pdf": "PDFs", "audio": "Recordings", "video": "Videos"}
+FAMILY_LABELS = {
+    "image": _("Photos"),
+    "pdf": _("PDFs"),
+    "audio": _("Recordings"),
+    "video": _("Videos"),
+}
 
 ACCEPT = ",".join(sorted(ext for t in TYPES.values() for ext in t.extensions))
 ACCEPTED_WORDS = _("photos (JPEG, PNG, GIF, WebP, HEIC), PDF, recordings (M4A, MP3, Ogg, WAV), MP4")

@@ -289,14 +289,20 @@ def _name_only_message(check: services.ConflictCheck, intake_fields: dict) -> st
         for field in ("survivor_date_of_birth", "other_date_of_birth")
         if intake_fields.get(field, {}).get("hidden")
     ]
-    why = (
-        "your agency does not collect dates of birth"
-        if not_collected
-        else "no date of birth was given"
-    )
-    return (
-        f"The conflict check compared names only, because {why}. It may miss someone whose "
-        "name is written differently, and may match people who only share a name."
+    if not_collected:
+        return str(
+            _(
+                "The conflict check compared names only, because your agency does not collect "
+                "dates of birth. It may miss someone whose name is written differently, and may "
+                "match people who only share a name."
+            )
+        )
+    return str(
+        _(
+            "The conflict check compared names only, because no date of birth was given. It may "
+            "miss someone whose name is written differently, and may match people who only share "
+            "a name."
+        )
     )
 
 

@@ -9,6 +9,8 @@ import datetime as dt
 from crispy_forms.helper import FormHelper
 from django import forms
 from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 
 from caseflow.cases import evidence as files
 from caseflow.cases.forms import configure_fields
@@ -69,16 +71,28 @@ class MultipleFileField(forms.FileField):
         return checked
 
 
-def evidence_field(*, required: bool = False) -> MultipleFileField:
+def _evidence_help() -> str:
     limits = ", ".join(
-        f"{files.FAMILY_LABELS[family].lower()} up to {files._megabytes(files.limit_for(family))}"
+        gettext("%(kind)s up to %(size)s")
+        % {
+            "kind": str(files.FAMILY_LABELS[family]).lower(),
+            "size": files._megabytes(files.limit_for(family)),
+        }
         for family in ("image", "pdf", "audio", "video")
     )
+    return gettext("Accepted: %(accepted_words)s; %(limits)s. Up to %(max_files)s files.") % {
+        "accepted_words": files.ACCEPTED_WORDS,
+        "limits": limits,
+        "max_files": MAX_FILES,
+    }
+
+
+def evidence_field(*, required: bool = False) -> MultipleFileField:
     return MultipleFileField(
         label=_("Evidence files"),
         required=required,
-        help_text=_("Accepted: %(accepted_words)s; %(limits)s. Up to %(max_files)s files.")
-        % {"accepted_words": files.ACCEPTED_WORDS, "limits": limits, "max_files": MAX_FILES},
+        # Written when the form is shown, in the reader's language.
+        help_text=lazy(_evidence_help, str)(),
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Q
 from django.urls import reverse
+from django.utils.translation import ngettext
 
 from caseflow.cases import timeline
 from caseflow.cases.fields import FieldConfig, agency_field_config
@@ -67,12 +68,22 @@ def note_entries(case, query: Query) -> list[Entry]:
         facts = [(_("Written by"), _name(note.author))]
         if note.duration_minutes and not duration.get("hidden"):
             facts.append(
-                (duration.get("label") or _("How long"), f"{note.duration_minutes} minutes")
+                (
+                    duration.get("label") or _("How long"),
+                    ngettext("%(count)s minute", "%(count)s minutes", note.duration_minutes)
+                    % {"count": note.duration_minutes},
+                )
             )
         if note.amended:
-            facts.append(("Amended", f"{note.amended} time{'s' if note.amended != 1 else ''}"))
+            facts.append(
+                (
+                    _("Amended"),
+                    ngettext("%(count)s time", "%(count)s times", note.amended)
+                    % {"count": note.amended},
+                )
+            )
         if note.break_glass_id:
-            facts.append(("Access", _("Written under emergency access")))
+            facts.append((_("Access"), _("Written under emergency access")))
         entries.append(
             Entry(
                 at=note.occurred_at,

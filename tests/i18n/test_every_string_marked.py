@@ -37,6 +37,8 @@ DATE_WORDS = re.compile(
     r"August|September|October|November|December|a\.m\.|p\.m\.|AM|PM|noon|midnight)\b\.?"
 )
 WORD = re.compile(r"[A-Za-z]{2,}")
+# Time zones are named by their IANA identifiers (data, not words).
+ZONE = re.compile(r"\b(?:[A-Z][A-Za-z_-]+/)+[A-Za-z_+-]+\b|\bUTC\b")
 
 
 class Visible(HTMLParser):
@@ -90,7 +92,7 @@ def _fixture_text() -> list[str]:
         fields = [
             f.name
             for f in model._meta.concrete_fields
-            if isinstance(f, (models.CharField, models.TextField))
+            if isinstance(f, (models.CharField, models.TextField, models.JSONField))
         ]
         if not fields:
             continue
@@ -100,10 +102,22 @@ def _fixture_text() -> list[str]:
                     value = getattr(row, name)
                 except Exception:  # a destroyed key: nothing to read
                     continue
-                if isinstance(value, str) and WORD.search(value):
-                    found.add(value.strip())
-                    found.update(line.strip() for line in value.splitlines() if line.strip())
+                for text in _strings(value):
+                    if WORD.search(text) and len(text) >= 3:
+                        found.add(text.strip())
+                        found.update(line.strip() for line in text.splitlines() if line.strip())
     return sorted(found, key=len, reverse=True)
+
+
+def _strings(value) -> list[str]:
+    """The text inside a stored value (JSON documents included: topics, instrument questions)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _strings(v)]
+    return []
 
 
 def _language_names() -> set[str]:
@@ -129,7 +143,8 @@ def unmarked(texts: list[str], data: list[str], django_words: set[str]) -> list[
             continue
         for value in data:
             if value in rest:
-                rest = rest.replace(value, " ")
+                rest = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", " ", rest)
+        rest = ZONE.sub(" ", rest)
         rest = DATE_WORDS.sub(" ", rest)
         if WORD.search(rest):
             left.append(" ".join(rest.split()))
