@@ -64,8 +64,12 @@ class PlanForm(forms.Form):
                 max_length=100,
                 required=False,
             )
-            self.fields[p + "granted"] = _date_field(f"Order {slot}: granted on")
-            self.fields[p + "expires"] = _date_field(f"Order {slot}: expires on")
+            self.fields[p + "granted"] = _date_field(
+                _("Order %(slot)s: granted on") % {"slot": slot}
+            )
+            self.fields[p + "expires"] = _date_field(
+                _("Order %(slot)s: expires on") % {"slot": slot}
+            )
             self.fields[p + "conditions"] = forms.CharField(
                 label=_("Order %(slot)s: conditions") % {"slot": slot},
                 max_length=TEXT_MAX,

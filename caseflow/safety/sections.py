@@ -18,6 +18,8 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from caseflow.lib.i18n import gettext_lazy as _
 
 #: Free-text sections, in the order the plan shows them (protective orders come after work/school).
@@ -30,8 +32,8 @@ TEXT_SECTIONS: tuple[tuple[str, str, str], ...] = (
     ("home", _("Safety at home"), _("Safe rooms, exits, what to do when an incident starts.")),
     ("leaving", _("Leaving plan"), _("Where to go, how to get there, who helps, when.")),
     ("documents", _("Documents to take"), _("Or copies kept somewhere safe.")),
-    ("children", "Children", _("What the children know to do; school pick-up arrangements.")),
-    ("pets", "Pets", _("Who can look after them; vet records.")),
+    ("children", _("Children"), _("What the children know to do; school pick-up arrangements.")),
+    ("pets", _("Pets"), _("Who can look after them; vet records.")),
     (
         "technology",
         _("Technology safety"),
@@ -56,20 +58,20 @@ GO_BAG_ITEMS: tuple[tuple[str, str], ...] = (
 #: Practical barriers to safety that the advocate works on.
 BARRIERS: tuple[tuple[str, str], ...] = (
     ("money", _("Money and financial dependence")),
-    ("housing", "Housing"),
-    ("children", "Children"),
+    ("housing", _("Housing")),
+    ("children", _("Children")),
     ("immigration", _("Immigration status")),
-    ("disability", "Disability"),
+    ("disability", _("Disability")),
     ("retaliation", _("Threats of retaliation")),
     ("surveillance", _("Surveillance and tech abuse")),
 )
 
 ORDER_FIELDS: tuple[tuple[str, str], ...] = (
-    ("court", "Court"),
+    ("court", _("Court")),
     ("reference", _("Order reference")),
-    ("granted", "Granted"),
-    ("expires", "Expires"),
-    ("conditions", "Conditions"),
+    ("granted", _("Granted")),
+    ("expires", _("Expires")),
+    ("conditions", _("Conditions")),
 )
 
 
@@ -82,7 +84,7 @@ class Section:
 #: Every section in display order: the unit of diffs, stale-save messages and the print view.
 SECTIONS: tuple[Section, ...] = (
     *(Section(key, label) for key, label, _ in TEXT_SECTIONS[:3]),
-    Section("go_bag", "Go-bag checklist"),
+    Section("go_bag", _("Go-bag checklist")),
     *(Section(key, label) for key, label, _ in TEXT_SECTIONS[3:8]),
     Section("protective_orders", _("Protective orders")),
     Section("emergency_numbers", _("Emergency numbers")),
@@ -152,7 +154,7 @@ def section_lines(content: dict[str, Any], key: str) -> list[str]:
     if key == "protective_orders":
         lines = []
         for number, order in enumerate(content["protective_orders"], start=1):
-            lines.append(f"Order {number}")
+            lines.append(gettext("Order %(number)s") % {"number": number})
             for field, label in ORDER_FIELDS:
                 if order[field]:
                     for i, line in enumerate(order[field].splitlines()):

@@ -83,5 +83,5 @@ def test_a_spanish_speaking_advocates_monday_and_an_intake(new_tab, live_server,
     _check(tab, "es-intake")
     page.get_by_role("button", name="Abrir el caso").click()
     expect(page.get_by_role("status").filter(has_text="abierto")).to_have_count(1)
-    expect(page.locator(".interpreter-needed")).to_have_text("Necesita intérprete: español")
+    expect(page.locator(".interpreter-needed")).to_have_text("Necesita intérprete: Español")
     _check(tab, "es-new-case")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from zoneinfo import available_timezones
 
 import django
 import polib
@@ -23,6 +24,11 @@ from tests.i18n import pseudo
 from tests.test_url_matrix import MATRIX, url_for
 
 ROLES = ("assigned", "supervisor", "auditor", "agency_admin")
+ZONE_NAMES = available_timezones()
+
+#: Pages known to still show unmarked words, each with what is left to mark: they are rendered
+#: (a crash still fails) but their findings do not fail the test. Shrink this list.
+PENDING: dict[str, str] = {}
 READ_ATTRIBUTES = ("title", "aria-label", "placeholder", "alt", "data-confirm")
 # Not words to translate: scripts, what someone typed, and machine text (keys, codes, commands).
 SKIP_CONTENT = {"script", "style", "textarea", "code"}
@@ -34,7 +40,7 @@ WRAPPED = re.compile(
 DATE_WORDS = re.compile(
     r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|"
     r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|January|February|March|April|June|July|"
-    r"August|September|October|November|December|a\.m\.|p\.m\.|AM|PM|noon|midnight)\b\.?"
+    r"August|September|October|November|December|Sept|a\.m\.|p\.m\.|AM|PM|noon|midnight)\b\.?"
 )
 WORD = re.compile(r"[A-Za-z]{2,}")
 # Time zones are named by their IANA identifiers (data, not words).
@@ -137,7 +143,7 @@ def unmarked(texts: list[str], data: list[str], django_words: set[str]) -> list[
         if not WORD.search(rest):
             continue
         stripped = " ".join(rest.split())
-        if stripped in names:
+        if stripped in names or stripped in ZONE_NAMES:
             continue
         if stripped.lower() in django_words or stripped.rstrip(":").lower() in django_words:
             continue
@@ -176,8 +182,10 @@ def _walk(client, pages, data, django_words) -> tuple[int, list[str]]:
         visited += 1
         parser = Visible()
         parser.feed(response.content.decode())
-        for text in unmarked(parser.texts, data, django_words):
-            problems.append(f"{name}: {text!r}")
+        found = unmarked(parser.texts, data, django_words)
+        if name in PENDING:
+            continue
+        problems.extend(f"{name}: {text!r}" for text in found)
     return visited, problems
 
 
