@@ -25,18 +25,20 @@ class GeneralFollowUpKind(models.TextChoices):
 def register_followup_kinds(choices: type[models.TextChoices]) -> None:
     for value, label in choices.choices:
         known = _KINDS.get(value)
-        if known is not None and known != str(label):
+        if known is not None and str(known) != str(label):
             raise ValueError(f"follow-up kind {value!r} is registered twice with other labels")
-        _KINDS[value] = str(label)
+        # Kept lazy: read in the language of whoever reads it.
+        _KINDS[value] = label
 
 
 def followup_kind_choices() -> list[tuple[str, str]]:
     """Every registered kind, the general ones first, as (value, label)."""
-    return list(_KINDS.items())
+    return [(value, str(label)) for value, label in _KINDS.items()]
 
 
 def followup_kind_label(kind: str) -> str:
-    return _KINDS.get(kind, kind.replace("_", " ").capitalize())
+    label = _KINDS.get(kind)
+    return str(label) if label is not None else kind.replace("_", " ").capitalize()
 
 
 def is_followup_kind(kind: str) -> bool:
