@@ -7,15 +7,15 @@ from caseflow.agreements import terms
 from caseflow.lib.i18n import gettext_lazy as _
 
 CHANNEL_CHOICES = [
-    (terms.Channel.APP, "Co-parenting app"),
-    (terms.Channel.EMAIL, "E-mail"),
+    (terms.Channel.APP, _("Co-parenting app")),
+    (terms.Channel.EMAIL, _("E-mail")),
     (terms.Channel.TEXT, _("Text message")),
     (terms.Channel.PHONE, _("Phone call")),
     (terms.Channel.THIRD_PARTY, _("Via a named third party")),
     (terms.Channel.SOLICITOR, _("Via a solicitor")),
     (terms.Channel.IN_PERSON, _("In person")),
     (terms.Channel.SOCIAL_MEDIA, _("Social media")),
-    (terms.Channel.OTHER, "Other"),
+    (terms.Channel.OTHER, _("Other")),
 ]
 CHANNEL_LABELS: dict[str, str] = dict(CHANNEL_CHOICES)
 DIRECTION_CHOICES = [
