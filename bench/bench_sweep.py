@@ -30,7 +30,7 @@ from caseflow.inbox.models import Notification
 
 #: Each run sweeps every due row (seconds to minutes at 100,000): a few rounds are enough.
 ROUNDS = 3
-COPIED = ("case_id", "channel", "assignee_id", "note", "created_by_id")
+COPIED = ("case_id", "agency_id", "channel", "assignee_id", "note", "created_by_id")
 
 
 def _make_due(n: int, now: dt.datetime) -> int:

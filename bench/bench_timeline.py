@@ -66,6 +66,7 @@ def _fill(case, actor, total: int) -> None:
     events = ContactEvent.objects.bulk_create(
         ContactEvent(
             case=case,
+            agency_id=case.agency_id,
             agreement=agreement,
             occurred_at=next(times),
             channel="phone" if n % 3 else "app",
@@ -83,6 +84,7 @@ def _fill(case, actor, total: int) -> None:
     Breach.objects.bulk_create(
         Breach(
             case=case,
+            agency_id=case.agency_id,
             agreement=agreement,
             event=e,
             occurred_at=e.occurred_at,
@@ -102,6 +104,7 @@ def _fill(case, actor, total: int) -> None:
     CheckIn.objects.bulk_create(
         CheckIn(
             case=case,
+            agency_id=case.agency_id,
             assignee=actor,
             due_at=next(times),
             channel="phone",

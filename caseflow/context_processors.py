@@ -2,6 +2,7 @@ from django.conf import settings
 from django.http import HttpRequest
 
 from caseflow import policy
+from caseflow.accounts import zones
 
 
 def caseflow(request: HttpRequest) -> dict:
@@ -13,5 +14,5 @@ def caseflow(request: HttpRequest) -> dict:
         "demo_mode": getattr(settings, "DEMO_MODE", False),
         "session_idle_seconds": settings.SESSION_IDLE_SECONDS,
         # Where staff work: the zone their pages' times are shown in.
-        "staff_zone": settings.STAFF_TIME_ZONE,
+        "staff_zone": zones.current().key,
     }

@@ -51,6 +51,18 @@ class RequestSizeLimitMiddleware:
         return self.get_response(request)
 
 
+def _load_membership(user) -> None:
+    """Load the user's membership with its agency in one query (the agency's time zone is read
+    on every request: see :class:`AgencyTimeZoneMiddleware`)."""
+    from caseflow.accounts.models import Membership, User
+
+    descriptor = User.membership  # type: ignore[attr-defined]
+    if descriptor.is_cached(user):
+        return
+    membership = Membership.objects.select_related("agency").filter(user_id=user.pk).first()
+    descriptor.related.set_cached_value(user, membership)
+
+
 class ActiveMembershipMiddleware:
     """Losing access takes effect on the very next request: a deactivated user, a deactivated
     membership or a bumped session epoch ends the session now."""
@@ -61,6 +73,7 @@ class ActiveMembershipMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = request.user
         if user.is_authenticated:
+            _load_membership(user)
             membership = user.membership_or_none
             epoch_ok = request.session.get("session_epoch", 0) == user.session_epoch
             member_ok = user.is_superuser or (membership is not None and membership.is_active)
@@ -70,6 +83,23 @@ class ActiveMembershipMiddleware:
                 record("session.revoked", actor=user, request=request)
                 logout(request)
         return self.get_response(request)
+
+
+class AgencyTimeZoneMiddleware:
+    """The one time rule: every page is read and written in the staff's agency's time zone
+    (the default zone before sign-in), so times are shown and typed as staff live them."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from caseflow.accounts import zones
+
+        token = zones.activate(zones.user_zone(getattr(request, "user", None)))
+        try:
+            return self.get_response(request)
+        finally:
+            zones.deactivate(token)
 
 
 class NoStoreMiddleware:

@@ -127,6 +127,9 @@ CASE_ACTIONS: dict[str, rules.Predicate] = {
     # Deciding who works the case and who may see a restricted one: its team's supervisors.
     "assign": is_case_supervisor,
     "restrict": is_case_supervisor,
+    # Approving the closure of a high-risk case: its team's supervisors (never the person who
+    # asked for it: ``cases.journey.may_approve``).
+    "approve_closure": is_case_supervisor,
 }
 
 
@@ -299,11 +302,13 @@ def navigation(user: Any) -> list[tuple[str, str]]:
         ]
     if role in REPORT_ROLES:
         items.append((_("Reports"), "confidentiality:reports"))
+        items.append((_("Funder reports"), "reporting:list"))
     if role in AUDIT_ROLES:
         items.append((_("Audit"), "audit:events"))
     items.append((_("Security"), "accounts:security"))
     if role == Role.AGENCY_ADMIN:
         items.append((_("Staff and teams"), "agency:staff_list"))
+        items.append((_("Risk meeting"), "partners:settings"))
     return items
 
 

@@ -130,6 +130,8 @@ INSTALLED_APPS = [
     "caseflow.confidentiality",
     "caseflow.oversight",
     "caseflow.agency",
+    "caseflow.partners",
+    "caseflow.reporting",
     "caseflow.demo",
 ]
 
@@ -144,6 +146,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "caseflow.middleware.ActiveMembershipMiddleware",
+    "caseflow.middleware.AgencyTimeZoneMiddleware",
     "caseflow.middleware.SessionTimeoutMiddleware",
     "caseflow.middleware.SecondFactorMiddleware",
     "caseflow.cases.language.LanguageMiddleware",
@@ -249,8 +252,9 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 # Dates, times and numbers in each language's own way (caseflow/formats/<locale>/formats.py).
 FORMAT_MODULE_PATH = ["caseflow.formats"]
 TIME_ZONE = "UTC"
-# Where the agency's staff work: the day of the home page's today queue and the times staff read
-# there. (Survivors' times follow each survivor's own time zone, from their safe-contact profile.)
+# Where an agency's staff work when its admin has not chosen a zone (``Agency.time_zone``): the
+# day of the home page's today queue and the times staff enter and read. (Survivors' times follow
+# each survivor's own time zone, from their safe-contact profile.)
 STAFF_TIME_ZONE = os.environ.get("STAFF_TIME_ZONE", "Europe/London")
 USE_I18N = True
 USE_TZ = True
@@ -563,4 +567,10 @@ CELERY_BEAT_SCHEDULE["checkins-sweep"] = {
     "schedule": 60.0,
     # A sweep that waited longer than a minute is superseded by the next one.
     "options": {"expires": 55},
+}
+
+# --- partners (risk meetings, referrals to other services) -------------------------------------
+CELERY_BEAT_SCHEDULE["partners-referral-followups"] = {
+    "task": "caseflow.partners.tasks.referral_followups_sweep",
+    "schedule": 3600.0,
 }

@@ -20,6 +20,8 @@ urlpatterns = [
     path("cases/<pid:public_id>/casework/", include("caseflow.casework.urls")),
     path("", include("caseflow.confidentiality.urls")),
     path("audit/", include("caseflow.oversight.urls")),
+    path("", include("caseflow.partners.urls")),
+    path("reports/funders/", include("caseflow.reporting.urls")),
     path("", include("caseflow.checkins.urls")),
     path("health/", health.health, name="health"),
     path("status/", health.status, name="status"),

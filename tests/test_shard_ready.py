@@ -6,6 +6,8 @@ The rule held, for every model of caseflow:
    its ``case``, or through a parent that does) — or it is one of the few deployment-wide tables
    listed below with the reason it can be shared (a reference table, the accounts, the queues).
 2. Every case-owned model (``case_owned``) has a non-null ``case``: its rows live with the case.
+   Every model with a required case carries the agency itself (a non-null ``agency`` column,
+   copied from the case), the column a distributed database shards every table by.
 3. Every unique constraint of an agency-scoped model holds within one agency's shard: it
    includes the agency, the case or a parent row of the same agency, or it is a single globally
    unique value (a random public id, a token hash, a key built from a cluster-unique row id).
@@ -13,8 +15,10 @@ The rule held, for every model of caseflow:
 
 from __future__ import annotations
 
+import pytest
 from django.apps import apps
-from django.db import models
+from django.core.exceptions import FieldDoesNotExist
+from django.db import IntegrityError, models, transaction
 from django.test.utils import isolate_apps
 
 from caseflow.accounts.models import Agency
@@ -108,6 +112,55 @@ def test_every_case_owned_table_has_a_required_case():
             field = model._meta.get_field("case")
             assert isinstance(field, models.ForeignKey) and not field.null, _label(model)
             assert _agency_scoped(model), _label(model)
+
+
+def _has_required_case(model: type[models.Model]) -> bool:
+    try:
+        field = model._meta.get_field("case")
+    except FieldDoesNotExist:
+        return False
+    return isinstance(field, models.ForeignKey) and not field.null
+
+
+def test_every_table_with_a_required_case_carries_the_agency():
+    missing = []
+    for model in _caseflow_models():
+        if not _has_required_case(model):
+            continue
+        try:
+            field = model._meta.get_field("agency")
+        except FieldDoesNotExist:
+            missing.append(_label(model))
+            continue
+        carried = isinstance(field, models.ForeignKey) and field.related_model is Agency
+        if not carried or field.null:
+            missing.append(_label(model))
+    assert missing == [], f"inherit CaseOwned (or CarriesAgency) in these: {missing}"
+
+
+@pytest.mark.django_db
+def test_a_row_takes_its_case_agency_and_a_bulk_write_without_it_is_refused():
+    from caseflow.cases.models import Party, PartyRole
+    from caseflow.lib.shard import carry_agencies
+    from tests.factories import TeamFactory, add_party, open_case
+
+    case = open_case(TeamFactory())
+    other = open_case(TeamFactory())
+    assert case.agency_id != other.agency_id
+    # Saved one at a time: the agency comes from the case, even when only its id is known.
+    assert add_party(case).agency_id == case.agency_id
+    assert Party.objects.create(case_id=other.pk, role=PartyRole.OTHER_PARTY).agency_id == (
+        other.agency_id
+    )
+    # Written in bulk: carry_agencies fills each row from its case.
+    rows = [Party(case_id=pk, role=PartyRole.OTHER_PARTY) for pk in (case.pk, other.pk)]
+    Party.objects.bulk_create(carry_agencies(rows))
+    assert sorted(Party.objects.values_list("case_id", "agency_id")) == sorted(
+        [(case.pk, case.agency_id)] * 2 + [(other.pk, other.agency_id)] * 2
+    )
+    # A bulk write that forgets the agency is refused by the database, not stored without it.
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Party.objects.bulk_create([Party(case_id=case.pk, role=PartyRole.OTHER_PARTY)])
 
 
 def test_every_unique_constraint_of_an_agency_table_holds_within_one_shard():

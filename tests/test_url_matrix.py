@@ -19,13 +19,26 @@ from tests.matrix import (
     checkins,
     confidentiality,
     core,
+    partners,
+    reporting,
     safety,
     security,
 )
 from tests.matrix.base import Row
 
 MATRIX: dict[str, Row] = {}
-for _part in (core, audit, safety, agreements, casework, checkins, security, confidentiality):
+for _part in (
+    core,
+    audit,
+    safety,
+    agreements,
+    casework,
+    checkins,
+    security,
+    confidentiality,
+    partners,
+    reporting,
+):
     assert not set(_part.ROWS) & set(MATRIX), "a URL has two rows"
     MATRIX.update(_part.ROWS)
 
@@ -76,6 +89,8 @@ def url_for(name: str, row: Row, cast: Cast, target: str) -> str:
         return reverse(name, args=[cast.same_team.pk])
     if row.kwargs == "team":
         return reverse(name, args=[cast.team1.pk])
+    if row.kwargs == "report":  # a funder report
+        return reverse(name, args=["voca"])
     if row.kwargs == "link":  # an enrolment link whose token is wrong
         return reverse(name, args=[urlsafe_base64_encode(b"%d" % cast.same_team.pk), "c0ffee-0"])
     return reverse(name)

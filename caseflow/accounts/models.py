@@ -11,6 +11,9 @@ class Agency(models.Model):
     name = models.CharField(max_length=200, unique=True)
     slug = models.SlugField(max_length=60, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: Where the agency's staff work (an IANA name): the times staff enter and read, their "today"
+    #: and the zone new safe-contact profiles start from. Empty: ``settings.STAFF_TIME_ZONE``.
+    time_zone = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name_plural = "agencies"

@@ -1,6 +1,8 @@
-"""The agency admin's forms: a member of staff and a team."""
+"""The agency admin's forms: a member of staff, a team and the agency's time zone."""
 
 from __future__ import annotations
+
+import zoneinfo
 
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
@@ -119,3 +121,19 @@ class AgencyLanguageForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.helper = _helper(_("Save"))
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"),
+        help_text=_(
+            "Where your staff work. Every time staff enter or read is in this zone, and new "
+            "safe-contact profiles start in it."
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        zones = sorted(z for z in zoneinfo.available_timezones() if "/" in z)
+        self.fields["time_zone"].choices = [(z, z.replace("_", " ")) for z in zones]  # type: ignore[attr-defined]
+        self.helper = _helper(_("Save the time zone"))

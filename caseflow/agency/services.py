@@ -24,7 +24,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from caseflow import policy
 from caseflow.accounts import links
 from caseflow.accounts.credentials import credentials_revoke
-from caseflow.accounts.models import Membership, Role, Team, User
+from caseflow.accounts.models import Agency, Membership, Role, Team, User
 from caseflow.audit.services import record
 from caseflow.inbox.models import NotificationChannel
 from caseflow.inbox.services import notify
@@ -265,3 +265,23 @@ def staff_password_reset(*, actor: User, request: HttpRequest | None, user: User
     )
     enqueue(SEND_LINK, user_id=user.pk)
     _tell(user, "password_reset")
+
+
+@transaction.atomic
+def agency_time_zone_save(*, actor: User, request: HttpRequest | None, time_zone: str) -> Agency:
+    """Set where the admin's agency works (the one time rule: see ``accounts.zones``)."""
+    agency_id = _admin_agency(actor)
+    agency = Agency.objects.select_for_update().get(pk=agency_id)
+    before = agency.time_zone
+    agency.time_zone = time_zone
+    agency.save(update_fields=["time_zone"])
+    record(
+        "agency.time_zone",
+        actor=actor,
+        request=request,
+        object_type="agency",
+        object_id=str(agency.pk),
+        agency_id=agency_id,
+        detail={"before": before, "after": time_zone},
+    )
+    return agency

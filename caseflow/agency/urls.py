@@ -18,6 +18,7 @@ urlpatterns = [
         views.staff_password_reset,
         name="staff_password_reset",
     ),
+    path("time-zone/", views.time_zone, name="time_zone"),
     path("teams/new/", views.team_edit, name="team_new"),
     path("teams/<int:team_id>/", views.team_edit, name="team_edit"),
     path("language/", views.language, name="language"),

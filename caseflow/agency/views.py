@@ -13,10 +13,17 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
+from caseflow.accounts import zones
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.agency import services
-from caseflow.agency.forms import AgencyLanguageForm, LanguageForm, StaffForm, TeamForm
+from caseflow.agency.forms import (
+    AgencyLanguageForm,
+    LanguageForm,
+    StaffForm,
+    TeamForm,
+    TimeZoneForm,
+)
 from caseflow.audit.services import record
 from caseflow.cases import language as language_settings
 from caseflow.lib.i18n import gettext_lazy as _
@@ -219,4 +226,24 @@ def agency_language(request: AuthenticatedRequest) -> HttpResponse:
     record("language.agency_view", request=request)
     return render(
         request, "agency/language.html", {"form": form, "title": _("The agency's language")}
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def time_zone(request: AuthenticatedRequest) -> HttpResponse:
+    """Where the agency works: the zone of every time its staff enter and read."""
+    _require_admin(request)
+    agency = request.user.membership.agency
+    form = TimeZoneForm(request.POST or None, initial={"time_zone": zones.agency_zone(agency).key})
+    if request.method == "POST" and form.is_valid():
+        services.agency_time_zone_save(
+            actor=request.user, request=request, time_zone=form.cleaned_data["time_zone"]
+        )
+        messages.success(request, gettext("Time zone saved. Times are now shown in it."))
+        return redirect("agency:time_zone")
+    return render(
+        request,
+        "agency/time_zone.html",
+        {"form": form, "agency": agency, "chosen": bool(agency.time_zone)},
     )

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AgreementsConfig(AppConfig):
@@ -22,3 +23,15 @@ class AgreementsConfig(AppConfig):
 
         for source in SOURCES:
             register_timeline_source(source)
+        from caseflow.agreements.selectors import breach_trend
+        from caseflow.cases.trend import TrendSource, register_trend_source
+
+        register_trend_source(
+            TrendSource(
+                kind="breaches",
+                label=_("The other party's breaches"),
+                fetch=breach_trend,
+                categories={"breach": (_("Breaches"), "#b02a37")},
+                order=20,
+            )
+        )

@@ -167,20 +167,47 @@ def seed_demo(context) -> None:
                         description="Fictional: late-night call about matters outside the terms.",
                     )
                 )
+            # The survivor's own message outside the agreed times: recorded neutrally, for
+            # safety planning, never a breach (caseflow.agreements.breaches).
+            if week == 7:
+                when = _at(monday + dt.timedelta(days=2), 23, 10)
+                _log(
+                    services,
+                    advocate,
+                    agreement,
+                    when,
+                    "app",
+                    "message",
+                    "child logistics",
+                    direction="from_survivor",
+                    description="Fictional: she replied late at night about the children's "
+                    "school shoes, after he had messaged.",
+                )
         for breach in breaches:
             if breach is not None:
                 services.breach_escalate(breach_id=breach.pk)
 
 
-def _log(svc, advocate, agreement, when, channel, kind, topic, evidence=()):
+def _log(
+    svc,
+    advocate,
+    agreement,
+    when,
+    channel,
+    kind,
+    topic,
+    evidence=(),
+    direction="to_survivor",
+    description="Fictional demo entry.",
+):
     return svc.event_log(
         actor=advocate,
         request=None,
         agreement=agreement,
         event=terms.ContactEvent(
-            occurred_at=when, channel=channel, direction="to_survivor", topic=topic, kind=kind
+            occurred_at=when, channel=channel, direction=direction, topic=topic, kind=kind
         ),
-        description="Fictional demo entry.",
+        description=description,
         evidence=list(evidence),
         reported_at=when + dt.timedelta(hours=14),
     )

@@ -115,6 +115,9 @@ class ReviewState(models.TextChoices):
     PENDING = "pending", _("Awaiting review")
     NO_BREACH = "no_breach", _("No breach")
     BREACH = "breach", _("Breach recorded")
+    # The survivor's own contact is never a breach (caseflow.agreements.breaches).
+    SURVIVOR_WITHIN = "survivor_within", _("From the survivor, within the agreed terms")
+    SURVIVOR_OUTSIDE = "survivor_outside", _("Outside the agreed terms — from the survivor")
 
 
 class ContactEvent(CaseOwned):
@@ -141,7 +144,7 @@ class ContactEvent(CaseOwned):
     narrative_fields = ("topic", "description", "proposed")
     kept_encrypted_fields = ()
     review = models.CharField(
-        max_length=12, choices=ReviewState.choices, default=ReviewState.PENDING
+        max_length=20, choices=ReviewState.choices, default=ReviewState.PENDING
     )
     logged_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"

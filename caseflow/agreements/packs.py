@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
+from caseflow.agreements.breaches import can_breach, counted_breaches
 from caseflow.agreements.labels import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS, TERM_LABELS
-from caseflow.agreements.models import Breach, ContactAgreement, ContactEvent, Evidence
+from caseflow.agreements.models import ContactAgreement, ContactEvent, Evidence
 from caseflow.cases.models import Case
+
+#: What an export says of the review of the survivor's own contact.
+SURVIVOR_CONTACT_REVIEW = _("Not reviewed: contact from the survivor")
 
 #: (label, value) pairs, the shape of every section of a referral pack or case export.
 Rows = list[tuple[str, str]]
@@ -53,7 +59,11 @@ def contact_log(case: Case) -> list[dict[str, Any]]:
             "handover_missed": event.handover_missed,
             "direct_contact_at_handover": event.direct_contact_at_handover,
             "description": event.description,
-            "review": event.get_review_display(),
+            # The survivor's own contact is never reviewed as a breach, and an export never
+            # says whether it kept the terms (caseflow.agreements.breaches).
+            "review": event.get_review_display()
+            if can_breach(event.direction)
+            else str(SURVIVOR_CONTACT_REVIEW),
         }
         for event in events
     ]
@@ -62,7 +72,7 @@ def contact_log(case: Case) -> list[dict[str, Any]]:
 def breaches(case: Case) -> list[dict[str, Any]]:
     """The case's breach register, oldest first, as plain values."""
     rows = _bind(
-        Breach.objects.filter(case=case).select_related("event").order_by("occurred_at", "pk"),
+        counted_breaches().filter(case=case).select_related("event").order_by("occurred_at", "pk"),
         case,
     )
     return [

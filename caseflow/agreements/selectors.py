@@ -9,19 +9,22 @@ import hashlib
 import io
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
+from django.core.paginator import Page, Paginator
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 from caseflow.agreements import terms
+from caseflow.agreements.breaches import breach_events, counted_breaches, is_breach
 from caseflow.agreements.labels import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS, TERM_LABELS
 from caseflow.agreements.models import (
     AgreementVersion,
-    Breach,
     ContactAgreement,
     ContactEvent,
     Evidence,
@@ -30,6 +33,9 @@ from caseflow.agreements.services import version_in_force
 from caseflow.cases.models import Case, Party, PartyRole
 from caseflow.lib.csvcells import csv_cell
 from caseflow.lib.i18n import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from caseflow.agreements.models import Breach
 
 LIST_FIELDS = (
     "public_id",
@@ -235,17 +241,61 @@ def version_diff(old: AgreementVersion, new: AgreementVersion) -> list[DiffLine]
 # --- Contact log -------------------------------------------------------------------------------
 
 
+#: Contact log filters (the ``show`` parameter) and their words.
+LOG_FILTERS = {
+    "": _("All contact"),
+    "breaches": _("Breaches only"),
+    "other_party": _("From the other party"),
+    "survivor": _("From the survivor"),
+}
+LOG_PAGE_SIZE = 25
+
+
+def contact_log_queryset(agreement: ContactAgreement, show: str = "", channel: str = ""):
+    """The agreement's contact events, newest first, filtered: ``show`` is a key of
+    :data:`LOG_FILTERS` (breaches only counts the other party's, through the one rule),
+    ``channel`` one of the channels (anything else is ignored)."""
+    rows = ContactEvent.objects.filter(agreement=agreement)
+    if show == "breaches":
+        rows = breach_events(rows)
+    elif show == "other_party":
+        rows = rows.filter(direction=terms.Direction.TO_SURVIVOR.value)
+    elif show == "survivor":
+        rows = rows.filter(direction=terms.Direction.FROM_SURVIVOR.value)
+    if channel in CHANNEL_LABELS:
+        rows = rows.filter(channel=channel)
+    return rows.order_by("-occurred_at", "-pk")
+
+
+def contact_log_page(
+    agreement: ContactAgreement, *, show: str = "", channel: str = "", page: str | int = 1
+) -> Page:
+    """One page of the filtered contact log, each row ready to show (see :func:`events_for`)."""
+    paginator = Paginator(contact_log_queryset(agreement, show, channel), LOG_PAGE_SIZE)
+    shown = paginator.get_page(page)
+    shown.object_list = _ready(
+        agreement,
+        shown.object_list.select_related("breach").prefetch_related("evidence"),  # type: ignore[attr-defined]
+    )
+    return shown
+
+
 def events_for(agreement: ContactAgreement) -> list[ContactEvent]:
-    rows = list(
+    return _ready(
+        agreement,
         ContactEvent.objects.filter(agreement=agreement)
         .select_related("breach")
         .prefetch_related("evidence")
-        .order_by("-occurred_at", "-pk")
+        .order_by("-occurred_at", "-pk"),
     )
+
+
+def _ready(agreement: ContactAgreement, queryset) -> list[ContactEvent]:
+    rows = list(queryset)
     case = agreement.case
     for row in rows:
         row.case = case  # one unwrapped data key for the whole page
-        breach = getattr(row, "breach", None) if row.review == "breach" else None
+        breach = getattr(row, "breach", None) if is_breach(row) else None
         if breach is not None:
             breach.case = case
         for evidence in row.evidence.all():
@@ -297,7 +347,7 @@ def weekly_counts(agreement: ContactAgreement, today: dt.date | None = None) -> 
         ContactEvent.objects.filter(agreement=agreement).values_list("occurred_at", flat=True)
     )
     breach_times = list(
-        Breach.objects.filter(agreement=agreement).values_list("occurred_at", flat=True)
+        counted_breaches().filter(agreement=agreement).values_list("occurred_at", flat=True)
     )
     if event_times:
         first_event = min(event_times).astimezone(zone).date()
@@ -393,7 +443,8 @@ def chronology(agreement: ContactAgreement) -> dict:
     by_number = {v.number: v for v in all_versions}
     parsed = [(v.number, terms.Agreement.from_dict(v.terms)) for v in all_versions]
     breaches = list(
-        Breach.objects.filter(agreement=agreement)
+        counted_breaches()
+        .filter(agreement=agreement)
         .select_related("event")
         .order_by("occurred_at", "pk")
     )
@@ -488,3 +539,19 @@ def chronology_csv(report: dict, generated_at: dt.datetime) -> str:
     writer.writerow([_("Generated at (UTC)"), generated_at.astimezone(dt.UTC).isoformat()])
     writer.writerow(["SHA-256 of content", report["sha256"]])
     return out.getvalue()
+
+
+def breaches_counted(case: Case) -> QuerySet[Breach]:
+    """The case's breaches that count as breaches: the one place that says which rows of the
+    breach register are breaches, for every count, chart and report that reads them."""
+    return counted_breaches().filter(case=case)
+
+
+def breach_trend(case: Case, since: dt.datetime) -> list[tuple[dt.datetime, str]]:
+    """The other party's breaches from ``since``, for the journey's trend picture."""
+    return [
+        (moment, "breach")
+        for moment in breaches_counted(case)
+        .filter(occurred_at__gte=since)
+        .values_list("occurred_at", flat=True)
+    ]

@@ -26,6 +26,7 @@ from django.utils import timezone
 from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.agreements import terms
+from caseflow.agreements.breaches import can_breach, counted_breaches, review_for_survivor
 from caseflow.agreements.models import (
     SEVERITY_RANK,
     STATUS_TRANSITIONS,
@@ -67,6 +68,10 @@ AGREEMENT_FIELDS = (
 
 class AlreadyReviewed(Exception):
     """The contact event's breach review was already confirmed; nothing was written."""
+
+
+class NotABreach(Exception):
+    """The contact came from the survivor: it is never reviewed as a breach."""
 
 
 def survivor_timezone(case: Case) -> str:
@@ -323,7 +328,9 @@ def event_log(
     reported_at: dt.datetime | None = None,
 ) -> ContactEvent:
     """Log a contact the survivor reported, with its evidence, and store what the breach checker
-    proposes; the advocate then confirms or edits it (:func:`breach_review`). Raises
+    proposes; the advocate then confirms or edits it (:func:`breach_review`). The survivor's own
+    contact is not reviewed: it is recorded at once as within or outside the agreed terms, never
+    as a breach (:mod:`caseflow.agreements.breaches`). Raises
     :class:`~caseflow.cases.evidence.EvidenceRefused` when the files would take the case over
     its evidence quota."""
     case = agreement.case
@@ -348,6 +355,11 @@ def event_log(
         description=description,
         version_number=number,
         proposed=[v.to_dict() for v in violations],
+        review=(
+            ReviewState.PENDING
+            if can_breach(event.direction.value)
+            else review_for_survivor(violations)
+        ),
         logged_by=actor,
     )
     row.save()
@@ -365,6 +377,7 @@ def event_log(
                 "agreement": agreement.public_id,
                 "version": number,
                 "proposed": [v.term.value for v in violations],
+                "review": row.review,
                 "evidence": [e.public_id for e in stored],
             },
         )
@@ -388,12 +401,15 @@ def breach_review(
     description: str = "",
 ) -> Breach | None:
     """Confirm (or correct) the checker's proposal for ``event``: a breach for the terms the
-    advocate chose, or no breach when none is chosen. Escalation is evaluated after commit."""
+    advocate chose, or no breach when none is chosen. Escalation is evaluated after commit.
+    Raises :class:`NotABreach` for the survivor's own contact, writing nothing."""
     case = event.case
     policy.require(actor, case, "edit")
-    claimed = ContactEvent.objects.filter(pk=event.pk, review=ReviewState.PENDING).update(
-        review=ReviewState.BREACH if terms_broken else ReviewState.NO_BREACH
-    )
+    if not can_breach(event.direction):
+        raise NotABreach()
+    claimed = ContactEvent.objects.filter(
+        pk=event.pk, review=ReviewState.PENDING, direction=terms.Direction.TO_SURVIVOR.value
+    ).update(review=ReviewState.BREACH if terms_broken else ReviewState.NO_BREACH)
     if not claimed:
         raise AlreadyReviewed()
     proposed = {v["term"]: v["message"] for v in (event.proposed or [])}
@@ -603,7 +619,7 @@ def breach_escalate(*, breach_id: int) -> list[EscalationFiring]:
     """Evaluate the agency's escalation rules for one breach. Safe to run again: each firing has
     a key, the follow-up and the notifications are unique per key."""
     breach = (
-        Breach.objects.select_related("case__team", "case__agency").filter(pk=breach_id).first()
+        counted_breaches().select_related("case__team", "case__agency").filter(pk=breach_id).first()
     )
     if breach is None:
         return []
@@ -613,7 +629,7 @@ def breach_escalate(*, breach_id: int) -> list[EscalationFiring]:
         firings.append(_fire(breach, EscalationRuleKind.SEVERITY))
     since = breach.occurred_at - dt.timedelta(days=rule.days)
     window = {"occurred_at__gt": since, "occurred_at__lte": breach.occurred_at}
-    if rule.count and Breach.objects.filter(case=breach.case, **window).count() >= rule.count:
+    if rule.count and counted_breaches().filter(case=breach.case, **window).count() >= rule.count:
         earlier = (
             EscalationFiring.objects.filter(
                 case=breach.case,

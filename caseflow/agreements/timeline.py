@@ -10,8 +10,9 @@ from __future__ import annotations
 from django.urls import reverse
 
 from caseflow.agreements import terms
+from caseflow.agreements.breaches import counted_breaches
 from caseflow.agreements.labels import CHANNEL_LABELS, KIND_LABELS, TERM_LABELS
-from caseflow.agreements.models import AgreementVersion, Breach, ContactEvent, ReviewState
+from caseflow.agreements.models import AgreementVersion, ContactEvent, ReviewState
 from caseflow.cases.timeline import (
     OTHER_PARTY,
     OTHER_PERSON,
@@ -61,7 +62,7 @@ def contacts(case, query: Query) -> list[Entry]:
         by_survivor = row.direction == _FROM_SURVIVOR
         facts = [("How", _how(row))]
         if not by_survivor:
-            facts.append(("Review", ReviewState(row.review).label))
+            facts.append(("Review", str(ReviewState(row.review).label)))
         people = {SURVIVOR, OTHER_PARTY}
         if row.channel == _THIRD_PARTY:
             people.add(OTHER_PERSON)
@@ -90,11 +91,7 @@ BREACH_PEOPLE = frozenset({SURVIVOR, OTHER_PARTY})
 def breaches(case, query: Query) -> list[Entry]:
     if not about(query, BREACH_PEOPLE):
         return []
-    qs = (
-        Breach.objects.filter(case=case)
-        .exclude(event__direction=_FROM_SURVIVOR)
-        .select_related("agreement")
-    )
+    qs = counted_breaches().filter(case=case).select_related("agreement")
     entries = []
     for row in newest(qs, query, BREACH, "occurred_at"):
         row.case = case

@@ -9,12 +9,14 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.agreements import selectors, services
+from caseflow.agreements.breaches import can_breach
 from caseflow.agreements.forms import (
     TERM_LABELS,
     AgreementForm,
@@ -23,6 +25,7 @@ from caseflow.agreements.forms import (
     StatusForm,
     initial_from_version,
 )
+from caseflow.agreements.labels import CHANNEL_LABELS
 from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, ReviewState
 from caseflow.audit.services import record
 from caseflow.cases.drafts import keep_drafts
@@ -110,7 +113,13 @@ def agreement_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 def agreement_detail(request: AuthenticatedRequest, case: Case, agreement_id: str) -> HttpResponse:
     agreement = selectors.agreement_get(case, agreement_id)
     version = selectors.current_version(agreement)
-    events = selectors.events_for(agreement)
+    show = request.GET.get("show", "")
+    show = show if show in selectors.LOG_FILTERS else ""
+    channel = request.GET.get("channel", "")
+    channel = channel if channel in CHANNEL_LABELS else ""
+    page = selectors.contact_log_page(
+        agreement, show=show, channel=channel, page=request.GET.get("page", 1)
+    )
     _audit_read(request, case, "agreement.view", obj=agreement)
     editable = agreement.status in (AgreementStatus.DRAFT, AgreementStatus.ACTIVE)
     return render(
@@ -122,7 +131,13 @@ def agreement_detail(request: AuthenticatedRequest, case: Case, agreement_id: st
             "version": version,
             "terms_lines": selectors.describe_terms(version) if version else [],
             "children": selectors.agreement_children(agreement),
-            "events": events,
+            "events": page.object_list,
+            "page": page,
+            "log_filters": selectors.LOG_FILTERS,
+            "channels": CHANNEL_LABELS,
+            "show": show,
+            "channel": channel,
+            "filtered": bool(show or channel),
             "term_labels": TERM_LABELS,
             "can_edit": policy.may(request.user, case, "edit"),
             "editable": editable,
@@ -277,6 +292,15 @@ def event_new(request: AuthenticatedRequest, case: Case, agreement_id: str) -> H
         except services.EvidenceStorageFailed:
             form.add_error("evidence", EVIDENCE_NOT_STORED)
         else:
+            if not can_breach(event.direction):
+                messages.success(
+                    request,
+                    gettext(
+                        "Contact from the survivor recorded. It is never a breach: it is kept "
+                        "for safety planning only."
+                    ),
+                )
+                return redirect("agreements:detail", case.public_id, agreement.public_id)
             return redirect(
                 "agreements:review", case.public_id, agreement.public_id, event.public_id
             )
@@ -306,8 +330,14 @@ def event_review(
             "severity": "medium" if proposed else "",
         },
     )
-    pending = event.review == ReviewState.PENDING
+    pending = event.review == ReviewState.PENDING and can_breach(event.direction)
     if request.method == "POST" and form.is_valid():
+        if not can_breach(event.direction):
+            messages.info(
+                request,
+                gettext("Contact from the survivor is never a breach; nothing was changed."),
+            )
+            return redirect("agreements:detail", case.public_id, agreement.public_id)
         if not pending:
             messages.error(
                 request, _("This contact has already been reviewed; nothing was changed.")
@@ -325,7 +355,7 @@ def event_review(
                 police_reference=data["police_reference"].strip(),
                 description=data["description"],
             )
-        except services.AlreadyReviewed:
+        except (services.AlreadyReviewed, services.NotABreach):
             messages.error(
                 request, _("This contact has already been reviewed; nothing was changed.")
             )
@@ -347,6 +377,7 @@ def event_review(
             "event": event,
             "proposed": proposed,
             "pending": pending,
+            "from_survivor": not can_breach(event.direction),
         },
     )
 

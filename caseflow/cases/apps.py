@@ -22,3 +22,6 @@ class CasesConfig(AppConfig):
         from caseflow.lib.i18n import register_user_language
 
         register_user_language(language_for)
+        from caseflow.cases import episode_timeline
+
+        register_timeline_source(episode_timeline.SOURCE)

@@ -8,10 +8,21 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from caseflow.accounts.models import Team, User
 from caseflow.cases.language import COMMUNICATION_NEEDS, person_language_choices
-from caseflow.cases.models import PartyRole, RiskLevel, name_index_for
+from caseflow.cases.models import (
+    AbuseChange,
+    ClosureReason,
+    FeelsSafer,
+    PartyRole,
+    PlanExitCheck,
+    QualityOfLife,
+    RiskLevel,
+    StandardClosureReason,
+    name_index_for,
+)
 from caseflow.cases.timeline import PEOPLE, Query
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -199,7 +210,6 @@ class IntakeForm(forms.Form):
 
 class CaseEditForm(forms.Form):
     reference = forms.CharField(label=_("Reference"), max_length=40)
-    risk_level = forms.ChoiceField(label=_("Risk level"), choices=RiskLevel.choices)
     summary = forms.CharField(
         label=_("Summary"), max_length=TEXT_MAX, required=False, widget=forms.Textarea
     )
@@ -487,3 +497,129 @@ class TimelineFilterForm(forms.Form):
             kinds=frozenset(data["kind"]) if data.get("kind") else None,
             person=data.get("person") or None,
         )
+
+
+# --- The survivor's journey ----------------------------------------------------------------------
+
+
+class RiskLevelForm(forms.Form):
+    """Changing the case's risk level by hand: always with the reason why."""
+
+    risk_level = forms.ChoiceField(label=_("New risk level"), choices=[])
+    reason = forms.CharField(
+        label=_("Why"),
+        max_length=TEXT_MAX,
+        widget=forms.Textarea({"rows": 3}),
+        help_text=_(
+            "Your professional judgement in a sentence or two. A level below the latest "
+            "assessment is reviewed by your supervisor."
+        ),
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+    def __init__(self, *args, current: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["risk_level"].choices = [  # type: ignore[attr-defined]
+            (value, label) for value, label in RiskLevel.choices if value != current
+        ]
+        self.helper = _helper(gettext("Change the risk level"))
+
+
+def _blank(choices) -> list[tuple[str, str]]:
+    return [("", _("Choose…")), *choices]
+
+
+class ClosureForm(forms.Form):
+    """Closing an episode: why, the exit check of the safety plan, and the outcomes."""
+
+    reason = forms.ModelChoiceField(
+        queryset=ClosureReason.objects.none(), label=_("Why is the case closing?"), empty_label=None
+    )
+    contact_attempts = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=99,
+        label=_("How many attempts to make contact were made?"),
+        help_text=_("Needed when the reason is no contact."),
+    )
+    reason_details = forms.CharField(
+        required=False,
+        max_length=TEXT_MAX,
+        widget=forms.Textarea({"rows": 2}),
+        label=_("More about the reason (optional)"),
+    )
+    plan_check = forms.ChoiceField(
+        choices=_blank(PlanExitCheck.choices), label=_("Safety plan at closure")
+    )
+    if_things_change = forms.CharField(
+        required=False,
+        max_length=TEXT_MAX,
+        widget=forms.Textarea({"rows": 3}),
+        label=_("What the survivor can do if things change"),
+        help_text=_("For example: who to call, how to come back to the service."),
+    )
+    abuse_change = forms.ChoiceField(
+        choices=_blank(AbuseChange.choices), label=_("Since the start of support, the abuse has")
+    )
+    feels_safer = forms.ChoiceField(
+        choices=_blank(FeelsSafer.choices), label=_("Does the survivor feel safer?")
+    )
+    quality_of_life_start = forms.TypedChoiceField(
+        coerce=int,
+        empty_value=None,
+        required=False,
+        choices=_blank(QualityOfLife.choices),
+        label=_("Quality of life at the start of support (as the survivor puts it)"),
+    )
+    quality_of_life_exit = forms.TypedChoiceField(
+        coerce=int,
+        empty_value=None,
+        required=False,
+        choices=_blank(QualityOfLife.choices),
+        label=_("Quality of life now"),
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, reasons, submit_label, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].queryset = reasons
+        self.helper = _helper(submit_label)
+        self.helper.form_id = "closure-form"
+
+    def clean(self):
+        data = super().clean()
+        reason = data.get("reason")
+        if (
+            reason is not None
+            and reason.standard == StandardClosureReason.NO_CONTACT
+            and not data.get("contact_attempts")
+        ):
+            self.add_error(
+                "contact_attempts", _("Say how many attempts were made to reach the survivor.")
+            )
+        if (
+            reason is not None
+            and reason.standard == StandardClosureReason.OTHER
+            and not (data.get("reason_details") or "").strip()
+        ):
+            self.add_error("reason_details", _("Say what the reason is."))
+        return data
+
+
+class ClosureDecisionForm(forms.Form):
+    """A supervisor's decision on a closure waiting for approval."""
+
+    comment = forms.CharField(
+        required=False,
+        max_length=TEXT_MAX,
+        widget=forms.Textarea({"rows": 2}),
+        label=_("Comment (needed to return it)"),
+    )
+
+
+class ClosureReasonForm(forms.Form):
+    label = forms.CharField(max_length=80, label=_("A reason your agency closes cases for"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper(gettext("Add the reason"))

@@ -20,6 +20,7 @@ from caseflow.lib.encryption import (
     unwrap_data_key,
 )
 from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.lib.shard import CarriesAgency
 
 
 def new_public_id() -> str:
@@ -125,7 +126,7 @@ class Case(models.Model):
         return self.status in OPEN_STATUSES
 
 
-class CaseKey(models.Model):
+class CaseKey(CarriesAgency):
     """The case's data key, wrapped by the master keys. Deleting it shreds the case's content."""
 
     case = models.OneToOneField(Case, on_delete=models.CASCADE, related_name="key")
@@ -133,7 +134,7 @@ class CaseKey(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
 
-class CaseAssignment(models.Model):
+class CaseAssignment(CarriesAgency):
     case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="assignments")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="case_assignments"
@@ -147,7 +148,7 @@ class CaseAssignment(models.Model):
         indexes = [models.Index(fields=["user", "case"])]
 
 
-class CaseOwned(models.Model):
+class CaseOwned(CarriesAgency):
     """Base for records that belong to a case and are encrypted with its data key.
 
     A model that cannot inherit this base (it lives in a layer below cases) says the same with a
@@ -391,6 +392,19 @@ class IntakeField(models.TextChoices):
     INCIDENT_INJURIES = "incident_injuries", _("Injuries (incidents)")
     INCIDENT_POLICE_REFERENCE = "incident_police_reference", _("Police reference (incidents)")
     INCIDENT_WITNESSES = "incident_witnesses", _("Witnesses (incidents)")
+    # Demographics (caseflow.partners): asked respectfully, counted only in aggregate.
+    DEMOGRAPHIC_AGE_BAND = "demographic_age_band", _("Age (demographics)")
+    DEMOGRAPHIC_GENDER = "demographic_gender_identity", _("Gender identity (demographics)")
+    DEMOGRAPHIC_RACE = "demographic_race_ethnicity", _("Race and ethnicity (demographics)")
+    DEMOGRAPHIC_DISABILITY = "demographic_disability", _("Disability (demographics)")
+    DEMOGRAPHIC_LANGUAGE = "demographic_language", _("Language (demographics)")
+    DEMOGRAPHIC_RELATIONSHIP = (
+        "demographic_relationship",
+        _("Relationship to the other party (demographics)"),
+    )
+    DEMOGRAPHIC_HOUSEHOLD = "demographic_household", _("Household (demographics)")
+    DEMOGRAPHIC_CHILDREN = "demographic_children", _("Children (demographics)")
+    DEMOGRAPHIC_IMMIGRATION = "demographic_immigration", _("Immigration status (demographics)")
 
 
 #: Where each optional field is stored: ("party", role, attribute), or (kind, None, attribute) for
@@ -408,6 +422,15 @@ FIELD_PLACES: dict[str, tuple[str, str | None, str]] = {
     IntakeField.INCIDENT_INJURIES: ("incident", None, "injuries"),
     IntakeField.INCIDENT_POLICE_REFERENCE: ("incident", None, "police_reference"),
     IntakeField.INCIDENT_WITNESSES: ("incident", None, "witnesses"),
+    IntakeField.DEMOGRAPHIC_AGE_BAND: ("demographics", None, "age_band"),
+    IntakeField.DEMOGRAPHIC_GENDER: ("demographics", None, "gender_identity"),
+    IntakeField.DEMOGRAPHIC_RACE: ("demographics", None, "race_ethnicity"),
+    IntakeField.DEMOGRAPHIC_DISABILITY: ("demographics", None, "disability"),
+    IntakeField.DEMOGRAPHIC_LANGUAGE: ("demographics", None, "language"),
+    IntakeField.DEMOGRAPHIC_RELATIONSHIP: ("demographics", None, "relationship"),
+    IntakeField.DEMOGRAPHIC_HOUSEHOLD: ("demographics", None, "household"),
+    IntakeField.DEMOGRAPHIC_CHILDREN: ("demographics", None, "children"),
+    IntakeField.DEMOGRAPHIC_IMMIGRATION: ("demographics", None, "immigration"),
 }
 
 
@@ -426,3 +449,260 @@ class FieldSetting(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["agency", "field"], name="field_setting_unique")
         ]
+
+
+# --- The survivor's journey: episodes of support, closure and its outcomes, risk provenance -----
+
+
+class EpisodeStatus(models.TextChoices):
+    REFERRAL = "referral", _("Referral")
+    ACTIVE = "active", _("Active")
+    CLOSED = "closed", _("Closed")
+
+
+class EpisodeStart(models.TextChoices):
+    """How an episode of support began. A return is never a failure: leaving usually takes
+    several attempts."""
+
+    REFERRAL = "referral", _("First referral")
+    RETURN = "return", _("Came back to the service")
+    REREFERRAL = "re_referral", _("Referred again")
+
+
+class Episode(CaseOwned):
+    """One run of support inside a case, from referral (or reopening) to closure. A case has at
+    least one; reopening a closed case starts the next, and everything before stays on the case."""
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="episodes")
+    number = models.PositiveIntegerField()
+    status = models.CharField(
+        max_length=12, choices=EpisodeStatus.choices, default=EpisodeStatus.REFERRAL
+    )
+    start = models.CharField(
+        max_length=12, choices=EpisodeStart.choices, default=EpisodeStart.REFERRAL
+    )
+    opened_at = models.DateTimeField(default=timezone.now)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    narrative_fields = ()
+    kept_encrypted_fields = ()
+
+    class Meta:
+        ordering = ["case", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["case", "number"], name="episode_number_unique"),
+            models.UniqueConstraint(
+                fields=["case"],
+                condition=~models.Q(status="closed"),
+                name="episode_one_open_per_case",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "opened_at"])]
+
+    def __str__(self) -> str:
+        return f"Episode {self.number} of {self.case_id}"
+
+
+class StandardClosureReason(models.TextChoices):
+    """The reasons every agency starts with (each agency may add its own)."""
+
+    GOALS_MET = "goals_met", _("Goals met")
+    SURVIVOR_CHOICE = "survivor_choice", _("The survivor's choice")
+    NO_CONTACT = "no_contact", _("No contact after several attempts")
+    MOVED_AWAY = "moved_away", _("Moved out of the area")
+    REFERRED_ON = "referred_on", _("Referred on to another service")
+    OTHER = "other", _("Other")
+
+
+class ClosureReason(models.Model):
+    """A reason a case of the agency may be closed for: the standard ones (``standard`` set)
+    and the agency's own. Retired reasons stay for the closures that used them."""
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="closure_reasons")
+    standard = models.CharField(
+        max_length=20, choices=StandardClosureReason.choices, blank=True, default=""
+    )
+    label = models.CharField(max_length=80)
+    active = models.BooleanField(default=True)
+    position = models.PositiveSmallIntegerField(default=100)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["position", "label"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["agency", "standard"],
+                condition=~models.Q(standard=""),
+                name="closure_reason_standard_unique",
+            ),
+            models.UniqueConstraint(fields=["agency", "label"], name="closure_reason_label_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+
+class ClosureState(models.TextChoices):
+    AWAITING_APPROVAL = "awaiting", _("Waiting for a supervisor's approval")
+    RETURNED = "returned", _("Returned by a supervisor")
+    CLOSED = "closed", _("Closed")
+
+
+class PlanExitCheck(models.TextChoices):
+    REVIEWED = "reviewed", _("Reviewed with the survivor")
+    NOT_REACHED = "not_reached", _("Could not be reviewed: the survivor could not be reached")
+    DECLINED = "declined", _("The survivor did not want to review it")
+    NO_PLAN = "no_plan", _("There is no safety plan")
+
+
+class AbuseChange(models.TextChoices):
+    STOPPED = "stopped", _("Stopped")
+    REDUCED = "reduced", _("Reduced")
+    UNCHANGED = "unchanged", _("Unchanged")
+    INCREASED = "increased", _("Increased")
+    NOT_KNOWN = "not_known", _("Not known")
+
+
+class FeelsSafer(models.TextChoices):
+    YES = "yes", _("Yes")
+    A_LITTLE = "a_little", _("A little")
+    NO = "no", _("No")
+    NOT_ASKED = "not_asked", _("Not asked or did not say")
+
+
+class QualityOfLife(models.IntegerChoices):
+    VERY_POOR = 1, _("Very poor")
+    POOR = 2, _("Poor")
+    FAIR = 3, _("Neither good nor poor")
+    GOOD = 4, _("Good")
+    VERY_GOOD = 5, _("Very good")
+
+
+class Closure(CaseOwned):
+    """Closing an episode: why, the exit check of the safety plan, and the outcomes measured at
+    closure against intake. A case whose latest risk band is high is closed only once a
+    supervisor (a second person) approves; until then the request waits, or is returned."""
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="closures")
+    episode = models.OneToOneField(Episode, on_delete=models.CASCADE, related_name="closure")
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    state = models.CharField(max_length=12, choices=ClosureState.choices)
+    reason = models.ForeignKey(ClosureReason, on_delete=models.PROTECT, related_name="closures")
+    contact_attempts = models.PositiveSmallIntegerField(null=True, blank=True)
+    reason_details = EncryptedTextField(blank=True, default="")
+    plan_check = models.CharField(max_length=12, choices=PlanExitCheck.choices)
+    if_things_change = EncryptedTextField(blank=True, default="")
+    # Outcome measures (counted by reports: plain choices, no free text).
+    abuse_change = models.CharField(max_length=12, choices=AbuseChange.choices)
+    feels_safer = models.CharField(max_length=12, choices=FeelsSafer.choices)
+    risk_at_intake = models.CharField(max_length=12, choices=RiskLevel.choices)
+    risk_at_exit = models.CharField(max_length=12, choices=RiskLevel.choices)
+    quality_of_life_start = models.PositiveSmallIntegerField(
+        choices=QualityOfLife.choices, null=True, blank=True
+    )
+    quality_of_life_exit = models.PositiveSmallIntegerField(
+        choices=QualityOfLife.choices, null=True, blank=True
+    )
+    #: Which of the case's needs were met: a list of need ids or kinds, filled once needs are
+    #: structured (an empty list until then).
+    needs_met = models.JSONField(default=list, blank=True)
+    needs_approval = models.BooleanField(default=False)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    requested_at = models.DateTimeField(default=timezone.now)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_comment = EncryptedTextField(blank=True, default="")
+    closed_at = models.DateTimeField(null=True, blank=True)
+    #: What closing cancelled: {"followups": n, "checkins": n}.
+    cancelled = models.JSONField(default=dict, blank=True)
+    version = models.PositiveIntegerField(default=1)
+
+    narrative_fields = ("reason_details", "if_things_change", "decision_comment")
+    kept_encrypted_fields = ()
+
+    class Meta:
+        ordering = ["-requested_at"]
+        indexes = [models.Index(fields=["state", "requested_at"])]
+
+    def __str__(self) -> str:
+        return f"Closure of {self.case_id}"
+
+
+class ReopenRequestState(models.TextChoices):
+    OPEN = "open", _("Waiting for a supervisor")
+    REOPENED = "reopened", _("Reopened")
+    DECLINED = "declined", _("Declined")
+
+
+class ReopenRequest(CaseOwned):
+    """An advocate, taking a referral, found the survivor's earlier case in a team they do not
+    work in: they ask its supervisors to reopen it and assign it, instead of opening a duplicate."""
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="reopen_requests")
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    requested_at = models.DateTimeField(default=timezone.now)
+    note = EncryptedTextField(blank=True, default="")
+    state = models.CharField(
+        max_length=12, choices=ReopenRequestState.choices, default=ReopenRequestState.OPEN
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    narrative_fields = ("note",)
+    kept_encrypted_fields = ()
+
+    class Meta:
+        ordering = ["-requested_at"]
+
+
+class RiskSource(models.TextChoices):
+    ASSESSMENT = "assessment", _("Risk assessment")
+    OVERRIDE = "override", _("Changed by hand")
+    INTAKE = "intake", _("Chosen at intake, before any assessment")
+    RECORDED = "recorded", _("Recorded before sources were kept")
+
+
+class RiskLevelChange(CaseOwned):
+    """Where the case's risk level comes from: each change, newest last. The latest row is the
+    source of the level shown now (an assessment of a date, or a change by hand: by whom, when,
+    why). A lowering below the latest assessment needs a reason and tells the supervisors."""
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="risk_changes")
+    level = models.CharField(max_length=12, choices=RiskLevel.choices)
+    previous = models.CharField(max_length=12, choices=RiskLevel.choices, blank=True, default="")
+    source = models.CharField(max_length=12, choices=RiskSource.choices)
+    #: The assessment's public id and its own date (a source = assessment row).
+    assessment_id = models.CharField(max_length=32, blank=True, default="")
+    assessed_at = models.DateTimeField(null=True, blank=True)
+    #: The band of the latest assessment when this change was made by hand.
+    assessed_level = models.CharField(
+        max_length=12, choices=RiskLevel.choices, blank=True, default=""
+    )
+    below_assessment = models.BooleanField(default=False)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+    reason = EncryptedTextField(blank=True, default="")
+
+    narrative_fields = ("reason",)
+    kept_encrypted_fields = ()
+
+    class Meta:
+        ordering = ["case", "at", "pk"]
+        indexes = [models.Index(fields=["case", "-at"])]

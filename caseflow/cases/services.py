@@ -14,11 +14,13 @@ from django.db.models import Q
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from caseflow import policy
 from caseflow.accounts.models import Role, Team, User
 from caseflow.audit.models import AuditEvent
 from caseflow.audit.services import record
+from caseflow.cases import journey
 from caseflow.cases.models import (
     STATUS_TRANSITIONS,
     BreakGlassGrant,
@@ -28,6 +30,7 @@ from caseflow.cases.models import (
     CaseStatus,
     Party,
     PartyRole,
+    RiskLevel,
     name_index_for,
 )
 from caseflow.inbox.services import case_supervisors, notify
@@ -105,7 +108,9 @@ def _set_assignees(case: Case, users: Iterable[User]) -> tuple[list[int], list[i
     current = set(CaseAssignment.objects.filter(case=case).values_list("user_id", flat=True))
     added, removed = sorted(wanted - current), sorted(current - wanted)
     CaseAssignment.objects.filter(case=case, user_id__in=removed).delete()
-    CaseAssignment.objects.bulk_create([CaseAssignment(case=case, user_id=pk) for pk in added])
+    CaseAssignment.objects.bulk_create(
+        [CaseAssignment(case=case, user_id=pk, agency_id=case.agency_id) for pk in added]
+    )
     return added, removed
 
 
@@ -117,11 +122,14 @@ def case_open(
     team: Team,
     survivor: dict[str, Any],
     other_party: dict[str, Any] | None,
-    risk_level: str,
+    risk_level: str = RiskLevel.UNKNOWN,
     summary: str = "",
     reference: str = "",
 ) -> Case:
-    """Take in a referral: the case, its survivor and other party, the actor as primary advocate."""
+    """Take in a referral: the case, its survivor and other party, the actor as primary advocate.
+
+    A new case is not yet assessed: intake asks for no risk band (``risk_level`` is for imports
+    and the demo, and is recorded as chosen at intake)."""
     if team not in policy.intake_teams(actor):
         raise PermissionDenied(_("You can only open cases in your own teams."))
     people = [(PartyRole.SURVIVOR, survivor["full_name"], survivor.get("date_of_birth"))]
@@ -141,6 +149,8 @@ def case_open(
         summary=summary,
     )
     _set_assignees(case, [actor])
+    journey.episode_first(case=case, actor=actor)
+    journey.risk_from_intake(actor=actor, case=case, level=risk_level)
     record(
         "case.create",
         actor=actor,
@@ -165,7 +175,8 @@ def case_open(
 
 
 #: Case fields a case worker may change through the edit form.
-CASE_EDITABLE = ("reference", "risk_level", "summary")
+#: The risk level is changed on its own page, with a reason (``journey.risk_level_override``).
+CASE_EDITABLE = ("reference", "summary")
 
 
 @transaction.atomic
@@ -233,7 +244,9 @@ def case_assign(
 
 @transaction.atomic
 def case_set_status(*, actor: User, request: HttpRequest | None, case: Case, status: str) -> Case:
-    """Move a case along referral → active → dormant/closed; reopening keeps the whole history."""
+    """Move a case along referral → active → dormant. Closing goes through the closure (its
+    reason, exit check and outcomes: ``journey.closure_submit``); reopening a closed case starts
+    a new episode (``journey.case_reopen``) and keeps the whole history."""
     if not policy.may(actor, case, "change_status"):
         raise PermissionDenied
     if status not in STATUS_TRANSITIONS.get(case.status, set()):
@@ -241,6 +254,13 @@ def case_set_status(*, actor: User, request: HttpRequest | None, case: Case, sta
             _("A %(status)s case cannot be made %(status2)s.")
             % {"status": case.get_status_display().lower(), "status2": status}
         )
+    if status == CaseStatus.CLOSED:
+        raise ValidationError(
+            gettext("A case is closed through its closure page, with a reason and outcomes.")
+        )
+    if case.status == CaseStatus.CLOSED:
+        journey.case_reopen(actor=actor, request=request, case=case)
+        return case
     previous = case.status
     case.status = status
     if status == CaseStatus.CLOSED:
@@ -248,6 +268,8 @@ def case_set_status(*, actor: User, request: HttpRequest | None, case: Case, sta
     elif previous in (CaseStatus.CLOSED, CaseStatus.DORMANT):
         case.closed_at = None
     case.save(update_fields=["status", "closed_at", "updated_at"])
+    if status == CaseStatus.ACTIVE:
+        journey.episode_activate(case=case, actor=actor)
     record(
         "case.status",
         actor=actor,

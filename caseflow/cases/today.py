@@ -16,9 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
+
+from caseflow.accounts import zones
 
 #: At most this many items per source, so one case with a backlog does not fill the page.
 PER_SOURCE = 50
@@ -96,8 +97,9 @@ def registered_sources() -> tuple[QueueSource, ...]:
 
 
 def staff_zone() -> zoneinfo.ZoneInfo:
-    """Where the agency's staff work: the day boundaries of "today" and the times they read."""
-    return zoneinfo.ZoneInfo(settings.STAFF_TIME_ZONE)
+    """Where the agency's staff work: the day boundaries of "today" and the times they read
+    (the zone activated for the request: the agency's, see :mod:`caseflow.accounts.zones`)."""
+    return zones.current()
 
 
 def day_bounds(now: dt.datetime) -> tuple[dt.datetime, dt.datetime]:

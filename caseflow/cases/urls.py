@@ -1,6 +1,6 @@
 from django.urls import path
 
-from caseflow.cases import views
+from caseflow.cases import journey_views, views
 
 app_name = "cases"
 
@@ -10,7 +10,17 @@ urlpatterns = [
     path("break-glass/", views.break_glass, name="break_glass"),
     path("find/", views.case_find, name="find"),
     path("find/emergency/", views.case_find_emergency, name="find_emergency"),
+    path("closure-reasons/", journey_views.closure_reasons, name="closure_reasons"),
     path("<pid:public_id>/", views.case_detail, name="detail"),
+    path("<pid:public_id>/close/", journey_views.closure, name="closure"),
+    path("<pid:public_id>/close/decide/", journey_views.closure_decide, name="closure_decide"),
+    path("<pid:public_id>/journey/", journey_views.journey_page, name="journey"),
+    path("<pid:public_id>/risk/", journey_views.risk_level, name="risk"),
+    path(
+        "<pid:public_id>/reopen-requests/<pid:request_id>/",
+        journey_views.reopen_request_decide,
+        name="reopen_request",
+    ),
     path("<pid:public_id>/edit/", views.case_edit, name="edit"),
     path("<pid:public_id>/assign/", views.case_assign, name="assign"),
     path("<pid:public_id>/restrict/", views.case_restrict, name="restrict"),

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
@@ -21,7 +22,7 @@ from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.models import Role
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
-from caseflow.cases import contact, drafts, selectors, services, timeline, today
+from caseflow.cases import contact, drafts, journey, selectors, services, timeline, today
 from caseflow.cases.fields import field_config
 from caseflow.cases.forms import (
     AssignForm,
@@ -79,7 +80,7 @@ def dashboard(request: AuthenticatedRequest) -> HttpResponse:
             ("today", _("Due today"), queue.today),
             ("recent", _("Just done"), queue.recent),
         ]
-        context["staff_zone"] = today.staff_zone()
+        context["staff_zone"] = today.staff_zone().key
         if role == Role.SUPERVISOR:
             _overdue_per_person(context["per_advocate"], queue)
         # The read covers the cases listed and those the queue names.
@@ -222,23 +223,41 @@ def case_new(request: AuthenticatedRequest) -> HttpResponse:
         raise PermissionDenied
     intake_fields = field_config(request).settings
     form = IntakeForm(request.POST or None, teams=teams, field_config=intake_fields)
+    form.helper.form_id = "intake-form"
     check = None
+    earlier = None
     if request.method == "POST" and form.is_valid():
         other = form.other_party()
-        people = [
-            (
-                PartyRole.SURVIVOR,
-                form.cleaned_data["survivor_full_name"],
-                _iso(form.cleaned_data.get("survivor_date_of_birth")),
-            )
-        ]
+        agency_id = form.cleaned_data["team"].agency_id
+        survivor_dob = _iso(form.cleaned_data.get("survivor_date_of_birth"))
+        # Is this survivor already known to the agency? Offer their earlier case before a new one.
+        earlier = journey.earlier_cases(
+            request.user,
+            agency_id=agency_id,
+            full_name=form.cleaned_data["survivor_full_name"],
+            date_of_birth=survivor_dob,
+        )
+        chosen = _earlier_case_choice(request, form, earlier, other)
+        if chosen is not None:
+            return chosen
+        people = [(PartyRole.SURVIVOR, form.cleaned_data["survivor_full_name"], survivor_dob)]
         if other:
             people.append((PartyRole.OTHER_PARTY, other["full_name"], _iso(other["date_of_birth"])))
-        check = services.conflict_check(
-            agency_id=form.cleaned_data["team"].agency_id, people=people
-        )
+        check = services.conflict_check(agency_id=agency_id, people=people)
+        if earlier and "new_anyway" not in request.POST:
+            # Offered, not yet chosen: nothing is opened until the advocate says which.
+            record(
+                "intake.earlier_case",
+                request=request,
+                detail={
+                    "choice": "offered",
+                    "cases": [c.pk for c in earlier.yours],
+                    "elsewhere": len(earlier.elsewhere),
+                },
+            )
+            check = None
         # Going on despite a possible conflict is its own button, never the one that found it.
-        if check.found and "despite_conflict" not in request.POST:
+        elif check.found and "despite_conflict" not in request.POST:
             record("case.conflict_warning", request=request)
         else:
             try:
@@ -249,10 +268,21 @@ def case_new(request: AuthenticatedRequest) -> HttpResponse:
                         team=form.cleaned_data["team"],
                         survivor=form.survivor(),
                         other_party=other,
-                        risk_level=form.cleaned_data["risk_level"],
                         summary=form.cleaned_data.get("summary", ""),
                         reference=form.cleaned_data["reference"],
                     )
+                    if earlier:
+                        record(
+                            "intake.earlier_case",
+                            request=request,
+                            case=case,
+                            obj=case,
+                            detail={
+                                "choice": "new_case",
+                                "cases": [c.pk for c in earlier.yours],
+                                "elsewhere": len(earlier.elsewhere),
+                            },
+                        )
             except IntegrityError:
                 form.add_error("reference", _("Another case already has this reference."))
             else:
@@ -272,12 +302,66 @@ def case_new(request: AuthenticatedRequest) -> HttpResponse:
                 return redirect("cases:detail", case.public_id)
     if check is not None and check.found:
         offer_to_open_despite_conflict(form)
+    offer = bool(earlier) and "new_anyway" not in request.POST
+    if offer:
+        form.helper.inputs = []  # type: ignore[attr-defined]
     context = {
         "form": form,
         "conflict": check is not None and check.found,
         "name_only": _name_only_message(check, intake_fields) if check else "",
+        "earlier": earlier if offer else None,
+        "new_anyway": "new_anyway" in request.POST,
     }
     return render(request, "cases/case_new.html", context)
+
+
+def _earlier_case_choice(
+    request: AuthenticatedRequest, form: IntakeForm, earlier, other: dict | None
+) -> HttpResponse | None:
+    """The advocate chose the survivor's earlier case: reopen it (theirs to reopen), or ask the
+    supervisors of the team that holds it. ``None`` when they chose neither."""
+    if not earlier:
+        return None
+    wanted = request.POST.get("reopen", "")
+    if wanted:
+        case = next((c for c in earlier.yours if c.public_id == wanted), None)
+        if case is None:
+            form.add_error(None, gettext("That case cannot be reopened from here."))
+            return None
+        journey.reopen_from_intake(
+            actor=request.user,
+            request=request,
+            case=case,
+            summary=form.cleaned_data.get("summary", ""),
+            other_party=other,
+        )
+        messages.success(
+            request,
+            gettext("Case %(reference)s reopened: everything from before is on it.")
+            % {"reference": case.reference},
+        )
+        return redirect("cases:detail", case.public_id)
+    if "ask_reopen" in request.POST and earlier.elsewhere:
+        journey.reopen_request_create(
+            actor=request.user,
+            request=request,
+            case_ids=earlier.elsewhere,
+            note=form.cleaned_data.get("summary", ""),
+        )
+        record(
+            "intake.earlier_case",
+            request=request,
+            detail={"choice": "asked_supervisor", "elsewhere": len(earlier.elsewhere)},
+        )
+        messages.success(
+            request,
+            gettext(
+                "Your request was sent to the supervisors of the team that holds the survivor's "
+                "earlier case. You will be told when they decide; nothing was opened."
+            ),
+        )
+        return redirect("dashboard")
+    return None
 
 
 def _name_only_message(check: services.ConflictCheck, intake_fields: dict) -> str:
@@ -325,7 +409,9 @@ def _iso(value) -> str | None:
 def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     # One query for the data key, the safe-contact profile and what the panels need to know
     # before they query their own rows (see caseflow/cases/panels.py).
-    remember_facts(case, selectors.case_page_facts(case, *panel_facts()))
+    annotations, related = panel_facts()
+    facts = selectors.case_page_facts(case, {**annotations, **journey.case_facts()}, related)
+    remember_facts(case, facts)
     parties = list(case.parties.all())
     fields = field_config(request, case)
     for party in parties:
@@ -363,6 +449,15 @@ def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "status_choices": _status_choices(case),
             "break_glass": not caseworker,
             "panels": render_panels(request, case),
+            "facts": facts,
+            "pending_closure": journey.pending_closure(case)
+            if facts["has_pending_closure"]
+            else None,
+            "reopen_requests": journey.open_reopen_requests(case)
+            if facts["has_reopen_requests"] and policy.may(request.user, case, "assign")
+            else [],
+            "risk_source": journey.risk_source(case) if facts["has_risk_changes"] else None,
+            "may_close": caseworker and case.status != CaseStatus.CLOSED,
         },
     )
 
@@ -371,12 +466,12 @@ def _status_choices(case) -> list[tuple[str, str]]:
     labels = {
         CaseStatus.ACTIVE: _("Make active") if case.status == CaseStatus.REFERRAL else _("Reopen"),
         CaseStatus.DORMANT: _("Mark dormant"),
-        CaseStatus.CLOSED: _("Close"),
     }
+    # Closing has its own page (a reason, the exit check, outcomes): never one click.
     return [
         (s, labels[CaseStatus(s)])
         for s in CaseStatus.values
-        if s in STATUS_TRANSITIONS[case.status]
+        if s in STATUS_TRANSITIONS[case.status] and s != CaseStatus.CLOSED
     ]
 
 
@@ -386,7 +481,6 @@ def _status_choices(case) -> list[tuple[str, str]]:
 def case_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     initial = {
         "reference": case.reference,
-        "risk_level": case.risk_level,
         "summary": case.summary,
         "version": case.version,
     }

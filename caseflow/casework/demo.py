@@ -1,8 +1,8 @@
 """Demo data for casework: five months of case notes and incidents on the demo's high-risk
 cases, with generated placeholder evidence (a grey PNG "photo", a one-page PDF letter and a
 short WAV tone as a "voice note": nothing real), an amended note, and a note written under the
-demo's emergency access. Everything is written through the casework services; times are
-relative to the demo's "now"."""
+demo's emergency access; and needs at every status, with goals and services. Everything is
+written through the casework services; times are relative to the demo's "now"."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import zlib
 from caseflow import policy
 from caseflow.cases import evidence as files
 from caseflow.cases.models import BreakGlassGrant, RiskLevel
-from caseflow.casework import services
-from caseflow.casework.models import CaseNote
+from caseflow.casework import needs, services
+from caseflow.casework.models import CaseNote, GoalStatus, NeedStatus
 
 MONTHS = 5
 CASES = 3
@@ -191,3 +191,128 @@ def seed_demo(context) -> None:
             duration_minutes=10,
             text="Fictional: took the call on the duty line; she is safe tonight.",
         )
+    seed_needs(context)
+
+
+#: Needs, goals and services of the demo (fictional): each need with its status path (days ago
+#: for each step), a goal (target in days from now) and a service.
+NEEDS = (
+    (
+        "housing",
+        "Fictional: the tenancy is in his name; she wants a place of her own.",
+        ((70, NeedStatus.IDENTIFIED), (50, NeedStatus.IN_PROGRESS), (6, NeedStatus.MET)),
+        ("A tenancy in her own name", -10, GoalStatus.ACHIEVED),
+        ("referred", "Council housing options team (fictional)", "accepted"),
+    ),
+    (
+        "money",
+        "Fictional: no bank account of her own; benefits paid into the joint account.",
+        ((60, NeedStatus.IDENTIFIED), (30, NeedStatus.IN_PROGRESS)),
+        ("Her own bank account and benefits paid into it", 21, GoalStatus.OPEN),
+        ("given", "", ""),
+    ),
+    (
+        "technology",
+        "Fictional: he seems to know where she has been.",
+        ((12, NeedStatus.IDENTIFIED),),
+        ("Phone and car checked for trackers", 14, GoalStatus.OPEN),
+        ("referred", "Tech safety clinic (fictional)", "waiting"),
+    ),
+    (
+        "children",
+        "Fictional: worried about unsupervised contact at the weekends.",
+        ((80, NeedStatus.IDENTIFIED), (40, NeedStatus.NO_LONGER_NEEDED)),
+        None,
+        None,
+    ),
+    (
+        "emotional",
+        "Fictional: would like someone to talk to between appointments.",
+        ((25, NeedStatus.IDENTIFIED), (20, NeedStatus.IN_PROGRESS)),
+        ("Weekly group sessions", 30, GoalStatus.OPEN),
+        ("referred", "Survivors' support group (fictional)", "accepted"),
+    ),
+)
+NEED_CASES = 6
+
+
+def seed_needs(context) -> None:
+    """Needs at every status, with goals and services, on a few of the demo's open cases."""
+    today = context.now.date()
+    chosen = [
+        case
+        for case in context.cases
+        if case.is_open and not case.restricted and case.primary_advocate is not None
+    ][:NEED_CASES]
+    for index, case in enumerate(chosen):
+        advocate = case.primary_advocate
+        if not policy.may(advocate, case, "edit"):
+            continue
+        note = CaseNote.objects.filter(case=case).order_by("-occurred_at").first()
+        for number, (kind, detail, path, goal_spec, service_spec) in enumerate(NEEDS):
+            if (index + number) % 4 == 3:
+                continue  # not every survivor has every need
+            first_day, first_status = path[0]
+            need = needs.need_create(
+                actor=advocate,
+                request=None,
+                case=case,
+                kind=kind,
+                detail=detail,
+                status=first_status,
+                identified_on=today - dt.timedelta(days=first_day),
+            )
+            for days_ago, status in path[1:]:
+                needs.need_set_status(
+                    actor=advocate,
+                    request=None,
+                    need=need,
+                    expected_version=need.version,
+                    status=status,
+                    changed_on=today - dt.timedelta(days=days_ago),
+                    comment="Fictional: talked it through with her.",
+                )
+            goal = None
+            if goal_spec is not None:
+                description, target_in, goal_status = goal_spec
+                goal = needs.goal_create(
+                    actor=advocate,
+                    request=None,
+                    case=case,
+                    description=description,
+                    need=need,
+                    target_date=today + dt.timedelta(days=target_in),
+                )
+                if goal_status != GoalStatus.OPEN:
+                    needs.goal_change(
+                        actor=advocate,
+                        request=None,
+                        goal=goal,
+                        expected_version=goal.version,
+                        description=description,
+                        need=need,
+                        target_date=goal.target_date,
+                        status=goal_status,
+                    )
+            if service_spec is not None:
+                how, provider, outcome = service_spec
+                needs.service_create(
+                    actor=advocate,
+                    request=None,
+                    case=case,
+                    fields={
+                        "how": how,
+                        "provider": provider,
+                        "description": "Fictional: "
+                        + (
+                            "referral made with her agreement."
+                            if how == "referred"
+                            else "helped her fill in the forms at the office."
+                        ),
+                        "provided_on": today - dt.timedelta(days=first_day // 2),
+                        "outcome": outcome,
+                        "need": need,
+                        "goal": goal,
+                        "note": note,
+                    },
+                )

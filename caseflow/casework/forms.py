@@ -1,10 +1,12 @@
-"""Forms for case notes, amendments and incidents. Times are entered and shown in UTC, like
-follow-ups. Evidence files are checked here (:func:`caseflow.cases.evidence.check_file`); the
-case's quota is checked by the service, which the view turns into an error on the same field."""
+"""Forms for case notes, amendments and incidents. Times are entered and shown in the staff's
+own time (the agency's zone, activated per request: see ``accounts.zones``), like follow-ups.
+Evidence files are checked here (:func:`caseflow.cases.evidence.check_file`); the case's quota
+is checked by the service, which the view turns into an error on the same field."""
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from crispy_forms.helper import FormHelper
 from django import forms
@@ -12,15 +14,21 @@ from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 
+from caseflow.accounts import zones
 from caseflow.cases import evidence as files
 from caseflow.cases.forms import configure_fields
 from caseflow.casework.models import (
     Direction,
+    GoalStatus,
     IncidentKind,
     IncidentPerson,
+    NeedKind,
+    NeedStatus,
     NoteKind,
     Participant,
     PoliceInvolved,
+    ServiceHow,
+    ServiceOutcome,
 )
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -105,6 +113,13 @@ def _when(value: dt.datetime) -> dt.datetime:
     return value
 
 
+def _your_time(form: forms.Form) -> None:
+    """Say, on each time the form asks for, whose time it is in (the staff's own)."""
+    for name in ("occurred_at", "followup_due", "occurred_time"):
+        if name in form.fields:
+            form.fields[name].help_text = zones.your_time(str(form.fields[name].help_text or ""))
+
+
 class NoteFields(forms.Form):
     kind = forms.ChoiceField(label=_("What kind of contact"), choices=NoteKind.choices)
     participants = forms.MultipleChoiceField(
@@ -120,7 +135,6 @@ class NoteFields(forms.Form):
         label=_("When"),
         widget=DateTimeLocalInput(),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
-        help_text=_("In UTC."),
     )
     duration_minutes = forms.IntegerField(
         label=_("How long (minutes)"), min_value=0, max_value=24 * 60, required=False
@@ -130,6 +144,8 @@ class NoteFields(forms.Form):
     )
     incident = forms.ChoiceField(label=_("About an incident"), required=False)
     checkin = forms.ChoiceField(label=_("About a check-in"), required=False)
+    need = forms.ChoiceField(label=_("About a need"), required=False)
+    goal = forms.ChoiceField(label=_("About a goal"), required=False)
 
     #: Fields an agency may hide or relabel (``cases.models.IntakeField``).
     OPTIONAL_FIELDS = ("duration_minutes",)
@@ -139,11 +155,22 @@ class NoteFields(forms.Form):
         *args,
         incidents: list[tuple[str, str]],
         checkins: list[tuple[str, str]] | None = None,
+        needs: list[tuple[str, str]] | None = None,
+        goals: list[tuple[str, str]] | None = None,
         field_config: dict[str, dict] | None = None,
         **kwargs,
     ):
         super().__init__(*args, **kwargs)
         configure_fields(self, field_config, self.OPTIONAL_FIELDS)
+        for name, choices, empty in (
+            ("need", needs, _("No need")),
+            ("goal", goals, _("No goal")),
+        ):
+            if not choices:
+                del self.fields[name]
+            else:
+                _choices(self, name, empty, choices)
+        _your_time(self)
         if checkins is None:
             del self.fields["checkin"]
         else:
@@ -169,7 +196,7 @@ class NoteForm(NoteFields):
         widget=DateTimeLocalInput(),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
         required=False,
-        help_text=_("In UTC. The follow-up goes to the case's advocate."),
+        help_text=_("The follow-up goes to the case's advocate."),
     )
     followup_details = forms.CharField(
         label=_("What to follow up"),
@@ -235,7 +262,7 @@ class IncidentForm(forms.Form):
         label=_("Time"),
         required=False,
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-        help_text=_("In UTC. Leave empty if it is not known."),
+        help_text=_("Leave empty if it is not known."),
     )
     approximate = forms.BooleanField(label=_("The date is approximate"), required=False)
     when_described = forms.CharField(
@@ -298,6 +325,7 @@ class IncidentForm(forms.Form):
     def __init__(self, *args, field_config: dict[str, dict] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         configure_fields(self, field_config, self.OPTIONAL_FIELDS)
+        _your_time(self)
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True
@@ -307,8 +335,10 @@ class IncidentForm(forms.Form):
         day = data.get("occurred_on")
         if day is not None:
             at = dt.datetime.combine(
-                day, data.get("occurred_time") or dt.time(12, 0), tzinfo=dt.UTC
+                day, data.get("occurred_time") or dt.time(12, 0), tzinfo=zones.current()
             )
+            # A wall time the clocks skip (spring forward) is read as the instant they jump.
+            at = at.astimezone(dt.UTC)
             try:
                 data["occurred_at"] = _when(at)
             except forms.ValidationError as exc:
@@ -335,3 +365,188 @@ class EvidenceForm(forms.Form):
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True
+
+
+# --- Needs, goals and services -----------------------------------------------------------------
+
+
+def _date_widget() -> forms.DateInput:
+    return forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+def _not_ahead(day: dt.date | None) -> dt.date | None:
+    if day is not None and day > timezone.localdate() + dt.timedelta(days=1):
+        raise forms.ValidationError(_("This day has not come yet."))
+    if day is not None and day < timezone.localdate() - dt.timedelta(days=366 * 30):
+        raise forms.ValidationError(_("This day is too far in the past."))
+    return day
+
+
+def _with_helper(form: forms.Form) -> None:
+    form.helper = FormHelper()  # type: ignore[attr-defined]
+    form.helper.form_tag = False  # type: ignore[attr-defined]
+    form.helper.disable_csrf = True  # type: ignore[attr-defined]
+
+
+def _choices(form: forms.Form, name: str, empty: Any, choices: list[tuple[str, str]]) -> None:
+    field = form.fields[name]
+    assert isinstance(field, forms.ChoiceField)
+    field.choices = [("", empty), *choices]
+
+
+class NeedForm(forms.Form):
+    kind = forms.ChoiceField(label=_("What the survivor needs help with"), choices=NeedKind.choices)
+    detail = forms.CharField(
+        label=_("More about it"),
+        max_length=SHORT_MAX,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Stored encrypted."),
+    )
+    status = forms.ChoiceField(
+        label=_("Where it stands"), choices=NeedStatus.choices, initial=NeedStatus.IDENTIFIED
+    )
+    identified_on = forms.DateField(label=_("Identified on"), widget=_date_widget(), required=False)
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, change: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if change:
+            # The status moves through its own form, which keeps the history.
+            del self.fields["status"]
+            del self.fields["identified_on"]
+            self.fields["version"].required = True
+        else:
+            del self.fields["version"]
+        _with_helper(self)
+
+    def clean_identified_on(self) -> dt.date | None:
+        return _not_ahead(self.cleaned_data.get("identified_on"))
+
+
+class NeedStatusForm(forms.Form):
+    status = forms.ChoiceField(label=_("New status"), choices=NeedStatus.choices)
+    changed_on = forms.DateField(
+        label=_("On"),
+        widget=_date_widget(),
+        required=False,
+        help_text=_("Leave empty for today."),
+    )
+    comment = forms.CharField(
+        label=_("Comment"),
+        max_length=SHORT_MAX,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, since: dt.date | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.since = since
+        _with_helper(self)
+
+    def clean_changed_on(self) -> dt.date | None:
+        day = _not_ahead(self.cleaned_data.get("changed_on"))
+        if day is not None and self.since is not None and day < self.since:
+            raise forms.ValidationError(
+                _("The need's latest change was on %(day)s: pick that day or later.")
+                % {"day": self.since.strftime("%d %b %Y")}
+            )
+        return day
+
+
+class GoalForm(forms.Form):
+    description = forms.CharField(
+        label=_("The goal"),
+        max_length=SHORT_MAX,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("In the survivor's words where possible. Stored encrypted."),
+    )
+    need = forms.ChoiceField(label=_("Towards the need"), required=False)
+    target_date = forms.DateField(label=_("Target date"), widget=_date_widget(), required=False)
+    status = forms.ChoiceField(label=_("Where it stands"), choices=GoalStatus.choices)
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, needs: list[tuple[str, str]], change: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        _choices(self, "need", _("Not linked to a need"), needs)
+        if not change:
+            del self.fields["status"]
+            del self.fields["version"]
+        _with_helper(self)
+
+    def clean_target_date(self) -> dt.date | None:
+        day = self.cleaned_data.get("target_date")
+        if day is not None and not (
+            timezone.localdate() - dt.timedelta(days=366 * 5)
+            <= day
+            <= timezone.localdate() + dt.timedelta(days=366 * 10)
+        ):
+            raise forms.ValidationError(_("Pick a date within the next ten years."))
+        return day
+
+
+class ServiceForm(forms.Form):
+    how = forms.ChoiceField(
+        label=_("What was done"),
+        choices=ServiceHow.choices,
+        widget=forms.RadioSelect,
+        initial=ServiceHow.GIVEN,
+    )
+    provider = forms.CharField(
+        label=_("Who gave it or took the referral"),
+        max_length=200,
+        required=False,
+        help_text=_("An organisation or service, for example the council's housing team."),
+    )
+    description = forms.CharField(
+        label=_("What it was"),
+        max_length=SHORT_MAX,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    provided_on = forms.DateField(label=_("On"), widget=_date_widget(), required=False)
+    outcome = forms.ChoiceField(
+        label=_("What came of the referral"), choices=ServiceOutcome.choices, required=False
+    )
+    need = forms.ChoiceField(label=_("For the need"), required=False)
+    goal = forms.ChoiceField(label=_("Towards the goal"), required=False)
+    note = forms.ChoiceField(label=_("Recorded in the case note"), required=False)
+    release = forms.ChoiceField(
+        label=_("Release of information that allows the referral"),
+        required=False,
+        help_text=_("Needed when the referral shares the survivor's details."),
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(
+        self,
+        *args,
+        needs: list[tuple[str, str]],
+        goals: list[tuple[str, str]],
+        notes: list[tuple[str, str]],
+        releases: list[tuple[str, str]],
+        change: bool = False,
+        **kwargs,
+    ):
+        super().__init__(*args, **kwargs)
+        _choices(self, "need", _("Not linked to a need"), needs)
+        _choices(self, "goal", _("Not linked to a goal"), goals)
+        _choices(self, "note", _("No case note"), notes)
+        _choices(self, "release", _("No release"), releases)
+        if not change:
+            del self.fields["version"]
+        _with_helper(self)
+
+    def clean_provided_on(self) -> dt.date | None:
+        return _not_ahead(self.cleaned_data.get("provided_on"))
+
+    def clean(self):
+        data = super().clean()
+        if data.get("how") == ServiceHow.REFERRED and not (data.get("provider") or "").strip():
+            self.add_error("provider", _("Say who the referral went to."))
+        if data.get("how") == ServiceHow.GIVEN and data.get("release"):
+            self.add_error(
+                "release", _("A release is named for a referral only: choose “No release”.")
+            )
+        return data

@@ -83,6 +83,13 @@ class CaseNote(CaseOwned):
     checkin = models.ForeignKey(
         "checkins.CheckIn", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The need or goal the note is about, if any.
+    need = models.ForeignKey(
+        "Need", on_delete=models.SET_NULL, null=True, blank=True, related_name="notes"
+    )
+    goal = models.ForeignKey(
+        "Goal", on_delete=models.SET_NULL, null=True, blank=True, related_name="notes"
+    )
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     # Set when the note was written under emergency (break-glass) access: for the review.
     break_glass = models.ForeignKey(
@@ -268,3 +275,193 @@ class Evidence(CaseOwned):
                 name="casework_evidence_one_record",
             )
         ]
+
+
+class NeedKind(models.TextChoices):
+    """What the survivor needs help with: the barriers the safety plan names, made countable."""
+
+    HOUSING = "housing", _("Housing")
+    MONEY = "money", _("Income and money")
+    CHILDREN = "children", _("Children and child contact")
+    IMMIGRATION = "immigration", _("Immigration status")
+    HEALTH = "health", _("Disability and health")
+    LEGAL = "legal", _("Legal and court")
+    TECHNOLOGY = "technology", _("Technology safety")
+    EMOTIONAL = "emotional", _("Emotional support")
+    SUBSTANCE = "substance", _("Substance use")
+    OTHER = "other", _("Other")
+
+
+class NeedStatus(models.TextChoices):
+    IDENTIFIED = "identified", _("Identified")
+    IN_PROGRESS = "in_progress", _("In progress")
+    MET = "met", _("Met")
+    NO_LONGER_NEEDED = "no_longer_needed", _("No longer needed")
+
+
+#: A need still being worked on (shown first, counted as open).
+OPEN_NEED_STATUSES = (NeedStatus.IDENTIFIED, NeedStatus.IN_PROGRESS)
+
+
+class Need(CaseOwned):
+    """One thing the survivor needs help with (housing, money, ...), and where it stands.
+
+    Every change of status is kept as a :class:`NeedStatusChange` with the date it happened, so
+    reports can count needs met in a period and the case shows how the need moved."""
+
+    case = models.ForeignKey("cases.Case", on_delete=models.CASCADE, related_name="needs")
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    kind = models.CharField(max_length=16, choices=NeedKind.choices)
+    status = models.CharField(
+        max_length=20, choices=NeedStatus.choices, default=NeedStatus.IDENTIFIED
+    )
+    # The date of the latest status change (the day it happened, as the advocate gave it).
+    status_since = models.DateField(default=timezone.localdate)
+    identified_on = models.DateField(default=timezone.localdate)
+    detail = EncryptedTextField(blank=True, default="")
+
+    narrative_fields = ("detail",)
+    kept_encrypted_fields = ()
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    # Optimistic concurrency: bumped on every change; a change based on an older one is refused.
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["kind", "created_at", "pk"]
+        indexes = [models.Index(fields=["case", "kind", "status"])]
+
+    def __str__(self) -> str:
+        return str(self.get_kind_display())
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_NEED_STATUSES
+
+
+class NeedStatusChange(CaseOwned):
+    """One change of a need's status: from what, to what, on which day, by whom (the history)."""
+
+    case = models.ForeignKey("cases.Case", on_delete=models.CASCADE, related_name="+")
+    need = models.ForeignKey(Need, on_delete=models.CASCADE, related_name="status_changes")
+    # Empty for the first entry (the need was identified).
+    from_status = models.CharField(max_length=20, choices=NeedStatus.choices, blank=True)
+    to_status = models.CharField(max_length=20, choices=NeedStatus.choices)
+    # The day it happened (the advocate may record it later).
+    changed_on = models.DateField(default=timezone.localdate)
+    comment = EncryptedTextField(blank=True, default="")
+
+    narrative_fields = ("comment",)
+    kept_encrypted_fields = ()
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["changed_on", "created_at", "pk"]
+        indexes = [models.Index(fields=["case", "changed_on"])]
+
+
+class GoalStatus(models.TextChoices):
+    OPEN = "open", _("Working towards it")
+    ACHIEVED = "achieved", _("Achieved")
+    SET_ASIDE = "set_aside", _("No longer a goal")
+
+
+class Goal(CaseOwned):
+    """Something the survivor wants to achieve, with a target date, usually towards a need."""
+
+    case = models.ForeignKey("cases.Case", on_delete=models.CASCADE, related_name="goals")
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    need = models.ForeignKey(
+        Need, on_delete=models.CASCADE, null=True, blank=True, related_name="goals"
+    )
+    description = EncryptedTextField()
+    target_date = models.DateField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=GoalStatus.choices, default=GoalStatus.OPEN)
+    status_since = models.DateField(default=timezone.localdate)
+
+    narrative_fields = ("description",)
+    kept_encrypted_fields = ()
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = [models.F("target_date").asc(nulls_last=True), "created_at", "pk"]
+        indexes = [models.Index(fields=["case", "status"])]
+
+    def __str__(self) -> str:
+        return f"Goal set on {self.created_at:%d %b %Y}"
+
+
+class ServiceHow(models.TextChoices):
+    GIVEN = "given", _("Given by us")
+    REFERRED = "referred", _("Referred to another service")
+
+
+class ServiceOutcome(models.TextChoices):
+    NOT_APPLICABLE = "", _("Not applicable")
+    WAITING = "waiting", _("Waiting to hear")
+    ACCEPTED = "accepted", _("Accepted")
+    DECLINED = "declined", _("Not taken up")
+    COMPLETED = "completed", _("Completed")
+
+
+class Service(CaseOwned):
+    """A service given to the survivor or a referral made for them, towards a need.
+
+    A referral that shares the survivor's information names the release (consent) that allowed
+    it; the release lives in the confidentiality layer above casework, named by app label."""
+
+    case = models.ForeignKey("cases.Case", on_delete=models.CASCADE, related_name="services")
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    need = models.ForeignKey(
+        Need, on_delete=models.SET_NULL, null=True, blank=True, related_name="services"
+    )
+    goal = models.ForeignKey(
+        Goal, on_delete=models.SET_NULL, null=True, blank=True, related_name="services"
+    )
+    how = models.CharField(max_length=10, choices=ServiceHow.choices)
+    provider = EncryptedTextField(blank=True, default="")
+    description = EncryptedTextField(blank=True, default="")
+    provided_on = models.DateField(default=timezone.localdate)
+    outcome = models.CharField(
+        max_length=12, choices=ServiceOutcome.choices, blank=True, default=""
+    )
+
+    narrative_fields = ("description",)
+    # Who gave the service or took the referral: what reports of referrals name.
+    kept_encrypted_fields = ("provider",)
+    # The case note that records it, if any.
+    note = models.ForeignKey(
+        CaseNote, on_delete=models.SET_NULL, null=True, blank=True, related_name="services"
+    )
+    # The release of information that allowed the referral to share the survivor's details.
+    release = models.ForeignKey(
+        "confidentiality.Release",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["-provided_on", "-pk"]
+        indexes = [models.Index(fields=["case", "provided_on"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_how_display()} on {self.provided_on:%d %b %Y}"

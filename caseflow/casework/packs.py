@@ -4,6 +4,7 @@ never leaves, even if a value was stored before it was hidden."""
 
 from __future__ import annotations
 
+from caseflow.accounts import zones
 from caseflow.cases.fields import FieldConfig, agency_field_config
 from caseflow.cases.models import Case
 from caseflow.casework.models import CaseNote, Evidence, Incident
@@ -25,6 +26,7 @@ def _field(settings: dict[str, dict], attribute: str, label: str, value: str) ->
 
 def incident_rows(case: Case) -> Rows:
     settings = _settings(case, "incident")
+    zone = zones.agency_zone(case.agency)
     rows: Rows = []
     incidents = list(Incident.objects.filter(case=case).order_by("occurred_at", "pk"))
     files: dict[int, list[Evidence]] = {}
@@ -32,7 +34,7 @@ def incident_rows(case: Case) -> Rows:
         files.setdefault(evidence.incident_id or 0, []).append(evidence)
     for incident in incidents:
         incident.case = case  # share the unwrapped data key
-        when = incident.occurred_at.strftime("%Y-%m-%d %H:%M UTC")
+        when = f"{incident.occurred_at.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key})"
         if incident.approximate:
             when = f"around {incident.occurred_at:%Y-%m-%d}" + (
                 f" ({incident.when_described})" if incident.when_described else ""
@@ -57,6 +59,7 @@ def incident_rows(case: Case) -> Rows:
 
 def note_rows(case: Case) -> Rows:
     settings = _settings(case, "note")
+    zone = zones.agency_zone(case.agency)
     rows: Rows = []
     for note in CaseNote.objects.filter(case=case).order_by("occurred_at", "pk"):
         note.case = case
@@ -64,5 +67,6 @@ def note_rows(case: Case) -> Rows:
         if note.duration_minutes is not None:
             parts += _field(settings, "duration_minutes", "Minutes", str(note.duration_minutes))
         parts.append(note.text)
-        rows.append((f"Case note ({note.occurred_at:%Y-%m-%d %H:%M} UTC)", ". ".join(parts)))
+        when = f"{note.occurred_at.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key})"
+        rows.append((f"Case note ({when})", ". ".join(parts)))
     return rows

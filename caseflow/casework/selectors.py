@@ -3,8 +3,12 @@ scoped to that case, so an id from another case is simply not found (404)."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db.models import Prefetch
 from django.http import Http404
+from django.utils import timezone
+from django.utils.translation import gettext
 
 from caseflow.cases.models import Case
 from caseflow.casework.models import CaseNote, Evidence, Incident, NoteAmendment
@@ -21,7 +25,7 @@ def _own(rows, case: Case):
 def note_get(case: Case, note_id: str) -> CaseNote:
     note = (
         CaseNote.objects.filter(case=case, public_id=note_id)
-        .select_related("author", "incident", "break_glass")
+        .select_related("author", "incident", "break_glass", "need", "goal")
         .prefetch_related(
             Prefetch("amendments", queryset=NoteAmendment.objects.select_related("author")),
             "evidence",
@@ -35,6 +39,9 @@ def note_get(case: Case, note_id: str) -> CaseNote:
     _own(note.evidence.all(), case)
     if note.incident is not None:
         note.incident.case = case
+    for linked in (note.need, note.goal):
+        if linked is not None:
+            linked.case = case
     return note
 
 
@@ -76,7 +83,8 @@ def incident_choices(case: Case) -> list[tuple[str, str]]:
     return [
         (
             i.public_id,
-            f"{i.occurred_at:%d %b %Y}: {', '.join(str(k) for k in i.kind_labels) or 'Incident'}",
+            f"{timezone.localtime(i.occurred_at):%d %b %Y}: "
+            + (", ".join(str(k) for k in i.kind_labels) or gettext("Incident")),
         )
         for i in rows
     ]
@@ -94,7 +102,7 @@ def checkin_choices(case: Case) -> list[tuple[str, str]]:
     return [
         (
             str(c.pk),
-            f"{c.due_at:%d %b %Y %H:%M} UTC, {c.get_status_display().lower()}"
+            f"{timezone.localtime(c.due_at):%d %b %Y %H:%M}, {c.get_status_display().lower()}"
             + (f": {c.get_outcome_display().lower()}" if c.outcome else ""),
         )
         for c in rows
@@ -136,3 +144,13 @@ def recent_incidents(case: Case) -> list[Incident]:
             "public_id", "kinds", "occurred_at", "approximate", "serious", "police", "case_id"
         )[:PANEL_SIZE]
     )
+
+
+def incident_trend(case: Case, since: dt.datetime) -> list[tuple[dt.datetime, str]]:
+    """The case's incidents from ``since``, for the journey's trend picture."""
+    return [
+        (moment, "incident")
+        for moment in Incident.objects.filter(case=case, occurred_at__gte=since).values_list(
+            "occurred_at", flat=True
+        )
+    ]

@@ -29,8 +29,10 @@ from caseflow.casework.models import (
     CaseworkFollowUpKind,
     Direction,
     Evidence,
+    Goal,
     Incident,
     IncidentKind,
+    Need,
     NoteAmendment,
     NoteKind,
     Participant,
@@ -124,6 +126,8 @@ def note_create(
     evidence: Sequence[files.CheckedFile] = (),
     followup_due: dt.datetime | None = None,
     followup_details: str = "",
+    need: Need | None = None,
+    goal: Goal | None = None,
 ) -> CaseNote:
     """Record a note; with ``followup_due``, also a follow-up for the case's advocate. Someone
     writing under emergency access may record a note: it is flagged for the supervisor's review.
@@ -133,6 +137,8 @@ def note_create(
     if incident is not None and incident.case_id != case.pk:
         raise PermissionDenied
     if checkin is not None and checkin.case_id != case.pk:
+        raise PermissionDenied
+    if any(row is not None and row.case_id != case.pk for row in (need, goal)):
         raise PermissionDenied
     _lock_case_for_quota(case, evidence)
     note = CaseNote(
@@ -144,6 +150,8 @@ def note_create(
         text=text,
         incident=incident,
         checkin=checkin,
+        need=need,
+        goal=goal,
         author=actor,
         break_glass=grant,
     )
@@ -164,6 +172,8 @@ def note_create(
                 "kind": note.kind,
                 "incident": incident.public_id if incident else None,
                 "checkin": checkin.pk if checkin is not None else None,
+                "need": need.public_id if need is not None else None,
+                "goal": goal.public_id if goal is not None else None,
                 "evidence": [e.public_id for e in stored],
                 "break_glass": grant is not None,
             },

@@ -8,17 +8,21 @@ from __future__ import annotations
 
 from django.db.models import Count, Q
 from django.urls import reverse
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 from caseflow.cases import timeline
 from caseflow.cases.fields import FieldConfig, agency_field_config
-from caseflow.cases.timeline import Entry, Query, Source
+from caseflow.cases.timeline import Entry, Query, Source, about, day_start, key_of, newest_days
 from caseflow.casework.models import (
     PARTICIPANT_FIELDS,
     CaseNote,
     Incident,
     IncidentPerson,
+    NeedStatus,
+    NeedStatusChange,
     Participant,
+    Service,
+    ServiceHow,
 )
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -144,7 +148,93 @@ def incident_entries(case, query: Query) -> list[Entry]:
     return entries
 
 
+NEED_PEOPLE = frozenset({timeline.SURVIVOR, timeline.STAFF})
+SERVICE_PEOPLE = frozenset({timeline.SURVIVOR, timeline.STAFF, timeline.OTHER_AGENCY})
+
+
+def need_entries(case, query: Query) -> list[Entry]:
+    """Each change of a need's status (the first: the need identified), on the day it happened."""
+    if not about(query, NEED_PEOPLE):
+        return []
+    qs = NeedStatusChange.objects.filter(case=case).select_related("need", "changed_by")
+    entries = []
+    for row in newest_days(qs, query, "need", "changed_on"):
+        row.case = case
+        kind = row.need.get_kind_display()
+        if not row.from_status:
+            title = gettext("Need identified: %(kind)s") % {"kind": kind}
+        else:
+            title = gettext("Need %(status)s: %(kind)s") % {
+                "status": NeedStatus(row.to_status).label.lower(),
+                "kind": kind,
+            }
+        facts = [(gettext("Recorded by"), _name(row.changed_by))]
+        if row.from_status:
+            facts.append((gettext("Before"), str(NeedStatus(row.from_status).label)))
+        entries.append(
+            Entry(
+                at=day_start(row.changed_on),
+                kind="need",
+                key=key_of(row.pk),
+                title=title,
+                body=row.comment,
+                people=NEED_PEOPLE,
+                date_only=True,
+                url=reverse("casework:need", args=[case.public_id, row.need.public_id]),
+                facts=tuple(facts),
+            )
+        )
+    return entries
+
+
+def service_entries(case, query: Query) -> list[Entry]:
+    """Services given and referrals made, on the day."""
+    if not about(query, SERVICE_PEOPLE):
+        return []
+    qs = Service.objects.filter(case=case).select_related("need")
+    entries = []
+    for row in newest_days(qs, query, "service", "provided_on"):
+        row.case = case
+        if row.how == ServiceHow.REFERRED:
+            title = gettext("Referred to %(provider)s") % {"provider": row.provider}
+        else:
+            title = gettext("Service given")
+        facts = []
+        if row.need is not None:
+            facts.append((gettext("For the need"), str(row.need.get_kind_display())))
+        if row.outcome:
+            facts.append((gettext("Outcome"), str(row.get_outcome_display())))
+        entries.append(
+            Entry(
+                at=day_start(row.provided_on),
+                kind="service",
+                key=key_of(row.pk),
+                title=title,
+                body=row.description,
+                people=SERVICE_PEOPLE,
+                date_only=True,
+                url=reverse("casework:service_change", args=[case.public_id, row.public_id]),
+                facts=tuple(facts),
+            )
+        )
+    return entries
+
+
 SOURCES = (
     Source(kind="note", label=_("Case notes"), fetch=note_entries, order=10),
     Source(kind="incident", label=_("Incidents"), fetch=incident_entries, order=11),
+    Source(
+        kind="need",
+        label=_("Needs"),
+        fetch=need_entries,
+        order=12,
+        categories=frozenset({"narratives"}),
+    ),
+    Source(
+        kind="service",
+        label=_("Services and referrals"),
+        fetch=service_entries,
+        order=13,
+        categories=frozenset({"narratives"}),
+    ),
 )

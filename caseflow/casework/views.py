@@ -21,7 +21,7 @@ from caseflow.cases.drafts import draft_context
 from caseflow.cases.fields import field_config
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
-from caseflow.casework import selectors, services
+from caseflow.casework import needs, selectors, services
 from caseflow.casework.forms import EvidenceForm, IncidentForm, NoteChangeForm, NoteForm
 from caseflow.casework.models import Incident
 from caseflow.lib.concurrency import StaleEdit
@@ -51,9 +51,13 @@ def note_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         request.FILES or None,
         incidents=selectors.incident_choices(case),
         checkins=selectors.checkin_choices(case),
+        needs=needs.need_choices(case),
+        goals=needs.goal_choices(case),
         initial={
             "incident": request.GET.get("incident", ""),
             "checkin": request.GET.get("checkin", ""),
+            "need": request.GET.get("need", ""),
+            "goal": request.GET.get("goal", ""),
         },
         field_config=field_config(request, case).for_kind("note"),
     )
@@ -75,6 +79,8 @@ def note_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
                 evidence=data["evidence"],
                 followup_due=data["followup_due"] if data["followup"] else None,
                 followup_details=data["followup_details"],
+                need=needs.need_by_id(case, data.get("need", "")),
+                goal=needs.goal_by_id(case, data.get("goal", "")),
             )
         except files.EvidenceRefused as exc:
             form.add_error("evidence", str(exc))

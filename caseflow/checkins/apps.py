@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CheckinsConfig(AppConfig):
@@ -22,3 +23,23 @@ class CheckinsConfig(AppConfig):
         from caseflow.checkins.timeline import SOURCE
 
         register_timeline_source(SOURCE)
+        from caseflow.cases.journey import register_open_work
+        from caseflow.cases.trend import TrendSource, register_trend_source
+        from caseflow.checkins.selectors import checkin_trend, future_checkin_lines
+        from caseflow.checkins.services import checkins_cancel_for_closure
+
+        register_trend_source(
+            TrendSource(
+                kind="checkins",
+                label=_("Check-ins"),
+                fetch=checkin_trend,
+                categories={
+                    "reached": (_("Reached"), "#146c43"),
+                    "not_reached": (_("Not reached or not safe"), "#6c757d"),
+                },
+                order=30,
+            )
+        )
+        register_open_work(
+            "checkins", _("Future check-ins"), future_checkin_lines, checkins_cancel_for_closure
+        )

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 
+from caseflow.accounts import zones
 from caseflow.cases import today
 from caseflow.cases.models import OPEN_STATUSES, Case, SafeContactProfile
 from caseflow.checkins import scheduler, services
@@ -187,7 +188,8 @@ def seed_demo(context) -> None:
                     )
         # The staff's day, for a Monday-morning queue with something due later today whenever
         # the demo starts.
-        _, day_end = today.day_bounds(now)
+        with zones.using(zones.user_zone(items[0][1])):
+            _, day_end = today.day_bounds(now)
         later_today = max(now, min(now + dt.timedelta(hours=3), day_end - dt.timedelta(minutes=1)))
         for index, (case, advocate, _profile) in enumerate(items[:4]):
             kind, details = FOLLOWUPS[index % len(FOLLOWUPS)]

@@ -10,11 +10,13 @@ from zoneinfo import ZoneInfo
 from django.db.models import OuterRef
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from caseflow import policy
+from caseflow.accounts import zones
 from caseflow.accounts.models import User
 from caseflow.cases.models import Case, CaseKey, SafeContactProfile
-from caseflow.checkins.models import CalendarToken, CheckIn, CheckInStatus
+from caseflow.checkins.models import CalendarToken, CheckIn, CheckInOutcome, CheckInStatus
 from caseflow.checkins.services import profile_windows, token_hash
 from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.lib import weekly_windows
@@ -96,7 +98,7 @@ def _attach_windows(rows: Iterable[CheckIn]) -> None:
         profile = profiles.get(row.case_id)
         # tz, window_text and local_due are read by the check-in list templates.
         if profile is None:
-            row.window_text, row.tz = _("No safe-contact profile"), "UTC"  # type: ignore[attr-defined]
+            row.window_text, row.tz = _("No safe-contact profile"), zones.current().key  # type: ignore[attr-defined]
             continue
         row.tz = profile.timezone  # type: ignore[attr-defined]
         text = weekly_windows.format_windows(profile_windows(profile)).replace("\n", "; ")
@@ -162,7 +164,7 @@ def _windows_from(rows: list[CheckIn], profile: SafeContactProfile | None) -> No
     the check-in list templates)."""
     if profile is None:
         for row in rows:
-            row.window_text, row.tz = _("No safe-contact profile"), "UTC"  # type: ignore[attr-defined]
+            row.window_text, row.tz = _("No safe-contact profile"), zones.current().key  # type: ignore[attr-defined]
         return
     text = weekly_windows.format_windows(profile_windows(profile)).replace("\n", "; ")
     zone = ZoneInfo(profile.timezone)
@@ -272,3 +274,31 @@ def feed_checkins(user: User, now: dt.datetime | None = None) -> list[CheckIn]:
             )
         )[:2000]
     )
+
+
+_REACHED = {CheckInOutcome.REACHED}
+
+
+def checkin_trend(case: Case, since: dt.datetime) -> list[tuple[dt.datetime, str]]:
+    """Check-ins with an outcome from ``since``, for the journey's trend picture: reached, or
+    not (no answer, not safe to talk: a fact about the contact, never the survivor's failure)."""
+    rows = CheckIn.objects.filter(case=case, due_at__gte=since).exclude(outcome="")
+    return [
+        (moment, "reached" if outcome in _REACHED else "not_reached")
+        for moment, outcome in rows.exclude(outcome=CheckInOutcome.RESCHEDULED).values_list(
+            "due_at", "outcome"
+        )
+    ]
+
+
+def future_checkin_lines(case: Case) -> list[str]:
+    """The case's check-ins still to come, as the closure page lists them."""
+    rows = CheckIn.objects.filter(
+        case=case, status__in=(CheckInStatus.SCHEDULED, CheckInStatus.UNSAFE)
+    ).order_by("due_at")[:50]
+    zone = timezone.get_current_timezone()
+    return [
+        gettext("Check-in due %(due)s")
+        % {"due": f"{timezone.localtime(row.due_at, zone):%d %b %Y %H:%M}"}
+        for row in rows
+    ]

@@ -17,6 +17,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow import policy
+from caseflow.accounts import zones
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
 from caseflow.cases import services as case_services
@@ -175,7 +176,8 @@ def checkin_schedule(
     policy.require(actor, case, "edit")
     _check_assignee(case, assignee)
     profile = profile_for(case)
-    tz = profile.timezone if profile is not None else "UTC"
+    # Without a profile, the survivor's time is taken to be the staff's own.
+    tz = profile.timezone if profile is not None else zones.current().key
     due_local = due_local.replace(second=0, microsecond=0, tzinfo=None)
     due_at = to_utc(due_local, tz)
     now = timezone.now()
@@ -260,6 +262,7 @@ def schedule_extend(
     rows = [
         CheckIn(
             case=case,
+            agency_id=case.agency_id,
             schedule=schedule,
             channel=schedule.channel,
             due_at=instant,
@@ -647,3 +650,24 @@ def safe_contact_save(
     case_services.keep_change_values(case, event, values)
     checkins_recheck_for_case(case=case, actor=actor, request=request)
     return profile
+
+
+def checkins_cancel_for_closure(
+    case: Case, actor: User | None, request: HttpRequest | None = None
+) -> int:
+    """Closing the case: its check-ins still to come are cancelled and its schedules stopped
+    (listed on the closure page first). Returns how many check-ins were cancelled."""
+    open_states = (CheckInStatus.SCHEDULED, CheckInStatus.UNSAFE)
+    CheckInSchedule.objects.filter(case=case, active=True).update(active=False)
+    cancelled = CheckIn.objects.filter(case=case, status__in=open_states).update(
+        status=CheckInStatus.CANCELLED
+    )
+    if cancelled:
+        record(
+            "checkin.cancel",
+            actor=actor,
+            request=request,
+            case=case,
+            detail={"series": True, "cancelled": cancelled, "source": "closure"},
+        )
+    return cancelled

@@ -21,13 +21,20 @@ from django.views.decorators.http import require_http_methods, require_POST
 from icalendar import Calendar, Event
 
 from caseflow import policy
+from caseflow.accounts import zones
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.audit.services import record
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.cases.today import staff_zone
 from caseflow.checkins import scheduler, selectors, services
-from caseflow.checkins.forms import CheckInForm, FollowUpForm, OutcomeForm, SafeContactForm
+from caseflow.checkins.forms import (
+    CheckInForm,
+    FollowUpForm,
+    OutcomeForm,
+    SafeContactForm,
+    repeat_words_data,
+)
 from caseflow.checkins.models import CheckInOutcome, CheckInStatus
 from caseflow.inbox import selectors as inbox_selectors
 from caseflow.inbox import services as inbox_services
@@ -62,7 +69,7 @@ def home(request: AuthenticatedRequest) -> HttpResponse:
     shown |= {f.case_id for f in context["followups"]}
     record("checkins.dashboard.view", request=request, detail={"cases": sorted(shown)})
     context["outcomes"] = CheckInOutcome.choices
-    context["staff_zone"] = staff_zone()
+    context["staff_zone"] = staff_zone().key
     # Outcomes are recorded once a check-in is (nearly) due: later ones offer none yet.
     context["outcome_until"] = context["now"] + services.OUTCOME_EARLIEST
     return render(request, "checkins/home.html", context)
@@ -121,7 +128,7 @@ def notifications_read_all(request: AuthenticatedRequest) -> HttpResponse:
 def _checkin_form_context(case):
     profile = services.profile_for(case)
     return {
-        "tz": profile.timezone if profile else "UTC",
+        "tz": profile.timezone if profile else zones.current().key,
         "channels": profile.channels if profile else [],
         "profile": profile,
     }
@@ -171,7 +178,15 @@ def checkin_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     return render(
         request,
         "checkins/checkin_form.html",
-        {"form": form, "case": case, "offer": offer, "title": _("Schedule a check-in"), **extra},
+        {
+            "form": form,
+            "case": case,
+            "offer": offer,
+            "title": _("Schedule a check-in"),
+            "repeat_words": form.words(),
+            "repeat_words_data": repeat_words_data(),
+            **extra,
+        },
     )
 
 
@@ -434,7 +449,7 @@ def safe_contact_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse
         initial = {
             "timezone": profile.timezone,
             "channels": profile.channels,
-            "windows": weekly_windows.format_windows(
+            **SafeContactForm.initial_windows(
                 [weekly_windows.Window.from_dict(w) for w in profile.windows]
             ),
             "voicemail_safe": profile.voicemail_safe,

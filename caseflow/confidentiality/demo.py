@@ -11,7 +11,7 @@ import datetime as dt
 from dateutil.relativedelta import relativedelta
 
 from caseflow.accounts.models import Role, User
-from caseflow.agreements.models import Breach
+from caseflow.agreements.breaches import counted_breaches
 from caseflow.cases.models import Case, CaseStatus, IntakeField, Party, PartyRole
 from caseflow.confidentiality import services
 from caseflow.confidentiality.models import Category, CompelledKind, PurgeScope
@@ -30,7 +30,7 @@ EXPORT_RECIPIENT = "Northshire Family Support Service (fictional)"
 def _seed_export_release(context, north: list[Case], today: dt.date) -> None:
     """A release to another organisation covering the evidence pack, the chronology (evidence and
     court orders) and a case export, on a case whose contact log has breaches."""
-    with_breaches = set(Breach.objects.values_list("case_id", flat=True))
+    with_breaches = set(counted_breaches().values_list("case_id", flat=True))
     open_cases = [
         c
         for c in north + [c for c in context.cases if c not in north]

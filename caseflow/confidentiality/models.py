@@ -14,6 +14,7 @@ from caseflow.accounts.models import Agency
 from caseflow.cases.models import Case, CaseOwned, Party, new_public_id
 from caseflow.lib.encryption import EncryptedTextField
 from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.lib.shard import CarriesAgency
 
 
 class ConfidentialityFollowUpKind(models.TextChoices):
@@ -262,7 +263,7 @@ class DeletionCertificate(models.Model):
         ordering = ["-purged_at", "-pk"]
 
 
-class CasePurge(models.Model):
+class CasePurge(CarriesAgency):
     """The non-identifying stub left of a purged case: what was purged and the counts kept."""
 
     case = models.OneToOneField(Case, on_delete=models.PROTECT, related_name="purge")

@@ -47,6 +47,7 @@ from caseflow.cases.models import (
 )
 from caseflow.cases.services import identity_index_for
 from caseflow.lib.encryption import master, unwrap_data_key
+from caseflow.lib.shard import carry_agencies
 
 
 @dataclass(frozen=True)
@@ -200,10 +201,10 @@ def seed_checkins(context: ScaleContext, count: int) -> int:
                 )
             )
         if len(batch) >= BATCH:
-            CheckIn.objects.bulk_create(batch)
+            CheckIn.objects.bulk_create(carry_agencies(batch))
             written += len(batch)
             batch = []
-    CheckIn.objects.bulk_create(batch)
+    CheckIn.objects.bulk_create(carry_agencies(batch))
     return written + len(batch)
 
 
@@ -364,11 +365,17 @@ def _seed_cases(context: ScaleContext) -> int:
             cases.append(case)
         Case.objects.bulk_create(cases)
         CaseKey.objects.bulk_create(
-            [CaseKey(case_id=c.pk, wrapped=w) for c, w in zip(cases, wrapped, strict=True)]
+            [
+                CaseKey(case_id=c.pk, agency_id=c.agency_id, wrapped=w)
+                for c, w in zip(cases, wrapped, strict=True)
+            ]
         )
         assigned = [c for c in cases if c.primary_advocate_id]
         CaseAssignment.objects.bulk_create(
-            [CaseAssignment(case=c, user_id=c.primary_advocate_id or 0) for c in assigned]
+            [
+                CaseAssignment(case=c, user_id=c.primary_advocate_id or 0, agency_id=c.agency_id)
+                for c in assigned
+            ]
         )
         Case.restricted_users.through.objects.bulk_create(
             [
@@ -412,8 +419,8 @@ def _seed_cases(context: ScaleContext) -> int:
                         code_word="Is the parcel here?",
                     )
                 )
-        Party.objects.bulk_create(parties)
-        SafeContactProfile.objects.bulk_create(profiles)
+        Party.objects.bulk_create(carry_agencies(parties))
+        SafeContactProfile.objects.bulk_create(carry_agencies(profiles))
         written += len(cases) + len(cases) + len(assigned) + len(parties) + len(profiles)
         context.cases.extend((c.pk, c.team_id, c.primary_advocate_id, c.is_open) for c in cases)
     written += _seed_break_glass(context)
@@ -444,7 +451,7 @@ def _seed_break_glass(context: ScaleContext) -> int:
                     reviewed_at=granted + dt.timedelta(days=1) if k else None,
                 )
             )
-    BreakGlassGrant.objects.bulk_create(grants)
+    BreakGlassGrant.objects.bulk_create(carry_agencies(grants))
     return len(grants)
 
 

@@ -22,6 +22,7 @@ from django.utils import timezone
 from caseflow.accounts.models import Agency, Membership, Role, Team, User
 from caseflow.audit.heads import publish_head
 from caseflow.cases import services as case_services
+from caseflow.cases.demo import close_for_demo
 from caseflow.cases.models import CaseStatus, Channel, RiskLevel
 from caseflow.checkins import services as checkin_services
 
@@ -62,7 +63,6 @@ LAST = [
 
 #: Modules with a ``seed_demo(context)`` function that add their feature's demo data.
 SEED_HOOKS = [
-    "caseflow.cases.demo",
     "caseflow.safety.demo",
     "caseflow.agreements.demo",
     "caseflow.casework.demo",
@@ -71,6 +71,9 @@ SEED_HOOKS = [
     "caseflow.confidentiality.demo",
     "caseflow.accounts.demo",
     "caseflow.agency.demo",
+    "caseflow.cases.demo",
+    "caseflow.partners.demo",
+    "caseflow.reporting.demo",
 ]
 
 
@@ -134,7 +137,10 @@ def _person(rng: random.Random) -> dict:
 def seed(rng_seed: int = 7) -> list[DemoLogin]:
     rng = random.Random(rng_seed)
     logins: list[DemoLogin] = []
-    riverside = Agency.objects.create(name="Riverside Advocacy Service (demo)", slug="riverside")
+    # Riverside works in the UK, Hillview in the US: each agency's staff read their own time.
+    riverside = Agency.objects.create(
+        name="Riverside Advocacy Service (demo)", slug="riverside", time_zone="Europe/London"
+    )
     north = Team.objects.create(agency=riverside, name="North team")
     south = Team.objects.create(agency=riverside, name="South team")
     staff = {
@@ -155,7 +161,9 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
     _user(logins, riverside, "oli.auditor", "Oli", "Imaginary", Role.AUDITOR)
     _user(logins, riverside, "ada.admin", "Ada", "Notreal", Role.AGENCY_ADMIN)
 
-    hillview = Agency.objects.create(name="Hillview Outreach (demo)", slug="hillview")
+    hillview = Agency.objects.create(
+        name="Hillview Outreach (demo)", slug="hillview", time_zone="America/Chicago"
+    )
     hill_team = Team.objects.create(agency=hillview, name="Outreach team")
     hill = [
         _user(logins, hillview, "hana.supervisor", "Hana", "Example", Role.SUPERVISOR, [hill_team]),
@@ -189,7 +197,7 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
                     request=None,
                     case=case,
                     expected_version=None,
-                    timezone_name="Europe/London",
+                    timezone_name=team.agency.time_zone,
                     rules={
                         "channels": [Channel.PHONE, Channel.TEXT] if i % 2 else [Channel.TEXT],
                         "windows": [
@@ -218,9 +226,8 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
                     actor=advocate, request=None, case=case, status=CaseStatus.DORMANT
                 )
             elif status_roll == 6:
-                case_services.case_set_status(
-                    actor=advocate, request=None, case=case, status=CaseStatus.CLOSED
-                )
+                # Closed through the closure: a reason, the exit check and outcomes.
+                close_for_demo(advocate=advocate, supervisor=supervisor, case=case, rng=rng)
             if i == 3:
                 case_services.case_restrict(
                     actor=supervisor, request=None, case=case, restricted=True, users=[advocate]

@@ -16,6 +16,7 @@ from django.utils import timezone
 from caseflow.inbox.kinds import followup_kind_label
 from caseflow.lib.encryption import EncryptedTextField
 from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.lib.shard import CarriesAgency
 
 
 class FollowUpStatus(models.TextChoices):
@@ -24,7 +25,7 @@ class FollowUpStatus(models.TextChoices):
     CANCELLED = "cancelled", _("Cancelled")
 
 
-class FollowUp(models.Model):
+class FollowUp(CarriesAgency):
     """An advocate's task with a due date. Its kind is registered by the part of caseflow that
     creates it (:mod:`caseflow.inbox.kinds`). Owned by its case like every
     :class:`~caseflow.cases.models.CaseOwned` record (this layer sits below cases)."""

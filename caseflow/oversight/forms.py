@@ -44,6 +44,13 @@ AREAS = {
     "staff": _("Staff"),
     "team": _("Teams"),
     "timeline": _("Case timeline"),
+    # The survivor's journey
+    "closure": _("Closing cases"),
+    "closure_reason": _("Closing cases"),
+    "episode": _("Episodes of support"),
+    "intake": _("Episodes of support"),
+    "journey": _("Episodes of support"),
+    "reopen_request": _("Episodes of support"),
 }
 
 

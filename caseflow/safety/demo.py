@@ -33,6 +33,20 @@ BARRIERS = {
 }
 
 
+#: Emotional safety, beside physical safety (fictional, in the advocate's words).
+EMOTIONAL = {
+    "triggers": "Sunday evenings and his apologetic messages bring the pull back. Going for a "
+    "walk with her sister and putting the phone in another room helps.",
+    "reach_out": "Her sister (any time); the helpline at night; the advocate on weekdays.",
+    "delay_contact": "Wait an hour before answering; write the reply in the notes app first "
+    "and read it to her sister.",
+    "factual_record": "The dated list of what happened is kept at the office; she re-reads it "
+    "with the advocate when doubts come.",
+    "staying": "While she stays: the safe room is the kitchen (back door), the code word with "
+    "the neighbour, and the car keys kept by the door.",
+}
+
+
 def _content(context, step: int, expires: dt.date | None = None) -> dict:
     rng = context.rng
     content = {
@@ -46,6 +60,7 @@ def _content(context, step: int, expires: dt.date | None = None) -> dict:
         content["technology"] = rng.choice(TECH)
         content["documents"] = "Passports, birth certificates, tenancy letter (copies at office)."
     if step > 2:
+        content.update(EMOTIONAL)
         content["barriers"] = dict(BARRIERS)
         content["children"] = "Children know to go to the neighbour's and say the code word."
     if expires is not None:
@@ -59,6 +74,10 @@ def _content(context, step: int, expires: dt.date | None = None) -> dict:
             }
         ]
     return content
+
+
+WORDS_ITEM = "survivor_fears_serious_harm"
+WORDS_DEMO = "If he finds out I have been here, I think he will really hurt me. (Fictional.)"
 
 
 def _answers(context, instrument: engine.Instrument, heavy: bool) -> dict:
@@ -103,6 +122,8 @@ def seed_demo(context) -> None:
                 case=case,
                 instrument=sample,
                 answers=_answers(context, definition, heavy),
+                # The question that asks for the survivor's own words, answered in them.
+                words={WORDS_ITEM: WORDS_DEMO} if heavy else None,
             )
         for n, row in enumerate(RiskAssessment.objects.filter(case=case).order_by("pk")):
             days_ago = (assessments - n) * 30

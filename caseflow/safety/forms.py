@@ -110,6 +110,11 @@ class PlanForm(forms.Form):
             Fieldset(_("Protective orders"), *orders),
             text["emergency_numbers"],
             Fieldset(
+                _("Emotional safety"),
+                *(text[key] for key in sections.EMOTIONAL_KEYS if key != "staying"),
+            ),
+            Fieldset(_("Staying, or not ready to leave"), text["staying"]),
+            Fieldset(
                 _("Practical barriers to safety"),
                 *(f"barrier_{key}" for key, _ in sections.BARRIERS),
             ),
@@ -238,6 +243,14 @@ class AssessmentForm(forms.Form):
                 initial="",
                 widget=forms.RadioSelect,
             )
+            if item.words:
+                self.fields[f"words_{item.id}"] = forms.CharField(
+                    label=_("What the survivor says"),
+                    max_length=2000,
+                    required=False,
+                    widget=_textarea(3),
+                    help_text=_("In their own words. Stored encrypted."),
+                )
         self.fields["override_band"] = forms.ChoiceField(
             label=_("Professional-judgement override"),
             choices=[("", _("No override: use the scored band"))]
@@ -253,7 +266,13 @@ class AssessmentForm(forms.Form):
         )
         self.helper = FormHelper()
         self.helper.layout = Layout(
-            *(InlineRadios(f"item_{item.id}") for item in instrument.items),
+            *(
+                field
+                for item in instrument.items
+                for field in (
+                    [InlineRadios(f"item_{item.id}")] + ([f"words_{item.id}"] if item.words else [])
+                )
+            ),
             "override_band",
             "override_reason",
         )
@@ -268,6 +287,14 @@ class AssessmentForm(forms.Form):
                 "override_reason", _("Give the reason for overriding the band the score gives.")
             )
         return data
+
+    def words(self) -> dict[str, str]:
+        """The survivor's own words, for the questions that ask for them (empty ones left out)."""
+        return {
+            item.id: text
+            for item in self.instrument.items
+            if item.words and (text := (self.cleaned_data.get(f"words_{item.id}") or "").strip())
+        }
 
     def answers(self) -> dict[str, bool | None]:
         values = {"yes": True, "no": False}

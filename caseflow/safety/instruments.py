@@ -55,7 +55,7 @@ _TOP_REQUIRED = (
     "reassess_days",
 )
 _ITEM_REQUIRED = ("id", "text")
-_ITEM_OPTIONAL = ("weight", "escalates", "help")
+_ITEM_OPTIONAL = ("weight", "escalates", "help", "words")
 _BAND_REQUIRED = ("id", "label", "min_score")
 
 Number = int | float
@@ -87,6 +87,8 @@ class Item:
     weight: Number | None = None
     escalates: bool = False
     help: str = ""
+    #: The question asks for the survivor's own words: the form offers a box to write them in.
+    words: bool = False
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,8 @@ class Instrument:
                 raw["escalates"] = True
             if item.help:
                 raw["help"] = item.help
+            if item.words:
+                raw["words"] = True
             items.append(raw)
         return {
             "id": self.id,
@@ -508,9 +512,13 @@ def _validate_items(check: _Checker, raw_items: object, scoring: str | None) -> 
         if not isinstance(help_text, str):
             check.add(f"{where}.help: expected a string, got {_type_name(help_text)}")
 
+        words = raw.get("words", False)
+        if not isinstance(words, bool):
+            check.add(f"{where}.words: expected true or false, got {_type_name(words)}")
+
         if len(check.problems) == problems_before:
             assert item_id is not None and text is not None
-            items.append(Item(item_id, text, weight, escalates, help_text))
+            items.append(Item(item_id, text, weight, escalates, help_text, words))
     return tuple(items)
 
 

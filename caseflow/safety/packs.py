@@ -33,7 +33,7 @@ def safety_plan_rows(case: Case) -> Rows:
         if section.key == "protective_orders":
             continue
         lines = sections.section_lines(content, section.key)
-        rows.append((section.label, "\n".join(lines) if lines else "—"))
+        rows.append((str(section.label), "\n".join(lines) if lines else "—"))
     return rows
 
 

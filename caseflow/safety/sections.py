@@ -6,7 +6,12 @@ A plan version's content is one JSON document (encrypted as a whole)::
      "documents": "...", "children": "...", "pets": "...", "technology": "...",
      "work_school": "...", "protective_orders": [{"court": "...", "reference": "...",
      "granted": "2026-01-31", "expires": "2026-07-31", "conditions": "..."}],
-     "emergency_numbers": "...", "barriers": {"money": "...", "housing": "...", ...}}
+     "emergency_numbers": "...", "triggers": "...", "reach_out": "...", "delay_contact": "...",
+     "factual_record": "...", "staying": "...", "barriers": {"money": "...", ...}}
+
+The emotional-safety sections (triggers, people to reach out to, ways to delay contact, the
+factual record) and the options for staying are free text like the rest, versioned and
+encrypted with the plan.
 
 Every section is optional; :func:`normalise` fills the gaps, so any two versions compare cleanly.
 """
@@ -22,8 +27,9 @@ from django.utils.translation import gettext
 
 from caseflow.lib.i18n import gettext_lazy as _
 
-#: Free-text sections, in the order the plan shows them (protective orders come after work/school).
-TEXT_SECTIONS: tuple[tuple[str, str, str], ...] = (
+#: Free-text sections of physical safety, in the order the plan shows them (protective orders come
+#: after work/school).
+PHYSICAL_SECTIONS: tuple[tuple[str, Any, Any], ...] = (
     (
         "safe_contacts",
         _("Safe contacts and code words"),
@@ -42,6 +48,40 @@ TEXT_SECTIONS: tuple[tuple[str, str, str], ...] = (
     ("work_school", _("Work and school"), _("Routes, colleagues who know, reception, timetables.")),
     ("emergency_numbers", _("Emergency numbers"), _("Police, helplines, refuge, local services.")),
 )
+
+#: Emotional safety, beside physical safety, as survivors' guidance puts it; and the options for
+#: a survivor who is staying or not ready to leave (never a failure: the plan works with them).
+EMOTIONAL_SECTIONS: tuple[tuple[str, Any, Any], ...] = (
+    (
+        "triggers",
+        _("Triggers and what helps"),
+        _("What brings the fear or pull back (dates, messages, places), and what helps then."),
+    ),
+    (
+        "reach_out",
+        _("People to reach out to instead"),
+        _("Who to call or message instead of the other party when the urge comes."),
+    ),
+    (
+        "delay_contact",
+        _("Ways to delay contact"),
+        _("Steps that put time between the urge and contact: wait an hour, call someone first."),
+    ),
+    (
+        "factual_record",
+        _("Re-reading the factual record"),
+        _("Where the survivor keeps what really happened, to re-read when doubts come."),
+    ),
+    (
+        "staying",
+        _("If staying or not ready to leave"),
+        _("Safety while living with or seeing the other party: what lowers the risk now."),
+    ),
+)
+EMOTIONAL_KEYS = tuple(key for key, _, _ in EMOTIONAL_SECTIONS)
+
+#: Every free-text section.
+TEXT_SECTIONS: tuple[tuple[str, Any, Any], ...] = PHYSICAL_SECTIONS + EMOTIONAL_SECTIONS
 
 #: The go-bag checklist: ticked items.
 GO_BAG_ITEMS: tuple[tuple[str, str], ...] = (
@@ -78,16 +118,17 @@ ORDER_FIELDS: tuple[tuple[str, str], ...] = (
 @dataclass(frozen=True)
 class Section:
     key: str
-    label: str
+    label: Any
 
 
 #: Every section in display order: the unit of diffs, stale-save messages and the print view.
 SECTIONS: tuple[Section, ...] = (
-    *(Section(key, label) for key, label, _ in TEXT_SECTIONS[:3]),
+    *(Section(key, label) for key, label, _ in PHYSICAL_SECTIONS[:3]),
     Section("go_bag", _("Go-bag checklist")),
-    *(Section(key, label) for key, label, _ in TEXT_SECTIONS[3:8]),
+    *(Section(key, label) for key, label, _ in PHYSICAL_SECTIONS[3:8]),
     Section("protective_orders", _("Protective orders")),
     Section("emergency_numbers", _("Emergency numbers")),
+    *(Section(key, label) for key, label, _ in EMOTIONAL_SECTIONS),
     Section("barriers", _("Practical barriers to safety")),
 )
 SECTION_KEYS = tuple(s.key for s in SECTIONS)

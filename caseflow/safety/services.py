@@ -17,6 +17,7 @@ from django.utils import timezone
 from caseflow import policy
 from caseflow.accounts.models import Agency, User
 from caseflow.audit.services import record
+from caseflow.cases import journey
 from caseflow.cases.models import Case, CaseStatus, RiskLevel
 from caseflow.inbox.services import case_supervisors, followup_cancel, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
@@ -32,6 +33,9 @@ from caseflow.safety.models import (
     SafetyPlanVersion,
 )
 
+#: Where an assessment's ``answers`` keep the survivor's own words ({item id: text}), beside the
+#: yes/no answers the score comes from.
+WORDS_KEY = "_words"
 DEFAULT_REVIEW_DAYS = {"high": 14, "medium": 30, "standard": 90, "unknown": 30}
 
 
@@ -50,7 +54,7 @@ class StalePlan(StaleEdit):
 
     @property
     def changed_labels(self) -> list[str]:
-        return [sections.SECTION_LABELS[key] for key in self.changed]
+        return [str(sections.SECTION_LABELS[key]) for key in self.changed]
 
     @property
     def message(self) -> str:
@@ -385,6 +389,7 @@ def assessment_record(
     answers: Mapping[str, bool | None],
     override_band: str = "",
     override_reason: str = "",
+    words: Mapping[str, str] | None = None,
 ) -> RiskAssessment:
     """Score ``answers`` and store the assessment; the case's risk level becomes its band (or the
     override). A high band opens a multi-agency referral follow-up and tells the supervisors;
@@ -405,7 +410,9 @@ def assessment_record(
     assessment = RiskAssessment(
         case=case,
         instrument=instrument,
-        answers={k: v for k, v in answers.items() if v is not None},
+        answers={k: v for k, v in answers.items() if v is not None}
+        # The survivor's own words, for the questions that ask for them: encrypted with the rest.
+        | ({WORDS_KEY: dict(words)} if words else {}),
         score=float(result.score),
         band=result.band.id,
         override_band=override_band if override_band and override_band != result.band.id else "",
@@ -441,6 +448,14 @@ def assessment_record(
             obj=case,
             detail={"fields": ["risk_level"], "source": "risk_assessment"},
         )
+    # Where the case's risk level now comes from: this assessment, of this date.
+    journey.risk_from_assessment(
+        actor=actor,
+        case=case,
+        level=band,
+        assessment_id=assessment.public_id,
+        assessed_at=assessment.created_at,
+    )
     _bring_review_forward(plan_of(case), band)
     if previous is not None:
         followup_cancel(case=case, source_key=f"assessment:{previous.pk}:reassess", actor=actor)

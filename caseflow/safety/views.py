@@ -232,6 +232,7 @@ def plan_print(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "form": form,
             "title": title,
             "print_language": print_language,
+            "printing": True,
             # Paper carries only what was written: an empty section is left out.
             "plan_sections": _printed_sections(content, omit, print_language) if plan else [],
         },
@@ -284,6 +285,7 @@ def assessment_new(request: AuthenticatedRequest, case: Case, instrument_id: int
                     answers=form.answers(),
                     override_band=form.cleaned_data["override_band"],
                     override_reason=form.cleaned_data["override_reason"],
+                    words=form.words(),
                 )
         except ValidationError as exc:
             form.add_error(None, exc.messages)
@@ -317,8 +319,13 @@ def assessment_detail(
     definition = assessment.instrument.instrument()
     answers = assessment.answers or {}
     labels: dict[object, str] = {True: "Yes", False: "No"}
+    words = answers.get(services.WORDS_KEY) or {}
     items = [
-        {"item": item, "answer": labels.get(answers.get(item.id), "Not answered")}
+        {
+            "item": item,
+            "answer": labels.get(answers.get(item.id), "Not answered"),
+            "words": words.get(item.id, ""),
+        }
         for item in definition.items
     ]
     record("risk.view", request=request, case=case, obj=assessment, detail={"page": "detail"})

@@ -323,8 +323,77 @@
     });
   }
 
+  // --- On a phone a table becomes stacked cards (design.css): each cell is labelled with its
+  // column's header, and explicit roles keep it a table for screen readers once restyled.
+  function stackedTables() {
+    Array.prototype.forEach.call(document.querySelectorAll(".table-responsive > table.table"), function (table) {
+      if (table.hasAttribute("data-no-stack")) return;
+      var headers = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) {
+        return th.textContent.trim();
+      });
+      if (!headers.length) return;
+      table.classList.add("table-stack");
+      table.setAttribute("role", "table");
+      Array.prototype.forEach.call(table.querySelectorAll("thead, tbody"), function (group) { group.setAttribute("role", "rowgroup"); });
+      Array.prototype.forEach.call(table.querySelectorAll("tr"), function (row) { row.setAttribute("role", "row"); });
+      Array.prototype.forEach.call(table.querySelectorAll("thead th"), function (th) { th.setAttribute("role", "columnheader"); });
+      Array.prototype.forEach.call(table.querySelectorAll("tbody > tr"), function (row) {
+        var column = 0;
+        Array.prototype.forEach.call(row.children, function (cell) {
+          cell.setAttribute("role", cell.tagName === "TH" ? "rowheader" : "cell");
+          var span = parseInt(cell.getAttribute("colspan") || "1", 10);
+          if (span === 1 && headers[column] !== undefined) cell.setAttribute("data-label", headers[column]);
+          column += span;
+        });
+      });
+    });
+  }
+
+  // --- A check-in's repeat in words, kept current as the date, the repeat or the days change
+  // (the sentences come from the page: <script type="application/json" id="repeat-words-data">).
+  function repeatWords() {
+    var out = document.getElementById("repeat-words");
+    var source = document.getElementById("repeat-words-data");
+    var form = out && out.closest("form");
+    if (!out || !source || !form) return;
+    var data = JSON.parse(source.textContent);
+    var codes = data.days.map(function (d) { return d[0]; });
+    function fill(text, values) {
+      return text.replace(/%\((\w+)\)s/g, function (_, key) { return values[key]; });
+    }
+    function update() {
+      var repeat = form.elements.repeat ? form.elements.repeat.value : "";
+      var words = data.words;
+      if (repeat === "" || repeat === "daily" || repeat === "weekdays") { out.textContent = words[repeat]; return; }
+      if (repeat === "days") {
+        var chosen = Array.prototype.filter.call(form.querySelectorAll("input[name=days]"), function (box) { return box.checked; })
+          .map(function (box) { return data.days[codes.indexOf(box.value)][1]; });
+        out.textContent = chosen.length ? fill(words.days, { days: chosen.join(", ") }) : words.days_none;
+        return;
+      }
+      var value = form.elements.date ? form.elements.date.value : "";
+      var match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+      if (!match) { out.textContent = words.no_date; return; }
+      var first = new Date(Date.UTC(+match[1], +match[2] - 1, +match[3]));
+      var dayOfMonth = first.getUTCDate();
+      var day = data.days[(first.getUTCDay() + 6) % 7][1];
+      if (repeat === "monthly") {
+        out.textContent = dayOfMonth > 28 ? words.monthly_last : fill(words.monthly, { n: dayOfMonth });
+        return;
+      }
+      var nth = data.nth[Math.min(Math.floor((dayOfMonth - 1) / 7), 4)];
+      out.textContent = fill(words[repeat] || "", { day: day, nth: nth });
+    }
+    form.addEventListener("change", update);
+    form.addEventListener("input", update);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    repeatWords();
     scrollableTables();
+    stackedTables();
+    // Rows htmx swaps in (a recorded outcome) are labelled like the rest.
+    document.body.addEventListener("htmx:afterSettle", stackedTables);
     errorSummary();
     drafts();
     idleWarning();

@@ -29,3 +29,8 @@ def test_demo_populates_agreements_the_chart_and_the_chronology(cast):
         report = selectors.chronology(agreement)
         assert {row["version"] for row in report["rows"]} == {1, 2}
     assert ContactEvent.objects.filter(occurred_at__gt=NOW).count() == 0
+    # The survivor's own message outside the terms, recorded neutrally: never a breach.
+    survivor = ContactEvent.objects.filter(direction="from_survivor")
+    assert survivor.count() == 2
+    assert set(survivor.values_list("review", flat=True)) == {"survivor_outside"}
+    assert not Breach.objects.filter(event__direction="from_survivor").exists()

@@ -74,7 +74,7 @@ def test_advocate_takes_in_a_referral_records_safe_contact_and_finds_the_case(
 
     summary = page.locator("#error-summary")
     expect(summary).to_have_attribute("role", "alert")
-    expect(summary).to_contain_text("Safe times: line 1: bad time '25:00'")
+    expect(summary).to_contain_text("Other safe times: line 1: bad time '25:00'")
     expect(summary).to_be_focused()
     windows = page.get_by_label("Safe times")
     expect(windows).to_have_attribute("aria-invalid", "true")

@@ -216,7 +216,7 @@ def test_advocate_logs_a_contact_that_breaks_the_agreement(
 
     expect(page.get_by_role("status")).to_have_text("Breach recorded.")
     log = page.get_by_role("region", name="Contact log and breaches")
-    entry = log.get_by_role("row").filter(has_text="Three texts about the weekend.")
+    entry = log.get_by_role("listitem").filter(has_text="Three texts about the weekend.")
     expect(entry).to_contain_text("Breach · Medium")
     expect(entry).to_contain_text("which the agreement forbids")
     expect(entry.get_by_role("link", name="Awaiting review")).to_have_count(0)

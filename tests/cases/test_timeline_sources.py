@@ -23,6 +23,7 @@ KINDS = {
     "case_status",
     "release",
     "disclosure",
+    "episode",
 }
 
 
@@ -66,6 +67,8 @@ def test_keyset_pages_show_every_entry_once_newest_first(cast):
     # Each release was signed and has run out; the case was opened and made active.
     assert by_kind["release"] == 2 * counts["release"]
     assert by_kind["case_status"] == 2
+    # Made active: the case's first episode began (it was made before episodes were kept).
+    assert by_kind["episode"] == 1
 
 
 def test_filters_by_kind_dates_and_person(cast):

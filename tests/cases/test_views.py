@@ -27,7 +27,6 @@ INTAKE = {
     "survivor_phone": "07700 900001",
     "other_full_name": "Lee Sample",
     "other_date_of_birth": "1989-05-06",
-    "risk_level": "medium",
     "summary": "Referred by the police.",
 }
 
@@ -186,7 +185,6 @@ def test_intake_refuses_a_team_of_another_agency_and_ignores_extra_fields(cast: 
         ("survivor_date_of_birth", "not-a-date", "Enter a valid date"),
         ("survivor_date_of_birth", "2999-01-01", "cannot be in the future"),
         ("survivor_email", "nope", "Enter a valid email address"),
-        ("risk_level", "extreme", "Select a valid choice"),
     ],
 )
 def test_intake_bad_input_gets_form_errors_and_saves_nothing(cast, login, field, value, message):
@@ -227,7 +225,7 @@ def test_stale_case_edit_is_refused_and_nothing_is_overwritten(cast: Cast, login
     assert response.status_code == 200
     assert "Someone else changed this case" in response.content.decode()
     case = Case.objects.get(pk=cast.case.pk)
-    assert (case.risk_level, case.summary, case.version) == ("high", "first", 2)
+    assert (case.summary, case.version) == ("first", 2)
 
 
 def test_supervisor_reassigns_and_old_advocate_loses_access(cast: Cast, login):

@@ -50,6 +50,7 @@ def fill(case, actor, total: int) -> dict[str, int]:
     events = [
         ContactEvent(
             case=case,
+            agency_id=case.agency_id,
             agreement=agreement,
             occurred_at=next(clock),
             channel="phone" if n % 2 else "app",
@@ -70,6 +71,7 @@ def fill(case, actor, total: int) -> dict[str, int]:
     Breach.objects.bulk_create(
         Breach(
             case=case,
+            agency_id=case.agency_id,
             agreement=agreement,
             event=e,
             occurred_at=e.occurred_at,
@@ -86,6 +88,7 @@ def fill(case, actor, total: int) -> dict[str, int]:
     CheckIn.objects.bulk_create(
         CheckIn(
             case=case,
+            agency_id=case.agency_id,
             assignee=actor,
             due_at=next(clock),
             channel="phone",
@@ -98,7 +101,13 @@ def fill(case, actor, total: int) -> dict[str, int]:
     plan = SafetyPlan.objects.create(case=case, version=counts["plan_version"])
     SafetyPlanVersion.objects.bulk_create(
         SafetyPlanVersion(
-            case=case, plan=plan, number=n + 1, author=actor, created_at=next(clock), content={}
+            case=case,
+            agency_id=case.agency_id,
+            plan=plan,
+            number=n + 1,
+            author=actor,
+            created_at=next(clock),
+            content={},
         )
         for n in range(counts["plan_version"])
     )
@@ -106,6 +115,7 @@ def fill(case, actor, total: int) -> dict[str, int]:
     RiskAssessment.objects.bulk_create(
         RiskAssessment(
             case=case,
+            agency_id=case.agency_id,
             instrument=instrument,
             answers={},
             score=3,
@@ -119,6 +129,7 @@ def fill(case, actor, total: int) -> dict[str, int]:
     AgreementVersion.objects.bulk_create(
         AgreementVersion(
             case=case,
+            agency_id=case.agency_id,
             agreement=agreement,
             number=n + 2,
             author=actor,
@@ -132,6 +143,7 @@ def fill(case, actor, total: int) -> dict[str, int]:
     releases = [
         Release(
             case=case,
+            agency_id=case.agency_id,
             consenting_party=survivor,
             recipient=f"Recipient {n}",
             recipient_index=f"r{n}",
@@ -146,6 +158,7 @@ def fill(case, actor, total: int) -> dict[str, int]:
     Disclosure.objects.bulk_create(
         Disclosure(
             case=case,
+            agency_id=case.agency_id,
             kind=DisclosureKind.REFERRAL_PACK,
             release=releases[n % len(releases)],
             recipient=f"Recipient {n}",

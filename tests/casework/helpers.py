@@ -76,3 +76,24 @@ def make_incident(case, actor, *, when: dt.datetime | None = None, **fields: Any
     return services.incident_create(
         actor=actor, request=None, case=case, fields=data, evidence=evidence
     )
+
+
+def make_need(case, actor, *, kind: str = "housing", **fields: Any):
+    from caseflow.casework import needs
+
+    return needs.need_create(actor=actor, request=None, case=case, kind=kind, **fields)
+
+
+def make_goal(case, actor, *, need=None, **fields: Any):
+    from caseflow.casework import needs
+
+    fields.setdefault("description", "Find a safe place to live.")
+    return needs.goal_create(actor=actor, request=None, case=case, need=need, **fields)
+
+
+def make_service(case, actor, **fields: Any):
+    from caseflow.casework import needs
+
+    data: dict[str, Any] = {"how": "referred", "provider": "Housing options team"}
+    data.update(fields)
+    return needs.service_create(actor=actor, request=None, case=case, fields=data)

@@ -56,3 +56,28 @@ def test_demo_fills_the_high_risk_cases_with_months_of_notes_and_incidents(cast)
     assert Notification.objects.filter(kind="incident_escalation").exists()
     assert not CaseNote.objects.filter(occurred_at__gt=NOW).exists()
     assert not Incident.objects.filter(occurred_at__gt=NOW).exists()
+
+
+@time_machine.travel(NOW, tick=False)
+def test_demo_records_needs_at_every_status_with_goals_and_services(cast):
+    from caseflow.casework.models import Goal, Need, NeedStatusChange, Service
+
+    context = DemoContext(
+        rng=random.Random(3),
+        cases=[cast.case, cast.team2_case, cast.restricted_case],
+        staff={},
+        now=NOW,
+    )
+    demo.seed_needs(context)
+    # The restricted case is left alone; the others hold needs at every status.
+    assert not Need.objects.filter(case=cast.restricted_case).exists()
+    assert set(Need.objects.values_list("status", flat=True)) == {
+        "identified",
+        "in_progress",
+        "met",
+        "no_longer_needed",
+    }
+    assert NeedStatusChange.objects.count() > Need.objects.count()
+    assert Goal.objects.filter(target_date__isnull=False).exists()
+    assert Goal.objects.filter(status="achieved").exists()
+    assert set(Service.objects.values_list("how", flat=True)) == {"given", "referred"}

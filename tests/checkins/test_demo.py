@@ -113,7 +113,8 @@ def test_demo_stops_with_a_clear_error_when_a_check_in_cannot_be_placed(cast):
 
 
 def test_every_demo_advocate_and_supervisor_has_a_monday_morning_queue():
-    from caseflow.accounts.models import Role
+    from caseflow.accounts import zones
+    from caseflow.accounts.models import Agency, Role
     from caseflow.cases import selectors, today
 
     seed.seed()
@@ -121,6 +122,8 @@ def test_every_demo_advocate_and_supervisor_has_a_monday_morning_queue():
         membership__role__in=(Role.ADVOCATE, Role.SUPERVISOR), membership__is_active=True
     )
     assert people.count() >= 4
+    zones_by_agency = dict(Agency.objects.values_list("slug", "time_zone"))
+    assert zones_by_agency == {"riverside": "Europe/London", "hillview": "America/Chicago"}
     for person in people:
         if not person.has_usable_password():
             continue  # a new starter who has not yet followed their link: no caseload yet
@@ -130,6 +133,8 @@ def test_every_demo_advocate_and_supervisor_has_a_monday_morning_queue():
             if supervisor
             else selectors.my_open_case_set(person)
         )
-        queue = today.queue(today.scope_for(person, cases, own_only=not supervisor))
+        # Each agency's own day: Riverside's in London, Hillview's in Chicago.
+        with zones.using(zones.user_zone(person)):
+            queue = today.queue(today.scope_for(person, cases, own_only=not supervisor))
         assert queue.overdue, f"{person.username} has nothing overdue in the demo"
         assert queue.today, f"{person.username} has nothing due today in the demo"

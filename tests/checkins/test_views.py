@@ -11,7 +11,7 @@ from icalendar import Calendar
 
 from caseflow.audit.models import AuditEvent
 from caseflow.checkins import scheduler, services
-from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInStatus
+from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInSchedule, CheckInStatus
 from caseflow.inbox.models import FollowUpStatus, Notification
 from tests.checkins.helpers import MONDAY, UTC, make_checkin, make_followup
 from tests.conftest import canary
@@ -116,8 +116,9 @@ def test_schedule_form_refuses_unsafe_time_and_offers_the_next_slot(cast, login)
     response = client.post(url, {**data, "time": "10:30", "repeat": "weekly"})
     assert response.status_code == 302
     assert CheckIn.objects.filter(schedule__isnull=False).count() == 4
-    response = client.post(url, {**data, "repeat": "custom", "rule": "FREQ=HOURLY"})
-    assert "at most daily" in response.content.decode()
+    assert CheckInSchedule.objects.get().rule == "FREQ=WEEKLY;BYDAY=MO"
+    response = client.post(url, {**data, "repeat": "days"})
+    assert "Choose the days it repeats on." in response.content.decode()
     response = client.post(url, {**data, "assignee": cast.other_agency.pk})
     assert response.context["form"].errors["assignee"]
 

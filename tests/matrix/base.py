@@ -38,7 +38,9 @@ CASEWORKERS_ONLY = dict(
 class Row:
     GET: dict[str, int]
     POST: dict[str, int]
-    kwargs: str | None = None  # which object fills the URL: "case", "party", "user", "team", "link"
+    # Which object fills the URL: "case", "party", "user", "team", "link", "report" (a funder
+    # report's name).
+    kwargs: str | None = None
     # For URLs of objects inside a case: (cast, case) -> URL. The case is ``cast.case`` and
     # ``cast.restricted_case`` in turn; the builder creates the object it needs on that case.
     url: Callable[[Any, Any], str] | None = None

@@ -3,7 +3,15 @@ caseworkers, and emergency access); incidents and changes "edit"."""
 
 from django.urls import reverse
 
-from tests.casework.helpers import checked, make_incident, make_note, pdf
+from tests.casework.helpers import (
+    checked,
+    make_goal,
+    make_incident,
+    make_need,
+    make_note,
+    make_service,
+    pdf,
+)
 from tests.matrix.base import NOT_ALLOWED, Row, casework
 
 
@@ -33,6 +41,24 @@ def _evidence_url(name):
     return build
 
 
+def _need_url(name):
+    def build(cast, case):
+        need = make_need(case, cast.assigned)
+        return reverse(name, args=[case.public_id, need.public_id])
+
+    return build
+
+
+def _goal_change_url(cast, case):
+    goal = make_goal(case, cast.assigned)
+    return reverse("casework:goal_change", args=[case.public_id, goal.public_id])
+
+
+def _service_change_url(cast, case):
+    service = make_service(case, cast.assigned)
+    return reverse("casework:service_change", args=[case.public_id, service.public_id])
+
+
 ROWS: dict[str, Row] = {
     "casework:note_new": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
     "casework:note": Row(GET=casework(200, 200), POST=NOT_ALLOWED, url=_note_url("casework:note")),
@@ -54,5 +80,24 @@ ROWS: dict[str, Row] = {
         POST=NOT_ALLOWED,
         url=_evidence_url("casework:evidence_download"),
         reauth=("GET",),
+    ),
+    # Needs, goals and services: read with the case, written by whoever may edit it. A POST
+    # without data re-renders the form with its errors.
+    "casework:needs": Row(GET=casework(200, 200), POST=NOT_ALLOWED, kwargs="case"),
+    "casework:need_new": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
+    "casework:need": Row(GET=casework(200, 200), POST=NOT_ALLOWED, url=_need_url("casework:need")),
+    "casework:need_change": Row(
+        GET=casework(200, 200), POST=casework(200, 200), url=_need_url("casework:need_change")
+    ),
+    "casework:need_status": Row(
+        GET=casework(200, 200), POST=casework(200, 200), url=_need_url("casework:need_status")
+    ),
+    "casework:goal_new": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
+    "casework:goal_change": Row(
+        GET=casework(200, 200), POST=casework(200, 200), url=_goal_change_url
+    ),
+    "casework:service_new": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
+    "casework:service_change": Row(
+        GET=casework(200, 200), POST=casework(200, 200), url=_service_change_url
     ),
 }

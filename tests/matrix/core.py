@@ -2,6 +2,7 @@
 
 from django.urls import reverse
 
+from caseflow.cases.models import ReopenRequest
 from tests.matrix.base import CASEWORKERS_ONLY, NOT_ALLOWED, Row, casework, expect
 
 ROWS: dict[str, Row] = {
@@ -33,6 +34,7 @@ ROWS: dict[str, Row] = {
         kwargs="user",
         reauth=("POST",),
     ),
+    "agency:time_zone": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
     "agency:team_new": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
     "agency:team_edit": Row(
         GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), kwargs="team"
@@ -74,4 +76,23 @@ ROWS: dict[str, Row] = {
     "checkins:safe_contact": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
     "cases:party_new": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
     "cases:party_edit": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="party"),
+    # The survivor's journey: closure, journey and trend, risk level, reopen requests, reasons.
+    "cases:closure": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
+    "cases:closure_decide": Row(GET=NOT_ALLOWED, POST=casework(403, 302), kwargs="case"),
+    "cases:journey": Row(GET=casework(200, 200), POST=NOT_ALLOWED, kwargs="case"),
+    "cases:risk": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
+    "cases:reopen_request": Row(
+        GET=NOT_ALLOWED,
+        POST=casework(403, 302),
+        url=lambda cast, case: reverse(
+            "cases:reopen_request",
+            args=[
+                case.public_id,
+                ReopenRequest.objects.create(case=case, requested_by=cast.other_team).public_id,
+            ],
+        ),
+    ),
+    "cases:closure_reasons": Row(
+        GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)
+    ),
 }

@@ -7,7 +7,7 @@ from django.db.models import Count
 
 from caseflow.demo.seed import seed
 from caseflow.inbox.models import FollowUp
-from caseflow.safety.models import RiskAssessment, RiskInstrument, SafetyPlan
+from caseflow.safety.models import RiskAssessment, RiskInstrument, SafetyPlan, SafetyPlanVersion
 
 pytestmark = pytest.mark.django_db
 
@@ -21,6 +21,11 @@ def test_demo_seed_populates_plans_assessments_and_follow_ups():
     assert {plan.n for plan in plans} == {2, 3}
     assert RiskAssessment.objects.values("case").distinct().count() == plans.count()
     assert RiskAssessment.objects.filter(band="high").exists()
+    # Emotional safety is filled in on the plans of the longer histories.
+    emotional = 0
+    for version in SafetyPlanVersion.objects.select_related("case"):
+        emotional += bool(version.content.get("triggers") and version.content.get("staying"))
+    assert emotional >= 10
     # The overdue review (other parts of the demo add plan reviews of their own, e.g. after a
     # compelled disclosure).
     assert FollowUp.objects.filter(kind="plan_review", source_key__startswith="plan:").count() == 1

@@ -14,7 +14,7 @@ from caseflow.cases.panels import panel_facts, remember_facts
 from caseflow.cases.selectors import case_page_facts
 from caseflow.safety import services
 from caseflow.safety.models import RiskAssessment, SafetyPlan, SafetyPlanVersion
-from tests.conftest import Cast
+from tests.conftest import Cast, canary
 
 pytestmark = pytest.mark.django_db
 
@@ -205,6 +205,32 @@ def test_assessment_through_the_form_needs_a_reason_for_an_override(cast: Cast, 
     assert "Threats made yesterday." in detail and "Not answered" in detail
     listing = client.get(url("assessments", cast)).content.decode()
     assert "override; scored standard" in listing
+
+
+def test_a_question_asking_for_the_survivors_words_has_a_box_to_write_them(
+    cast: Cast, login, sample
+):
+    client = login(cast.assigned)
+    new = url("assessment_new", cast, sample.pk)
+    page = client.get(new).content.decode()
+    # Only the question that asks for the survivor's own words offers a box.
+    assert page.count('name="words_') == 1
+    assert 'name="words_survivor_fears_serious_harm"' in page
+    said = "He told me nobody would find me. " + canary(cast.case)
+    response = client.post(
+        new, {"item_survivor_fears_serious_harm": "yes", "words_survivor_fears_serious_harm": said}
+    )
+    assessment = RiskAssessment.objects.get()
+    assert assessment.answers["_words"] == {"survivor_fears_serious_harm": said}
+    assert assessment.answers["survivor_fears_serious_harm"] is True
+    # Stored encrypted with the rest of the answers.
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT answers FROM safety_riskassessment WHERE id = %s", [assessment.pk])
+        assert canary(cast.case) not in str(cursor.fetchone()[0])
+    detail = client.get(response["Location"]).content.decode()
+    assert "He told me nobody would find me." in detail
 
 
 def test_an_instrument_of_another_agency_is_not_found(cast: Cast, login):

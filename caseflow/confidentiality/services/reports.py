@@ -1,5 +1,7 @@
 """Aggregate reports: counts of the agency's cases by period and by dimensions that identify
-no one, small cells suppressed.
+no one, with totals per period and overall; small cells suppressed, and the cells that would let
+anyone work them out from the totals suppressed with them (:mod:`caseflow.lib.suppression`, the
+same protection as the funder reports).
 """
 
 from __future__ import annotations
@@ -18,13 +20,16 @@ from caseflow.accounts.models import User
 from caseflow.audit.services import record
 from caseflow.cases.models import Case, CaseStatus, RiskLevel
 from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.lib.suppression import Grid, suppress
 
 #: The only dimensions a report can use: none of them identifies anyone.
 DIMENSIONS: dict[str, tuple[str, str]] = {
     "team": ("team__name", _("Service (team)")),
     "risk_level": ("risk_level", _("Risk band")),
-    "status": ("status", _("Outcome (case status)")),
+    "status": ("status", _("Case status")),
 }
+#: What a suppressed cell shows.
+HIDDEN = "*"
 PERIODS = {"month": ("Month", TruncMonth), "quarter": ("Quarter", TruncQuarter)}
 
 
@@ -52,7 +57,7 @@ def aggregate_report(
     end: dt.date,
 ) -> AggregateReport:
     """Counts of the actor's agency's cases opened in [start, end], by period and dimensions.
-    Cells under AGGREGATE_MIN_CELL are shown as "<N"."""
+    Cells under AGGREGATE_MIN_CELL, and the cells that would give them away, show as "*"."""
     if not policy.may_run_reports(actor):
         raise PermissionDenied
     if period not in PERIODS or set(dimensions) - set(DIMENSIONS):
@@ -77,17 +82,40 @@ def aggregate_report(
         "status": dict(CaseStatus.choices),
     }
     threshold = settings.AGGREGATE_MIN_CELL
-    rows, suppressed = [], 0
+    grid = Grid()
+    lines: list[tuple[list[str], int]] = []
+    by_period: dict[str, list[int]] = {}
     for item in grouped:
-        row = [_period_label(period, item["bucket"])]
+        label = _period_label(period, item["bucket"])
+        row = [label]
         for d, f in zip(dimensions, fields, strict=True):
-            row.append(labels.get(d, {}).get(item[f], item[f]))
-        if item["n"] < threshold:
-            row.append(f"<{threshold}")
-            suppressed += 1
+            row.append(str(labels.get(d, {}).get(item[f], item[f])))
+        cell = grid.cell(f"{len(lines)}", item["n"])
+        by_period.setdefault(label, []).append(cell)
+        lines.append((row, cell))
+    # Totals: per period (when broken down) and for the whole report.
+    blanks = ["All"] * len(dimensions)
+    out: list[tuple[list[str], int]] = []
+    period_totals = []
+    for label, cells in by_period.items():
+        out.extend(line for line in lines if line[0][0] == label)
+        if dimensions:
+            total = grid.cell(f"total:{label}", sum(grid.values[c] for c in cells))
+            grid.sum(total, cells)
+            out.append(([label, *blanks], total))
+            period_totals.append(total)
         else:
-            row.append(str(item["n"]))
-        rows.append(row)
+            period_totals.extend(cells)
+    if len(period_totals) > 1:
+        grand = grid.cell("total", sum(grid.values[c] for c in period_totals))
+        grid.sum(grand, period_totals)
+        out.append((["All periods", *blanks], grand))
+    hidden = suppress(grid, threshold)
+    rows = []
+    for row, cell in out:
+        # One mark for every hidden cell: telling the small ones apart would bound the rest.
+        rows.append([*row, HIDDEN if cell in hidden else str(grid.values[cell])])
+    suppressed = len(hidden)
     record(
         "report.aggregate",
         actor=actor,

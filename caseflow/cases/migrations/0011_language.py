@@ -9,8 +9,8 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0003_user_reset_at'),
-        ('cases', '0006_note_incident_field_settings'),
+        ('accounts', '0004_agency_time_zone'),
+        ('cases', '0010_demographic_field_settings'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,120 @@
+"""Each funder report against a plain ORM aggregation of the same rows.
+
+The first seeded agency's survivors are given demographic answers first (encrypted with their
+cases' keys, as the demographics form stores them; removed afterwards, ``RUN_LAST``). Measured,
+for each report over its period: building the report (the rows counted, the demographic answers
+decrypted and counted, the grid of cells and sums protected by complementary suppression)
+against the same tables grouped and counted by the database alone (``GROUP BY`` on the columns
+kept in clear; the peer cannot count the encrypted answers, it counts their rows).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db.models import Count
+from django.utils import timezone
+
+from bench.harness import BenchContext, Peer, Row, compare, scale_cast
+from caseflow.cases.models import Closure, Episode, Party, PartyRole
+from caseflow.casework.models import CaseNote, Incident, Need
+from caseflow.partners.models import QUESTIONS, Demographics, ServiceReferral, answers
+from caseflow.reporting import reports
+from caseflow.reporting.reports import Period, served_cases
+
+RUN_LAST = True
+
+
+def _seed_demographics(agency_id: int) -> list[int]:
+    """Answers for every survivor of the agency who has none (some declined, some not asked)."""
+    parties = list(
+        Party.objects.filter(case__agency_id=agency_id, role=PartyRole.SURVIVOR)
+        .exclude(demographics__isnull=False)
+        .select_related("case")
+        .order_by("pk")
+    )
+    reports._load_keys({p.case_id: p.case for p in parties}.values())
+    rows = []
+    for n, party in enumerate(parties):
+        values = {
+            q: answers(q)[(n * (i + 3)) % len(answers(q))][0] for i, q in enumerate(QUESTIONS)
+        }
+        rows.append(Demographics(case=party.case, party=party, **values))
+    created = Demographics.objects.bulk_create(rows, batch_size=1000)
+    return [row.pk for row in created]
+
+
+def _periods() -> dict[str, Period]:
+    today = timezone.localdate()
+    last = today - dt.timedelta(days=92)
+    year_ago = Period(today - dt.timedelta(days=365), today, "last 12 months")
+    return {
+        "voca": reports.quarter(last.year, (last.month - 1) // 3 + 1),
+        "fvpsa": year_ago,
+        "hud": year_ago,
+        "insights": year_ago,
+    }
+
+
+def _plain(agency_id: int, period: Period):
+    """The same rows, grouped and counted by the database."""
+
+    def run():
+        served = served_cases(agency_id, period)
+        ids = served.values("pk")
+        out = [
+            served.aggregate(n=Count("pk")),
+            list(served.values("status").annotate(n=Count("pk"))),
+            list(Episode.objects.filter(case__in=ids).values("start").annotate(n=Count("pk"))),
+            list(
+                CaseNote.objects.filter(
+                    case__in=ids, occurred_at__gte=period.since, occurred_at__lt=period.until
+                )
+                .values("kind")
+                .annotate(n=Count("pk"))
+            ),
+            Incident.objects.filter(case__in=ids).aggregate(n=Count("case", distinct=True)),
+            list(
+                ServiceReferral.objects.filter(case__in=ids)
+                .values("service_type")
+                .annotate(n=Count("pk"))
+            ),
+            Demographics.objects.filter(case__in=ids).aggregate(n=Count("pk")),
+            list(
+                Closure.objects.filter(case__agency_id=agency_id)
+                .values("risk_at_intake", "risk_at_exit")
+                .annotate(n=Count("pk"))
+            ),
+            list(Need.objects.filter(case__in=ids).values("kind").annotate(n=Count("pk"))),
+        ]
+        return out
+
+    return run
+
+
+def funder_reports(ctx: BenchContext) -> list[Row]:
+    cast = scale_cast()
+    agency_id = cast.agency.pk
+    seeded = _seed_demographics(agency_id)
+    rows: list[Row] = []
+    try:
+        for slug, period in _periods().items():
+            n = served_cases(agency_id, period).count()
+            built = reports.build(slug, agency_id, period)
+            result = compare(
+                ctx,
+                f"funder report {slug} ({n} people served, {built.cells} cells)",
+                lambda slug=slug, period=period: reports.build(slug, agency_id, period),
+                [Peer("plain ORM aggregation of the same rows", _plain(agency_id, period))],
+            )
+            result[0].notes.append(
+                f"{built.suppressed} of {built.cells} cells suppressed; "
+                f"{len(seeded)} survivors' answers seeded for the run"
+            )
+            rows.extend(result)
+    finally:
+        Demographics.objects.filter(pk__in=seeded).delete()
+    return rows
+
+
+BENCHMARKS = [funder_reports]

@@ -1,0 +1,95 @@
+"""The one time rule: staff enter and read times in their agency's time zone.
+
+The agency admin sets the zone (``Agency.time_zone``); ``settings.STAFF_TIME_ZONE`` is the
+default for an agency that has not chosen one and for pages nobody is signed in to.
+:class:`caseflow.middleware.AgencyTimeZoneMiddleware` activates the zone for each request, so
+templates' dates and forms' date-time inputs are read and shown in it; :func:`current` answers
+"where do the staff of this request work" anywhere below the view (the today queue's day).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import zoneinfo
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext
+
+_current: contextvars.ContextVar[zoneinfo.ZoneInfo | None] = contextvars.ContextVar(
+    "caseflow_staff_zone", default=None
+)
+
+
+def is_valid(name: str) -> bool:
+    if not name:
+        return False
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def default_zone() -> zoneinfo.ZoneInfo:
+    return zoneinfo.ZoneInfo(settings.STAFF_TIME_ZONE)
+
+
+def agency_zone(agency: Any) -> zoneinfo.ZoneInfo:
+    """The agency's zone, or the default when it has none (or an unknown one)."""
+    name = getattr(agency, "time_zone", "") or ""
+    return zoneinfo.ZoneInfo(name) if is_valid(name) else default_zone()
+
+
+def user_zone(user: Any) -> zoneinfo.ZoneInfo:
+    """Where ``user`` works: their agency's zone (the default for operators and strangers)."""
+    if user is None or not getattr(user, "is_authenticated", False) or user.is_superuser:
+        return default_zone()
+    membership = user.membership_or_none
+    if membership is None:
+        return default_zone()
+    return agency_zone(membership.agency)
+
+
+def current() -> zoneinfo.ZoneInfo:
+    """The zone activated for this request (or task), else the default."""
+    return _current.get() or default_zone()
+
+
+def activate(zone: zoneinfo.ZoneInfo) -> contextvars.Token:
+    timezone.activate(zone)
+    return _current.set(zone)
+
+
+def deactivate(token: contextvars.Token) -> None:
+    _current.reset(token)
+    timezone.deactivate()
+
+
+@contextlib.contextmanager
+def using(zone: zoneinfo.ZoneInfo):
+    """Work as staff in ``zone`` do (a task or the demo acting for one agency)."""
+    previous = timezone.get_current_timezone() if _current.get() is not None else None
+    token = activate(zone)
+    try:
+        yield zone
+    finally:
+        _current.reset(token)
+        if previous is None:
+            timezone.deactivate()
+        else:
+            timezone.activate(previous)
+
+
+def zone_words(zone: zoneinfo.ZoneInfo | None = None) -> str:
+    """A zone as a person reads it: "America/Chicago" becomes "America/Chicago" without
+    underscores ("America/New York")."""
+    return (zone or current()).key.replace("_", " ")
+
+
+def your_time(extra: str = "") -> str:
+    """The help text of a time staff enter: in their own (the agency's) time."""
+    words = gettext("Your time (%(zone)s).") % {"zone": zone_words()}
+    return f"{words} {extra}".strip()

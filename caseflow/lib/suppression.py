@@ -1,0 +1,159 @@
+"""Small-number protection for aggregate tables: primary and complementary suppression.
+
+A report is a set of cells (counts, totals among them) and the sums that tie them together
+("this total is the sum of those cells"), which anyone reading the report knows. Primary
+suppression hides every count from 1 to ``threshold - 1``. Complementary suppression then hides
+as few further cells as it can so that no hidden cell can be worked out from what is published:
+a hidden cell is exposed when its value follows, by adding and subtracting, from the published
+cells and the known sums; in linear-algebra terms, when its unit vector lies in the row space of
+the sums restricted to the hidden cells. That test is done exactly, with rational arithmetic.
+
+Zero counts are published (a zero identifies no one); bounds from counts being non-negative are
+outside this model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+
+@dataclass
+class Grid:
+    """The cells of one report and the sums between them. Cells are added by key, so a total
+    shown in several breakdowns of the report (people served) is one cell."""
+
+    values: list[int] = field(default_factory=list)
+    keys: dict[str, int] = field(default_factory=dict)
+    #: (total cell, member cells): value[total] == sum(value[m] for m in members).
+    sums: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    totals: set[int] = field(default_factory=set)
+
+    def cell(self, key: str, value: int) -> int:
+        if key in self.keys:
+            index = self.keys[key]
+            if self.values[index] != value:
+                raise ValueError(f"cell {key!r} given two values")
+            return index
+        self.keys[key] = len(self.values)
+        self.values.append(int(value))
+        return self.keys[key]
+
+    def sum(self, total: int, members: Iterable[int]) -> None:
+        members = tuple(members)
+        if self.values[total] != sum(self.values[m] for m in members):
+            raise ValueError("a total is not the sum of its cells")
+        self.sums.append((total, members))
+        self.totals.add(total)
+
+
+def _equations(n: int, sums: Sequence[tuple[int, Sequence[int]]]) -> list[dict[int, Fraction]]:
+    rows = []
+    for total, members in sums:
+        row: dict[int, Fraction] = {total: Fraction(1)}
+        for m in members:
+            row[m] = row.get(m, Fraction(0)) - 1
+        rows.append({k: v for k, v in row.items() if v != 0})
+    return rows
+
+
+def _reduced_basis(rows: list[dict[int, Fraction]]) -> list[tuple[int, dict[int, Fraction]]]:
+    """Row-reduce sparse rows: a list of (pivot column, row with a 1 at its pivot)."""
+    basis: list[tuple[int, dict[int, Fraction]]] = []
+    for original in rows:
+        row = dict(original)
+        for pivot, prow in basis:
+            factor = row.get(pivot)
+            if factor:
+                for col, v in prow.items():
+                    new = row.get(col, Fraction(0)) - factor * v
+                    if new:
+                        row[col] = new
+                    else:
+                        row.pop(col, None)
+        if not row:
+            continue
+        pivot = min(row)
+        scale = row[pivot]
+        row = {c: v / scale for c, v in row.items()}
+        # Keep the basis fully reduced: clear the new pivot from the rows already in it.
+        for i, (p, prow) in enumerate(basis):
+            factor = prow.get(pivot)
+            if factor:
+                updated = dict(prow)
+                for col, v in row.items():
+                    new = updated.get(col, Fraction(0)) - factor * v
+                    if new:
+                        updated[col] = new
+                    else:
+                        updated.pop(col, None)
+                basis[i] = (p, updated)
+        basis.append((pivot, row))
+    return basis
+
+
+def exposed(n: int, sums: Sequence[tuple[int, Sequence[int]]], hidden: set[int]) -> set[int]:
+    """The hidden cells whose value follows from the published cells and the sums."""
+    if not hidden:
+        return set()
+    # Published cells are known: what is left of each sum is an equation in hidden cells only.
+    rows = [{c: v for c, v in row.items() if c in hidden} for row in _equations(n, sums)]
+    basis = _reduced_basis([r for r in rows if r])
+    out = set()
+    for cell in hidden:
+        vector = {cell: Fraction(1)}
+        for pivot, prow in basis:
+            factor = vector.get(pivot)
+            if factor:
+                for col, v in prow.items():
+                    new = vector.get(col, Fraction(0)) - factor * v
+                    if new:
+                        vector[col] = new
+                    else:
+                        vector.pop(col, None)
+        if not vector:
+            out.add(cell)
+    return out
+
+
+def suppress(grid: Grid, threshold: int) -> set[int]:
+    """The cells to hide: every count in 1..threshold-1, and complements until none of them can
+    be worked out. Complements are taken from the sums that expose a cell, the smallest count
+    first, a total last."""
+    n = len(grid.values)
+    hidden = {i for i, v in enumerate(grid.values) if 0 < v < threshold}
+    touching: dict[int, list[int]] = {}
+    for s, (total, members) in enumerate(grid.sums):
+        for c in (total, *members):
+            touching.setdefault(c, []).append(s)
+
+    def rank(c: int) -> tuple[int, int, int, int]:
+        value = grid.values[c]
+        return (c in grid.totals, value == 0, value, c)
+
+    while True:
+        open_cells = exposed(n, grid.sums, hidden)
+        if not open_cells:
+            return hidden
+        cell = min(open_cells)
+        candidates = {
+            c
+            for s in touching.get(cell, [])
+            for c in (grid.sums[s][0], *grid.sums[s][1])
+            if c not in hidden
+        }
+        if not candidates:
+            # Exposed through a chain of sums: hide the smallest cell any hidden cell's sums hold.
+            candidates = {
+                c
+                for h in hidden
+                for s in touching.get(h, [])
+                for c in (grid.sums[s][0], *grid.sums[s][1])
+                if c not in hidden
+            }
+        if not candidates:
+            candidates = set(range(n)) - hidden
+        if not candidates:
+            return hidden
+        hidden.add(min(candidates, key=rank))

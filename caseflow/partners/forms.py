@@ -1,0 +1,227 @@
+"""Forms for risk meetings, referrals, demographics and the agency's risk meeting settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Submit
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from caseflow.confidentiality.models import Category, Release
+from caseflow.partners.models import (
+    NOT_ASKED,
+    QUESTIONS,
+    ActionStatus,
+    Direction,
+    ReferralRoute,
+    ReferralState,
+    ServiceType,
+    SharingBasis,
+    answers,
+)
+
+TEXT_MAX = 2000
+
+
+def _helper(label: Any) -> FormHelper:
+    helper = FormHelper()
+    helper.form_method = "post"
+    helper.add_input(Submit("submit", label))
+    return helper
+
+
+def _date(label: Any, required: bool = True, **kw: Any) -> forms.DateField:
+    return forms.DateField(
+        label=label,
+        required=required,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        **kw,
+    )
+
+
+def _choose(field: forms.Field, choices: Any) -> None:
+    field.choices = choices  # type: ignore[attr-defined]  # a ChoiceField
+
+
+def release_choices(releases: list[Release]) -> list[tuple[str, Any]]:
+    today = timezone.localdate()
+    return [("", _("None"))] + [
+        (
+            r.public_id,
+            f"{r.recipient} · {r.category_labels} · {r.signed_on:%d %b %Y}–{r.expires_on:%d %b %Y}",
+        )
+        for r in releases
+        if r.is_valid_on(today)
+    ]
+
+
+class MeetingReferralForm(forms.Form):
+    route = forms.ChoiceField(
+        choices=ReferralRoute.choices, widget=forms.RadioSelect, label=_("Referred because of")
+    )
+    reason = forms.CharField(
+        max_length=TEXT_MAX,
+        required=False,
+        widget=forms.Textarea({"rows": 3}),
+        label=_("Why (needed for professional judgement)"),
+    )
+    categories = forms.MultipleChoiceField(
+        choices=Category.choices,
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Information shared with the meeting"),
+    )
+    basis = forms.ChoiceField(
+        choices=SharingBasis.choices, widget=forms.RadioSelect, label=_("Shared under")
+    )
+    release = forms.ChoiceField(required=False, label=_("Consent to share (if shared under it)"))
+    referred_on = _date(_("Referred on"))
+    meeting_on = _date(_("Meeting date (if known)"), required=False)
+
+    def __init__(self, *args: Any, releases: list[Release], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _choose(self.fields["release"], release_choices(releases))
+        self.helper = _helper(_("Refer to the meeting"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("basis") == SharingBasis.RELEASE and not data.get("release"):
+            self.add_error("release", _("Choose the consent to share that allows this."))
+        if data.get("route") == ReferralRoute.JUDGEMENT and not data.get("reason", "").strip():
+            self.add_error("reason", _("Say why, in your professional judgement."))
+        return data
+
+
+class MeetingUpdateForm(forms.Form):
+    meeting_on = _date(_("Meeting date"), required=False)
+    outcome = forms.CharField(
+        max_length=TEXT_MAX,
+        required=False,
+        widget=forms.Textarea({"rows": 3}),
+        label=_("Outcome of the meeting"),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.helper = _helper(_("Save the meeting"))
+
+
+class ActionForm(forms.Form):
+    text = forms.CharField(
+        max_length=TEXT_MAX, widget=forms.Textarea({"rows": 2}), label=_("Action agreed")
+    )
+    owner = forms.ChoiceField(required=False, label=_("Done by someone here"))
+    owner_agency = forms.CharField(
+        max_length=200, required=False, label=_("…or by another agency (its name)")
+    )
+    due_on = _date(_("Due on"))
+
+    def __init__(self, *args: Any, owners: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _choose(self.fields["owner"], [("", _("Nobody here")), *owners])
+        self.helper = _helper(_("Add the action"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if bool(data.get("owner")) == bool(data.get("owner_agency", "").strip()):
+            self.add_error(
+                "owner_agency",
+                _("Choose who does it: someone here, or the name of the other agency."),
+            )
+        return data
+
+
+class ActionStatusForm(forms.Form):
+    action = forms.CharField(max_length=32, widget=forms.HiddenInput)
+    status = forms.ChoiceField(choices=ActionStatus.choices, label=_("Status"))
+
+
+class ReferralForm(forms.Form):
+    direction = forms.ChoiceField(
+        choices=Direction.choices, widget=forms.RadioSelect, label=_("Direction")
+    )
+    service_type = forms.ChoiceField(choices=ServiceType.choices, label=_("Service"))
+    organisation = forms.CharField(max_length=200, label=_("Organisation"))
+    details = forms.CharField(
+        max_length=TEXT_MAX,
+        required=False,
+        widget=forms.Textarea({"rows": 2}),
+        label=_("What for"),
+    )
+    needs = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label=_("Needs it serves")
+    )
+    release = forms.ChoiceField(
+        required=False, label=_("Consent to share that allows it (for a referral out)")
+    )
+    sent_on = _date(_("Sent or received on"))
+    respond_by = _date(_("Reply expected by"), required=False)
+
+    def __init__(
+        self,
+        *args: Any,
+        releases: list[Release],
+        needs: list[tuple[str, str]],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        _choose(self.fields["release"], release_choices(releases))
+        _choose(self.fields["needs"], needs)
+        if not needs:
+            del self.fields["needs"]
+        self.helper = _helper(_("Record the referral"))
+
+
+class ReferralStateForm(forms.Form):
+    state = forms.ChoiceField(choices=ReferralState.choices, label=_("Where it has got to"))
+    on = _date(_("On"))
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, allowed: set[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _choose(self.fields["state"], [c for c in ReferralState.choices if c[0] in allowed])
+        self.helper = _helper(_("Save"))
+
+
+class DemographicsForm(forms.Form):
+    """One question per field the agency collects, under the agency's own label."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, fields: dict[str, dict[str, Any]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, (label, _choices) in QUESTIONS.items():
+            setting = fields.get(name, {})
+            if setting.get("hidden"):
+                continue
+            self.fields[name] = forms.ChoiceField(
+                choices=answers(name),
+                required=False,
+                initial=NOT_ASKED,
+                label=setting.get("label") or label,
+            )
+        self.helper = _helper(_("Save the answers"))
+
+
+class PartnerSettingsForm(forms.Form):
+    meeting_name = forms.CharField(
+        max_length=80,
+        label=_("What the agency calls its multi-agency risk meeting"),
+        help_text=_("For example MARAC, or the high-risk team."),
+    )
+    lawful_basis = forms.CharField(
+        max_length=TEXT_MAX,
+        required=False,
+        widget=forms.Textarea({"rows": 4}),
+        label=_("Lawful basis for sharing with it when a survivor is at high risk"),
+        help_text=_(
+            "Used when no consent to share covers the meeting. Leave blank to require consent "
+            "every time."
+        ),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.helper = _helper(_("Save the settings"))

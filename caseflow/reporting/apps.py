@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ReportingConfig(AppConfig):
+    name = "caseflow.reporting"
+    label = "reporting"

@@ -1,0 +1,81 @@
+"""Funder reports: on the demo most cells are counts; every generation is audited; the preview
+shows charts with their tables; the CSV keeps the funder's layout; other agencies never count."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from caseflow.accounts.models import User
+from caseflow.audit.models import AuditEvent
+from caseflow.cases.models import Case
+from caseflow.demo import seed
+from caseflow.inbox.models import FollowUp
+from caseflow.partners.models import DECLINED, Demographics, MeetingAction, ServiceReferral
+from caseflow.reporting import reports
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+
+def _period(slug: str) -> dict[str, str]:
+    today = timezone.localdate()
+    kind = reports.REPORTS[slug].period
+    if kind == "quarter":
+        return {"year": str(today.year), "quarter": str((today.month - 1) // 3 + 1)}
+    if kind == "year":
+        return {"year": str(today.year)}
+    return {"start": f"{today.year - 1}-{today.month:02d}-01", "end": today.isoformat()}
+
+
+def test_the_demo_reports_mostly_counts_and_shows_partners_work(login):
+    seed.seed()
+    admin = User.objects.get(username="ada.admin")
+    auditor = User.objects.get(username="oli.auditor")
+    client = login(auditor)
+    for slug in reports.REPORTS:
+        response = client.get(reverse("reporting:preview", args=[slug]), _period(slug))
+        assert response.status_code == 200
+        report = response.context["report"]
+        counted = [i for i, v in enumerate(report.grid.values) if v > 0]
+        hidden = report.hidden & set(counted)
+        assert len(hidden) * 2 < len(counted), f"{slug}: {len(hidden)} of {len(counted)} hidden"
+        assert b"<svg" in response.content
+    assert AuditEvent.objects.filter(action="report.funder").count() == len(reports.REPORTS)
+    # The demo shows the partners features in use.
+    assert MeetingAction.objects.filter(status="open", due_on__lt=timezone.localdate()).exists()
+    assert ServiceReferral.objects.filter(service_type="housing", state="accepted").exists()
+    assert FollowUp.objects.filter(kind="referral_response").exists()
+    assert any(d.gender_identity == DECLINED for d in Demographics.objects.all()[:200])
+    assert admin.membership.agency.partner_settings.lawful_basis
+
+
+def test_reports_count_one_agency_and_hide_what_would_give_a_small_count_away(cast, login):
+    for n in range(7):
+        f.open_case(cast.team1, reference=f"R-{n}")
+    for n in range(3):
+        f.open_case(cast.other_agency_team, reference=f"B-{n}")
+    period = reports.Period(
+        timezone.localdate().replace(month=1, day=1), timezone.localdate(), "this year"
+    )
+    report = reports.build("hud", cast.agency.pk, period)
+    served = Case.objects.filter(agency=cast.agency).count()
+    q5a = report.sections[0]
+    assert [c.text for _label, c in ((r.label, report.shown(r.cells[0])) for r in q5a.rows)][
+        -1
+    ] == str(served)
+    # Every survivor's age is "not asked": one cell holds everyone, the rest are zero.
+    age = next(s for s in report.sections if s.code == "Q11")
+    texts = [report.shown(r.cells[0]).text for r in age.rows]
+    assert texts[-2] == str(served) and texts[-1] == str(served)
+    csv = login(cast.auditor).get(reverse("reporting:csv", args=["hud"]), _period("hud"))
+    body = csv.content.decode()
+    assert "Q5a" in body and "Total Number of Persons Served" in body
+    assert "Client Doesn't Know/Prefers Not to Answer" in body
+
+
+def test_advocates_cannot_run_funder_reports(cast, login):
+    response = login(cast.assigned).get(reverse("reporting:preview", args=["voca"]))
+    assert response.status_code == 403
+    assert not AuditEvent.objects.filter(action="report.funder").exists()

@@ -1,0 +1,126 @@
+"""Complementary suppression: for random tables, no hidden cell follows from what is published.
+
+The check here is independent of the module's own: it builds the whole system (every known sum
+and every published cell as an equation over all cells) and asks, by the rank of the matrix in
+exact rational arithmetic, whether a hidden cell's unit vector lies in its row space.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from caseflow.lib.suppression import Grid, exposed, suppress
+
+
+def _rank(rows: list[list[Fraction]]) -> int:
+    m = [list(r) for r in rows]
+    rank, cols = 0, len(m[0]) if m else 0
+    for col in range(cols):
+        pivot = next((i for i in range(rank, len(m)) if m[i][col] != 0), None)
+        if pivot is None:
+            continue
+        m[rank], m[pivot] = m[pivot], m[rank]
+        for i in range(len(m)):
+            if i != rank and m[i][col] != 0:
+                factor = m[i][col] / m[rank][col]
+                m[i] = [a - factor * b for a, b in zip(m[i], m[rank], strict=True)]
+        rank += 1
+    return rank
+
+
+def _derivable(grid: Grid, hidden: set[int]) -> set[int]:
+    n = len(grid.values)
+    rows = []
+    for total, members in grid.sums:
+        row = [Fraction(0)] * n
+        row[total] += 1
+        for m in members:
+            row[m] -= 1
+        rows.append(row)
+    for c in range(n):
+        if c not in hidden:
+            row = [Fraction(0)] * n
+            row[c] = Fraction(1)
+            rows.append(row)
+    base = _rank(rows)
+    out = set()
+    for c in hidden:
+        unit = [Fraction(0)] * n
+        unit[c] = Fraction(1)
+        if _rank([*rows, unit]) == base:
+            out.add(c)
+    return out
+
+
+def _table(values: list[list[int]], margins: bool = True) -> Grid:
+    g = Grid()
+    cells = [[g.cell(f"{i}:{j}", v) for j, v in enumerate(row)] for i, row in enumerate(values)]
+    rows = [g.cell(f"{i}:*", sum(row)) for i, row in enumerate(values)]
+    for i, t in enumerate(rows):
+        g.sum(t, cells[i])
+    if margins:
+        cols = [g.cell(f"*:{j}", sum(row[j] for row in values)) for j in range(len(values[0]))]
+        for j, t in enumerate(cols):
+            g.sum(t, [row[j] for row in cells])
+        grand = g.cell("*", sum(map(sum, values)))
+        g.sum(grand, rows)
+        g.sum(grand, cols)
+    return g
+
+
+tables = st.integers(1, 5).flatmap(
+    lambda r: st.integers(1, 5).flatmap(
+        lambda c: st.lists(
+            st.lists(st.integers(0, 30), min_size=c, max_size=c), min_size=r, max_size=r
+        )
+    )
+)
+
+
+@settings(max_examples=150)
+@given(tables, st.integers(2, 11))
+def test_no_hidden_cell_of_a_two_way_table_can_be_worked_out(values, threshold):
+    grid = _table(values)
+    hidden = suppress(grid, threshold)
+    small = {i for i, v in enumerate(grid.values) if 0 < v < threshold}
+    assert small <= hidden
+    assert not _derivable(grid, hidden)
+
+
+@settings(max_examples=80)
+@given(st.lists(st.lists(st.integers(0, 30), min_size=2, max_size=6), min_size=1, max_size=4))
+def test_breakdowns_sharing_one_total_hide_nothing_that_follows(columns):
+    """Several one-way breakdowns of the same people share their total (one cell)."""
+    g = Grid()
+    people = sum(columns[0])
+    total = g.cell("served", people)
+    for k, column in enumerate(columns):
+        # Every breakdown counts the same people: scale the last cell to make it add up.
+        column = [*column[:-1], max(0, people - sum(column[:-1]))]
+        if sum(column) != people:
+            continue
+        g.sum(total, [g.cell(f"{k}:{i}", v) for i, v in enumerate(column)])
+    hidden = suppress(g, 5)
+    assert not _derivable(g, hidden)
+
+
+def test_a_single_small_cell_takes_a_complement_with_it():
+    grid = _table([[3, 10, 12]], margins=False)
+    hidden = suppress(grid, 5)
+    assert 0 in hidden and len(hidden) == 2
+    assert not exposed(len(grid.values), grid.sums, hidden)
+
+
+def test_a_table_without_small_cells_is_published_whole():
+    grid = _table([[6, 10], [12, 7]])
+    assert suppress(grid, 5) == set()
+
+
+def test_the_module_and_the_independent_check_agree_on_an_exposed_cell():
+    grid = _table([[3, 10], [8, 9]])
+    only_primary = {0}
+    assert _derivable(grid, only_primary) == {0}
+    assert exposed(len(grid.values), grid.sums, only_primary) == {0}
