@@ -132,9 +132,6 @@ class IntakeForm(forms.Form):
         required=False,
         help_text=_("Leave blank to number the case automatically."),
     )
-    risk_level = forms.ChoiceField(
-        label=_("Risk level"), choices=RiskLevel.choices, initial=RiskLevel.UNKNOWN
-    )
     summary = forms.CharField(
         max_length=TEXT_MAX,
         required=False,
