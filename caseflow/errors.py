@@ -15,6 +15,7 @@ from html import escape
 
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
+from django.utils.translation import gettext, gettext_noop
 
 from caseflow.lib.request_context import current_request_id
 
@@ -27,27 +28,37 @@ FALLBACK = """<!doctype html>
 <h1>{title}</h1><p>{text}</p>{rid}<p><a href="/">Back to the start</a></p></body></html>
 """
 
+# Marked for translation here, translated when a page is rendered (in the reader's language).
 PAGES = {
-    400: ("Bad request", "caseflow could not read this request. Go back and try again."),
-    403: (
-        "Not allowed",
-        "Your role does not allow this. Ask your supervisor if you think it should.",
+    400: (
+        gettext_noop("Bad request"),
+        gettext_noop("caseflow could not read this request. Go back and try again."),
     ),
-    404: ("Not found", "There is nothing here, or nothing you can open."),
+    403: (
+        gettext_noop("Not allowed"),
+        gettext_noop("Your role does not allow this. Ask your supervisor if you think it should."),
+    ),
+    404: (
+        gettext_noop("Not found"),
+        gettext_noop("There is nothing here, or nothing you can open."),
+    ),
     500: (
-        "Something went wrong",
-        "caseflow could not finish this request. Nothing you entered is shown here. Try again in "
-        "a moment; if it keeps happening, tell your administrator the reference below.",
+        gettext_noop("Something went wrong"),
+        gettext_noop(
+            "caseflow could not finish this request. Nothing you entered is shown here. Try "
+            "again in a moment; if it keeps happening, tell your administrator the reference "
+            "below."
+        ),
     ),
 }
 
 
-REFERENCE = "If you contact support, give them this reference: "
+REFERENCE = gettext_noop("If you contact support, give them this reference: ")
 
 
 def render_error(request: HttpRequest, status: int) -> HttpResponse:
     rid = current_request_id(request)
-    title, text = PAGES[status]
+    title, text = (gettext(words) for words in PAGES[status])
     try:
         html = loader.get_template("error.html").render(
             {"title": title, "message": text, "request_id": rid}
@@ -57,7 +68,7 @@ def render_error(request: HttpRequest, status: int) -> HttpResponse:
         html = FALLBACK.format(
             title=title,
             text=text,
-            rid=f"<p>{REFERENCE}<code>{escape(rid)}</code></p>" if rid else "",
+            rid=f"<p>{gettext(REFERENCE)}<code>{escape(rid)}</code></p>" if rid else "",
         )
     return HttpResponse(html, status=status)
 

@@ -12,11 +12,13 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods
 
 from caseflow import policy
 from caseflow.checkins import scheduler
 from caseflow.inbox.models import Notification
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.outbox import services as outbox
 
 #: Work or reminders waiting longer than this are reported as delayed.
@@ -51,11 +53,16 @@ def broker_ok() -> bool:
 def age(delta: dt.timedelta) -> str:
     """ "12 minutes", "3 hours", "2 days": the largest whole unit, for people."""
     seconds = max(int(delta.total_seconds()), 0)
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+    units = (
+        (86400, lambda n: ngettext("%(count)s day", "%(count)s days", n)),
+        (3600, lambda n: ngettext("%(count)s hour", "%(count)s hours", n)),
+        (60, lambda n: ngettext("%(count)s minute", "%(count)s minutes", n)),
+    )
+    for size, words in units:
         if seconds >= size:
             count = seconds // size
-            return f"{count} {unit}{'s' if count != 1 else ''}"
-    return "less than a minute"
+            return words(count) % {"count": count}
+    return gettext("less than a minute")
 
 
 @dataclass
@@ -69,62 +76,76 @@ def checks(now: dt.datetime | None = None) -> list[Check]:
     now = now or timezone.now()
     found = []
     if database_ok():
-        found.append(Check("Database", True, "The database is answering."))
+        found.append(Check(_("Database"), True, _("The database is answering.")))
     else:
-        found.append(Check("Database", False, "The database is not answering."))
+        found.append(Check(_("Database"), False, _("The database is not answering.")))
     if broker_ok():
-        found.append(Check("Task queue", True, "The task queue is answering."))
+        found.append(Check(_("Task queue"), True, _("The task queue is answering.")))
     else:
         found.append(
             Check(
-                "Task queue",
+                _("Task queue"),
                 False,
-                "The task queue is not answering. Work started meanwhile is kept and is sent "
-                "when it answers again.",
+                _(
+                    "The task queue is not answering. Work started meanwhile is kept and is sent "
+                    "when it answers again."
+                ),
             )
         )
     state, last = scheduler.scheduler_state(now)
     if last is None:
         found.append(
             Check(
-                "Workers", False, "The scheduler has never run: check that a worker and beat run."
+                _("Workers"),
+                False,
+                _("The scheduler has never run: check that a worker and beat run."),
             )
         )
     elif state == "stale":
         found.append(
             Check(
-                "Workers",
+                _("Workers"),
                 False,
-                f"The scheduler last ran {age(now - last)} ago: no reminders go out. Check that "
-                "a worker and beat run.",
+                _(
+                    "The scheduler last ran %(age)s ago: no reminders go out. "
+                    "Check that a worker and beat run."
+                )
+                % {"age": age(now - last)},
             )
         )
     else:
-        found.append(Check("Workers", True, f"The scheduler last ran {age(now - last)} ago."))
+        found.append(
+            Check(
+                _("Workers"),
+                True,
+                _("The scheduler last ran %(age)s ago.") % {"age": age(now - last)},
+            )
+        )
     count, oldest = outbox.backlog()
     if count and oldest is not None and now - oldest > DELAYED_AFTER:
         found.append(
             Check(
-                "Background work",
+                _("Background work"),
                 False,
-                f"Background work is delayed: {count} waiting, the oldest is "
-                f"{age(now - oldest)} old.",
+                _("Background work is delayed: %(count)s waiting, the oldest is %(age)s old.")
+                % {"count": count, "age": age(now - oldest)},
             )
         )
     else:
-        found.append(Check("Background work", True, "Background work is up to date."))
+        found.append(Check(_("Background work"), True, _("Background work is up to date.")))
     unsent = Notification.objects.filter(sent_at__isnull=True, dropped="")
     oldest_note = unsent.order_by("created_at").values_list("created_at", flat=True).first()
     if oldest_note is not None and now - oldest_note > DELAYED_AFTER:
         found.append(
             Check(
-                "Reminders",
+                _("Reminders"),
                 False,
-                f"Reminders are delayed: the oldest is {age(now - oldest_note)} old.",
+                _("Reminders are delayed: the oldest is %(age)s old.")
+                % {"age": age(now - oldest_note)},
             )
         )
     else:
-        found.append(Check("Reminders", True, "Reminders are going out on time."))
+        found.append(Check(_("Reminders"), True, _("Reminders are going out on time.")))
     return found
 
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 from caseflow.accounts.models import Role, Team, User
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import BreakGlassGrant, Case, CaseAssignment
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: Roles that work with case content. Auditors read audit trails and metadata; agency admins manage
 #: people; operators (superusers) run the system. None of them reads a survivor's file.
@@ -30,14 +31,14 @@ class CaseNotFound(Http404):
     """Outside the user's scope (or no such case): the two are indistinguishable on purpose."""
 
     def __init__(self, public_id: str, action: str):
-        super().__init__("No such case")
+        super().__init__(_("No such case"))
         self.public_id = public_id
         self.action = action
 
 
 class CaseForbidden(PermissionDenied):
     def __init__(self, case: Case, action: str):
-        super().__init__("Not allowed")
+        super().__init__(_("Not allowed"))
         self.case = case
         self.action = action
 
@@ -290,24 +291,24 @@ def navigation(user: Any) -> list[tuple[str, str]]:
     role = active_role(user)
     if role is None:
         return []
-    items = [("Home", "dashboard")]
+    items = [(_("Home"), "dashboard")]
     if role in CASEWORK_ROLES:
         items += [
-            ("Cases", "cases:list"),
-            ("Find by name", "cases:find"),
-            ("New referral", "cases:new"),
-            ("Emergency access", "cases:break_glass"),
-            ("Check-ins", "checkins:home"),
+            (_("Cases"), "cases:list"),
+            (_("Find by name"), "cases:find"),
+            (_("New referral"), "cases:new"),
+            (_("Emergency access"), "cases:break_glass"),
+            (_("Check-ins"), "checkins:home"),
         ]
     if role in REPORT_ROLES:
-        items.append(("Reports", "confidentiality:reports"))
-        items.append(("Funder reports", "reporting:list"))
+        items.append((_("Reports"), "confidentiality:reports"))
+        items.append((_("Funder reports"), "reporting:list"))
     if role in AUDIT_ROLES:
-        items.append(("Audit", "audit:events"))
-    items.append(("Security", "accounts:security"))
+        items.append((_("Audit"), "audit:events"))
+    items.append((_("Security"), "accounts:security"))
     if role == Role.AGENCY_ADMIN:
-        items.append(("Staff and teams", "agency:staff_list"))
-        items.append(("Risk meeting", "partners:settings"))
+        items.append((_("Staff and teams"), "agency:staff_list"))
+        items.append((_("Risk meeting"), "partners:settings"))
     return items
 
 

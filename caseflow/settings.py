@@ -149,6 +149,7 @@ MIDDLEWARE = [
     "caseflow.middleware.AgencyTimeZoneMiddleware",
     "caseflow.middleware.SessionTimeoutMiddleware",
     "caseflow.middleware.SecondFactorMiddleware",
+    "caseflow.cases.language.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -172,6 +173,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "caseflow.context_processors.caseflow",
                 "caseflow.checkins.context_processors.checkins",
+                "caseflow.cases.language.context",
             ],
         },
     },
@@ -234,7 +236,21 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "accounts:login"
 
-LANGUAGE_CODE = "en-gb"
+# The language of a deployment with no other choice made: English as caseflow's own strings are
+# written. An agency admin picks the agency's locale, and each member of staff may pick their own
+# language over it (caseflow/cases/language.py).
+LANGUAGE_CODE = "en"
+# Languages caseflow's interface speaks, named in their own words. en-US and en-GB differ in
+# words, not just spelling ("protective order" / "non-molestation or occupation order").
+LANGUAGES = [
+    ("en", "English"),
+    ("en-gb", "English (UK)"),
+    ("en-us", "English (US)"),
+    ("es", "Español"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates, times and numbers in each language's own way (caseflow/formats/<locale>/formats.py).
+FORMAT_MODULE_PATH = ["caseflow.formats"]
 TIME_ZONE = "UTC"
 # Where an agency's staff work when its admin has not chosen a zone (``Agency.time_zone``): the
 # day of the home page's today queue and the times staff enter and read. (Survivors' times follow

@@ -9,6 +9,7 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 
 from caseflow.accounts.models import User
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def _helper(label: str) -> FormHelper:
@@ -20,13 +21,13 @@ def _helper(label: str) -> FormHelper:
 class LoginForm(AuthenticationForm):
     error_messages = {
         # One message for a wrong user and a wrong password.
-        "invalid_login": "Those details are not right. Check them and try again.",
-        "inactive": "Those details are not right. Check them and try again.",
+        "invalid_login": _("Those details are not right. Check them and try again."),
+        "inactive": _("Those details are not right. Check them and try again."),
     }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Sign in")
+        self.helper = _helper(_("Sign in"))
 
 
 class CodeForm(forms.Form):
@@ -34,8 +35,8 @@ class CodeForm(forms.Form):
 
     token = forms.CharField(
         max_length=24,
-        label="Code",
-        help_text="The 6-digit code from your authenticator app, or one of your recovery codes.",
+        label=_("Code"),
+        help_text=_("The 6-digit code from your authenticator app, or one of your recovery codes."),
         widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "autofocus": True}),
     )
 
@@ -48,8 +49,8 @@ class EnrolForm(forms.Form):
     token = forms.RegexField(
         regex=r"^\s*\d{6,8}\s*$",
         max_length=12,
-        label="Code from the app",
-        error_messages={"invalid": "Enter the 6-digit code your app shows."},
+        label=_("Code from the app"),
+        error_messages={"invalid": _("Enter the 6-digit code your app shows.")},
         widget=forms.TextInput(
             attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "autofocus": True}
         ),
@@ -57,18 +58,20 @@ class EnrolForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Turn on")
+        self.helper = _helper(_("Turn on"))
 
 
 class ReauthForm(forms.Form):
     password = forms.CharField(
-        max_length=4096, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+        label=_("Password"),
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
     token = forms.CharField(
         max_length=24,
         required=False,
-        label="Code",
-        help_text="The 6-digit code from your authenticator app, or a recovery code.",
+        label=_("Code"),
+        help_text=_("The 6-digit code from your authenticator app, or a recovery code."),
         widget=forms.TextInput(attrs={"autocomplete": "one-time-code"}),
     )
 
@@ -77,31 +80,31 @@ class ReauthForm(forms.Form):
         self.fields["token"].required = code_required
         if not code_required:
             del self.fields["token"]
-        self.helper = _helper("Confirm")
+        self.helper = _helper(_("Confirm"))
 
 
 class PasswordChangeForm(forms.Form):
     old_password = forms.CharField(
         max_length=4096,
-        label="Current password",
+        label=_("Current password"),
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
     new_password = forms.CharField(
         max_length=4096,
-        label="New password",
+        label=_("New password"),
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text="At least 12 characters; not a common password.",
+        help_text=_("At least 12 characters; not a common password."),
     )
 
     def __init__(self, *args, user: User, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
-        self.helper = _helper("Change password")
+        self.helper = _helper(_("Change password"))
 
     def clean_old_password(self) -> str:
         value = self.cleaned_data["old_password"]
         if not self.user.check_password(value):
-            raise forms.ValidationError("That is not your current password.")
+            raise forms.ValidationError(_("That is not your current password."))
         return value
 
     def clean_new_password(self) -> str:
@@ -115,20 +118,20 @@ class SetPasswordForm(forms.Form):
 
     new_password = forms.CharField(
         max_length=4096,
-        label="New password",
+        label=_("New password"),
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password", "autofocus": True}),
-        help_text="At least 12 characters; not a common password.",
+        help_text=_("At least 12 characters; not a common password."),
     )
     new_password_again = forms.CharField(
         max_length=4096,
-        label="New password again",
+        label=_("New password again"),
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
     def __init__(self, *args, user: User, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
-        self.helper = _helper("Set password")
+        self.helper = _helper(_("Set password"))
 
     def clean_new_password(self) -> str:
         value = self.cleaned_data["new_password"]
@@ -139,5 +142,5 @@ class SetPasswordForm(forms.Form):
         data = super().clean()
         first, again = data.get("new_password"), data.get("new_password_again")
         if first and again is not None and first != again:
-            self.add_error("new_password_again", "The two passwords are not the same.")
+            self.add_error("new_password_again", _("The two passwords are not the same."))
         return data

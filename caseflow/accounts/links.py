@@ -19,14 +19,16 @@ from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from django.utils.translation import gettext
 
 from caseflow.accounts import second_factor as sf
 from caseflow.accounts.credentials import credentials_revoke
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
+from caseflow.lib.i18n import language_of
 
 #: The token in the URL is swapped for this word (the token moves into the session) before the
 #: form is shown, so the page's own address, its referrer and any later log line hold no secret.
@@ -70,15 +72,32 @@ def link_send(*, user_id: int) -> bool:
         return False
     hours = settings.PASSWORD_RESET_TIMEOUT // 3600
     first = not user.has_usable_password() and user.last_login is None
-    subject = "caseflow: set up your account" if first else "caseflow: choose a new password"
-    opening = "An account on caseflow is ready for you." if first else "Your password was reset."
-    body = (
-        opening
-        + f"\n\nOpen this link within {hours} hours to choose your password (it works once):\n"
-        f"{settings.CASEFLOW_BASE_URL}{link_path(user)}\n\n"
-        "Then you set up the authenticator app on your phone, if you have not already.\n"
-        "If you did not expect this message, tell your supervisor.\n"
-    )
+    with translation.override(language_of(user)):
+        subject = (
+            gettext("caseflow: set up your account")
+            if first
+            else gettext("caseflow: choose a new password")
+        )
+        opening = (
+            gettext("An account on caseflow is ready for you.")
+            if first
+            else gettext("Your password was reset.")
+        )
+        body = (
+            opening
+            + "\n\n"
+            + gettext(
+                "Open this link within %(hours)s hours to choose your password (it works once):"
+            )
+            % {"hours": hours}
+            + f"\n{settings.CASEFLOW_BASE_URL}{link_path(user)}\n\n"
+            + gettext(
+                "Then you set up the authenticator app on your phone, if you have not already."
+            )
+            + "\n"
+            + gettext("If you did not expect this message, tell your supervisor.")
+            + "\n"
+        )
     send_mail(subject=subject, message=body, from_email=None, recipient_list=[user.email])
     return True
 

@@ -4,6 +4,8 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
 
+from caseflow.lib.i18n import gettext_lazy as _
+
 
 class Agency(models.Model):
     name = models.CharField(max_length=200, unique=True)
@@ -22,10 +24,10 @@ class Agency(models.Model):
 
 
 class Role(models.TextChoices):
-    ADVOCATE = "advocate", "Advocate"
-    SUPERVISOR = "supervisor", "Supervisor"
-    AUDITOR = "auditor", "Auditor"
-    AGENCY_ADMIN = "agency_admin", "Agency admin"
+    ADVOCATE = "advocate", _("Advocate")
+    SUPERVISOR = "supervisor", _("Supervisor")
+    AUDITOR = "auditor", _("Auditor")
+    AGENCY_ADMIN = "agency_admin", _("Agency admin")
 
 
 class User(AbstractUser):

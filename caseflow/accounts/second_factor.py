@@ -24,10 +24,11 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from caseflow.accounts.credentials import credentials_revoke
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
+from caseflow.lib.i18n import gettext_lazy as _
 
 RECOVERY_CODE_COUNT = 10
-TOTP_NAME = "Authenticator app"
-RECOVERY_NAME = "Recovery codes"
+TOTP_NAME = _("Authenticator app")
+RECOVERY_NAME = _("Recovery codes")
 
 # Session keys: when the password was accepted, when the user was last seen, and when the user
 # last gave their password and second factor together.

@@ -28,6 +28,7 @@ from caseflow.accounts.forms import (
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import reauth_redirect, require_recent_auth
 from caseflow.audit.services import record
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class LoginView(auth_views.LoginView):
@@ -100,10 +101,11 @@ def second_factor(request: AuthenticatedRequest) -> HttpResponse:
             if left < sf.RECOVERY_CODE_COUNT and left <= 3:
                 messages.warning(
                     request,
-                    f"You have {left} recovery codes left. Make new ones under Security.",
+                    _("You have %(left)s recovery codes left. Make new ones under Security.")
+                    % {"left": left},
                 )
             return redirect(_next_url(request))
-        form.add_error("token", "That code is not right, or it has been used already.")
+        form.add_error("token", _("That code is not right, or it has been used already."))
     return render(
         request,
         "accounts/second_factor.html",
@@ -136,7 +138,7 @@ def enrol(request: AuthenticatedRequest) -> HttpResponse:
         )
         if codes is not None:
             return render(request, "accounts/recovery_codes.html", {"codes": codes})
-        form.add_error("token", "That code is not right. Check the time on your phone.")
+        form.add_error("token", _("That code is not right. Check the time on your phone."))
     secret = base64.b32encode(device.bin_key).decode()
     return render(
         request,
@@ -154,7 +156,7 @@ def enrol_qr(request: AuthenticatedRequest) -> HttpResponse:
     """The pending authenticator's set-up address as an SVG QR code (an image, no script)."""
     refused = _may_enrol(request)
     if refused is not None:
-        raise Http404("Nothing to enrol")
+        raise Http404(_("Nothing to enrol"))
     device = sf.device_pending(request.user)
     image = qrcode.make(device.config_url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
     out = io.BytesIO()
@@ -176,7 +178,7 @@ def reauth(request: AuthenticatedRequest) -> HttpResponse:
             return redirect(_next_url(request))
         if not request.user.is_authenticated:  # too many tries: the session has ended
             return redirect("accounts:login")
-        form.add_error(None, "Those details are not right. Check them and try again.")
+        form.add_error(None, _("Those details are not right. Check them and try again."))
     return render(request, "accounts/reauth.html", {"form": form, "next": _next_url(request)})
 
 
@@ -208,7 +210,7 @@ def recovery_codes(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 def logout_everywhere(request: AuthenticatedRequest) -> HttpResponse:
     sf.sessions_end_all(actor=request.user, request=request)
-    messages.info(request, "You are signed out on every device.")
+    messages.info(request, _("You are signed out on every device."))
     return redirect("accounts:login")
 
 
@@ -220,7 +222,7 @@ def password_change(request: AuthenticatedRequest) -> HttpResponse:
         sf.password_change(
             actor=request.user, request=request, password=form.cleaned_data["new_password"]
         )
-        messages.success(request, "Password changed. Your other sessions have ended.")
+        messages.success(request, _("Password changed. Your other sessions have ended."))
         return redirect("accounts:security")
     return render(request, "accounts/password.html", {"form": form})
 
@@ -245,6 +247,6 @@ def account_link(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
         links.password_set_by_link(
             request=request, user=user, password=form.cleaned_data["new_password"]
         )
-        messages.success(request, "Your password is set.")
+        messages.success(request, _("Your password is set."))
         return redirect("accounts:second_factor")
     return render(request, "accounts/link_password.html", {"form": form, "person": user})

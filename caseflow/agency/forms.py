@@ -7,9 +7,10 @@ import zoneinfo
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
-from django.utils.translation import gettext_lazy as _
+from django.conf import settings
 
 from caseflow.accounts.models import Role, Team, User
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def _helper(label: str) -> FormHelper:
@@ -22,22 +23,27 @@ class StaffForm(forms.Form):
     username = forms.RegexField(
         regex=r"^[a-z0-9._-]{3,40}$",
         max_length=40,
-        help_text="3–40 lower-case letters, digits, dots, dashes or underscores.",
+        label=_("Username"),
+        help_text=_("3–40 lower-case letters, digits, dots, dashes or underscores."),
         error_messages={
-            "invalid": "Use 3–40 lower-case letters, digits, dots, dashes or underscores."
+            "invalid": _("Use 3–40 lower-case letters, digits, dots, dashes or underscores.")
         },
     )
-    first_name = forms.CharField(max_length=150)
-    last_name = forms.CharField(max_length=150, required=False)
+    first_name = forms.CharField(max_length=150, label=_("First name"))
+    last_name = forms.CharField(max_length=150, required=False, label=_("Last name"))
     email = forms.EmailField(
         max_length=254,
-        help_text="Their own work address: a new account's enrolment link is sent there.",
+        label=_("E-mail"),
+        help_text=_("Their own work address: a new account's enrolment link is sent there."),
     )
-    role = forms.ChoiceField(choices=Role.choices)
+    role = forms.ChoiceField(choices=Role.choices, label=_("Role"))
     teams = forms.ModelMultipleChoiceField(
-        queryset=Team.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
+        queryset=Team.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Teams"),
     )
-    is_active = forms.BooleanField(required=False, initial=True, label="Active")
+    is_active = forms.BooleanField(required=False, initial=True, label=_("Active"))
 
     def __init__(self, *args, teams, editing: User | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -45,19 +51,22 @@ class StaffForm(forms.Form):
         self.fields["teams"].queryset = teams  # type: ignore[attr-defined]
         if editing is not None:
             self.fields["username"].disabled = True
-        self.helper = _helper("Save")
+        self.helper = _helper(_("Save"))
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
         if self.editing is None and User.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError("That username is taken.")
+            raise forms.ValidationError(_("That username is taken."))
         return username
 
 
 class TeamForm(forms.Form):
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(max_length=120, label=_("Name"))
     members = forms.ModelMultipleChoiceField(
-        queryset=User.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
+        queryset=User.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Members"),
     )
 
     def __init__(self, *args, users, editing: Team | None = None, agency_id: int, **kwargs):
@@ -70,7 +79,7 @@ class TeamForm(forms.Form):
         members.label_from_instance = lambda u: (  # type: ignore[assignment]
             f"{u.get_full_name() or u.username} ({u.membership.get_role_display()})"
         )
-        self.helper = _helper("Save")
+        self.helper = _helper(_("Save"))
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
@@ -78,8 +87,40 @@ class TeamForm(forms.Form):
         if self.editing is not None:
             clash = clash.exclude(pk=self.editing.pk)
         if clash.exists():
-            raise forms.ValidationError("Your agency already has a team with this name.")
+            raise forms.ValidationError(_("Your agency already has a team with this name."))
         return name
+
+
+class LanguageForm(forms.Form):
+    """A member of staff's own language, over their agency's."""
+
+    language = forms.ChoiceField(required=False, label=_("Language"))
+
+    def __init__(self, *args, agency_language_name: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["language"].choices = [  # type: ignore[attr-defined]
+            ("", _("My agency's language (%(name)s)") % {"name": agency_language_name}),
+            *settings.LANGUAGES,
+        ]
+        self.helper = _helper(_("Save"))
+
+
+class AgencyLanguageForm(forms.Form):
+    """The agency's locale: the language, words and date formats its staff read by default."""
+
+    language = forms.ChoiceField(
+        choices=settings.LANGUAGES,
+        label=_("Language and locale"),
+        help_text=_(
+            "English (US) and English (UK) each use their own words for orders, consent and "
+            "emergency numbers, and their own date formats. Each member of staff may still "
+            "choose their own language."
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper(_("Save"))
 
 
 class TimeZoneForm(forms.Form):

@@ -28,6 +28,7 @@ from caseflow.accounts.models import Agency, Membership, Role, Team, User
 from caseflow.audit.services import record
 from caseflow.inbox.models import NotificationChannel
 from caseflow.inbox.services import notify
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.outbox.services import enqueue
 
 SEND_LINK = "caseflow.accounts.tasks.send_account_link"
@@ -35,22 +36,34 @@ SEND_LINK = "caseflow.accounts.tasks.send_account_link"
 #: What the person and their supervisors are told, per kind of change (no personal data).
 _TOLD = {
     "casework_role": (
-        "You were given a casework role on caseflow. If you did not expect this, tell your "
-        "supervisor.",
-        "A member of your team was given a casework role by an agency admin. Please check it "
-        "was expected.",
+        _(
+            "You were given a casework role on caseflow. If you did not expect this, tell your "
+            "supervisor."
+        ),
+        _(
+            "A member of your team was given a casework role by an agency admin. Please check it "
+            "was expected."
+        ),
     ),
     "password_reset": (
-        "Your caseflow password was reset: choose a new one with the link sent to you by "
-        "e-mail. If you did not ask for this, tell your supervisor.",
-        "An agency admin reset the password of a member of your team. Please check it was "
-        "expected.",
+        _(
+            "Your caseflow password was reset: choose a new one with the link sent to you by "
+            "e-mail. If you did not ask for this, tell your supervisor."
+        ),
+        _(
+            "An agency admin reset the password of a member of your team. Please check it was "
+            "expected."
+        ),
     ),
     "second_factor_reset": (
-        "Your caseflow second factor was reset: set up your authenticator app at your next "
-        "sign-in. If you did not ask for this, tell your supervisor.",
-        "An agency admin reset the second factor of a member of your team. Please check it was "
-        "expected.",
+        _(
+            "Your caseflow second factor was reset: set up your authenticator app at your next "
+            "sign-in. If you did not ask for this, tell your supervisor."
+        ),
+        _(
+            "An agency admin reset the second factor of a member of your team. Please check it was "
+            "expected."
+        ),
     ),
 }
 
@@ -124,7 +137,7 @@ def staff_save(
             raise PermissionDenied
         old_role, old_active = user.membership.role, user.membership.is_active
     if user.pk == actor.pk and (data["role"] != old_role or not data["is_active"]):
-        raise PermissionDenied("You cannot change your own role or deactivate yourself.")
+        raise PermissionDenied(_("You cannot change your own role or deactivate yourself."))
     user.first_name = data["first_name"]
     user.last_name = data.get("last_name", "")
     user.email = data["email"]

@@ -21,4 +21,6 @@ urlpatterns = [
     path("time-zone/", views.time_zone, name="time_zone"),
     path("teams/new/", views.team_edit, name="team_new"),
     path("teams/<int:team_id>/", views.team_edit, name="team_edit"),
+    path("language/", views.language, name="language"),
+    path("agency-language/", views.agency_language, name="agency_language"),
 ]

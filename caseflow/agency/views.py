@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _
+from django.utils import translation
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
@@ -15,7 +17,16 @@ from caseflow.accounts import zones
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.agency import services
-from caseflow.agency.forms import StaffForm, TeamForm, TimeZoneForm
+from caseflow.agency.forms import (
+    AgencyLanguageForm,
+    LanguageForm,
+    StaffForm,
+    TeamForm,
+    TimeZoneForm,
+)
+from caseflow.audit.services import record
+from caseflow.cases import language as language_settings
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def _require_admin(request: HttpRequest) -> None:
@@ -42,7 +53,7 @@ def staff_edit(request: AuthenticatedRequest, user_id: int | None = None) -> Htt
     if user_id is not None:
         editing = policy.agency_users(request.user).filter(pk=user_id).first()
         if editing is None:
-            raise Http404("No such member of staff")
+            raise Http404(_("No such member of staff"))
         initial = {
             "username": editing.username,
             "first_name": editing.first_name,
@@ -68,13 +79,13 @@ def staff_edit(request: AuthenticatedRequest, user_id: int | None = None) -> Htt
                 teams=form.cleaned_data["teams"],
             )
         except PermissionDenied as exc:
-            form.add_error(None, str(exc) or "Not allowed.")
+            form.add_error(None, str(exc) or _("Not allowed."))
         else:
             messages.success(
                 request,
-                "Staff member saved."
+                _("Staff member saved.")
                 if editing
-                else "Staff member added. They are e-mailed a link to choose their password.",
+                else _("Staff member added. They are e-mailed a link to choose their password."),
             )
             return redirect("agency:staff_list")
     return render(
@@ -82,7 +93,7 @@ def staff_edit(request: AuthenticatedRequest, user_id: int | None = None) -> Htt
         "accounts/form.html",
         {
             "form": form,
-            "title": "Edit staff member" if editing else "Add a staff member",
+            "title": _("Edit staff member") if editing else _("Add a staff member"),
             "reset_user": editing if editing is not None and editing != request.user else None,
         },
     )
@@ -95,10 +106,12 @@ def staff_second_factor_reset(request: AuthenticatedRequest, user_id: int) -> Ht
     _require_admin(request)
     person = policy.agency_users(request.user).filter(pk=user_id).first()
     if person is None:
-        raise Http404("No such member of staff")
+        raise Http404(_("No such member of staff"))
     services.staff_second_factor_reset(actor=request.user, request=request, user=person)
     messages.success(
-        request, f"{person.username} sets up a new authenticator app at their next sign-in."
+        request,
+        _("%(username)s sets up a new authenticator app at their next sign-in.")
+        % {"username": person.username},
     )
     return redirect("agency:staff_list")
 
@@ -110,12 +123,15 @@ def staff_password_reset(request: AuthenticatedRequest, user_id: int) -> HttpRes
     _require_admin(request)
     person = policy.agency_users(request.user).filter(pk=user_id).first()
     if person is None:
-        raise Http404("No such member of staff")
+        raise Http404(_("No such member of staff"))
     services.staff_password_reset(actor=request.user, request=request, user=person)
     messages.success(
         request,
-        f"{person.username} is e-mailed a link to choose a new password. "
-        "Their old password no longer works.",
+        _(
+            "%(username)s is e-mailed a link to choose a new password. "
+            "Their old password no longer works."
+        )
+        % {"username": person.username},
     )
     return redirect("agency:staff_list")
 
@@ -129,7 +145,7 @@ def team_edit(request: AuthenticatedRequest, team_id: int | None = None) -> Http
     if team_id is not None:
         editing = policy.agency_teams(request.user).filter(pk=team_id).first()
         if editing is None:
-            raise Http404("No such team")
+            raise Http404(_("No such team"))
         initial = {
             "name": editing.name,
             "members": list(editing.members.values_list("pk", flat=True)),
@@ -150,15 +166,66 @@ def team_edit(request: AuthenticatedRequest, team_id: int | None = None) -> Http
             name=form.cleaned_data["name"],
             members=form.cleaned_data["members"],
         )
-        messages.success(request, "Team saved.")
+        messages.success(request, _("Team saved."))
         return redirect("agency:staff_list")
     return render(
         request,
         "accounts/form.html",
         {
             "form": form,
-            "title": "Edit team" if editing else "Add a team",
+            "title": _("Edit team") if editing else _("Add a team"),
         },
+    )
+
+
+def _language_name(code: str) -> str:
+    return dict(settings.LANGUAGES).get(code, code)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def language(request: AuthenticatedRequest) -> HttpResponse:
+    """A member of staff chooses the language they read caseflow in."""
+    if policy.active_role(request.user) is None:
+        raise PermissionDenied
+    agency_id = request.user.membership.agency_id
+    agency_name = _language_name(language_settings.agency_language(agency_id))
+    form = LanguageForm(
+        request.POST or None,
+        initial={"language": language_settings.user_choice(request.user.pk)},
+        agency_language_name=agency_name,
+    )
+    if request.method == "POST" and form.is_valid():
+        chosen = form.cleaned_data["language"]
+        language_settings.set_user_language(request.user, chosen)
+        record("language.change", request=request, detail={"language": chosen or "agency"})
+        translation.activate(language_settings.language_for(request.user) or settings.LANGUAGE_CODE)
+        messages.success(request, gettext("Your language is saved."))
+        return redirect("agency:language")
+    record("language.view", request=request)
+    return render(request, "agency/language.html", {"form": form, "title": _("Your language")})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def agency_language(request: AuthenticatedRequest) -> HttpResponse:
+    """The agency admin picks the agency's locale."""
+    _require_admin(request)
+    agency_id = request.user.membership.agency_id
+    form = AgencyLanguageForm(
+        request.POST or None,
+        initial={"language": language_settings.agency_language(agency_id)},
+    )
+    if request.method == "POST" and form.is_valid():
+        chosen = form.cleaned_data["language"]
+        language_settings.set_agency_language(agency_id, chosen)
+        record("language.agency_change", request=request, detail={"language": chosen})
+        translation.activate(language_settings.language_for(request.user) or settings.LANGUAGE_CODE)
+        messages.success(request, gettext("The agency's language is saved."))
+        return redirect("agency:agency_language")
+    record("language.agency_view", request=request)
+    return render(
+        request, "agency/language.html", {"form": form, "title": _("The agency's language")}
     )
 
 
@@ -173,7 +240,7 @@ def time_zone(request: AuthenticatedRequest) -> HttpResponse:
         services.agency_time_zone_save(
             actor=request.user, request=request, time_zone=form.cleaned_data["time_zone"]
         )
-        messages.success(request, _("Time zone saved. Times are now shown in it."))
+        messages.success(request, gettext("Time zone saved. Times are now shown in it."))
         return redirect("agency:time_zone")
     return render(
         request,

@@ -16,6 +16,7 @@ from crispy_forms.layout import Fieldset, Layout, Submit
 from django import forms
 from django.conf import settings
 from django.utils import timezone
+from django.utils.text import format_lazy
 
 from caseflow.agreements import terms
 from caseflow.agreements.labels import (
@@ -28,6 +29,7 @@ from caseflow.agreements.labels import (
 from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, Severity
 from caseflow.cases.evidence import ACCEPTED_WORDS, EvidenceRefused, check_file
 from caseflow.lib import weekly_windows
+from caseflow.lib.i18n import gettext_lazy as _
 
 WEEKDAY_CHOICES = [
     (str(i), name)
@@ -101,51 +103,57 @@ def _checkboxes(label: str, choices, help_text: str = "") -> forms.MultipleChoic
 class AgreementForm(forms.Form):
     """The agreement and one version of its terms, without any JSON."""
 
-    effective_from = forms.DateField(label="Agreement starts on", widget=DateInput)
+    effective_from = forms.DateField(label=_("Agreement starts on"), widget=DateInput)
     effective_to = forms.DateField(
-        label="Last day of the agreement", required=False, widget=DateInput
+        label=_("Last day of the agreement"), required=False, widget=DateInput
     )
     terms_from = forms.DateField(
-        label="These terms apply from",
+        label=_("These terms apply from"),
         required=False,
         widget=DateInput,
-        help_text="Leave empty for today (or the start of the agreement, if later).",
+        help_text=_("Leave empty for today (or the start of the agreement, if later)."),
     )
-    court = forms.CharField(label="Court", max_length=200, required=False)
-    court_reference = forms.CharField(label="Court order reference", max_length=80, required=False)
+    court = forms.CharField(label=_("Court"), max_length=200, required=False)
+    court_reference = forms.CharField(
+        label=_("Court order reference"), max_length=80, required=False
+    )
     order_expires_on = forms.DateField(
-        label="Court order expires on", required=False, widget=DateInput
+        label=_("Court order expires on"), required=False, widget=DateInput
     )
     children = forms.MultipleChoiceField(
-        label="Children covered", required=False, widget=forms.CheckboxSelectMultiple
+        label=_("Children covered"), required=False, widget=forms.CheckboxSelectMultiple
     )
     permitted_to_survivor = _checkboxes(
-        "Channels the other parent may use",
+        _("Channels the other parent may use"),
         CHANNEL_CHOICES,
-        "None ticked: any channel that is not forbidden.",
+        _("None ticked: any channel that is not forbidden."),
     )
-    forbidden_to_survivor = _checkboxes("Channels the other parent must not use", CHANNEL_CHOICES)
-    permitted_from_survivor = _checkboxes("Channels the survivor may use", CHANNEL_CHOICES)
-    forbidden_from_survivor = _checkboxes("Channels the survivor must not use", CHANNEL_CHOICES)
+    forbidden_to_survivor = _checkboxes(
+        _("Channels the other parent must not use"), CHANNEL_CHOICES
+    )
+    permitted_from_survivor = _checkboxes(_("Channels the survivor may use"), CHANNEL_CHOICES)
+    forbidden_from_survivor = _checkboxes(_("Channels the survivor must not use"), CHANNEL_CHOICES)
     permitted_topics = forms.CharField(
-        label="Permitted topics",
+        label=_("Permitted topics"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="One per line, e.g. child logistics, health, school. Empty: any topic.",
+        help_text=_("One per line, e.g. child logistics, health, school. Empty: any topic."),
     )
     time_windows = forms.CharField(
-        label="Contact times",
+        label=_("Contact times"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="One window per line in the survivor's time zone, e.g. Mon-Fri 18:00-19:00. "
-        "Empty: any time.",
+        help_text=_(
+            "One window per line in the survivor's time zone, e.g. Mon-Fri 18:00-19:00. "
+            "Empty: any time."
+        ),
     )
     cap_limit = forms.IntegerField(
-        label="At most this many messages",
+        label=_("At most this many messages"),
         required=False,
         min_value=0,
         max_value=1000,
-        help_text="Empty: no frequency cap.",
+        help_text=_("Empty: no frequency cap."),
     )
     cap_per = forms.ChoiceField(
         label="per", choices=[("day", "day"), ("week", "week")], initial="day"
@@ -154,42 +162,48 @@ class AgreementForm(forms.Form):
         label="from", choices=DIRECTION_CHOICES, initial=terms.Direction.TO_SURVIVOR
     )
     routine_response_hours = forms.IntegerField(
-        label="Routine replies within (hours)", required=False, min_value=1, max_value=336
+        label=_("Routine replies within (hours)"), required=False, min_value=1, max_value=336
     )
     urgent_response_hours = forms.IntegerField(
-        label="Urgent replies within (hours)", required=False, min_value=1, max_value=336
+        label=_("Urgent replies within (hours)"), required=False, min_value=1, max_value=336
     )
     emergency_topics = forms.CharField(
-        label="Emergency topics",
+        label=_("Emergency topics"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="One per line, e.g. medical emergency. Contact about these is exempt from the "
-        "contact times, cap and topics (not from the channel rules).",
+        help_text=_(
+            "One per line, e.g. medical emergency. Contact about these is exempt from the "
+            "contact times, cap and topics (not from the channel rules)."
+        ),
     )
     emergency_definition = forms.CharField(
-        label="What counts as an emergency",
+        label=_("What counts as an emergency"),
         required=False,
         max_length=1000,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
-    handover_place = forms.CharField(label="Handover place", max_length=200, required=False)
-    handover_days = _checkboxes("Handover days", WEEKDAY_CHOICES)
-    handover_time = forms.TimeField(label="Handover time", required=False, widget=TimeInput)
+    handover_place = forms.CharField(label=_("Handover place"), max_length=200, required=False)
+    handover_days = _checkboxes(_("Handover days"), WEEKDAY_CHOICES)
+    handover_time = forms.TimeField(label=_("Handover time"), required=False, widget=TimeInput)
     handover_tolerance = forms.IntegerField(
-        label="Allowed lateness (minutes)", required=False, min_value=0, max_value=240, initial=15
+        label=_("Allowed lateness (minutes)"),
+        required=False,
+        min_value=0,
+        max_value=240,
+        initial=15,
     )
-    handover_supervised = forms.BooleanField(label="Supervised handover", required=False)
-    handover_by = forms.CharField(label="Supervised by", max_length=200, required=False)
+    handover_supervised = forms.BooleanField(label=_("Supervised handover"), required=False)
+    handover_by = forms.CharField(label=_("Supervised by"), max_length=200, required=False)
     handover_no_direct_contact = forms.BooleanField(
-        label="No direct contact between the parents at handover", required=False
+        label=_("No direct contact between the parents at handover"), required=False
     )
     child_contact_windows = forms.CharField(
-        label="Child-contact times",
+        label=_("Child-contact times"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="One window per line, e.g. daily 18:00-18:30. Empty: not restricted.",
+        help_text=_("One window per line, e.g. daily 18:00-18:30. Empty: not restricted."),
     )
-    note = forms.CharField(label="What changed (optional)", max_length=500, required=False)
+    note = forms.CharField(label=_("What changed (optional)"), max_length=500, required=False)
     lock = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, children=(), timezone_name: str, first_version: bool, **kwargs):
@@ -232,14 +246,14 @@ class AgreementForm(forms.Form):
                 "cap_direction",
             ),
             Fieldset(
-                "Responses and emergencies",
+                _("Responses and emergencies"),
                 "routine_response_hours",
                 "urgent_response_hours",
                 "emergency_topics",
                 "emergency_definition",
             ),
             Fieldset(
-                "Handover and children",
+                _("Handover and children"),
                 "handover_place",
                 "handover_days",
                 "handover_time",
@@ -251,7 +265,7 @@ class AgreementForm(forms.Form):
             ),
             "note",
             "lock",
-            Submit("save", "Save a new version"),
+            Submit("save", _("Save a new version")),
         )
 
     # --- field cleaning ----------------------------------------------------------------------
@@ -259,11 +273,14 @@ class AgreementForm(forms.Form):
     def _topics(self, name: str) -> list[str]:
         topics = [line.lower() for line in _lines(self.cleaned_data.get(name, ""))]
         if len(topics) > MAX_TOPICS:
-            raise forms.ValidationError(f"At most {MAX_TOPICS} topics.")
+            raise forms.ValidationError(
+                _("At most %(max_topics)s topics.") % {"max_topics": MAX_TOPICS}
+            )
         for topic in topics:
             if len(topic) > MAX_TOPIC_LENGTH:
                 raise forms.ValidationError(
-                    f"A topic may be at most {MAX_TOPIC_LENGTH} characters long."
+                    _("A topic may be at most %(max_topic_length)s characters long.")
+                    % {"max_topic_length": MAX_TOPIC_LENGTH}
                 )
         return sorted(set(topics))
 
@@ -277,7 +294,9 @@ class AgreementForm(forms.Form):
         try:
             parsed = weekly_windows.parse_windows(self.cleaned_data.get(name, ""))
         except weekly_windows.WindowSyntaxError as exc:
-            raise forms.ValidationError(f"Line {exc.line}: {exc.problem}.") from None
+            raise forms.ValidationError(
+                _("Line %(line)s: %(problem)s.") % {"line": exc.line, "problem": exc.problem}
+            ) from None
         return [terms.Window(days=w.days, start=w.start, end=w.end) for w in parsed]
 
     def clean_time_windows(self) -> list[terms.Window]:
@@ -292,22 +311,23 @@ class AgreementForm(forms.Form):
             return data
         start, end = data["effective_from"], data.get("effective_to")
         if end is not None and end < start:
-            self.add_error("effective_to", "The last day is before the start of the agreement.")
+            self.add_error("effective_to", _("The last day is before the start of the agreement."))
             return data
         if self.first_version:
             terms_from = start
         else:
             terms_from = data.get("terms_from") or max(start, timezone.localdate())
         if terms_from < start or (end is not None and terms_from > end):
-            self.add_error("terms_from", "The terms must start within the agreement's dates.")
+            self.add_error("terms_from", _("The terms must start within the agreement's dates."))
             return data
         for direction in ("to_survivor", "from_survivor"):
             both = set(data[f"permitted_{direction}"]) & set(data[f"forbidden_{direction}"])
             if both:
-                names = ", ".join(CHANNEL_LABELS[c] for c in sorted(both))
+                names = ", ".join(str(CHANNEL_LABELS[c]) for c in sorted(both))
                 self.add_error(
                     f"forbidden_{direction}",
-                    f"A channel cannot be both permitted and forbidden: {names}.",
+                    _("A channel cannot be both permitted and forbidden: %(names)s.")
+                    % {"names": names},
                 )
                 return data
         handover_given = any(
@@ -315,9 +335,9 @@ class AgreementForm(forms.Form):
         )
         if handover_given:
             if not data.get("handover_days"):
-                self.add_error("handover_days", "Choose at least one handover day.")
+                self.add_error("handover_days", _("Choose at least one handover day."))
             if data.get("handover_time") is None:
-                self.add_error("handover_time", "Give the handover time.")
+                self.add_error("handover_time", _("Give the handover time."))
             if self.errors:
                 return data
         zone = self.timezone_name
@@ -433,7 +453,7 @@ def windows_text(windows) -> str:
 
 
 class StatusForm(forms.Form):
-    status = forms.ChoiceField(label="New status", choices=())
+    status = forms.ChoiceField(label=_("New status"), choices=())
     lock = forms.IntegerField(widget=forms.HiddenInput)
 
     def __init__(self, *args, current: str, **kwargs):
@@ -479,33 +499,35 @@ class MultipleFileField(forms.FileField):
 
 class ContactEventForm(forms.Form):
     occurred_at = forms.DateTimeField(
-        label="When it happened",
+        label=_("When it happened"),
         widget=DateTimeLocalInput,
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
     )
-    channel = forms.ChoiceField(label="Channel", choices=CHANNEL_CHOICES)
-    direction = forms.ChoiceField(label="Direction", choices=DIRECTION_CHOICES)
-    kind = forms.ChoiceField(label="What sort of contact", choices=KIND_CHOICES)
+    channel = forms.ChoiceField(label=_("Channel"), choices=CHANNEL_CHOICES)
+    direction = forms.ChoiceField(label=_("Direction"), choices=DIRECTION_CHOICES)
+    kind = forms.ChoiceField(label=_("What sort of contact"), choices=KIND_CHOICES)
     topic = forms.CharField(
-        label="Topic",
+        label=_("Topic"),
         max_length=MAX_TOPIC_LENGTH,
         required=False,
-        help_text="As named in the agreement, e.g. child logistics.",
+        help_text=_("As named in the agreement, e.g. child logistics."),
     )
-    handover_missed = forms.BooleanField(label="The handover was missed", required=False)
+    handover_missed = forms.BooleanField(label=_("The handover was missed"), required=False)
     direct_contact_at_handover = forms.BooleanField(
-        label="The parents had direct contact at the handover", required=False
+        label=_("The parents had direct contact at the handover"), required=False
     )
     description = forms.CharField(
-        label="Short description",
+        label=_("Short description"),
         max_length=2000,
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
     evidence = MultipleFileField(
-        label="Evidence files",
+        label=_("Evidence files"),
         required=False,
-        help_text=f"{ACCEPTED_WORDS}, or plain text; up to 5 files.",
+        help_text=format_lazy(
+            _("{accepted}, or plain text; up to 5 files."), accepted=ACCEPTED_WORDS
+        ),
     )
 
     def __init__(self, *args, timezone_name: str, topics=(), **kwargs):
@@ -526,11 +548,13 @@ class ContactEventForm(forms.Form):
         aware = naive.replace(tzinfo=zone)
         if aware.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != naive:
             raise forms.ValidationError(
-                "This time did not exist on that day: the clocks went forward. "
-                "Check the time with the survivor."
+                _(
+                    "This time did not exist on that day: the clocks went forward. "
+                    "Check the time with the survivor."
+                )
             )
         if aware > timezone.now() + dt.timedelta(minutes=5):
-            raise forms.ValidationError("This time is in the future.")
+            raise forms.ValidationError(_("This time is in the future."))
         return aware
 
     def clean_topic(self) -> str:
@@ -539,24 +563,33 @@ class ContactEventForm(forms.Form):
     def clean_evidence(self) -> list[dict]:
         files = self.cleaned_data.get("evidence") or []
         if len(files) > MAX_EVIDENCE_FILES:
-            raise forms.ValidationError(f"At most {MAX_EVIDENCE_FILES} files at a time.")
+            raise forms.ValidationError(
+                _("At most %(max_evidence_files)s files at a time.")
+                % {"max_evidence_files": MAX_EVIDENCE_FILES}
+            )
         limit = settings.EVIDENCE_MAX_BYTES
         cleaned = []
         for upload in files:
             name = upload.name or "file"
             if upload.size == 0:
-                raise forms.ValidationError(f"{name} is empty.")
+                raise forms.ValidationError(_("%(name)s is empty.") % {"name": name})
             if upload.size > limit:
                 raise forms.ValidationError(
-                    f"{name} is too large ({upload.size // 1024} KB); the limit is "
-                    f"{limit // 1024} KB."
+                    _("%(name)s is too large (%(size)s KB); the limit is %(limit)s KB.")
+                    % {
+                        "name": name,
+                        "size": upload.size // 1024,
+                        "limit": limit // 1024,
+                    }
                 )
             upload.seek(0)
             data = upload.read()
             if PurePath(name).suffix.lower() == ".txt":
                 # A typed-up account of the contact: plain text only.
                 if not _is_plain_text(data):
-                    raise forms.ValidationError(f"{name} is not plain text; it was not accepted.")
+                    raise forms.ValidationError(
+                        _("%(name)s is not plain text; it was not accepted.") % {"name": name}
+                    )
                 expected = "text/plain"
             else:
                 # Photos, screenshots, PDFs, recordings and videos: the same checks as case
@@ -595,19 +628,19 @@ class ContactEventForm(forms.Form):
 
 class BreachReviewForm(forms.Form):
     terms_broken = forms.MultipleChoiceField(
-        label="Terms broken",
+        label=_("Terms broken"),
         choices=list(TERM_LABELS.items()),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Untick every term to record the contact as no breach.",
+        help_text=_("Untick every term to record the contact as no breach."),
     )
     severity = forms.ChoiceField(
-        label="Severity", choices=[("", "—")] + list(Severity.choices), required=False
+        label=_("Severity"), choices=[("", "—")] + list(Severity.choices), required=False
     )
-    police_reported = forms.BooleanField(label="Reported to the police", required=False)
-    police_reference = forms.CharField(label="Police reference", max_length=60, required=False)
+    police_reported = forms.BooleanField(label=_("Reported to the police"), required=False)
+    police_reference = forms.CharField(label=_("Police reference"), max_length=60, required=False)
     description = forms.CharField(
-        label="Description for the breach register",
+        label=_("Description for the breach register"),
         max_length=2000,
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -616,16 +649,16 @@ class BreachReviewForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.helper = FormHelper()
-        self.helper.add_input(Submit("confirm", "Confirm"))
+        self.helper.add_input(Submit("confirm", _("Confirm")))
 
     def clean(self):
         data = super().clean()
         if self.errors:
             return data
         if data["terms_broken"] and not data["severity"]:
-            self.add_error("severity", "Choose how severe this breach is.")
+            self.add_error("severity", _("Choose how severe this breach is."))
         if data["police_reported"] and not data["police_reference"].strip():
-            self.add_error("police_reference", "Give the police reference.")
+            self.add_error("police_reference", _("Give the police reference."))
         if not data["police_reported"] and data["police_reference"].strip():
-            self.add_error("police_reported", "Tick this if it was reported to the police.")
+            self.add_error("police_reported", _("Tick this if it was reported to the police."))
         return data

@@ -10,25 +10,25 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.timezone import now
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Agency
 from caseflow.agreements.labels import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS
 from caseflow.cases.models import CaseOwned, Party, new_public_id
 from caseflow.lib.encryption import EncryptedJSONField, EncryptedTextField
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class AgreementFollowUpKind(models.TextChoices):
     """Follow-ups the contact agreements create (registered with the inbox)."""
 
-    BREACH_ESCALATION = "breach_escalation", "Breach escalation"
+    BREACH_ESCALATION = "breach_escalation", _("Breach escalation")
 
 
 class AgreementStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    ACTIVE = "active", "Active"
-    SUPERSEDED = "superseded", "Superseded"
-    ENDED = "ended", "Ended"
+    DRAFT = "draft", _("Draft")
+    ACTIVE = "active", _("Active")
+    SUPERSEDED = "superseded", _("Superseded")
+    ENDED = "ended", _("Ended")
 
 
 #: Which status changes are allowed. Superseded and ended agreements stay on record unchanged.
@@ -112,9 +112,9 @@ class AgreementVersion(CaseOwned):
 
 
 class ReviewState(models.TextChoices):
-    PENDING = "pending", "Awaiting review"
-    NO_BREACH = "no_breach", "No breach"
-    BREACH = "breach", "Breach recorded"
+    PENDING = "pending", _("Awaiting review")
+    NO_BREACH = "no_breach", _("No breach")
+    BREACH = "breach", _("Breach recorded")
     # The survivor's own contact is never a breach (caseflow.agreements.breaches).
     SURVIVOR_WITHIN = "survivor_within", _("From the survivor, within the agreed terms")
     SURVIVOR_OUTSIDE = "survivor_outside", _("Outside the agreed terms — from the survivor")
@@ -159,7 +159,8 @@ class ContactEvent(CaseOwned):
     def summary(self) -> str:
         """Kind, channel and direction in words (no encrypted field is read)."""
         return " · ".join(
-            (
+            str(label)
+            for label in (
                 KIND_LABELS.get(self.kind, self.kind),
                 CHANNEL_LABELS.get(self.channel, self.channel),
                 DIRECTION_LABELS.get(self.direction, self.direction),
@@ -168,10 +169,10 @@ class ContactEvent(CaseOwned):
 
 
 class Severity(models.TextChoices):
-    LOW = "low", "Low"
-    MEDIUM = "medium", "Medium"
-    HIGH = "high", "High"
-    CRITICAL = "critical", "Critical"
+    LOW = "low", _("Low")
+    MEDIUM = "medium", _("Medium")
+    HIGH = "high", _("High")
+    CRITICAL = "critical", _("Critical")
 
 
 SEVERITY_RANK = {s: i for i, s in enumerate(Severity.values)}
@@ -252,8 +253,8 @@ class AgencyEscalationRule(models.Model):
 
 
 class EscalationRuleKind(models.TextChoices):
-    SEVERITY = "severity", "Severity at or above the threshold"
-    FREQUENCY = "frequency", "Too many breaches within the period"
+    SEVERITY = "severity", _("Severity at or above the threshold")
+    FREQUENCY = "frequency", _("Too many breaches within the period")
 
 
 class EscalationFiring(CaseOwned):

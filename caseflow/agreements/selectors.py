@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from django.core.paginator import Page, Paginator
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from caseflow.agreements import terms
 from caseflow.agreements.breaches import breach_events, counted_breaches, is_breach
@@ -30,6 +32,7 @@ from caseflow.agreements.models import (
 from caseflow.agreements.services import version_in_force
 from caseflow.cases.models import Case, Party, PartyRole
 from caseflow.lib.csvcells import csv_cell
+from caseflow.lib.i18n import gettext_lazy as _
 
 if TYPE_CHECKING:
     from caseflow.agreements.models import Breach
@@ -56,7 +59,7 @@ def agreements_for_case(case: Case) -> list[ContactAgreement]:
 def agreement_get(case: Case, agreement_id: str) -> ContactAgreement:
     agreement = ContactAgreement.objects.filter(case=case, public_id=agreement_id).first()
     if agreement is None:
-        raise Http404("No such agreement on this case")
+        raise Http404(_("No such agreement on this case"))
     agreement.case = case
     return agreement
 
@@ -105,7 +108,7 @@ def version_list(agreement: ContactAgreement) -> list[AgreementVersion]:
 def version_get(agreement: ContactAgreement, number: int) -> AgreementVersion:
     version = agreement.versions.filter(number=number).first()
     if version is None:
-        raise Http404("No such version")
+        raise Http404(_("No such version"))
     version.case = agreement.case
     return version
 
@@ -129,14 +132,23 @@ def current_version(agreement: ContactAgreement) -> AgreementVersion | None:
 
 def _channels(mapping, direction) -> str:
     chosen = mapping[direction]
-    return ", ".join(label for value, label in CHANNEL_LABELS.items() if value in chosen) or "—"
+    return (
+        ", ".join(str(label) for value, label in CHANNEL_LABELS.items() if value in chosen) or "—"
+    )
 
 
-DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+DAY_NAMES = (_("Mon"), _("Tue"), _("Wed"), _("Thu"), _("Fri"), _("Sat"), _("Sun"))
 
 
 def _days_text(days) -> str:
-    return "every day" if len(days) == 7 else ", ".join(DAY_NAMES[d] for d in sorted(days))
+    return (
+        gettext("every day")
+        if len(days) == 7
+        else ", ".join(str(DAY_NAMES[d]) for d in sorted(days))
+    )
+
+
+PER_LABELS = {"day": _("day"), "week": _("week"), "month": _("month")}
 
 
 def describe_terms(version: AgreementVersion) -> list[tuple[str, str]]:
@@ -152,43 +164,56 @@ def describe_terms(version: AgreementVersion) -> list[tuple[str, str]]:
         handover_text = "—"
     else:
         parts = [
-            f"{handover.place or 'place not named'}",
-            f"{_days_text(handover.weekdays)} at {handover.time:%H:%M}",
-            f"{handover.tolerance_minutes} minutes' tolerance",
-            "supervised" if handover.supervised else "not supervised",
+            handover.place or gettext("place not named"),
+            gettext("%(days)s at %(time)s")
+            % {"days": _days_text(handover.weekdays), "time": f"{handover.time:%H:%M}"},
+            gettext("%(minutes)s minutes' tolerance") % {"minutes": handover.tolerance_minutes},
+            gettext("supervised") if handover.supervised else gettext("not supervised"),
         ]
         if p.get("handover_by"):
-            parts.append(f"by {p['handover_by']}")
+            parts.append(gettext("by %(name)s") % {"name": p["handover_by"]})
         if handover.no_direct_contact:
-            parts.append("no direct contact")
+            parts.append(gettext("no direct contact"))
         handover_text = "; ".join(parts)
     response = []
     if p.get("routine_response_hours"):
-        response.append(f"routine within {p['routine_response_hours']} hours")
+        response.append(
+            gettext("routine within %(hours)s hours") % {"hours": p["routine_response_hours"]}
+        )
     if p.get("urgent_response_hours"):
-        response.append(f"urgent within {p['urgent_response_hours']} hours")
+        response.append(
+            gettext("urgent within %(hours)s hours") % {"hours": p["urgent_response_hours"]}
+        )
     return [
-        ("Applies from", f"{local_from:%d %b %Y} ({t.timezone})"),
-        ("Applies until", f"{local_to:%d %b %Y}" if local_to else "open-ended"),
-        ("Other parent may use", _channels(t.permitted_channels, to)),
-        ("Other parent must not use", _channels(t.forbidden_channels, to)),
-        ("Survivor may use", _channels(t.permitted_channels, frm)),
-        ("Survivor must not use", _channels(t.forbidden_channels, frm)),
-        ("Permitted topics", ", ".join(sorted(t.permitted_topics)) or "any"),
-        ("Contact times", "; ".join(w.describe() for w in t.time_windows) or "any time"),
+        (_("Applies from"), f"{date_format(local_from)} ({t.timezone})"),
+        (_("Applies until"), date_format(local_to) if local_to else gettext("open-ended")),
+        (_("Other parent may use"), _channels(t.permitted_channels, to)),
+        (_("Other parent must not use"), _channels(t.forbidden_channels, to)),
+        (_("Survivor may use"), _channels(t.permitted_channels, frm)),
+        (_("Survivor must not use"), _channels(t.forbidden_channels, frm)),
+        (_("Permitted topics"), ", ".join(sorted(t.permitted_topics)) or gettext("any")),
         (
-            "Frequency cap",
-            f"at most {cap.limit} a {cap.per.value}, {DIRECTION_LABELS[cap.direction]}"
-            if cap
-            else "none",
+            _("Contact times"),
+            "; ".join(w.describe() for w in t.time_windows) or gettext("any time"),
         ),
-        ("Response windows", ", ".join(response) or "—"),
-        ("Emergency topics", ", ".join(sorted(t.emergency_topics)) or "—"),
-        ("What counts as an emergency", p.get("emergency_definition") or "—"),
-        ("Handover", handover_text),
         (
-            "Child-contact times",
-            "; ".join(w.describe() for w in t.child_contact_windows) or "not restricted",
+            _("Frequency cap"),
+            gettext("at most %(limit)s a %(per)s, %(direction)s")
+            % {
+                "limit": cap.limit,
+                "per": PER_LABELS.get(cap.per.value, cap.per.value),
+                "direction": DIRECTION_LABELS[cap.direction],
+            }
+            if cap
+            else gettext("none"),
+        ),
+        (_("Response windows"), ", ".join(response) or "—"),
+        (_("Emergency topics"), ", ".join(sorted(t.emergency_topics)) or "—"),
+        (_("What counts as an emergency"), p.get("emergency_definition") or "—"),
+        (_("Handover"), handover_text),
+        (
+            _("Child-contact times"),
+            "; ".join(w.describe() for w in t.child_contact_windows) or gettext("not restricted"),
         ),
     ]
 
@@ -281,7 +306,7 @@ def _ready(agreement: ContactAgreement, queryset) -> list[ContactEvent]:
 def event_get(agreement: ContactAgreement, event_id: str) -> ContactEvent:
     event = ContactEvent.objects.filter(agreement=agreement, public_id=event_id).first()
     if event is None:
-        raise Http404("No such contact event")
+        raise Http404(_("No such contact event"))
     event.case = agreement.case
     event.agreement = agreement
     return event
@@ -292,7 +317,7 @@ def evidence_get(case: Case, evidence_id: str) -> Evidence:
         Evidence.objects.filter(case=case, public_id=evidence_id).select_related("event").first()
     )
     if evidence is None:
-        raise Http404("No such file")
+        raise Http404(_("No such file"))
     evidence.case = case
     return evidence
 
@@ -427,7 +452,7 @@ def chronology(agreement: ContactAgreement) -> dict:
     for breach in breaches:
         breach.case = case
         breach.event.case = case
-        number, _ = version_in_force(parsed, breach.occurred_at)
+        number, _terms = version_in_force(parsed, breach.occurred_at)
         rows.append(
             {
                 "ref": breach.public_id[:8],
@@ -460,7 +485,9 @@ def chronology(agreement: ContactAgreement) -> dict:
         "rows": rows,
         "terms": terms_in_force,
     }
-    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    canonical = json.dumps(
+        content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, cls=DjangoJSONEncoder
+    )
     return {
         **content,
         "versions": by_number,
@@ -470,17 +497,17 @@ def chronology(agreement: ContactAgreement) -> dict:
 
 CSV_HEADER = [
     "Ref",
-    "Occurred (local)",
-    "Reported (local)",
+    _("Occurred (local)"),
+    _("Reported (local)"),
     "Channel",
     "Direction",
     "Kind",
-    "Terms broken",
+    _("Terms broken"),
     "Findings",
     "Description",
     "Severity",
-    "Police reference",
-    "Terms version",
+    _("Police reference"),
+    _("Terms version"),
 ]
 
 
@@ -499,8 +526,8 @@ def chronology_csv(report: dict, generated_at: dt.datetime) -> str:
                     row["channel"],
                     row["direction"],
                     row["kind"],
-                    "; ".join(row["terms"]),
-                    " ".join(row["findings"]),
+                    "; ".join(str(term) for term in row["terms"]),
+                    " ".join(str(finding) for finding in row["findings"]),
                     row["description"],
                     row["severity"],
                     row["police"],
@@ -509,7 +536,7 @@ def chronology_csv(report: dict, generated_at: dt.datetime) -> str:
             ]
         )
     writer.writerow([])
-    writer.writerow(["Generated at (UTC)", generated_at.astimezone(dt.UTC).isoformat()])
+    writer.writerow([_("Generated at (UTC)"), generated_at.astimezone(dt.UTC).isoformat()])
     writer.writerow(["SHA-256 of content", report["sha256"]])
     return out.getvalue()
 

@@ -48,6 +48,7 @@ from caseflow.cases.evidence import check_quota, evidence_storage
 from caseflow.cases.models import Case, Party
 from caseflow.inbox.services import case_supervisors, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.outbox import services as outbox
 
 log = logging.getLogger(__name__)
@@ -178,7 +179,7 @@ def agreement_save(
     case = agreement.case
     policy.require(actor, case, "edit")
     if agreement.status in (AgreementStatus.SUPERSEDED, AgreementStatus.ENDED):
-        raise PermissionDenied("A superseded or ended agreement is kept as it was.")
+        raise PermissionDenied(_("A superseded or ended agreement is kept as it was."))
     if expected_lock is None:
         raise StaleEdit("agreement")
     claimed = ContactAgreement.objects.filter(
@@ -228,7 +229,7 @@ def agreement_set_status(
     case = agreement.case
     policy.require(actor, case, "edit")
     if status not in STATUS_TRANSITIONS[agreement.status]:
-        raise PermissionDenied("That status change is not possible.")
+        raise PermissionDenied(_("That status change is not possible."))
     claimed = ContactAgreement.objects.filter(
         pk=agreement.pk, lock=expected_lock, status=agreement.status
     ).update(lock=F("lock") + 1, status=status)
@@ -528,7 +529,7 @@ def evidence_read(case: Case, evidence: Evidence) -> bytes:
     """The decrypted bytes of an evidence file of ``case``, checked against its fingerprint.
     Not audited: callers (the download, the evidence pack) write their own export event."""
     if evidence.case_id != case.pk:
-        raise PermissionDenied("Not allowed")
+        raise PermissionDenied(_("Not allowed"))
     with evidence_storage().open(evidence.storage_name, "rb") as handle:
         token = handle.read()
     data = case.data_key().decrypt(token)
@@ -577,8 +578,8 @@ def escalation_rule_for(agency_id: int) -> EscalationRule:
 
 
 FOLLOWUP_TEXT: dict[str, str] = {
-    EscalationRuleKind.SEVERITY: "A serious breach of the contact agreement: re-assess risk.",
-    EscalationRuleKind.FREQUENCY: "Repeated breaches of the contact agreement: re-assess risk.",
+    EscalationRuleKind.SEVERITY: _("A serious breach of the contact agreement: re-assess risk."),
+    EscalationRuleKind.FREQUENCY: _("Repeated breaches of the contact agreement: re-assess risk."),
 }
 
 

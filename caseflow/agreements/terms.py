@@ -37,7 +37,11 @@ from enum import StrEnum
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.utils.dates import WEEKDAYS
+from django.utils.translation import gettext
+
 from caseflow.lib import weekly_windows
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.lib.wallclock import DAY_NAMES, MONTH_NAMES
 
 __all__ = [
@@ -167,7 +171,7 @@ _CHANNEL_NAMES = {
 _KIND_VERBS = {
     EventKind.MESSAGE: "Sent",
     EventKind.CALL: "Called",
-    EventKind.IN_PERSON: "Contact made",
+    EventKind.IN_PERSON: _("Contact made"),
 }
 _FROM_WHOM = {
     Direction.TO_SURVIVOR: "from the other parent",
@@ -344,8 +348,9 @@ def _fmt_when(local: dt.datetime) -> str:
 def _fmt_days(days: Iterable[int]) -> str:
     days = sorted(days)
     if len(days) == 7:
-        return "every day"
-    return ", ".join(DAY_NAMES[day] for day in days)
+        return gettext("every day")
+    # Django's own day names, in the reader's language.
+    return ", ".join(str(WEEKDAYS[day]) for day in days)
 
 
 def _fmt_windows(windows: Iterable[Window]) -> str:
@@ -396,9 +401,14 @@ class Window(weekly_windows.Window):
 
     def describe(self) -> str:
         """Plain English, e.g. ``Friday, Saturday 22:00 to 01:00 (next day)``."""
-        suffix = " (next day)" if self.crosses_midnight and self.end != dt.time(0) else ""
-        end = "midnight" if self.end == dt.time(0) else _fmt_time(self.end)
-        return f"{_fmt_days(self.days)} {_fmt_time(self.start)} to {end}{suffix}"
+        crosses = self.crosses_midnight and self.end != dt.time(0)
+        end = gettext("midnight") if self.end == dt.time(0) else _fmt_time(self.end)
+        words = (
+            gettext("%(days)s %(start)s to %(end)s (next day)")
+            if crosses
+            else gettext("%(days)s %(start)s to %(end)s")
+        )
+        return words % {"days": _fmt_days(self.days), "start": _fmt_time(self.start), "end": end}
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-friendly dict."""

@@ -25,6 +25,7 @@ from caseflow.cases.timeline import (
     key_of,
     newest,
 )
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: Longest text shown on the timeline; the record's own page has the rest.
 BODY_MAX = 300
@@ -71,9 +72,9 @@ def contacts(case, query: Query) -> list[Entry]:
                 kind=CONTACT,
                 key=key_of(row.pk),
                 title=(
-                    "The survivor contacted the other parent"
+                    _("The survivor contacted the other parent")
                     if by_survivor
-                    else "The other parent contacted the survivor"
+                    else _("The other parent contacted the survivor")
                 ),
                 body=short(row.description),
                 people=frozenset(people),
@@ -95,7 +96,7 @@ def breaches(case, query: Query) -> list[Entry]:
     for row in newest(qs, query, BREACH, "occurred_at"):
         row.case = case
         facts = [
-            ("Terms broken", "; ".join(TERM_LABELS.get(t, t) for t in row.terms_broken)),
+            (_("Terms broken"), "; ".join(str(TERM_LABELS.get(t, t)) for t in row.terms_broken)),
             ("Severity", row.get_severity_display()),
         ]
         if row.police_reported:
@@ -105,7 +106,7 @@ def breaches(case, query: Query) -> list[Entry]:
                 at=row.occurred_at,
                 kind=BREACH,
                 key=key_of(row.pk),
-                title="The other parent broke the contact agreement",
+                title=_("The other parent broke the contact agreement"),
                 body=short(row.description),
                 people=BREACH_PEOPLE,
                 url=reverse("agreements:detail", args=[case.public_id, row.agreement.public_id]),
@@ -131,7 +132,7 @@ def versions(case, query: Query) -> list[Entry]:
                 kind=VERSION,
                 key=key_of(row.pk),
                 title=(
-                    "Contact agreement recorded"
+                    _("Contact agreement recorded")
                     if row.number == 1
                     else f"Contact agreement changed (version {row.number})"
                 ),
@@ -147,21 +148,21 @@ def versions(case, query: Query) -> list[Entry]:
 SOURCES = (
     Source(
         kind=CONTACT,
-        label="Co-parenting contacts",
+        label=_("Co-parenting contacts"),
         fetch=contacts,
         order=30,
         categories=frozenset({"evidence", "narratives"}),
     ),
     Source(
         kind=BREACH,
-        label="Breaches of a contact agreement",
+        label=_("Breaches of a contact agreement"),
         fetch=breaches,
         order=31,
         categories=frozenset({"evidence", "narratives"}),
     ),
     Source(
         kind=VERSION,
-        label="Contact agreement versions",
+        label=_("Contact agreement versions"),
         fetch=versions,
         order=32,
         categories=frozenset({"court_orders", "narratives"}),

@@ -15,6 +15,7 @@ from caseflow.cases.today import (
     Scope,
     register_queue_source,
 )
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: A logged contact is reviewed (breach or not) within a day of being logged.
 REVIEW_WITHIN = dt.timedelta(days=1)
@@ -44,8 +45,8 @@ def review_items(scope: Scope) -> list[QueueItem]:
     return [
         QueueItem(
             due_at=e.created_at + REVIEW_WITHIN,
-            kind="Contact to review",
-            title="Decide whether the logged contact broke the agreement",
+            kind=_("Contact to review"),
+            title=_("Decide whether the logged contact broke the agreement"),
             case_reference=e.case.reference,
             case_public_id=e.case.public_id,
             case_id=e.case_id,

@@ -33,6 +33,7 @@ from caseflow.cases.evidence import SERVED_AS, EvidenceRefused
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def _audit_read(request, case, action: str, obj=None, **detail) -> None:
@@ -95,14 +96,14 @@ def agreement_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             children=selectors.children_by_id(case, form.cleaned_data["children"]),
             **_terms_kwargs(form),
         )
-        messages.success(request, "Agreement saved as a draft.")
+        messages.success(request, _("Agreement saved as a draft."))
         return redirect("agreements:detail", case.public_id, agreement.public_id)
     if request.method == "GET":
         _audit_read(request, case, "agreement.view", page="new")
     return render(
         request,
         "agreements/agreement_form.html",
-        {"form": form, "case": case, "title": "New contact agreement"},
+        {"form": form, "case": case, "title": _("New contact agreement")},
     )
 
 
@@ -153,7 +154,7 @@ def agreement_detail(request: AuthenticatedRequest, case: Case, agreement_id: st
 def agreement_edit(request: AuthenticatedRequest, case: Case, agreement_id: str) -> HttpResponse:
     agreement = selectors.agreement_get(case, agreement_id)
     if agreement.status not in (AgreementStatus.DRAFT, AgreementStatus.ACTIVE):
-        raise PermissionDenied("A superseded or ended agreement is kept as it was.")
+        raise PermissionDenied(_("A superseded or ended agreement is kept as it was."))
     version = selectors.current_version(agreement)
     initial = initial_from_version(agreement, version)
     initial["children"] = [child.public_id for child in selectors.agreement_children(agreement)]
@@ -179,14 +180,14 @@ def agreement_edit(request: AuthenticatedRequest, case: Case, agreement_id: str)
         except StaleEdit as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(request, f"Version {version.number} saved.")
+            messages.success(request, _("Version %(number)s saved.") % {"number": version.number})
             return redirect("agreements:detail", case.public_id, agreement.public_id)
     if request.method == "GET":
         _audit_read(request, case, "agreement.view", obj=agreement, page="edit")
     return render(
         request,
         "agreements/agreement_form.html",
-        {"form": form, "case": case, "agreement": agreement, "title": "Edit agreement"},
+        {"form": form, "case": case, "agreement": agreement, "title": _("Edit agreement")},
     )
 
 
@@ -208,9 +209,13 @@ def agreement_status(request: AuthenticatedRequest, case: Case, agreement_id: st
         except StaleEdit as exc:
             messages.error(request, exc.message)
         else:
-            messages.success(request, f"Agreement is now {agreement.get_status_display().lower()}.")
+            messages.success(
+                request,
+                _("Agreement is now %(status)s.")
+                % {"status": agreement.get_status_display().lower()},
+            )
     else:
-        messages.error(request, "That status change is not possible for this agreement.")
+        messages.error(request, _("That status change is not possible for this agreement."))
     return redirect("agreements:detail", case.public_id, agreement.public_id)
 
 
@@ -334,7 +339,9 @@ def event_review(
             )
             return redirect("agreements:detail", case.public_id, agreement.public_id)
         if not pending:
-            messages.error(request, "This contact has already been reviewed; nothing was changed.")
+            messages.error(
+                request, _("This contact has already been reviewed; nothing was changed.")
+            )
             return redirect("agreements:detail", case.public_id, agreement.public_id)
         data = form.cleaned_data
         try:
@@ -349,10 +356,13 @@ def event_review(
                 description=data["description"],
             )
         except (services.AlreadyReviewed, services.NotABreach):
-            messages.error(request, "This contact has already been reviewed; nothing was changed.")
+            messages.error(
+                request, _("This contact has already been reviewed; nothing was changed.")
+            )
         else:
             messages.success(
-                request, "Breach recorded." if breach else "Contact logged: no breach recorded."
+                request,
+                _("Breach recorded.") if breach else _("Contact logged: no breach recorded."),
             )
         return redirect("agreements:detail", case.public_id, agreement.public_id)
     if request.method == "GET":

@@ -18,6 +18,10 @@ class CasesConfig(AppConfig):
         from caseflow.cases.timeline import register_timeline_source
 
         register_timeline_source(history.SOURCE)
+        from caseflow.cases.language import language_for
+        from caseflow.lib.i18n import register_user_language
+
+        register_user_language(language_for)
         from caseflow.cases import episode_timeline
 
         register_timeline_source(episode_timeline.SOURCE)

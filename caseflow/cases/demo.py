@@ -3,7 +3,12 @@ return and a re-referral) with their closures and outcomes, risk levels with the
 assessment, a change by hand with its reason), a high-risk closure waiting for a supervisor's
 approval, a colleague's request to reopen another team's case, and an agency's own closure
 reason. The closures of the demo's closed cases record their reasons and outcomes too
-(:func:`close_for_demo`, called by the seed)."""
+(:func:`close_for_demo`, called by the seed).
+
+Languages: Riverside is a UK agency (en-GB: "consent to share", 999), Hillview a
+US one (en-US: "release of information", 911), and Hillview's Jo reads caseflow in Spanish.
+Some survivors speak other languages: one needs a Polish interpreter, one a Spanish one, one
+reads large print and uses British Sign Language."""
 
 from __future__ import annotations
 
@@ -12,8 +17,9 @@ import random
 
 from django.db.models import Count
 
-from caseflow.accounts.models import User
+from caseflow.accounts.models import Agency, User
 from caseflow.cases import journey
+from caseflow.cases.language import set_agency_language, set_user_language
 from caseflow.cases.models import (
     AbuseChange,
     Case,
@@ -25,6 +31,8 @@ from caseflow.cases.models import (
     EpisodeStart,
     EpisodeStatus,
     FeelsSafer,
+    Party,
+    PartyRole,
     PlanExitCheck,
     RiskLevel,
     RiskLevelChange,
@@ -33,6 +41,7 @@ from caseflow.cases.models import (
 )
 
 AGENCY_REASON = "Moved into a refuge run by another service"
+SPANISH_ADVOCATE = "jo.advocate"
 
 
 def _reason(case: Case, code: str) -> ClosureReason:
@@ -82,6 +91,7 @@ def close_for_demo(*, advocate: User, supervisor: User, case: Case, rng: random.
 
 
 def seed_demo(context) -> None:
+    _languages(context)
     now = context.now
     north = context.staff["north"]
     north_cases = [c for c in context.cases if c.team_id == north[1].teams.first().pk]
@@ -235,3 +245,38 @@ def _earlier_episodes(case: Case, now: dt.datetime) -> None:
     RiskLevelChange.objects.filter(pk__in=existing, at__lt=current_start).update(
         at=current_start + dt.timedelta(days=2)
     )
+
+
+def _survivor(case) -> Party:
+    party = Party.objects.get(case=case, role=PartyRole.SURVIVOR)
+    party.case = case
+    return party
+
+
+def _languages(context) -> None:
+    set_agency_language(Agency.objects.get(slug="riverside").pk, "en-gb")
+    set_agency_language(Agency.objects.get(slug="hillview").pk, "en-us")
+    set_user_language(User.objects.get(username=SPANISH_ADVOCATE), "es")
+    riverside = [c for c in context.cases if c.agency.slug == "riverside"]
+    hillview = [c for c in context.cases if c.agency.slug == "hillview"]
+    needs: list[tuple[object, dict[str, object]]] = []
+    if riverside:
+        needs.append((riverside[0], {"languages": "pl,en", "interpreter_language": "pl"}))
+    if len(riverside) > 3:
+        needs.append((riverside[3], {"communication_needs": ["sign_language", "large_print"]}))
+    if hillview:
+        needs.append(
+            (
+                hillview[0],
+                {
+                    "languages": "es",
+                    "interpreter_language": "es",
+                    "access_needs": "Step-free access; a quiet room (fictional).",
+                },
+            )
+        )
+    for case, values in needs:
+        party = _survivor(case)
+        for name, value in values.items():
+            setattr(party, name, value)
+        party.save()

@@ -38,6 +38,8 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage, Storage, storages
 from django.db.models import Sum
 
+from caseflow.lib.i18n import gettext_lazy as _
+
 log = logging.getLogger(__name__)
 
 
@@ -79,10 +81,15 @@ TYPES: dict[str, FileType] = {
 #: What the browser is told each stored type is (the names browsers play).
 SERVED_AS = {"audio/x-wav": "audio/wav"}
 
-FAMILY_LABELS = {"image": "Photos", "pdf": "PDFs", "audio": "Recordings", "video": "Videos"}
+FAMILY_LABELS = {
+    "image": _("Photos"),
+    "pdf": _("PDFs"),
+    "audio": _("Recordings"),
+    "video": _("Videos"),
+}
 
 ACCEPT = ",".join(sorted(ext for t in TYPES.values() for ext in t.extensions))
-ACCEPTED_WORDS = "photos (JPEG, PNG, GIF, WebP, HEIC), PDF, recordings (M4A, MP3, Ogg, WAV), MP4"
+ACCEPTED_WORDS = _("photos (JPEG, PNG, GIF, WebP, HEIC), PDF, recordings (M4A, MP3, Ogg, WAV), MP4")
 
 
 class EvidenceRefused(ValueError):
@@ -194,7 +201,7 @@ class EvidenceNotStored(EvidenceRefused):
     """The storage refused the file (disk full, read-only, gone): a form error, nothing kept."""
 
 
-NOT_STORED = (
+NOT_STORED = _(
     "The file could not be stored: the evidence storage is full or unavailable. Nothing was "
     "saved. Try again later, and tell your administrator if it happens again."
 )

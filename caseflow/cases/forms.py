@@ -9,9 +9,9 @@ from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Team, User
+from caseflow.cases.language import COMMUNICATION_NEEDS, person_language_choices
 from caseflow.cases.models import (
     AbuseChange,
     ClosureReason,
@@ -24,6 +24,7 @@ from caseflow.cases.models import (
     name_index_for,
 )
 from caseflow.cases.timeline import PEOPLE, Query
+from caseflow.lib.i18n import gettext_lazy as _
 
 NAME_MAX = 200
 TEXT_MAX = 4000
@@ -40,9 +41,9 @@ def validate_birth_date(value: dt.date | None) -> None:
         return
     today = timezone.localdate()
     if value > today:
-        raise forms.ValidationError("A date of birth cannot be in the future.")
+        raise forms.ValidationError(_("A date of birth cannot be in the future."))
     if value.year < today.year - 120:
-        raise forms.ValidationError("Check the year: that is more than 120 years ago.")
+        raise forms.ValidationError(_("Check the year: that is more than 120 years ago."))
 
 
 def configure_fields(
@@ -62,48 +63,104 @@ def configure_fields(
             form.fields[name].label = setting["label"]
 
 
+class LanguageNeedsMixin(forms.Form):
+    """How the person communicates: their languages, an interpreter, access needs."""
+
+    languages = forms.MultipleChoiceField(
+        required=False,
+        label=_("Languages they speak"),
+        help_text=_("The one they prefer first. Choose several with Ctrl or ⌘."),
+        widget=forms.SelectMultiple(attrs={"size": 6}),
+    )
+    interpreter_language = forms.ChoiceField(required=False, label=_("Interpreter"))
+    interpreter_independent = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=_("The interpreter is never a family member, a friend or the other party"),
+    )
+    communication_needs = forms.MultipleChoiceField(
+        required=False,
+        choices=COMMUNICATION_NEEDS,
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Communication needs"),
+    )
+    access_needs = forms.CharField(
+        max_length=TEXT_MAX,
+        required=False,
+        widget=forms.Textarea({"rows": 2}),
+        label=_("Disability access needs"),
+        help_text=_("For example step-free access, a quiet room, extra time. Stored encrypted."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = person_language_choices()
+        self.fields["languages"].choices = choices
+        self.fields["interpreter_language"].choices = [
+            ("", _("No interpreter needed")),
+            *choices,
+        ]
+
+    def clean_languages(self) -> str:
+        return ",".join(self.cleaned_data.get("languages") or [])
+
+
 class PartyFieldsMixin(forms.Form):
-    full_name = forms.CharField(max_length=NAME_MAX, label="Full name")
+    full_name = forms.CharField(max_length=NAME_MAX, label=_("Full name"))
     date_of_birth = forms.DateField(
+        label=_("Date of birth"),
         required=False,
         validators=[validate_birth_date],
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="Used, with the name, for the confidential conflict check.",
+        help_text=_("Used, with the name, for the confidential conflict check."),
     )
-    address = forms.CharField(max_length=500, required=False, widget=forms.Textarea({"rows": 2}))
-    phone = forms.CharField(max_length=40, required=False)
-    email = forms.EmailField(max_length=254, required=False)
-    notes = forms.CharField(max_length=TEXT_MAX, required=False, widget=forms.Textarea({"rows": 3}))
+    address = forms.CharField(
+        label=_("Address"), max_length=500, required=False, widget=forms.Textarea({"rows": 2})
+    )
+    phone = forms.CharField(label=_("Phone"), max_length=40, required=False)
+    email = forms.EmailField(label=_("Email"), max_length=254, required=False)
+    notes = forms.CharField(
+        label=_("Notes"), max_length=TEXT_MAX, required=False, widget=forms.Textarea({"rows": 3})
+    )
 
 
 class IntakeForm(forms.Form):
-    team = forms.ModelChoiceField(queryset=Team.objects.none(), empty_label=None)
+    team = forms.ModelChoiceField(label=_("Team"), queryset=Team.objects.none(), empty_label=None)
     reference = forms.CharField(
-        max_length=40, required=False, help_text="Leave blank to number the case automatically."
+        label=_("Reference"),
+        max_length=40,
+        required=False,
+        help_text=_("Leave blank to number the case automatically."),
     )
     summary = forms.CharField(
         max_length=TEXT_MAX,
         required=False,
         widget=forms.Textarea({"rows": 3}),
-        label="Referral summary",
+        label=_("Referral summary"),
     )
-    survivor_full_name = forms.CharField(max_length=NAME_MAX, label="Survivor's full name")
+    survivor_full_name = forms.CharField(max_length=NAME_MAX, label=_("Survivor's full name"))
     survivor_date_of_birth = forms.DateField(
         required=False,
         validators=[validate_birth_date],
         widget=forms.DateInput(attrs={"type": "date"}),
-        label="Survivor's date of birth",
+        label=_("Survivor's date of birth"),
     )
-    survivor_phone = forms.CharField(max_length=40, required=False, label="Survivor's phone")
-    survivor_email = forms.EmailField(max_length=254, required=False, label="Survivor's e-mail")
+    survivor_phone = forms.CharField(max_length=40, required=False, label=_("Survivor's phone"))
+    survivor_email = forms.EmailField(max_length=254, required=False, label=_("Survivor's e-mail"))
+    survivor_language = forms.ChoiceField(required=False, label=_("Survivor's preferred language"))
+    survivor_interpreter_language = forms.ChoiceField(
+        required=False,
+        label=_("Interpreter"),
+        help_text=_("Never a family member, a friend or the other party."),
+    )
     other_full_name = forms.CharField(
-        max_length=NAME_MAX, required=False, label="Other party's full name"
+        max_length=NAME_MAX, required=False, label=_("Other party's full name")
     )
     other_date_of_birth = forms.DateField(
         required=False,
         validators=[validate_birth_date],
         widget=forms.DateInput(attrs={"type": "date"}),
-        label="Other party's date of birth",
+        label=_("Other party's date of birth"),
     )
 
     #: Fields an agency may hide (not collected at all) or relabel.
@@ -118,8 +175,14 @@ class IntakeForm(forms.Form):
     def __init__(self, *args, teams, field_config=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = teams
+        choices = person_language_choices()
+        self.fields["survivor_language"].choices = [("", _("Not asked yet")), *choices]
+        self.fields["survivor_interpreter_language"].choices = [
+            ("", _("No interpreter needed")),
+            *choices,
+        ]
         configure_fields(self, field_config, self.OPTIONAL_FIELDS)
-        self.helper = _helper("Open case")
+        self.helper = _helper(_("Open case"))
 
     def clean_reference(self) -> str:
         return self.cleaned_data["reference"].strip()
@@ -131,6 +194,8 @@ class IntakeForm(forms.Form):
             "date_of_birth": d.get("survivor_date_of_birth"),
             "phone": d.get("survivor_phone", ""),
             "email": d.get("survivor_email", ""),
+            "languages": d.get("survivor_language", ""),
+            "interpreter_language": d.get("survivor_interpreter_language", ""),
         }
 
     def other_party(self) -> dict | None:
@@ -141,8 +206,10 @@ class IntakeForm(forms.Form):
 
 
 class CaseEditForm(forms.Form):
-    reference = forms.CharField(max_length=40)
-    summary = forms.CharField(max_length=TEXT_MAX, required=False, widget=forms.Textarea)
+    reference = forms.CharField(label=_("Reference"), max_length=40)
+    summary = forms.CharField(
+        label=_("Summary"), max_length=TEXT_MAX, required=False, widget=forms.Textarea
+    )
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
 
     #: Fields an agency may hide or relabel (``FieldConfig.for_case``).
@@ -151,14 +218,14 @@ class CaseEditForm(forms.Form):
     def __init__(self, *args, field_config=None, **kwargs):
         super().__init__(*args, **kwargs)
         configure_fields(self, field_config, self.OPTIONAL_FIELDS)
-        self.helper = _helper("Save")
+        self.helper = _helper(_("Save"))
 
     def clean_reference(self) -> str:
         return self.cleaned_data["reference"].strip()
 
 
-class PartyForm(PartyFieldsMixin):
-    role = forms.ChoiceField(choices=[])
+class PartyForm(PartyFieldsMixin, LanguageNeedsMixin):
+    role = forms.ChoiceField(label=_("Role"), choices=[])
 
     #: Fields an agency may hide or relabel for some roles (``FieldConfig.for_role``).
     OPTIONAL_FIELDS = ("date_of_birth", "phone", "email")
@@ -181,7 +248,7 @@ class PartyForm(PartyFieldsMixin):
             configure_fields(self, role_fields.get(roles[0][0]), self.OPTIONAL_FIELDS)
         else:
             self._configure_for_roles(role_fields)
-        self.helper = _helper("Save")
+        self.helper = _helper(_("Save"))
 
     def _configure_for_roles(self, role_fields) -> None:
         names = self.role_names
@@ -192,7 +259,9 @@ class PartyForm(PartyFieldsMixin):
                 continue
             notes = []
             if hidden:
-                notes.append("Not collected for: " + ", ".join(names[r] for r in hidden) + ".")
+                notes.append(
+                    _("Not collected for: ") + ", ".join(str(names[r]) for r in hidden) + "."
+                )
             for role in names:
                 label = role_fields.get(role, {}).get(field, {}).get("label")
                 if label and role not in hidden:
@@ -212,20 +281,20 @@ class PartyForm(PartyFieldsMixin):
             if data.get(field):
                 self.add_error(
                     field,
-                    f"This agency does not collect this for {self.role_names[role]}: "
-                    "leave it blank.",
+                    _("This agency does not collect this for %(role_names_role)s: leave it blank.")
+                    % {"role_names_role": self.role_names[role]},
                 )
             data.pop(field, None)  # not collected
         return data
 
 
 class AssignForm(forms.Form):
-    primary = forms.ModelChoiceField(queryset=User.objects.none(), label="Primary advocate")
+    primary = forms.ModelChoiceField(queryset=User.objects.none(), label=_("Primary advocate"))
     others = forms.ModelMultipleChoiceField(
         queryset=User.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Also assigned",
+        label=_("Also assigned"),
     )
 
     def __init__(self, *args, users, **kwargs):
@@ -234,27 +303,27 @@ class AssignForm(forms.Form):
         self.fields["others"].queryset = users
         self.fields["primary"].label_from_instance = _staff_label
         self.fields["others"].label_from_instance = _staff_label
-        self.helper = _helper("Save assignment")
+        self.helper = _helper(_("Save assignment"))
 
 
 class RestrictForm(forms.Form):
-    restricted = forms.BooleanField(required=False, label="Restricted case")
+    restricted = forms.BooleanField(required=False, label=_("Restricted case"))
     users = forms.ModelMultipleChoiceField(
         queryset=User.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Only these staff may see it",
+        label=_("Only these staff may see it"),
     )
 
     def __init__(self, *args, users, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["users"].queryset = users
         self.fields["users"].label_from_instance = _staff_label
-        self.helper = _helper("Save")
+        self.helper = _helper(_("Save"))
 
 
 class StatusForm(forms.Form):
-    status = forms.ChoiceField(choices=[])
+    status = forms.ChoiceField(label=_("Status"), choices=[])
 
     def __init__(self, *args, choices, **kwargs):
         super().__init__(*args, **kwargs)
@@ -262,17 +331,18 @@ class StatusForm(forms.Form):
 
 
 class BreakGlassForm(forms.Form):
-    reference = forms.CharField(max_length=40, label="Case reference")
+    reference = forms.CharField(max_length=40, label=_("Case reference"))
     reason = forms.CharField(
+        label=_("Reason"),
         min_length=15,
         max_length=1000,
         widget=forms.Textarea({"rows": 3}),
-        help_text="Why you need this case now. Your supervisor reviews every use.",
+        help_text=_("Why you need this case now. Your supervisor reviews every use."),
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Open the case")
+        self.helper = _helper(_("Open the case"))
 
 
 def offer_to_open_despite_conflict(form: forms.Form) -> None:
@@ -280,14 +350,14 @@ def offer_to_open_despite_conflict(form: forms.Form) -> None:
     form.helper.add_input(  # type: ignore[attr-defined]
         Submit(
             "despite_conflict",
-            "Open anyway, flagged for my supervisor",
+            _("Open anyway, flagged for my supervisor"),
             css_class="btn-outline-danger",
         )
     )
 
 
 class SearchForm(forms.Form):
-    q = forms.CharField(max_length=40, required=False, label="Reference")
+    q = forms.CharField(max_length=40, required=False, label=_("Reference"))
 
 
 class NameSearchForm(forms.Form):
@@ -296,15 +366,17 @@ class NameSearchForm(forms.Form):
 
     name = forms.CharField(
         max_length=200,
-        label="Full name",
-        help_text="First and last name, as on the case. Capitals, accents' forms, punctuation "
-        "and word order do not matter.",
+        label=_("Full name"),
+        help_text=_(
+            "First and last name, as on the case. Capitals, accents' forms, punctuation "
+            "and word order do not matter."
+        ),
     )
     role = forms.ChoiceField(
-        label="This person is",
+        label=_("This person is"),
         choices=[
-            (PartyRole.SURVIVOR, "The survivor (our client)"),
-            (PartyRole.OTHER_PARTY, "The other party (to check for a conflict)"),
+            (PartyRole.SURVIVOR, _("The survivor (our client)")),
+            (PartyRole.OTHER_PARTY, _("The other party (to check for a conflict)")),
         ],
         initial=PartyRole.SURVIVOR,
         widget=forms.RadioSelect,
@@ -318,7 +390,7 @@ class NameSearchForm(forms.Form):
     def clean_name(self) -> str:
         name = self.cleaned_data["name"]
         if not name_index_for(name):
-            raise forms.ValidationError("Enter a name with at least one letter.")
+            raise forms.ValidationError(_("Enter a name with at least one letter."))
         return name
 
 
@@ -331,15 +403,16 @@ class EmergencyByNameForm(forms.Form):
 
     name = forms.CharField(max_length=200, widget=forms.HiddenInput)
     reason = forms.CharField(
+        label=_("Reason"),
         min_length=15,
         max_length=1000,
         widget=forms.Textarea({"rows": 3}),
-        help_text="Why you need this case now. Your supervisor reviews every use.",
+        help_text=_("Why you need this case now. Your supervisor reviews every use."),
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Open the case with emergency access")
+        self.helper = _helper(_("Open the case with emergency access"))
         self.helper.form_action = "cases:find_emergency"
 
 
@@ -356,21 +429,21 @@ class TimelineFilterForm(forms.Form):
     kind = forms.MultipleChoiceField(
         required=False,
         widget=forms.CheckboxSelectMultiple(attrs={"class": "form-check-input"}),
-        label="Show",
+        label=_("Show"),
     )
     since = forms.DateField(
         required=False,
-        label="From",
+        label=_("From"),
         widget=forms.DateInput(attrs={"type": "date", "class": "form-control form-control-sm"}),
     )
     until = forms.DateField(
         required=False,
-        label="To",
+        label=_("To"),
         widget=forms.DateInput(attrs={"type": "date", "class": "form-control form-control-sm"}),
     )
     person = forms.ChoiceField(
         required=False,
-        label="About",
+        label=_("About"),
         widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
     )
 
@@ -386,7 +459,7 @@ class TimelineFilterForm(forms.Form):
     def _clean_day(self, name: str) -> dt.date | None:
         value = self.cleaned_data.get(name)
         if value is not None and not TIMELINE_YEARS[0] <= value.year <= TIMELINE_YEARS[1]:
-            raise forms.ValidationError("Check the year of this date.")
+            raise forms.ValidationError(_("Check the year of this date."))
         return value
 
     def clean_since(self):
@@ -399,7 +472,7 @@ class TimelineFilterForm(forms.Form):
         data = super().clean()
         since, until = data.get("since"), data.get("until")
         if since and until and until < since:
-            self.add_error("until", "The end of the period must not be before its start.")
+            self.add_error("until", _("The end of the period must not be before its start."))
         return data
 
     def query(self, *, limit: int, before=None) -> Query:

@@ -20,6 +20,7 @@ from caseflow.cases.timeline import (
     key_of,
     newest,
 )
+from caseflow.lib.i18n import gettext_lazy as _
 
 KIND = "case_status"
 PEOPLE = frozenset({SURVIVOR, STAFF})
@@ -39,21 +40,23 @@ def _title(event: AuditEvent) -> str:
     detail = event.detail or {}
     if event.action == "case.restrict":
         if detail.get("restricted"):
-            return "Access limited to a named list of staff"
-        return "Access list removed: the team may see the case again"
+            return _("Access limited to a named list of staff")
+        return _("Access list removed: the team may see the case again")
     before, after = detail.get("from", ""), detail.get("to", "")
     if after == CaseStatus.CLOSED:
-        return "Case closed"
+        return _("Case closed")
     if after == CaseStatus.DORMANT:
-        return "Case marked dormant"
+        return _("Case marked dormant")
     if after == CaseStatus.ACTIVE and before in (CaseStatus.CLOSED, CaseStatus.DORMANT):
-        return "Case reopened"
+        return _("Case reopened")
     return f"Case made {_STATUS.get(after, after).lower()}"
 
 
 def _opened(case: Case, query: Query) -> Entry | None:
     # Key 0 sorts it after (older than) any event at the same instant.
-    entry = Entry(at=case.opened_at, kind=KIND, key=key_of(0), title="Case opened", people=PEOPLE)
+    entry = Entry(
+        at=case.opened_at, kind=KIND, key=key_of(0), title=_("Case opened"), people=PEOPLE
+    )
     if query.since is not None and entry.at < query.since:
         return None
     if query.until is not None and entry.at >= query.until:
@@ -95,7 +98,7 @@ def fetch(case: Case, query: Query) -> list[Entry]:
 
 SOURCE = Source(
     kind=KIND,
-    label="Case opened, status and access",
+    label=_("Case opened, status and access"),
     fetch=fetch,
     order=90,
     categories=frozenset(),

@@ -8,7 +8,6 @@ from cryptography.fernet import Fernet
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Agency, Team
 from caseflow.lib.encryption import (
@@ -20,6 +19,7 @@ from caseflow.lib.encryption import (
     normalise_identity,
     unwrap_data_key,
 )
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.lib.shard import CarriesAgency
 
 
@@ -29,10 +29,10 @@ def new_public_id() -> str:
 
 
 class CaseStatus(models.TextChoices):
-    REFERRAL = "referral", "Referral"
-    ACTIVE = "active", "Active"
-    DORMANT = "dormant", "Dormant"
-    CLOSED = "closed", "Closed"
+    REFERRAL = "referral", _("Referral")
+    ACTIVE = "active", _("Active")
+    DORMANT = "dormant", _("Dormant")
+    CLOSED = "closed", _("Closed")
 
 
 #: A case still being worked: check-ins and reminders run, it is on the advocate's lists.
@@ -40,10 +40,10 @@ OPEN_STATUSES = (CaseStatus.REFERRAL, CaseStatus.ACTIVE)
 
 
 class RiskLevel(models.TextChoices):
-    UNKNOWN = "unknown", "Not assessed"
-    STANDARD = "standard", "Standard"
-    MEDIUM = "medium", "Medium"
-    HIGH = "high", "High"
+    UNKNOWN = "unknown", _("Not assessed")
+    STANDARD = "standard", _("Standard")
+    MEDIUM = "medium", _("Medium")
+    HIGH = "high", _("High")
 
 
 #: Which status changes are allowed (a dormant or closed case is reopened, never re-created).
@@ -172,9 +172,9 @@ def name_index_for(full_name: str) -> str:
 
 
 class PartyRole(models.TextChoices):
-    SURVIVOR = "survivor", "Survivor (client)"
-    OTHER_PARTY = "other_party", "Other party"
-    CHILD = "child", "Child"
+    SURVIVOR = "survivor", _("Survivor (client)")
+    OTHER_PARTY = "other_party", _("Other party")
+    CHILD = "child", _("Child")
 
 
 class Party(CaseOwned):
@@ -187,10 +187,29 @@ class Party(CaseOwned):
     phone = EncryptedTextField(blank=True, default="")
     email = EncryptedTextField(blank=True, default="")
     notes = EncryptedTextField(blank=True, default="")
+    # Language and access (survivors): which languages the person speaks (codes, first preferred),
+    # whether they need an interpreter and for which language, kept plain so that reports can
+    # count languages served and interpreter use without opening anyone's file. How they
+    # communicate and their access needs say more about the person: encrypted.
+    languages = models.CharField(max_length=100, blank=True, default="")
+    interpreter_language = models.CharField(max_length=16, blank=True, default="")
+    # The survivor's recorded wish: the interpreter is never a family member, a friend or the
+    # other party.
+    interpreter_independent = models.BooleanField(default=True)
+    communication_needs = EncryptedJSONField(null=True, blank=True)
+    access_needs = EncryptedTextField(null=True, blank=True)
 
     narrative_fields = ("notes",)
     # Who the person is and how to reach them: needed to keep and find the record.
-    kept_encrypted_fields = ("full_name", "date_of_birth", "address", "phone", "email")
+    kept_encrypted_fields = (
+        "full_name",
+        "date_of_birth",
+        "address",
+        "phone",
+        "email",
+        "communication_needs",
+        "access_needs",
+    )
     # HMAC of normalised name + date of birth, for the conflict check; empty when no DOB is known.
     identity_index = models.CharField(max_length=64, blank=True, db_index=True)
     # HMAC of the normalised name alone (words in any order), for finding a case by name.
@@ -214,12 +233,34 @@ class Party(CaseOwned):
         super().save(*args, **kwargs)
 
 
+class LanguageSetting(models.Model):
+    """The language of caseflow's interface: an agency's locale (no user) or one member of
+    staff's own choice over it."""
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    language = models.CharField(max_length=16)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["agency", "user"], name="language_one_per_user"),
+            models.UniqueConstraint(
+                fields=["agency"],
+                condition=models.Q(user__isnull=True),
+                name="language_one_per_agency",
+            ),
+        ]
+
+
 class Channel(models.TextChoices):
-    PHONE = "phone", "Phone call"
-    TEXT = "text", "Text message"
-    EMAIL = "email", "E-mail"
-    IN_PERSON = "in_person", "In person"
-    THIRD_PARTY = "third_party", "Via a named third party"
+    PHONE = "phone", _("Phone call")
+    TEXT = "text", _("Text message")
+    EMAIL = "email", _("E-mail")
+    IN_PERSON = "in_person", _("In person")
+    THIRD_PARTY = "third_party", _("Via a named third party")
 
 
 class SafeContactProfile(CaseOwned):
@@ -341,29 +382,29 @@ class IntakeField(models.TextChoices):
     the field is collected or shown: see ``FIELD_PLACES``.
     """
 
-    SURVIVOR_PHONE = "survivor_phone", "Survivor's phone"
-    SURVIVOR_EMAIL = "survivor_email", "Survivor's e-mail"
-    SURVIVOR_DATE_OF_BIRTH = "survivor_date_of_birth", "Survivor's date of birth"
-    OTHER_DATE_OF_BIRTH = "other_date_of_birth", "Other party's date of birth"
-    SUMMARY = "summary", "Referral summary"
-    NOTE_DURATION = "note_duration", "How long a contact took (case notes)"
-    INCIDENT_PLACE = "incident_place", "Where an incident happened"
-    INCIDENT_INJURIES = "incident_injuries", "Injuries (incidents)"
-    INCIDENT_POLICE_REFERENCE = "incident_police_reference", "Police reference (incidents)"
-    INCIDENT_WITNESSES = "incident_witnesses", "Witnesses (incidents)"
+    SURVIVOR_PHONE = "survivor_phone", _("Survivor's phone")
+    SURVIVOR_EMAIL = "survivor_email", _("Survivor's e-mail")
+    SURVIVOR_DATE_OF_BIRTH = "survivor_date_of_birth", _("Survivor's date of birth")
+    OTHER_DATE_OF_BIRTH = "other_date_of_birth", _("Other party's date of birth")
+    SUMMARY = "summary", _("Referral summary")
+    NOTE_DURATION = "note_duration", _("How long a contact took (case notes)")
+    INCIDENT_PLACE = "incident_place", _("Where an incident happened")
+    INCIDENT_INJURIES = "incident_injuries", _("Injuries (incidents)")
+    INCIDENT_POLICE_REFERENCE = "incident_police_reference", _("Police reference (incidents)")
+    INCIDENT_WITNESSES = "incident_witnesses", _("Witnesses (incidents)")
     # Demographics (caseflow.partners): asked respectfully, counted only in aggregate.
-    DEMOGRAPHIC_AGE_BAND = "demographic_age_band", "Age (demographics)"
-    DEMOGRAPHIC_GENDER = "demographic_gender_identity", "Gender identity (demographics)"
-    DEMOGRAPHIC_RACE = "demographic_race_ethnicity", "Race and ethnicity (demographics)"
-    DEMOGRAPHIC_DISABILITY = "demographic_disability", "Disability (demographics)"
-    DEMOGRAPHIC_LANGUAGE = "demographic_language", "Language (demographics)"
+    DEMOGRAPHIC_AGE_BAND = "demographic_age_band", _("Age (demographics)")
+    DEMOGRAPHIC_GENDER = "demographic_gender_identity", _("Gender identity (demographics)")
+    DEMOGRAPHIC_RACE = "demographic_race_ethnicity", _("Race and ethnicity (demographics)")
+    DEMOGRAPHIC_DISABILITY = "demographic_disability", _("Disability (demographics)")
+    DEMOGRAPHIC_LANGUAGE = "demographic_language", _("Language (demographics)")
     DEMOGRAPHIC_RELATIONSHIP = (
         "demographic_relationship",
-        "Relationship to the other party (demographics)",
+        _("Relationship to the other party (demographics)"),
     )
-    DEMOGRAPHIC_HOUSEHOLD = "demographic_household", "Household (demographics)"
-    DEMOGRAPHIC_CHILDREN = "demographic_children", "Children (demographics)"
-    DEMOGRAPHIC_IMMIGRATION = "demographic_immigration", "Immigration status (demographics)"
+    DEMOGRAPHIC_HOUSEHOLD = "demographic_household", _("Household (demographics)")
+    DEMOGRAPHIC_CHILDREN = "demographic_children", _("Children (demographics)")
+    DEMOGRAPHIC_IMMIGRATION = "demographic_immigration", _("Immigration status (demographics)")
 
 
 #: Where each optional field is stored: ("party", role, attribute), or (kind, None, attribute) for

@@ -36,6 +36,7 @@ from caseflow.cases.models import (
 from caseflow.inbox.services import case_supervisors, notify
 from caseflow.lib.concurrency import StaleEdit
 from caseflow.lib.encryption import blind_index
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def keep_change_values(case: Case, event, changes: list[list]) -> None:
@@ -130,7 +131,7 @@ def case_open(
     A new case is not yet assessed: intake asks for no risk band (``risk_level`` is for imports
     and the demo, and is recorded as chosen at intake)."""
     if team not in policy.intake_teams(actor):
-        raise PermissionDenied("You can only open cases in your own teams.")
+        raise PermissionDenied(_("You can only open cases in your own teams."))
     people = [(PartyRole.SURVIVOR, survivor["full_name"], survivor.get("date_of_birth"))]
     if other_party:
         people.append(
@@ -219,7 +220,7 @@ def case_assign(
     allowed = set(policy.assignable_users(case).values_list("pk", flat=True))
     people = [primary, *others]
     if any(u.pk not in allowed for u in people):
-        raise ValidationError("Only active staff of this agency can be assigned.")
+        raise ValidationError(_("Only active staff of this agency can be assigned."))
     old_primary = case.primary_advocate_id
     added, removed = _set_assignees(case, people)
     policy.forget_permissions(case)
@@ -250,7 +251,8 @@ def case_set_status(*, actor: User, request: HttpRequest | None, case: Case, sta
         raise PermissionDenied
     if status not in STATUS_TRANSITIONS.get(case.status, set()):
         raise ValidationError(
-            f"A {case.get_status_display().lower()} case cannot be made {status}."
+            _("A %(status)s case cannot be made %(status2)s.")
+            % {"status": case.get_status_display().lower(), "status2": status}
         )
     if status == CaseStatus.CLOSED:
         raise ValidationError(
@@ -293,7 +295,7 @@ def case_restrict(
     allowed = set(policy.assignable_users(case).values_list("pk", flat=True))
     listed = {u.pk for u in users}
     if listed - allowed:
-        raise ValidationError("Only active staff of this agency can be listed.")
+        raise ValidationError(_("Only active staff of this agency can be listed."))
     if restricted:
         # Whoever restricts a case keeps it: nobody can lock themselves out by accident.
         listed.add(actor.pk)
@@ -318,7 +320,19 @@ def case_restrict(
     return case
 
 
-PARTY_FIELDS = ("full_name", "date_of_birth", "address", "phone", "email", "notes")
+PARTY_FIELDS = (
+    "full_name",
+    "date_of_birth",
+    "address",
+    "phone",
+    "email",
+    "notes",
+    "languages",
+    "interpreter_language",
+    "interpreter_independent",
+    "communication_needs",
+    "access_needs",
+)
 
 
 @transaction.atomic
@@ -399,8 +413,10 @@ def _break_glass_within_limit(*, actor: User, request: HttpRequest | None) -> No
         case=None,
         key=f"break_glass_limit:{actor.pk}:{now:%Y%m%d%H}",
         text=(
-            "Unusual access: a member of your team reached the limit of emergency accesses "
-            "within an hour. Please review their activity."
+            _(
+                "Unusual access: a member of your team reached the limit of emergency accesses "
+                "within an hour. Please review their activity."
+            )
         ),
         link=reverse("audit:user", args=[actor.pk]),
     )

@@ -42,7 +42,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Q, QuerySet
+
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: Who an entry can be about, for the "person" filter. Sources tag their entries with these.
 SURVIVOR = "survivor"
@@ -51,11 +54,11 @@ OTHER_PERSON = "other_person"
 OTHER_AGENCY = "other_agency"
 STAFF = "staff"
 PEOPLE: dict[str, str] = {
-    SURVIVOR: "The survivor",
-    OTHER_PARTY: "The other party",
-    OTHER_PERSON: "Someone else",
-    OTHER_AGENCY: "Another agency",
-    STAFF: "Our staff",
+    SURVIVOR: _("The survivor"),
+    OTHER_PARTY: _("The other party"),
+    OTHER_PERSON: _("Someone else"),
+    OTHER_AGENCY: _("Another agency"),
+    STAFF: _("Our staff"),
 }
 
 #: Width of a numeric key, so that keys sort as strings the way their numbers do.
@@ -325,7 +328,9 @@ def chronology(case: Any, query: Query, heading: dict[str, Any]) -> Chronology:
             for e in entries
         ],
     }
-    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    canonical = json.dumps(
+        content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, cls=DjangoJSONEncoder
+    )
     return Chronology(
         entries=entries,
         complete=result.next is None,

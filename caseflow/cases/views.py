@@ -38,12 +38,14 @@ from caseflow.cases.forms import (
     TimelineFilterForm,
     offer_to_open_despite_conflict,
 )
+from caseflow.cases.language import split_languages
 from caseflow.cases.models import STATUS_TRANSITIONS, Case, CaseStatus, Party, PartyRole
 from caseflow.cases.pages import case_page
 from caseflow.cases.panels import panel_facts, remember_facts, render_panels
 from caseflow.cases.selectors import case_rows, supervisor_overview
 from caseflow.lib import weekly_windows
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 
 PAGE_SIZE = 50
 
@@ -74,9 +76,9 @@ def dashboard(request: AuthenticatedRequest) -> HttpResponse:
         queue = today.queue(scope)
         context["queue"] = queue
         context["queue_groups"] = [
-            ("Overdue", queue.overdue),
-            ("Due today", queue.today),
-            ("Just done", queue.recent),
+            ("overdue", _("Overdue"), queue.overdue),
+            ("today", _("Due today"), queue.today),
+            ("recent", _("Just done"), queue.recent),
         ]
         context["staff_zone"] = today.staff_zone().key
         if role == Role.SUPERVISOR:
@@ -162,8 +164,10 @@ def _open_emergency_access(
     except services.BreakGlassLimited:
         form.add_error(
             None,
-            "You have reached the limit of emergency accesses for this hour. "
-            "Ask your supervisor, who has been told.",
+            _(
+                "You have reached the limit of emergency accesses for this hour. "
+                "Ask your supervisor, who has been told."
+            ),
         )
     except services.BreakGlassRefused:
         record("break_glass.refused", request=request)
@@ -171,7 +175,7 @@ def _open_emergency_access(
     else:
         messages.warning(
             request,
-            "Emergency access granted for a limited time. Your supervisor has been told.",
+            _("Emergency access granted for a limited time. Your supervisor has been told."),
         )
         return redirect(reverse("cases:detail", args=[grant.case.public_id]))
     return None
@@ -200,8 +204,10 @@ def case_find_emergency(request: AuthenticatedRequest) -> HttpResponse:
             ),
             refused=(
                 None,
-                "No single case can be opened this way for this name: there may be none, or "
-                "more than one, or it may be restricted. Ask your supervisor.",
+                _(
+                    "No single case can be opened this way for this name: there may be none, or "
+                    "more than one, or it may be restricted. Ask your supervisor."
+                ),
             ),
         )
         if granted is not None:
@@ -278,17 +284,21 @@ def case_new(request: AuthenticatedRequest) -> HttpResponse:
                             },
                         )
             except IntegrityError:
-                form.add_error("reference", "Another case already has this reference.")
+                form.add_error("reference", _("Another case already has this reference."))
             else:
                 if case.conflict_flag:
                     messages.warning(
                         request,
-                        "Opened despite a possible conflict: the case is flagged and your "
-                        "supervisor has been told.",
+                        _(
+                            "Opened despite a possible conflict: the case is flagged and your "
+                            "supervisor has been told."
+                        ),
                     )
                 if check.name_only:
                     messages.info(request, _name_only_message(check, intake_fields))
-                messages.success(request, f"Case {case.reference} opened.")
+                messages.success(
+                    request, _("Case %(reference)s opened.") % {"reference": case.reference}
+                )
                 return redirect("cases:detail", case.public_id)
     if check is not None and check.found:
         offer_to_open_despite_conflict(form)
@@ -363,14 +373,20 @@ def _name_only_message(check: services.ConflictCheck, intake_fields: dict) -> st
         for field in ("survivor_date_of_birth", "other_date_of_birth")
         if intake_fields.get(field, {}).get("hidden")
     ]
-    why = (
-        "your agency does not collect dates of birth"
-        if not_collected
-        else "no date of birth was given"
-    )
-    return (
-        f"The conflict check compared names only, because {why}. It may miss someone whose "
-        "name is written differently, and may match people who only share a name."
+    if not_collected:
+        return str(
+            _(
+                "The conflict check compared names only, because your agency does not collect "
+                "dates of birth. It may miss someone whose name is written differently, and may "
+                "match people who only share a name."
+            )
+        )
+    return str(
+        _(
+            "The conflict check compared names only, because no date of birth was given. It may "
+            "miss someone whose name is written differently, and may match people who only share "
+            "a name."
+        )
     )
 
 
@@ -448,8 +464,8 @@ def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 
 def _status_choices(case) -> list[tuple[str, str]]:
     labels = {
-        CaseStatus.ACTIVE: "Make active" if case.status == CaseStatus.REFERRAL else "Reopen",
-        CaseStatus.DORMANT: "Mark dormant",
+        CaseStatus.ACTIVE: _("Make active") if case.status == CaseStatus.REFERRAL else _("Reopen"),
+        CaseStatus.DORMANT: _("Mark dormant"),
     }
     # Closing has its own page (a reason, the exit check, outcomes): never one click.
     return [
@@ -485,14 +501,14 @@ def case_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except StaleEdit as exc:
             form.add_error(None, exc.message)
         except IntegrityError:
-            form.add_error("reference", "Another case already has this reference.")
+            form.add_error("reference", _("Another case already has this reference."))
         else:
-            messages.success(request, "Case saved.")
+            messages.success(request, _("Case saved."))
             return redirect("cases:detail", case.public_id)
     else:
         record("case.view", request=request, case=case, obj=case, detail={"page": "edit"})
     return render(
-        request, "cases/case_form.html", {"form": form, "case": case, "title": "Edit case"}
+        request, "cases/case_form.html", {"form": form, "case": case, "title": _("Edit case")}
     )
 
 
@@ -516,12 +532,12 @@ def case_assign(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             primary=form.cleaned_data["primary"],
             others=others,
         )
-        messages.success(request, "Assignment saved.")
+        messages.success(request, _("Assignment saved."))
         return redirect("cases:detail", case.public_id)
     if request.method == "GET":
         record("case.view", request=request, case=case, obj=case, detail={"page": "assign"})
     return render(
-        request, "cases/case_form.html", {"form": form, "case": case, "title": "Assign case"}
+        request, "cases/case_form.html", {"form": form, "case": case, "title": _("Assign case")}
     )
 
 
@@ -545,14 +561,14 @@ def case_restrict(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             restricted=form.cleaned_data["restricted"],
             users=form.cleaned_data["users"],
         )
-        messages.success(request, "Access list saved.")
+        messages.success(request, _("Access list saved."))
         if not policy.can_view_case(request.user, case):
             return redirect("dashboard")
         return redirect("cases:detail", case.public_id)
     if request.method == "GET":
         record("case.view", request=request, case=case, obj=case, detail={"page": "restrict"})
     return render(
-        request, "cases/case_form.html", {"form": form, "case": case, "title": "Restrict access"}
+        request, "cases/case_form.html", {"form": form, "case": case, "title": _("Restrict access")}
     )
 
 
@@ -569,9 +585,12 @@ def case_status(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except ValidationError as exc:
             messages.error(request, exc.messages[0])
         else:
-            messages.success(request, f"Case is now {case.get_status_display().lower()}.")
+            messages.success(
+                request,
+                _("Case is now %(status)s.") % {"status": case.get_status_display().lower()},
+            )
     else:
-        messages.error(request, "That status change is not possible for this case.")
+        messages.error(request, _("That status change is not possible for this case."))
     return redirect("cases:detail", case.public_id)
 
 
@@ -595,13 +614,15 @@ def party_edit(
     if party_id is not None:
         party = case.parties.filter(public_id=party_id).first()
         if party is None:
-            raise Http404("No such person on this case")
+            raise Http404(_("No such person on this case"))
         party.case = case
     roles = _party_roles(case, party) if party is None else [(party.role, party.get_role_display())]
     initial = {}
     if party is not None:
         initial = {name: getattr(party, name) for name in services.PARTY_FIELDS}
         initial["role"] = party.role
+        initial["languages"] = split_languages(party.languages)
+        initial["communication_needs"] = party.communication_needs or []
     fields = field_config(request, case)
     form = PartyForm(
         request.POST or None,
@@ -618,7 +639,7 @@ def party_edit(
             party=party or Party(role=data["role"]),
             data=data,
         )
-        messages.success(request, "Saved.")
+        messages.success(request, _("Saved."))
         return redirect("cases:detail", case.public_id)
     if request.method == "GET":
         record("case.view", request=request, case=case, obj=party or case, detail={"page": "party"})
@@ -628,7 +649,7 @@ def party_edit(
         {
             "form": form,
             "case": case,
-            "title": "Edit person" if party else "Add a person",
+            "title": _("Edit person") if party else _("Add a person"),
         },
     )
 
@@ -652,8 +673,10 @@ def break_glass(request: AuthenticatedRequest) -> HttpResponse:
             ),
             refused=(
                 "reference",
-                "There is no case with this reference that you can "
-                "open this way. Restricted cases cannot be opened.",
+                _(
+                    "There is no case with this reference that you can "
+                    "open this way. Restricted cases cannot be opened."
+                ),
             ),
         )
         if granted is not None:
@@ -692,11 +715,11 @@ def draft(request: AuthenticatedRequest, case: Case, form: str) -> HttpResponse:
 # --- The case timeline and its printed chronology -----------------------------------------------
 
 TIMELINE_PAGE = 50
-BAD_CURSOR = (
+BAD_CURSOR = _(
     "That link to older entries does not work any more (it may have been copied or cut short). "
     "Showing the newest entries instead."
 )
-BAD_FILTERS = "Check the filters: nothing is shown until they are corrected."
+BAD_FILTERS = _("Check the filters: nothing is shown until they are corrected.")
 
 
 def timeline_filters(request: HttpRequest) -> TimelineFilterForm:
@@ -712,7 +735,7 @@ def timeline_heading(case: Case, form: TimelineFilterForm) -> dict[str, Any]:
     labels = dict(form.fields["kind"].choices)  # type: ignore[attr-defined]
     return {
         "case": case.reference,
-        "kinds": [labels[k] for k in data.get("kind") or []] or ["Every kind of record"],
+        "kinds": [labels[k] for k in data.get("kind") or []] or [_("Every kind of record")],
         "since": data["since"].isoformat() if data.get("since") else "",
         "until": data["until"].isoformat() if data.get("until") else "",
         "person": timeline.PEOPLE.get(data.get("person") or "", "Anyone"),

@@ -11,7 +11,8 @@ from typing import Any
 from crispy_forms.helper import FormHelper
 from django import forms
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 
 from caseflow.accounts import zones
 from caseflow.cases import evidence as files
@@ -29,6 +30,7 @@ from caseflow.casework.models import (
     ServiceHow,
     ServiceOutcome,
 )
+from caseflow.lib.i18n import gettext_lazy as _
 
 TEXT_MAX = 8_000
 SHORT_MAX = 2_000
@@ -61,7 +63,9 @@ class MultipleFileField(forms.FileField):
         checked = []
         problems = []
         if len(uploads) > MAX_FILES:
-            raise forms.ValidationError(f"At most {MAX_FILES} files at a time.")
+            raise forms.ValidationError(
+                _("At most %(max_files)s files at a time.") % {"max_files": MAX_FILES}
+            )
         for upload in uploads:
             upload.seek(0)
             try:
@@ -69,28 +73,43 @@ class MultipleFileField(forms.FileField):
             except files.EvidenceRefused as exc:
                 problems.append(str(exc))
         if problems:
-            raise forms.ValidationError(problems + ["Nothing was saved: choose the files again."])
+            raise forms.ValidationError(
+                problems + [_("Nothing was saved: choose the files again.")]
+            )
         return checked
 
 
-def evidence_field(*, required: bool = False) -> MultipleFileField:
+def _evidence_help() -> str:
     limits = ", ".join(
-        f"{files.FAMILY_LABELS[family].lower()} up to {files._megabytes(files.limit_for(family))}"
+        gettext("%(kind)s up to %(size)s")
+        % {
+            "kind": str(files.FAMILY_LABELS[family]).lower(),
+            "size": files._megabytes(files.limit_for(family)),
+        }
         for family in ("image", "pdf", "audio", "video")
     )
+    return gettext("Accepted: %(accepted_words)s; %(limits)s. Up to %(max_files)s files.") % {
+        "accepted_words": files.ACCEPTED_WORDS,
+        "limits": limits,
+        "max_files": MAX_FILES,
+    }
+
+
+def evidence_field(*, required: bool = False) -> MultipleFileField:
     return MultipleFileField(
-        label="Evidence files",
+        label=_("Evidence files"),
         required=required,
-        help_text=f"Accepted: {files.ACCEPTED_WORDS}; {limits}. Up to {MAX_FILES} files.",
+        # Written when the form is shown, in the reader's language.
+        help_text=lazy(_evidence_help, str)(),
     )
 
 
 def _when(value: dt.datetime) -> dt.datetime:
     now = timezone.now()
     if value > now + dt.timedelta(minutes=5):
-        raise forms.ValidationError("This time is in the future.")
+        raise forms.ValidationError(_("This time is in the future."))
     if value < now - dt.timedelta(days=366 * 30):
-        raise forms.ValidationError("This time is too far in the past.")
+        raise forms.ValidationError(_("This time is too far in the past."))
     return value
 
 
@@ -102,29 +121,29 @@ def _your_time(form: forms.Form) -> None:
 
 
 class NoteFields(forms.Form):
-    kind = forms.ChoiceField(label="What kind of contact", choices=NoteKind.choices)
+    kind = forms.ChoiceField(label=_("What kind of contact"), choices=NoteKind.choices)
     participants = forms.MultipleChoiceField(
-        label="Who took part",
+        label=_("Who took part"),
         choices=Participant.choices,
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
     direction = forms.ChoiceField(
-        label="Direction", choices=Direction.choices, initial=Direction.NONE
+        label=_("Direction"), choices=Direction.choices, initial=Direction.NONE
     )
     occurred_at = forms.DateTimeField(
-        label="When",
+        label=_("When"),
         widget=DateTimeLocalInput(),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
     )
     duration_minutes = forms.IntegerField(
-        label="How long (minutes)", min_value=0, max_value=24 * 60, required=False
+        label=_("How long (minutes)"), min_value=0, max_value=24 * 60, required=False
     )
     text = forms.CharField(
-        label="Note", max_length=TEXT_MAX, widget=forms.Textarea(attrs={"rows": 6})
+        label=_("Note"), max_length=TEXT_MAX, widget=forms.Textarea(attrs={"rows": 6})
     )
-    incident = forms.ChoiceField(label="About an incident", required=False)
-    checkin = forms.ChoiceField(label="About a check-in", required=False)
+    incident = forms.ChoiceField(label=_("About an incident"), required=False)
+    checkin = forms.ChoiceField(label=_("About a check-in"), required=False)
     need = forms.ChoiceField(label=_("About a need"), required=False)
     goal = forms.ChoiceField(label=_("About a goal"), required=False)
 
@@ -157,10 +176,10 @@ class NoteFields(forms.Form):
         else:
             checkin = self.fields["checkin"]
             assert isinstance(checkin, forms.ChoiceField)
-            checkin.choices = [("", "No check-in")] + checkins
+            checkin.choices = [("", _("No check-in"))] + checkins
         incident = self.fields["incident"]
         assert isinstance(incident, forms.ChoiceField)
-        incident.choices = [("", "No incident")] + incidents
+        incident.choices = [("", _("No incident"))] + incidents
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True
@@ -171,20 +190,20 @@ class NoteFields(forms.Form):
 
 class NoteForm(NoteFields):
     evidence = evidence_field()
-    followup = forms.BooleanField(label="Also create a follow-up", required=False)
+    followup = forms.BooleanField(label=_("Also create a follow-up"), required=False)
     followup_due = forms.DateTimeField(
-        label="Follow-up due",
+        label=_("Follow-up due"),
         widget=DateTimeLocalInput(),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
         required=False,
-        help_text="The follow-up goes to the case's advocate.",
+        help_text=_("The follow-up goes to the case's advocate."),
     )
     followup_details = forms.CharField(
-        label="What to follow up",
+        label=_("What to follow up"),
         max_length=SHORT_MAX,
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Stored encrypted; never shown in reminders.",
+        help_text=_("Stored encrypted; never shown in reminders."),
     )
 
     def clean(self):
@@ -192,19 +211,19 @@ class NoteForm(NoteFields):
         if data.get("followup"):
             due = data.get("followup_due")
             if due is None:
-                self.add_error("followup_due", "Say when the follow-up is due.")
+                self.add_error("followup_due", _("Say when the follow-up is due."))
             elif (
                 not timezone.now() - dt.timedelta(days=1)
                 <= due
                 <= timezone.now() + dt.timedelta(days=3660)
             ):
-                self.add_error("followup_due", "Pick a time from today to ten years ahead.")
+                self.add_error("followup_due", _("Pick a time from today to ten years ahead."))
         return data
 
 
 class NoteChangeForm(NoteFields):
     reason = forms.CharField(
-        label="Why is it changed",
+        label=_("Why is it changed"),
         max_length=SHORT_MAX,
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
@@ -223,77 +242,79 @@ class NoteChangeForm(NoteFields):
         self.amend = amend
         if amend:
             self.fields["reason"].required = True
-            self.fields[
-                "reason"
-            ].help_text = "An amendment keeps what the note said before, who changed it and why."
+            self.fields["reason"].help_text = _(
+                "An amendment keeps what the note said before, who changed it and why."
+            )
         else:
             del self.fields["reason"]
 
 
 class IncidentForm(forms.Form):
     kinds = forms.MultipleChoiceField(
-        label="What happened (all that apply)",
+        label=_("What happened (all that apply)"),
         choices=IncidentKind.choices,
         widget=forms.CheckboxSelectMultiple,
     )
     occurred_on = forms.DateField(
-        label="Date", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
     occurred_time = forms.TimeField(
-        label="Time",
+        label=_("Time"),
         required=False,
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-        help_text="Leave empty if it is not known.",
+        help_text=_("Leave empty if it is not known."),
     )
-    approximate = forms.BooleanField(label="The date is approximate", required=False)
+    approximate = forms.BooleanField(label=_("The date is approximate"), required=False)
     when_described = forms.CharField(
-        label="When, in the survivor's words",
+        label=_("When, in the survivor's words"),
         max_length=200,
         required=False,
-        help_text='For example "early March" or "the weekend after the hearing".',
+        help_text=_('For example "early March" or "the weekend after the hearing".'),
     )
-    place = forms.CharField(label="Where", max_length=SHORT_MAX, required=False)
+    place = forms.CharField(label=_("Where"), max_length=SHORT_MAX, required=False)
     person = forms.ChoiceField(
-        label="Who did it",
+        label=_("Who did it"),
         choices=IncidentPerson.choices,
         initial=IncidentPerson.OTHER_PARTY,
         widget=forms.RadioSelect,
     )
     person_described = forms.CharField(
-        label="About the person",
+        label=_("About the person"),
         max_length=SHORT_MAX,
         required=False,
-        help_text="Who they are, if not the other party.",
+        help_text=_("Who they are, if not the other party."),
     )
     what_happened = forms.CharField(
-        label="What happened", max_length=TEXT_MAX, widget=forms.Textarea(attrs={"rows": 6})
+        label=_("What happened"), max_length=TEXT_MAX, widget=forms.Textarea(attrs={"rows": 6})
     )
     injuries = forms.CharField(
-        label="Injuries",
+        label=_("Injuries"),
         max_length=SHORT_MAX,
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Any injury recorded makes the incident serious.",
+        help_text=_("Any injury recorded makes the incident serious."),
     )
     police = forms.ChoiceField(
-        label="Police involved",
+        label=_("Police involved"),
         choices=PoliceInvolved.choices,
         initial=PoliceInvolved.UNKNOWN,
         widget=forms.RadioSelect,
     )
-    police_reference = forms.CharField(label="Police reference", max_length=60, required=False)
+    police_reference = forms.CharField(label=_("Police reference"), max_length=60, required=False)
     witnesses = forms.CharField(
-        label="Witnesses",
+        label=_("Witnesses"),
         max_length=SHORT_MAX,
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
     serious = forms.BooleanField(
-        label="This incident is serious",
+        label=_("This incident is serious"),
         required=False,
         help_text=(
-            "Physical or sexual violence, stalking, threats and any injury are serious anyway. "
-            "A serious incident asks the advocate to re-assess the risk."
+            _(
+                "Physical or sexual violence, stalking, threats and any injury are serious anyway. "
+                "A serious incident asks the advocate to re-assess the risk."
+            )
         ),
     )
     evidence = evidence_field()
@@ -323,14 +344,14 @@ class IncidentForm(forms.Form):
             except forms.ValidationError as exc:
                 self.add_error("occurred_on", exc)
         if data.get("approximate") and not (data.get("when_described") or "").strip():
-            self.add_error("when_described", "Say when, as the survivor put it.")
+            self.add_error("when_described", _("Say when, as the survivor put it."))
         if data.get("occurred_time") is None:
             data["approximate"] = True
         if (
             data.get("police") != PoliceInvolved.YES
             and (data.get("police_reference") or "").strip()
         ):
-            self.add_error("police", 'Choose "Yes" if the police were involved.')
+            self.add_error("police", _('Choose "Yes" if the police were involved.'))
         return data
 
 

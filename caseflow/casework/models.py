@@ -16,39 +16,39 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.cases.models import BreakGlassGrant, CaseOwned, new_public_id
 from caseflow.lib.encryption import EncryptedJSONField, EncryptedTextField
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class CaseworkFollowUpKind(models.TextChoices):
     """Follow-ups casework creates (registered with the inbox)."""
 
-    INCIDENT_RISK_REVIEW = "incident_risk_review", "Risk re-assessment after an incident"
+    INCIDENT_RISK_REVIEW = "incident_risk_review", _("Risk re-assessment after an incident")
 
 
 class NoteKind(models.TextChoices):
-    CALL = "call", "Phone call"
-    TEXT = "text", "Text messages"
-    EMAIL = "email", "E-mail"
-    IN_PERSON = "in_person", "In person"
-    VIDEO = "video", "Video call"
-    COURT = "court", "At court"
-    AGENCY = "agency", "Liaison with another agency"
-    INTERNAL = "internal", "Internal note"
+    CALL = "call", _("Phone call")
+    TEXT = "text", _("Text messages")
+    EMAIL = "email", _("E-mail")
+    IN_PERSON = "in_person", _("In person")
+    VIDEO = "video", _("Video call")
+    COURT = "court", _("At court")
+    AGENCY = "agency", _("Liaison with another agency")
+    INTERNAL = "internal", _("Internal note")
 
 
 class Participant(models.TextChoices):
-    SURVIVOR = "survivor", "The survivor"
-    OTHER_AGENCY = "other_agency", "Another agency"
-    COLLEAGUE = "colleague", "A colleague"
+    SURVIVOR = "survivor", _("The survivor")
+    OTHER_AGENCY = "other_agency", _("Another agency")
+    COLLEAGUE = "colleague", _("A colleague")
 
 
 class Direction(models.TextChoices):
-    INCOMING = "incoming", "They contacted us"
-    OUTGOING = "outgoing", "We contacted them"
-    NONE = "none", "Not applicable"
+    INCOMING = "incoming", _("They contacted us")
+    OUTGOING = "outgoing", _("We contacted them")
+    NONE = "none", _("Not applicable")
 
 
 PARTICIPANT_FIELDS = {
@@ -151,15 +151,15 @@ class NoteAmendment(CaseOwned):
 
 
 class IncidentKind(models.TextChoices):
-    PHYSICAL = "physical", "Physical violence"
-    SEXUAL = "sexual", "Sexual violence"
-    COERCIVE = "coercive", "Coercive or controlling behaviour"
-    STALKING = "stalking", "Stalking or harassment"
-    TECHNOLOGY = "technology", "Abuse through phones, accounts or devices"
-    ECONOMIC = "economic", "Economic abuse"
-    THREATS = "threats", "Threats"
-    CHILDREN = "children", "Involving the children"
-    COURT_ORDER = "court_order", "Breach of a court order"
+    PHYSICAL = "physical", _("Physical violence")
+    SEXUAL = "sexual", _("Sexual violence")
+    COERCIVE = "coercive", _("Coercive or controlling behaviour")
+    STALKING = "stalking", _("Stalking or harassment")
+    TECHNOLOGY = "technology", _("Abuse through phones, accounts or devices")
+    ECONOMIC = "economic", _("Economic abuse")
+    THREATS = "threats", _("Threats")
+    CHILDREN = "children", _("Involving the children")
+    COURT_ORDER = "court_order", _("Breach of a court order")
 
 
 #: Kinds that make an incident serious by themselves (see the module docstring).
@@ -169,15 +169,15 @@ SERIOUS_KINDS = frozenset(
 
 
 class IncidentPerson(models.TextChoices):
-    OTHER_PARTY = "other_party", "The other party"
-    SOMEONE_ELSE = "someone_else", "Someone else"
-    UNKNOWN = "unknown", "Not known"
+    OTHER_PARTY = "other_party", _("The other party")
+    SOMEONE_ELSE = "someone_else", _("Someone else")
+    UNKNOWN = "unknown", _("Not known")
 
 
 class PoliceInvolved(models.TextChoices):
-    YES = "yes", "Yes"
-    NO = "no", "No"
-    UNKNOWN = "unknown", "Not known"
+    YES = "yes", _("Yes")
+    NO = "no", _("No")
+    UNKNOWN = "unknown", _("Not known")
 
 
 class Incident(CaseOwned):

@@ -8,6 +8,7 @@ from caseflow.accounts import zones
 from caseflow.cases.fields import FieldConfig, agency_field_config
 from caseflow.cases.models import Case
 from caseflow.casework.models import CaseNote, Evidence, Incident
+from caseflow.lib.i18n import gettext_lazy as _
 
 Rows = list[tuple[str, str]]
 
@@ -38,12 +39,14 @@ def incident_rows(case: Case) -> Rows:
             when = f"around {incident.occurred_at:%Y-%m-%d}" + (
                 f" ({incident.when_described})" if incident.when_described else ""
             )
-        parts = [", ".join(incident.kind_labels), incident.what_happened]
+        parts = [", ".join(str(k) for k in incident.kind_labels), incident.what_happened]
         parts += _field(settings, "place", "Where", incident.place)
         parts += [f"Who: {incident.get_person_display()}"]
         parts += _field(settings, "injuries", "Injuries", incident.injuries)
         parts += [f"Police involved: {incident.get_police_display()}"]
-        parts += _field(settings, "police_reference", "Police reference", incident.police_reference)
+        parts += _field(
+            settings, "police_reference", _("Police reference"), incident.police_reference
+        )
         parts += _field(settings, "witnesses", "Witnesses", incident.witnesses)
         for evidence in files.get(incident.pk, []):
             parts.append(

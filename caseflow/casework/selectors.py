@@ -8,6 +8,7 @@ import datetime as dt
 from django.db.models import Prefetch
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from caseflow.cases.models import Case
 from caseflow.casework.models import CaseNote, Evidence, Incident, NoteAmendment
@@ -83,7 +84,7 @@ def incident_choices(case: Case) -> list[tuple[str, str]]:
         (
             i.public_id,
             f"{timezone.localtime(i.occurred_at):%d %b %Y}: "
-            + (", ".join(i.kind_labels) or "Incident"),
+            + (", ".join(str(k) for k in i.kind_labels) or gettext("Incident")),
         )
         for i in rows
     ]

@@ -40,17 +40,18 @@ from caseflow.casework.models import (
 from caseflow.inbox.kinds import GeneralFollowUpKind
 from caseflow.inbox.services import case_supervisors, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.outbox import services as outbox
 
 EVIDENCE_PREFIX = "casework/evidence/"
 
 #: Note fields a person writes, with the words used for them in an amendment's history.
 NOTE_FIELDS: dict[str, str] = {
-    "kind": "What kind of contact",
-    "participants": "Who took part",
+    "kind": _("What kind of contact"),
+    "participants": _("Who took part"),
     "direction": "Direction",
     "occurred_at": "When",
-    "duration_minutes": "How long",
+    "duration_minutes": _("How long"),
     "text": "Note",
     "incident": "Incident",
 }
@@ -405,7 +406,7 @@ def incident_add_evidence(
     return stored
 
 
-RISK_REVIEW_TEXT = "A serious incident was recorded: re-assess the risk."
+RISK_REVIEW_TEXT = _("A serious incident was recorded: re-assess the risk.")
 
 
 @transaction.atomic

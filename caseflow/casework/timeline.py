@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Q
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, ngettext
 
 from caseflow.cases import timeline
 from caseflow.cases.fields import FieldConfig, agency_field_config
@@ -24,6 +24,7 @@ from caseflow.casework.models import (
     Service,
     ServiceHow,
 )
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: Who takes part in a note, in the timeline's words.
 NOTE_PEOPLE = {
@@ -68,13 +69,25 @@ def note_entries(case, query: Query) -> list[Entry]:
     for note in notes:
         note.case = case
         people = {NOTE_PEOPLE[Participant(p)] for p in note.participants} | {timeline.STAFF}
-        facts = [("Written by", _name(note.author))]
+        facts = [(_("Written by"), _name(note.author))]
         if note.duration_minutes and not duration.get("hidden"):
-            facts.append((duration.get("label") or "How long", f"{note.duration_minutes} minutes"))
+            facts.append(
+                (
+                    duration.get("label") or _("How long"),
+                    ngettext("%(count)s minute", "%(count)s minutes", note.duration_minutes)
+                    % {"count": note.duration_minutes},
+                )
+            )
         if note.amended:
-            facts.append(("Amended", f"{note.amended} time{'s' if note.amended != 1 else ''}"))
+            facts.append(
+                (
+                    _("Amended"),
+                    ngettext("%(count)s time", "%(count)s times", note.amended)
+                    % {"count": note.amended},
+                )
+            )
         if note.break_glass_id:
-            facts.append(("Access", "Written under emergency access"))
+            facts.append((_("Access"), _("Written under emergency access")))
         entries.append(
             Entry(
                 at=note.occurred_at,
@@ -114,7 +127,7 @@ def incident_entries(case, query: Query) -> list[Entry]:
         people = {timeline.SURVIVOR}
         if incident.person in INCIDENT_PEOPLE:
             people.add(INCIDENT_PEOPLE[IncidentPerson(incident.person)])
-        facts = [("Police involved", incident.get_police_display())]
+        facts = [(_("Police involved"), incident.get_police_display())]
         if incident.serious:
             facts.append(("Serious", "Yes"))
         if incident.approximate and incident.when_described:
@@ -124,7 +137,7 @@ def incident_entries(case, query: Query) -> list[Entry]:
                 at=incident.occurred_at,
                 kind="incident",
                 key=timeline.key_of(incident.pk),
-                title="Incident: " + ", ".join(incident.kind_labels).lower(),
+                title="Incident: " + ", ".join(str(k) for k in incident.kind_labels).lower(),
                 body=incident.what_happened,
                 people=frozenset(people),
                 approximate=incident.approximate,
@@ -208,18 +221,18 @@ def service_entries(case, query: Query) -> list[Entry]:
 
 
 SOURCES = (
-    Source(kind="note", label="Case notes", fetch=note_entries, order=10),
-    Source(kind="incident", label="Incidents", fetch=incident_entries, order=11),
+    Source(kind="note", label=_("Case notes"), fetch=note_entries, order=10),
+    Source(kind="incident", label=_("Incidents"), fetch=incident_entries, order=11),
     Source(
         kind="need",
-        label=gettext_noop("Needs"),
+        label=_("Needs"),
         fetch=need_entries,
         order=12,
         categories=frozenset({"narratives"}),
     ),
     Source(
         kind="service",
-        label=gettext_noop("Services and referrals"),
+        label=_("Services and referrals"),
         fetch=service_entries,
         order=13,
         categories=frozenset({"narratives"}),

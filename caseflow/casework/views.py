@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from caseflow import policy
@@ -24,6 +25,7 @@ from caseflow.casework import needs, selectors, services
 from caseflow.casework.forms import EvidenceForm, IncidentForm, NoteChangeForm, NoteForm
 from caseflow.casework.models import Incident
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: The record pages embed their PDFs (a frame of this site); recordings play under the site's
 #: own ``media-src``.
@@ -83,7 +85,7 @@ def note_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except files.EvidenceRefused as exc:
             form.add_error("evidence", str(exc))
         else:
-            messages.success(request, "Note recorded.")
+            messages.success(request, _("Note recorded."))
             return redirect("casework:note", case.public_id, note.public_id)
     under_emergency = not policy.may(request.user, case, "edit")
     context = {"case": case, "form": form, "under_emergency": under_emergency}
@@ -158,9 +160,11 @@ def note_change(request: AuthenticatedRequest, case: Case, note_id: str) -> Http
             form.add_error(None, exc.message)
         else:
             if note.version == data["version"]:
-                messages.info(request, "Nothing was changed.")
+                messages.info(request, _("Nothing was changed."))
             else:
-                messages.success(request, "Note amended." if mode == "amend" else "Note changed.")
+                messages.success(
+                    request, _("Note amended.") if mode == "amend" else _("Note changed.")
+                )
             return redirect("casework:note", case.public_id, note.public_id)
     record("note.view", request=request, case=case, obj=note, detail={"page": "note_change"})
     return render(
@@ -193,7 +197,7 @@ def incident_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except files.EvidenceRefused as exc:
             form.add_error("evidence", str(exc))
         else:
-            messages.success(request, "Incident recorded.")
+            messages.success(request, _("Incident recorded."))
             return redirect("casework:incident", case.public_id, incident.public_id)
     return render(
         request,
@@ -240,7 +244,11 @@ def incident_evidence(request: AuthenticatedRequest, case: Case, incident_id: st
         except files.EvidenceRefused as exc:
             form.add_error("evidence", str(exc))
         else:
-            messages.success(request, f"{len(added)} file{'s' if len(added) != 1 else ''} added.")
+            messages.success(
+                request,
+                ngettext("%(count)s file added.", "%(count)s files added.", len(added))
+                % {"count": len(added)},
+            )
             return redirect("casework:incident", case.public_id, incident.public_id)
     record("incident.view", request=request, case=case, obj=incident, detail={"page": "evidence"})
     return render(

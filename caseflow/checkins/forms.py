@@ -10,7 +10,6 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import HTML, Column, Fieldset, Layout, Row, Submit
 from django import forms
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts import zones
 from caseflow.accounts.models import User
@@ -18,6 +17,7 @@ from caseflow.cases.models import Channel
 from caseflow.checkins.models import CheckInOutcome
 from caseflow.inbox.kinds import GeneralFollowUpKind, followup_kind_choices
 from caseflow.lib import recurrence, weekly_windows
+from caseflow.lib.i18n import gettext_lazy as _
 
 NOTE_MAX = 500
 MAX_AHEAD_DAYS = 366
@@ -125,11 +125,11 @@ def _helper(label: str) -> FormHelper:
 
 
 class CheckInForm(forms.Form):
-    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    time = forms.TimeField(widget=forms.TimeInput(attrs={"type": "time"}))
-    channel = forms.ChoiceField(choices=Channel.choices)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    time = forms.TimeField(label=_("Time"), widget=forms.TimeInput(attrs={"type": "time"}))
+    channel = forms.ChoiceField(label=_("Channel"), choices=Channel.choices)
     assignee = forms.ModelChoiceField(
-        queryset=User.objects.none(), empty_label=None, label="Advocate"
+        queryset=User.objects.none(), empty_label=None, label=_("Advocate")
     )
     repeat = forms.ChoiceField(choices=REPEAT_CHOICES, required=False, label=_("Repeat"))
     days = forms.MultipleChoiceField(
@@ -140,9 +140,10 @@ class CheckInForm(forms.Form):
         help_text=_("Only for “every week, on the days I choose”."),
     )
     until = forms.DateField(
+        label=_("Until"),
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="Last day of the repeats (optional).",
+        help_text=_("Last day of the repeats (optional)."),
     )
 
     def __init__(self, *args, assignees, tz: str, channels: list[str], **kwargs):
@@ -151,12 +152,15 @@ class CheckInForm(forms.Form):
         assert isinstance(assignee, forms.ModelChoiceField)
         assignee.queryset = assignees
         assignee.label_from_instance = _staff_label  # type: ignore[method-assign,assignment]
-        self.fields["date"].help_text = f"In the survivor's time zone ({tz})."
-        self.fields["time"].help_text = f"In the survivor's time zone ({tz})."
+        in_zone = _("In the survivor's time zone (%(zone)s).") % {"zone": tz}
+        self.fields["date"].help_text = in_zone
+        self.fields["time"].help_text = in_zone
         safe = [c for c in Channel.choices if c[0] in channels]
         if safe:
-            self.fields["channel"].help_text = "Safe channels: " + ", ".join(c[1] for c in safe)
-        self.helper = _helper("Schedule check-in")
+            self.fields["channel"].help_text = _("Safe channels: ") + ", ".join(
+                str(c[1]) for c in safe
+            )
+        self.helper = _helper(_("Schedule check-in"))
         self.helper.layout = Layout(
             "date",
             "time",
@@ -185,7 +189,7 @@ class CheckInForm(forms.Form):
         value = self.cleaned_data["date"]
         today = timezone.localdate()
         if not today - dt.timedelta(days=1) <= value <= today + dt.timedelta(days=MAX_AHEAD_DAYS):
-            raise forms.ValidationError("Pick a date between today and a year from now.")
+            raise forms.ValidationError(_("Pick a date between today and a year from now."))
         return value
 
     def clean(self):
@@ -210,30 +214,33 @@ class CheckInForm(forms.Form):
 
 
 class OutcomeForm(forms.Form):
-    outcome = forms.ChoiceField(choices=CheckInOutcome.choices, widget=forms.RadioSelect)
+    outcome = forms.ChoiceField(
+        label=_("Outcome"), choices=CheckInOutcome.choices, widget=forms.RadioSelect
+    )
     note = forms.CharField(
+        label=_("Note"),
         max_length=NOTE_MAX,
         required=False,
         widget=forms.Textarea({"rows": 2}),
-        help_text="Short, factual. Stored encrypted.",
+        help_text=_("Short, factual. Stored encrypted."),
     )
     reschedule_date = forms.DateField(
-        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="New date"
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label=_("New date")
     )
     reschedule_time = forms.TimeField(
-        required=False, widget=forms.TimeInput(attrs={"type": "time"}), label="New time"
+        required=False, widget=forms.TimeInput(attrs={"type": "time"}), label=_("New time")
     )
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Record outcome")
+        self.helper = _helper(_("Record outcome"))
 
     def clean_reschedule_date(self):
         value = self.cleaned_data.get("reschedule_date")
         today = timezone.localdate()
         if value and not today - dt.timedelta(days=1) <= value <= today + dt.timedelta(days=366):
-            raise forms.ValidationError("Pick a date between today and a year from now.")
+            raise forms.ValidationError(_("Pick a date between today and a year from now."))
         return value
 
     def clean(self):
@@ -241,24 +248,27 @@ class OutcomeForm(forms.Form):
         if data.get("outcome") == CheckInOutcome.RESCHEDULED and not (
             data.get("reschedule_date") and data.get("reschedule_time")
         ):
-            self.add_error("reschedule_date", "Give the new date and time.")
+            self.add_error("reschedule_date", _("Give the new date and time."))
         return data
 
 
 class FollowUpForm(forms.Form):
-    kind = forms.ChoiceField(choices=followup_kind_choices, initial=GeneralFollowUpKind.TASK)
+    kind = forms.ChoiceField(
+        label=_("Kind"), choices=followup_kind_choices, initial=GeneralFollowUpKind.TASK
+    )
     due_at = forms.DateTimeField(
-        label="Due",
+        label=_("Due"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
     details = forms.CharField(
+        label=_("Details"),
         max_length=DETAILS_MAX,
         required=False,
         widget=forms.Textarea({"rows": 3}),
-        help_text="Stored encrypted; never shown in reminders.",
+        help_text=_("Stored encrypted; never shown in reminders."),
     )
     assignee = forms.ModelChoiceField(
-        queryset=User.objects.none(), empty_label=None, label="Advocate"
+        queryset=User.objects.none(), empty_label=None, label=_("Advocate")
     )
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
@@ -267,13 +277,13 @@ class FollowUpForm(forms.Form):
         self.fields["assignee"].queryset = assignees
         self.fields["assignee"].label_from_instance = _staff_label  # type: ignore[attr-defined]
         self.fields["due_at"].help_text = zones.your_time()
-        self.helper = _helper("Save follow-up")
+        self.helper = _helper(_("Save follow-up"))
 
     def clean_due_at(self):
         value = self.cleaned_data["due_at"]
         now = timezone.now()
         if not now - dt.timedelta(days=366) <= value <= now + dt.timedelta(days=3660):
-            raise forms.ValidationError("Pick a date within a year ago and ten years ahead.")
+            raise forms.ValidationError(_("Pick a date within a year ago and ten years ahead."))
         return value
 
 
@@ -295,12 +305,15 @@ WINDOW_ROWS = 4
 
 class SafeContactForm(forms.Form):
     timezone = forms.ChoiceField(
-        choices=[], initial="Europe/London", help_text=_("The survivor's own time zone.")
+        label=_("Timezone"),
+        choices=[],
+        initial="Europe/London",
+        help_text=_("The survivor's own time zone."),
     )
     channels = forms.MultipleChoiceField(
         choices=Channel.choices,
         widget=forms.CheckboxSelectMultiple,
-        label="Safe channels",
+        label=_("Safe channels"),
     )
     windows = forms.CharField(
         widget=forms.Textarea({"rows": 2}),
@@ -311,14 +324,14 @@ class SafeContactForm(forms.Form):
             "Only if the choices above do not fit: one per line, e.g. “Mon, Wed 10:00-12:00”."
         ),
     )
-    voicemail_safe = forms.BooleanField(required=False, label="Voicemail is safe")
-    safe_phone = forms.CharField(max_length=40, required=False)
-    safe_email = forms.EmailField(max_length=254, required=False)
+    voicemail_safe = forms.BooleanField(required=False, label=_("Voicemail is safe"))
+    safe_phone = forms.CharField(label=_("Safe phone"), max_length=40, required=False)
+    safe_email = forms.EmailField(label=_("Safe email"), max_length=254, required=False)
     third_party = forms.CharField(
-        max_length=200, required=False, label="Named third party (if contact goes through one)"
+        max_length=200, required=False, label=_("Named third party (if contact goes through one)")
     )
     code_word = forms.CharField(
-        max_length=200, required=False, label="Code word / “is it safe to talk?” opener"
+        max_length=200, required=False, label=_("Code word / “is it safe to talk?” opener")
     )
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
@@ -351,7 +364,7 @@ class SafeContactForm(forms.Form):
                     css_class="safe-window-row",
                 )
             )
-        self.helper = _helper("Save")
+        self.helper = _helper(_("Save"))
         self.helper.layout = Layout(
             "timezone",
             "channels",
@@ -435,11 +448,11 @@ class SafeContactForm(forms.Form):
                 self.add_error("windows", _("Too many safe times."))
         channels = data.get("channels") or []
         if Channel.THIRD_PARTY in channels and not data.get("third_party"):
-            self.add_error("third_party", "Name the third party, or untick that channel.")
+            self.add_error("third_party", _("Name the third party, or untick that channel."))
         if Channel.PHONE in channels and not data.get("safe_phone"):
-            self.add_error("safe_phone", "Give the safe phone number for phone calls.")
+            self.add_error("safe_phone", _("Give the safe phone number for phone calls."))
         if Channel.TEXT in channels and not data.get("safe_phone"):
-            self.add_error("safe_phone", "Give the safe phone number for text messages.")
+            self.add_error("safe_phone", _("Give the safe phone number for text messages."))
         if Channel.EMAIL in channels and not data.get("safe_email"):
-            self.add_error("safe_email", "Give the safe e-mail address.")
+            self.add_error("safe_email", _("Give the safe e-mail address."))
         return data

@@ -14,21 +14,22 @@ from django.utils import timezone
 
 from caseflow.cases.models import CaseOwned
 from caseflow.lib.encryption import EncryptedTextField
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class CheckInStatus(models.TextChoices):
-    SCHEDULED = "scheduled", "Scheduled"
-    DONE = "done", "Done"
-    MISSED = "missed", "Missed"
-    CANCELLED = "cancelled", "Cancelled"
-    UNSAFE = "unsafe", "No longer safe"
+    SCHEDULED = "scheduled", _("Scheduled")
+    DONE = "done", _("Done")
+    MISSED = "missed", _("Missed")
+    CANCELLED = "cancelled", _("Cancelled")
+    UNSAFE = "unsafe", _("No longer safe")
 
 
 class CheckInOutcome(models.TextChoices):
-    REACHED = "reached", "Reached"
-    NOT_SAFE = "not_safe", "Not safe to talk"
-    NO_ANSWER = "no_answer", "No answer"
-    RESCHEDULED = "rescheduled", "Rescheduled"
+    REACHED = "reached", _("Reached")
+    NOT_SAFE = "not_safe", _("Not safe to talk")
+    NO_ANSWER = "no_answer", _("No answer")
+    RESCHEDULED = "rescheduled", _("Rescheduled")
 
 
 class CheckInSchedule(CaseOwned):

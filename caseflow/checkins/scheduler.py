@@ -33,7 +33,8 @@ from django.core.mail import send_mail
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from caseflow import policy
 from caseflow.accounts.models import Role, User
@@ -42,6 +43,7 @@ from caseflow.cases.models import OPEN_STATUSES, Case
 from caseflow.checkins.models import CheckIn, CheckInSchedule, CheckInStatus, SchedulerHeartbeat
 from caseflow.inbox.kinds import followup_kind_choices
 from caseflow.inbox.models import FollowUp, FollowUpStatus, Notification, NotificationChannel
+from caseflow.lib.i18n import language_of
 
 log = logging.getLogger(__name__)
 
@@ -439,10 +441,16 @@ def _test_pause() -> None:
 
 
 def email_body(note: Notification) -> str:
-    return (
-        f"{note.text}\n\nOpen caseflow to see it: {settings.CASEFLOW_BASE_URL}{note.link}\n\n"
-        "This message deliberately carries no details. Sign in to caseflow to read them.\n"
-    )
+    with translation.override(language_of(note.recipient)):
+        return (
+            f"{note.text}\n\n"
+            + gettext("Open caseflow to see it:")
+            + f" {settings.CASEFLOW_BASE_URL}{note.link}\n\n"
+            + gettext(
+                "This message deliberately carries no details. Sign in to caseflow to read them."
+            )
+            + "\n"
+        )
 
 
 def notification_deliver(*, notification_id: int) -> str:

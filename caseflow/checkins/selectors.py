@@ -21,6 +21,7 @@ from caseflow.checkins.services import profile_windows, token_hash
 from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.lib import weekly_windows
 from caseflow.lib.encryption import unwrap_data_key
+from caseflow.lib.i18n import gettext_lazy as _
 
 CHECKIN_LIST_FIELDS = (
     "pk",
@@ -97,7 +98,7 @@ def _attach_windows(rows: Iterable[CheckIn]) -> None:
         profile = profiles.get(row.case_id)
         # tz, window_text and local_due are read by the check-in list templates.
         if profile is None:
-            row.window_text, row.tz = "No safe-contact profile", zones.current().key  # type: ignore[attr-defined]
+            row.window_text, row.tz = _("No safe-contact profile"), zones.current().key  # type: ignore[attr-defined]
             continue
         row.tz = profile.timezone  # type: ignore[attr-defined]
         text = weekly_windows.format_windows(profile_windows(profile)).replace("\n", "; ")
@@ -163,7 +164,7 @@ def _windows_from(rows: list[CheckIn], profile: SafeContactProfile | None) -> No
     the check-in list templates)."""
     if profile is None:
         for row in rows:
-            row.window_text, row.tz = "No safe-contact profile", zones.current().key  # type: ignore[attr-defined]
+            row.window_text, row.tz = _("No safe-contact profile"), zones.current().key  # type: ignore[attr-defined]
         return
     text = weekly_windows.format_windows(profile_windows(profile)).replace("\n", "; ")
     zone = ZoneInfo(profile.timezone)
@@ -225,7 +226,7 @@ def case_checkins(
 def checkin_for(case: Case, pk: int) -> CheckIn:
     checkin = CheckIn.objects.filter(case=case, pk=pk).select_related("assignee").first()
     if checkin is None:
-        raise Http404("No such check-in on this case")
+        raise Http404(_("No such check-in on this case"))
     checkin.case = case
     return checkin
 
@@ -233,7 +234,7 @@ def checkin_for(case: Case, pk: int) -> CheckIn:
 def followup_for(case: Case, pk: int) -> FollowUp:
     followup = FollowUp.objects.filter(case=case, pk=pk).first()
     if followup is None:
-        raise Http404("No such follow-up on this case")
+        raise Http404(_("No such follow-up on this case"))
     followup.case = case
     return followup
 

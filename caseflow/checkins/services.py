@@ -33,6 +33,7 @@ from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.inbox.services import notifications_resolve, notify
 from caseflow.lib import recurrence, weekly_windows
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 
 # --- Safe slots -----------------------------------------------------------------------------
 
@@ -98,14 +99,14 @@ def profile_windows(profile: SafeContactProfile) -> list[weekly_windows.Window]:
 def slot_problem(profile: SafeContactProfile | None, due_at: dt.datetime, channel: str) -> str:
     """Why ``due_at`` on ``channel`` is not safe for this profile; "" when it is."""
     if profile is None:
-        return "This case has no safe-contact profile yet: record one before scheduling."
+        return _("This case has no safe-contact profile yet: record one before scheduling.")
     if channel not in profile.channels:
         label = Channel(channel).label if channel in Channel.values else channel
         return f"{label} is not a safe channel for this survivor."
     windows = profile_windows(profile)
     slot = weekly_windows.next_safe_slot(due_at, windows, profile.timezone, checkin_duration(), 1)
     if slot != due_at:
-        return "That time is outside the survivor's safe windows."
+        return _("That time is outside the survivor's safe windows.")
     return ""
 
 
@@ -153,7 +154,7 @@ def to_utc(local: dt.datetime, tz: str) -> dt.datetime:
 
 def _check_assignee(case: Case, assignee: User) -> None:
     if not policy.may(assignee, case, "edit"):
-        raise ValidationError("Only someone who works this case can be given it.")
+        raise ValidationError(_("Only someone who works this case can be given it."))
 
 
 @transaction.atomic
@@ -181,7 +182,7 @@ def checkin_schedule(
     due_at = to_utc(due_local, tz)
     now = timezone.now()
     if due_at <= now:
-        raise ValidationError("Pick a time in the future.")
+        raise ValidationError(_("Pick a time in the future."))
     if not rule:
         require_safe(profile, due_at, channel)
         checkin = CheckIn.objects.create(
@@ -205,7 +206,7 @@ def checkin_schedule(
         horizon = now + dt.timedelta(days=settings.CHECKIN_HORIZON_DAYS)
         instants = recurrence.occurrences(rule, due_local, tz, due_at, horizon)
     except recurrence.RecurrenceError as exc:
-        raise ValidationError(f"Repeat rule: {exc}") from None
+        raise ValidationError(_("Repeat rule: %(exc)s") % {"exc": exc}) from None
     if profile is None or not instants:
         require_safe(profile, due_at, channel)
     assert profile is not None  # require_safe refuses a case without a profile
@@ -302,12 +303,14 @@ def checkin_record_outcome(
     if expected_version is not None and locked.version != expected_version:
         raise AlreadyRecorded
     if outcome not in CheckInOutcome.values:
-        raise ValidationError("Choose an outcome.")
+        raise ValidationError(_("Choose an outcome."))
     now = timezone.now()
     if checkin.due_at > now + OUTCOME_EARLIEST:
         raise ValidationError(
-            "This check-in is not due yet: record what happened once it has taken place "
-            "(or reschedule or cancel it)."
+            _(
+                "This check-in is not due yet: record what happened once it has taken place "
+                "(or reschedule or cancel it)."
+            )
         )
     checkin.status = CheckInStatus.DONE
     checkin.outcome = outcome
@@ -324,7 +327,7 @@ def checkin_record_outcome(
             proposal = next_safe(profile, after_failed_window(profile, max(now, checkin.due_at)))
     elif outcome == CheckInOutcome.RESCHEDULED:
         if reschedule_local is None:
-            raise ValidationError("Give the new time for a rescheduled check-in.")
+            raise ValidationError(_("Give the new time for a rescheduled check-in."))
         made = checkin_schedule(
             actor=actor,
             request=request,

@@ -14,6 +14,7 @@ from django.utils import timezone
 from caseflow.cases.models import Channel
 from caseflow.cases.timeline import STAFF, SURVIVOR, Entry, Query, Source, about, key_of, newest
 from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInStatus
+from caseflow.lib.i18n import gettext_lazy as _
 
 KIND = "checkin"
 PEOPLE = frozenset({SURVIVOR, STAFF})
@@ -64,5 +65,5 @@ def fetch(case, query: Query) -> list[Entry]:
 
 
 SOURCE = Source(
-    kind=KIND, label="Check-ins", fetch=fetch, order=40, categories=frozenset({"narratives"})
+    kind=KIND, label=_("Check-ins"), fetch=fetch, order=40, categories=frozenset({"narratives"})
 )

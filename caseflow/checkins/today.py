@@ -19,6 +19,7 @@ from caseflow.cases.today import (
 from caseflow.checkins.models import CheckIn, CheckInStatus
 from caseflow.checkins.services import UNDO_WINDOW, profile_windows
 from caseflow.inbox.models import FollowUp, FollowUpStatus
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: Check-ins missed longer ago than this are left to the case page, not the daily queue.
 LOOKBACK = dt.timedelta(days=30)
@@ -82,7 +83,7 @@ def checkin_items(scope: Scope) -> list[QueueItem]:
                 case_public_id=case.public_id,
                 case_id=case.pk,
                 action=Action(
-                    "Record what happened",
+                    _("Record what happened"),
                     reverse("checkins:outcome", args=[case.public_id, checkin.pk]),
                 ),
                 owner=_person(checkin.assignee),
@@ -114,7 +115,7 @@ def followup_items(scope: Scope) -> list[QueueItem]:
         .order_by("due_at", "pk")[:PER_SOURCE]
     )
     return [
-        _followup_item(f, "Mark done", "checkins:followup_done", owner=_person(f.assignee))
+        _followup_item(f, _("Mark done"), "checkins:followup_done", owner=_person(f.assignee))
         for f in followups
     ]
 

@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from icalendar import Calendar, Event
 
@@ -39,6 +40,7 @@ from caseflow.inbox import selectors as inbox_selectors
 from caseflow.inbox import services as inbox_services
 from caseflow.lib import weekly_windows
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def _casework_only(request: HttpRequest) -> None:
@@ -113,7 +115,13 @@ def notification_open(request: AuthenticatedRequest, notification_id: int) -> Ht
 def notifications_read_all(request: AuthenticatedRequest) -> HttpResponse:
     count = inbox_services.notifications_mark_all_read(user=request.user)
     if count:
-        messages.success(request, f"{count} notification{'s' if count != 1 else ''} marked read.")
+        messages.success(
+            request,
+            ngettext(
+                "%(count)s notification marked read.", "%(count)s notifications marked read.", count
+            )
+            % {"count": count},
+        )
     return redirect("checkins:notifications")
 
 
@@ -163,7 +171,7 @@ def checkin_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except ValidationError as exc:
             form.add_error(None, exc.messages[0])
         else:
-            messages.success(request, "Check-in scheduled.")
+            messages.success(request, _("Check-in scheduled."))
             return redirect("cases:detail", case.public_id)
     if request.method == "GET":
         record("case.view", request=request, case=case, obj=case, detail={"page": "checkin_new"})
@@ -174,7 +182,7 @@ def checkin_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "form": form,
             "case": case,
             "offer": offer,
-            "title": "Schedule a check-in",
+            "title": _("Schedule a check-in"),
             "repeat_words": form.words(),
             "repeat_words_data": repeat_words_data(),
             **extra,
@@ -209,7 +217,7 @@ def checkin_outcome(request: AuthenticatedRequest, case: Case, checkin_id: int) 
         except services.AlreadyRecorded:
             form.add_error(
                 None,
-                "Someone recorded this check-in after you opened it. Nothing was saved.",
+                _("Someone recorded this check-in after you opened it. Nothing was saved."),
             )
         except services.UnsafeSlot as exc:
             form.add_error("reschedule_date", exc.full_message())
@@ -218,7 +226,7 @@ def checkin_outcome(request: AuthenticatedRequest, case: Case, checkin_id: int) 
         else:
             done = True
             if proposal is None and not _is_htmx(request):
-                messages.success(request, "Outcome recorded.")
+                messages.success(request, _("Outcome recorded."))
                 return _back(request, case)
     elif request.method == "GET":
         record("case.view", request=request, case=case, obj=checkin, detail={"page": "outcome"})
@@ -232,7 +240,7 @@ def checkin_outcome(request: AuthenticatedRequest, case: Case, checkin_id: int) 
         "done": done,
         "proposal": proposal_local,
         "outcomes": CheckInOutcome.choices,
-        "title": "Record the outcome",
+        "title": _("Record the outcome"),
     }
     if _is_htmx(request):
         return render(request, "checkins/_outcome_result.html", context)
@@ -251,9 +259,9 @@ def checkin_cancel(request: AuthenticatedRequest, case: Case, checkin_id: int) -
             checkin=checkin,
             series=request.POST.get("series") == "1",
         )
-        messages.success(request, "Check-in cancelled.")
+        messages.success(request, _("Check-in cancelled."))
     else:
-        messages.error(request, "This check-in is no longer open.")
+        messages.error(request, _("This check-in is no longer open."))
     return _back(request, case)
 
 
@@ -296,7 +304,7 @@ def followup_edit(
         except ValidationError as exc:
             form.add_error(None, exc.messages[0])
         else:
-            messages.success(request, "Follow-up saved.")
+            messages.success(request, _("Follow-up saved."))
             return redirect("cases:detail", case.public_id)
     if request.method == "GET":
         record(
@@ -312,7 +320,7 @@ def followup_edit(
         {
             "form": form,
             "case": case,
-            "title": "Edit follow-up" if followup else "New follow-up",
+            "title": _("Edit follow-up") if followup else _("New follow-up"),
         },
     )
 
@@ -328,7 +336,7 @@ def followup_done(request: AuthenticatedRequest, case: Case, followup_id: int) -
             request, "checkins/_followup_done.html", {"followup": followup, "changed": changed}
         )
     if changed:
-        messages.success(request, "Follow-up marked done. You can undo it for 10 minutes.")
+        messages.success(request, _("Follow-up marked done. You can undo it for 10 minutes."))
     return _back(request, case)
 
 
@@ -338,9 +346,11 @@ def followup_done(request: AuthenticatedRequest, case: Case, followup_id: int) -
 def followup_undo(request: AuthenticatedRequest, case: Case, followup_id: int) -> HttpResponse:
     followup = selectors.followup_for(case, followup_id)
     if services.followup_reopen(actor=request.user, request=request, followup=followup):
-        messages.success(request, "Follow-up is open again.")
+        messages.success(request, _("Follow-up is open again."))
     else:
-        messages.error(request, "This can no longer be undone: open the follow-up again instead.")
+        messages.error(
+            request, _("This can no longer be undone: open the follow-up again instead.")
+        )
     return _back(request, case)
 
 
@@ -352,7 +362,7 @@ def calendar(request: AuthenticatedRequest) -> HttpResponse:
     if request.method == "POST":
         if request.POST.get("action") == "revoke":
             services.calendar_token_revoke(actor=request.user, request=request)
-            messages.success(request, "Calendar link revoked: it no longer works.")
+            messages.success(request, _("Calendar link revoked: it no longer works."))
             return redirect("checkins:calendar")
         token = services.calendar_token_create(actor=request.user, request=request)
     feed_url = request.build_absolute_uri(reverse("checkins:feed", args=[token])) if token else None
@@ -384,11 +394,13 @@ def feed(request: HttpRequest, token: str) -> HttpResponse:
     """The user's check-ins as iCalendar. Events carry only "Check-in · <reference>"."""
     found = selectors.calendar_user(token)
     if found is None:
-        return _unlogged(HttpResponse("No such calendar", status=404, content_type="text/plain"))
+        return _unlogged(HttpResponse(_("No such calendar"), status=404, content_type="text/plain"))
     row, user = found
     if _rate_limited(row.token_hash[:32]):
         record("calendar.rate_limited", actor=user, request=request, obj=row)
-        return _unlogged(HttpResponse("Too many requests", status=429, content_type="text/plain"))
+        return _unlogged(
+            HttpResponse(_("Too many requests"), status=429, content_type="text/plain")
+        )
     rows = selectors.feed_checkins(user)
     cal = Calendar()
     cal.add("prodid", "-//caseflow//check-ins//EN")
@@ -470,7 +482,7 @@ def safe_contact_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse
         except StaleEdit as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(request, "Safe-contact profile saved.")
+            messages.success(request, _("Safe-contact profile saved."))
             return redirect("cases:detail", case.public_id)
     if request.method == "GET":
         record("case.view", request=request, case=case, obj=case, detail={"page": "safe_contact"})

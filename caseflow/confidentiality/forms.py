@@ -8,13 +8,16 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from caseflow.cases.models import FIELD_PLACES, IntakeField, Party, PartyRole
 from caseflow.confidentiality import services
 from caseflow.confidentiality.models import Category, CompelledKind
+from caseflow.lib.i18n import gettext_lazy as _
 
 TEXT_MAX = 2000
-CATEGORY_REQUIRED = "Choose at least one category of information."
+CATEGORY_REQUIRED = _("Choose at least one category of information.")
 
 
 def _helper(label: str, method: str = "post") -> FormHelper:
@@ -39,7 +42,7 @@ def _categories_field(label: str) -> forms.MultipleChoiceField:
 
 def _not_future(value: dt.date | None, what: str) -> None:
     if value is not None and value > timezone.localdate():
-        raise forms.ValidationError(f"{what} cannot be in the future.")
+        raise forms.ValidationError(_("%(what)s cannot be in the future.") % {"what": what})
 
 
 def _party_label(party: Party) -> str:
@@ -48,20 +51,22 @@ def _party_label(party: Party) -> str:
 
 class ReleaseForm(forms.Form):
     consenting_party = forms.ChoiceField(
-        label="Who consented",
-        help_text="The survivor, or for a child the guardian. Never the case's other party.",
+        label=_("Who consented"),
+        help_text=_("The survivor, or for a child the guardian. Never the case's other party."),
     )
     for_child = forms.ChoiceField(
-        required=False, label="On behalf of a child (if a guardian consents for a child)"
+        required=False, label=_("On behalf of a child (if a guardian consents for a child)")
     )
-    recipient = forms.CharField(max_length=200, label="Recipient organisation")
-    purpose = forms.CharField(max_length=TEXT_MAX, widget=forms.Textarea({"rows": 2}))
-    categories = _categories_field("Information the survivor agreed to share")
-    signed_on = _date_field("Signed on")
+    recipient = forms.CharField(max_length=200, label=_("Recipient organisation"))
+    purpose = forms.CharField(
+        label=_("Purpose"), max_length=TEXT_MAX, widget=forms.Textarea({"rows": 2})
+    )
+    categories = _categories_field(_("Information the survivor agreed to share"))
+    signed_on = _date_field(_("Signed on"))
     expires_on = _date_field(
-        "Expires on",
-        error_messages={"required": "Give an expiry date: every release is time-limited."},
-        help_text="At most 12 months after signing.",
+        _("Expires on"),
+        error_messages={"required": _("Give an expiry date: every release is time-limited.")},
+        help_text=_("At most 12 months after signing."),
     )
 
     def __init__(self, *args, parties: list[Party], **kwargs):
@@ -77,17 +82,17 @@ class ReleaseForm(forms.Form):
         for_child.choices = [("", "—")] + [
             (p.public_id, _party_label(p)) for p in parties if p.role == PartyRole.CHILD
         ]
-        self.helper = _helper("Record release")
+        self.helper = _helper(_("Record release"))
 
     def clean_recipient(self) -> str:
         value = self.cleaned_data["recipient"].strip()
         if not value:
-            raise forms.ValidationError("Name the recipient organisation.")
+            raise forms.ValidationError(_("Name the recipient organisation."))
         return value
 
     def clean_signed_on(self) -> dt.date:
         value = self.cleaned_data["signed_on"]
-        _not_future(value, "The signing date")
+        _not_future(value, _("The signing date"))
         return value
 
     def clean(self):
@@ -109,39 +114,41 @@ class ReleaseForm(forms.Form):
 
 class RevokeForm(forms.Form):
     reason = forms.CharField(
-        max_length=TEXT_MAX, widget=forms.Textarea({"rows": 2}), label="Reason for revocation"
+        max_length=TEXT_MAX, widget=forms.Textarea({"rows": 2}), label=_("Reason for revocation")
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Revoke release")
+        self.helper = _helper(_("Revoke release"))
 
 
 class ReferralPackForm(forms.Form):
-    recipient = forms.CharField(max_length=200, label="Recipient organisation")
-    categories = _categories_field("Information to include")
+    recipient = forms.CharField(max_length=200, label=_("Recipient organisation"))
+    categories = _categories_field(_("Information to include"))
     fmt = forms.ChoiceField(
-        choices=[("html", "Printable page"), ("csv", "CSV file")], label="Format", initial="html"
+        choices=[("html", _("Printable page")), ("csv", _("CSV file"))],
+        label=_("Format"),
+        initial="html",
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Produce referral pack")
+        self.helper = _helper(_("Produce referral pack"))
 
     def clean_recipient(self) -> str:
         value = self.cleaned_data["recipient"].strip()
         if not value:
-            raise forms.ValidationError("Name the recipient organisation.")
+            raise forms.ValidationError(_("Name the recipient organisation."))
         return value
 
 
 def release_label(release, today: dt.date) -> str:
     if release.revoked_at is not None:
-        state = "revoked"
+        state = gettext("revoked")
     elif release.expires_on < today:
-        state = "expired"
+        state = gettext("expired")
     else:
-        state = f"until {release.expires_on:%d %b %Y}"
+        state = gettext("until %(date)s") % {"date": date_format(release.expires_on)}
     return f"{release.recipient} — {release.category_labels} ({state})"
 
 
@@ -149,11 +156,11 @@ class _ExportForm(forms.Form):
     """Choose a release of the case and name the recipient. Any release id reaches the service,
     which refuses (and audits) one that does not cover the export: the form does not decide."""
 
-    release = forms.CharField(max_length=32, label="Under the release")
+    release = forms.CharField(max_length=32, label=_("Under the release"))
     recipient = forms.CharField(
         max_length=200,
-        label="Recipient organisation",
-        help_text="As named on the release.",
+        label=_("Recipient organisation"),
+        help_text=_("As named on the release."),
     )
     submit_label = ""
 
@@ -163,13 +170,13 @@ class _ExportForm(forms.Form):
         self.fields["release"].widget = forms.Select(
             choices=[("", "—")] + [(r.public_id, release_label(r, today)) for r in releases]
         )
-        self.fields["release"].error_messages["required"] = "Choose the release to share under."
+        self.fields["release"].error_messages["required"] = _("Choose the release to share under.")
         self.helper = _helper(self.submit_label)
 
     def clean_recipient(self) -> str:
         value = self.cleaned_data["recipient"].strip()
         if not value:
-            raise forms.ValidationError("Name the recipient organisation.")
+            raise forms.ValidationError(_("Name the recipient organisation."))
         return value
 
 
@@ -181,12 +188,12 @@ def evidence_label(evidence) -> str:
 
 
 class EvidencePackForm(_ExportForm):
-    include_contact_log = forms.BooleanField(required=False, label="The contact log")
-    include_breaches = forms.BooleanField(required=False, label="The breach register")
+    include_contact_log = forms.BooleanField(required=False, label=_("The contact log"))
+    include_breaches = forms.BooleanField(required=False, label=_("The breach register"))
     evidence = forms.MultipleChoiceField(
-        required=False, widget=forms.CheckboxSelectMultiple, label="Evidence files"
+        required=False, widget=forms.CheckboxSelectMultiple, label=_("Evidence files")
     )
-    submit_label = "Produce evidence pack"
+    submit_label = _("Produce evidence pack")
 
     def __init__(self, *args, releases: list, evidence: list, **kwargs):
         super().__init__(*args, releases=releases, **kwargs)
@@ -200,7 +207,7 @@ class EvidencePackForm(_ExportForm):
             data.get("include_contact_log") or data.get("include_breaches") or data.get("evidence")
         ):
             raise forms.ValidationError(
-                "Choose what to include: the contact log, the breach register or evidence files."
+                _("Choose what to include: the contact log, the breach register or evidence files.")
             )
         return data
 
@@ -210,31 +217,31 @@ class CaseExportForm(_ExportForm):
         choices=Category.choices,
         widget=forms.CheckboxSelectMultiple,
         required=False,
-        label="Information to include",
-        help_text="Leave all unticked to export every category the release covers.",
+        label=_("Information to include"),
+        help_text=_("Leave all unticked to export every category the release covers."),
     )
-    submit_label = "Produce case export"
+    submit_label = _("Produce case export")
 
 
 class CompelledForm(forms.Form):
-    kind = forms.ChoiceField(choices=CompelledKind.choices, label="Court order or subpoena")
-    received_on = _date_field("Received on")
-    issuer = forms.CharField(max_length=200, label="Issuing court or body")
-    reference = forms.CharField(max_length=120, label="Its reference")
+    kind = forms.ChoiceField(choices=CompelledKind.choices, label=_("Court order or subpoena"))
+    received_on = _date_field(_("Received on"))
+    issuer = forms.CharField(max_length=200, label=_("Issuing court or body"))
+    reference = forms.CharField(max_length=120, label=_("Its reference"))
     demanded = forms.CharField(
-        max_length=TEXT_MAX, widget=forms.Textarea({"rows": 3}), label="What was demanded"
+        max_length=TEXT_MAX, widget=forms.Textarea({"rows": 3}), label=_("What was demanded")
     )
-    recipient = forms.CharField(max_length=200, label="Disclosed to")
-    categories = _categories_field("What was disclosed")
-    disclosed_on = _date_field("Disclosed on")
+    recipient = forms.CharField(max_length=200, label=_("Disclosed to"))
+    categories = _categories_field(_("What was disclosed"))
+    disclosed_on = _date_field(_("Disclosed on"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Record compelled disclosure")
+        self.helper = _helper(_("Record compelled disclosure"))
 
     def clean_received_on(self) -> dt.date:
         value = self.cleaned_data["received_on"]
-        _not_future(value, "The date received")
+        _not_future(value, _("The date received"))
         return value
 
     def clean(self):
@@ -242,44 +249,45 @@ class CompelledForm(forms.Form):
         received, disclosed = data.get("received_on"), data.get("disclosed_on")
         if disclosed is not None:
             try:
-                _not_future(disclosed, "The disclosure date")
+                _not_future(disclosed, _("The disclosure date"))
             except forms.ValidationError as exc:
                 self.add_error("disclosed_on", exc)
             else:
                 if received and disclosed < received:
                     self.add_error(
-                        "disclosed_on", "The disclosure cannot come before the order was received."
+                        "disclosed_on",
+                        _("The disclosure cannot come before the order was received."),
                     )
         return data
 
 
 class RetentionForm(forms.Form):
     narratives_years = forms.IntegerField(
-        min_value=1, max_value=100, label="Purge narratives and evidence, years after closure"
+        min_value=1, max_value=100, label=_("Purge narratives and evidence, years after closure")
     )
     record_years = forms.IntegerField(
-        min_value=1, max_value=100, label="Purge the whole record, years after closure"
+        min_value=1, max_value=100, label=_("Purge the whole record, years after closure")
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Save schedule")
+        self.helper = _helper(_("Save schedule"))
 
     def clean(self):
         data = super().clean()
         n, r = data.get("narratives_years"), data.get("record_years")
         if n is not None and r is not None and r < n:
-            self.add_error("record_years", "The whole record cannot go before its narratives.")
+            self.add_error("record_years", _("The whole record cannot go before its narratives."))
         return data
 
 
 #: Where a setting applies, by the kind of place that stores the field (``FIELD_PLACES``).
 _APPLIES_TO = {
-    "party": "The intake form, the person's edit form and the people on the case page.",
-    "case": "The intake form, the case edit form and the case page.",
-    "note": "The case-note forms, the note's page and the case timeline.",
-    "incident": "The incident form, the incident's page and what leaves the agency.",
-    "demographics": "The demographics form and page (counted only in funders' reports).",
+    "party": _("The intake form, the person's edit form and the people on the case page."),
+    "case": _("The intake form, the case edit form and the case page."),
+    "note": _("The case-note forms, the note's page and the case timeline."),
+    "incident": _("The incident form, the incident's page and what leaves the agency."),
+    "demographics": _("The demographics form and page (counted only in funders' reports)."),
 }
 
 
@@ -295,13 +303,15 @@ class FieldSettingsForm(forms.Form):
         for name, label in IntakeField.choices:
             self.fields[f"{name}__hidden"] = forms.BooleanField(
                 required=False,
-                label=f"Do not collect: {label}",
+                label=_("Do not collect: %(label)s") % {"label": label},
                 help_text=_APPLIES_TO[FIELD_PLACES[name][0]],
             )
             self.fields[f"{name}__label"] = forms.CharField(
-                max_length=80, required=False, label=f"Label for {label} (blank: the default)"
+                max_length=80,
+                required=False,
+                label=_("Label for %(label)s (blank: the default)") % {"label": label},
             )
-        self.helper = _helper("Save field settings")
+        self.helper = _helper(_("Save field settings"))
 
     @staticmethod
     def initial_from(config: dict[str, dict]) -> dict:
@@ -320,29 +330,29 @@ class FieldSettingsForm(forms.Form):
 
 class ReportForm(forms.Form):
     period = forms.ChoiceField(
-        choices=[("month", "Month"), ("quarter", "Quarter")], label="Counts per"
+        choices=[("month", _("Month")), ("quarter", _("Quarter"))], label=_("Counts per")
     )
     dimensions = forms.MultipleChoiceField(
         choices=[(k, v[1]) for k, v in services.DIMENSIONS.items()],
         widget=forms.CheckboxSelectMultiple,
         required=False,
-        label="Break down by",
+        label=_("Break down by"),
     )
-    start = _date_field("Cases opened from")
-    end = _date_field("to")
+    start = _date_field(_("Cases opened from"))
+    end = _date_field(_("to"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Preview", method="get")
+        self.helper = _helper(_("Preview"), method="get")
 
     def clean(self):
         data = super().clean()
         start, end = data.get("start"), data.get("end")
         if start and end:
             if end < start:
-                self.add_error("end", "The end of the period must not be before its start.")
+                self.add_error("end", _("The end of the period must not be before its start."))
             elif (end - start).days > 366 * 10:
-                self.add_error("end", "Choose a period of at most ten years.")
+                self.add_error("end", _("Choose a period of at most ten years."))
         return data
 
 
@@ -353,10 +363,10 @@ class ProposalForm(forms.Form):
 class LegalHoldForm(forms.Form):
     proposal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     reason = forms.CharField(
-        label="Why the record must be kept",
+        label=_("Why the record must be kept"),
         min_length=10,
         max_length=500,
-        help_text="For example: family proceedings are ongoing; a court has asked for it.",
+        help_text=_("For example: family proceedings are ongoing; a court has asked for it."),
     )
 
 
@@ -390,20 +400,25 @@ class ChronologyShareForm(forms.Form):
     (the service decides, and audits a refusal)."""
 
     audience = forms.ChoiceField(
-        choices=[(INTERNAL, "Our internal file"), (OUTSIDE, "Someone outside the agency")],
+        choices=[(INTERNAL, _("Our internal file")), (OUTSIDE, _("Someone outside the agency"))],
         widget=forms.RadioSelect,
-        label="For",
+        label=_("For"),
         initial=INTERNAL,
     )
     recipient = forms.CharField(
-        max_length=200, required=False, label="Recipient (outside the agency)"
+        max_length=200, required=False, label=_("Recipient (outside the agency)")
     )
-    release = forms.CharField(max_length=32, required=False, label="Under the release")
+    release = forms.CharField(max_length=32, required=False, label=_("Under the release"))
     order = forms.TypedChoiceField(
-        coerce=int, required=False, empty_value=None, label="Or under the court order or subpoena"
+        coerce=int,
+        required=False,
+        empty_value=None,
+        label=_("Or under the court order or subpoena"),
     )
     fmt = forms.ChoiceField(
-        choices=[("html", "Printable page"), ("csv", "CSV file")], label="Format", initial="html"
+        choices=[("html", _("Printable page")), ("csv", _("CSV file"))],
+        label=_("Format"),
+        initial="html",
     )
 
     def __init__(self, *args, releases: list, orders: list, **kw):
@@ -411,7 +426,7 @@ class ChronologyShareForm(forms.Form):
         offer_authorities(self, releases, orders)
         helper = FormHelper()
         helper.form_method = "post"
-        helper.add_input(Submit("submit", "Produce chronology"))
+        helper.add_input(Submit("submit", _("Produce chronology")))
         self.helper = helper
 
     def clean(self):
@@ -420,11 +435,13 @@ class ChronologyShareForm(forms.Form):
             return data
         data["recipient"] = (data.get("recipient") or "").strip()
         if not data["recipient"]:
-            self.add_error("recipient", "Name who the chronology is for.")
+            self.add_error("recipient", _("Name who the chronology is for."))
         if bool(data.get("release")) == bool(data.get("order")):
             raise forms.ValidationError(
-                "For someone outside the agency, choose either the release that covers it or "
-                "the court order or subpoena that compels it."
+                _(
+                    "For someone outside the agency, choose either the release that covers it or "
+                    "the court order or subpoena that compels it."
+                )
             )
         return data
 
@@ -434,10 +451,13 @@ class TimelineShareForm(forms.Form):
     covering that recipient, or a court order or subpoena recorded on the case (the service
     decides, and audits a refusal)."""
 
-    recipient = forms.CharField(max_length=200, label="Recipient (outside the agency)")
-    release = forms.CharField(max_length=32, required=False, label="Under the release")
+    recipient = forms.CharField(max_length=200, label=_("Recipient (outside the agency)"))
+    release = forms.CharField(max_length=32, required=False, label=_("Under the release"))
     order = forms.TypedChoiceField(
-        coerce=int, required=False, empty_value=None, label="Or under the court order or subpoena"
+        coerce=int,
+        required=False,
+        empty_value=None,
+        label=_("Or under the court order or subpoena"),
     )
 
     def __init__(self, *args, releases: list, orders: list, **kw):
@@ -445,14 +465,16 @@ class TimelineShareForm(forms.Form):
         offer_authorities(self, releases, orders)
         helper = FormHelper()
         helper.form_method = "post"
-        helper.add_input(Submit("submit", "Produce the chronology"))
+        helper.add_input(Submit("submit", _("Produce the chronology")))
         self.helper = helper
 
     def clean(self):
         data = super().clean()
         if bool(data.get("release")) == bool(data.get("order")):
             raise forms.ValidationError(
-                "Choose either the release that covers it or the court order or subpoena that "
-                "compels it."
+                _(
+                    "Choose either the release that covers it or the court order or subpoena that "
+                    "compels it."
+                )
             )
         return data

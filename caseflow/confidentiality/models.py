@@ -13,30 +13,31 @@ from django.utils import timezone
 from caseflow.accounts.models import Agency
 from caseflow.cases.models import Case, CaseOwned, Party, new_public_id
 from caseflow.lib.encryption import EncryptedTextField
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.lib.shard import CarriesAgency
 
 
 class ConfidentialityFollowUpKind(models.TextChoices):
     """Follow-ups releases and compelled disclosures create (registered with the inbox)."""
 
-    RELEASE_EXPIRY = "release_expiry", "Release expiry"
-    LEGAL_REVIEW = "legal_review", "Legal review"
+    RELEASE_EXPIRY = "release_expiry", _("Release expiry")
+    LEGAL_REVIEW = "legal_review", _("Legal review")
 
 
 class Category(models.TextChoices):
-    CONTACT = "contact", "Contact details"
-    ADDRESS = "address", "Address"
-    CHILDREN = "children", "Children"
-    NARRATIVES = "narratives", "Narratives"
-    RISK = "risk", "Risk"
-    SAFETY_PLAN = "safety_plan", "Safety plan"
-    COURT_ORDERS = "court_orders", "Court orders"
-    EVIDENCE = "evidence", "Contact log, breaches and evidence files"
+    CONTACT = "contact", _("Contact details")
+    ADDRESS = "address", _("Address")
+    CHILDREN = "children", _("Children")
+    NARRATIVES = "narratives", _("Narratives")
+    RISK = "risk", _("Risk")
+    SAFETY_PLAN = "safety_plan", _("Safety plan")
+    COURT_ORDERS = "court_orders", _("Court orders")
+    EVIDENCE = "evidence", _("Contact log, breaches and evidence files")
 
 
 def category_labels(values: list[str]) -> str:
     labels = dict(Category.choices)
-    return ", ".join(labels.get(v, v) for v in values)
+    return ", ".join(str(labels.get(v, v)) for v in values)
 
 
 class Release(CaseOwned):
@@ -89,17 +90,17 @@ class Release(CaseOwned):
 
 
 class DisclosureKind(models.TextChoices):
-    REFERRAL_PACK = "referral_pack", "Referral pack (with consent)"
-    COMPELLED = "compelled", "Compelled (court order or subpoena)"
-    EVIDENCE_PACK = "evidence_pack", "Evidence pack (with consent)"
-    CASE_EXPORT = "case_export", "Case export (with consent)"
-    CHRONOLOGY = "chronology", "Breach chronology"
-    CASE_CHRONOLOGY = "case_chronology", "Case chronology"
+    REFERRAL_PACK = "referral_pack", _("Referral pack (with consent)")
+    COMPELLED = "compelled", _("Compelled (court order or subpoena)")
+    EVIDENCE_PACK = "evidence_pack", _("Evidence pack (with consent)")
+    CASE_EXPORT = "case_export", _("Case export (with consent)")
+    CHRONOLOGY = "chronology", _("Breach chronology")
+    CASE_CHRONOLOGY = "case_chronology", _("Case chronology")
 
 
 class CompelledKind(models.TextChoices):
-    COURT_ORDER = "court_order", "Court order"
-    SUBPOENA = "subpoena", "Subpoena"
+    COURT_ORDER = "court_order", _("Court order")
+    SUBPOENA = "subpoena", _("Subpoena")
 
 
 class CompelledOrder(CaseOwned):
@@ -182,8 +183,8 @@ class RetentionSchedule(models.Model):
 
 
 class PurgeScope(models.TextChoices):
-    NARRATIVES = "narratives", "Narratives and evidence"
-    WHOLE = "whole", "Whole record"
+    NARRATIVES = "narratives", _("Narratives and evidence")
+    WHOLE = "whole", _("Whole record")
 
 
 #: How many different approvers each scope needs.
@@ -191,10 +192,10 @@ APPROVALS_NEEDED: dict[str, int] = {PurgeScope.NARRATIVES: 1, PurgeScope.WHOLE: 
 
 
 class ProposalStatus(models.TextChoices):
-    PENDING = "pending", "Awaiting approval"
-    APPROVED = "approved", "Approved"
-    EXECUTED = "executed", "Purged"
-    CANCELLED = "cancelled", "Cancelled"
+    PENDING = "pending", _("Awaiting approval")
+    APPROVED = "approved", _("Approved")
+    EXECUTED = "executed", _("Purged")
+    CANCELLED = "cancelled", _("Cancelled")
 
 
 class PurgeProposal(models.Model):

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from caseflow.cases.models import Case, PartyRole
 from caseflow.confidentiality.models import Category
+from caseflow.lib.i18n import gettext_lazy as _
 
 Rows = list[tuple[str, str]]
 
@@ -67,8 +68,8 @@ def _address(case: Case) -> Rows:
 def _children(case: Case) -> Rows:
     rows: Rows = []
     for p in _parties(case, PartyRole.CHILD):
-        rows += [("Child", p.full_name), ("Date of birth", p.date_of_birth or "—")]
-    return rows or [("Children", "None recorded")]
+        rows += [("Child", p.full_name), (_("Date of birth"), p.date_of_birth or "—")]
+    return rows or [("Children", _("None recorded"))]
 
 
 def _narratives(case: Case) -> Rows:
@@ -80,7 +81,7 @@ def _narratives(case: Case) -> Rows:
 
 
 def _risk(case: Case) -> Rows:
-    return [("Risk level", case.get_risk_level_display())]
+    return [(_("Risk level"), case.get_risk_level_display())]
 
 
 Provider = Callable[[Case], Rows]
@@ -93,8 +94,8 @@ PROVIDERS: dict[str, list[Provider]] = {
     Category.RISK: [_risk],
 }
 
-NOT_AVAILABLE: Rows = [("Not included", "This record type is not available for packs yet.")]
-NONE_RECORDED = "None recorded"
+NOT_AVAILABLE: Rows = [(_("Not included"), _("This record type is not available for packs yet."))]
+NONE_RECORDED = _("None recorded")
 
 
 def register_provider(category: str, provider: Provider) -> None:

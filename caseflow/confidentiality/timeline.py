@@ -25,6 +25,7 @@ from caseflow.cases.timeline import (
     newest_days,
 )
 from caseflow.confidentiality.models import Disclosure, DisclosureKind, Release
+from caseflow.lib.i18n import gettext_lazy as _
 
 RELEASE, DISCLOSURE = "release", "disclosure"
 PEOPLE = frozenset({SURVIVOR, OTHER_AGENCY})
@@ -62,9 +63,9 @@ def releases(case, query: Query) -> list[Entry]:
             if part == SIGNED:
                 title = f"Consent to share signed by {_consent_by(row)}"
             elif part == REVOKED:
-                title = "Consent to share revoked"
+                title = _("Consent to share revoked")
             else:
-                title = "Last day of a consent to share (it has run out)"
+                title = _("Last day of a consent to share (it has run out)")
             at = row.revoked_at if part == REVOKED else day_start(getattr(row, field))
             entries.append(
                 Entry(
@@ -95,13 +96,14 @@ def disclosures(case, query: Query) -> list[Entry]:
     entries = []
     for row in newest_days(qs, query, DISCLOSURE, "disclosed_on"):
         row.case = case
-        authority = "Court order or subpoena" if row.order_id else "Consent to share"
+        authority = _("Court order or subpoena") if row.order_id else _("Consent to share")
         entries.append(
             Entry(
                 at=day_start(row.disclosed_on),
                 kind=DISCLOSURE,
                 key=key_of(row.pk),
-                title=f"Shared outside the agency: {_KINDS.get(row.kind, row.kind).lower()}",
+                title=_("Shared outside the agency: %(get)s")
+                % {"get": _KINDS.get(row.kind, row.kind).lower()},
                 people=DISCLOSURE_PEOPLE,
                 date_only=True,
                 facts=(
@@ -117,14 +119,14 @@ def disclosures(case, query: Query) -> list[Entry]:
 SOURCES = (
     Source(
         kind=RELEASE,
-        label="Consent to share",
+        label=_("Consent to share"),
         fetch=releases,
         order=50,
         categories=frozenset({"narratives"}),
     ),
     Source(
         kind=DISCLOSURE,
-        label="Shared outside the agency",
+        label=_("Shared outside the agency"),
         fetch=disclosures,
         order=51,
         categories=frozenset({"narratives"}),

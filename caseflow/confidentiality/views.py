@@ -46,15 +46,16 @@ from caseflow.confidentiality.forms import (
 )
 from caseflow.confidentiality.models import category_labels
 from caseflow.lib.csvcells import csv_cell
+from caseflow.lib.i18n import gettext_lazy as _
 
-NO_RELEASE = (
+NO_RELEASE = _(
     "Refused: no valid release covers sharing this information with this recipient "
     "(it must name the recipient and every category, be signed, unexpired and not revoked). "
     "Nothing was produced."
 )
 
 
-NO_RELEASE_CHOSEN = (
+NO_RELEASE_CHOSEN = _(
     "Refused: the chosen release does not cover this export. It must be from the survivor "
     "(or a child's guardian), name this recipient and every category the export holds, be "
     "signed, unexpired and not revoked. Nothing was produced."
@@ -94,7 +95,7 @@ def release_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except services.ReleaseRefused as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, "Release recorded.")
+            messages.success(request, _("Release recorded."))
             return redirect("cases:detail", case.public_id)
     # The form lists the people on the case: showing it is a read.
     record("case.view", request=request, case=case, obj=case, detail={"page": "release_new"})
@@ -102,8 +103,8 @@ def release_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         request,
         case,
         form,
-        "Record a release of information",
-        "Written, informed, time-limited consent from the survivor (or a child's guardian).",
+        _("Record a release of information"),
+        _("Written, informed, time-limited consent from the survivor (or a child's guardian)."),
     )
 
 
@@ -113,7 +114,7 @@ def release_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 def release_revoke(request: AuthenticatedRequest, case: Case, release_id: str) -> HttpResponse:
     release = selectors.case_release(case, release_id)
     if release is None:
-        raise Http404("No such release on this case")
+        raise Http404(_("No such release on this case"))
     form = RevokeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -127,11 +128,11 @@ def release_revoke(request: AuthenticatedRequest, case: Case, release_id: str) -
         except services.ReleaseRefused as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, "Release revoked: nothing more may be shared under it.")
+            messages.success(request, _("Release revoked: nothing more may be shared under it."))
             return redirect("cases:detail", case.public_id)
     if request.method == "GET":
         record("case.view", request=request, case=case, obj=release, detail={"page": "revoke"})
-    return _form_page(request, case, form, "Revoke a release")
+    return _form_page(request, case, form, _("Revoke a release"))
 
 
 @login_required
@@ -174,9 +175,11 @@ def referral_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         request,
         case,
         form,
-        "Referral pack",
-        "Information leaves the agency only under a valid release that names this recipient "
-        "and every category you choose.",
+        _("Referral pack"),
+        _(
+            "Information leaves the agency only under a valid release that names this recipient "
+            "and every category you choose."
+        ),
         page="referral_pack",
     )
 
@@ -218,8 +221,10 @@ def evidence_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except services.EvidenceUnavailable:
             form.add_error(
                 "evidence",
-                "An evidence file could not be read or no longer matches its fingerprint. "
-                "Nothing was produced: leave it out, and tell your supervisor.",
+                _(
+                    "An evidence file could not be read or no longer matches its fingerprint. "
+                    "Nothing was produced: leave it out, and tell your supervisor."
+                ),
             )
         else:
             return _download(export)
@@ -227,10 +232,12 @@ def evidence_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         request,
         case,
         form,
-        "Evidence pack for another organisation",
-        "A ZIP of the contact log, the breach register and evidence files, with a manifest of "
-        "fingerprints. It is produced only under a valid release from the survivor that names "
-        "this recipient and covers the contact log, breaches and evidence.",
+        _("Evidence pack for another organisation"),
+        _(
+            "A ZIP of the contact log, the breach register and evidence files, with a manifest of "
+            "fingerprints. It is produced only under a valid release from the survivor that names "
+            "this recipient and covers the contact log, breaches and evidence."
+        ),
         page="evidence_pack",
     )
 
@@ -260,9 +267,11 @@ def case_export(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         request,
         case,
         form,
-        "Case export for another organisation",
-        "A JSON file of the parts of the case the chosen release covers, the same sections as "
-        "a referral pack. Produced only under a valid release that names this recipient.",
+        _("Case export for another organisation"),
+        _(
+            "A JSON file of the parts of the case the chosen release covers, the same sections as "
+            "a referral pack. Produced only under a valid release that names this recipient."
+        ),
         page="case_export",
     )
 
@@ -289,16 +298,18 @@ def compelled_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         )
         messages.warning(
             request,
-            "Compelled disclosure recorded. Legal review, telling the survivor safely and a "
-            "safety-plan review are now follow-ups.",
+            _(
+                "Compelled disclosure recorded. Legal review, telling the survivor safely and a "
+                "safety-plan review are now follow-ups."
+            ),
         )
         return redirect("cases:detail", case.public_id)
     return _form_page(
         request,
         case,
         form,
-        "Record a court order or subpoena",
-        "Record exactly what was disclosed. Tell the survivor only through their safe channel.",
+        _("Record a court order or subpoena"),
+        _("Record exactly what was disclosed. Tell the survivor only through their safe channel."),
         page="compelled_new",
     )
 
@@ -325,7 +336,7 @@ def _purge_step(request: HttpRequest, step, done: str) -> HttpResponse:
         raise PermissionDenied
     form = ProposalForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose a purge proposal.")
+        messages.error(request, _("Choose a purge proposal."))
         return redirect("confidentiality:purges")
     try:
         step(actor=request.user, request=request, proposal_id=form.cleaned_data["proposal"])
@@ -340,7 +351,7 @@ def _purge_step(request: HttpRequest, step, done: str) -> HttpResponse:
 @require_POST
 @require_recent_auth
 def purge_approve(request: AuthenticatedRequest) -> HttpResponse:
-    return _purge_step(request, services.purge_approve, "Approval recorded.")
+    return _purge_step(request, services.purge_approve, _("Approval recorded."))
 
 
 @login_required
@@ -358,7 +369,7 @@ def purge_execute(request: AuthenticatedRequest) -> HttpResponse:
             else None
         )
         if preview is None:
-            messages.error(request, "Choose a purge proposal.")
+            messages.error(request, _("Choose a purge proposal."))
             return redirect("confidentiality:purges")
         record(
             "purge.confirm_view",
@@ -369,7 +380,7 @@ def purge_execute(request: AuthenticatedRequest) -> HttpResponse:
         )
         return render(request, "confidentiality/purge_confirm.html", preview)
     return _purge_step(
-        request, services.purge_execute, "Purge carried out: its deletion certificate is below."
+        request, services.purge_execute, _("Purge carried out: its deletion certificate is below.")
     )
 
 
@@ -380,7 +391,9 @@ def legal_hold_place(request: AuthenticatedRequest) -> HttpResponse:
         raise PermissionDenied
     form = LegalHoldForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give the reason the record must be kept (at least 10 characters).")
+        messages.error(
+            request, _("Give the reason the record must be kept (at least 10 characters).")
+        )
         return redirect("confidentiality:purges")
     try:
         hold = services.legal_hold_place(
@@ -393,7 +406,9 @@ def legal_hold_place(request: AuthenticatedRequest) -> HttpResponse:
         messages.error(request, str(exc))
     else:
         messages.success(
-            request, f"Case {hold.case.reference} is on legal hold: it will not be purged."
+            request,
+            _("Case %(reference)s is on legal hold: it will not be purged.")
+            % {"reference": hold.case.reference},
         )
     return redirect("confidentiality:purges")
 
@@ -406,7 +421,7 @@ def legal_hold_lift(request: AuthenticatedRequest) -> HttpResponse:
         raise PermissionDenied
     form = HoldForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose a legal hold.")
+        messages.error(request, _("Choose a legal hold."))
         return redirect("confidentiality:purges")
     try:
         hold = services.legal_hold_lift(
@@ -415,7 +430,11 @@ def legal_hold_lift(request: AuthenticatedRequest) -> HttpResponse:
     except services.PurgeRefused as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"The legal hold on case {hold.case.reference} is lifted.")
+        messages.success(
+            request,
+            _("The legal hold on case %(reference)s is lifted.")
+            % {"reference": hold.case.reference},
+        )
     return redirect("confidentiality:purges")
 
 
@@ -432,16 +451,18 @@ def retention(request: AuthenticatedRequest) -> HttpResponse:
             narratives_years=form.cleaned_data["narratives_years"],
             record_years=form.cleaned_data["record_years"],
         )
-        messages.success(request, "Retention schedule saved.")
+        messages.success(request, _("Retention schedule saved."))
         return redirect("confidentiality:retention")
     return render(
         request,
         "confidentiality/agency_form.html",
         {
             "form": form,
-            "title": "Retention schedule",
-            "intro": "Closed cases are proposed for purging on this schedule; supervisors "
-            "approve each purge (two people for a whole record).",
+            "title": _("Retention schedule"),
+            "intro": _(
+                "Closed cases are proposed for purging on this schedule; supervisors "
+                "approve each purge (two people for a whole record)."
+            ),
         },
     )
 
@@ -456,7 +477,7 @@ def field_settings(request: AuthenticatedRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         values = form.values()
         services.field_settings_save(actor=request.user, request=request, values=values)
-        messages.success(request, "Field settings saved.")
+        messages.success(request, _("Field settings saved."))
         if any(values[field][0] for field in CONFLICT_CHECK_FIELDS):
             messages.warning(request, CONFLICT_CHECK_WEAKER)
         return redirect("confidentiality:fields")
@@ -466,13 +487,17 @@ def field_settings(request: AuthenticatedRequest) -> HttpResponse:
         "confidentiality/agency_form.html",
         {
             "form": form,
-            "title": "Optional fields",
-            "intro": "Collect only what the programme needs: a hidden field is not asked for "
-            "and not stored.",
+            "title": _("Optional fields"),
+            "intro": _(
+                "Collect only what the programme needs: a hidden field is not asked for "
+                "and not stored."
+            ),
             "warning": CONFLICT_CHECK_WEAKER
             if hidden
-            else "Dates of birth make the conflict check stronger: hiding them makes it "
-            "compare names only.",
+            else _(
+                "Dates of birth make the conflict check stronger: hiding them makes it "
+                "compare names only."
+            ),
             "warning_is_active": bool(hidden),
         },
     )
@@ -480,7 +505,7 @@ def field_settings(request: AuthenticatedRequest) -> HttpResponse:
 
 #: Intake fields the conflict check uses besides the names.
 CONFLICT_CHECK_FIELDS = ("survivor_date_of_birth", "other_date_of_birth")
-CONFLICT_CHECK_WEAKER = (
+CONFLICT_CHECK_WEAKER = _(
     "A date of birth is not collected, so the conflict check at intake compares names only: "
     "it may miss someone whose name is written differently, and may match people who only "
     "share a name."
@@ -528,7 +553,7 @@ def reports(request: AuthenticatedRequest) -> HttpResponse:
 def report_csv(request: AuthenticatedRequest) -> HttpResponse:
     form, report = _report(request)
     if report is None:
-        messages.error(request, "Choose what the report counts, and preview it first.")
+        messages.error(request, _("Choose what the report counts, and preview it first."))
         return redirect("confidentiality:reports")
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="caseflow-aggregate.csv"'
@@ -541,7 +566,7 @@ def report_csv(request: AuthenticatedRequest) -> HttpResponse:
 # --- The breach chronology for someone outside the agency ----------------------------------
 
 
-REFUSED_OUTSIDE = (
+REFUSED_OUTSIDE = _(
     "Refused: the chronology holds the contact log, breaches and the court order. For someone "
     "outside the agency it needs a valid release from the survivor that names this recipient "
     "and covers both, or a court order or subpoena recorded on this case. Nothing was produced."
@@ -607,16 +632,18 @@ def chronology_share(request: AuthenticatedRequest, case: Case, agreement_id: st
         {
             "case": case,
             "form": form,
-            "title": "Produce the breach chronology",
-            "intro": "For the agency's own file, or for someone outside the agency: then only "
-            "under a release that covers it or a court order or subpoena recorded on the case.",
+            "title": _("Produce the breach chronology"),
+            "intro": _(
+                "For the agency's own file, or for someone outside the agency: then only "
+                "under a release that covers it or a court order or subpoena recorded on the case."
+            ),
         },
     )
 
 
 # --- The case chronology for someone outside the agency -----------------------------------------
 
-REFUSED_TIMELINE = (
+REFUSED_TIMELINE = _(
     "Refused: for someone outside the agency the case chronology needs a valid release from the "
     "survivor that names this recipient and covers every kind of record it holds ({categories}), "
     "or a court order or subpoena recorded on this case. Nothing was produced."
@@ -671,9 +698,13 @@ def timeline_share(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         {
             "case": case,
             "form": form,
-            "title": "Produce the case chronology for someone outside the agency",
-            "intro": "Only under a release from the survivor that names the recipient and covers "
-            "every kind of record in it, or a court order or subpoena recorded on the case. The "
-            "chronology holds: " + ", ".join(heading["kinds"]) + ".",
+            "title": _("Produce the case chronology for someone outside the agency"),
+            "intro": _(
+                "Only under a release from the survivor that names the recipient and covers "
+                "every kind of record in it, or a court order or subpoena recorded on the case. "
+                "The chronology holds: "
+            )
+            + ", ".join(str(k) for k in heading["kinds"])
+            + ".",
         },
     )

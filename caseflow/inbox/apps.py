@@ -1,10 +1,12 @@
 from django.apps import AppConfig
 
+from caseflow.lib.i18n import gettext_lazy as _
+
 
 class InboxConfig(AppConfig):
     name = "caseflow.inbox"
     label = "inbox"
-    verbose_name = "Inbox: follow-ups and notifications"
+    verbose_name = _("Inbox: follow-ups and notifications")
 
     def ready(self) -> None:
         from caseflow.inbox.kinds import GeneralFollowUpKind, register_followup_kinds

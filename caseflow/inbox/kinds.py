@@ -10,31 +10,35 @@ from __future__ import annotations
 
 from django.db import models
 
+from caseflow.lib.i18n import gettext_lazy as _
+
 _KINDS: dict[str, str] = {}
 
 
 class GeneralFollowUpKind(models.TextChoices):
     """Follow-ups that belong to no one part of caseflow."""
 
-    TASK = "task", "Task"
-    COURT_DATE = "court_date", "Court date"
+    TASK = "task", _("Task")
+    COURT_DATE = "court_date", _("Court date")
 
 
 def register_followup_kinds(choices: type[models.TextChoices]) -> None:
     for value, label in choices.choices:
         known = _KINDS.get(value)
-        if known is not None and known != str(label):
+        if known is not None and str(known) != str(label):
             raise ValueError(f"follow-up kind {value!r} is registered twice with other labels")
-        _KINDS[value] = str(label)
+        # Kept lazy: read in the language of whoever reads it.
+        _KINDS[value] = label
 
 
 def followup_kind_choices() -> list[tuple[str, str]]:
     """Every registered kind, the general ones first, as (value, label)."""
-    return list(_KINDS.items())
+    return [(value, str(label)) for value, label in _KINDS.items()]
 
 
 def followup_kind_label(kind: str) -> str:
-    return _KINDS.get(kind, kind.replace("_", " ").capitalize())
+    label = _KINDS.get(kind)
+    return str(label) if label is not None else kind.replace("_", " ").capitalize()
 
 
 def is_followup_kind(kind: str) -> bool:

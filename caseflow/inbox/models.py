@@ -15,13 +15,14 @@ from django.utils import timezone
 
 from caseflow.inbox.kinds import followup_kind_label
 from caseflow.lib.encryption import EncryptedTextField
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.lib.shard import CarriesAgency
 
 
 class FollowUpStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    DONE = "done", "Done"
-    CANCELLED = "cancelled", "Cancelled"
+    OPEN = "open", _("Open")
+    DONE = "done", _("Done")
+    CANCELLED = "cancelled", _("Cancelled")
 
 
 class FollowUp(CarriesAgency):
@@ -107,8 +108,8 @@ class FollowUp(CarriesAgency):
 
 
 class NotificationChannel(models.TextChoices):
-    IN_APP = "in_app", "In the app"
-    EMAIL = "email", "E-mail"
+    IN_APP = "in_app", _("In the app")
+    EMAIL = "email", _("E-mail")
 
 
 class Notification(models.Model):

@@ -27,6 +27,7 @@ from typing import Any
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from django.conf import settings
 from django.core.exceptions import FieldError
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
 
@@ -195,7 +196,10 @@ class EncryptedJSONField(EncryptedTextField):
     _pyi_private_get_type: Any
 
     def to_plain_bytes(self, value: Any) -> bytes:
-        return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
+        # DjangoJSONEncoder writes a lazily translated label as its text.
+        return json.dumps(
+            value, sort_keys=True, separators=(",", ":"), cls=DjangoJSONEncoder
+        ).encode()
 
     def from_plain_bytes(self, raw: bytes) -> Any:
         return json.loads(raw)

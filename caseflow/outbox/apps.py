@@ -1,7 +1,9 @@
 from django.apps import AppConfig
 
+from caseflow.lib.i18n import gettext_lazy as _
+
 
 class OutboxConfig(AppConfig):
     name = "caseflow.outbox"
     label = "outbox"
-    verbose_name = "Outbox: background work started by requests"
+    verbose_name = _("Outbox: background work started by requests")

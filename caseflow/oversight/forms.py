@@ -5,50 +5,52 @@ from __future__ import annotations
 import datetime as dt
 
 from django import forms
+from django.utils.translation import gettext
 
 from caseflow.accounts.models import User
 from caseflow.audit import actions
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: The parts of caseflow an action belongs to (the part of its name before the dot), in words.
 AREAS = {
-    "access": "Access reviews",
-    "agreement": "Contact agreements",
-    "alert": "Alerts",
-    "audit": "The audit trail",
-    "break_glass": "Emergency access",
-    "calendar": "Calendar feeds",
-    "calendar_token": "Calendar feeds",
-    "case": "Cases",
-    "checkin": "Check-ins",
-    "checkin_schedule": "Check-ins",
-    "checkins": "Check-ins",
-    "dashboard": "Home page",
-    "disclosure": "Disclosures",
-    "draft": "Drafts",
-    "fields": "Field settings",
-    "followup": "Follow-ups",
-    "instrument": "Risk assessments",
-    "legal_hold": "Purges",
-    "party": "People on a case",
-    "plan": "Safety plans",
-    "purge": "Purges",
-    "release": "Releases",
-    "report": "Reports",
-    "retention": "Retention",
-    "risk": "Risk assessments",
-    "safe_contact": "Safe contact",
-    "security": "Sign-in and security",
-    "session": "Sign-in and security",
-    "staff": "Staff",
-    "team": "Teams",
-    "timeline": "Case timeline",
+    "access": _("Access reviews"),
+    "agreement": _("Contact agreements"),
+    "alert": _("Alerts"),
+    "audit": _("The audit trail"),
+    "break_glass": _("Emergency access"),
+    "calendar": _("Calendar feeds"),
+    "calendar_token": _("Calendar feeds"),
+    "case": _("Cases"),
+    "checkin": _("Check-ins"),
+    "checkin_schedule": _("Check-ins"),
+    "checkins": _("Check-ins"),
+    "dashboard": _("Home page"),
+    "disclosure": _("Disclosures"),
+    "draft": _("Drafts"),
+    "fields": _("Field settings"),
+    "followup": _("Follow-ups"),
+    "instrument": _("Risk assessments"),
+    "legal_hold": _("Purges"),
+    "party": _("People on a case"),
+    "plan": _("Safety plans"),
+    "purge": _("Purges"),
+    "release": _("Releases"),
+    "report": _("Reports"),
+    "retention": _("Retention"),
+    "risk": _("Risk assessments"),
+    "safe_contact": _("Safe contact"),
+    "security": _("Sign-in and security"),
+    "session": _("Sign-in and security"),
+    "staff": _("Staff"),
+    "team": _("Teams"),
+    "timeline": _("Case timeline"),
     # The survivor's journey
-    "closure": "Closing cases",
-    "closure_reason": "Closing cases",
-    "episode": "Episodes of support",
-    "intake": "Episodes of support",
-    "journey": "Episodes of support",
-    "reopen_request": "Episodes of support",
+    "closure": _("Closing cases"),
+    "closure_reason": _("Closing cases"),
+    "episode": _("Episodes of support"),
+    "intake": _("Episodes of support"),
+    "journey": _("Episodes of support"),
+    "reopen_request": _("Episodes of support"),
 }
 
 
@@ -66,27 +68,33 @@ def action_choices() -> list:
         area = area_of(name)
         groups.setdefault(area, []).append((name, action.label))
         prefixes.setdefault(area, set()).add(name.split(".", 1)[0] + ".")
-    choices: list = [("", "Anything")]
+    choices: list = [("", _("Anything"))]
     for area in sorted(groups):
         items = sorted(groups[area], key=lambda item: item[1])
         if len(items) > 1 and len(prefixes[area]) == 1:
-            items.insert(0, (next(iter(prefixes[area])), f"Any of these ({area.lower()})"))
+            items.insert(
+                0,
+                (
+                    next(iter(prefixes[area])),
+                    gettext("Any of these (%(area)s)") % {"area": str(area).lower()},
+                ),
+            )
         choices.append((area, items))
     return choices
 
 
 class AuditFilterForm(forms.Form):
     date_from = forms.DateField(
-        required=False, label="From", widget=forms.DateInput(attrs={"type": "date"})
+        required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"})
     )
     date_to = forms.DateField(
-        required=False, label="To (inclusive)", widget=forms.DateInput(attrs={"type": "date"})
+        required=False, label=_("To (inclusive)"), widget=forms.DateInput(attrs={"type": "date"})
     )
-    action = forms.ChoiceField(required=False, label="What they did")
+    action = forms.ChoiceField(required=False, label=_("What they did"))
     user = forms.ModelChoiceField(
-        queryset=User.objects.none(), required=False, label="Staff member"
+        queryset=User.objects.none(), required=False, label=_("Staff member")
     )
-    case = forms.CharField(required=False, max_length=40, label="Case reference")
+    case = forms.CharField(required=False, max_length=40, label=_("Case reference"))
     before = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(self, *args, people, **kwargs):
@@ -101,7 +109,7 @@ class AuditFilterForm(forms.Form):
         data = super().clean()
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and end < start:
-            self.add_error("date_to", "The end date is before the start date.")
+            self.add_error("date_to", _("The end date is before the start date."))
         return data
 
     def summary(self) -> dict:
@@ -120,8 +128,8 @@ class AuditFilterForm(forms.Form):
 
 class ReviewForm(forms.Form):
     comment = forms.CharField(
-        label="Review comment",
+        label=_("Review comment"),
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 4}),
-        help_text="Was the emergency access justified? What follows from it?",
+        help_text=_("Was the emergency access justified? What follows from it?"),
     )

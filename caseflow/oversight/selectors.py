@@ -14,6 +14,7 @@ from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.audit.models import AuditEvent, AuditEventQuerySet
 from caseflow.cases.models import BreakGlassGrant, Case
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def reads(events: QuerySet[AuditEvent]) -> QuerySet[AuditEvent]:
@@ -25,12 +26,12 @@ PAGE_SIZE = 50
 
 #: Audit actions that change a case's own fields, with what they change.
 CHANGE_ACTIONS = {
-    "case.create": "Case opened",
-    "case.update": "Case details",
+    "case.create": _("Case opened"),
+    "case.update": _("Case details"),
     "case.status": "Status",
     "case.assign": "Assignment",
-    "case.restrict": "Access list",
-    "party.create": "Person added",
+    "case.restrict": _("Access list"),
+    "party.create": _("Person added"),
     "party.update": "Person",
     "safe_contact.save": "Safe-contact profile",
 }

@@ -18,6 +18,7 @@ from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
 from caseflow.lib.csvcells import csv_cell
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.oversight import selectors, services
 from caseflow.oversight.forms import AuditFilterForm, ReviewForm
 
@@ -201,7 +202,7 @@ def user_activity(request: AuthenticatedRequest, user_id: int) -> HttpResponse:
     _require_workspace(request)
     person = policy.audit_people(request.user).filter(pk=user_id).first()
     if person is None:
-        raise Http404("No such member of staff")
+        raise Http404(_("No such member of staff"))
     page = selectors.keyset_page(
         policy.auditable_events(request.user).filter(actor_id=person.pk), _before(request)
     )
@@ -265,9 +266,9 @@ def break_glass_review(request: AuthenticatedRequest, grant_id: int) -> HttpResp
                 comment=form.cleaned_data["comment"],
             )
         except services.AlreadyReviewed:
-            messages.error(request, "Someone has reviewed this emergency access already.")
+            messages.error(request, _("Someone has reviewed this emergency access already."))
         else:
-            messages.success(request, "Emergency access marked reviewed.")
+            messages.success(request, _("Emergency access marked reviewed."))
         return redirect("audit:break_glass")
     record(
         "audit.break_glass.view",

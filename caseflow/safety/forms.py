@@ -9,16 +9,16 @@ from crispy_forms.bootstrap import InlineRadios
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Div, Field, Fieldset, Layout, Submit
 from django import forms
+from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
-from django.utils.translation import gettext_lazy as _
 
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import instruments as engine
 from caseflow.safety import sections
 
 TEXT_MAX = 4000
 ORDER_SLOTS = 3
-YES_NO = [("yes", "Yes"), ("no", "No"), ("", "Not answered")]
+YES_NO = [("yes", "Yes"), ("no", "No"), ("", _("Not answered"))]
 
 
 def _textarea(rows: int = 3) -> forms.Textarea:
@@ -48,24 +48,30 @@ class PlanForm(forms.Form):
                 widget=_textarea(),
             )
         self.fields["go_bag"] = forms.MultipleChoiceField(
-            label="Go-bag checklist",
+            label=_("Go-bag checklist"),
             choices=sections.GO_BAG_ITEMS,
             required=False,
             widget=forms.CheckboxSelectMultiple,
-            help_text="What is packed and kept somewhere safe.",
+            help_text=_("What is packed and kept somewhere safe."),
         )
         for slot in range(1, order_slots + 1):
             p = f"order_{slot}_"
             self.fields[p + "court"] = forms.CharField(
-                label=f"Order {slot}: court", max_length=200, required=False
+                label=_("Order %(slot)s: court") % {"slot": slot}, max_length=200, required=False
             )
             self.fields[p + "reference"] = forms.CharField(
-                label=f"Order {slot}: order reference", max_length=100, required=False
+                label=_("Order %(slot)s: order reference") % {"slot": slot},
+                max_length=100,
+                required=False,
             )
-            self.fields[p + "granted"] = _date_field(f"Order {slot}: granted on")
-            self.fields[p + "expires"] = _date_field(f"Order {slot}: expires on")
+            self.fields[p + "granted"] = _date_field(
+                _("Order %(slot)s: granted on") % {"slot": slot}
+            )
+            self.fields[p + "expires"] = _date_field(
+                _("Order %(slot)s: expires on") % {"slot": slot}
+            )
             self.fields[p + "conditions"] = forms.CharField(
-                label=f"Order {slot}: conditions",
+                label=_("Order %(slot)s: conditions") % {"slot": slot},
                 max_length=TEXT_MAX,
                 required=False,
                 widget=_textarea(2),
@@ -76,7 +82,7 @@ class PlanForm(forms.Form):
             )
         self.helper = FormHelper()
         self.helper.layout = self._layout()
-        self.helper.add_input(Submit("submit", "Save as a new version"))
+        self.helper.add_input(Submit("submit", _("Save as a new version")))
 
     def _layout(self) -> Layout:
         text = {key: key for key, _, _ in sections.TEXT_SECTIONS}
@@ -101,15 +107,16 @@ class PlanForm(forms.Form):
             text["pets"],
             text["technology"],
             text["work_school"],
-            Fieldset("Protective orders", *orders),
+            Fieldset(_("Protective orders"), *orders),
             text["emergency_numbers"],
             Fieldset(
-                gettext_lazy("Emotional safety"),
+                _("Emotional safety"),
                 *(text[key] for key in sections.EMOTIONAL_KEYS if key != "staying"),
             ),
-            Fieldset(gettext_lazy("Staying, or not ready to leave"), text["staying"]),
+            Fieldset(_("Staying, or not ready to leave"), text["staying"]),
             Fieldset(
-                "Practical barriers to safety", *(f"barrier_{key}" for key, _ in sections.BARRIERS)
+                _("Practical barriers to safety"),
+                *(f"barrier_{key}" for key, _ in sections.BARRIERS),
             ),
         )
 
@@ -133,14 +140,14 @@ class PlanForm(forms.Form):
             expires = data.get(f"order_{slot}_expires")
             if granted and expires and expires < granted:
                 self.add_error(
-                    f"order_{slot}_expires", "The expiry date is before the date it was granted."
+                    f"order_{slot}_expires", _("The expiry date is before the date it was granted.")
                 )
             filled = any(
                 data.get(f"order_{slot}_{name}")
                 for name in ("reference", "granted", "expires", "conditions")
             )
             if filled and not data.get(f"order_{slot}_court"):
-                self.add_error(f"order_{slot}_court", "Name the court that made this order.")
+                self.add_error(f"order_{slot}_court", _("Name the court that made this order."))
         return data
 
     def content(self) -> dict[str, Any]:
@@ -168,9 +175,9 @@ class PlanForm(forms.Form):
 class ReviewForm(forms.Form):
     review_by = forms.DateField(
         required=False,
-        label="Next review by",
+        label=_("Next review by"),
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="Leave blank to use the default for the case's risk level.",
+        help_text=_("Leave blank to use the default for the case's risk level."),
     )
 
     def clean_review_by(self) -> dt.date | None:
@@ -179,15 +186,15 @@ class ReviewForm(forms.Form):
             return None
         today = timezone.localdate()
         if value <= today:
-            raise forms.ValidationError("The next review must be after today.")
+            raise forms.ValidationError(_("The next review must be after today."))
         if value > today + dt.timedelta(days=366):
-            raise forms.ValidationError("Review a safety plan at least once a year.")
+            raise forms.ValidationError(_("Review a safety plan at least once a year."))
         return value
 
 
 class DiffForm(forms.Form):
-    a = forms.IntegerField(min_value=1, label="From version")
-    b = forms.IntegerField(min_value=1, label="To version")
+    a = forms.IntegerField(min_value=1, label=_("From version"))
+    b = forms.IntegerField(min_value=1, label=_("To version"))
 
 
 #: The printed page's title unless the advocate chooses another: it says nothing of what it is.
@@ -196,14 +203,25 @@ NEUTRAL_TITLE = "Notes"
 
 class PrintForm(forms.Form):
     title = forms.CharField(
-        label="Title on the paper",
+        label=_("Title on the paper"),
         max_length=60,
         required=False,
-        help_text="Shown at the top and in the browser's own title. Choose words that say "
-        "nothing about the plan, such as 'Notes' or 'Shopping list'.",
+        help_text=_(
+            "Shown at the top and in the browser's own title. Choose words that say "
+            "nothing about the plan, such as 'Notes' or 'Shopping list'."
+        ),
+    )
+    language = forms.ChoiceField(
+        label=_("Language of the paper"),
+        required=False,
+        choices=[("", _("The same as this page")), *settings.LANGUAGES],
+        help_text=_("Headings in the survivor's language; what you wrote stays as written."),
+        widget=forms.Select(
+            attrs={"class": "form-select", "aria-describedby": "print-language-help"}
+        ),
     )
     omit = forms.MultipleChoiceField(
-        label="Leave out",
+        label=_("Leave out"),
         choices=[(s.key, s.label) for s in sections.SECTIONS],
         required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -218,7 +236,7 @@ class AssessmentForm(forms.Form):
         self.instrument = instrument
         for number, item in enumerate(instrument.items, start=1):
             self.fields[f"item_{item.id}"] = forms.ChoiceField(
-                label=f"{number}. {item.text}",
+                label=_("%(number)s. %(text)s") % {"number": number, "text": item.text},
                 help_text=item.help,
                 choices=YES_NO,
                 required=False,
@@ -234,17 +252,17 @@ class AssessmentForm(forms.Form):
                     help_text=_("In their own words. Stored encrypted."),
                 )
         self.fields["override_band"] = forms.ChoiceField(
-            label="Professional-judgement override",
-            choices=[("", "No override: use the scored band")]
+            label=_("Professional-judgement override"),
+            choices=[("", _("No override: use the scored band"))]
             + [(band.id, band.label) for band in instrument.bands],
             required=False,
         )
         self.fields["override_reason"] = forms.CharField(
-            label="Reason for the override",
+            label=_("Reason for the override"),
             max_length=2000,
             required=False,
             widget=_textarea(3),
-            help_text="Required when you override the band.",
+            help_text=_("Required when you override the band."),
         )
         self.helper = FormHelper()
         self.helper.layout = Layout(
@@ -258,15 +276,15 @@ class AssessmentForm(forms.Form):
             "override_band",
             "override_reason",
         )
-        self.helper.add_input(Submit("submit", "Save assessment"))
+        self.helper.add_input(Submit("submit", _("Save assessment")))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if not any(data.get(f"item_{item.id}") for item in self.instrument.items):
-            raise forms.ValidationError("Answer at least one question.")
+            raise forms.ValidationError(_("Answer at least one question."))
         if data.get("override_band") and not (data.get("override_reason") or "").strip():
             self.add_error(
-                "override_reason", "Give the reason for overriding the band the score gives."
+                "override_reason", _("Give the reason for overriding the band the score gives.")
             )
         return data
 

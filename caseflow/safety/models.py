@@ -9,16 +9,17 @@ from django.utils import timezone
 from caseflow.accounts.models import Agency
 from caseflow.cases.models import CaseOwned, RiskLevel, new_public_id
 from caseflow.lib.encryption import EncryptedJSONField, EncryptedTextField
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import instruments as engine
 
 
 class SafetyFollowUpKind(models.TextChoices):
     """Follow-ups the safety plan and risk assessments create (registered with the inbox)."""
 
-    PLAN_REVIEW = "plan_review", "Safety plan review"
-    ORDER_EXPIRY = "order_expiry", "Protective order expiry"
-    REASSESSMENT = "reassessment", "Risk re-assessment"
-    MULTI_AGENCY_REFERRAL = "multi_agency_referral", "Multi-agency referral"
+    PLAN_REVIEW = "plan_review", _("Safety plan review")
+    ORDER_EXPIRY = "order_expiry", _("Protective order expiry")
+    REASSESSMENT = "reassessment", _("Risk re-assessment")
+    MULTI_AGENCY_REFERRAL = "multi_agency_referral", _("Multi-agency referral")
 
 
 class SafetyPlan(CaseOwned):

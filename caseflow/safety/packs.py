@@ -8,6 +8,7 @@ category and leave only under a release that names it.
 from __future__ import annotations
 
 from caseflow.cases.models import Case
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import sections
 from caseflow.safety.services import plan_content, plan_of
 
@@ -25,9 +26,9 @@ def _current(case: Case) -> tuple[int, dict] | None:
 def safety_plan_rows(case: Case) -> Rows:
     current = _current(case)
     if current is None:
-        return [("Safety plan", "No plan recorded")]
+        return [(_("Safety plan"), _("No plan recorded"))]
     number, content = current
-    rows: Rows = [("Plan version", str(number))]
+    rows: Rows = [(_("Plan version"), str(number))]
     for section in sections.SECTIONS:
         if section.key == "protective_orders":
             continue
@@ -40,7 +41,7 @@ def protective_order_rows(case: Case) -> Rows:
     current = _current(case)
     if current is None:
         return []
-    _, content = current
+    _number, content = current
     rows: Rows = []
     for number, order in enumerate(content["protective_orders"], start=1):
         for field, label in sections.ORDER_FIELDS:

@@ -23,28 +23,30 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext
+
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: Free-text sections of physical safety, in the order the plan shows them (protective orders come
 #: after work/school).
 PHYSICAL_SECTIONS: tuple[tuple[str, Any, Any], ...] = (
     (
         "safe_contacts",
-        "Safe contacts and code words",
-        "People the survivor can call, and the words or signals that mean 'I need help'.",
+        _("Safe contacts and code words"),
+        _("People the survivor can call, and the words or signals that mean 'I need help'."),
     ),
-    ("home", "Safety at home", "Safe rooms, exits, what to do when an incident starts."),
-    ("leaving", "Leaving plan", "Where to go, how to get there, who helps, when."),
-    ("documents", "Documents to take", "Or copies kept somewhere safe."),
-    ("children", "Children", "What the children know to do; school pick-up arrangements."),
-    ("pets", "Pets", "Who can look after them; vet records."),
+    ("home", _("Safety at home"), _("Safe rooms, exits, what to do when an incident starts.")),
+    ("leaving", _("Leaving plan"), _("Where to go, how to get there, who helps, when.")),
+    ("documents", _("Documents to take"), _("Or copies kept somewhere safe.")),
+    ("children", _("Children"), _("What the children know to do; school pick-up arrangements.")),
+    ("pets", _("Pets"), _("Who can look after them; vet records.")),
     (
         "technology",
-        "Technology safety",
-        "Phone, accounts, passwords, location sharing, trackers, shared devices.",
+        _("Technology safety"),
+        _("Phone, accounts, passwords, location sharing, trackers, shared devices."),
     ),
-    ("work_school", "Work and school", "Routes, colleagues who know, reception, timetables."),
-    ("emergency_numbers", "Emergency numbers", "Police, helplines, refuge, local services."),
+    ("work_school", _("Work and school"), _("Routes, colleagues who know, reception, timetables.")),
+    ("emergency_numbers", _("Emergency numbers"), _("Police, helplines, refuge, local services.")),
 )
 
 #: Emotional safety, beside physical safety, as survivors' guidance puts it; and the options for
@@ -52,34 +54,28 @@ PHYSICAL_SECTIONS: tuple[tuple[str, Any, Any], ...] = (
 EMOTIONAL_SECTIONS: tuple[tuple[str, Any, Any], ...] = (
     (
         "triggers",
-        gettext_lazy("Triggers and what helps"),
-        gettext_lazy(
-            "What brings the fear or pull back (dates, messages, places), and what helps then."
-        ),
+        _("Triggers and what helps"),
+        _("What brings the fear or pull back (dates, messages, places), and what helps then."),
     ),
     (
         "reach_out",
-        gettext_lazy("People to reach out to instead"),
-        gettext_lazy("Who to call or message instead of the other party when the urge comes."),
+        _("People to reach out to instead"),
+        _("Who to call or message instead of the other party when the urge comes."),
     ),
     (
         "delay_contact",
-        gettext_lazy("Ways to delay contact"),
-        gettext_lazy(
-            "Steps that put time between the urge and contact: wait an hour, call someone first."
-        ),
+        _("Ways to delay contact"),
+        _("Steps that put time between the urge and contact: wait an hour, call someone first."),
     ),
     (
         "factual_record",
-        gettext_lazy("Re-reading the factual record"),
-        gettext_lazy("Where the survivor keeps what really happened, to re-read when doubts come."),
+        _("Re-reading the factual record"),
+        _("Where the survivor keeps what really happened, to re-read when doubts come."),
     ),
     (
         "staying",
-        gettext_lazy("If staying or not ready to leave"),
-        gettext_lazy(
-            "Safety while living with or seeing the other party: what lowers the risk now."
-        ),
+        _("If staying or not ready to leave"),
+        _("Safety while living with or seeing the other party: what lowers the risk now."),
     ),
 )
 EMOTIONAL_KEYS = tuple(key for key, _, _ in EMOTIONAL_SECTIONS)
@@ -89,33 +85,33 @@ TEXT_SECTIONS: tuple[tuple[str, Any, Any], ...] = PHYSICAL_SECTIONS + EMOTIONAL_
 
 #: The go-bag checklist: ticked items.
 GO_BAG_ITEMS: tuple[tuple[str, str], ...] = (
-    ("id", "Identity documents (passport, driving licence, birth certificates)"),
-    ("money", "Money, bank cards, cheque book"),
-    ("keys", "Spare keys (house, car, work)"),
-    ("medication", "Medication and prescriptions"),
-    ("phone", "Phone, charger and a list of numbers"),
-    ("children_items", "Children's things (favourite toy, school items, medicine)"),
-    ("papers", "Copies of important papers (tenancy, court orders, benefits)"),
-    ("clothes", "Clothes for a few days"),
+    ("id", _("Identity documents (passport, driving licence, birth certificates)")),
+    ("money", _("Money, bank cards, cheque book")),
+    ("keys", _("Spare keys (house, car, work)")),
+    ("medication", _("Medication and prescriptions")),
+    ("phone", _("Phone, charger and a list of numbers")),
+    ("children_items", _("Children's things (favourite toy, school items, medicine)")),
+    ("papers", _("Copies of important papers (tenancy, court orders, benefits)")),
+    ("clothes", _("Clothes for a few days")),
 )
 
 #: Practical barriers to safety that the advocate works on.
 BARRIERS: tuple[tuple[str, str], ...] = (
-    ("money", "Money and financial dependence"),
-    ("housing", "Housing"),
-    ("children", "Children"),
-    ("immigration", "Immigration status"),
-    ("disability", "Disability"),
-    ("retaliation", "Threats of retaliation"),
-    ("surveillance", "Surveillance and tech abuse"),
+    ("money", _("Money and financial dependence")),
+    ("housing", _("Housing")),
+    ("children", _("Children")),
+    ("immigration", _("Immigration status")),
+    ("disability", _("Disability")),
+    ("retaliation", _("Threats of retaliation")),
+    ("surveillance", _("Surveillance and tech abuse")),
 )
 
 ORDER_FIELDS: tuple[tuple[str, str], ...] = (
-    ("court", "Court"),
-    ("reference", "Order reference"),
-    ("granted", "Granted"),
-    ("expires", "Expires"),
-    ("conditions", "Conditions"),
+    ("court", _("Court")),
+    ("reference", _("Order reference")),
+    ("granted", _("Granted")),
+    ("expires", _("Expires")),
+    ("conditions", _("Conditions")),
 )
 
 
@@ -128,12 +124,12 @@ class Section:
 #: Every section in display order: the unit of diffs, stale-save messages and the print view.
 SECTIONS: tuple[Section, ...] = (
     *(Section(key, label) for key, label, _ in PHYSICAL_SECTIONS[:3]),
-    Section("go_bag", "Go-bag checklist"),
+    Section("go_bag", _("Go-bag checklist")),
     *(Section(key, label) for key, label, _ in PHYSICAL_SECTIONS[3:8]),
-    Section("protective_orders", "Protective orders"),
-    Section("emergency_numbers", "Emergency numbers"),
+    Section("protective_orders", _("Protective orders")),
+    Section("emergency_numbers", _("Emergency numbers")),
     *(Section(key, label) for key, label, _ in EMOTIONAL_SECTIONS),
-    Section("barriers", "Practical barriers to safety"),
+    Section("barriers", _("Practical barriers to safety")),
 )
 SECTION_KEYS = tuple(s.key for s in SECTIONS)
 SECTION_LABELS = {s.key: s.label for s in SECTIONS}
@@ -199,7 +195,7 @@ def section_lines(content: dict[str, Any], key: str) -> list[str]:
     if key == "protective_orders":
         lines = []
         for number, order in enumerate(content["protective_orders"], start=1):
-            lines.append(f"Order {number}")
+            lines.append(gettext("Order %(number)s") % {"number": number})
             for field, label in ORDER_FIELDS:
                 if order[field]:
                     for i, line in enumerate(order[field].splitlines()):

@@ -21,6 +21,7 @@ from caseflow.cases import journey
 from caseflow.cases.models import Case, CaseStatus, RiskLevel
 from caseflow.inbox.services import case_supervisors, followup_cancel, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import instruments as engine
 from caseflow.safety import sections
 from caseflow.safety.models import (
@@ -57,7 +58,10 @@ class StalePlan(StaleEdit):
 
     @property
     def message(self) -> str:
-        changed = ", ".join(self.changed_labels) or "no section content (only the version number)"
+        changed = (
+            ", ".join(str(k) for k in self.changed_labels)
+            or "no section content (only the version number)"
+        )
         return (
             f"Someone else saved this plan (now version {self.current_version}) after you "
             f"opened it. Nothing was saved. Sections changed since you opened it: {changed}. "
@@ -208,7 +212,7 @@ def plan_mark_reviewed(
     policy.require(actor, case, "edit")
     plan = SafetyPlan.objects.select_for_update().filter(case=case).first()
     if plan is None:
-        raise ValidationError("This case has no safety plan to review yet.")
+        raise ValidationError(_("This case has no safety plan to review yet."))
     plan.case = case
     old_source = _review_source(plan)
     plan.last_reviewed_at = timezone.now()
@@ -260,7 +264,7 @@ def safety_followups_sweep(now: dt.datetime | None = None) -> dict[str, int]:
         .order_by("pk")
     )
     for plan in overdue.iterator(chunk_size=500):
-        _, new = followup_ensure(
+        _followup, new = followup_ensure(
             case=plan.case,
             kind=SafetyFollowUpKind.PLAN_REVIEW,
             due_at=_due(plan.review_by),  # type: ignore[arg-type]  # only plans with a date
@@ -274,7 +278,7 @@ def safety_followups_sweep(now: dt.datetime | None = None) -> dict[str, int]:
         .order_by("pk")
     )
     for expiry in expiring.iterator(chunk_size=500):
-        _, new = followup_ensure(
+        _followup, new = followup_ensure(
             case=expiry.plan.case,
             kind=SafetyFollowUpKind.ORDER_EXPIRY,
             due_at=_due(max(today, expiry.expires_on - warning)),
@@ -392,7 +396,7 @@ def assessment_record(
     a re-assessment follow-up is set at the instrument's interval."""
     policy.require(actor, case, "edit")
     if instrument_for_case(case, instrument.pk) is None:
-        raise PermissionDenied("This instrument is not available to the case's agency.")
+        raise PermissionDenied(_("This instrument is not available to the case's agency."))
     definition = instrument.instrument()
     try:
         result = engine.score(definition, dict(answers))

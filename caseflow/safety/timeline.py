@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from caseflow.cases.models import RiskLevel
 from caseflow.cases.timeline import STAFF, SURVIVOR, Entry, Query, Source, about, key_of, newest
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety.models import RiskAssessment, SafetyPlanVersion
 
 PLAN, RISK = "plan_version", "risk_assessment"
@@ -27,7 +28,7 @@ def plan_versions(case, query: Query) -> list[Entry]:
             at=row.created_at,
             kind=PLAN,
             key=key_of(row.pk),
-            title="Safety plan written" if row.number == 1 else "Safety plan updated",
+            title=_("Safety plan written") if row.number == 1 else _("Safety plan updated"),
             people=PEOPLE,
             url=reverse("safety:plan_version", args=[case.public_id, row.number]),
             facts=(("Version", str(row.number)), ("By", _name(row.author))),
@@ -50,7 +51,7 @@ def assessments(case, query: Query) -> list[Entry]:
         ]
         body = ""
         if row.override_band:
-            facts.append(("Instrument's band", _BANDS.get(row.band, row.band)))
+            facts.append((_("Instrument's band"), _BANDS.get(row.band, row.band)))
             reason = " ".join((row.override_reason or "").split())
             body = reason if len(reason) <= BODY_MAX else reason[: BODY_MAX - 1] + "…"
         entries.append(
@@ -58,7 +59,8 @@ def assessments(case, query: Query) -> list[Entry]:
                 at=row.created_at,
                 kind=RISK,
                 key=key_of(row.pk),
-                title=f"Risk assessed: {row.get_effective_band_display().lower()}",
+                title=_("Risk assessed: %(effective_band)s")
+                % {"effective_band": row.get_effective_band_display().lower()},
                 body=body,
                 people=PEOPLE,
                 url=reverse("safety:assessment", args=[case.public_id, row.public_id]),
@@ -71,14 +73,14 @@ def assessments(case, query: Query) -> list[Entry]:
 SOURCES = (
     Source(
         kind=PLAN,
-        label="Safety plan versions",
+        label=_("Safety plan versions"),
         fetch=plan_versions,
         order=20,
         categories=frozenset({"safety_plan"}),
     ),
     Source(
         kind=RISK,
-        label="Risk assessments",
+        label=_("Risk assessments"),
         fetch=assessments,
         order=21,
         categories=frozenset({"risk", "narratives"}),

@@ -17,6 +17,7 @@ from caseflow.cases.today import (
     register_queue_source,
     staff_day,
 )
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 def plan_items(scope: Scope) -> list[QueueItem]:
@@ -48,7 +49,7 @@ def plan_items(scope: Scope) -> list[QueueItem]:
     for case in cases:
         plan = getattr(case, "safety_plan", None)
         if plan is None or plan.version == 0:
-            title, due_at = "High risk, and no safety plan yet", case.opened_at
+            title, due_at = _("High risk, and no safety plan yet"), case.opened_at
         else:
             assert plan.review_by is not None
             review = f"{plan.review_by.day} {plan.review_by:%b}"
@@ -58,12 +59,12 @@ def plan_items(scope: Scope) -> list[QueueItem]:
         items.append(
             QueueItem(
                 due_at=due_at,
-                kind="Safety plan",
+                kind=_("Safety plan"),
                 title=title,
                 case_reference=case.reference,
                 case_public_id=case.public_id,
                 case_id=case.pk,
-                action=Action("Open the plan", reverse("safety:plan", args=[case.public_id])),
+                action=Action(_("Open the plan"), reverse("safety:plan", args=[case.public_id])),
                 owner=(advocate.get_full_name() or advocate.username) if advocate else "Unassigned",
                 all_day=True,
             )

@@ -3,6 +3,7 @@ calls a service and redirects; every read of plan or assessment content is audit
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -10,14 +11,18 @@ from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
+from django.utils.formats import date_format
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.audit.services import record
 from caseflow.cases.drafts import keep_drafts
+from caseflow.cases.language import survivor_interface_language
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import sections, services
 from caseflow.safety.forms import (
     NEUTRAL_TITLE,
@@ -86,7 +91,7 @@ def plan_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except ValidationError as exc:
             form.add_error(None, exc.messages)
         else:
-            messages.success(request, "Safety plan saved as a new version.")
+            messages.success(request, _("Safety plan saved as a new version."))
             return redirect("safety:plan", case.public_id)
     if request.method == "GET":
         record(
@@ -111,7 +116,7 @@ def plan_version(request: AuthenticatedRequest, case: Case, number: int) -> Http
     plan = services.plan_of(case)
     version = services.plan_version(plan, number) if plan else None
     if version is None:
-        raise Http404("No such version")
+        raise Http404(_("No such version"))
     record("plan.view", request=request, case=case, obj=plan, detail={"version": number})
     return render(
         request,
@@ -138,7 +143,7 @@ def plan_diff(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         a, b = form.cleaned_data["a"], form.cleaned_data["b"]
         old, new = services.plan_version(plan, a), services.plan_version(plan, b)
         if old is None or new is None:
-            raise Http404("No such version")
+            raise Http404(_("No such version"))
         context.update(
             a=a,
             b=b,
@@ -173,8 +178,21 @@ def plan_review(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     except ValidationError as exc:
         messages.error(request, exc.messages[0])
     else:
-        messages.success(request, f"Review recorded. Next review by {plan.review_by:%-d %b %Y}.")
+        messages.success(
+            request,
+            _("Review recorded. Next review by %(date)s.")
+            % {"date": date_format(plan.review_by) if plan.review_by else ""},
+        )
     return redirect("safety:plan", case.public_id)
+
+
+def _printed_sections(content, omit, language: str) -> list:
+    with translation.override(language):
+        return [
+            {**s, "label": str(s["label"])}
+            for s in sections.display(content, omit)
+            if not s["empty"]
+        ]
 
 
 @login_required
@@ -182,10 +200,21 @@ def plan_review(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 @case_page("view")
 def plan_print(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     plan = services.plan_of(case)
-    form = PrintForm(request.GET or None, initial={"title": NEUTRAL_TITLE})
+    survivor_language = survivor_interface_language(case) or ""
+    form = PrintForm(
+        request.GET or None, initial={"title": NEUTRAL_TITLE, "language": survivor_language}
+    )
     valid = form.is_valid()
     omit = form.cleaned_data["omit"] if valid else []
     title = (form.cleaned_data["title"].strip() if valid else "") or NEUTRAL_TITLE
+    # The paper's headings in the survivor's language (their first one caseflow speaks), unless
+    # the advocate chose otherwise; the advocate's own text is printed as written.
+    chosen = form.cleaned_data.get("language") if valid else None
+    print_language = (
+        (chosen if valid and "language" in request.GET else survivor_language)
+        or translation.get_language()
+        or settings.LANGUAGE_CODE
+    )
     content = services.plan_content(plan)
     record(
         "plan.print",
@@ -202,11 +231,10 @@ def plan_print(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "plan": plan,
             "form": form,
             "title": title,
+            "print_language": print_language,
             "printing": True,
             # Paper carries only what was written: an empty section is left out.
-            "plan_sections": [s for s in sections.display(content, omit) if not s["empty"]]
-            if plan
-            else [],
+            "plan_sections": _printed_sections(content, omit, print_language) if plan else [],
         },
     )
 
@@ -244,7 +272,7 @@ def assessment_list(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 def assessment_new(request: AuthenticatedRequest, case: Case, instrument_id: int) -> HttpResponse:
     row = services.instrument_for_case(case, instrument_id)
     if row is None:
-        raise Http404("No such instrument")
+        raise Http404(_("No such instrument"))
     form = AssessmentForm(request.POST or None, instrument=row.instrument())
     if request.method == "POST" and form.is_valid():
         try:
@@ -263,7 +291,9 @@ def assessment_new(request: AuthenticatedRequest, case: Case, instrument_id: int
             form.add_error(None, exc.messages)
         else:
             messages.success(
-                request, f"Assessment saved: {assessment.get_effective_band_display()} risk."
+                request,
+                _("Assessment saved: %(band)s risk.")
+                % {"band": assessment.get_effective_band_display()},
             )
             return redirect(
                 reverse("safety:assessment", args=[case.public_id, assessment.public_id])
@@ -285,7 +315,7 @@ def assessment_detail(
 ) -> HttpResponse:
     assessment = services.assessment_of(case, assessment_id)
     if assessment is None:
-        raise Http404("No such assessment")
+        raise Http404(_("No such assessment"))
     definition = assessment.instrument.instrument()
     answers = assessment.answers or {}
     labels: dict[object, str] = {True: "Yes", False: "No"}

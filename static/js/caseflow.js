@@ -52,6 +52,21 @@
     if (!window.confirm(source.getAttribute("data-confirm"))) e.preventDefault();
   });
 
+  // --- The script's own words, translated on the server: a JSON block the page carries
+  // (<script type="application/json" id="caseflow-strings">, data only, allowed by the CSP).
+  var STRINGS = {};
+  try {
+    var stringsEl = document.getElementById("caseflow-strings");
+    if (stringsEl) STRINGS = JSON.parse(stringsEl.textContent);
+  } catch (e) { STRINGS = {}; }
+  function t(key, fallback, values) {
+    var text = STRINGS[key] || fallback;
+    Object.keys(values || {}).forEach(function (name) {
+      text = text.split("%(" + name + ")s").join(String(values[name]));
+    });
+    return text;
+  }
+
   // --- Form errors: a summary announced as an alert, linking to each field in error. --------
   function errorSummary() {
     var main = document.getElementById("main");
@@ -69,8 +84,8 @@
     var heading = document.createElement("p");
     heading.className = "fw-semibold mb-1";
     heading.textContent = invalid.length === 1
-      ? "There is a problem with one answer:"
-      : "There is a problem with " + invalid.length + " answers:";
+      ? t("problemOne", "There is a problem with one answer:")
+      : t("problemMany", "There is a problem with %(count)s answers:", { count: invalid.length });
     box.appendChild(heading);
     var list = document.createElement("ul");
     list.className = "mb-0";
@@ -147,16 +162,16 @@
         var button = document.createElement("button");
         button.type = "button";
         button.className = "btn btn-sm btn-primary";
-        button.textContent = "Stay signed in";
+        button.textContent = t("staySignedIn", "Stay signed in");
         button.addEventListener("click", function () { ping(); hideWarning(); });
         warning.appendChild(countdown);
         warning.appendChild(button);
         document.body.appendChild(warning);
       }
       var seconds = Math.max(0, Math.ceil(left / 1000));
-      countdown.textContent = "You will be signed out in " + seconds + " second" +
-        (seconds === 1 ? "" : "s") + " because nothing has happened on this page. " +
-        "Unsaved text is kept for you.";
+      countdown.textContent = t("signOutIn", "You will be signed out in %(count)s seconds.", {
+        count: seconds
+      }) + " " + t("unsavedKept", "Unsaved text is kept for you.");
     }
     ["keydown", "input", "pointerdown", "scroll", "wheel", "touchstart"].forEach(function (name) {
       window.addEventListener(name, function () { lastActivity = Date.now(); },
@@ -241,15 +256,17 @@
           box.setAttribute("role", "status");
           var text = document.createElement("p");
           text.className = "mb-2";
-          text.textContent = "You have unsaved text in this form from " + kept.saved + ".";
+          text.textContent = t("unsavedFrom", "You have unsaved text in this form from %(saved)s.", {
+            saved: kept.saved
+          });
           var restore = document.createElement("button");
           restore.type = "button";
           restore.className = "btn btn-sm btn-primary me-2";
-          restore.textContent = "Put it back";
+          restore.textContent = t("putBack", "Put it back");
           var discard = document.createElement("button");
           discard.type = "button";
           discard.className = "btn btn-sm btn-outline-dark";
-          discard.textContent = "Discard it";
+          discard.textContent = t("discard", "Discard it");
           restore.addEventListener("click", function () {
             fillForm(form, kept.fields);
             box.remove();

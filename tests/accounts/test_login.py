@@ -15,7 +15,7 @@ from tests.accounts.flows import password_login
 
 pytestmark = pytest.mark.django_db
 
-GENERIC = LoginForm.error_messages["invalid_login"]
+GENERIC = str(LoginForm.error_messages["invalid_login"])
 
 
 def signed_in(client) -> bool:

@@ -39,6 +39,11 @@ ROWS: dict[str, Row] = {
     "agency:team_edit": Row(
         GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), kwargs="team"
     ),
+    # Any member of staff with a role chooses their own language; the agency admin the agency's.
+    "agency:language": Row(GET=expect(200, operator=403), POST=expect(200, operator=403)),
+    "agency:agency_language": Row(
+        GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)
+    ),
     "cases:list": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=NOT_ALLOWED),
     "cases:find": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=expect(403, **CASEWORKERS_ONLY)),
     "cases:draft": Row(

@@ -13,8 +13,9 @@ import re
 from django import template
 from django.urls import reverse
 from django.utils import dates, timezone
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from caseflow.cases.models import CaseStatus, RiskLevel
 
@@ -33,8 +34,13 @@ _ROW = (
     "      <td>{next_due}</td>\n"
     "    </tr>\n"
 )
+
+
 # Constant markup with nothing interpolated.
-_RESTRICTED = mark_safe(' <span class="badge text-bg-dark">Restricted</span>')
+def _restricted() -> str:
+    return format_html(' <span class="badge text-bg-dark">{}</span>', gettext("Restricted"))
+
+
 _UNASSIGNED = mark_safe("<em>Unassigned</em>")
 _EMERGENCY = mark_safe(' <span class="badge text-bg-warning">Emergency access</span>')
 
@@ -69,7 +75,7 @@ def case_table_rows(rows) -> SafeString:
         return {
             "url": url,
             "reference": case.reference,
-            "restricted": _RESTRICTED if case.restricted else "",
+            "restricted": _restricted() if case.restricted else "",
             "emergency": _EMERGENCY if getattr(case, "emergency", False) else "",
             "status": statuses.get(case.status, case.status),
             "risk": case.risk_level,

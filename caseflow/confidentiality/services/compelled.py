@@ -29,6 +29,7 @@ from caseflow.confidentiality.services.releases import ReleaseRefused, categorie
 from caseflow.inbox.kinds import GeneralFollowUpKind
 from caseflow.inbox.services import case_supervisors, followup_ensure, notify
 from caseflow.lib import weekly_windows
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety.models import SafetyFollowUpKind
 
 #: What the breach chronology holds: the breaches and the linked court order.
@@ -115,8 +116,10 @@ def _next_safe_contact(case: Case, now: dt.datetime) -> tuple[dt.datetime, str]:
     profile = SafeContactProfile.objects.filter(case=case).first()
     if profile is None:
         return now, (
-            "Tell the survivor about the compelled disclosure. There is no safe-contact profile: "
-            "agree a safe channel and time before contacting them."
+            _(
+                "Tell the survivor about the compelled disclosure. There is no safe-contact "
+                "profile: agree a safe channel and time before contacting them."
+            )
         )
     profile.case = case
     windows = [weekly_windows.Window.from_dict(w) for w in profile.windows]
@@ -177,14 +180,14 @@ def compelled_record(
     followups = []
     supervisors = case_supervisors(case)
     for supervisor in supervisors or [None]:
-        followup, _ = followup_ensure(
+        followup, _created = followup_ensure(
             case=case,
             kind=ConfidentialityFollowUpKind.LEGAL_REVIEW,
             due_at=now + dt.timedelta(days=1),
             source_key=f"compelled:{order.pk}:legal:{getattr(supervisor, 'pk', 0)}",
             assignee=supervisor,
             actor=actor,
-            details="Legal review of a compelled disclosure (court order or subpoena).",
+            details=_("Legal review of a compelled disclosure (court order or subpoena)."),
         )
         followups.append(followup.pk)
     notify(
@@ -195,7 +198,7 @@ def compelled_record(
         text=f"A compelled disclosure was recorded on case {case.reference}: legal review needed.",
     )
     due, details = _next_safe_contact(case, now)
-    followup, _ = followup_ensure(
+    followup, _created = followup_ensure(
         case=case,
         kind=GeneralFollowUpKind.TASK,
         due_at=due,
@@ -204,13 +207,13 @@ def compelled_record(
         details=details,
     )
     followups.append(followup.pk)
-    followup, _ = followup_ensure(
+    followup, _created = followup_ensure(
         case=case,
         kind=SafetyFollowUpKind.PLAN_REVIEW,
         due_at=now + dt.timedelta(days=2),
         source_key=f"compelled:{order.pk}:plan_review",
         actor=actor,
-        details="Review the safety plan: information was disclosed under compulsion.",
+        details=_("Review the safety plan: information was disclosed under compulsion."),
     )
     followups.append(followup.pk)
     record(

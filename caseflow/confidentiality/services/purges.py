@@ -30,6 +30,7 @@ from caseflow.confidentiality.models import (
     PurgeScope,
 )
 from caseflow.lib.encryption import Sealed
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class PurgeRefused(Exception):
@@ -58,14 +59,16 @@ def purge_approve(*, actor: User, request: HttpRequest | None, proposal_id: int)
     proposal = _locked_proposal(actor, proposal_id)
     case = Case.objects.get(pk=proposal.case_id)
     if proposal.status != ProposalStatus.PENDING:
-        raise PurgeRefused("This proposal is no longer waiting for approval.")
+        raise PurgeRefused(_("This proposal is no longer waiting for approval."))
     if case.status != CaseStatus.CLOSED:
-        raise PurgeRefused("The case has been reopened: it cannot be purged.")
+        raise PurgeRefused(_("The case has been reopened: it cannot be purged."))
     _refuse_if_held(case)
     if PurgeApproval.objects.filter(proposal=proposal, approver=actor).exists():
         raise PurgeRefused(
-            "You have already approved this purge: a different person must give the second "
-            "approval."
+            _(
+                "You have already approved this purge: a different person must give the second "
+                "approval."
+            )
         )
     PurgeApproval.objects.create(proposal=proposal, approver=actor)
     approvals = PurgeApproval.objects.filter(proposal=proposal).count()
@@ -129,7 +132,7 @@ def legal_hold_lift(*, actor: User, request: HttpRequest | None, hold_id: int) -
         .first()
     )
     if hold is None:
-        raise PurgeRefused("This legal hold has been lifted already.")
+        raise PurgeRefused(_("This legal hold has been lifted already."))
     hold.lifted_by, hold.lifted_at = actor, timezone.now()
     hold.save(update_fields=["lifted_by", "lifted_at"])
     record("legal_hold.lift", actor=actor, request=request, case=hold.case, obj=hold)
@@ -158,20 +161,20 @@ def _delete_case_owned(case: Case) -> dict[str, int]:
         for model in remaining:
             try:
                 with transaction.atomic():
-                    _, per_model = model._default_manager.filter(case=case).delete()
+                    _count, per_model = model._default_manager.filter(case=case).delete()
             except (ProtectedError, RestrictedError):
                 postponed.append(model)
                 continue
             deleted.update({k: v for k, v in per_model.items() if v})
         if len(postponed) == len(remaining):
-            raise PurgeRefused("Some records of this case are protected and cannot be purged.")
+            raise PurgeRefused(_("Some records of this case are protected and cannot be purged."))
         remaining = postponed
     return dict(deleted)
 
 
 def _shred(case: Case) -> dict[str, Any]:
     deleted = _delete_case_owned(case)
-    assignments, _ = CaseAssignment.objects.filter(case=case).delete()
+    assignments, _per_model = CaseAssignment.objects.filter(case=case).delete()
     case.restricted_users.clear()
     policy.forget_permissions(case)
     # Out of everyone's scope: a restricted case that lists nobody. What is left is a stub.
@@ -182,7 +185,7 @@ def _shred(case: Case) -> dict[str, Any]:
         # The summary's ciphertext is replaced by one under a throwaway key, then the case key goes.
         summary=Sealed(Fernet(Fernet.generate_key()).encrypt(b"").decode()),
     )
-    keys, _ = CaseKey.objects.filter(case=case).delete()
+    keys, _per_model = CaseKey.objects.filter(case=case).delete()
     if assignments:
         deleted["cases.CaseAssignment"] = assignments
     return {"deleted": deleted, "cleared": {}, "key_destroyed": bool(keys)}
@@ -222,7 +225,7 @@ def _clear_narratives(case: Case) -> dict[str, Any]:
             cleared[model._meta.label] = list(names)
     deleted: Counter[str] = Counter()
     for model in evidence:
-        _, per_model = model._default_manager.filter(case=case).delete()
+        _count, per_model = model._default_manager.filter(case=case).delete()
         deleted.update({k: v for k, v in per_model.items() if v})
     return {"deleted": dict(deleted), "cleared": cleared, "key_destroyed": False}
 
@@ -236,23 +239,23 @@ def purge_execute(
         raise PermissionDenied
     proposal = _locked_proposal(actor, proposal_id)
     if proposal.status != ProposalStatus.APPROVED:
-        raise PurgeRefused("Only an approved purge can be carried out.")
+        raise PurgeRefused(_("Only an approved purge can be carried out."))
     approvers = list(
         PurgeApproval.objects.filter(proposal=proposal)
         .select_related("approver")
         .order_by("approved_at", "pk")
     )
     if len({a.approver_id for a in approvers}) < APPROVALS_NEEDED[proposal.scope]:
-        raise PurgeRefused("This purge does not have the approvals it needs.")
+        raise PurgeRefused(_("This purge does not have the approvals it needs."))
     case = Case.objects.select_for_update().get(pk=proposal.case_id)
     if case.status != CaseStatus.CLOSED:
-        raise PurgeRefused("The case has been reopened: it cannot be purged.")
+        raise PurgeRefused(_("The case has been reopened: it cannot be purged."))
     _refuse_if_held(case)
     now = timezone.now()
     counts = case_counts(case)
     previous = CasePurge.objects.filter(case=case).first()
     if previous is not None and previous.is_whole:
-        raise PurgeRefused("This case has already been purged.")
+        raise PurgeRefused(_("This case has already been purged."))
     if previous is not None:
         counts = previous.counts  # the counts from before the first purge stand
     purged = _shred(case) if proposal.scope == PurgeScope.WHOLE else _clear_narratives(case)

@@ -21,6 +21,7 @@ from caseflow.cases.models import Case, Party, PartyRole
 from caseflow.confidentiality.models import Category, ConfidentialityFollowUpKind, Release
 from caseflow.inbox.services import followup_cancel, followup_ensure
 from caseflow.lib.encryption import blind_index
+from caseflow.lib.i18n import gettext_lazy as _
 
 
 class ReleaseRefused(Exception):
@@ -34,27 +35,29 @@ def recipient_index(recipient: str) -> str:
 def consent_problem(case: Case, party: Party, for_child: Party | None = None) -> str | None:
     """Why ``party`` cannot consent on ``case`` (for ``for_child``), or None if they can."""
     if party.case_id != case.pk:
-        return "Choose a person recorded on this case."
+        return _("Choose a person recorded on this case.")
     if party.role == PartyRole.OTHER_PARTY:
-        return "The case's other party cannot give consent: a release must come from the survivor."
+        return _(
+            "The case's other party cannot give consent: a release must come from the survivor."
+        )
     if party.role == PartyRole.CHILD:
-        return "A child cannot sign a release: record the guardian's consent for the child."
+        return _("A child cannot sign a release: record the guardian's consent for the child.")
     if for_child is not None and (
         for_child.case_id != case.pk or for_child.role != PartyRole.CHILD
     ):
-        return "The release can only be for a child recorded on this case."
+        return _("The release can only be for a child recorded on this case.")
     if party.identity_index and (
         Party.objects.filter(
             case=case, role=PartyRole.OTHER_PARTY, identity_index=party.identity_index
         ).exists()
     ):
-        return "This person is also recorded as the case's other party and cannot give consent."
+        return _("This person is also recorded as the case's other party and cannot give consent.")
     return None
 
 
 def expiry_problem(signed_on: dt.date, expires_on: dt.date) -> str | None:
     if expires_on <= signed_on:
-        return "The expiry date must be after the date the release was signed."
+        return _("The expiry date must be after the date the release was signed.")
     limit = signed_on + relativedelta(months=settings.RELEASE_MAX_MONTHS)
     if expires_on > limit:
         return (
@@ -67,9 +70,9 @@ def expiry_problem(signed_on: dt.date, expires_on: dt.date) -> str | None:
 def categories_problem(categories: Iterable[str]) -> str | None:
     categories = list(categories)
     if not categories:
-        return "Choose at least one category of information the survivor agreed to share."
+        return _("Choose at least one category of information the survivor agreed to share.")
     if set(categories) - set(Category.values):
-        return "Choose categories from the list."
+        return _("Choose categories from the list.")
     return None
 
 
@@ -97,7 +100,7 @@ def release_record(
     if problem:
         raise ReleaseRefused(problem)
     if not recipient.strip():
-        raise ReleaseRefused("Name the organisation the information may go to.")
+        raise ReleaseRefused(_("Name the organisation the information may go to."))
     release = Release(
         case=case,
         consenting_party=consenting_party,
@@ -136,7 +139,7 @@ def release_revoke(
         raise PermissionDenied
     locked = Release.objects.select_for_update().get(pk=release.pk, case=case)
     if locked.revoked_at is not None:
-        raise ReleaseRefused("This release was already revoked.")
+        raise ReleaseRefused(_("This release was already revoked."))
     release.revoked_at = timezone.now()
     release.revoked_reason = reason
     release.revoked_by = actor
@@ -223,13 +226,15 @@ def release_expiry_ensure(release: Release, *, today: dt.date) -> bool:
     warn = dt.timedelta(days=settings.RELEASE_EXPIRY_WARNING_DAYS)
     if release.revoked_at is not None or not today <= release.expires_on <= today + warn:
         return False
-    _, created = followup_ensure(
+    _followup, created = followup_ensure(
         case=release.case,
         kind=ConfidentialityFollowUpKind.RELEASE_EXPIRY,
         due_at=dt.datetime.combine(release.expires_on, dt.time(0), tzinfo=dt.UTC),
         source_key=_expiry_key(release),
-        details="A release of information is about to expire: renew it with the survivor "
-        "or stop sharing under it.",
+        details=_(
+            "A release of information is about to expire: renew it with the survivor "
+            "or stop sharing under it."
+        ),
     )
     return created
 

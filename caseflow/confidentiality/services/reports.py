@@ -19,13 +19,14 @@ from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
 from caseflow.cases.models import Case, CaseStatus, RiskLevel
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.lib.suppression import Grid, suppress
 
 #: The only dimensions a report can use: none of them identifies anyone.
 DIMENSIONS: dict[str, tuple[str, str]] = {
-    "team": ("team__name", "Service (team)"),
-    "risk_level": ("risk_level", "Risk band"),
-    "status": ("status", "Case status"),
+    "team": ("team__name", _("Service (team)")),
+    "risk_level": ("risk_level", _("Risk band")),
+    "status": ("status", _("Case status")),
 }
 #: What a suppressed cell shows.
 HIDDEN = "*"

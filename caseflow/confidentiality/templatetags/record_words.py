@@ -35,7 +35,7 @@ def fields_in_words(label: str, names: list[str]) -> str:
     """``"safety.SafetyPlanVersion", ["content"]`` → "safety plan versions: content"."""
     model = _model(label)
     if model is None:
-        return f"{label}: {', '.join(names)}"
+        return f"{label}: {', '.join(str(n) for n in names)}"
     words = []
     for name in names:
         try:

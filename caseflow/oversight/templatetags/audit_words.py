@@ -9,33 +9,37 @@ from django import template
 
 from caseflow.accounts.models import Role
 from caseflow.audit import actions
+from caseflow.lib.i18n import gettext_lazy as _
 
 register = template.Library()
 
 #: Roles as recorded on events (the operator is not an agency role).
-_ROLES = {**dict(Role.choices), "operator": "Operator"}
+_ROLES = {**dict(Role.choices), "operator": _("Operator")}
 
 #: Detail keys that hold internal ids only: counted or left out, never shown as numbers.
-_ID_LISTS = {"cases": ("case", "cases"), "users": ("person", "people")}
+_ID_LISTS = {"cases": (_("case"), _("cases")), "users": (_("person"), _("people"))}
 _HIDDEN = {"grant", "event", "request", "page", "release", "disclosure", "order", "key", "id"}
 
 #: Detail keys in words.
 _KEYS = {
-    "fields": "Fields",
-    "role": "Role",
-    "status": "Status",
-    "from": "From",
-    "to": "To",
-    "version": "Version",
-    "minutes": "Minutes",
-    "reason": "Reason",
-    "filters": "Filters",
-    "omitted": "Left out",
-    "elsewhere": "Elsewhere in the agency",
-    "found_by": "Found by",
-    "form": "Form",
-    "audience": "For",
-    "categories": "Categories",
+    "fields": _("Fields"),
+    "role": _("Role"),
+    "status": _("Status"),
+    "from": _("From"),
+    "to": _("To"),
+    "version": _("Version"),
+    "minutes": _("Minutes"),
+    "reason": _("Reason"),
+    "filters": _("Filters"),
+    "omitted": _("Left out"),
+    "elsewhere": _("Elsewhere in the agency"),
+    "found_by": _("Found by"),
+    "form": _("Form"),
+    "audience": _("For"),
+    "categories": _("Categories"),
+    "pending": _("Pending"),
+    "reviewed": _("Reviewed"),
+    "values": _("Values"),
 }
 
 
@@ -49,23 +53,41 @@ def role_label(role: str) -> str:
     return _ROLES.get(role, role.replace("_", " ").capitalize()) if role else "—"
 
 
+#: What events are about, in words.
+_OBJECTS = {
+    "case": _("case"),
+    "party": _("person"),
+    "user": _("member of staff"),
+    "team": _("team"),
+    "note": _("case note"),
+    "incident": _("incident"),
+    "plan": _("safety plan"),
+    "checkin": _("check-in"),
+    "followup": _("follow-up"),
+    "agreement": _("contact agreement"),
+    "release": _("consent to share"),
+}
+
+
 @register.filter
 def object_words(object_type: str) -> str:
-    return object_type.replace("_", " ") if object_type else ""
+    if not object_type:
+        return ""
+    return str(_OBJECTS.get(object_type, object_type.replace("_", " ")))
 
 
 def _value(value: Any) -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return str(_("yes")) if value else str(_("no"))
     if isinstance(value, list | tuple):
-        return ", ".join(_value(v).replace("_", " ") for v in value) or "none"
+        return ", ".join(_value(v).replace("_", " ") for v in value) or str(_("none"))
     if isinstance(value, dict):
         return "; ".join(f"{_key(k)}: {_value(v)}" for k, v in value.items())
     return str(value).replace("_", " ") if isinstance(value, str) else str(value)
 
 
 def _key(key: str) -> str:
-    return _KEYS.get(key, key.replace("_", " ").capitalize())
+    return str(_KEYS.get(key, key.replace("_", " ").capitalize()))
 
 
 @register.filter

@@ -1,0 +1,196 @@
+"""Which language caseflow speaks to whom.
+
+A member of staff's own choice (their profile) wins over their agency's locale, which an agency
+admin picks; without either, the deployment's LANGUAGE_CODE. Someone not signed in gets the
+language their browser asks for, among caseflow's. The choices are cached (they are read on
+every request) and the cache is cleared whenever one changes.
+
+Also here: the languages a survivor may speak (their names come translated from Django's own
+catalogue) and the ways a person may need to communicate, for the person's record."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.conf.global_settings import LANGUAGES as ALL_LANGUAGES
+from django.core.cache import cache
+from django.http import HttpRequest
+from django.middleware.locale import LocaleMiddleware
+from django.utils import translation
+
+from caseflow.cases.models import LanguageSetting
+from caseflow.lib.i18n import gettext_lazy as _
+
+_CACHE_SECONDS = 3600
+
+
+def _user_key(user_id: int) -> str:
+    return f"caseflow:language:user:{user_id}"
+
+
+def _agency_key(agency_id: int) -> str:
+    return f"caseflow:language:agency:{agency_id}"
+
+
+_NONE = "-"  # cached "no choice made"
+
+
+def interface_languages() -> list[tuple[str, str]]:
+    return list(settings.LANGUAGES)
+
+
+def agency_language(agency_id: int) -> str:
+    """The agency's locale, or the deployment's default."""
+    key = _agency_key(agency_id)
+    found = cache.get(key)
+    if found is None:
+        row = LanguageSetting.objects.filter(agency_id=agency_id, user__isnull=True).first()
+        found = row.language if row else _NONE
+        cache.set(key, found, _CACHE_SECONDS)
+    return settings.LANGUAGE_CODE if found == _NONE else found
+
+
+def user_choice(user_id: int) -> str:
+    """The member of staff's own choice, or "" when they follow their agency."""
+    key = _user_key(user_id)
+    found = cache.get(key)
+    if found is None:
+        row = LanguageSetting.objects.filter(user_id=user_id).first()
+        found = row.language if row else _NONE
+        cache.set(key, found, _CACHE_SECONDS)
+    return "" if found == _NONE else found
+
+
+def language_for(user) -> str | None:
+    """The language ``user`` reads caseflow in; None for someone with no agency."""
+    membership = getattr(user, "membership", None) if user.is_authenticated else None
+    if membership is None:
+        return None
+    return user_choice(user.pk) or agency_language(membership.agency_id)
+
+
+def set_agency_language(agency_id: int, language: str) -> None:
+    LanguageSetting.objects.update_or_create(
+        agency_id=agency_id, user=None, defaults={"language": language}
+    )
+    cache.delete(_agency_key(agency_id))
+
+
+def set_user_language(user, language: str) -> None:
+    """``language`` "" returns the user to their agency's locale."""
+    if language:
+        LanguageSetting.objects.update_or_create(
+            agency_id=user.membership.agency_id, user=user, defaults={"language": language}
+        )
+    else:
+        LanguageSetting.objects.filter(user=user).delete()
+    cache.delete(_user_key(user.pk))
+
+
+class LanguageMiddleware(LocaleMiddleware):
+    """Django's LocaleMiddleware (browser language for the sign-in pages) with the profile and
+    the agency's locale first for signed-in staff."""
+
+    def process_request(self, request: HttpRequest) -> None:
+        user = getattr(request, "user", None)
+        language = language_for(user) if user is not None else None
+        if language is None:
+            super().process_request(request)
+            return
+        translation.activate(language)
+        request.LANGUAGE_CODE = translation.get_language()
+
+    def process_response(self, request: HttpRequest, response):
+        response = super().process_response(request, response)
+        # The next request, or work done outside one on this thread, starts from the default.
+        translation.deactivate()
+        return response
+
+
+def context(request: HttpRequest) -> dict:
+    """The JavaScript's own words, translated."""
+    return {
+        "js_strings": {
+            "problemOne": str(_("There is a problem with one answer:")),
+            "problemMany": str(_("There is a problem with %(count)s answers:")),
+            "staySignedIn": str(_("Stay signed in")),
+            "signOutIn": str(_("You will be signed out in %(count)s seconds.")),
+            "unsavedKept": str(_("Unsaved text is kept for you.")),
+            "unsavedFrom": str(_("You have unsaved text in this form from %(saved)s.")),
+            "putBack": str(_("Put it back")),
+            "discard": str(_("Discard it")),
+        },
+    }
+
+
+#: Languages a person may speak, named in the reader's language (Django's own catalogue).
+#: Regional variants are folded into their language; a few are kept apart where it matters.
+_KEEP_VARIANTS = {"pt-br", "zh-hans", "zh-hant"}
+PERSON_LANGUAGES: list[tuple[str, str]] = [
+    (code, name) for code, name in ALL_LANGUAGES if "-" not in code or code in _KEEP_VARIANTS
+]
+_PERSON_LANGUAGE_NAMES = dict(PERSON_LANGUAGES)
+
+
+def person_language_choices() -> list[tuple[str, str]]:
+    """Sorted by name in the reader's language."""
+    return sorted(
+        ((code, str(_(name))) for code, name in PERSON_LANGUAGES), key=lambda item: item[1]
+    )
+
+
+def language_name(code: str) -> str:
+    name = _PERSON_LANGUAGE_NAMES.get(code)
+    return str(_(name)) if name else code
+
+
+COMMUNICATION_NEEDS: list[tuple[str, str]] = [
+    ("sign_language", _("Sign language")),
+    ("lip_reading", _("Lip reading")),
+    ("easy_read", _("Easy read")),
+    ("large_print", _("Large print")),
+    ("braille", _("Braille")),
+    ("audio", _("Audio or spoken information")),
+    ("text_relay", _("Text relay or text phone")),
+    ("plain_words", _("Short sentences and plain words")),
+]
+_COMMUNICATION_NAMES = dict(COMMUNICATION_NEEDS)
+
+
+def split_languages(value: str) -> list[str]:
+    return [code for code in (value or "").split(",") if code]
+
+
+def needs_of(party) -> dict | None:
+    """A person's language and access needs in words, or None when nothing is recorded."""
+    if party is None:
+        return None
+    languages = [language_name(code) for code in split_languages(party.languages)]
+    interpreter = language_name(party.interpreter_language) if party.interpreter_language else ""
+    communication = [
+        str(_COMMUNICATION_NAMES.get(code, code)) for code in (party.communication_needs or [])
+    ]
+    access = party.access_needs or ""
+    if not (languages or interpreter or communication or access):
+        return None
+    return {
+        "languages": languages,
+        "interpreter": interpreter,
+        "independent": party.interpreter_independent,
+        "communication": communication,
+        "access": access,
+    }
+
+
+def survivor_interface_language(case) -> str | None:
+    """The first of the survivor's languages that caseflow's interface speaks (for what they
+    are handed on paper), or None. English follows the reader's own English."""
+    party = case.parties.filter(role="survivor").first()
+    if party is None:
+        return None
+    supported = {code for code, _name in settings.LANGUAGES}
+    for code in split_languages(party.languages):
+        if code == "en":
+            return None
+        if code in supported:
+            return code
+    return None
