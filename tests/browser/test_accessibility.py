@@ -54,7 +54,7 @@ def test_tabbing_reaches_the_main_actions_with_a_visible_focus_ring(tab, live_se
         "Emergency access",
         "Edit",
         "Make active",
-        "Close",
+        "Close the case…",
         "Add a person",
         "Edit safe contact",
     ):
