@@ -109,7 +109,7 @@ def evidence_rows(case: Case) -> Rows:
             text += f": {event['description']}"
         rows.append((f"Contact {event['ref']} ({event['occurred_at'][:16]})", text))
     for breach in breaches(case):
-        text = f"{breach['severity']}: {'; '.join(breach['terms_broken'])}"
+        text = f"{breach['severity']}: {'; '.join(str(t) for t in breach['terms_broken'])}"
         if breach["description"]:
             text += f". {breach['description']}"
         rows.append((f"Breach {breach['ref']} ({breach['occurred_at'][:16]})", text))

@@ -26,9 +26,9 @@ def _current(case: Case) -> tuple[int, dict] | None:
 def safety_plan_rows(case: Case) -> Rows:
     current = _current(case)
     if current is None:
-        return [(_("Safety plan"), _("No plan recorded"))]
+        return [(str(_("Safety plan")), str(_("No plan recorded")))]
     number, content = current
-    rows: Rows = [(_("Plan version"), str(number))]
+    rows: Rows = [(str(_("Plan version")), str(number))]
     for section in sections.SECTIONS:
         if section.key == "protective_orders":
             continue

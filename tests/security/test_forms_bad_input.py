@@ -87,6 +87,7 @@ def context_value(name: str, cast):
         "fields": lambda: {},
         "allowed": lambda: {value for value, _ in ReferralState.choices},
         "kind": lambda: "quarter",
+        "agency_language_name": lambda: "English",
         "sources": lambda: __import__(
             "caseflow.cases.timeline"
         ).cases.timeline.registered_sources(),

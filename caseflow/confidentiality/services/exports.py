@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cryptography.fernet import InvalidToken
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
@@ -38,7 +39,9 @@ class Export:
 
 
 def _json_bytes(value: Any) -> bytes:
-    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False).encode()
+    return json.dumps(
+        value, indent=2, sort_keys=True, ensure_ascii=False, cls=DjangoJSONEncoder
+    ).encode()
 
 
 class EvidenceUnavailable(Exception):
