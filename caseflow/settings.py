@@ -236,14 +236,15 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "accounts:login"
 
-# The language of a deployment with no other choice made: English as caseflow's own strings are
-# written. An agency admin picks the agency's locale, and each member of staff may pick their own
-# language over it (caseflow/cases/language.py).
-LANGUAGE_CODE = "en"
+# The language of a deployment with no other choice made. caseflow's own strings are written in UK
+# English, so "en-gb" reads them as written; a US deployment sets CASEFLOW_LANGUAGE=en-us. An agency
+# admin picks the agency's locale, and each member of staff may pick their own language over it
+# (caseflow/cases/language.py). There is deliberately no plain "en": Python's gettext expands
+# "en" to "en_US" first, so a plain "en" would silently read the US catalogue.
+LANGUAGE_CODE = os.environ.get("CASEFLOW_LANGUAGE", "en-gb")
 # Languages caseflow's interface speaks, named in their own words. en-US and en-GB differ in
 # words, not just spelling ("protective order" / "non-molestation or occupation order").
 LANGUAGES = [
-    ("en", "English"),
     ("en-gb", "English (UK)"),
     ("en-us", "English (US)"),
     ("es", "Español"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import uuid
 from dataclasses import dataclass
 
 import pytest
@@ -150,6 +151,18 @@ def fast_password_hashing(settings):
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture(autouse=True)
+def a_cache_of_its_own(settings):
+    """Each test reads and writes its own cache keys. caseflow caches by database id (an
+    agency's language, a feed's rate bucket), and ids come back in the next test's database and
+    in every xdist worker's: a key left by another test, or by another worker on the shared
+    Redis, would answer for the wrong row."""
+    settings.CACHES = {
+        name: {**config, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
+        for name, config in settings.CACHES.items()
     }
 
 

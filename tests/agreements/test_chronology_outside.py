@@ -86,7 +86,7 @@ def test_internal_use_is_as_before(cast, login, agreement):
 def test_outside_without_release_or_order_is_a_form_error(cast, login, agreement):
     response = _post(login(cast.assigned), cast, agreement)
     assert response.status_code == 200
-    assert "choose either the release" in response.content.decode()
+    assert "choose either the consent" in response.content.decode()
     assert not _exports().exists()
 
 

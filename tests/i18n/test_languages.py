@@ -194,5 +194,5 @@ def test_the_safety_plan_prints_in_the_survivors_language(cast, login):
     # The controls stay in the advocate's language.
     assert "Update preview" in page
     # The advocate may print it in their own language instead.
-    page = client.get(url, {"language": "en", "title": "Notes"}).content.decode()
+    page = client.get(url, {"language": "en-gb", "title": "Notes"}).content.decode()
     assert "Safe contacts and code words" in page.split('id="print-area"', 1)[1]
