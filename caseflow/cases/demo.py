@@ -81,6 +81,10 @@ def close_for_demo(*, advocate: User, supervisor: User, case: Case, rng: random.
             "feels_safer": rng.choice([FeelsSafer.YES, FeelsSafer.YES, FeelsSafer.A_LITTLE]),
             "quality_of_life_start": rng.choice([1, 2, 2, 3]),
             "quality_of_life_exit": rng.choice([3, 4, 4, 5]),
+            # Most of the survivor's open needs were met by the end of support.
+            "needs_met": [
+                key for key, _words in journey.closure_need_choices(case) if rng.random() < 0.7
+            ],
         },
     )
     if closure.state == ClosureState.AWAITING_APPROVAL:

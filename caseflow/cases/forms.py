@@ -575,11 +575,21 @@ class ClosureForm(forms.Form):
         choices=_blank(QualityOfLife.choices),
         label=_("Quality of life now"),
     )
+    needs_met = forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Which of the survivor's needs were met?"),
+        help_text=_("Ticked needs are marked met, with today's date, when the case closes."),
+    )
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args, reasons, submit_label, **kwargs):
+    def __init__(self, *args, reasons, submit_label, open_needs=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["reason"].queryset = reasons
+        if open_needs:
+            self.fields["needs_met"].choices = list(open_needs)
+        else:
+            del self.fields["needs_met"]
         self.helper = _helper(submit_label)
         self.helper.form_id = "closure-form"
 

@@ -478,6 +478,36 @@ def _cancel_followups(case: Case, actor: User | None, request: HttpRequest | Non
 register_open_work("followups", _("Open follow-ups"), _followup_lines, _cancel_followups)
 
 
+@dataclass(frozen=True)
+class ClosureNeeds:
+    """How closing reads and moves the survivor's needs, kept by a part of caseflow above cases
+    (casework): the needs still open, as (public id, words) for the closure form; the words
+    for needs by id (the journey page); and marking needs met when the case closes."""
+
+    open_choices: Callable[[Case], list[tuple[str, str]]]
+    labels: Callable[[Case, list[str]], list[str]]
+    mark_met: Callable[[Case, list[str], User, HttpRequest | None], int]
+
+
+_CLOSURE_NEEDS: list[ClosureNeeds] = []
+
+
+def register_closure_needs(needs: ClosureNeeds) -> None:
+    _CLOSURE_NEEDS[:] = [needs]
+
+
+def closure_need_choices(case: Case) -> list[tuple[str, str]]:
+    """The case's needs still open, which the closure may record as met."""
+    return _CLOSURE_NEEDS[0].open_choices(case) if _CLOSURE_NEEDS else []
+
+
+def closure_need_labels(case: Case, closure: Closure) -> list[str]:
+    """The needs a closure recorded as met, in words."""
+    if not closure.needs_met or not _CLOSURE_NEEDS:
+        return []
+    return _CLOSURE_NEEDS[0].labels(case, list(closure.needs_met))
+
+
 def open_work(case: Case) -> list[OpenWork]:
     """What is still running on the case, by kind (only kinds with something open)."""
     found = []
@@ -575,7 +605,9 @@ def closure_submit(
     for name in CLOSURE_FIELDS:
         if name in data:
             setattr(closure, name, data[name])
-    closure.needs_met = list(data.get("needs_met") or [])
+    # Only needs of this case still open count; marked met when the case closes.
+    open_needs = {key for key, _label in closure_need_choices(case)}
+    closure.needs_met = [key for key in data.get("needs_met") or [] if key in open_needs]
     closure.risk_at_intake = risk_at_intake(case, episode)
     closure.risk_at_exit = locked.risk_level
     closure.requested_by = actor
@@ -693,6 +725,8 @@ def _close(*, actor: User, request: HttpRequest | None, case: Case, closure: Clo
         count = cancel(case, actor, request)
         if count:
             cancelled[kind] = count
+    if closure.needs_met and _CLOSURE_NEEDS:
+        _CLOSURE_NEEDS[0].mark_met(case, list(closure.needs_met), actor, request)
     closure.cancelled = cancelled
     closure.closed_at = now
     closure.save(update_fields=["cancelled", "closed_at"])

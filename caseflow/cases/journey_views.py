@@ -38,7 +38,7 @@ from caseflow.lib.concurrency import StaleEdit
 def _closure_initial(closure) -> dict:
     if closure is None:
         return {}
-    return {name: getattr(closure, name) for name in journey.CLOSURE_FIELDS if name != "needs_met"}
+    return {name: getattr(closure, name) for name in journey.CLOSURE_FIELDS}
 
 
 @login_required
@@ -62,6 +62,7 @@ def closure(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             request.POST or None,
             reasons=reasons,
             submit_label=submit,
+            open_needs=journey.closure_need_choices(case),
             initial=_closure_initial(pending),
         )
         if request.method == "POST" and form.is_valid():
@@ -112,6 +113,7 @@ def closure(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             ),
             "risk_source": journey.risk_source(case),
             "own_request": pending is not None and pending.requested_by_id == request.user.pk,
+            "pending_needs_met": journey.closure_need_labels(case, pending) if pending else [],
         },
     )
 
@@ -154,6 +156,11 @@ def closure_decide(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 def journey_page(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     """Every episode of the case, its closure and outcomes, and the trend across them."""
     episodes = journey.episodes_of(case)
+    for episode in episodes:
+        closure = getattr(episode, "closure", None) if hasattr(episode, "closure") else None
+        episode.needs_met_words = (
+            journey.closure_need_labels(case, closure) if closure is not None else []
+        )
     picture = trend.build(case, episodes)
     record(
         "journey.view",

@@ -19,7 +19,17 @@ class CaseworkConfig(AppConfig):
         register_panel(needs_panel, order=16)
         for source in SOURCES:
             register_timeline_source(source)
+        from caseflow.cases.journey import ClosureNeeds, register_closure_needs
         from caseflow.cases.trend import TrendSource, register_trend_source
+        from caseflow.casework import needs
+
+        register_closure_needs(
+            ClosureNeeds(
+                open_choices=needs.open_need_choices,
+                labels=needs.need_labels,
+                mark_met=needs.needs_met_at_closure,
+            )
+        )
         from caseflow.casework.selectors import incident_trend
 
         register_trend_source(

@@ -139,6 +139,48 @@ def need_choices(case: Case) -> list[tuple[str, str]]:
     ]
 
 
+def open_need_choices(case: Case) -> list[tuple[str, str]]:
+    """The case's needs still open (identified or in progress), for the closure form."""
+    rows = (
+        Need.objects.filter(case=case, status__in=OPEN_NEED_STATUSES)
+        .only("public_id", "kind", "status")
+        .order_by("kind", "pk")
+    )
+    return [
+        (n.public_id, f"{n.get_kind_display()} ({n.get_status_display().lower()})") for n in rows
+    ]
+
+
+def need_labels(case: Case, need_ids: list[str]) -> list[str]:
+    """The kinds of the case's needs with these ids, in words (another case's id is not found)."""
+    rows = (
+        Need.objects.filter(case=case, public_id__in=need_ids).only("kind").order_by("kind", "pk")
+    )
+    return [str(n.get_kind_display()) for n in rows]
+
+
+def needs_met_at_closure(
+    case: Case, need_ids: list[str], actor: User, request: HttpRequest | None
+) -> int:
+    """Mark met, today, the needs the closure names that are still open; each keeps its history
+    and its audit event like any other change of status. Returns how many moved."""
+    moved = 0
+    for need in Need.objects.filter(
+        case=case, public_id__in=need_ids, status__in=OPEN_NEED_STATUSES
+    ):
+        need.case = case
+        if need_set_status(
+            actor=actor,
+            request=request,
+            need=need,
+            expected_version=need.version,
+            status=NeedStatus.MET,
+            comment="",
+        ):
+            moved += 1
+    return moved
+
+
 def goal_choices(case: Case) -> list[tuple[str, str]]:
     rows = _own(Goal.objects.filter(case=case).order_by("-created_at", "-pk"), case)
     return [(g.public_id, _short(g.description)) for g in rows]

@@ -19,6 +19,8 @@ from caseflow.cases.models import (
     RiskLevel,
     StandardClosureReason,
 )
+from caseflow.casework import needs as casework_needs
+from caseflow.casework.models import Need, NeedKind, NeedStatus, NeedStatusChange
 from caseflow.partners import services as partner_services
 from caseflow.partners.demo import demo_answers
 
@@ -53,6 +55,11 @@ def _close(case, advocate, supervisor, when: dt.datetime, n: int) -> None:
     )
     Case.objects.filter(pk=case.pk).update(closed_at=when)
     Closure.objects.filter(pk=closure.pk).update(requested_at=when, closed_at=when)
+    met = Need.objects.filter(case=case, public_id__in=closure.needs_met)
+    met.update(status_since=when.date())
+    NeedStatusChange.objects.filter(need__in=met, to_status=NeedStatus.MET).update(
+        changed_on=when.date()
+    )
     Episode.objects.filter(pk=closure.episode_id).update(closed_at=when)
 
 
@@ -87,4 +94,13 @@ def seed_demo(context) -> None:
                 expected_version=0,
             )
             if i % 3 == 0:
+                # The needs the survivor came with; the closure records which were met.
+                for kind in (NeedKind.HOUSING, NeedKind.MONEY, NeedKind.EMOTIONAL)[: 1 + i % 3]:
+                    casework_needs.need_create(
+                        actor=advocate,
+                        request=None,
+                        case=case,
+                        kind=kind,
+                        identified_on=case.opened_at.date(),
+                    )
                 _close(case, advocate, people[0], now - dt.timedelta(days=1 + (i * 11) % 150), n)

@@ -19,6 +19,7 @@ from caseflow.cases.models import (
     RiskLevel,
     RiskLevelChange,
 )
+from caseflow.casework.models import Need, NeedStatus
 from caseflow.demo.seed import seed
 
 pytestmark = pytest.mark.django_db
@@ -37,6 +38,13 @@ def test_the_demo_shows_episodes_outcomes_and_approvals(login):
         closure = Closure.objects.filter(case=case, state=ClosureState.CLOSED).latest("closed_at")
         assert closure.abuse_change and closure.feels_safer and closure.plan_check
     assert Closure.objects.filter(state=ClosureState.CLOSED).count() >= 5
+    # Some closures recorded which of the survivor's needs were met, and those needs are met.
+    with_needs = Closure.objects.filter(state=ClosureState.CLOSED).exclude(needs_met=[])
+    assert with_needs.exists()
+    for closure in with_needs:
+        met = Need.objects.filter(case=closure.case, public_id__in=closure.needs_met)
+        assert met.count() == len(closure.needs_met)
+        assert set(met.values_list("status", flat=True)) == {NeedStatus.MET}
     waiting = Closure.objects.get(state=ClosureState.AWAITING_APPROVAL)
     assert waiting.case.risk_level == RiskLevel.HIGH and waiting.case.status != CaseStatus.CLOSED
     assert ReopenRequest.objects.filter(state="open").count() == 1

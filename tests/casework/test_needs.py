@@ -373,3 +373,82 @@ def test_a_referral_keeps_its_release_after_the_release_runs_out(cast, login):
     assert response.status_code == 302
     service.refresh_from_db()
     assert (service.release_id, service.outcome) == (rel.pk, "accepted")
+
+
+def _closure_form(case, **extra):
+    from caseflow.cases import journey
+    from caseflow.cases.models import AbuseChange, FeelsSafer, PlanExitCheck, StandardClosureReason
+
+    reason = journey.closure_reasons(case.agency_id).get(standard=StandardClosureReason.GOALS_MET)
+    return {
+        "reason": reason.pk,
+        "plan_check": PlanExitCheck.REVIEWED,
+        "abuse_change": AbuseChange.REDUCED,
+        "feels_safer": FeelsSafer.YES,
+        **extra,
+    }
+
+
+def test_closing_asks_which_open_needs_were_met_and_marks_them(cast, login):
+    housing = make_need(cast.case, cast.assigned, kind="housing")
+    income = make_need(cast.case, cast.assigned, kind="money")
+    done = make_need(cast.case, cast.assigned, kind="legal")
+    needs.need_set_status(
+        actor=cast.assigned,
+        request=None,
+        need=done,
+        expected_version=done.version,
+        status=NeedStatus.MET,
+    )
+    elsewhere = make_need(cast.team2_case, cast.other_supervisor, kind="children")
+    client = login(cast.assigned)
+    url = reverse("cases:closure", args=[cast.case.public_id])
+    page = client.get(url).content.decode()
+    assert "Which of the survivor&#x27;s needs were met?" in page
+    assert f'value="{housing.public_id}"' in page and f'value="{income.public_id}"' in page
+    assert f'value="{done.public_id}"' not in page  # already met: nothing to tick
+    # Another case's need is not a choice: the form says so and nothing closes.
+    response = client.post(url, _closure_form(cast.case, needs_met=[elsewhere.public_id]))
+    assert response.status_code == 200 and "is not one of the available choices" in (
+        response.content.decode()
+    )
+    assert Case.objects.get(pk=cast.case.pk).status != "closed"
+    response = client.post(url, _closure_form(cast.case, needs_met=[housing.public_id]))
+    assert response.status_code == 302
+    housing.refresh_from_db()
+    income.refresh_from_db()
+    elsewhere.refresh_from_db()
+    assert housing.status == NeedStatus.MET
+    assert income.status == NeedStatus.IDENTIFIED  # not ticked: left as it was
+    assert elsewhere.status == NeedStatus.IDENTIFIED
+    change = NeedStatusChange.objects.get(need=housing, to_status=NeedStatus.MET)
+    assert change.changed_by_id == cast.assigned.pk
+    moved = AuditEvent.objects.filter(action="need.status", case_id=cast.case.pk)
+    assert [e.detail["to"] for e in moved] == [NeedStatus.MET, NeedStatus.MET]  # legal, housing
+    journey_page = client.get(reverse("cases:journey", args=[cast.case.public_id]))
+    body = journey_page.content.decode()
+    assert "Needs met" in body and "Housing" in body.split("Needs met", 1)[1][:200]
+
+
+def test_a_high_risk_closure_marks_needs_met_only_when_approved(cast, login):
+    from caseflow.cases import journey
+    from caseflow.cases.models import Closure, RiskLevel
+
+    cast.case.risk_level = RiskLevel.HIGH
+    cast.case.save(update_fields=["risk_level"])
+    housing = make_need(cast.case, cast.assigned, kind="housing")
+    response = login(cast.assigned).post(
+        reverse("cases:closure", args=[cast.case.public_id]),
+        _closure_form(cast.case, needs_met=[housing.public_id]),
+    )
+    assert response.status_code == 302
+    housing.refresh_from_db()
+    assert housing.status == NeedStatus.IDENTIFIED  # waiting for the supervisor
+    closure = Closure.objects.get(case=cast.case)
+    page = login(cast.supervisor).get(reverse("cases:closure", args=[cast.case.public_id]))
+    assert "Needs met" in page.content.decode()
+    journey.closure_decide(actor=cast.supervisor, request=None, closure=closure, approve=True)
+    housing.refresh_from_db()
+    assert housing.status == NeedStatus.MET
+    met = NeedStatusChange.objects.get(need=housing, to_status=NeedStatus.MET)
+    assert met.changed_by_id == cast.supervisor.pk
