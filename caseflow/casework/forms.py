@@ -235,10 +235,19 @@ class NoteChangeForm(NoteFields):
         *args,
         incidents: list[tuple[str, str]],
         amend: bool,
+        needs: list[tuple[str, str]] | None = None,
+        goals: list[tuple[str, str]] | None = None,
         field_config: dict[str, dict] | None = None,
         **kwargs,
     ):
-        super().__init__(*args, incidents=incidents, field_config=field_config, **kwargs)
+        super().__init__(
+            *args,
+            incidents=incidents,
+            needs=needs,
+            goals=goals,
+            field_config=field_config,
+            **kwargs,
+        )
         self.amend = amend
         if amend:
             self.fields["reason"].required = True

@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -49,11 +50,13 @@ EVIDENCE_PREFIX = "casework/evidence/"
 NOTE_FIELDS: dict[str, str] = {
     "kind": _("What kind of contact"),
     "participants": _("Who took part"),
-    "direction": "Direction",
-    "occurred_at": "When",
+    "direction": _("Direction"),
+    "occurred_at": _("When"),
     "duration_minutes": _("How long"),
-    "text": "Note",
-    "incident": "Incident",
+    "text": _("Note"),
+    "incident": _("Incident"),
+    "need": _("About a need"),
+    "goal": _("About a goal"),
 }
 
 
@@ -215,9 +218,21 @@ def _shown(name: str, value: Any) -> str:
     if name == "occurred_at":
         return timezone.localtime(value).strftime("%d %b %Y %H:%M")
     if name == "duration_minutes":
-        return "—" if value is None else f"{value} minutes"
+        return "—" if value is None else gettext("%(count)s minutes") % {"count": value}
     if name == "incident":
-        return "—" if value is None else f"Incident of {value.occurred_at:%d %b %Y}"
+        return (
+            "—"
+            if value is None
+            else gettext("Incident of %(day)s") % {"day": f"{value.occurred_at:%d %b %Y}"}
+        )
+    if name == "need":
+        return "—" if value is None else str(value.get_kind_display())
+    if name == "goal":
+        return (
+            "—"
+            if value is None
+            else gettext("A goal set on %(day)s") % {"day": f"{value.created_at:%d %b %Y}"}
+        )
     return str(value)
 
 
@@ -247,9 +262,10 @@ def note_change(
         raise PermissionDenied
     if mode == "amend" and not reason.strip():
         raise ValueError("an amendment needs a reason")
-    linked = changes.get("incident")
-    if linked is not None and linked.case_id != case.pk:
-        raise PermissionDenied
+    for link in ("incident", "need", "goal"):
+        linked = changes.get(link)
+        if linked is not None and linked.case_id != case.pk:
+            raise PermissionDenied
     if "participants" in changes:
         changes = {
             **changes,
@@ -268,7 +284,7 @@ def note_change(
     if not claimed:
         raise StaleEdit("note")
     history = [
-        [NOTE_FIELDS[n], _shown(n, getattr(note, n)), _shown(n, changes[n])] for n in changed
+        [str(NOTE_FIELDS[n]), _shown(n, getattr(note, n)), _shown(n, changes[n])] for n in changed
     ]
     for name in changed:
         setattr(note, name, changes[name])

@@ -131,12 +131,16 @@ def note_change(request: AuthenticatedRequest, case: Case, note_id: str) -> Http
         "duration_minutes": note.duration_minutes,
         "text": note.text,
         "incident": note.incident.public_id if note.incident else "",
+        "need": note.need.public_id if note.need else "",
+        "goal": note.goal.public_id if note.goal else "",
         "version": note.version,
     }
     form = NoteChangeForm(
         request.POST or None,
         initial=initial,
         incidents=selectors.incident_choices(case),
+        needs=needs.need_choices(case),
+        goals=needs.goal_choices(case),
         amend=mode == "amend",
         field_config=field_config(request, case).for_kind("note"),
     )
@@ -144,9 +148,16 @@ def note_change(request: AuthenticatedRequest, case: Case, note_id: str) -> Http
         data = form.cleaned_data
         # A field the agency does not collect is not in the form: its stored value stays.
         changes = {
-            name: data[name] for name in services.NOTE_FIELDS if name != "incident" and name in data
+            name: data[name]
+            for name in services.NOTE_FIELDS
+            if name not in ("incident", "need", "goal") and name in data
         }
         changes["incident"] = _incident_or_none(case, data["incident"])
+        # A note of a case with no needs (or goals) has no such field: its link stays.
+        if "need" in form.fields:
+            changes["need"] = needs.need_by_id(case, data.get("need", ""))
+        if "goal" in form.fields:
+            changes["goal"] = needs.goal_by_id(case, data.get("goal", ""))
         try:
             services.note_change(
                 actor=request.user,

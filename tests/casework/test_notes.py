@@ -14,7 +14,7 @@ from django.utils import timezone
 from caseflow.audit.models import AuditEvent
 from caseflow.cases import services as case_services
 from caseflow.casework import services
-from caseflow.casework.models import CaseNote, NoteAmendment
+from caseflow.casework.models import CaseNote, Need, NoteAmendment
 from caseflow.inbox.models import FollowUp
 from caseflow.lib.concurrency import StaleEdit
 from tests.casework.helpers import make_incident, make_note
@@ -256,3 +256,50 @@ def test_a_note_can_be_about_a_check_in_of_the_same_case_only(cast, login):
     # Another case's check-in is not a choice.
     response = client.post(url, {**data, "checkin": str(theirs.pk)})
     assert response.status_code == 200 and CaseNote.objects.count() == 1
+
+
+def test_an_amendment_can_link_the_note_to_a_need_and_a_goal(cast, login):
+    from tests.casework.helpers import make_goal, make_need
+
+    with time_machine.travel(NOW, tick=False):
+        note = make_note(cast.case, cast.assigned, text="Talked about moving.")
+        need = make_need(cast.case, cast.assigned, kind="housing")
+        goal = make_goal(cast.case, cast.assigned, need=need)
+    later = NOW + dt.timedelta(days=3)
+    with time_machine.travel(later, tick=False):
+        client = login(cast.assigned)
+        url = reverse("casework:note_change", args=[cast.case.public_id, note.public_id])
+        form = client.get(url).content.decode()
+        assert 'name="need"' in form and 'name="goal"' in form
+        data = {
+            "kind": "call",
+            "participants": ["survivor"],
+            "direction": "incoming",
+            "occurred_at": timezone.localtime(note.occurred_at).strftime("%Y-%m-%dT%H:%M"),
+            "duration_minutes": "20",
+            "text": "Talked about moving.",
+            "version": "1",
+            "reason": "It was about the housing need.",
+        }
+        # A need of another case is not a choice: the form says so, nothing changes.
+        other = make_need(cast.team2_case, cast.other_supervisor, kind="money")
+        refused = client.post(url, {**data, "need": other.public_id})
+        assert refused.status_code == 200 and "not one of the available choices" in (
+            refused.content.decode()
+        )
+        response = client.post(url, {**data, "need": need.public_id, "goal": goal.public_id})
+        assert response.status_code == 302
+    note.refresh_from_db()
+    assert (note.need_id, note.goal_id) == (need.pk, goal.pk)
+    amendment = NoteAmendment.objects.get()
+    amendment.case = cast.case
+    assert amendment.changes == [
+        ["About a need", "—", "Housing"],
+        ["About a goal", "—", f"A goal set on {later - dt.timedelta(days=3):%d %b %Y}"],
+    ]
+    # Unlinking keeps the need itself and records the change.
+    with time_machine.travel(later, tick=False):
+        response = client.post(url, {**data, "version": "2", "need": "", "goal": goal.public_id})
+    assert response.status_code == 302
+    note.refresh_from_db()
+    assert note.need_id is None and Need.objects.filter(pk=need.pk).exists()
