@@ -20,6 +20,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from caseflow.cases.language import language_name, split_languages
 from caseflow.cases.models import (
     AbuseChange,
     Case,
@@ -30,6 +31,7 @@ from caseflow.cases.models import (
     Episode,
     EpisodeStart,
     FeelsSafer,
+    Party,
     PartyRole,
     RiskLevel,
     StandardClosureReason,
@@ -361,6 +363,51 @@ def _demographic(
     )
 
 
+NOT_RECORDED = "not_recorded"
+
+
+def _languages(b: Builder, cases: Sequence[Case], code: str = "") -> None:
+    """Languages served and interpreter use: each person once, by the language they prefer (the
+    first they speak), and by the language an interpreter was needed for. Read from the plain
+    language columns of the survivor's record (no personal file is opened)."""
+    preferred: Counter[str] = Counter()
+    interpreted: Counter[str] = Counter()
+    rows = dict(
+        (case_id, (spoken, interpreter))
+        for case_id, spoken, interpreter in Party.objects.filter(
+            case_id__in=[c.pk for c in cases], role=PartyRole.SURVIVOR
+        )
+        .order_by("case_id", "pk")
+        .values_list("case_id", "languages", "interpreter_language")
+    )
+    for case in cases:
+        spoken, interpreter = rows.get(case.pk, ("", ""))
+        first = next(iter(split_languages(spoken)), "")
+        preferred[first or NOT_RECORDED] += 1
+        interpreted[interpreter or "none"] += 1
+
+    def choices(counts: Counter[str], last: tuple[str, Any]) -> list[tuple[str, Any]]:
+        named = [(key, language_name(key)) for key in counts if key != last[0]]
+        return [*sorted(named, key=lambda item: item[1]), last]
+
+    b.breakdown(
+        f"language{code}",
+        _("Preferred language"),
+        choices(preferred, (NOT_RECORDED, _("Not recorded"))),
+        preferred,
+        total=(SERVED[0], str(SERVED[1])),
+        column=str(PEOPLE),
+    )
+    b.breakdown(
+        f"interpreter{code}",
+        _("Interpreter needed, by language"),
+        choices(interpreted, ("none", _("No interpreter recorded"))),
+        interpreted,
+        total=(SERVED[0], str(SERVED[1])),
+        column=str(PEOPLE),
+    )
+
+
 def _services(b: Builder, cases: Sequence[Case], period: Period) -> None:
     ids = [c.pk for c in cases]
     notes = Counter(
@@ -470,6 +517,7 @@ def voca_quarterly(agency_id: int, period: Period) -> FunderReport:
     _demographic(b, cases, "gender_identity", _("Gender identity"))
     _demographic(b, cases, "race_ethnicity", _("Race and ethnicity"))
     _demographic(b, cases, "disability", _("Disability"))
+    _languages(b, cases)
     return b.finish("voca", str(REPORTS["voca"].title), period)
 
 
@@ -491,6 +539,7 @@ def fvpsa_annual(agency_id: int, period: Period) -> FunderReport:
     _demographic(b, cases, "race_ethnicity", _("Race and ethnicity"))
     _demographic(b, cases, "gender_identity", _("Gender identity"))
     _demographic(b, cases, "children", _("Children"))
+    _languages(b, cases)
     _services(b, cases, period)
     referrals = Counter(
         ServiceReferral.objects.filter(

@@ -79,3 +79,33 @@ def test_advocates_cannot_run_funder_reports(cast, login):
     response = login(cast.assigned).get(reverse("reporting:preview", args=["voca"]))
     assert response.status_code == 403
     assert not AuditEvent.objects.filter(action="report.funder").exists()
+
+
+def test_funder_reports_count_languages_served_and_interpreter_use(cast):
+    from caseflow.cases.models import PartyRole
+
+    spoken = ["es,en"] * 6 + ["pl"] * 6 + [""] * 2
+    for n, languages in enumerate(spoken):
+        case = f.open_case(cast.team1, reference=f"L-{n}")
+        party = f.add_party(case, PartyRole.SURVIVOR, full_name=f"Survivor {n}")
+        party.languages = languages
+        party.interpreter_language = "pl" if languages == "pl" else ""
+        party.save()
+    period = reports.Period(
+        timezone.localdate().replace(month=1, day=1), timezone.localdate(), "this year"
+    )
+    served = Case.objects.filter(agency=cast.agency).count()
+    for slug in ("voca", "fvpsa"):
+        report = reports.build(slug, cast.agency.pk, period)
+        preferred = next(s for s in report.sections if s.title == "Preferred language")
+        rows = {r.label: report.shown(r.cells[0]).text for r in preferred.rows}
+        # The first language each survivor speaks, each person once; the rest not recorded.
+        assert rows["Spanish"] == "6" and rows["Polish"] == "6"
+        assert "English" not in rows
+        assert rows["People served"] == str(served)
+        interpreters = next(
+            s for s in report.sections if s.title == "Interpreter needed, by language"
+        )
+        rows = {r.label: report.shown(r.cells[0]).text for r in interpreters.rows}
+        assert rows["Polish"] == "6"
+        assert rows["No interpreter recorded"] == str(served - 6)
