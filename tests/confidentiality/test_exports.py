@@ -167,7 +167,7 @@ def _refusals(reason: str | None = None):
 def _assert_refused(response, reason: str):
     body = response.content.decode()
     assert response.status_code == 200
-    assert "Refused: the chosen release does not cover this export" in body
+    assert "Refused: the chosen consent does not cover this export" in body
     assert response["Content-Type"].startswith("text/html")
     assert not Disclosure.objects.filter(
         kind__in=[DisclosureKind.EVIDENCE_PACK, DisclosureKind.CASE_EXPORT]

@@ -111,7 +111,7 @@ def test_guardian_consents_for_a_child_but_a_child_cannot_consent(cast, login):
     ("over", "message"),
     [
         ({"expires_on": "2020-01-01"}, "The expiry date must be after the date"),
-        ({"expires_on": ""}, "every release is time-limited"),
+        ({"expires_on": ""}, "every consent is time-limited"),
         ({"categories": []}, "Choose at least one category"),
         ({"categories": ["full_name"]}, "Select a valid choice"),
         ({"signed_on": "not a date"}, "Enter a valid date"),
@@ -179,7 +179,7 @@ def test_export_without_a_release_is_refused_and_audited(cast, login):
     response = _pack(client, cast)
     body = response.content.decode()
     assert response.status_code == 200
-    assert "Refused: no valid release covers" in body
+    assert "Refused: no valid consent covers" in body
     assert canary(cast.case) not in body  # nothing of the case was produced
     assert not Disclosure.objects.exists()
     event = AuditEvent.objects.filter(action="disclosure.refused").last()
