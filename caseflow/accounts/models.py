@@ -1,10 +1,19 @@
 """Agencies (tenants), teams, staff and their roles."""
 
 from django.contrib.auth.models import AbstractUser
+from django.core.cache import cache
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from caseflow.lib.i18n import gettext_lazy as _
+
+
+class AdvocateTitle(models.TextChoices):
+    """What an agency calls the staff who support survivors (UK services often say IDVA)."""
+
+    ADVOCATE = "advocate", _("Advocate")
+    IDVA = "idva", _("IDVA (Independent Domestic Violence Adviser)")
 
 
 class Agency(models.Model):
@@ -14,6 +23,11 @@ class Agency(models.Model):
     #: Where the agency's staff work (an IANA name): the times staff enter and read, their "today"
     #: and the zone new safe-contact profiles start from. Empty: ``settings.STAFF_TIME_ZONE``.
     time_zone = models.CharField(max_length=64, blank=True, default="")
+    #: What the agency calls its advocates on every page its staff read (the role itself, and
+    #: what it may do, stay the same).
+    advocate_title = models.CharField(
+        max_length=16, choices=AdvocateTitle.choices, default=AdvocateTitle.ADVOCATE
+    )
 
     class Meta:
         verbose_name_plural = "agencies"
@@ -28,6 +42,40 @@ class Role(models.TextChoices):
     SUPERVISOR = "supervisor", _("Supervisor")
     AUDITOR = "auditor", _("Auditor")
     AGENCY_ADMIN = "agency_admin", _("Agency admin")
+
+
+_TITLE_CACHE_SECONDS = 3600
+
+
+def _title_key(agency_id: int) -> str:
+    return f"caseflow:advocate-title:{agency_id}"
+
+
+def advocate_title(agency_id: int | None) -> str:
+    """What the agency calls its advocates (cached: read on pages that list staff)."""
+    if agency_id is None:
+        return AdvocateTitle.ADVOCATE
+    key = _title_key(agency_id)
+    found = cache.get(key)
+    if found is None:
+        found = (
+            Agency.objects.filter(pk=agency_id).values_list("advocate_title", flat=True).first()
+            or AdvocateTitle.ADVOCATE
+        )
+        cache.set(key, found, _TITLE_CACHE_SECONDS)
+    return found
+
+
+def set_advocate_title(agency_id: int, title: str) -> None:
+    Agency.objects.filter(pk=agency_id).update(advocate_title=AdvocateTitle(title))
+    cache.delete(_title_key(agency_id))
+
+
+def role_words(role: str, agency_id: int | None) -> str:
+    """A role in words, as the agency says it ("IDVA" for an advocate where the agency says so)."""
+    if role == Role.ADVOCATE and advocate_title(agency_id) == AdvocateTitle.IDVA:
+        return gettext("IDVA")
+    return str(Role(role).label) if role in Role.values else role
 
 
 class User(AbstractUser):
@@ -75,6 +123,10 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.get_role_display()})"
+
+    def get_role_display(self) -> str:  # type: ignore[no-redef]
+        """The role in the agency's own words (see :class:`AdvocateTitle`)."""
+        return role_words(self.role, self.agency_id)
 
 
 class Team(models.Model):

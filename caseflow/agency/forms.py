@@ -9,7 +9,7 @@ from crispy_forms.layout import Submit
 from django import forms
 from django.conf import settings
 
-from caseflow.accounts.models import Role, Team, User
+from caseflow.accounts.models import AdvocateTitle, Role, Team, User, role_words
 from caseflow.lib.i18n import gettext_lazy as _
 
 
@@ -45,10 +45,14 @@ class StaffForm(forms.Form):
     )
     is_active = forms.BooleanField(required=False, initial=True, label=_("Active"))
 
-    def __init__(self, *args, teams, editing: User | None = None, **kwargs):
+    def __init__(self, *args, teams, editing: User | None = None, agency_id=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.editing = editing
         self.fields["teams"].queryset = teams  # type: ignore[attr-defined]
+        # The roles as the agency says them ("IDVA" where it calls its advocates so).
+        self.fields["role"].choices = [  # type: ignore[attr-defined]
+            (value, role_words(value, agency_id)) for value in Role.values
+        ]
         if editing is not None:
             self.fields["username"].disabled = True
         self.helper = _helper(_("Save"))
@@ -106,7 +110,8 @@ class LanguageForm(forms.Form):
 
 
 class AgencyLanguageForm(forms.Form):
-    """The agency's locale: the language, words and date formats its staff read by default."""
+    """The agency's locale: the language, words and date formats its staff read by default, and
+    what it calls its advocates."""
 
     language = forms.ChoiceField(
         choices=settings.LANGUAGES,
@@ -115,6 +120,15 @@ class AgencyLanguageForm(forms.Form):
             "English (US) and English (UK) each use their own words for orders, consent and "
             "emergency numbers, and their own date formats. Each member of staff may still "
             "choose their own language."
+        ),
+    )
+    advocate_title = forms.ChoiceField(
+        choices=AdvocateTitle.choices,
+        required=False,
+        widget=forms.RadioSelect,
+        label=_("What your agency calls its advocates"),
+        help_text=_(
+            "Shown wherever staff and their roles are listed. What they may do is the same."
         ),
     )
 

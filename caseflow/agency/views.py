@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from caseflow import policy
 from caseflow.accounts import zones
 from caseflow.accounts.http import AuthenticatedRequest
+from caseflow.accounts.models import advocate_title, set_advocate_title
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.agency import services
 from caseflow.agency.forms import (
@@ -67,6 +68,7 @@ def staff_edit(request: AuthenticatedRequest, user_id: int | None = None) -> Htt
         request.POST or None,
         teams=policy.agency_teams(request.user),
         editing=editing,
+        agency_id=request.user.membership.agency_id,
         initial=initial,
     )
     if request.method == "POST" and form.is_valid():
@@ -214,12 +216,22 @@ def agency_language(request: AuthenticatedRequest) -> HttpResponse:
     agency_id = request.user.membership.agency_id
     form = AgencyLanguageForm(
         request.POST or None,
-        initial={"language": language_settings.agency_language(agency_id)},
+        initial={
+            "language": language_settings.agency_language(agency_id),
+            "advocate_title": advocate_title(agency_id),
+        },
     )
     if request.method == "POST" and form.is_valid():
         chosen = form.cleaned_data["language"]
+        # Left unanswered, the agency keeps what it calls its advocates.
+        title = form.cleaned_data["advocate_title"] or advocate_title(agency_id)
         language_settings.set_agency_language(agency_id, chosen)
-        record("language.agency_change", request=request, detail={"language": chosen})
+        set_advocate_title(agency_id, title)
+        record(
+            "language.agency_change",
+            request=request,
+            detail={"language": chosen, "advocate_title": title},
+        )
         translation.activate(language_settings.language_for(request.user) or settings.LANGUAGE_CODE)
         messages.success(request, gettext("The agency's language is saved."))
         return redirect("agency:agency_language")

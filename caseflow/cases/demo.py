@@ -17,7 +17,7 @@ import random
 
 from django.db.models import Count
 
-from caseflow.accounts.models import Agency, User
+from caseflow.accounts.models import AdvocateTitle, Agency, User, set_advocate_title
 from caseflow.cases import journey
 from caseflow.cases.language import set_agency_language, set_user_language
 from caseflow.cases.models import (
@@ -259,6 +259,8 @@ def _survivor(case) -> Party:
 
 def _languages(context) -> None:
     set_agency_language(Agency.objects.get(slug="riverside").pk, "en-gb")
+    # Riverside, a UK service, calls its advocates IDVAs.
+    set_advocate_title(Agency.objects.get(slug="riverside").pk, AdvocateTitle.IDVA)
     set_agency_language(Agency.objects.get(slug="hillview").pk, "en-us")
     set_user_language(User.objects.get(username=SPANISH_ADVOCATE), "es")
     riverside = [c for c in context.cases if c.agency.slug == "riverside"]

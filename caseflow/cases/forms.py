@@ -297,12 +297,14 @@ class AssignForm(forms.Form):
         label=_("Also assigned"),
     )
 
-    def __init__(self, *args, users, **kwargs):
+    def __init__(self, *args, users, idva=False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["primary"].queryset = users
         self.fields["others"].queryset = users
         self.fields["primary"].label_from_instance = _staff_label
         self.fields["others"].label_from_instance = _staff_label
+        if idva:
+            self.fields["primary"].label = _("Primary IDVA")
         self.helper = _helper(_("Save assignment"))
 
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
-from caseflow.accounts.models import Role
+from caseflow.accounts.models import AdvocateTitle, Role, advocate_title
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
 from caseflow.cases import contact, drafts, journey, selectors, services, timeline, today
@@ -522,7 +522,12 @@ def case_assign(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         "primary": case.primary_advocate_id,
         "others": [u.pk for u in case.assignees.exclude(pk=case.primary_advocate_id)],
     }
-    form = AssignForm(request.POST or None, users=users, initial=initial)
+    form = AssignForm(
+        request.POST or None,
+        users=users,
+        initial=initial,
+        idva=advocate_title(case.agency_id) == AdvocateTitle.IDVA,
+    )
     if request.method == "POST" and form.is_valid():
         others = [u for u in form.cleaned_data["others"] if u != form.cleaned_data["primary"]]
         services.case_assign(

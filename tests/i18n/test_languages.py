@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from caseflow.audit.models import AuditEvent
 from caseflow.cases.language import set_agency_language, set_user_language
 from caseflow.cases.models import Party, PartyRole
 from caseflow.cases.selectors import language_use
@@ -196,3 +197,37 @@ def test_the_safety_plan_prints_in_the_survivors_language(cast, login):
     # The advocate may print it in their own language instead.
     page = client.get(url, {"language": "en-gb", "title": "Notes"}).content.decode()
     assert "Safe contacts and code words" in page.split('id="print-area"', 1)[1]
+
+
+def test_an_agency_may_call_its_advocates_idvas(cast, login):
+    admin = login(cast.agency_admin)
+    page = admin.get(reverse("agency:agency_language")).content.decode()
+    assert "What your agency calls its advocates" in page
+    response = admin.post(
+        reverse("agency:agency_language"), {"language": "en-gb", "advocate_title": "idva"}
+    )
+    assert response.status_code == 302
+    event = AuditEvent.objects.filter(action="language.agency_change").latest("seq")
+    assert event.detail["advocate_title"] == "idva"
+    # The staff list, the team table and the case list say IDVA; the role itself is unchanged.
+    staff = admin.get(reverse("agency:staff_list")).content.decode()
+    assert "<td>IDVA</td>" in staff and "<td>Advocate</td>" not in staff
+    form = admin.get(reverse("agency:staff_edit", args=[cast.assigned.pk])).content.decode()
+    assert '<option value="advocate" selected>IDVA</option>' in form
+    cast.assigned.membership.refresh_from_db()
+    assert cast.assigned.membership.role == "advocate"
+    cases = login(cast.supervisor).get(reverse("cases:list")).content.decode()
+    assert "Primary IDVA" in cases and "Primary advocate" not in cases
+    assign = login(cast.supervisor).get(reverse("cases:assign", args=[cast.case.public_id]))
+    assert "Primary IDVA" in assign.content.decode()
+    # Another agency still says advocate.
+    other = login(cast.other_agency).get(reverse("cases:list")).content.decode()
+    assert "Primary advocate" in other and "Primary IDVA" not in other
+    # Saving the language alone keeps the agency's word.
+    admin = login(cast.agency_admin)
+    admin.post(reverse("agency:agency_language"), {"language": "en-us"})
+    assert "<td>IDVA</td>" in admin.get(reverse("agency:staff_list")).content.decode()
+    admin.post(
+        reverse("agency:agency_language"), {"language": "en-gb", "advocate_title": "advocate"}
+    )
+    assert "<td>Advocate</td>" in admin.get(reverse("agency:staff_list")).content.decode()
