@@ -16,6 +16,7 @@ from crispy_forms.layout import Fieldset, Layout, Submit
 from django import forms
 from django.conf import settings
 from django.utils import timezone
+from django.utils.dates import WEEKDAYS
 from django.utils.text import format_lazy
 
 from caseflow.agreements import terms
@@ -31,12 +32,8 @@ from caseflow.cases.evidence import ACCEPTED_WORDS, EvidenceRefused, check_file
 from caseflow.lib import weekly_windows
 from caseflow.lib.i18n import gettext_lazy as _
 
-WEEKDAY_CHOICES = [
-    (str(i), name)
-    for i, name in enumerate(
-        ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-    )
-]
+#: Monday first, in Django's own (translated) words.
+WEEKDAY_CHOICES = [(str(i), WEEKDAYS[i]) for i in range(7)]
 MAX_TOPICS = 30
 MAX_TOPIC_LENGTH = 60
 
@@ -156,10 +153,10 @@ class AgreementForm(forms.Form):
         help_text=_("Empty: no frequency cap."),
     )
     cap_per = forms.ChoiceField(
-        label="per", choices=[("day", "day"), ("week", "week")], initial="day"
+        label=_("per"), choices=[("day", _("day")), ("week", _("week"))], initial="day"
     )
     cap_direction = forms.ChoiceField(
-        label="from", choices=DIRECTION_CHOICES, initial=terms.Direction.TO_SURVIVOR
+        label=_("from"), choices=DIRECTION_CHOICES, initial=terms.Direction.TO_SURVIVOR
     )
     routine_response_hours = forms.IntegerField(
         label=_("Routine replies within (hours)"), required=False, min_value=1, max_value=336
@@ -221,7 +218,7 @@ class AgreementForm(forms.Form):
         self.helper = FormHelper()
         self.helper.layout = Layout(
             Fieldset(
-                "Agreement",
+                _("Agreement"),
                 "effective_from",
                 "effective_to",
                 "court",
@@ -230,14 +227,14 @@ class AgreementForm(forms.Form):
                 "children",
             ),
             Fieldset(
-                "Channels",
+                _("Channels"),
                 "permitted_to_survivor",
                 "forbidden_to_survivor",
                 "permitted_from_survivor",
                 "forbidden_from_survivor",
             ),
             Fieldset(
-                f"Topics and times ({timezone_name} time)",
+                _("Topics and times (%(zone)s time)") % {"zone": timezone_name},
                 *(() if first_version else ("terms_from",)),
                 "permitted_topics",
                 "time_windows",
@@ -536,7 +533,9 @@ class ContactEventForm(forms.Form):
         self.topics = sorted(topics)
         if self.topics:
             self.fields["topic"].widget.attrs["list"] = "agreement-topics"
-        self.fields["occurred_at"].help_text = f"In the survivor's time zone ({timezone_name})."
+        self.fields["occurred_at"].help_text = _("In the survivor's time zone (%(zone)s).") % {
+            "zone": timezone_name
+        }
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True

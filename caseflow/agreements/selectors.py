@@ -234,7 +234,7 @@ def version_diff(old: AgreementVersion, new: AgreementVersion) -> list[DiffLine]
     before = dict(describe_terms(old))
     after = describe_terms(new)
     lines = [DiffLine(label, before.get(label, "—"), text) for label, text in after]
-    lines.append(DiffLine("Note", old.note or "—", new.note or "—"))
+    lines.append(DiffLine(_("Note"), old.note or "—", new.note or "—"))
     return lines
 
 

@@ -27,6 +27,7 @@ from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.agreements import terms
 from caseflow.agreements.breaches import can_breach, counted_breaches, review_for_survivor
+from caseflow.agreements.labels import RECORDED_BY_ADVOCATE
 from caseflow.agreements.models import (
     SEVERITY_RANK,
     STATUS_TRANSITIONS,
@@ -434,7 +435,7 @@ def breach_review(
         channel=event.channel,
         terms_broken=[t.value for t in chosen],
         violations=[
-            {"term": t.value, "message": proposed.get(t.value, "Recorded by the advocate.")}
+            {"term": t.value, "message": proposed.get(t.value, RECORDED_BY_ADVOCATE)}
             for t in chosen
         ],
         description=description,

@@ -60,9 +60,9 @@ def contacts(case, query: Query) -> list[Entry]:
     for row in newest(qs, query, CONTACT, "occurred_at"):
         row.case = case
         by_survivor = row.direction == _FROM_SURVIVOR
-        facts = [("How", _how(row))]
+        facts = [(_("How"), _how(row))]
         if not by_survivor:
-            facts.append(("Review", str(ReviewState(row.review).label)))
+            facts.append((_("Review"), str(ReviewState(row.review).label)))
         people = {SURVIVOR, OTHER_PARTY}
         if row.channel == _THIRD_PARTY:
             people.add(OTHER_PERSON)
@@ -97,10 +97,10 @@ def breaches(case, query: Query) -> list[Entry]:
         row.case = case
         facts = [
             (_("Terms broken"), "; ".join(str(TERM_LABELS.get(t, t)) for t in row.terms_broken)),
-            ("Severity", row.get_severity_display()),
+            (_("Severity"), row.get_severity_display()),
         ]
         if row.police_reported:
-            facts.append(("Police", "Reported"))
+            facts.append((_("Police"), _("Reported")))
         entries.append(
             Entry(
                 at=row.occurred_at,
@@ -134,12 +134,13 @@ def versions(case, query: Query) -> list[Entry]:
                 title=(
                     _("Contact agreement recorded")
                     if row.number == 1
-                    else f"Contact agreement changed (version {row.number})"
+                    else _("Contact agreement changed (version %(number)s)")
+                    % {"number": row.number}
                 ),
                 body=short(row.note),
                 people=VERSION_PEOPLE,
                 url=reverse("agreements:versions", args=[case.public_id, row.agreement.public_id]),
-                facts=(("By", _name(row.author)),),
+                facts=((_("By"), _name(row.author)),),
             )
         )
     return entries

@@ -7,6 +7,7 @@ from django.utils.translation import gettext
 
 from caseflow.cases.models import Case, Episode, EpisodeStart
 from caseflow.cases.timeline import STAFF, SURVIVOR, Entry, Query, Source, about, key_of
+from caseflow.lib.i18n import gettext_lazy
 
 KIND = "episode"
 PEOPLE = frozenset({SURVIVOR, STAFF})
@@ -76,7 +77,7 @@ def fetch(case: Case, query: Query) -> list[Entry]:
 
 SOURCE = Source(
     kind=KIND,
-    label="Episodes of support",
+    label=gettext_lazy("Episodes of support"),
     fetch=fetch,
     order=85,
     categories=frozenset(),

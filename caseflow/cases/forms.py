@@ -456,7 +456,7 @@ class TimelineFilterForm(forms.Form):
         kind.choices = [(s.kind, s.label) for s in sources]
         person = self.fields["person"]
         assert isinstance(person, forms.ChoiceField)
-        person.choices = [("", "Anyone"), *PEOPLE.items()]
+        person.choices = [("", _("Anyone")), *PEOPLE.items()]
 
     def _clean_day(self, name: str) -> dt.date | None:
         value = self.cleaned_data.get(name)

@@ -49,7 +49,7 @@ def _title(event: AuditEvent) -> str:
         return _("Case marked dormant")
     if after == CaseStatus.ACTIVE and before in (CaseStatus.CLOSED, CaseStatus.DORMANT):
         return _("Case reopened")
-    return f"Case made {_STATUS.get(after, after).lower()}"
+    return _("Case made %(status)s") % {"status": _STATUS.get(after, after).lower()}
 
 
 def _opened(case: Case, query: Query) -> Entry | None:
@@ -85,7 +85,7 @@ def fetch(case: Case, query: Query) -> list[Entry]:
             key=key_of(event.seq),
             title=_title(event),
             people=PEOPLE,
-            facts=(("By", _actor(event)),) if event.actor_id else (),
+            facts=((_("By"), _actor(event)),) if event.actor_id else (),
         )
         for event in events
     ]

@@ -743,7 +743,7 @@ def timeline_heading(case: Case, form: TimelineFilterForm) -> dict[str, Any]:
         "kinds": [labels[k] for k in data.get("kind") or []] or [_("Every kind of record")],
         "since": data["since"].isoformat() if data.get("since") else "",
         "until": data["until"].isoformat() if data.get("until") else "",
-        "person": timeline.PEOPLE.get(data.get("person") or "", "Anyone"),
+        "person": timeline.PEOPLE.get(data.get("person") or "", _("Anyone")),
     }
 
 

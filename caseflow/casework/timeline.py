@@ -93,7 +93,11 @@ def note_entries(case, query: Query) -> list[Entry]:
                 at=note.occurred_at,
                 kind="note",
                 key=timeline.key_of(note.pk),
-                title=f"{note.get_kind_display()}: {note.get_direction_display().lower()}"
+                title=gettext("%(kind)s: %(direction)s")
+                % {
+                    "kind": note.get_kind_display(),
+                    "direction": note.get_direction_display().lower(),
+                }
                 if note.direction != "none"
                 else note.get_kind_display(),
                 body=note.text,
@@ -129,15 +133,16 @@ def incident_entries(case, query: Query) -> list[Entry]:
             people.add(INCIDENT_PEOPLE[IncidentPerson(incident.person)])
         facts = [(_("Police involved"), incident.get_police_display())]
         if incident.serious:
-            facts.append(("Serious", "Yes"))
+            facts.append((_("Serious"), _("Yes")))
         if incident.approximate and incident.when_described:
-            facts.append(("When", incident.when_described))
+            facts.append((_("When"), incident.when_described))
         entries.append(
             Entry(
                 at=incident.occurred_at,
                 kind="incident",
                 key=timeline.key_of(incident.pk),
-                title="Incident: " + ", ".join(str(k) for k in incident.kind_labels).lower(),
+                title=gettext("Incident: %(kinds)s")
+                % {"kinds": ", ".join(str(k) for k in incident.kind_labels).lower()},
                 body=incident.what_happened,
                 people=frozenset(people),
                 approximate=incident.approximate,

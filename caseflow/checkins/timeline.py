@@ -26,14 +26,17 @@ _OUTCOMES = dict(CheckInOutcome.choices)
 def _title(row: CheckIn) -> str:
     channel = _CHANNELS.get(row.channel, row.channel).lower()
     if row.status == CheckInStatus.CANCELLED:
-        return f"Check-in cancelled ({channel})"
+        return _("Check-in cancelled (%(channel)s)") % {"channel": channel}
     if row.status == CheckInStatus.UNSAFE:
-        return f"Check-in stopped: no longer safe ({channel})"
+        return _("Check-in stopped: no longer safe (%(channel)s)") % {"channel": channel}
     if row.outcome:
-        return f"Check-in ({channel}): {_OUTCOMES.get(row.outcome, row.outcome).lower()}"
+        return _("Check-in (%(channel)s): %(outcome)s") % {
+            "channel": channel,
+            "outcome": _OUTCOMES.get(row.outcome, row.outcome).lower(),
+        }
     if row.status == CheckInStatus.MISSED:
-        return f"Check-in ({channel}): not made at the time"
-    return f"Check-in ({channel}): no outcome recorded yet"
+        return _("Check-in (%(channel)s): not made at the time") % {"channel": channel}
+    return _("Check-in (%(channel)s): no outcome recorded yet") % {"channel": channel}
 
 
 def _short(text: str) -> str:
@@ -58,7 +61,7 @@ def fetch(case, query: Query) -> list[Entry]:
                 title=_title(row),
                 body=_short(row.note),
                 people=PEOPLE,
-                facts=(("Advocate", assignee),),
+                facts=((_("Advocate"), assignee),),
             )
         )
     return entries

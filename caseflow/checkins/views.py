@@ -489,5 +489,5 @@ def safe_contact_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse
     return render(
         request,
         "cases/case_form.html",
-        {"form": form, "case": case, "title": "Safe-contact profile"},
+        {"form": form, "case": case, "title": _("Safe-contact profile")},
     )

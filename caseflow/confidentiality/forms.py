@@ -9,7 +9,7 @@ from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from caseflow.cases.models import FIELD_PLACES, IntakeField, Party, PartyRole
 from caseflow.confidentiality import services
@@ -181,10 +181,9 @@ class _ExportForm(forms.Form):
 
 
 def evidence_label(evidence) -> str:
-    return (
-        f"{evidence.created_at:%d %b %Y} · {evidence.filename} · {evidence.content_type}, "
-        f"{evidence.size} bytes"
-    )
+    size = ngettext("%(size)s byte", "%(size)s bytes", evidence.size) % {"size": evidence.size}
+    day = date_format(evidence.created_at, "j M Y")
+    return f"{day} · {evidence.filename} · {evidence.content_type}, {size}"
 
 
 class EvidencePackForm(_ExportForm):

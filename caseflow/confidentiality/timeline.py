@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from django.db.models import F, Value
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from caseflow.cases.models import PartyRole
 from caseflow.cases.timeline import (
@@ -33,12 +35,18 @@ SIGNED, REVOKED, ENDED = 1, 2, 3
 _KINDS = dict(DisclosureKind.choices)
 
 
-def _consent_by(release: Release) -> str:
+def _consent_title(release: Release) -> str:
     if release.for_child_id is not None:
-        return "a guardian, for a child"
+        return gettext("Consent to share signed by a guardian, for a child")
     if release.consenting_party.role == PartyRole.SURVIVOR:
-        return "the survivor"
-    return release.consenting_party.get_role_display().lower()
+        return gettext("Consent to share signed by the survivor")
+    return gettext("Consent to share signed by the %(role)s") % {
+        "role": release.consenting_party.get_role_display().lower()
+    }
+
+
+def _day(day) -> str:
+    return date_format(day, "j M Y")
 
 
 def releases(case, query: Query) -> list[Entry]:
@@ -61,7 +69,7 @@ def releases(case, query: Query) -> list[Entry]:
         for row in rows:
             row.case = case
             if part == SIGNED:
-                title = f"Consent to share signed by {_consent_by(row)}"
+                title = _consent_title(row)
             elif part == REVOKED:
                 title = _("Consent to share revoked")
             else:
@@ -76,9 +84,13 @@ def releases(case, query: Query) -> list[Entry]:
                     people=PEOPLE,
                     date_only=part != REVOKED,
                     facts=(
-                        ("With", row.recipient),
-                        ("Covers", row.category_labels),
-                        ("Valid", f"{row.signed_on:%d %b %Y} to {row.expires_on:%d %b %Y}"),
+                        (_("With"), row.recipient),
+                        (_("Covers"), row.category_labels),
+                        (
+                            _("Valid"),
+                            gettext("%(start)s to %(end)s")
+                            % {"start": _day(row.signed_on), "end": _day(row.expires_on)},
+                        ),
                     ),
                 )
             )
@@ -107,9 +119,9 @@ def disclosures(case, query: Query) -> list[Entry]:
                 people=DISCLOSURE_PEOPLE,
                 date_only=True,
                 facts=(
-                    ("To", row.recipient),
-                    ("What", row.category_labels),
-                    ("Under", authority),
+                    (_("To"), row.recipient),
+                    (_("What"), row.category_labels),
+                    (_("Under"), authority),
                 ),
             )
         )

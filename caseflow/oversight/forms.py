@@ -14,6 +14,7 @@ from caseflow.lib.i18n import gettext_lazy as _
 #: The parts of caseflow an action belongs to (the part of its name before the dot), in words.
 AREAS = {
     "access": _("Access reviews"),
+    "agency": _("Agency settings"),
     "agreement": _("Contact agreements"),
     "alert": _("Alerts"),
     "audit": _("The audit trail"),
@@ -25,20 +26,33 @@ AREAS = {
     "checkin_schedule": _("Check-ins"),
     "checkins": _("Check-ins"),
     "dashboard": _("Home page"),
+    "demographics": _("Demographics"),
     "disclosure": _("Disclosures"),
     "draft": _("Drafts"),
+    "evidence": _("Evidence files"),
     "fields": _("Field settings"),
     "followup": _("Follow-ups"),
+    "goal": _("Needs, goals and services"),
+    "incident": _("Incidents"),
     "instrument": _("Risk assessments"),
+    "language": _("Language settings"),
     "legal_hold": _("Purges"),
+    "meeting": _("Risk meetings"),
+    "need": _("Needs, goals and services"),
+    "needs": _("Needs, goals and services"),
+    "note": _("Case notes"),
+    "operator": _("Operators' admin"),
+    "partners": _("Risk meetings"),
     "party": _("People on a case"),
     "plan": _("Safety plans"),
     "purge": _("Purges"),
+    "referral": _("Referrals to other services"),
     "release": _("Releases"),
     "report": _("Reports"),
     "retention": _("Retention"),
     "risk": _("Risk assessments"),
     "safe_contact": _("Safe contact"),
+    "service": _("Needs, goals and services"),
     "security": _("Sign-in and security"),
     "session": _("Sign-in and security"),
     "staff": _("Staff"),
@@ -54,9 +68,12 @@ AREAS = {
 }
 
 
+#: The area of an action whose part of caseflow is not named above.
+OTHER_AREA = _("Other")
+
+
 def area_of(name: str) -> str:
-    prefix = name.split(".", 1)[0]
-    return AREAS.get(prefix, prefix.replace("_", " ").capitalize())
+    return AREAS.get(name.split(".", 1)[0], OTHER_AREA)
 
 
 def action_choices() -> list:

@@ -9,12 +9,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Max, Min, Q, QuerySet
+from django.utils.translation import gettext
 
 from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.audit.models import AuditEvent, AuditEventQuerySet
 from caseflow.cases.models import BreakGlassGrant, Case
 from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.oversight.templatetags.audit_words import code_words, field_words
 
 
 def reads(events: QuerySet[AuditEvent]) -> QuerySet[AuditEvent]:
@@ -28,12 +30,12 @@ PAGE_SIZE = 50
 CHANGE_ACTIONS = {
     "case.create": _("Case opened"),
     "case.update": _("Case details"),
-    "case.status": "Status",
-    "case.assign": "Assignment",
+    "case.status": _("Status"),
+    "case.assign": _("Assignment"),
     "case.restrict": _("Access list"),
     "party.create": _("Person added"),
-    "party.update": "Person",
-    "safe_contact.save": "Safe-contact profile",
+    "party.update": _("Person"),
+    "safe_contact.save": _("Safe-contact profile"),
 }
 
 
@@ -165,7 +167,7 @@ def change_history(events: QuerySet, size: int = PAGE_SIZE) -> list[dict[str, An
         {
             "event": e,
             "what": CHANGE_ACTIONS[e.action],
-            "role": (e.detail or {}).get("role", ""),
+            "role": _role_words(e),
             "fields": _changed(e),
         }
         for e in rows
@@ -192,19 +194,32 @@ def attach_values(case: Any, history: list[dict[str, Any]], size: int = PAGE_SIZ
         by_seq[row.audit_seq] = row.changes if isinstance(row.changes, list) else []
     for h in history:
         h["diff"] = [
-            {"field": str(f).replace("_", " "), "before": before, "after": after}
+            {"field": field_words(str(f)), "before": before, "after": after}
             for f, before, after in by_seq.get(h["event"].seq, [])
         ]
+
+
+def _role_words(event: AuditEvent) -> str:
+    role = (event.detail or {}).get("role", "")
+    return code_words(str(role), "role", event.action) if role else ""
 
 
 def _changed(event: AuditEvent) -> list[str]:
     detail = event.detail or {}
     if "fields" in detail:
-        return [str(f).replace("_", " ") for f in detail["fields"]]
+        return [field_words(str(f)) for f in detail["fields"]]
     if event.action == "case.status":
-        return [f"status: {detail.get('from')} → {detail.get('to')}"]
-    if event.action in ("case.assign", "case.restrict"):
-        return ["assignees" if event.action == "case.assign" else "access list"]
+        return [
+            gettext("status: %(before)s → %(after)s")
+            % {
+                "before": code_words(str(detail.get("from")), "from", event.action),
+                "after": code_words(str(detail.get("to")), "to", event.action),
+            }
+        ]
+    if event.action == "case.assign":
+        return [gettext("assignees")]
+    if event.action == "case.restrict":
+        return [gettext("access list")]
     return []
 
 

@@ -15,6 +15,7 @@ from caseflow.cases.timeline import (
     key_of,
     newest,
 )
+from caseflow.lib.i18n import gettext_lazy
 from caseflow.partners.models import MeetingReferral, ServiceReferral
 
 MEETING, REFERRAL = "risk_meeting", "service_referral"
@@ -76,14 +77,14 @@ def service_referrals(case, query: Query) -> list[Entry]:
 SOURCES = (
     Source(
         kind=MEETING,
-        label="Risk meetings",
+        label=gettext_lazy("Risk meetings"),
         fetch=meeting_outcomes,
         order=60,
         categories=frozenset({"narratives", "risk"}),
     ),
     Source(
         kind=REFERRAL,
-        label="Referrals to other services",
+        label=gettext_lazy("Referrals to other services"),
         fetch=service_referrals,
         order=61,
         categories=frozenset({"narratives"}),

@@ -18,7 +18,7 @@ from caseflow.safety import sections
 
 TEXT_MAX = 4000
 ORDER_SLOTS = 3
-YES_NO = [("yes", "Yes"), ("no", "No"), ("", _("Not answered"))]
+YES_NO = [("yes", _("Yes")), ("no", _("No")), ("", _("Not answered"))]
 
 
 def _textarea(rows: int = 3) -> forms.Textarea:
@@ -198,7 +198,7 @@ class DiffForm(forms.Form):
 
 
 #: The printed page's title unless the advocate chooses another: it says nothing of what it is.
-NEUTRAL_TITLE = "Notes"
+NEUTRAL_TITLE = _("Notes")
 
 
 class PrintForm(forms.Form):

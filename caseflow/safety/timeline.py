@@ -31,7 +31,7 @@ def plan_versions(case, query: Query) -> list[Entry]:
             title=_("Safety plan written") if row.number == 1 else _("Safety plan updated"),
             people=PEOPLE,
             url=reverse("safety:plan_version", args=[case.public_id, row.number]),
-            facts=(("Version", str(row.number)), ("By", _name(row.author))),
+            facts=((_("Version"), str(row.number)), (_("By"), _name(row.author))),
         )
         for row in newest(qs, query, PLAN, "created_at")
     ]
@@ -45,9 +45,9 @@ def assessments(case, query: Query) -> list[Entry]:
     for row in newest(qs, query, RISK, "created_at"):
         row.case = case
         facts = [
-            ("Instrument", row.instrument.name),
-            ("Score", f"{row.score:g}"),
-            ("By", _name(row.assessor)),
+            (_("Instrument"), row.instrument.name),
+            (_("Score"), f"{row.score:g}"),
+            (_("By"), _name(row.assessor)),
         ]
         body = ""
         if row.override_band:

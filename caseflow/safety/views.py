@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from caseflow import policy
@@ -186,6 +187,16 @@ def plan_review(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     return redirect("safety:plan", case.public_id)
 
 
+def _neutral_titles() -> set[str]:
+    """The neutral title in every language of the interface: left as it was, it is not a
+    title of the advocate's choosing, and the paper gets it in its own language."""
+    titles = set()
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            titles.add(str(NEUTRAL_TITLE))
+    return titles
+
+
 def _printed_sections(content, omit, language: str) -> list:
     with translation.override(language):
         return [
@@ -206,7 +217,7 @@ def plan_print(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     )
     valid = form.is_valid()
     omit = form.cleaned_data["omit"] if valid else []
-    title = (form.cleaned_data["title"].strip() if valid else "") or NEUTRAL_TITLE
+    typed = form.cleaned_data["title"].strip() if valid else ""
     # The paper's headings in the survivor's language (their first one caseflow speaks), unless
     # the advocate chose otherwise; the advocate's own text is printed as written.
     chosen = form.cleaned_data.get("language") if valid else None
@@ -215,6 +226,11 @@ def plan_print(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         or translation.get_language()
         or settings.LANGUAGE_CODE
     )
+    title = typed if typed and typed not in _neutral_titles() else ""
+    if not title:
+        # The neutral title in the paper's language.
+        with translation.override(print_language):
+            title = str(NEUTRAL_TITLE)
     content = services.plan_content(plan)
     record(
         "plan.print",
@@ -318,12 +334,12 @@ def assessment_detail(
         raise Http404(_("No such assessment"))
     definition = assessment.instrument.instrument()
     answers = assessment.answers or {}
-    labels: dict[object, str] = {True: "Yes", False: "No"}
+    labels: dict[object, str] = {True: gettext("Yes"), False: gettext("No")}
     words = answers.get(services.WORDS_KEY) or {}
     items = [
         {
             "item": item,
-            "answer": labels.get(answers.get(item.id), "Not answered"),
+            "answer": labels.get(answers.get(item.id), gettext("Not answered")),
             "words": words.get(item.id, ""),
         }
         for item in definition.items

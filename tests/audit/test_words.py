@@ -7,11 +7,12 @@ import datetime as dt
 
 import time_machine
 from django.urls import reverse
+from django.utils import translation
 
 from caseflow.audit.services import record
 from caseflow.cases import services as cases
 from caseflow.oversight.forms import action_choices
-from caseflow.oversight.templatetags.audit_words import detail_words
+from caseflow.oversight.templatetags.audit_words import detail_phrases, detail_words, object_words
 
 T0 = dt.datetime(2026, 6, 1, 9, 0, tzinfo=dt.UTC)
 
@@ -34,6 +35,49 @@ def test_detail_words():
     assert detail_words({"elsewhere": True, "case_id": 4}) == ["Elsewhere in the agency: yes"]
 
 
+def test_codes_in_details_are_words_and_ids_are_counted_or_left_out():
+    detail = {
+        "agreement": "w4SW2PlYkQ17i3s-vsogA",
+        "evidence": ["8KBx1Ext5JvTAweVIsesA", "KfAPm0mYXa59-yaArE07A"],
+        "review": "pending",
+        "proposed": ["time_windows"],
+        "format": "csv",
+        "audience": "internal",
+        "sha256": "ab" * 32,
+        "checkin": None,
+    }
+    assert detail_words(detail, "agreement.event.create") == [
+        "2 evidence files",
+        "Review: Awaiting review",
+        "Terms the checker found broken: Outside the agreed contact times",
+        "Format: CSV",
+        "For: our agency",
+    ]
+    # The same code means what the action's own choices say.
+    assert detail_words({"kind": "housing", "status": "identified"}, "need.create") == [
+        "Kind: Housing",
+        "Status: Identified",
+    ]
+    assert detail_words({"from": "active", "to": "closed"}, "case.status") == [
+        "From: Active",
+        "To: Closed",
+    ]
+    assert object_words("breakglassgrant") == "emergency access"
+    assert object_words("not_a_model") == ""
+
+
+def test_details_are_read_in_the_readers_language_and_unknown_codes_stay_codes():
+    with translation.override("es"):
+        assert detail_words({"cases": [1, 2], "police": "no"}, "incident.create") == [
+            "2 casos",
+            "Intervino la policía: No",
+        ]
+    (phrase,) = detail_phrases({"format": "xyz"}, "report.export")
+    assert phrase.parts == (("xyz", True),)
+    (phrase,) = detail_phrases({"strange_key": 3}, "report.export")
+    assert phrase.label_is_code and str(phrase) == "strange_key: 3"
+
+
 def test_the_action_filter_is_a_choice_of_labels_grouped_by_area(cast, login):
     groups = dict(action_choices()[1:])
     assert ("case.view", "Viewed the case") in groups["Cases"]
@@ -42,6 +86,7 @@ def test_the_action_filter_is_a_choice_of_labels_grouped_by_area(cast, login):
     assert response.context["form"].errors
     page = login(cast.auditor).get(reverse("audit:events")).content.decode()
     assert '<option value="case.view">Viewed the case</option>' in page
+    assert "Incidents" in groups and "Other" not in groups
 
 
 def test_a_supervisor_sees_what_someone_from_another_team_did_with_emergency_access(cast, login):

@@ -28,26 +28,6 @@ ZONE_NAMES = available_timezones()
 #: Time zones as a person reads them in a choice ("America/Los Angeles"): data, not words.
 ZONE_LABELS = {name.replace("_", " ") for name in ZONE_NAMES}
 
-#: Pages known to still show unmarked words, each with what is left to mark: they are rendered
-#: (a crash still fails) but their findings do not fail the test. Shrink this list.
-PENDING: dict[str, str] = {
-    "audit:case": "audit event details: detail keys and values (e.g. 'Format: csv')",
-    "audit:events": "audit event details and the action filter's groups",
-    "audit:case_access": "audit event details",
-    "cases:timeline": "facts of timeline entries written by the apps' sources ('By', 'Covers')",
-    "cases:timeline_print": "facts of timeline entries, as on the timeline",
-    "agreements:new": "field groups and channel words of the agreement form",
-    "agreements:edit": "field groups and channel words of the agreement form",
-    "agreements:event_new": "field groups of the contact form",
-    "agreements:versions": "term names in the version list",
-    "agreements:review": "the checker's findings",
-    "agreements:detail": "the terms' words",
-    "safety:plan_print": "the paper's default title ('Notes')",
-    "safety:assessment": "an unanswered question ('Not answered')",
-    "confidentiality:evidence_pack": "the pack's category words",
-    "checkins:safe_contact": "the form's heading words",
-    "checkins:new": "the survivor's time zone sentence",
-}
 READ_ATTRIBUTES = ("title", "aria-label", "placeholder", "alt", "data-confirm")
 # Not words to translate: scripts, what someone typed, and machine text (keys, codes, commands).
 SKIP_CONTENT = {"script", "style", "textarea", "code"}
@@ -202,8 +182,6 @@ def _walk(client, pages, data, django_words) -> tuple[int, list[str]]:
         parser = Visible()
         parser.feed(response.content.decode())
         found = unmarked(parser.texts, data, django_words)
-        if name in PENDING:
-            continue
         problems.extend(f"{name}: {text!r}" for text in found)
     return visited, problems
 

@@ -3,9 +3,13 @@ codes and no internal ids on the page (the CSV export keeps them for machines)."
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
 from typing import Any
 
 from django import template
+from django.db import models
+from django.utils.translation import ngettext
 
 from caseflow.accounts.models import Role
 from caseflow.audit import actions
@@ -16,31 +20,400 @@ register = template.Library()
 #: Roles as recorded on events (the operator is not an agency role).
 _ROLES = {**dict(Role.choices), "operator": _("Operator")}
 
-#: Detail keys that hold internal ids only: counted or left out, never shown as numbers.
-_ID_LISTS = {"cases": (_("case"), _("cases")), "users": (_("person"), _("people"))}
-_HIDDEN = {"grant", "event", "request", "page", "release", "disclosure", "order", "key", "id"}
+#: Detail keys that name records by their ids: counted, never shown.
+_COUNTED = {
+    "cases": lambda n: ngettext("%(count)s case", "%(count)s cases", n),
+    "users": lambda n: ngettext("%(count)s person", "%(count)s people", n),
+    "agreements": lambda n: ngettext(
+        "%(count)s contact agreement", "%(count)s contact agreements", n
+    ),
+    "evidence": lambda n: ngettext("%(count)s evidence file", "%(count)s evidence files", n),
+    "assessments": lambda n: ngettext("%(count)s risk assessment", "%(count)s risk assessments", n),
+    "proposals": lambda n: ngettext("%(count)s purge proposal", "%(count)s purge proposals", n),
+    "teams": lambda n: ngettext("%(count)s team", "%(count)s teams", n),
+    "checkins": lambda n: ngettext("%(count)s check-in", "%(count)s check-ins", n),
+}
+#: Detail keys that hold an internal id, a code or a fingerprint only: left out (the CSV export
+#: keeps them). A yes or no under one of these keys is still shown.
+_HIDDEN = {
+    "agreement",
+    "amendment",
+    "assessment",
+    "breach",
+    "certificate",
+    "checkin",
+    "disclosure",
+    "episode",
+    "event",
+    "goal",
+    "grant",
+    "id",
+    "incident",
+    "instrument",
+    "key",
+    "need",
+    "note",
+    "order",
+    "page",
+    "path_name",
+    "plan",
+    "proposal",
+    "release",
+    "request",
+    "sha256",
+    "slug",
+    "user",
+}
 
 #: Detail keys in words.
 _KEYS = {
-    "fields": _("Fields"),
-    "role": _("Role"),
-    "status": _("Status"),
-    "from": _("From"),
-    "to": _("To"),
-    "version": _("Version"),
-    "minutes": _("Minutes"),
-    "reason": _("Reason"),
-    "filters": _("Filters"),
-    "omitted": _("Left out"),
-    "elsewhere": _("Elsewhere in the agency"),
-    "found_by": _("Found by"),
-    "form": _("Form"),
+    "accepted": _("Accepted"),
+    "action": _("Action"),
+    "active": _("In use"),
+    "added": _("Added"),
+    "after": _("After"),
+    "after_reset": _("After a reset"),
+    "already_current": _("Already up to date"),
+    "approvals": _("Approvals"),
+    "approvers": _("Approvers"),
+    "assessed": _("Assessed"),
+    "assignee": _("Assigned to"),
     "audience": _("For"),
+    "basis": _("Basis for sharing"),
+    "before": _("Before"),
+    "below_assessment": _("Below the assessed level"),
+    "break_glass": _("Under emergency access"),
+    "cancelled": _("Cancelled"),
+    "case_filter": _("Filtered by case"),
+    "case_status": _("Case status"),
+    "cases_outside_caseload": _("Cases outside their caseload"),
     "categories": _("Categories"),
+    "cells": _("Cells"),
+    "changed": _("Changed"),
+    "channel": _("Channel"),
+    "checked_by_name_only": _("Checked by name only"),
+    "choice": _("Choice"),
+    "cleared": _("Cleared"),
+    "compared": _("Versions compared"),
+    "conflict_flag": _("Possible conflict of interest"),
+    "count": _("Number"),
+    "created": _("Created"),
+    "deleted": _("Deleted"),
+    "dimensions": _("Broken down by"),
+    "direction": _("Direction"),
+    "elsewhere": _("Elsewhere in the agency"),
+    "entries": _("Entries"),
+    "episodes": _("Episodes of support"),
+    "events": _("Events"),
+    "expired_at": _("Ran out at"),
+    "fields": _("Fields"),
+    "filters": _("Filters"),
+    "flagged": _("Flagged"),
+    "followups": _("Follow-ups"),
+    "for_child": _("For a child"),
+    "form": _("Form"),
+    "format": _("Format"),
+    "found_by": _("Found by"),
+    "from": _("From"),
+    "hour": _("Hour"),
+    "how": _("How"),
+    "instrument_version": _("Instrument version"),
+    "key_destroyed": _("Data key destroyed"),
+    "kind": _("Kind"),
+    "kinds": _("Kinds"),
+    "language": _("Language"),
+    "left": _("Left"),
+    "limit": _("Limit"),
+    "link_sent": _("Link sent"),
+    "minutes": _("Minutes"),
+    "mode": _("Mode"),
+    "n": _("Times"),
+    "narratives_years": _("Years before narratives are purged"),
+    "needed": _("Needed"),
+    "number": _("Number"),
+    "older": _("Older entries"),
+    "omitted": _("Left out"),
+    "on": _("On"),
+    "outcome": _("Outcome"),
+    "override": _("Level overridden"),
+    "owner": _("Who does it"),
+    "parts": _("Parts"),
+    "party_role": _("Role of the person"),
     "pending": _("Pending"),
+    "period": _("Period"),
+    "police": _("Police involved"),
+    "police_reported": _("Reported to the police"),
+    "previous_active": _("Previously active"),
+    "previous_primary": _("Previously the main contact"),
+    "previous_role": _("Previous role"),
+    "primary": _("Main contact"),
+    "proposed": _("Terms the checker found broken"),
+    "reason": _("Reason"),
+    "recent": _("Recent"),
+    "record_years": _("Years before the whole record is purged"),
+    "removed": _("Removed"),
+    "reopened": _("Reopened"),
+    "repeat": _("Heard within a year"),
+    "report": _("Report"),
+    "reset_at": _("Reset at"),
+    "restored": _("Restored"),
+    "restricted": _("Access limited"),
+    "review": _("Review"),
     "reviewed": _("Reviewed"),
+    "revoked": _("Revoked"),
+    "rewrapped": _("Keys re-wrapped"),
+    "risk_level": _("Risk level"),
+    "role": _("Role"),
+    "route": _("Route"),
+    "rows": _("Rows"),
+    "rule": _("Repeating"),
+    "scope": _("Scope"),
+    "sections": _("Sections"),
+    "serious": _("Serious"),
+    "series": _("The whole series"),
+    "service": _("Service"),
+    "severity": _("Severity"),
+    "source": _("Source"),
+    "start": _("Start"),
+    "status": _("Status"),
+    "step": _("Step"),
+    "superseded": _("Superseded"),
+    "suppressed": _("Suppressed"),
+    "terms": _("Terms"),
+    "title": _("Title"),
+    "to": _("To"),
+    "unanswered": _("Unanswered"),
     "values": _("Values"),
+    "version": _("Version"),
+    "versions": _("Versions"),
+    "via": _("Via"),
 }
+
+#: Codes stored in details that no choice of a model names, in words.
+_CODES = {
+    "absolute": _("the longest a session may last"),
+    "asked_supervisor": _("asked a supervisor"),
+    "case_reopened": _("the case was reopened"),
+    "closure": _("closing the case"),
+    "csv": _("CSV"),
+    "enrol": _("setting up"),
+    "html": _("web page"),
+    "idle": _("idle for too long"),
+    "internal": _("our agency"),
+    "json": _("JSON"),
+    "new_case": _("a new case"),
+    "no_covering_release": _("no consent to share covers it"),
+    "offered": _("offered"),
+    "other_agency": _("another agency"),
+    "outside": _("outside the agency"),
+    "pdf": _("PDF"),
+    "reauth": _("confirming who they are"),
+    "reopen": _("reopen the case"),
+    "staff": _("our staff"),
+    "unknown": _("not known"),
+    "user": _("a member of staff"),
+    "verify": _("signing in"),
+    "zip": _("ZIP archive"),
+    # Why a release does not cover a disclosure.
+    "unknown_release": _("no consent to share chosen"),
+    "revoked": _("the consent to share was revoked"),
+    "expired": _("the consent to share has run out"),
+    "not_yet_signed": _("the consent to share is not signed yet"),
+    "consent_not_valid": _("the consent is not valid"),
+    "recipient_not_covered": _("the recipient is not covered"),
+    "category_not_covered": _("a category is not covered"),
+}
+
+#: Field names (``fields``) in words.
+_FIELDS = {
+    "address": _("address"),
+    "assignee": _("assigned to"),
+    "channel": _("channel"),
+    "code_word": _("code word"),
+    "date_of_birth": _("date of birth"),
+    "description": _("description"),
+    "due_at": _("due"),
+    "email": _("e-mail"),
+    "last_reviewed_at": _("last reviewed"),
+    "name": _("name"),
+    "note": _("note"),
+    "outcome": _("outcome"),
+    "phone": _("phone"),
+    "review_by": _("next review by"),
+    "review_comment": _("review comment"),
+    "risk_level": _("risk level"),
+    "safe_email": _("safe e-mail"),
+    "safe_phone": _("safe phone"),
+    "status": _("status"),
+    "summary": _("summary"),
+    "text": _("text"),
+    "third_party": _("third party"),
+    "timezone": _("time zone"),
+    "title": _("title"),
+    "voicemail_safe": _("safe to leave a voicemail"),
+    "windows": _("safe times"),
+}
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One detail of an event: its label and its value, as parts; a part that is machine text
+    (a code no list names) is shown as such."""
+
+    label: str
+    parts: tuple[tuple[str, bool], ...] = ()
+    label_is_code: bool = False
+
+    def __str__(self) -> str:
+        text = "".join(part for part, _machine in self.parts)
+        return f"{self.label}: {text}" if self.parts else str(self.label)
+
+
+def _choice_classes() -> list[type[models.TextChoices]]:
+    found = []
+    todo = list(models.TextChoices.__subclasses__())
+    while todo:
+        cls = todo.pop(0)
+        todo.extend(cls.__subclasses__())
+        if cls.__module__.startswith("caseflow."):
+            found.append(cls)
+    return found
+
+
+@functools.cache
+def _choice_index() -> dict[str, list[tuple[str, str]]]:
+    """Every code caseflow's choices name: code -> [(choices' name, lower case), label]."""
+    index: dict[str, list[tuple[str, str]]] = {}
+    for cls in _choice_classes():
+        for value, label in cls.choices:
+            index.setdefault(str(value), []).append((cls.__name__.lower(), label))
+    return index
+
+
+def _known_labels(key: str) -> dict[str, str]:
+    """Codes named by a list of labels of their own (terms, plan sections)."""
+    from caseflow.agreements.labels import TERM_LABELS
+    from caseflow.safety.sections import SECTION_LABELS
+
+    if key in ("proposed", "terms"):
+        return {str(k): v for k, v in TERM_LABELS.items()}
+    if key in ("sections", "omitted"):
+        return dict(SECTION_LABELS)
+    return {}
+
+
+def _code_label(code: str, key: str, area: str) -> str | None:
+    """The words for a code stored under ``key`` by an action of ``area``: its own list's
+    label, else the label of the choices that name it whose name fits the key and area best
+    ("need" and "status" -> NeedStatus), a known code's words before choices that fit neither,
+    else None."""
+    own = _known_labels(key)
+    if code in own:
+        return own[code]
+    candidates = _choice_index().get(code)
+    if candidates:
+        stem = "status" if key in ("from", "to", "case_status") else key.rstrip("s")
+        stem = stem.replace("_", "")
+        area = area.replace("_", "")
+
+        def fit(candidate: tuple[str, str]) -> int:
+            name = candidate[0]
+            if name == area + stem:
+                return 4
+            if name.endswith(area + stem):
+                return 3
+            if name.endswith(stem):
+                return 2
+            return 1 if name.startswith(area) else 0
+
+        best = max(candidates, key=fit)
+        if fit(best) > 0 or code not in _CODES:
+            return best[1]
+    return _CODES.get(code)
+
+
+def _parts(value: Any, key: str, area: str) -> list[tuple[str, bool]]:
+    if value is None:
+        return [("—", False)]
+    if isinstance(value, bool):
+        return [(str(_("yes")) if value else str(_("no")), False)]
+    if isinstance(value, int | float):
+        return [(str(value), False)]
+    if isinstance(value, list | tuple):
+        if not value:
+            return [(str(_("none")), False)]
+        out: list[tuple[str, bool]] = []
+        for i, item in enumerate(value):
+            if i:
+                out.append((", ", False))
+            out.extend(_parts(item, key, area))
+        return out
+    if isinstance(value, dict):
+        if not value:
+            return [(str(_("none")), False)]
+        out = []
+        for i, (inner, item) in enumerate(value.items()):
+            if i:
+                out.append(("; ", False))
+            label = _KEYS.get(inner)
+            out.append((f"{label}: ", False) if label else (inner, True))
+            if not label:
+                out.append((": ", False))
+            out.extend(_parts(item, inner, area))
+        return out
+    text = str(value)
+    if key == "fields" and text in _FIELDS:
+        return [(str(_FIELDS[text]), False)]
+    label = None if key == "fields" else _code_label(text, key, area)
+    return [(str(label), False)] if label is not None else [(text, True)]
+
+
+def field_words(name: str) -> str:
+    """A field name in words (one no list names: its name, spaced)."""
+    label = _FIELDS.get(name)
+    return str(label) if label is not None else name.replace("_", " ")
+
+
+def code_words(code: str, key: str, action: str = "") -> str:
+    """A code stored under ``key`` in words (one nothing names: itself)."""
+    label = _code_label(code, key, action.split(".", 1)[0])
+    return str(label) if label is not None else code
+
+
+def _hidden(key: str, value: Any) -> bool:
+    if key.endswith(("_id", "_ids")):
+        return True
+    return key in _HIDDEN and not isinstance(value, bool)
+
+
+def detail_phrases(detail: Any, action: str = "") -> list[Phrase]:
+    """The event's details as phrases: "Fields: phone, e-mail", "3 cases"; codes in words
+    where caseflow names them, ids left out."""
+    if not isinstance(detail, dict):
+        return []
+    area = action.split(".", 1)[0]
+    out = []
+    for key, value in detail.items():
+        if key in _COUNTED and isinstance(value, list):
+            out.append(Phrase(_COUNTED[key](len(value)) % {"count": len(value)}))
+        elif _hidden(key, value):
+            continue
+        elif key in _KEYS:
+            out.append(Phrase(str(_KEYS[key]), tuple(_parts(value, key, area))))
+        else:
+            out.append(Phrase(key, tuple(_parts(value, key, area)), label_is_code=True))
+    return out
+
+
+@register.filter
+def event_details(event: Any) -> list[Phrase]:
+    return detail_phrases(event.detail, event.action)
+
+
+@register.filter
+def detail_words(detail: Any, action: str = "") -> list[str]:
+    """The event's details as short phrases of text: "Fields: phone, e-mail", "3 cases"."""
+    return [str(phrase) for phrase in detail_phrases(detail, action)]
 
 
 @register.filter
@@ -50,58 +423,77 @@ def action_label(name: str) -> str:
 
 @register.filter
 def role_label(role: str) -> str:
-    return _ROLES.get(role, role.replace("_", " ").capitalize()) if role else "—"
+    if not role:
+        return "—"
+    return str(_ROLES.get(role, _("Other role")))
 
 
-#: What events are about, in words.
+#: What events are about, in words (the record's model, as the event names it).
 _OBJECTS = {
-    "case": _("case"),
-    "party": _("person"),
-    "user": _("member of staff"),
-    "team": _("team"),
-    "note": _("case note"),
-    "incident": _("incident"),
-    "plan": _("safety plan"),
-    "checkin": _("check-in"),
-    "followup": _("follow-up"),
+    "agency": _("agency"),
+    "agencyescalationrule": _("escalation rule"),
+    "agencypartnersettings": _("risk meeting settings"),
     "agreement": _("contact agreement"),
+    "agreementversion": _("contact agreement version"),
+    "breach": _("breach of a contact agreement"),
+    "breakglassgrant": _("emergency access"),
+    "calendartoken": _("calendar feed"),
+    "case": _("case"),
+    "caseassignment": _("case assignment"),
+    "casekey": _("case's data key"),
+    "casenote": _("case note"),
+    "casepurge": _("purge"),
+    "checkin": _("check-in"),
+    "checkinschedule": _("repeating check-in"),
+    "closure": _("closure"),
+    "closurereason": _("closure reason"),
+    "compelledorder": _("court order or subpoena"),
+    "contactagreement": _("contact agreement"),
+    "contactevent": _("logged contact"),
+    "deletioncertificate": _("deletion certificate"),
+    "demographics": _("demographics"),
+    "disclosure": _("disclosure"),
+    "draft": _("draft"),
+    "episode": _("episode of support"),
+    "evidence": _("evidence file"),
+    "fieldsetting": _("field setting"),
+    "followup": _("follow-up"),
+    "goal": _("goal"),
+    "incident": _("incident"),
+    "languagesetting": _("language setting"),
+    "legalhold": _("legal hold"),
+    "meetingaction": _("risk meeting action"),
+    "meetingreferral": _("risk meeting referral"),
+    "membership": _("membership"),
+    "need": _("need"),
+    "note": _("case note"),
+    "noteamendment": _("amendment to a case note"),
+    "otpdevice": _("second factor"),
+    "party": _("person"),
+    "plan": _("safety plan"),
+    "protectiveorderexpiry": _("protective order expiry"),
+    "purgeapproval": _("purge approval"),
+    "purgeproposal": _("purge proposal"),
     "release": _("consent to share"),
+    "reopenrequest": _("request to reopen"),
+    "retentionschedule": _("retention schedule"),
+    "riskassessment": _("risk assessment"),
+    "riskinstrument": _("risk instrument"),
+    "safecontactprofile": _("safe-contact profile"),
+    "safetyplan": _("safety plan"),
+    "safetyplanversion": _("safety plan version"),
+    "service": _("service or referral"),
+    "servicereferral": _("referral to another service"),
+    "team": _("team"),
+    "user": _("member of staff"),
 }
 
 
 @register.filter
 def object_words(object_type: str) -> str:
+    """The record an event is about, in words; a kind of record not named here is left out
+    (the CSV export keeps its code)."""
     if not object_type:
         return ""
-    return str(_OBJECTS.get(object_type, object_type.replace("_", " ")))
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return str(_("yes")) if value else str(_("no"))
-    if isinstance(value, list | tuple):
-        return ", ".join(_value(v).replace("_", " ") for v in value) or str(_("none"))
-    if isinstance(value, dict):
-        return "; ".join(f"{_key(k)}: {_value(v)}" for k, v in value.items())
-    return str(value).replace("_", " ") if isinstance(value, str) else str(value)
-
-
-def _key(key: str) -> str:
-    return str(_KEYS.get(key, key.replace("_", " ").capitalize()))
-
-
-@register.filter
-def detail_words(detail: Any) -> list[str]:
-    """The event's details as short phrases: "Fields: phone, e-mail", "3 cases"."""
-    if not isinstance(detail, dict):
-        return []
-    out = []
-    for key, value in detail.items():
-        if key in _ID_LISTS and isinstance(value, list):
-            one, many = _ID_LISTS[key]
-            out.append(f"{len(value)} {one if len(value) == 1 else many}")
-        elif key in _HIDDEN or key.endswith("_id") or key.endswith("_ids"):
-            continue
-        else:
-            out.append(f"{_key(key)}: {_value(value)}")
-    return out
+    label = _OBJECTS.get(object_type)
+    return str(label) if label is not None else ""
