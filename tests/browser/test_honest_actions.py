@@ -93,3 +93,36 @@ def test_not_safe_undo_notifications_and_audit_words(new_tab, live_server, cast)
     expect(boss.page.locator("main")).not_to_contain_text("case.view")
     boss.check("audit-words")
     _fits(boss.page)
+
+
+def test_the_conflict_check_says_when_it_compared_names_only(new_tab, live_server, cast):
+    # An admin hides the survivor's date of birth: the page warns what that does to the check.
+    admin = new_tab(viewport=PHONE)
+    page = admin.page
+    sign_in(page, live_server, "agency_admin", f.PASSWORD)
+    admin.goto("/confidentiality/fields/")
+    page.get_by_label("Do not collect: Survivor's date of birth").check()
+    page.get_by_role("button", name="Save field settings").click()
+    expect(page.get_by_role("status").filter(has_text="Field settings saved.")).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="A date of birth is not")).to_contain_text(
+        "the conflict check at intake compares names only"
+    )
+    _fits(page)
+    admin.check("field-settings-weaker-check")
+
+    # The advocate's intake then says the check compared names only, and why.
+    tab = new_tab(viewport=PHONE)
+    page = tab.page
+    sign_in(page, live_server, "assigned", f.PASSWORD)
+    tab.goto("/cases/new/")
+    expect(page.get_by_label("Survivor's date of birth")).to_have_count(0)
+    page.locator("main").get_by_label("Reference", exact=True).fill("REF-NAMES-1")
+    page.get_by_label("Referral summary").fill("Self-referral by phone.")
+    page.get_by_label("Survivor's full name").fill("Robin Sample")
+    page.get_by_role("button", name="Open case").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("REF-NAMES-1")
+    expect(page.locator("main")).to_contain_text(
+        "because your agency does not collect dates of birth"
+    )
+    _fits(page)
+    tab.check("intake-names-only")
