@@ -131,6 +131,11 @@ def test_a_high_risk_case_closes_only_with_a_supervisors_approval(new_tab, live_
         level=RiskLevel.HIGH,
         reason="Threats after the hearing.",
     )
+    from caseflow.casework.models import Need, NeedStatus
+    from tests.casework.helpers import make_need
+
+    housing = make_need(cast.case, cast.assigned, kind="housing")
+    money = make_need(cast.case, cast.assigned, kind="money")
     advocate = new_tab(viewport=PHONE)
     page = advocate.page
     sign_in(page, live_server, "assigned", f.PASSWORD)
@@ -145,6 +150,9 @@ def test_a_high_risk_case_closes_only_with_a_supervisors_approval(new_tab, live_
     page.get_by_label("Since the start of support, the abuse has").select_option(label="Reduced")
     page.get_by_label("Does the survivor feel safer?").select_option(label="Yes")
     page.get_by_label("Quality of life now").select_option(label="Good")
+    # Which of the survivor's needs were met: housing was, money is still open.
+    needs = page.get_by_role("group", name="Which of the survivor's needs were met?")
+    needs.get_by_label("Housing (identified)").check()
     page.get_by_role("button", name="Ask a supervisor to approve the closure").click()
     expect(page.get_by_role("status").first).to_contain_text("waiting for a supervisor's approval")
     assert Case.objects.get(pk=cast.case.pk).status != CaseStatus.CLOSED
@@ -156,6 +164,7 @@ def test_a_high_risk_case_closes_only_with_a_supervisors_approval(new_tab, live_
     supervisor.goto(f"/cases/{cast.case.public_id}/")
     page.get_by_role("link", name="See the closure").click()
     expect(page.locator("main")).to_contain_text("Goals met")
+    expect(page.locator("main")).to_contain_text("Housing")
     _fits(supervisor, "closure-approval")
     page.get_by_role("button", name="Approve and close the case").click()
     expect(page.get_by_role("status").first).to_contain_text("Closure approved")
@@ -167,4 +176,7 @@ def test_a_high_risk_case_closes_only_with_a_supervisors_approval(new_tab, live_
     expect(episode).to_contain_text("Reduced")
     expect(episode).to_contain_text("High → High")
     expect(episode).to_contain_text("Approved by")
+    expect(episode).to_contain_text("Needs met")
+    assert Need.objects.get(pk=housing.pk).status == NeedStatus.MET
+    assert Need.objects.get(pk=money.pk).status == NeedStatus.IDENTIFIED
     _fits(supervisor, "closed-journey")
