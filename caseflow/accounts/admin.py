@@ -74,6 +74,8 @@ class StaffAdmin(UserAdmin):
 class AgencyAdmin(admin.ModelAdmin):
     list_display = ("name", "slug", "created_at")
     prepopulated_fields = {"slug": ("name",)}
+    # What the agency calls its advocates is the agency admin's choice, on the agency's pages.
+    exclude = ("advocate_title",)
 
 
 @admin.register(Team)
