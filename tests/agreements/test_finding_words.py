@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import json
 
 import time_machine
 from django.urls import reverse
 from django.utils import translation
 
-from caseflow.agreements import packs
+from caseflow.agreements import packs, terms
 from caseflow.agreements.labels import RECORDED_BY_ADVOCATE, finding_label, finding_sentence
 from caseflow.agreements.templatetags.agreement_words import finding
 from caseflow.cases.language import set_agency_language
@@ -136,3 +137,61 @@ def test_a_finding_sentence_follows_the_reader_and_falls_back_when_unreadable():
         assert finding_sentence({**stored, "params": broken}) == stored["message"]
     assert finding_sentence({**stored, "code": "gone"}) == stored["message"]
     assert finding_sentence({"term": "handover", "message": "Old."}) == "Old."
+
+
+def _every_kind_of_finding() -> list[terms.Violation]:
+    start = dt.datetime(2025, 1, 6, tzinfo=dt.UTC)
+    every_day = range(7)
+    contact = terms.Agreement(
+        effective_from=start,
+        effective_to=dt.datetime(2025, 12, 1, tzinfo=dt.UTC),
+        timezone="Europe/London",
+        permitted_channels={"to_survivor": ["app", "email"]},
+        forbidden_channels={"to_survivor": ["in_person"]},
+        permitted_topics=["school"],
+        time_windows=(terms.Window(days=[0, 1], start="18:00", end="19:00"),),
+        frequency_cap=terms.Cap(limit=1, per="week"),
+        handover=terms.Handover(
+            place="the library", weekdays=[4], time="17:00", no_direct_contact=True
+        ),
+        child_contact_windows=(terms.Window(days=every_day, start="18:00", end="18:30"),),
+    )
+
+    def event(at: dt.datetime, **fields) -> terms.ContactEvent:
+        data = {"channel": "app", "direction": "to_survivor", "topic": "school", "kind": "message"}
+        data.update(fields)
+        return terms.ContactEvent(occurred_at=at, **data)
+
+    first = event(london(2025, 3, 3, 18, 10))
+    found = [
+        *terms.check(event(london(2025, 1, 1, 9, 0)), contact),
+        *terms.check(event(london(2025, 12, 2, 9, 0)), contact),
+        *terms.check(event(london(2025, 3, 3, 21, 0), channel="phone", topic=""), contact),
+        *terms.check(event(london(2025, 3, 3, 18, 20), channel="in_person"), contact),
+        *terms.check(event(london(2025, 3, 4, 18, 20)), contact, [first]),
+        *terms.check(event(london(2025, 3, 7, 17, 40), kind="handover"), contact),
+        *terms.check(event(london(2025, 3, 6, 17, 0), kind="handover"), contact),
+        *terms.check(
+            event(london(2025, 3, 7, 17, 0), kind="handover", handover_missed=True), contact
+        ),
+        *terms.check(
+            event(london(2025, 3, 7, 17, 0), kind="handover", direct_contact_at_handover=True),
+            contact,
+        ),
+        *terms.check(event(london(2025, 3, 7, 20, 0), kind="child_contact"), contact),
+    ]
+    assert {v.code for v in found} == set(terms.Code)
+    return found
+
+
+def test_every_kind_of_finding_is_written_in_spanish_from_its_values():
+    found = _every_kind_of_finding()
+    for violation in found:
+        stored = json.loads(json.dumps(violation.to_dict()))
+        with translation.override("es"):
+            spanish = finding_sentence(stored)
+        with translation.override("en-gb"):
+            english = finding_sentence(stored)
+        assert spanish != violation.message, violation.code  # not the stored sentence
+        assert spanish != english, violation.code  # translated, not fallen back
+        assert "%(" not in spanish and "%(" not in english
