@@ -12,7 +12,13 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from caseflow.agreements.breaches import can_breach, counted_breaches
-from caseflow.agreements.labels import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS, TERM_LABELS
+from caseflow.agreements.labels import (
+    CHANNEL_LABELS,
+    DIRECTION_LABELS,
+    KIND_LABELS,
+    TERM_LABELS,
+    finding_sentence,
+)
 from caseflow.agreements.models import ContactAgreement, ContactEvent, Evidence
 from caseflow.cases.models import Case
 
@@ -83,7 +89,7 @@ def breaches(case: Case) -> list[dict[str, Any]]:
             "reported_at": breach.reported_at.isoformat(),
             "channel": CHANNEL_LABELS.get(breach.channel, breach.channel),
             "terms_broken": [TERM_LABELS.get(t, t) for t in breach.terms_broken],
-            "findings": [v["message"] for v in (breach.violations or [])],
+            "findings": [finding_sentence(v) for v in (breach.violations or [])],
             "description": breach.description,
             "severity": breach.get_severity_display(),
             "police_reference": breach.police_reference if breach.police_reported else "",

@@ -22,7 +22,13 @@ from django.utils.translation import gettext
 
 from caseflow.agreements import terms
 from caseflow.agreements.breaches import breach_events, counted_breaches, is_breach
-from caseflow.agreements.labels import CHANNEL_LABELS, DIRECTION_LABELS, KIND_LABELS, TERM_LABELS
+from caseflow.agreements.labels import (
+    CHANNEL_LABELS,
+    DIRECTION_LABELS,
+    KIND_LABELS,
+    TERM_LABELS,
+    finding_sentence,
+)
 from caseflow.agreements.models import (
     AgreementVersion,
     ContactAgreement,
@@ -462,7 +468,7 @@ def chronology(agreement: ContactAgreement) -> dict:
                 "direction": DIRECTION_LABELS.get(breach.event.direction, breach.event.direction),
                 "kind": KIND_LABELS.get(breach.event.kind, breach.event.kind),
                 "terms": [TERM_LABELS.get(t, t) for t in breach.terms_broken],
-                "findings": [v["message"] for v in (breach.violations or [])],
+                "findings": [finding_sentence(v) for v in (breach.violations or [])],
                 "description": breach.description,
                 "severity": breach.get_severity_display(),
                 "police": breach.police_reference if breach.police_reported else "",

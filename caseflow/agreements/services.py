@@ -389,6 +389,17 @@ def event_log(
     return row
 
 
+def _finding(term: terms.Term, proposed: dict | None) -> dict:
+    """What the breach register keeps of a broken term: the checker's finding (its sentence, and
+    its code and values when it has them, to write it in the reader's language), or the note
+    that the advocate marked it."""
+    if proposed is None:
+        return {"term": term.value, "message": RECORDED_BY_ADVOCATE}
+    kept = {"term": term.value, "message": proposed["message"]}
+    kept.update({key: proposed[key] for key in ("code", "params") if key in proposed})
+    return kept
+
+
 @transaction.atomic
 def breach_review(
     *,
@@ -413,7 +424,7 @@ def breach_review(
     ).update(review=ReviewState.BREACH if terms_broken else ReviewState.NO_BREACH)
     if not claimed:
         raise AlreadyReviewed()
-    proposed = {v["term"]: v["message"] for v in (event.proposed or [])}
+    proposed = {v["term"]: v for v in (event.proposed or [])}
     proposed_terms = sorted(proposed)
     if not terms_broken:
         record(
@@ -434,10 +445,7 @@ def breach_review(
         reported_at=event.reported_at,
         channel=event.channel,
         terms_broken=[t.value for t in chosen],
-        violations=[
-            {"term": t.value, "message": proposed.get(t.value, RECORDED_BY_ADVOCATE)}
-            for t in chosen
-        ],
+        violations=[_finding(t, proposed.get(t.value)) for t in chosen],
         description=description,
         severity=severity,
         police_reported=police_reported,

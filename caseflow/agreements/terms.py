@@ -282,6 +282,21 @@ def _zone(value: Any, field_name: str) -> ZoneInfo:
         raise TermsError(field_name, f"unknown IANA time zone {name!r}") from None
 
 
+def _params(value: Any, field_name: str) -> dict[str, Any]:
+    """A copy of a mapping of names to plain JSON values (strings, numbers, booleans, null, and
+    lists and objects of them)."""
+    if not isinstance(value, Mapping):
+        raise TermsError(field_name, f"must be an object, not {value!r}")
+    for key in value:
+        if not isinstance(key, str):
+            raise TermsError(field_name, f"names must be strings, not {key!r}")
+    try:
+        copied = json.loads(json.dumps(dict(value), allow_nan=False))
+    except (TypeError, ValueError):
+        raise TermsError(field_name, "must hold plain JSON values only") from None
+    return copied
+
+
 def _join(path: str, name: str) -> str:
     """``name`` placed under ``path`` (``path`` may be empty)."""
     return f"{path}.{name}" if path else name
@@ -364,6 +379,20 @@ def _fmt_minutes(delta: dt.timedelta) -> str:
 
 def _fmt_list(values: Iterable[str]) -> str:
     return ", ".join(values)
+
+
+# The values a message was written from, as plain JSON (Violation.params).
+
+
+def _when_params(local: dt.datetime, prefix: str = "") -> dict[str, str]:
+    return {f"{prefix}time": _fmt_time(local.time()), f"{prefix}date": local.date().isoformat()}
+
+
+def _window_params(windows: Iterable[Window]) -> list[dict[str, Any]]:
+    return [
+        {"days": sorted(w.days), "start": _fmt_time(w.start), "end": _fmt_time(w.end)}
+        for w in windows
+    ]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -730,27 +759,50 @@ class ContactEvent:
 
 @dataclass(frozen=True)
 class Violation:
-    """One broken term: which term, a machine code, and a plain-English message for the advocate."""
+    """One broken term: which term, a machine code, and a plain-English message for the advocate.
+
+    ``params`` holds the values the message was written from, as plain JSON values (times as
+    ``"HH:MM"``, dates as ISO ``"YYYY-MM-DD"``, counts as ints, channels, directions and kinds by
+    their codes, weekdays as 0-6), so the finding can be written again in the reader's language.
+    The ``message`` stays the record; ``params`` is not part of a violation's equality, and a
+    violation stored before it existed has none (empty).
+    """
 
     term: Term
     code: Code
     message: str
+    params: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "term", _enum(Term, self.term, "term", "term"))
         object.__setattr__(self, "code", _enum(Code, self.code, "code", "code"))
         _str(self.message, "message")
+        object.__setattr__(self, "params", _params(self.params, "params"))
 
-    def to_dict(self) -> dict[str, str]:
-        """A JSON-friendly dict."""
-        return {"term": str(self.term), "code": str(self.code), "message": self.message}
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-friendly dict (``params`` only when there are any)."""
+        data: dict[str, Any] = {
+            "term": str(self.term),
+            "code": str(self.code),
+            "message": self.message,
+        }
+        if self.params:
+            data["params"] = dict(self.params)
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> Violation:
-        """Parse :meth:`to_dict` output; raise :class:`TermsError` naming the bad field."""
+        """Parse :meth:`to_dict` output; raise :class:`TermsError` naming the bad field.
+
+        ``params`` may be left out (a violation stored before it existed)."""
         data = _mapping(data, "", "violation")
-        _check_keys(data, "", required=("term", "code", "message"))
-        return cls(term=data["term"], code=data["code"], message=data["message"])
+        _check_keys(data, "", required=("term", "code", "message"), optional=("params",))
+        return cls(
+            term=data["term"],
+            code=data["code"],
+            message=data["message"],
+            params=data.get("params") or {},
+        )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -795,6 +847,11 @@ def check(
                 Code.BEFORE_AGREEMENT,
                 f"Happened at {_fmt_when(local)}, before this agreement took effect at "
                 f"{_fmt_when(start)} ({agreement.timezone} time); none of its terms applied yet.",
+                {
+                    **_when_params(local),
+                    **_when_params(start, "start_"),
+                    "timezone": agreement.timezone,
+                },
             )
         ]
     if agreement.effective_to is not None and event.occurred_at >= agreement.effective_to:
@@ -805,6 +862,11 @@ def check(
                 Code.AFTER_AGREEMENT,
                 f"Happened at {_fmt_when(local)}, after this agreement ended at "
                 f"{_fmt_when(end)} ({agreement.timezone} time); its terms no longer applied.",
+                {
+                    **_when_params(local),
+                    **_when_params(end, "end_"),
+                    "timezone": agreement.timezone,
+                },
             )
         ]
 
@@ -826,22 +888,30 @@ def check(
 def _channel_violations(event: ContactEvent, agreement: Agreement) -> list[Violation]:
     how = f"{_KIND_VERBS[event.kind]} {_CHANNEL_PHRASES[event.channel]}"
     whom = _FROM_WHOM[event.direction]
+    params: dict[str, Any] = {
+        "kind": event.kind.value,
+        "channel": event.channel.value,
+        "direction": event.direction.value,
+    }
     if event.channel in agreement.forbidden_channels[event.direction]:
         return [
             Violation(
                 Term.FORBIDDEN_CHANNELS,
                 Code.FORBIDDEN_CHANNEL,
                 f"{how}, which the agreement forbids {whom}.",
+                params,
             )
         ]
     permitted = agreement.permitted_channels[event.direction]
     if permitted and event.channel not in permitted:
-        names = _fmt_list(_CHANNEL_NAMES[channel] for channel in Channel if channel in permitted)
+        allowed = [channel for channel in Channel if channel in permitted]
+        names = _fmt_list(_CHANNEL_NAMES[channel] for channel in allowed)
         return [
             Violation(
                 Term.PERMITTED_CHANNELS,
                 Code.CHANNEL_NOT_PERMITTED,
                 f"{how}, which is not a channel the agreement permits {whom} (permitted: {names}).",
+                {**params, "permitted": [channel.value for channel in allowed]},
             )
         ]
     return []
@@ -860,6 +930,12 @@ def _window_violations(
             Code.OUTSIDE_WINDOW,
             f"{_KIND_VERBS[event.kind]} at {_fmt_when(local)} ({agreement.timezone} time), "
             f"outside the agreed contact times ({_fmt_windows(windows)}).",
+            {
+                "kind": event.kind.value,
+                **_when_params(local),
+                "timezone": agreement.timezone,
+                "windows": _window_params(windows),
+            },
         )
     ]
 
@@ -911,6 +987,14 @@ def _cap_violations(
             Code.OVER_CAP,
             f"This was message number {count} {_FROM_WHOM[cap.direction]} {period} "
             f"({agreement.timezone} time); the agreement allows {allowance}.",
+            {
+                "count": count,
+                "direction": cap.direction.value,
+                "per": cap.per.value,
+                "start_date": first.isoformat(),
+                "limit": cap.limit,
+                "timezone": agreement.timezone,
+            },
         )
     ]
 
@@ -926,6 +1010,7 @@ def _topic_violations(event: ContactEvent, agreement: Agreement) -> list[Violati
             Code.FORBIDDEN_TOPIC,
             f"Contact {about}, which is not a topic the agreement permits "
             f"(permitted: {_fmt_list(sorted(permitted))}).",
+            {"topic": event.topic, "permitted": sorted(permitted)},
         )
     ]
 
@@ -937,6 +1022,7 @@ def _handover_violations(
     if handover is None:
         return []
     place = f" at {handover.place}" if handover.place else ""
+    on_day = {"place": handover.place, "date": local.date().isoformat()}
     violations: list[Violation] = []
     if event.handover_missed:
         violations.append(
@@ -944,6 +1030,7 @@ def _handover_violations(
                 Term.HANDOVER,
                 Code.HANDOVER_MISSED,
                 f"The handover{place} due on {_fmt_date(local.date())} was missed.",
+                on_day,
             )
         )
     else:
@@ -957,6 +1044,7 @@ def _handover_violations(
                 Code.HANDOVER_DIRECT_CONTACT,
                 f"The parents had direct contact at the handover{place} on "
                 f"{_fmt_date(local.date())}, which the agreement rules out.",
+                on_day,
             )
         )
     return violations
@@ -986,6 +1074,12 @@ def _handover_timing(
     if any(abs(offset) <= tolerance for offset in offsets):
         return None
     allowed = f"allowed: {handover.tolerance_minutes} minutes either way"
+    params: dict[str, Any] = {
+        "place": handover.place,
+        **_when_params(local),
+        "timezone": agreement.timezone,
+        "agreed_time": _fmt_time(handover.time),
+    }
     if local.weekday() not in handover.weekdays:
         return Violation(
             Term.HANDOVER,
@@ -993,6 +1087,7 @@ def _handover_timing(
             f"Handover{place} at {_fmt_when(local)} ({agreement.timezone} time), which is not "
             f"an agreed handover day (agreed: {_fmt_days(handover.weekdays)} at "
             f"{_fmt_time(handover.time)}).",
+            {**params, "agreed_days": sorted(handover.weekdays)},
         )
     nearest = min(offsets, key=lambda offset: (abs(offset), offset))
     early_or_late = "after" if nearest > dt.timedelta(0) else "before"
@@ -1002,6 +1097,12 @@ def _handover_timing(
         f"Handover{place} at {_fmt_when(local)} ({agreement.timezone} time), "
         f"{_fmt_minutes(nearest)} {early_or_late} the agreed time of "
         f"{_fmt_time(handover.time)} ({allowed}).",
+        {
+            **params,
+            "minutes": math.ceil(abs(nearest).total_seconds() / 60),
+            "early": nearest <= dt.timedelta(0),
+            "tolerance": handover.tolerance_minutes,
+        },
     )
 
 
@@ -1016,5 +1117,10 @@ def _child_contact_violations(agreement: Agreement, local: dt.datetime) -> list[
             Code.CHILD_CONTACT_OUTSIDE_WINDOW,
             f"Contact with the children at {_fmt_when(local)} ({agreement.timezone} time), "
             f"outside the agreed child-contact times ({_fmt_windows(windows)}).",
+            {
+                **_when_params(local),
+                "timezone": agreement.timezone,
+                "windows": _window_params(windows),
+            },
         )
     ]

@@ -847,6 +847,102 @@ def test_event_and_violation_round_trip() -> None:
     assert violation.to_dict()["code"] == "handover_late"
 
 
+def test_a_violation_carries_the_values_its_message_was_written_from() -> None:
+    """Each finding keeps plain JSON values beside its English sentence, so it can be written
+    again in the reader's language."""
+    window = (Window(days=frozenset({MON, TUE}), start=hm("18:00"), end=hm("19:00")),)
+    contact = agreement(
+        permitted_channels={"to_survivor": {"app", "email"}},
+        time_windows=window,
+        frequency_cap=Cap(limit=1, per="day"),
+        permitted_topics=frozenset({"school", "health"}),
+    )
+    first = event(local(2025, 3, 3, 18, 10), topic="school")
+    found = check(
+        event(local(2025, 3, 3, 21, 5), channel="phone", kind="call", topic="money"),
+        contact,
+        [first],
+    )
+    assert {v.code: v.params for v in found} == {
+        "channel_not_permitted": {
+            "kind": "call",
+            "channel": "phone",
+            "direction": "to_survivor",
+            "permitted": ["app", "email"],
+        },
+        "outside_window": {
+            "kind": "call",
+            "time": "21:05",
+            "date": "2025-03-03",
+            "timezone": LONDON,
+            "windows": [{"days": [MON, TUE], "start": "18:00", "end": "19:00"}],
+        },
+        "forbidden_topic": {"topic": "money", "permitted": ["health", "school"]},
+    }
+    over = check(event(local(2025, 3, 3, 18, 20), topic="school"), contact, [first])
+    assert [v.params for v in over] == [
+        {
+            "count": 2,
+            "direction": "to_survivor",
+            "per": "day",
+            "start_date": "2025-03-03",
+            "limit": 1,
+            "timezone": LONDON,
+        }
+    ]
+    late = check(event(local(2025, 3, 7, 17, 40), kind="handover", topic="school"), with_handover())
+    assert late[0].params == {
+        "place": "the library car park",
+        "time": "17:40",
+        "date": "2025-03-07",
+        "timezone": LONDON,
+        "agreed_time": "17:00",
+        "minutes": 40,
+        "early": False,
+        "tolerance": 15,
+    }
+    off_day = check(
+        event(local(2025, 3, 6, 17, 0), kind="handover", topic="school"), with_handover()
+    )
+    assert off_day[0].params["agreed_days"] == [FRI]
+    missed = check(
+        event(local(2025, 3, 7, 17, 0), kind="handover", topic="school", handover_missed=True),
+        with_handover(place=""),
+    )
+    assert missed[0].params == {"place": "", "date": "2025-03-07"}
+    before = check(event(utc(2023, 12, 31, 23, 30)), agreement())
+    assert before[0].params == {
+        "time": "23:30",
+        "date": "2023-12-31",
+        "start_time": "00:00",
+        "start_date": "2024-01-01",
+        "timezone": LONDON,
+    }
+
+
+def test_a_violation_round_trips_with_its_params_and_reads_old_ones_without() -> None:
+    violation = check(
+        event(local(2025, 3, 3, 9, 0), channel="text"),
+        agreement(forbidden_channels={"to_survivor": {"text"}}),
+    )[0]
+    data = json.loads(json.dumps(violation.to_dict()))
+    assert data["params"] == {"kind": "message", "channel": "text", "direction": "to_survivor"}
+    restored = Violation.from_dict(data)
+    assert restored == violation and restored.params == violation.params
+    old = {"term": "forbidden_channels", "code": "forbidden_channel", "message": violation.message}
+    read = Violation.from_dict(old)
+    assert read == violation and read.params == {}
+    assert read.to_dict() == old  # an old row is written back as it was
+
+
+@pytest.mark.parametrize("params", [["kind"], {"when": dt.time(9)}, {1: "x"}, {"n": float("nan")}])
+def test_violation_params_must_be_plain_json(params: Any) -> None:
+    data = {"term": "handover", "code": "handover_late", "message": "x", "params": params}
+    with pytest.raises(TermsError) as error:
+        Violation.from_dict(data)
+    assert error.value.field == "params"
+
+
 def valid_agreement_dict() -> dict[str, Any]:
     return full_agreement().to_dict()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import html
 import re
 
 import pytest
@@ -160,8 +161,12 @@ def test_logging_an_event_proposes_violations_and_the_advocate_edits_them(cast, 
 
     review = advocate.get(response["Location"])
     body = review.content.decode()
-    assert "which the agreement forbids from the other parent" in body
-    assert "outside the agreed contact times" in body
+    # The checker's findings, written for the reader from the values kept with them.
+    assert "Contact from the other parent by a channel the agreement forbids: Phone call." in body
+    assert (
+        "Call at 22:15 on Tuesday 25 Feb 2025 (Europe/London time), outside the agreed contact "
+        "times (Monday, Tuesday, Wednesday, Thursday, Friday 18:00 to 19:00)."
+    ) in html.unescape(body)
     assert review.context["form"].initial["terms_broken"] == ["forbidden_channels", "time_windows"]
 
     confirmed = advocate.post(
