@@ -4,19 +4,14 @@ from django.utils.functional import SimpleLazyObject
 
 from caseflow import policy
 from caseflow.accounts import zones
-from caseflow.accounts.models import AdvocateTitle, advocate_title
-
-
-def _says_idva(user) -> bool:
-    membership = getattr(user, "membership", None) if user.is_authenticated else None
-    return membership is not None and advocate_title(membership.agency_id) == AdvocateTitle.IDVA
+from caseflow.lib.i18n import says_idva
 
 
 def caseflow(request: HttpRequest) -> dict:
     user = getattr(request, "user", None)
     return {
         # The agency calls its advocates IDVAs (read only by pages that name the role).
-        "idva": SimpleLazyObject(lambda: user is not None and _says_idva(user)),
+        "idva": SimpleLazyObject(says_idva),
         # The menu is computed from policy: one place decides where each role may go.
         "nav_items": policy.navigation(user) if user is not None else [],
         "nav_casework": user is not None and policy.does_casework(user),

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from django.db import models
 
+from caseflow.lib.i18n import advocate_or_idva
 from caseflow.lib.i18n import gettext_lazy as _
 
 
@@ -208,7 +209,13 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("closure.record", W, _("Closed the case with its reason and outcomes")),
     ("closure.request", W, _("Asked a supervisor to approve the closure")),
     ("closure.approve", W, _("Approved the closure")),
-    ("closure.return", W, _("Returned the closure to the advocate")),
+    (
+        "closure.return",
+        W,
+        advocate_or_idva(
+            _("Returned the closure to the advocate"), _("Returned the closure to the IDVA")
+        ),
+    ),
     ("journey.view", R, _("Viewed the survivor's journey and its trend")),
     ("risk.override", W, _("Changed the risk level by hand, with a reason")),
     ("closure_reason.save", W, _("Changed the agency's reasons for closing cases")),

@@ -33,6 +33,7 @@ from caseflow.cases.models import (
 )
 from caseflow.cases.pages import case_page
 from caseflow.lib.concurrency import StaleEdit
+from caseflow.lib.i18n import says_idva
 
 
 def _closure_initial(closure) -> dict:
@@ -145,7 +146,11 @@ def closure_decide(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             request,
             gettext("Closure approved: the case is closed.")
             if approve
-            else gettext("Closure returned to the advocate."),
+            else (
+                gettext("Closure returned to the IDVA.")
+                if says_idva()
+                else gettext("Closure returned to the advocate.")
+            ),
         )
     return redirect("cases:detail", case.public_id)
 

@@ -17,8 +17,10 @@ from django.http import HttpRequest
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 
+from caseflow.accounts.models import AdvocateTitle, advocate_title
 from caseflow.cases.models import LanguageSetting
 from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.lib.i18n import reset_idva, use_idva
 
 _CACHE_SECONDS = 3600
 
@@ -98,11 +100,21 @@ class LanguageMiddleware(LocaleMiddleware):
             return
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
+        # The agency's word for its advocates, looked up only by a page that names the role.
+        membership = getattr(user, "membership", None)
+        if membership is not None:
+            agency_id = membership.agency_id
+            request._caseflow_idva = use_idva(  # type: ignore[attr-defined]
+                lambda: advocate_title(agency_id) == AdvocateTitle.IDVA
+            )
 
     def process_response(self, request: HttpRequest, response):
         response = super().process_response(request, response)
         # The next request, or work done outside one on this thread, starts from the default.
         translation.deactivate()
+        token = getattr(request, "_caseflow_idva", None)
+        if token is not None:
+            reset_idva(token)
         return response
 
 

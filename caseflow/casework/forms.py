@@ -30,6 +30,7 @@ from caseflow.casework.models import (
     ServiceHow,
     ServiceOutcome,
 )
+from caseflow.lib.i18n import advocate_or_idva
 from caseflow.lib.i18n import gettext_lazy as _
 
 TEXT_MAX = 8_000
@@ -196,7 +197,10 @@ class NoteForm(NoteFields):
         widget=DateTimeLocalInput(),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
         required=False,
-        help_text=_("The follow-up goes to the case's advocate."),
+        help_text=advocate_or_idva(
+            _("The follow-up goes to the case's advocate."),
+            _("The follow-up goes to the case's IDVA."),
+        ),
     )
     followup_details = forms.CharField(
         label=_("What to follow up"),
@@ -319,11 +323,15 @@ class IncidentForm(forms.Form):
     serious = forms.BooleanField(
         label=_("This incident is serious"),
         required=False,
-        help_text=(
+        help_text=advocate_or_idva(
             _(
                 "Physical or sexual violence, stalking, threats and any injury are serious anyway. "
                 "A serious incident asks the advocate to re-assess the risk."
-            )
+            ),
+            _(
+                "Physical or sexual violence, stalking, threats and any injury are serious anyway. "
+                "A serious incident asks the IDVA to re-assess the risk."
+            ),
         ),
     )
     evidence = evidence_field()

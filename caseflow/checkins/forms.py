@@ -17,6 +17,7 @@ from caseflow.cases.models import Channel
 from caseflow.checkins.models import CheckInOutcome
 from caseflow.inbox.kinds import GeneralFollowUpKind, followup_kind_choices
 from caseflow.lib import recurrence, weekly_windows
+from caseflow.lib.i18n import advocate_or_idva
 from caseflow.lib.i18n import gettext_lazy as _
 
 NOTE_MAX = 500
@@ -129,7 +130,9 @@ class CheckInForm(forms.Form):
     time = forms.TimeField(label=_("Time"), widget=forms.TimeInput(attrs={"type": "time"}))
     channel = forms.ChoiceField(label=_("Channel"), choices=Channel.choices)
     assignee = forms.ModelChoiceField(
-        queryset=User.objects.none(), empty_label=None, label=_("Advocate")
+        queryset=User.objects.none(),
+        empty_label=None,
+        label=advocate_or_idva(_("Advocate"), _("IDVA")),
     )
     repeat = forms.ChoiceField(choices=REPEAT_CHOICES, required=False, label=_("Repeat"))
     days = forms.MultipleChoiceField(
@@ -268,7 +271,9 @@ class FollowUpForm(forms.Form):
         help_text=_("Stored encrypted; never shown in reminders."),
     )
     assignee = forms.ModelChoiceField(
-        queryset=User.objects.none(), empty_label=None, label=_("Advocate")
+        queryset=User.objects.none(),
+        empty_label=None,
+        label=advocate_or_idva(_("Advocate"), _("IDVA")),
     )
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 from caseflow.cases.models import Channel
 from caseflow.cases.timeline import STAFF, SURVIVOR, Entry, Query, Source, about, key_of, newest
 from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInStatus
+from caseflow.lib.i18n import advocate_or_idva
 from caseflow.lib.i18n import gettext_lazy as _
 
 KIND = "checkin"
@@ -61,7 +62,7 @@ def fetch(case, query: Query) -> list[Entry]:
                 title=_title(row),
                 body=_short(row.note),
                 people=PEOPLE,
-                facts=((_("Advocate"), assignee),),
+                facts=((advocate_or_idva(_("Advocate"), _("IDVA")), assignee),),
             )
         )
     return entries

@@ -3,6 +3,8 @@ and the safety plan printed in the survivor's language."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -10,6 +12,8 @@ from caseflow.audit.models import AuditEvent
 from caseflow.cases.language import set_agency_language, set_user_language
 from caseflow.cases.models import Party, PartyRole
 from caseflow.cases.selectors import language_use
+from caseflow.lib.i18n import advocate_or_idva
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import services as safety
 from tests import factories as f
 
@@ -220,9 +224,20 @@ def test_an_agency_may_call_its_advocates_idvas(cast, login):
     assert "Primary IDVA" in cases and "Primary advocate" not in cases
     assign = login(cast.supervisor).get(reverse("cases:assign", args=[cast.case.public_id]))
     assert "Primary IDVA" in assign.content.decode()
+    # Sentences that name the role say IDVA too, chosen when the page is rendered.
+    checkin = login(cast.assigned).get(reverse("checkins:new", args=[cast.case.public_id]))
+    assert re.search(r'for="id_assignee"[^>]*>\s*IDVA<', checkin.content.decode())
+    reasons = login(cast.agency_admin).get(reverse("cases:closure_reasons")).content.decode()
+    assert "IDVAs choose one of these" in reasons and "Advocates choose" not in reasons
+    # Outside a request (a worker's e-mail, a report), the word is the plain one.
+    assert str(advocate_or_idva(_("Advocate"), _("IDVA"))) == "Advocate"
     # Another agency still says advocate.
     other = login(cast.other_agency).get(reverse("cases:list")).content.decode()
     assert "Primary advocate" in other and "Primary IDVA" not in other
+    other_checkin = login(cast.other_agency).get(
+        reverse("checkins:new", args=[cast.foreign_case.public_id])
+    )
+    assert re.search(r'for="id_assignee"[^>]*>\s*Advocate<', other_checkin.content.decode())
     # Saving the language alone keeps the agency's word.
     admin = login(cast.agency_admin)
     admin.post(reverse("agency:agency_language"), {"language": "en-us"})
