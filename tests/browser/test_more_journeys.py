@@ -208,7 +208,7 @@ def test_advocate_logs_a_contact_that_breaks_the_agreement(
 
     expect(page.get_by_role("heading", level=1)).to_have_text("Review a logged contact")
     found = page.get_by_role("region", name="What the checker found")
-    expect(found).to_contain_text("which the agreement forbids")
+    expect(found).to_contain_text("by a channel the agreement forbids: Text message")
     expect(page.get_by_label("Used a forbidden channel")).to_be_checked()
     expect(page.get_by_label("Severity")).to_have_value("medium")
     tab.check("agreement-event-review")
@@ -218,7 +218,7 @@ def test_advocate_logs_a_contact_that_breaks_the_agreement(
     log = page.get_by_role("region", name="Contact log and breaches")
     entry = log.get_by_role("listitem").filter(has_text="Three texts about the weekend.")
     expect(entry).to_contain_text("Breach · Medium")
-    expect(entry).to_contain_text("which the agreement forbids")
+    expect(entry).to_contain_text("by a channel the agreement forbids: Text message")
     expect(entry.get_by_role("link", name="Awaiting review")).to_have_count(0)
     assert len(escalation_inline) == 1
     tab.check("agreement-breach-recorded")
