@@ -18,6 +18,7 @@ from django.utils import timezone
 from bench.harness import BenchContext, Peer, Row, compare, scale_cast
 from caseflow.cases.models import Closure, Episode, Party, PartyRole
 from caseflow.casework.models import CaseNote, Incident, Need
+from caseflow.lib.shard import carry_agencies
 from caseflow.partners.models import QUESTIONS, Demographics, ServiceReferral, answers
 from caseflow.reporting import reports
 from caseflow.reporting.reports import Period, served_cases
@@ -40,7 +41,7 @@ def _seed_demographics(agency_id: int) -> list[int]:
             q: answers(q)[(n * (i + 3)) % len(answers(q))][0] for i, q in enumerate(QUESTIONS)
         }
         rows.append(Demographics(case=party.case, party=party, **values))
-    created = Demographics.objects.bulk_create(rows, batch_size=1000)
+    created = Demographics.objects.bulk_create(carry_agencies(rows), batch_size=1000)
     return [row.pk for row in created]
 
 
