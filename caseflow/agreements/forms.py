@@ -128,8 +128,12 @@ class AgreementForm(forms.Form):
     forbidden_to_survivor = _checkboxes(
         _("Channels the other parent must not use"), CHANNEL_CHOICES
     )
-    permitted_from_survivor = _checkboxes(_("Channels the survivor may use"), CHANNEL_CHOICES)
-    forbidden_from_survivor = _checkboxes(_("Channels the survivor must not use"), CHANNEL_CHOICES)
+    permitted_from_survivor = _checkboxes(
+        _("Channels the survivor has chosen to use"), CHANNEL_CHOICES
+    )
+    forbidden_from_survivor = _checkboxes(
+        _("Channels the survivor has chosen not to use"), CHANNEL_CHOICES
+    )
     permitted_topics = forms.CharField(
         label=_("Permitted topics"),
         required=False,
@@ -227,9 +231,10 @@ class AgreementForm(forms.Form):
                 "children",
             ),
             Fieldset(
-                _("Channels"),
-                "permitted_to_survivor",
-                "forbidden_to_survivor",
+                _("The other parent's channels"), "permitted_to_survivor", "forbidden_to_survivor"
+            ),
+            Fieldset(
+                _("What the survivor has chosen"),
                 "permitted_from_survivor",
                 "forbidden_from_survivor",
             ),

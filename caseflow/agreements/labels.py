@@ -66,12 +66,19 @@ FINDING_LABELS = {
     terms.Code.HANDOVER_DIRECT_CONTACT: _("Direct contact at the handover"),
     terms.Code.CHILD_CONTACT_OUTSIDE_WINDOW: TERM_LABELS[terms.Term.CHILD_CONTACT_WINDOWS],
 }
+_FROM_SURVIVOR = terms.Direction.FROM_SURVIVOR.value
 #: The sentence kept for a term the advocate marked as broken that the checker had not found.
 RECORDED_BY_ADVOCATE = "Recorded by the advocate."
 
 
 def finding_label(finding: Mapping[str, Any]) -> str:
-    """A stored finding (``{"term", "code"?, "message"}``) in the reader's words."""
+    """A stored finding (``{"term", "code"?, "message"}``) in the reader's words.
+
+    The survivor's own contact is never described as breaking a term: it is what it is, contact
+    outside what was agreed."""
+    params = finding.get("params")
+    if isinstance(params, Mapping) and params.get("direction") == _FROM_SURVIVOR:
+        return str(_("Outside what was agreed"))
     by_code: dict[str, str] = {str(code): label for code, label in FINDING_LABELS.items()}
     by_term: dict[str, str] = {str(term): label for term, label in TERM_LABELS.items()}
     label = by_code.get(str(finding.get("code") or "")) or by_term.get(str(finding.get("term")))
@@ -83,10 +90,13 @@ def finding_label(finding: Mapping[str, Any]) -> str:
 # checker kept with it (``params``). A finding stored before those were kept, or whose values
 # cannot be read, shows the checker's own English sentence as it was recorded.
 
-_TO, _FROM = terms.Direction.TO_SURVIVOR.value, terms.Direction.FROM_SURVIVOR.value
+_TO, _FROM = terms.Direction.TO_SURVIVOR.value, _FROM_SURVIVOR
 _FORBIDDEN_CHANNEL = {
     _TO: _("Contact from the other parent by a channel the agreement forbids: %(channel)s."),
-    _FROM: _("Contact from the survivor by a channel the agreement forbids: %(channel)s."),
+    _FROM: _(
+        "The survivor got in touch outside what was agreed. Channel: %(channel)s. That is "
+        "common; it may be worth talking about support for moments like this."
+    ),
 }
 _CHANNEL_NOT_PERMITTED = {
     _TO: _(
@@ -94,8 +104,9 @@ _CHANNEL_NOT_PERMITTED = {
         "%(channel)s (permitted: %(permitted)s)."
     ),
     _FROM: _(
-        "Contact from the survivor by a channel the agreement does not permit: "
-        "%(channel)s (permitted: %(permitted)s)."
+        "The survivor got in touch outside what was agreed. Channel: %(channel)s (the ways "
+        "chosen: %(permitted)s). That is common; it may be worth talking about support for "
+        "moments like this."
     ),
 }
 _OVER_CAP = {
@@ -108,12 +119,14 @@ _OVER_CAP = {
         "%(date)s (%(timezone)s time); the agreement allows at most %(limit)s a week."
     ),
     (_FROM, "day"): _(
-        "This was message number %(count)s from the survivor on %(date)s "
-        "(%(timezone)s time); the agreement allows at most %(limit)s a day."
+        "The survivor got in touch more often than agreed: message number %(count)s on "
+        "%(date)s (%(timezone)s time), where %(limit)s a day was agreed. That is common; it may "
+        "be worth talking about support for moments like this."
     ),
     (_FROM, "week"): _(
-        "This was message number %(count)s from the survivor in the week beginning "
-        "%(date)s (%(timezone)s time); the agreement allows at most %(limit)s a week."
+        "The survivor got in touch more often than agreed: message number %(count)s in the week "
+        "beginning %(date)s (%(timezone)s time), where %(limit)s a week was agreed. That is "
+        "common; it may be worth talking about support for moments like this."
     ),
 }
 

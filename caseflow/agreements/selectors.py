@@ -195,8 +195,8 @@ def describe_terms(version: AgreementVersion) -> list[tuple[str, str]]:
         (_("Applies until"), date_format(local_to) if local_to else gettext("open-ended")),
         (_("Other parent may use"), _channels(t.permitted_channels, to)),
         (_("Other parent must not use"), _channels(t.forbidden_channels, to)),
-        (_("Survivor may use"), _channels(t.permitted_channels, frm)),
-        (_("Survivor must not use"), _channels(t.forbidden_channels, frm)),
+        (_("The survivor has chosen to use"), _channels(t.permitted_channels, frm)),
+        (_("The survivor has chosen not to use"), _channels(t.forbidden_channels, frm)),
         (_("Permitted topics"), ", ".join(sorted(t.permitted_topics)) or gettext("any")),
         (
             _("Contact times"),

@@ -177,6 +177,8 @@ _FROM_WHOM = {
     Direction.TO_SURVIVOR: "from the other parent",
     Direction.FROM_SURVIVOR: "from the survivor",
 }
+#: Said after the survivor's own contact outside what was agreed: it is never a fault.
+_SUPPORT = "That is common; it may be worth talking about support for moments like this."
 _E = TypeVar("_E", bound=StrEnum)
 
 
@@ -893,24 +895,30 @@ def _channel_violations(event: ContactEvent, agreement: Agreement) -> list[Viola
         "channel": event.channel.value,
         "direction": event.direction.value,
     }
+    own = event.direction is Direction.FROM_SURVIVOR
     if event.channel in agreement.forbidden_channels[event.direction]:
-        return [
-            Violation(
-                Term.FORBIDDEN_CHANNELS,
-                Code.FORBIDDEN_CHANNEL,
-                f"{how}, which the agreement forbids {whom}.",
-                params,
-            )
-        ]
+        message = (
+            f"The survivor got in touch outside what was agreed: "
+            f"{_CHANNEL_PHRASES[event.channel]}. {_SUPPORT}"
+            if own
+            else f"{how}, which the agreement forbids {whom}."
+        )
+        return [Violation(Term.FORBIDDEN_CHANNELS, Code.FORBIDDEN_CHANNEL, message, params)]
     permitted = agreement.permitted_channels[event.direction]
     if permitted and event.channel not in permitted:
         allowed = [channel for channel in Channel if channel in permitted]
         names = _fmt_list(_CHANNEL_NAMES[channel] for channel in allowed)
+        message = (
+            f"The survivor got in touch outside what was agreed: {_CHANNEL_PHRASES[event.channel]} "
+            f"(the ways chosen: {names}). {_SUPPORT}"
+            if own
+            else f"{how}, which is not a channel the agreement permits {whom} (permitted: {names})."
+        )
         return [
             Violation(
                 Term.PERMITTED_CHANNELS,
                 Code.CHANNEL_NOT_PERMITTED,
-                f"{how}, which is not a channel the agreement permits {whom} (permitted: {names}).",
+                message,
                 {**params, "permitted": [channel.value for channel in allowed]},
             )
         ]
@@ -981,12 +989,22 @@ def _cap_violations(
     else:
         period = f"in the week beginning {_fmt_date(first)}"
         allowance = f"at most {cap.limit} a week"
+    if cap.direction is Direction.FROM_SURVIVOR:
+        message = (
+            f"The survivor got in touch more often than agreed: message number {count} {period} "
+            f"({agreement.timezone} time), where {allowance.removeprefix('at most ')} was "
+            f"agreed. {_SUPPORT}"
+        )
+    else:
+        message = (
+            f"This was message number {count} {_FROM_WHOM[cap.direction]} {period} "
+            f"({agreement.timezone} time); the agreement allows {allowance}."
+        )
     return [
         Violation(
             Term.FREQUENCY_CAP,
             Code.OVER_CAP,
-            f"This was message number {count} {_FROM_WHOM[cap.direction]} {period} "
-            f"({agreement.timezone} time); the agreement allows {allowance}.",
+            message,
             {
                 "count": count,
                 "direction": cap.direction.value,

@@ -173,7 +173,7 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("operator.delete", S, _("Deleted a record in the operators' admin")),
     # Sign-in and sessions
     ("security.login", S, _("Signed in")),
-    ("security.login_failed", S, _("Failed to sign in")),
+    ("security.login_failed", S, _("Sign-in refused")),
     ("security.logout", S, _("Signed out")),
     ("security.logout_everywhere", S, _("Signed out everywhere")),
     ("security.password_changed", S, _("Changed their password")),
@@ -182,10 +182,10 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("security.device_enrolled", S, _("Enrolled a second-factor device")),
     ("security.recovery_codes_regenerated", S, _("Made new recovery codes")),
     ("security.second_factor_verified", S, _("Passed the second factor")),
-    ("security.second_factor_failed", S, _("Failed the second factor")),
+    ("security.second_factor_failed", S, _("Second factor refused")),
     ("security.recovery_code_used", S, _("Used a recovery code")),
     ("security.reauth", S, _("Confirmed their identity again")),
-    ("security.reauth_failed", S, _("Failed to confirm their identity again")),
+    ("security.reauth_failed", S, _("Identity not confirmed again")),
     ("session.revoked", S, _("Their session was revoked")),
     ("session.expired", S, _("Their session expired")),
     # Oversight

@@ -195,3 +195,63 @@ def test_every_kind_of_finding_is_written_in_spanish_from_its_values():
         assert spanish != violation.message, violation.code  # not the stored sentence
         assert spanish != english, violation.code  # translated, not fallen back
         assert "%(" not in spanish and "%(" not in english
+
+
+def test_the_survivors_own_contact_is_described_as_what_it_is():
+    """Her own contact outside what was agreed is never told in rule-breaking words, in any
+    language: not "forbids", "permit", "allows", "breach"; it says it is common and offers
+    support."""
+    own = [
+        {
+            "term": "forbidden_channels",
+            "code": "forbidden_channel",
+            "message": "x",
+            "params": {"kind": "call", "channel": "phone", "direction": "from_survivor"},
+        },
+        {
+            "term": "permitted_channels",
+            "code": "channel_not_permitted",
+            "message": "x",
+            "params": {
+                "kind": "message",
+                "channel": "phone",
+                "direction": "from_survivor",
+                "permitted": ["app", "email"],
+            },
+        },
+        {
+            "term": "frequency_cap",
+            "code": "over_cap",
+            "message": "x",
+            "params": {
+                "count": 4,
+                "direction": "from_survivor",
+                "per": "day",
+                "start_date": "2025-02-25",
+                "limit": 2,
+                "timezone": "Europe/London",
+            },
+        },
+    ]
+    rule_words = ("forbid", "permit", "allows", "breach", "must", "prohíbe", "permite", "incumpl")
+    seen = 0
+    for language, support in (("en-gb", "That is common"), ("es", "Es algo frecuente")):
+        with translation.override(language):
+            for stored in own:
+                label, sentence = finding_label(stored), finding_sentence(stored)
+                seen += 1
+                assert support in sentence, (language, sentence)
+                for word in rule_words:
+                    assert word not in sentence.lower(), (language, word, sentence)
+                    assert word not in label.lower(), (language, word, label)
+    assert seen == 6
+    with translation.override("en-gb"):
+        assert finding_label(own[0]) == "Outside what was agreed"
+        assert finding_sentence(own[0]) == (
+            "The survivor got in touch outside what was agreed. Channel: Phone call. That is "
+            "common; it may be worth talking about support for moments like this."
+        )
+    # The other parent's contact keeps the agreement's own words.
+    other = {**own[0], "params": {**own[0]["params"], "direction": "to_survivor"}}
+    with translation.override("en-gb"):
+        assert "forbids" in finding_sentence(other)

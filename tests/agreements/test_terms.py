@@ -378,7 +378,8 @@ def test_cap_in_the_survivors_direction_ignores_the_other_parent() -> None:
     mine = [event(local(*day, 8, 0), direction="from_survivor")]
     over = check(event(local(*day, 9, 0), direction="from_survivor"), terms, mine)
     assert codes(over) == ["over_cap"]
-    assert "from the survivor" in over[0].message
+    assert over[0].message.startswith("The survivor got in touch more often than agreed")
+    assert "allows" not in over[0].message and "That is common" in over[0].message
 
 
 def test_cap_ignores_later_events_and_the_event_itself() -> None:
@@ -527,7 +528,10 @@ def test_empty_permitted_set_allows_any_channel_not_forbidden() -> None:
         event(local(2025, 3, 3, 9, 0), channel="social_media", direction="from_survivor"), terms
     )
     assert codes(result) == ["forbidden_channel"]
-    assert "from the survivor" in result[0].message
+    assert result[0].message == (
+        "The survivor got in touch outside what was agreed: on social media. That is common; it "
+        "may be worth talking about support for moments like this."
+    )
 
 
 def test_channel_rules_are_per_direction() -> None:
