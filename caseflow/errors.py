@@ -1,4 +1,5 @@
-"""The 400, 403, 404 and 500 pages: they cannot fail.
+"""The 400, 403, 404 and 500 pages: they cannot fail. And the page for a form whose security
+token no longer matches (``csrf_failure``), in caseflow's own layout.
 
 They are rendered without the request's context (no context processors, no user, no database),
 from one self-contained template, ``error.html`` (no ``{% static %}``, so no static manifest, no
@@ -12,8 +13,10 @@ from __future__ import annotations
 
 import logging
 from html import escape
+from urllib.parse import urlsplit
 
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.template import loader
 from django.utils.translation import gettext, gettext_noop
 
@@ -87,3 +90,37 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     return render_error(request, 500)
+
+
+def _same_site_path(request: HttpRequest) -> str | None:
+    """The page the form was on, when the browser says and it is one of caseflow's own: only
+    its path (never a query string, which might carry what was typed)."""
+    referer = request.headers.get("Referer", "")
+    if not referer:
+        return None
+    parts = urlsplit(referer)
+    if parts.netloc and parts.netloc != request.get_host():
+        return None
+    if not parts.path.startswith("/") or parts.path.startswith("//"):
+        return None
+    return parts.path
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent with a security token that no longer matches: most often the person signed
+    in again in another tab, or the page stayed open across a sign-out. Said in caseflow's
+    layout and the reader's language, with the way back to the form, where the draft kept on
+    the server is offered back ("Put it back"). Nothing of what was sent is shown or kept here
+    (a forged request must not be able to leave text in someone's drafts)."""
+    log.info("form refused: its security token no longer matches")
+    try:
+        return render(
+            request,
+            "csrf_failure.html",
+            # Forms post to their own page: without a Referer, that page is the way back.
+            {"back": _same_site_path(request) or request.path},
+            status=403,
+        )
+    except Exception:  # noqa: BLE001 - an error page must answer whatever is broken
+        log.exception("the security-token page could not be rendered; the plain page is served")
+        return render_error(request, 403)

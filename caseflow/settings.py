@@ -285,6 +285,8 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 # --- Security baseline -------------------------------------------------------------------
 HTTPS = env_bool("HTTPS", not EMBEDDED)
 SESSION_COOKIE_NAME = "__Host-caseflow-session" if HTTPS else "caseflow-session"
+# A refused form gets caseflow's own page, in the reader's language, with the way back to its draft.
+CSRF_FAILURE_VIEW = "caseflow.errors.csrf_failure"
 CSRF_COOKIE_NAME = "__Host-caseflow-csrf" if HTTPS else "caseflow-csrf"
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS

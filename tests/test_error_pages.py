@@ -86,3 +86,53 @@ def test_an_unknown_url_is_served_the_404_page(db, settings):
     body = response.content.decode()
     assert "There is nothing here, or nothing you can open." in body
     assert response["X-Request-ID"] in body
+
+
+# --------------------------------------------------------------------------------------------------
+# A form whose security token no longer matches (signed in again in another tab).
+
+
+def _refused(cast, *, referer: str | None, language: str | None = None):
+    from django.urls import reverse
+
+    from caseflow.cases.language import set_agency_language
+    from tests.conftest import verified_session
+
+    if language:
+        set_agency_language(cast.agency.pk, language)
+    client = Client(enforce_csrf_checks=True)
+    verified_session(client, cast.assigned)
+    form = reverse("casework:note_new", args=[cast.case.public_id])
+    headers = {"HTTP_REFERER": referer} if referer else {}
+    response = client.post(
+        form, {"body": "Sam Sample, born 4 May 1990", "_draft": "note-new"}, **headers
+    )
+    return form, response
+
+
+def test_a_refused_form_gets_caseflows_page_with_the_way_back(cast):
+    form, response = _refused(cast, referer=f"http://testserver{'/'}cases/?q=secret")
+    body = response.content.decode()
+    assert response.status_code == 403
+    assert "This form was not sent" in body and 'class="navbar' in body
+    assert "Put it back" in body
+    # The way back is the page the form was on, without its query string.
+    assert 'href="/cases/"' in body and "secret" not in body
+    # Nothing that was sent is shown, and Django's own page is not.
+    assert "Sam Sample" not in body and "1990" not in body
+    assert "CSRF verification failed" not in body and "DEBUG" not in body
+
+
+def test_a_refused_form_without_a_referer_goes_back_to_itself_and_never_elsewhere(cast):
+    form, response = _refused(cast, referer=None)
+    assert f'href="{form}"' in response.content.decode()
+    form, response = _refused(cast, referer="https://elsewhere.example/phish")
+    body = response.content.decode()
+    assert "elsewhere.example" not in body and f'href="{form}"' in body
+
+
+def test_a_refused_form_is_told_in_the_readers_language(cast):
+    _, response = _refused(cast, referer=None, language="es")
+    body = response.content.decode()
+    assert response.status_code == 403 and 'lang="es"' in body
+    assert "This form was not sent" not in body
