@@ -18,9 +18,7 @@ TEXT = "Called from a friend's phone about the weekend handover."
 
 
 @pytest.mark.parametrize("width", [1366, 375])
-def test_a_form_sent_after_signing_in_again_elsewhere_loses_nothing(
-    tab, live_server, cast, width
-):
+def test_a_form_sent_after_signing_in_again_elsewhere_loses_nothing(tab, live_server, cast, width):
     page = tab.page
     page.set_viewport_size({"width": width, "height": 900})
     sign_in(page, live_server, "assigned", f.PASSWORD)
