@@ -19,10 +19,14 @@ FOCUSED = """() => {
   return {
     name: (el.innerText || el.value || el.getAttribute("aria-label") || "").trim(),
     tag: el.tagName,
-    outline: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2,
-    shadow: style.boxShadow !== "none",
+    outline: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 3
+      && style.outlineColor === "rgb(255, 221, 0)",
+    yellow: style.backgroundColor === "rgb(255, 221, 0)",
+    dark_edge: style.boxShadow.includes("rgb(11, 12, 12)"),
   };
 }"""
+#: GOV.UK's focus state: a 3 px yellow outline (or, on a link, a yellow background) and a dark
+#: edge, so it shows on white, on the dark bar and on the yellow privacy button alike.
 
 UNLABELLED = """() => Array.from(
     document.querySelectorAll("main input, main select, main textarea"))
@@ -44,7 +48,8 @@ def test_tabbing_reaches_the_main_actions_with_a_visible_focus_ring(tab, live_se
         focused = page.evaluate(FOCUSED)
         if focused["tag"] == "BODY":  # past the last control
             break
-        assert focused["outline"] or focused["shadow"], f"no visible focus on {focused}"
+        assert focused["outline"] or focused["yellow"], f"no yellow focus on {focused}"
+        assert focused["dark_edge"], f"no dark edge to the focus on {focused}"
         seen.append(focused["name"])
     for action in (
         "Skip to content",
@@ -118,3 +123,19 @@ def test_form_errors_are_announced_and_tied_to_their_field(tab, live_server, cas
     summary.get_by_role("link").click()
     expect(field).to_be_focused()
     tab.check("emergency-access-error")
+
+
+def test_a_link_inside_a_warning_passes_contrast(tab, live_server, cast):
+    """The check-in form's warning ("no safe-contact profile yet … Record one") holds a link:
+    it takes the alert's own dark colour, so axe finds no contrast failure, at 375 px too."""
+    from caseflow.cases.models import SafeContactProfile
+
+    SafeContactProfile.objects.filter(case=cast.case).delete()
+    page = tab.page
+    sign_in(page, live_server, "assigned", f.PASSWORD)
+    for width in (1366, 375):
+        page.set_viewport_size({"width": width, "height": 900})
+        tab.goto(f"/checkins/case/{cast.case.public_id}/new/")
+        link = page.locator(".alert-warning").get_by_role("link", name="Record one")
+        expect(link).to_be_visible()
+        tab.check(f"checkin-warning-link-{width}")
