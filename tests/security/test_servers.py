@@ -2,7 +2,7 @@
 it (``gunicorn.conf.py``), and the development server ``manage.py demo`` runs.
 
 On both, the access log keeps a request's path and none of the personal data a GET form's fields
-carried in its query string.
+carried in its query string, and a body over ``REQUEST_MAX_BYTES`` gets caseflow's 413 page.
 """
 
 from __future__ import annotations
@@ -253,3 +253,19 @@ def test_the_access_log_keeps_the_path_and_no_personal_data(server):
     assert len(requests) == 2
     for value in PERSONAL:
         assert value not in log, f"{value!r} is in the access log:\n{log}"
+
+
+def test_a_body_over_the_limit_gets_the_413_page(server, settings):
+    size = 40 * 1024 * 1024
+    assert size > settings.REQUEST_MAX_BYTES
+    path = reverse("accounts:login")
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        "Content-Type: application/x-www-form-urlencoded\r\n"
+        f"Content-Length: {size}\r\nConnection: close\r\n\r\n"
+    ).encode()
+    status, body = _exchange(server.port, head, body_size=size)
+    page = body.decode("utf-8", "replace")
+    assert status == 413, page
+    assert "Too large" in page and "larger than caseflow accepts" in page
+    assert "A server error occurred" not in page
