@@ -1,18 +1,27 @@
 FROM python:3.12-slim
 
 ENV PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 UV_PROJECT_ENVIRONMENT=/opt/venv \
-    PATH="/opt/venv/bin:$PATH"
+    PATH="/opt/venv/bin:$PATH" \
+    EVIDENCE_ROOT=/var/lib/caseflow/evidence \
+    AUDIT_HEAD_SINK=/var/lib/caseflow/audit-heads/audit-heads.jsonl
 RUN pip install --no-cache-dir uv && useradd --system --create-home caseflow
 WORKDIR /app
 COPY pyproject.toml uv.lock ./
 RUN uv sync --locked --no-dev --no-install-project
+# The tree as committed: .dockerignore keeps out local state (var/, keys, databases, .env),
+# .venv, .git and caches. Owned by root: the app user reads it and cannot change it.
 COPY . .
 RUN STATIC_ROOT=/app/staticfiles DATABASE_URL=sqlite:////tmp/build.sqlite3 SECRET_KEY=build \
     FIELD_ENCRYPTION_KEYS=Zm9yLWJ1aWxkLW9ubHktbm90LWEtcmVhbC1rZXktLS0tLS0= BLIND_INDEX_KEY=build \
     AUDIT_SIGNING_KEY=Zm9yLWJ1aWxkLW9ubHktbm90LWEtcmVhbC1rZXktLS0= \
     python manage.py collectstatic --noinput -v 0
-# Signed audit tree heads are appended here (a volume in docker-compose.yml).
-RUN mkdir -p /var/lib/caseflow/audit-heads && chown caseflow /var/lib/caseflow/audit-heads
+# The only places caseflow writes: evidence files (EVIDENCE_ROOT) and the signed audit tree
+# heads (AUDIT_HEAD_SINK). Volumes, owned by the app user (a new named volume takes this
+# ownership); both belong in every backup (README: Backup and restore).
+RUN mkdir -p /var/lib/caseflow/evidence /var/lib/caseflow/audit-heads \
+    && chown caseflow:caseflow /var/lib/caseflow/evidence /var/lib/caseflow/audit-heads \
+    && chmod 750 /var/lib/caseflow/evidence /var/lib/caseflow/audit-heads
+VOLUME ["/var/lib/caseflow/evidence", "/var/lib/caseflow/audit-heads"]
 USER caseflow
 EXPOSE 8000
 # Settings in gunicorn.conf.py: forwarded headers only from TRUSTED_PROXIES, a redacting access log.

@@ -33,7 +33,12 @@ class RequestIdMiddleware:
 
 class RequestSizeLimitMiddleware:
     """Refuse a request whose declared body is over ``REQUEST_MAX_BYTES`` with a 413 page,
-    before anything reads the body. (The reverse proxy should refuse it first: see README.)"""
+    before anything reads the body. (The reverse proxy should refuse it first: see README.)
+
+    The response sets no ``Connection`` header: it is hop-by-hop, a WSGI application may not
+    send it (the development server the demo runs refuses the whole response, answering a bare
+    500), and the servers decide themselves: gunicorn closes the connection or discards the
+    rest of the body within its limits, the development server reads it and carries on."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -45,9 +50,7 @@ class RequestSizeLimitMiddleware:
         except ValueError:
             length = -1
         if length < 0 or length > settings.REQUEST_MAX_BYTES:
-            response = render(request, "413.html", status=413)
-            response["Connection"] = "close"
-            return response
+            return render(request, "413.html", status=413)
         return self.get_response(request)
 
 

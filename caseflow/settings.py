@@ -300,6 +300,9 @@ SESSION_IDLE_SECONDS = env_int("SESSION_IDLE_SECONDS", 15 * 60)
 DRAFT_DAYS = env_int("DRAFT_DAYS", 7)
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 SECURE_SSL_REDIRECT = HTTPS and env_bool("SECURE_SSL_REDIRECT", True)
+# The health checks (``/health/`` and the paths under it) answer over plain HTTP too: the
+# container's own check asks gunicorn directly, which speaks no TLS (docker/healthcheck.py).
+SECURE_REDIRECT_EXEMPT = [r"^health/"]
 SECURE_HSTS_SECONDS = 31536000 if HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = HTTPS

@@ -27,10 +27,37 @@ SECRET_PATHS = (
 )
 
 
+#: A URL's query string: what follows ``?`` after a path or a host, up to a space, a quote or a
+#: fragment. Its values are whatever a form or a crafted link sent (a GET form's fields, a name,
+#: a date of birth), so no log keeps them.
+QUERY = re.compile(r"((?:/|://)[^\s?\"'#]*)\?([^\s\"'#]*)")
+#: The query of a request line (``GET /path?query HTTP/1.1``), up to the protocol: a malformed
+#: request may carry spaces in it, and the servers quote the whole line when they refuse it.
+REQUEST_LINE_QUERY = re.compile(r"((?:/|://)[^\s?\"'#]*)\?(.*?)(?= HTTP/\d)")
+
+
+def redact_query_string(query: str) -> str:
+    """A query string (without its ``?``) with every value masked and the names kept:
+    ``name=Jo&dob=1990-01-02`` becomes ``name=[redacted]&dob=[redacted]``. A part without
+    ``=`` is itself a value and is masked whole."""
+    parts = []
+    for part in re.split(r"([&;])", query):
+        if part in ("&", ";", ""):
+            parts.append(part)
+        elif "=" in part:
+            parts.append(f"{part.split('=', 1)[0]}={MASK}")
+        else:
+            parts.append(MASK)
+    return "".join(parts)
+
+
 def redact_paths(text: str) -> str:
-    """``text`` with the secret part of every secret-bearing URL path masked."""
+    """``text`` with the secret part of every secret-bearing URL path masked, and every value
+    of every URL's query string (see :func:`redact_query_string`)."""
     for pattern in SECRET_PATHS:
         text = pattern.sub(rf"\g<1>{MASK}\g<2>", text)
+    for pattern in (REQUEST_LINE_QUERY, QUERY):
+        text = pattern.sub(lambda m: f"{m.group(1)}?{redact_query_string(m.group(2))}", text)
     return text
 
 

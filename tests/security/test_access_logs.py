@@ -112,3 +112,56 @@ def test_runserver_access_lines_mask_an_account_link_token(cast, server_log, cli
     line = server_log.getvalue()
     assert token not in line
     assert "/accounts/link/" in line and "/[redacted]/" in line
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            '"GET /cases/new/?survivor_full_name=Jo+Bloggs&survivor_date_of_birth=1990-01-02 '
+            'HTTP/1.1" 302 0',
+            '"GET /cases/new/?survivor_full_name=[redacted]&survivor_date_of_birth=[redacted] '
+            'HTTP/1.1" 302 0',
+        ),
+        # A part without "=" is a value too.
+        (
+            "https://caseflow.example.org/cases/find/?Jo%20Bloggs",
+            "https://caseflow.example.org/cases/find/?[redacted]",
+        ),
+        # A malformed request line, quoted whole when the server refuses it.
+        (
+            "Bad request syntax ('GET /cases/find/?q=Jo Bloggs&x=1 HTTP/1.1')",
+            "Bad request syntax ('GET /cases/find/?q=[redacted]&x=[redacted] HTTP/1.1')",
+        ),
+        (
+            "https://caseflow.example.org?email=jo@example.org",
+            "https://caseflow.example.org?email=[redacted]",
+        ),
+        # Words that are not URLs are left alone.
+        ("Is it due? Yes", "Is it due? Yes"),
+        ("Not Found: /cases/12/", "Not Found: /cases/12/"),
+    ],
+)
+def test_every_query_string_value_is_masked(text, expected):
+    from caseflow.lib.logging_filters import redact_paths
+
+    assert redact_paths(text) == expected
+    assert redact_paths(expected) == expected
+
+
+def test_gunicorns_error_log_masks_query_values(caplog):
+    """gunicorn logs a request it fails to handle with its URL."""
+    cfg = Config()
+    logger = RedactingLogger(cfg)
+    logger.error_log.propagate = True
+    try:
+        with caplog.at_level(logging.INFO, logger="gunicorn.error"):
+            logger.exception("Error handling request %s %s", "GET", "/cases/find/?q=Jo+Bloggs")
+            logger.warning("Invalid request from ip=10.0.0.2: 'GET /x/?dob=1990-01-02 HTTP/1.1'")
+    finally:
+        logger.error_log.propagate = False
+        for h in list(logger.error_log.handlers):
+            logger.error_log.removeHandler(h)
+    text = caplog.text
+    assert "/cases/find/?q=[redacted]" in text and "/x/?dob=[redacted]" in text
+    assert "Bloggs" not in text and "1990-01-02" not in text
