@@ -65,3 +65,59 @@ def test_the_printed_plan_names_nothing_and_leaves_out_what_is_empty(tab, live_s
     page.keyboard.press("Escape")
     page.keyboard.press("Escape")
     expect(page.locator("#privacy-screen")).to_be_visible()
+
+
+def _printed(tab, path: str):
+    """The paper ``path`` prints through its "Print" button, as PDF pages' text."""
+    page = tab.page
+    tab.goto(path)
+    expect(page).to_have_title("Notes")
+    page.context.add_init_script("window.print = () => { window.printAsked = true; };")
+    tab.goto(path)
+    with page.expect_popup() as opened:
+        page.get_by_role("button", name="Print", exact=True).click()
+    paper = opened.value
+    paper.wait_for_load_state()
+    paper.wait_for_function("window.printAsked === true")
+    expect(paper).to_have_title("Notes")
+    paper.emulate_media(media="print")
+    pdf = paper.pdf(
+        display_header_footer=True,
+        header_template=HEADER,
+        footer_template=FOOTER,
+        margin={"top": "20mm", "bottom": "20mm", "left": "10mm", "right": "10mm"},
+    )
+    paper.close()
+    return [p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages]
+
+
+def test_the_printed_chronologies_name_nothing_and_fingerprint_the_last_page(
+    tab, live_server, cast
+):
+    import datetime as dt
+
+    from tests.agreements.helpers import make_agreement, record_breach
+
+    agreement = make_agreement(cast.case, cast.assigned)
+    for day in range(1, 40):
+        record_breach(
+            agreement,
+            cast.assigned,
+            dt.datetime(2025, 1, 6, 9, 0, tzinfo=dt.UTC) + dt.timedelta(days=day),
+        )
+    sign_in(tab.page, live_server, "assigned", f.PASSWORD)
+    papers = {
+        "case": reverse("cases:timeline_print", args=[cast.case.public_id]),
+        "agreement": reverse(
+            "agreements:chronology", args=[cast.case.public_id, agreement.public_id]
+        ),
+    }
+    for name, path in papers.items():
+        pages = _printed(tab, path)
+        text = "\n".join(pages)
+        assert len(pages) >= 2, f"the {name} chronology should run to several pages"
+        assert cast.case.short_number in text
+        for revealing in ("chronology", "caseflow", "/cases/", "localhost", "http"):
+            assert revealing not in text.lower(), f"the {name} paper shows {revealing!r}"
+        assert cast.case.reference not in text and cast.case.public_id not in text
+        assert "SHA-256" in pages[-1] and all("SHA-256" not in p for p in pages[:-1]), name
