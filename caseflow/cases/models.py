@@ -101,12 +101,6 @@ class Case(models.Model):
     def __str__(self) -> str:
         return self.reference
 
-    @property
-    def short_number(self) -> str:
-        """What a printed paper carries to match it to its case: the reference's last part
-        ("00042" of "CF-2026-00042"), which names neither the agency nor the system."""
-        return self.reference.rsplit("-", 1)[-1]
-
     def save(self, *args, **kwargs):
         wrapped = None
         if self._state.adding:
@@ -116,6 +110,12 @@ class Case(models.Model):
         super().save(*args, **kwargs)
         if wrapped is not None:
             CaseKey.objects.create(case=self, wrapped=wrapped)
+
+    @property
+    def short_number(self) -> str:
+        """What a printed paper carries to match it to its case: the reference's last part
+        ("00042" of "CF-2026-00042"), which names neither the agency nor the system."""
+        return self.reference.rsplit("-", 1)[-1]
 
     def data_key(self) -> Fernet:
         cached = self.__dict__.get("_data_key")
