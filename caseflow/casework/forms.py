@@ -194,7 +194,7 @@ class NoteForm(NoteFields):
     followup = forms.BooleanField(label=_("Also create a follow-up"), required=False)
     followup_due = forms.DateTimeField(
         label=_("Follow-up due"),
-        widget=DateTimeLocalInput(),
+        widget=DateTimeLocalInput(attrs={"data-reveal-when": "followup"}),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
         required=False,
         help_text=advocate_or_idva(
@@ -206,7 +206,7 @@ class NoteForm(NoteFields):
         label=_("What to follow up"),
         max_length=SHORT_MAX,
         required=False,
-        widget=forms.Textarea(attrs={"rows": 2}),
+        widget=forms.Textarea(attrs={"rows": 2, "data-reveal-when": "followup"}),
         help_text=_("Stored encrypted; never shown in reminders."),
     )
 

@@ -388,7 +388,39 @@
     form.addEventListener("input", update);
   }
 
+  // --- Optional sub-forms: a field marked data-reveal-when="name" is shown only while the
+  // checkbox "name" of its form is ticked (GOV.UK's conditional reveal), so its Tab stops are
+  // not in the way. What is typed in it stays; the server asks for it only when ticked.
+  function conditionalReveal() {
+    var groups = {};
+    Array.prototype.forEach.call(document.querySelectorAll("[data-reveal-when]"), function (field) {
+      var form = field.form;
+      var name = field.dataset.revealWhen;
+      var box = form && form.elements[name];
+      if (!box || box.type !== "checkbox") return;
+      var wrapper = field.closest("[id^=div_id_]") || field.parentNode;
+      var key = form.id + "|" + name;
+      if (!groups[key]) groups[key] = { box: box, wrappers: [] };
+      groups[key].wrappers.push(wrapper);
+    });
+    Object.keys(groups).forEach(function (key) {
+      var group = groups[key];
+      var ids = group.wrappers.map(function (w, i) {
+        if (!w.id) w.id = group.box.id + "-reveal-" + i;
+        return w.id;
+      });
+      group.box.setAttribute("aria-controls", ids.join(" "));
+      function update() {
+        group.box.setAttribute("aria-expanded", group.box.checked ? "true" : "false");
+        group.wrappers.forEach(function (w) { w.hidden = !group.box.checked; });
+      }
+      group.box.addEventListener("change", update);
+      update();
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    conditionalReveal();
     repeatWords();
     scrollableTables();
     stackedTables();
