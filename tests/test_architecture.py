@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
+import re
 from pathlib import Path
 
 from django import forms as django_forms
@@ -160,3 +161,54 @@ def test_every_form_lists_its_fields():
     assert len(classes) >= 40
     problems = [f"{c.__module__}.{c.__qualname__}: {p}" for c in classes if (p := _form_problem(c))]
     assert problems == []
+
+
+# --- One registry: the features of a case ---------------------------------------------------
+#
+# A part of caseflow joins the case through caseflow.cases.features.register_feature, nothing
+# else. Django's own registration calls (register_converter, checks.register, a template
+# library's register.filter, admin.register) are calls into the framework, not registries of
+# ours: the rule looks at the functions caseflow defines.
+
+REGISTRY_NAME = re.compile(r"_*register(_.*)?$")
+ALLOWED_REGISTRIES = {
+    "caseflow/cases/features.py: register_feature",
+    # Django's own admin registry, overridden so that every model admin is audited.
+    "caseflow/accounts/admin_site.py: register",
+}
+
+
+def _registry_functions(source: str, name: str) -> list[str]:
+    return [
+        f"{name}: {node.name}"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and REGISTRY_NAME.match(node.name)
+    ]
+
+
+def test_the_registry_rule_finds_what_it_looks_for():
+    source = (
+        "def register_panel(p): ...\n"
+        "def _register_providers(): ...\n"
+        "def register(): ...\n"
+        "def registered_sources(): ...\n"
+        "class A:\n    def register_kind(self): ...\n"
+    )
+    assert _registry_functions(source, "x.py") == [
+        "x.py: register_panel",
+        "x.py: _register_providers",
+        "x.py: register",
+        "x.py: register_kind",
+    ]
+
+
+def test_no_registry_but_the_features_one():
+    found = []
+    scanned = 0
+    for path in sorted(ROOT.rglob("*.py")):
+        name = str(path.relative_to(ROOT.parent))
+        found += _registry_functions(path.read_text(), name)
+        scanned += 1
+    assert scanned >= 200
+    assert set(found) == ALLOWED_REGISTRIES, "a feature joins the case as a CaseFeature member"

@@ -1,27 +1,21 @@
 """Credentials a user holds beyond their sessions (e.g. calendar feed links), ended together
 with them: on "log out everywhere", a password change and a second-factor reset.
 
-Apps above ``accounts`` that issue such credentials register a revoker in their
-``AppConfig.ready``; ``credentials_revoke`` calls every one of them.
+Features of a case that issue such credentials declare a revoker
+(``CaseFeature.credential_revokers``); accounts sits below ``cases`` and reads them through
+:mod:`caseflow.lib.contributions`. ``credentials_revoke`` calls every one of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest
 
-#: Each is called as ``revoker(actor=..., user=..., request=...)``.
-_REVOKERS: list[Callable[..., Any]] = []
-
-
-def register_credential_revoker(revoker: Callable[..., Any]) -> None:
-    if revoker not in _REVOKERS:
-        _REVOKERS.append(revoker)
+from caseflow.lib.contributions import contributions
 
 
 def credentials_revoke(*, actor: Any, user: Any, request: HttpRequest | None) -> None:
-    """End every registered credential of ``user`` (``actor`` did it)."""
-    for revoker in _REVOKERS:
+    """End every declared credential of ``user`` (``actor`` did it)."""
+    for revoker in contributions().credential_revokers():
         revoker(actor=actor, user=user, request=request)

@@ -13,7 +13,6 @@ from caseflow.cases.today import (
     QueueItem,
     QueueSource,
     Scope,
-    register_queue_source,
 )
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -63,5 +62,5 @@ def review_items(scope: Scope) -> list[QueueItem]:
     ]
 
 
-def register() -> None:
-    register_queue_source(QueueSource("contact_reviews", review_items, order=30))
+#: This part's sources of the today queue (its feature brings them).
+SOURCES = (QueueSource("contact_reviews", review_items, order=30),)

@@ -2,15 +2,15 @@
 its reason, exit check and outcomes (a supervisor's approval when the risk is high), returns and
 re-referrals, and where the case's risk level comes from.
 
-Every operation checks policy itself, runs in a transaction and writes its audit. Parts of
-caseflow above cases that keep work running on a case (check-ins) register it with
-:func:`register_open_work`, so closing lists it and cancels it: nothing keeps running silently.
+Every operation checks policy itself, runs in a transaction and writes its audit. Features that
+keep work running on a case (follow-ups, check-ins) declare it (``CaseFeature.open_work``), so
+closing lists it and cancels it: nothing keeps running silently.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,11 +21,11 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
+from caseflow.cases import features
 from caseflow.cases.models import (
     Case,
     CaseStatus,
@@ -431,21 +431,6 @@ class OpenWork:
     items: list[str]
 
 
-#: kind → (label, list(case) -> lines, cancel(case, actor, request) -> count)
-_OPEN_WORK: dict[str, tuple[Any, Callable[[Case], list[str]], Callable[..., int]]] = {}
-
-
-def register_open_work(
-    kind: str,
-    label: Any,
-    list_open: Callable[[Case], list[str]],
-    cancel: Callable[..., int],
-) -> None:
-    """Register work of another part of caseflow that keeps running on an open case (future
-    check-ins): closing lists it on the closure page and cancels it with the closure."""
-    _OPEN_WORK[kind] = (label, list_open, cancel)
-
-
 def _open_followups(case: Case) -> QuerySet[FollowUp]:
     return FollowUp.objects.filter(case=case, status=FollowUpStatus.OPEN).order_by("due_at")
 
@@ -475,46 +460,28 @@ def _cancel_followups(case: Case, actor: User | None, request: HttpRequest | Non
     return cancelled
 
 
-register_open_work("followups", _("Open follow-ups"), _followup_lines, _cancel_followups)
-
-
-@dataclass(frozen=True)
-class ClosureNeeds:
-    """How closing reads and moves the survivor's needs, kept by a part of caseflow above cases
-    (casework): the needs still open, as (public id, words) for the closure form; the words
-    for needs by id (the journey page); and marking needs met when the case closes."""
-
-    open_choices: Callable[[Case], list[tuple[str, str]]]
-    labels: Callable[[Case, list[str]], list[str]]
-    mark_met: Callable[[Case, list[str], User, HttpRequest | None], int]
-
-
-_CLOSURE_NEEDS: list[ClosureNeeds] = []
-
-
-def register_closure_needs(needs: ClosureNeeds) -> None:
-    _CLOSURE_NEEDS[:] = [needs]
-
-
 def closure_need_choices(case: Case) -> list[tuple[str, str]]:
-    """The case's needs still open, which the closure may record as met."""
-    return _CLOSURE_NEEDS[0].open_choices(case) if _CLOSURE_NEEDS else []
+    """The case's needs still open, which the closure may record as met (the feature that keeps
+    needs says which: ``CaseFeature.closure_needs``)."""
+    needs = features.closure_needs()
+    return needs.open_choices(case) if needs is not None else []
 
 
 def closure_need_labels(case: Case, closure: Closure) -> list[str]:
     """The needs a closure recorded as met, in words."""
-    if not closure.needs_met or not _CLOSURE_NEEDS:
+    needs = features.closure_needs()
+    if not closure.needs_met or needs is None:
         return []
-    return _CLOSURE_NEEDS[0].labels(case, list(closure.needs_met))
+    return needs.labels(case, list(closure.needs_met))
 
 
 def open_work(case: Case) -> list[OpenWork]:
     """What is still running on the case, by kind (only kinds with something open)."""
     found = []
-    for kind, (label, list_open, _cancel) in _OPEN_WORK.items():
-        items = list_open(case)
+    for work in features.members(lambda f: f.open_work):
+        items = work.list_open(case)
         if items:
-            found.append(OpenWork(kind, str(label), items))
+            found.append(OpenWork(work.kind, str(work.label), items))
     return found
 
 
@@ -721,12 +688,13 @@ def _close(*, actor: User, request: HttpRequest | None, case: Case, closure: Clo
     """Close the episode and the case, and cancel everything still running on it."""
     now = timezone.now()
     cancelled = {}
-    for kind, (_label, _list, cancel) in _OPEN_WORK.items():
-        count = cancel(case, actor, request)
+    for work in features.members(lambda f: f.open_work):
+        count = work.cancel(case, actor, request)
         if count:
-            cancelled[kind] = count
-    if closure.needs_met and _CLOSURE_NEEDS:
-        _CLOSURE_NEEDS[0].mark_met(case, list(closure.needs_met), actor, request)
+            cancelled[work.kind] = count
+    needs = features.closure_needs()
+    if closure.needs_met and needs is not None:
+        needs.mark_met(case, list(closure.needs_met), actor, request)
     closure.cancelled = cancelled
     closure.closed_at = now
     closure.save(update_fields=["cancelled", "closed_at"])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +11,7 @@ from django.utils import timezone
 
 from caseflow import policy
 from caseflow.accounts.models import User
+from caseflow.cases import features
 from caseflow.cases.language import split_languages
 from caseflow.cases.models import (
     OPEN_STATUSES,
@@ -27,28 +27,20 @@ from caseflow.cases.models import (
 from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.lib.encryption import unwrap_data_key
 
-#: What else can fall due on a case, besides its follow-ups: functions returning a queryset of
-#: ``due_at`` values correlated on ``OuterRef("pk")``, registered by the parts of caseflow above
-#: this one (check-ins register theirs in their ``AppConfig.ready``).
 #: At most this many matches of a name search are listed (a common name in a large caseload).
 NAME_MATCH_LIMIT = 50
 
-_NEXT_DUE_SOURCES: list[Callable[[], QuerySet]] = []
-
-
-def register_next_due(source: Callable[[], QuerySet]) -> None:
-    if source not in _NEXT_DUE_SOURCES:
-        _NEXT_DUE_SOURCES.append(source)
-
 
 def _next_due():
+    """The earliest of what falls due on a case: its open follow-ups, and what the features say
+    falls due besides (``CaseFeature.next_due``: check-ins)."""
     followup = (
         FollowUp.objects.filter(case=OuterRef("pk"), status=FollowUpStatus.OPEN)
         .order_by("due_at")
         .values("due_at")[:1]
     )
     earliest = Subquery(followup, output_field=DateTimeField())
-    for source in _NEXT_DUE_SOURCES:
+    for source in features.members(lambda f: f.next_due):
         earliest = _Earliest(Subquery(source(), output_field=DateTimeField()), earliest)
     return earliest
 

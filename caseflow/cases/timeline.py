@@ -1,10 +1,9 @@
 """The case timeline: every dated record of a case, from every part of caseflow, in one order.
 
-Each part of caseflow above cases registers a :class:`Source` for each kind of record it keeps
-(notes, incidents, contacts, breaches, check-ins, plan versions, releases…) in its
-``AppConfig.ready``; cases cannot import them. The timeline asks every chosen source for one page
-and merges the answers, so a page costs one query (or a fixed few) per source, whatever the
-number of rows the case holds.
+Each feature of a case (:mod:`caseflow.cases.features`) brings a :class:`Source` for each kind
+of record it keeps (notes, incidents, contacts, breaches, check-ins, plan versions, releases…).
+The timeline asks every chosen source for one page and merges the answers, so a page costs one
+query (or a fixed few) per source, whatever the number of rows the case holds.
 
 The order is newest first by ``(at, kind, key)``, descending. A page ends at a :class:`Cursor`
 (the last entry shown); the next page asks every source for entries strictly after it in that
@@ -45,6 +44,7 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Q, QuerySet
 
+from caseflow.cases import features
 from caseflow.lib.i18n import gettext_lazy as _
 
 #: Who an entry can be about, for the "person" filter. Sources tag their entries with these.
@@ -147,22 +147,9 @@ class Source:
     categories: frozenset[str] | None = None
 
 
-_SOURCES: list[Source] = []
-
-
-def register_timeline_source(source: Source) -> None:
-    """Show ``source``'s records on the case timeline (called from an ``AppConfig.ready``)."""
-    if any(s.kind == source.kind for s in _SOURCES):
-        existing = next(s for s in _SOURCES if s.kind == source.kind)
-        if existing.fetch is source.fetch:
-            return
-        raise ValueError(f"two timeline sources both want the kind {source.kind!r}")
-    _SOURCES.append(source)
-    _SOURCES.sort(key=lambda s: (s.order, s.kind))
-
-
 def registered_sources() -> tuple[Source, ...]:
-    return tuple(_SOURCES)
+    """Every feature's timeline sources, by ``(order, kind)``."""
+    return tuple(sorted(features.members(lambda f: f.timeline), key=lambda s: (s.order, s.kind)))
 
 
 def keyset(query: Query, kind: str, at_field: str, pk_field: str = "pk") -> Q:

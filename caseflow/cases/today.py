@@ -1,11 +1,11 @@
 """The today queue: what is overdue and what is due today, for an advocate (their own work) or
 a supervisor (their teams' work), from every part of caseflow, on the home page.
 
-Each part of caseflow above cases registers a :class:`QueueSource` in its ``AppConfig.ready``
-(check-ins, plan reviews, expiring orders and releases, contacts waiting for review…); cases
-registers the follow-ups itself. A source answers with :class:`QueueItem` rows for a
-:class:`Scope` (whose work, on which cases, and what "today" means), in a constant number of
-queries, metadata only: the home page never decrypts case content.
+Each feature of a case (:mod:`caseflow.cases.features`) brings its :class:`QueueSource` (check-ins
+and follow-ups, plan reviews, expiring orders and releases, contacts waiting for review…). A source
+answers with :class:`QueueItem` rows for a :class:`Scope` (whose work, on which cases, and what
+"today" means), in a constant number of queries, metadata only: the home page never decrypts case
+content.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from caseflow.accounts import zones
+from caseflow.cases import features
 
 #: At most this many items per source, so one case with a backlog does not fill the page.
 PER_SOURCE = 50
@@ -79,21 +80,9 @@ class QueueSource:
     order: int
 
 
-_SOURCES: list[QueueSource] = []
-
-
-def register_queue_source(source: QueueSource) -> None:
-    if any(s.name == source.name for s in _SOURCES):
-        existing = next(s for s in _SOURCES if s.name == source.name)
-        if existing.fetch is source.fetch:
-            return
-        raise ValueError(f"two today-queue sources are both called {source.name!r}")
-    _SOURCES.append(source)
-    _SOURCES.sort(key=lambda s: (s.order, s.name))
-
-
 def registered_sources() -> tuple[QueueSource, ...]:
-    return tuple(_SOURCES)
+    """Every feature's queue sources, by ``(order, name)``."""
+    return tuple(sorted(features.members(lambda f: f.queue), key=lambda s: (s.order, s.name)))
 
 
 def staff_zone() -> zoneinfo.ZoneInfo:

@@ -3,8 +3,8 @@ with the same facts as a table beside it.
 
 Episodes are bands, the risk level a step line (from its recorded sources), and the counts per
 week come from the parts of caseflow that keep them (incidents, the other party's breaches,
-check-in outcomes), each registered with :func:`register_trend_source` in its
-``AppConfig.ready`` (cases cannot import them). A source answers with the moments of its records
+check-in outcomes), each a :class:`TrendSource` of a feature of the case
+(:mod:`caseflow.cases.features`). A source answers with the moments of its records
 in a range, each with a category, in a fixed number of queries.
 """
 
@@ -19,6 +19,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from caseflow.cases import features
 from caseflow.cases.models import Case, Episode, RiskLevel, RiskLevelChange
 
 #: The most columns the picture draws; a longer journey counts several weeks per column.
@@ -37,18 +38,9 @@ class TrendSource:
     order: int = 50
 
 
-_SOURCES: dict[str, TrendSource] = {}
-
-
-def register_trend_source(source: TrendSource) -> None:
-    known = _SOURCES.get(source.kind)
-    if known is not None and known is not source:
-        raise ValueError(f"trend source {source.kind!r} registered twice")
-    _SOURCES[source.kind] = source
-
-
 def registered_sources() -> list[TrendSource]:
-    return sorted(_SOURCES.values(), key=lambda s: (s.order, s.kind))
+    """Every feature's trend sources, by ``(order, kind)``."""
+    return sorted(features.members(lambda f: f.trend), key=lambda s: (s.order, s.kind))
 
 
 RISK_Y: dict[str, int] = {

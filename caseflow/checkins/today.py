@@ -14,7 +14,6 @@ from caseflow.cases.today import (
     QueueItem,
     QueueSource,
     Scope,
-    register_queue_source,
 )
 from caseflow.checkins.models import CheckIn, CheckInStatus
 from caseflow.checkins.services import UNDO_WINDOW, profile_windows
@@ -155,7 +154,9 @@ def recently_done_items(scope: Scope) -> list[QueueItem]:
     return [_followup_item(f, "Undo", "checkins:followup_undo", done=True) for f in followups]
 
 
-def register() -> None:
-    register_queue_source(QueueSource("checkins", checkin_items, order=10))
-    register_queue_source(QueueSource("followups", followup_items, order=20))
-    register_queue_source(QueueSource("followups_done", recently_done_items, order=21))
+#: This part's sources of the today queue (its feature brings them).
+SOURCES = (
+    QueueSource("checkins", checkin_items, order=10),
+    QueueSource("followups", followup_items, order=20),
+    QueueSource("followups_done", recently_done_items, order=21),
+)

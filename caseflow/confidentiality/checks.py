@@ -46,3 +46,23 @@ def check_narrative_declarations(app_configs=None, **kwargs) -> list[checks.Chec
                         )
                     )
     return errors
+
+
+def check_pack_rows(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """A feature's pack rows name a category of ours: rows under another name would never
+    leave in a pack (nor be asked for in a release)."""
+    from caseflow.cases import features
+    from caseflow.confidentiality.models import Category
+
+    return [
+        checks.Error(
+            f"The case feature {feature.name!r} adds pack rows to {rows.category!r}, which is not "
+            "a category of information.",
+            hint=f"Use one of {', '.join(Category.values)}.",
+            obj=feature.name,
+            id="confidentiality.E003",
+        )
+        for feature in features.registered()
+        for rows in feature.pack_rows
+        if rows.category not in Category.values
+    ]

@@ -1,18 +1,20 @@
 """The contents of a referral pack, one section per category of information.
 
-Each provider takes the case (already resolved through policy) and returns rows of
-(label, value). Other parts of caseflow add the categories they hold (the safety plan, court
-orders, the contact log and evidence) with :func:`register_provider` from their AppConfig.ready();
-a category may have several providers (court orders come from the safety plan and from contact
-agreements), whose rows follow one another. A category without a provider says so in the pack
-instead of pretending the case holds nothing. The referral pack and the case export both build
-their contents here: one definition of what each category contains.
+Each provider takes the case (already resolved through policy) and returns rows of (label, value).
+The case's own categories are defined here; the features of the case add the categories they hold
+(the safety plan, court orders, the contact log and evidence) as ``CaseFeature.pack_rows``. A
+category may have several providers (court orders come from the safety plan and from contact
+agreements), whose rows follow one another in the features' order. A category without a provider
+says so in the pack instead of pretending the case holds nothing. The referral pack and the case
+export both build their contents here: one definition of what each category contains.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
+from caseflow.cases import features
 from caseflow.cases.models import Case, PartyRole
 from caseflow.confidentiality.models import Category
 from caseflow.lib.i18n import gettext_lazy as _
@@ -86,7 +88,8 @@ def _risk(case: Case) -> Rows:
 
 Provider = Callable[[Case], Rows]
 
-PROVIDERS: dict[str, list[Provider]] = {
+#: The categories the case itself holds, before any feature's.
+CASE_PROVIDERS: dict[str, list[Provider]] = {
     Category.CONTACT: [_contact],
     Category.ADDRESS: [_address],
     Category.CHILDREN: [_children],
@@ -98,21 +101,26 @@ NOT_AVAILABLE: Rows = [(_("Not included"), _("This record type is not available 
 NONE_RECORDED = _("None recorded")
 
 
-def register_provider(category: str, provider: Provider) -> None:
-    """Add ``provider`` to ``category`` (once: registering the same function again is a no-op)."""
-    if category not in Category.values:
-        raise ValueError(f"unknown category: {category}")
-    providers = PROVIDERS.setdefault(category, [])
-    if provider not in providers:
-        providers.append(provider)
+def providers() -> dict[str, list[Provider]]:
+    """Every category's providers: the case's own, then each feature's (in their order)."""
+    return _providers_of(features.registered())
+
+
+@functools.cache
+def _providers_of(registered: tuple[features.CaseFeature, ...]) -> dict[str, list[Provider]]:
+    found = {category: list(rows) for category, rows in CASE_PROVIDERS.items()}
+    for feature in registered:
+        for contribution in feature.pack_rows:
+            found.setdefault(contribution.category, []).append(contribution.rows)
+    return found
 
 
 def category_rows(case: Case, category: str) -> Rows:
-    providers = PROVIDERS.get(category)
-    if not providers:
+    providers_ = providers().get(category)
+    if not providers_:
         return list(NOT_AVAILABLE)
     rows: Rows = []
-    for provider in providers:
+    for provider in providers_:
         rows += provider(case)
     return rows or [(dict(Category.choices)[category], NONE_RECORDED)]
 

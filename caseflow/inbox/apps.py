@@ -7,8 +7,3 @@ class InboxConfig(AppConfig):
     name = "caseflow.inbox"
     label = "inbox"
     verbose_name = _("Inbox: follow-ups and notifications")
-
-    def ready(self) -> None:
-        from caseflow.inbox.kinds import GeneralFollowUpKind, register_followup_kinds
-
-        register_followup_kinds(GeneralFollowUpKind)

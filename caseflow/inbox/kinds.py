@@ -1,18 +1,21 @@
-"""Follow-up kinds: each part of caseflow registers the kinds of follow-up it creates.
+"""Follow-up kinds: each feature of a case declares the kinds of follow-up it creates.
 
-The inbox owns follow-ups but not what they are about: the safety plan registers "plan review",
-agreements register "breach escalation", and so on, each in its ``AppConfig.ready``. A kind is
-stored as its value; its label is looked up here when a person reads it. Registering the same
-value twice with another label is an error at start-up.
+The inbox owns follow-ups but not what they are about: the safety plan brings "plan review",
+agreements "breach escalation", and so on, each as ``CaseFeature.followup_kinds`` (the case
+feature brings the general ones below). The inbox sits below ``cases`` and reads them through
+:mod:`caseflow.lib.contributions`. A kind is stored as its value; its label is looked up here
+when a person reads it. A value declared by two features is an error at start-up.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
+
 from django.db import models
 
+from caseflow.lib.contributions import contributions
 from caseflow.lib.i18n import gettext_lazy as _
-
-_KINDS: dict[str, str] = {}
 
 
 class GeneralFollowUpKind(models.TextChoices):
@@ -22,24 +25,25 @@ class GeneralFollowUpKind(models.TextChoices):
     COURT_DATE = "court_date", _("Court date")
 
 
-def register_followup_kinds(choices: type[models.TextChoices]) -> None:
-    for value, label in choices.choices:
-        known = _KINDS.get(value)
-        if known is not None and str(known) != str(label):
-            raise ValueError(f"follow-up kind {value!r} is registered twice with other labels")
-        # Kept lazy: read in the language of whoever reads it.
-        _KINDS[value] = label
+def _kinds() -> dict[str, str]:
+    return _labels(tuple(contributions().followup_kinds()))
+
+
+@functools.cache
+def _labels(kind_sets: Sequence[type[models.TextChoices]]) -> dict[str, str]:
+    # Kept lazy: read in the language of whoever reads it.
+    return {value: label for choices in kind_sets for value, label in choices.choices}
 
 
 def followup_kind_choices() -> list[tuple[str, str]]:
-    """Every registered kind, the general ones first, as (value, label)."""
-    return [(value, str(label)) for value, label in _KINDS.items()]
+    """Every declared kind, the general ones first, as (value, label)."""
+    return [(value, str(label)) for value, label in _kinds().items()]
 
 
 def followup_kind_label(kind: str) -> str:
-    label = _KINDS.get(kind)
+    label = _kinds().get(kind)
     return str(label) if label is not None else kind.replace("_", " ").capitalize()
 
 
 def is_followup_kind(kind: str) -> bool:
-    return kind in _KINDS
+    return kind in _kinds()

@@ -16,25 +16,18 @@ from django.conf import settings
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _gettext_lazy
 
+from caseflow.lib.contributions import contributions
+
 
 def gettext_lazy(message: str) -> str:
     return cast(str, _gettext_lazy(message))
 
 
-#: Which language a member of staff reads (set by caseflow.cases, which keeps the choices), for
-#: what is written to them outside a request: e-mails sent by the workers.
-_user_language: Callable[[Any], str | None] | None = None
-
-
-def register_user_language(resolver: Callable[[Any], str | None]) -> None:
-    global _user_language
-    _user_language = resolver
-
-
 def language_of(user: Any) -> str:
-    """The language to write to ``user`` in: their own choice, their agency's, or the default."""
-    chosen = _user_language(user) if _user_language is not None else None
-    return chosen or settings.LANGUAGE_CODE
+    """The language to write to ``user`` in (outside a request: e-mails sent by the workers):
+    their own choice, their agency's, or the default. Who chose is kept by caseflow.cases, which
+    says so as ``CaseFeature.user_language`` (read through :mod:`caseflow.lib.contributions`)."""
+    return contributions().user_language(user) or settings.LANGUAGE_CODE
 
 
 # --- The agency's word for its advocates ---------------------------------------------------------

@@ -16,7 +16,6 @@ from caseflow.cases.today import (
     QueueSource,
     Scope,
     local_date_start,
-    register_queue_source,
     staff_day,
 )
 from caseflow.partners.models import ActionStatus, MeetingAction
@@ -75,5 +74,5 @@ def action_items(scope: Scope) -> list[QueueItem]:
     return items
 
 
-def register() -> None:
-    register_queue_source(QueueSource("meeting_actions", action_items, order=35))
+#: This part's sources of the today queue (its feature brings them).
+SOURCES = (QueueSource("meeting_actions", action_items, order=35),)

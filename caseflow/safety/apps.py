@@ -6,19 +6,7 @@ class SafetyConfig(AppConfig):
     label = "safety"
 
     def ready(self) -> None:
-        from caseflow.inbox.kinds import register_followup_kinds
-        from caseflow.safety.models import SafetyFollowUpKind
+        from caseflow.cases.features import register_feature
+        from caseflow.safety.feature import FEATURE
 
-        register_followup_kinds(SafetyFollowUpKind)
-        from caseflow.cases.panels import register_panel
-        from caseflow.safety.panels import case_panel
-
-        register_panel(case_panel, order=10)
-        from caseflow.cases.timeline import register_timeline_source
-        from caseflow.safety.timeline import SOURCES
-
-        for source in SOURCES:
-            register_timeline_source(source)
-        from caseflow.safety import today
-
-        today.register()
+        register_feature(FEATURE)

@@ -14,7 +14,6 @@ from caseflow.cases.today import (
     QueueSource,
     Scope,
     local_date_start,
-    register_queue_source,
     staff_day,
 )
 from caseflow.lib.i18n import gettext_lazy as _
@@ -72,5 +71,5 @@ def plan_items(scope: Scope) -> list[QueueItem]:
     return items
 
 
-def register() -> None:
-    register_queue_source(QueueSource("safety_plans", plan_items, order=30))
+#: This part's sources of the today queue (its feature brings them).
+SOURCES = (QueueSource("safety_plans", plan_items, order=30),)

@@ -76,17 +76,6 @@ def test_keyset_filter_excludes_the_cursor_and_what_comes_before_it():
     assert "('at', datetime" in str(earlier_kind)
 
 
-def test_two_sources_cannot_share_a_kind():
-    a, b = _source("dup-test", [1]), _source("dup-test", [2])
-    timeline.register_timeline_source(a)
-    try:
-        timeline.register_timeline_source(a)  # the same source again is harmless
-        with pytest.raises(ValueError):
-            timeline.register_timeline_source(b)
-    finally:
-        timeline._SOURCES[:] = [s for s in timeline._SOURCES if s.kind != "dup-test"]
-
-
 def _day_rows(query: Query, kind: str, rows: list[tuple[dt.date, int]]) -> list[tuple]:
     """What ``day_keyset`` lets through, evaluated by hand on (day, pk) rows."""
     q = timeline.day_keyset(query, kind, "day")

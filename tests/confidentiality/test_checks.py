@@ -5,8 +5,10 @@ from __future__ import annotations
 from django.core import checks
 
 from caseflow.cases import checks as case_checks
+from caseflow.cases import features
+from caseflow.cases.features import CaseFeature, PackRows
 from caseflow.checkins.models import CheckIn
-from caseflow.confidentiality.checks import check_narrative_declarations
+from caseflow.confidentiality.checks import check_narrative_declarations, check_pack_rows
 
 
 def _errors(messages):
@@ -36,5 +38,15 @@ def test_a_string_instead_of_a_tuple_is_an_error(monkeypatch):
 
 def test_the_checks_run_at_start_up():
     registered = checks.registry.registry.get_checks()
-    assert case_checks.check_case_panels_registered in registered
+    assert case_checks.check_features in registered
     assert check_narrative_declarations in registered
+    assert check_pack_rows in registered
+
+
+def test_pack_rows_under_a_category_we_do_not_have_are_an_error(monkeypatch):
+    assert check_pack_rows() == []
+    monkeypatch.setattr(features, "_FEATURES", features.registered())
+    features.register_feature(
+        CaseFeature(name="misnamed", order=99, pack_rows=(PackRows("evidnce", list),))
+    )
+    assert [(e.id, e.obj) for e in check_pack_rows()] == [("confidentiality.E003", "misnamed")]

@@ -1,0 +1,17 @@
+"""What confidentiality brings to a case (see :mod:`caseflow.cases.features`): the releases and
+disclosures panel, and releases and disclosures on the timeline."""
+
+from __future__ import annotations
+
+from caseflow.cases.features import CaseFeature, Panel
+from caseflow.confidentiality import panels, timeline
+from caseflow.confidentiality.models import ConfidentialityFollowUpKind
+
+FEATURE = CaseFeature(
+    name="confidentiality",
+    order=50,
+    panels=(Panel(panels.case_panel, order=40),),
+    case_facts=panels.case_facts,
+    timeline=timeline.SOURCES,
+    followup_kinds=(ConfidentialityFollowUpKind,),
+)

@@ -1,0 +1,24 @@
+"""What safety brings to a case (see :mod:`caseflow.cases.features`): the safety plan's panel,
+its versions and protective orders on the timeline, plans due for review on the today queue,
+and the safety plan and court orders in referral packs."""
+
+from __future__ import annotations
+
+from caseflow.cases.features import CaseFeature, PackRows, Panel
+from caseflow.safety import packs, panels, timeline, today
+from caseflow.safety.models import SafetyFollowUpKind
+
+FEATURE = CaseFeature(
+    name="safety",
+    order=10,
+    panels=(Panel(panels.case_panel, order=10),),
+    case_facts=panels.case_facts,
+    case_related=panels.CASE_RELATED,
+    timeline=timeline.SOURCES,
+    queue=today.SOURCES,
+    pack_rows=(
+        PackRows("safety_plan", packs.safety_plan_rows),
+        PackRows("court_orders", packs.protective_order_rows),
+    ),
+    followup_kinds=(SafetyFollowUpKind,),
+)
