@@ -492,6 +492,11 @@ CELERY_BEAT_SCHEDULE["confidentiality-purge-proposals"] = {
     "task": "caseflow.confidentiality.tasks.propose_purges",
     "schedule": 6 * 3600.0,
 }
+# Drafts unchanged for DRAFT_DAYS, and those of deactivated staff, are forgotten hourly.
+CELERY_BEAT_SCHEDULE["cases-forget-drafts"] = {
+    "task": "caseflow.cases.tasks.forget_expired_drafts",
+    "schedule": 3600.0,
+}
 
 # --- Audit ----------------------------------------------------------------------------------
 # More than this many distinct cases outside one's caseload opened in an hour alerts the
