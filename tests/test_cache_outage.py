@@ -73,8 +73,10 @@ def redis_down(settings):
 
 
 def test_pages_and_saves_work_while_redis_is_down(
-    cast, login, redis_down, caplog, django_capture_on_commit_callbacks
+    cast, login, redis_down, caplog, django_capture_on_commit_callbacks, settings
 ):
+    # Sessions are in the database, so signing in and staying signed in need no Redis.
+    assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"
     client = login(cast.assigned)
     case_url = reverse("cases:detail", args=[cast.case.public_id])
     with caplog.at_level(logging.WARNING):
