@@ -122,6 +122,8 @@ def test_the_language_and_title_still_come_from_the_database(cast, login, redis_
     set_advocate_title(cast.agency.pk, "idva")
     body = login(cast.supervisor).get(reverse("dashboard")).content.decode()
     assert 'lang="es"' in body
+    staff = login(cast.agency_admin).get(reverse("agency:staff_list")).content.decode()
+    assert "IDVA" in staff
 
 
 def test_status_and_readiness_say_what_is_down(cast, login, client, redis_down):
