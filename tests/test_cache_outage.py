@@ -189,3 +189,34 @@ def test_a_change_made_during_the_outage_is_not_hidden_when_the_cache_returns(
     settings.CACHES = working
     softcache._retry_at = 0.0  # the retry time has come
     assert agency_language(cast.agency.pk) == "es"
+
+
+def test_a_redis_that_hangs_costs_one_timeout_not_one_a_page(cast, login, settings, monkeypatch):
+    """A cache that accepts connections and never answers: the first page waits for the socket
+    timeout once; the pages after it do not try the cache again (counted, not timed)."""
+    with socket.socket() as hanging:
+        hanging.bind(("127.0.0.1", 0))
+        hanging.listen(16)  # connections queue, nobody answers
+        port = hanging.getsockname()[1]
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": f"redis://127.0.0.1:{port}/0",
+                "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+            }
+        }
+        softcache.reset()
+        attempts = []
+        connect = socket.socket.connect
+
+        def counting_connect(sock, address):
+            if isinstance(address, tuple) and address[1:2] == (port,):
+                attempts.append(address)
+            return connect(sock, address)
+
+        monkeypatch.setattr(socket.socket, "connect", counting_connect)
+        client = login(cast.assigned)
+        for _ in range(3):
+            assert client.get(reverse("dashboard")).status_code == 200
+        assert 1 <= len(attempts) <= 2, attempts
+    softcache.reset()
