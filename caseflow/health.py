@@ -1,5 +1,7 @@
-"""Health: ``/health/`` for load balancers (cheap: one query), and ``/status/`` for the staff
-who run the service (supervisors and agency admins): what is wrong, in plain words."""
+"""Health: ``/health/`` for load balancers (liveness, cheap: one query), ``/health/ready/``
+(readiness: which part answers; 503 only when the database does not, since pages work without
+the cache and the task queue), and ``/status/`` for the staff who run the service (supervisors
+and agency admins): what is wrong, in plain words."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from django.views.decorators.http import require_http_methods
 from caseflow import policy
 from caseflow.checkins import scheduler
 from caseflow.inbox.models import Notification
+from caseflow.lib import softcache
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.outbox import services as outbox
 
@@ -29,6 +32,20 @@ DELAYED_AFTER = dt.timedelta(minutes=2)
 def health(request: HttpRequest) -> JsonResponse:
     status = 200 if database_ok() else 503
     return JsonResponse({"database": "ok" if status == 200 else "unavailable"}, status=status)
+
+
+@require_http_methods(["GET"])
+def ready(request: HttpRequest) -> JsonResponse:
+    """Whether this process can serve pages: each part by name, "ok" or "unavailable", and
+    ``down`` naming those that are not. Only the database decides the status code."""
+    parts = {"database": database_ok(), "cache": softcache.ping(), "broker": broker_ok()}
+    return JsonResponse(
+        {
+            **{name: "ok" if ok else "unavailable" for name, ok in parts.items()},
+            "down": [name for name, ok in parts.items() if not ok],
+        },
+        status=200 if parts["database"] else 503,
+    )
 
 
 def database_ok() -> bool:
@@ -79,6 +96,19 @@ def checks(now: dt.datetime | None = None) -> list[Check]:
         found.append(Check(_("Database"), True, _("The database is answering.")))
     else:
         found.append(Check(_("Database"), False, _("The database is not answering.")))
+    if softcache.ping():
+        found.append(Check(_("Cache"), True, _("The cache is answering.")))
+    else:
+        found.append(
+            Check(
+                _("Cache"),
+                False,
+                _(
+                    "The cache is not answering. Pages read from the database instead and keep "
+                    "working, a little slower."
+                ),
+            )
+        )
     if broker_ok():
         found.append(Check(_("Task queue"), True, _("The task queue is answering.")))
     else:

@@ -286,6 +286,12 @@ def reviews_break_glass(user: Any) -> bool:
     return active_role(user) == Role.SUPERVISOR
 
 
+def sees_note_versions(user: Any) -> bool:
+    """Supervisors see a note's earlier versions, the author's own changes inside the edit
+    window included (amendments, with their reasons, are shown to every reader)."""
+    return active_role(user) == Role.SUPERVISOR
+
+
 def navigation(user: Any) -> list[tuple[str, str]]:
     """The main menu for ``user``: (label, URL name) of each place their role may go."""
     role = active_role(user)

@@ -378,9 +378,20 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict = {}
 
 # --- Cache ----------------------------------------------------------------------------------
+# An optimisation only: caseflow reads it through caseflow.lib.softcache, which falls back to the
+# database on any error (that module says why the backend is not told to ignore errors). The short
+# timeouts keep a Redis that hangs from holding a request for long.
+CACHE_SOCKET_TIMEOUT_SECONDS = 0.5
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "socket_connect_timeout": CACHE_SOCKET_TIMEOUT_SECONDS,
+                "socket_timeout": CACHE_SOCKET_TIMEOUT_SECONDS,
+            },
+        }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -485,6 +496,11 @@ CELERY_BEAT_SCHEDULE["confidentiality-release-expiry"] = {
 CELERY_BEAT_SCHEDULE["confidentiality-purge-proposals"] = {
     "task": "caseflow.confidentiality.tasks.propose_purges",
     "schedule": 6 * 3600.0,
+}
+# Drafts unchanged for DRAFT_DAYS, and those of deactivated staff, are forgotten hourly.
+CELERY_BEAT_SCHEDULE["cases-forget-drafts"] = {
+    "task": "caseflow.cases.tasks.forget_expired_drafts",
+    "schedule": 3600.0,
 }
 
 # --- Audit ----------------------------------------------------------------------------------

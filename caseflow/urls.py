@@ -24,6 +24,7 @@ urlpatterns = [
     path("reports/funders/", include("caseflow.reporting.urls")),
     path("", include("caseflow.checkins.urls")),
     path("health/", health.health, name="health"),
+    path("health/ready/", health.ready, name="health_ready"),
     path("status/", health.status, name="status"),
     path("health/scheduler/", checkin_views.scheduler_health, name="scheduler_health"),
     path("operator/", admin.site.urls),

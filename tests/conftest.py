@@ -21,6 +21,7 @@ from hypothesis import settings as hypothesis_settings
 
 from caseflow.accounts.models import Role, User
 from caseflow.cases.models import Case, PartyRole
+from caseflow.lib import softcache
 from tests import factories as f
 
 
@@ -164,6 +165,8 @@ def a_cache_of_its_own(settings):
         name: {**config, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
         for name, config in settings.CACHES.items()
     }
+    # An outage another test provoked is not carried into this one.
+    softcache.reset()
 
 
 @pytest.fixture

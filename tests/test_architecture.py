@@ -212,3 +212,25 @@ def test_no_registry_but_the_features_one():
         scanned += 1
     assert scanned >= 200
     assert set(found) == ALLOWED_REGISTRIES, "a feature joins the case as a CaseFeature member"
+
+
+# --- The cache is read only through caseflow.lib.softcache -----------------------------------
+
+
+def _cache_importers() -> list[str]:
+    found = []
+    for path in sorted(ROOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            if any(n == "django.core.cache" or n.startswith("django.core.cache.") for n in names):
+                found.append(str(path.relative_to(ROOT)))
+    return found
+
+
+def test_only_softcache_touches_the_cache():
+    """Everything else would fail with the cache (a Redis that is down): see softcache."""
+    assert sorted(set(_cache_importers())) == ["lib/softcache.py"]

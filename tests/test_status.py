@@ -39,6 +39,7 @@ def test_all_well(cast, login):
     texts = _texts(response)
     assert texts == {
         "Database": "The database is answering.",
+        "Cache": "The cache is answering.",
         "Task queue": "The task queue is answering.",
         "Workers": "The scheduler last ran less than a minute ago.",
         "Background work": "Background work is up to date.",

@@ -1,12 +1,12 @@
 """Agencies (tenants), teams, staff and their roles."""
 
 from django.contrib.auth.models import AbstractUser
-from django.core.cache import cache
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext
 
 from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.lib.softcache import forget, remember
 
 
 class AdvocateTitle(models.TextChoices):
@@ -52,23 +52,23 @@ def _title_key(agency_id: int) -> str:
 
 
 def advocate_title(agency_id: int | None) -> str:
-    """What the agency calls its advocates (cached: read on pages that list staff)."""
+    """What the agency calls its advocates (cached: read on pages that list staff; from the
+    database when the cache is away)."""
     if agency_id is None:
         return AdvocateTitle.ADVOCATE
-    key = _title_key(agency_id)
-    found = cache.get(key)
-    if found is None:
-        found = (
+
+    def read() -> str:
+        return (
             Agency.objects.filter(pk=agency_id).values_list("advocate_title", flat=True).first()
             or AdvocateTitle.ADVOCATE
         )
-        cache.set(key, found, _TITLE_CACHE_SECONDS)
-    return found
+
+    return remember(_title_key(agency_id), read, _TITLE_CACHE_SECONDS)
 
 
 def set_advocate_title(agency_id: int, title: str) -> None:
     Agency.objects.filter(pk=agency_id).update(advocate_title=AdvocateTitle(title))
-    cache.delete(_title_key(agency_id))
+    forget(_title_key(agency_id))
 
 
 def role_words(role: str, agency_id: int | None) -> str:

@@ -26,6 +26,7 @@ from caseflow.accounts import links
 from caseflow.accounts.credentials import credentials_revoke
 from caseflow.accounts.models import Agency, Membership, Role, Team, User
 from caseflow.audit.services import record
+from caseflow.cases.drafts import drafts_forget_user
 from caseflow.inbox.models import NotificationChannel
 from caseflow.inbox.services import notify
 from caseflow.lib.i18n import gettext_lazy as _
@@ -152,6 +153,8 @@ def staff_save(
     if not adding and (not data["is_active"] or old_role != data["role"]):
         # Every other session of this user ends at its next request.
         User.objects.filter(pk=user.pk).update(session_epoch=F("session_epoch") + 1)
+    if not adding and not data["is_active"]:
+        drafts_forget_user(actor=actor, request=request, user=user)
     user.teams.set(teams)
     record(
         "staff.create" if adding else "staff.update",

@@ -66,6 +66,7 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("draft.view", R, _("Opened their unsaved draft")),
     ("draft.save", W, _("Kept an unsaved draft")),
     ("draft.discard", W, _("Discarded an unsaved draft")),
+    ("draft.forget", Y, _("Unsaved drafts were forgotten")),
     ("case.view", R, _("Viewed the case")),
     ("case.create", W, _("Opened a case")),
     ("case.update", W, _("Changed the case")),

@@ -1,4 +1,10 @@
-"""Drafts of long forms, saved on the server as the advocate types (see ``models.Draft``)."""
+"""Drafts of long forms, saved on the server as the advocate types (see ``models.Draft``).
+
+A draft is forgotten once its form is saved, after ``DRAFT_DAYS`` without a change (an hourly
+beat task, :func:`drafts_forget_expired`), when its author loses the case
+(:func:`drafts_forget_lost`, from the assignment) and when its author is deactivated
+(:func:`drafts_forget_user` from the staff page; the hourly task also catches an account
+switched off any other way)."""
 
 from __future__ import annotations
 
@@ -8,10 +14,14 @@ import re
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 
+from caseflow import policy
+from caseflow.accounts.models import User
 from caseflow.audit.services import record
 from caseflow.cases.models import Case, Draft
 
@@ -71,6 +81,59 @@ def draft_discard(*, user: Any, request: HttpRequest | None, case: Case, form: s
     if deleted:
         record("draft.discard", actor=user, request=request, case=case, detail={"form": form})
     return bool(deleted)
+
+
+def _forget(drafts, reason: str, *, actor: Any = None, request: HttpRequest | None = None) -> int:
+    """Delete ``drafts``, recording one event per case (counts and the reason, no content)."""
+    counted: dict[tuple[int, int], int] = {}
+    pks = []
+    for pk, case_id, agency_id in drafts.values_list("pk", "case_id", "case__agency_id"):
+        counted[(case_id, agency_id)] = counted.get((case_id, agency_id), 0) + 1
+        pks.append(pk)
+    if not pks:
+        return 0
+    deleted, _ = Draft.objects.filter(pk__in=pks).delete()
+    for (case_id, agency_id), number in sorted(counted.items()):
+        record(
+            "draft.forget",
+            actor=actor,
+            request=request,
+            object_type="case",
+            object_id=str(case_id),
+            agency_id=agency_id,
+            detail={"case_id": case_id, "count": number, "reason": reason},
+        )
+    return deleted
+
+
+@transaction.atomic
+def drafts_forget_expired(now: dt.datetime | None = None) -> int:
+    """Forget every draft unchanged for ``DRAFT_DAYS``, and every draft of an author who is no
+    longer active. Idempotent: a second run finds nothing. Returns how many went."""
+    now = now or timezone.now()
+    expired = _forget(Draft.objects.filter(updated_at__lt=now - _ttl()), "expired")
+    inactive = Q(user__is_active=False) | Q(user__membership__is_active=False)
+    return expired + _forget(Draft.objects.filter(inactive), "deactivated")
+
+
+def drafts_forget_user(*, actor: Any, request: HttpRequest | None, user: Any) -> int:
+    """Forget every draft of ``user`` (deactivated)."""
+    return _forget(Draft.objects.filter(user=user), "deactivated", actor=actor, request=request)
+
+
+def drafts_forget_lost(*, actor: Any, request: HttpRequest | None, case: Case) -> int:
+    """Forget the drafts on ``case`` of everyone who may no longer change it (after an
+    assignment changed who works it)."""
+    authors = Draft.objects.filter(case=case).values_list("user_id", flat=True).distinct()
+    lost = [
+        user.pk
+        for user in User.objects.filter(pk__in=list(authors))
+        if not policy.may(user, case, "edit")
+    ]
+    if not lost:
+        return 0
+    lost_drafts = Draft.objects.filter(case=case, user_id__in=lost)
+    return _forget(lost_drafts, "unassigned", actor=actor, request=request)
 
 
 def keep_drafts(form: Any, case: Case, key: str) -> None:

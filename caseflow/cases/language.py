@@ -3,7 +3,8 @@
 A member of staff's own choice (their profile) wins over their agency's locale, which an agency
 admin picks; without either, the deployment's LANGUAGE_CODE. Someone not signed in gets the
 language their browser asks for, among caseflow's. The choices are cached (they are read on
-every request) and the cache is cleared whenever one changes.
+every request) and the cache is cleared whenever one changes; without the cache they are read
+from the database (see :mod:`caseflow.lib.softcache`).
 
 Also here: the languages a survivor may speak (their names come translated from Django's own
 catalogue) and the ways a person may need to communicate, for the person's record."""
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.conf.global_settings import LANGUAGES as ALL_LANGUAGES
-from django.core.cache import cache
 from django.http import HttpRequest
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
@@ -21,6 +21,7 @@ from caseflow.accounts.models import AdvocateTitle, advocate_title
 from caseflow.cases.models import LanguageSetting
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.lib.i18n import reset_idva, use_idva
+from caseflow.lib.softcache import forget, remember
 
 _CACHE_SECONDS = 3600
 
@@ -42,23 +43,23 @@ def interface_languages() -> list[tuple[str, str]]:
 
 def agency_language(agency_id: int) -> str:
     """The agency's locale, or the deployment's default."""
-    key = _agency_key(agency_id)
-    found = cache.get(key)
-    if found is None:
+
+    def read() -> str:
         row = LanguageSetting.objects.filter(agency_id=agency_id, user__isnull=True).first()
-        found = row.language if row else _NONE
-        cache.set(key, found, _CACHE_SECONDS)
+        return row.language if row else _NONE
+
+    found = remember(_agency_key(agency_id), read, _CACHE_SECONDS)
     return settings.LANGUAGE_CODE if found == _NONE else found
 
 
 def user_choice(user_id: int) -> str:
     """The member of staff's own choice, or "" when they follow their agency."""
-    key = _user_key(user_id)
-    found = cache.get(key)
-    if found is None:
+
+    def read() -> str:
         row = LanguageSetting.objects.filter(user_id=user_id).first()
-        found = row.language if row else _NONE
-        cache.set(key, found, _CACHE_SECONDS)
+        return row.language if row else _NONE
+
+    found = remember(_user_key(user_id), read, _CACHE_SECONDS)
     return "" if found == _NONE else found
 
 
@@ -74,7 +75,7 @@ def set_agency_language(agency_id: int, language: str) -> None:
     LanguageSetting.objects.update_or_create(
         agency_id=agency_id, user=None, defaults={"language": language}
     )
-    cache.delete(_agency_key(agency_id))
+    forget(_agency_key(agency_id))
 
 
 def set_user_language(user, language: str) -> None:
@@ -85,7 +86,7 @@ def set_user_language(user, language: str) -> None:
         )
     else:
         LanguageSetting.objects.filter(user=user).delete()
-    cache.delete(_user_key(user.pk))
+    forget(_user_key(user.pk))
 
 
 class LanguageMiddleware(LocaleMiddleware):

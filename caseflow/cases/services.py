@@ -21,6 +21,7 @@ from caseflow.accounts.models import Role, Team, User
 from caseflow.audit.models import AuditEvent
 from caseflow.audit.services import record
 from caseflow.cases import journey
+from caseflow.cases.drafts import drafts_forget_lost
 from caseflow.cases.models import (
     STATUS_TRANSITIONS,
     BreakGlassGrant,
@@ -226,6 +227,7 @@ def case_assign(
     policy.forget_permissions(case)
     case.primary_advocate = primary
     case.save(update_fields=["primary_advocate", "updated_at"])
+    drafts_forget_lost(actor=actor, request=request, case=case)
     record(
         "case.assign",
         actor=actor,

@@ -2,7 +2,8 @@
 
 Free text about people is encrypted with the case's data key. A note is changed freely by its
 author for ``settings.NOTE_EDIT_HOURS``; after that (and for anyone else) only by an amendment,
-which keeps what the note said before, who changed it and why.
+which keeps what the note said before, who changed it and why. The author's own changes inside
+that window keep what the note said before too (without a reason), for supervisors to see.
 
 Which incidents are serious: every incident whose kinds include physical or sexual violence,
 stalking or threats (the kinds the common risk checklists weigh most), every incident where an
@@ -129,8 +130,11 @@ class CaseNote(CaseOwned):
 
 
 class NoteAmendment(CaseOwned):
-    """One change to a note after its edit window: what each field said before and after, and
-    why. The earliest amendment's "before" is the note as first written."""
+    """One change to a note: what each field said before and after, and why. The earliest
+    one's "before" is the note as first written. An amendment (after the edit window, or by
+    someone else) gives its reason and is shown to everyone who reads the note; a ``direct``
+    change, by the author inside the edit window, has no reason and is shown to supervisors
+    (an earlier version kept, as a clinical record keeps every version)."""
 
     # A narratives-only purge deletes these rows: they hold the note's earlier text.
     narrative_evidence = True
@@ -145,6 +149,8 @@ class NoteAmendment(CaseOwned):
     kept_encrypted_fields = ()
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(default=timezone.now)
+    #: The author's own change inside the edit window (no reason asked).
+    direct = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["created_at", "pk"]

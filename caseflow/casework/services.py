@@ -254,8 +254,8 @@ def note_change(
     reason: str = "",
 ) -> CaseNote:
     """Change ``note``: directly by its author inside the edit window, otherwise as an amendment
-    that keeps what it said before and ``reason``. A stale ``expected_version`` is refused; a
-    change that changes nothing writes nothing."""
+    with ``reason``; either way what it said before is kept. A stale ``expected_version`` is
+    refused; a change that changes nothing writes nothing."""
     case = note.case
     mode = note_change_mode(actor, note)
     if mode is None:
@@ -294,10 +294,17 @@ def note_change(
     if "participants" in changed:
         columns += list(PARTICIPANT_FIELDS.values())
     note.save(update_fields=[*columns, "version", "updated_at"])
+    # Every change keeps what the note said before: an amendment with its reason, the author's
+    # own change inside the edit window as a direct one (seen by supervisors).
+    amendment = NoteAmendment.objects.create(
+        case=case,
+        note=note,
+        changes=history,
+        reason=reason.strip() if mode == "amend" else "",
+        author=actor,
+        direct=mode == "edit",
+    )
     if mode == "amend":
-        amendment = NoteAmendment.objects.create(
-            case=case, note=note, changes=history, reason=reason.strip(), author=actor
-        )
         record(
             "note.amend",
             actor=actor,
@@ -313,7 +320,7 @@ def note_change(
             request=request,
             case=case,
             obj=note,
-            detail={"fields": changed},
+            detail={"fields": changed, "amendment": amendment.pk},
         )
     return note
 

@@ -57,7 +57,7 @@ def note_entries(case, query: Query) -> list[Entry]:
         .filter(timeline.keyset(query, "note", "occurred_at"))
         .filter(_note_person_filter(query.person))
         .select_related("author")
-        .annotate(amended=Count("amendments"))
+        .annotate(amended=Count("amendments", filter=Q(amendments__direct=False)))
         .order_by("-occurred_at", "-pk")[: query.limit]
     )
     entries = []

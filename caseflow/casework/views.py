@@ -100,6 +100,7 @@ def note_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 def note_detail(request: AuthenticatedRequest, case: Case, note_id: str) -> HttpResponse:
     note = selectors.note_get(case, note_id)
     record("note.view", request=request, case=case, obj=note)
+    changes = list(note.amendments.all())
     return _with_embeds(
         render(
             request,
@@ -107,6 +108,12 @@ def note_detail(request: AuthenticatedRequest, case: Case, note_id: str) -> Http
             {
                 "case": case,
                 "note": note,
+                "amendments": [a for a in changes if not a.direct],
+                "direct_changes": (
+                    [a for a in changes if a.direct]
+                    if policy.sees_note_versions(request.user)
+                    else []
+                ),
                 "fields": field_config(request, case).for_kind("note"),
                 "mode": services.note_change_mode(request.user, note),
                 "may_review": policy.reviews_break_glass(request.user),

@@ -9,7 +9,6 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -38,7 +37,7 @@ from caseflow.checkins.forms import (
 from caseflow.checkins.models import CheckInOutcome, CheckInStatus
 from caseflow.inbox import selectors as inbox_selectors
 from caseflow.inbox import services as inbox_services
-from caseflow.lib import weekly_windows
+from caseflow.lib import softcache, weekly_windows
 from caseflow.lib.concurrency import StaleEdit
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -375,12 +374,7 @@ def calendar(request: AuthenticatedRequest) -> HttpResponse:
 
 def _rate_limited(key: str) -> bool:
     bucket = f"checkins:feed:{key}:{timezone.now():%Y%m%d%H}"
-    cache.add(bucket, 0, timeout=3600)
-    try:
-        count = cache.incr(bucket)
-    except ValueError:
-        count = 1
-    return count > settings.CALENDAR_FEED_RATE_PER_HOUR
+    return softcache.count(bucket, timeout=3600) > settings.CALENDAR_FEED_RATE_PER_HOUR
 
 
 def _unlogged(response: HttpResponse) -> HttpResponse:

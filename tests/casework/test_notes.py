@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 import time_machine
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
@@ -83,9 +84,9 @@ def test_a_note_from_another_case_cannot_be_linked_to_this_cases_incident(cast):
         make_note(cast.case, cast.assigned, incident=foreign)
 
 
-def test_the_author_edits_within_the_window_without_an_amendment(cast):
+def test_the_author_edits_within_the_window_and_supervisors_see_what_it_said_before(cast, login):
     with time_machine.travel(NOW, tick=False):
-        note = make_note(cast.case, cast.assigned)
+        note = make_note(cast.case, cast.assigned, text="First words.", duration_minutes=25)
     with time_machine.travel(NOW + dt.timedelta(hours=23), tick=False):
         assert services.note_change_mode(cast.assigned, note) == "edit"
         services.note_change(
@@ -102,10 +103,29 @@ def test_the_author_edits_within_the_window_without_an_amendment(cast):
         30,
         2,
     )
-    assert not NoteAmendment.objects.exists()
+    # The earlier text is kept, encrypted like an amendment's, with no reason asked.
+    kept = NoteAmendment.objects.get()
+    kept.case = cast.case
+    assert (kept.direct, kept.reason, kept.author) == (True, "", cast.assigned)
+    assert kept.changes == [
+        ["How long", "25 minutes", "30 minutes"],
+        ["Note", "First words.", "Talked through the week and the hearing."],
+    ]
+    with connection.cursor() as cur:
+        cur.execute("SELECT changes FROM casework_noteamendment")
+        (raw,) = cur.fetchone()
+    assert "First words" not in raw
     assert AuditEvent.objects.get(action="note.update").detail == {
-        "fields": ["duration_minutes", "text"]
+        "fields": ["duration_minutes", "text"],
+        "amendment": kept.pk,
     }
+    url = reverse("casework:note", args=[cast.case.public_id, note.public_id])
+    supervisor = login(cast.supervisor).get(url).content.decode()
+    assert "Earlier versions" in supervisor and "First words." in supervisor
+    assert "Amendments" not in supervisor  # no amendment was made
+    body = login(cast.assigned).get(url).content.decode()  # the author, not a supervisor
+    assert "Talked through the week" in body
+    assert "First words." not in body and "Earlier versions" not in body
 
 
 def test_after_the_window_only_an_amendment_with_a_reason_and_the_history_keeps_the_original(

@@ -14,6 +14,10 @@ ROWS: dict[str, Row] = {
         GET=expect(200, anonymous=200, deactivated=200),
         POST=expect(405, anonymous=405, deactivated=405),
     ),
+    "health_ready": Row(
+        GET=expect(200, anonymous=200, deactivated=200),
+        POST=expect(405, anonymous=405, deactivated=405),
+    ),
     "status": Row(
         GET=expect(403, supervisor=200, other_supervisor=200, agency_admin=200), POST=NOT_ALLOWED
     ),

@@ -1,0 +1,165 @@
+"""The cache as an optimisation, never the truth: every use of Django's cache in caseflow goes
+through here (a test checks that nothing else imports ``django.core.cache``).
+
+When the cache fails (Redis stopped, unreachable, out of memory, timing out), :func:`remember`
+computes the value from the database, :func:`forget` and writes are skipped, and :func:`count`
+counts in this process instead. The failure is logged once per outage and process, by its
+exception's class only (never a key or a value); for ``RETRY_SECONDS`` after it this process
+does not try the cache again, so a Redis that hangs costs one timeout (``CACHES`` sets a short
+socket timeout), not one on every request. A key :func:`forget` could not delete is deleted
+when the cache answers again, so a change made during the outage is not hidden afterwards by
+the value cached before it (a process that ends first leaves it to the key's expiry).
+
+Why not make the cache backend itself ignore errors: Django's own ``RedisCache`` has no such
+option, and subclassing it means overriding its private client; django-redis has
+``IGNORE_EXCEPTIONS``, but it would be another dependency, it logs every failed call rather
+than the outage, and it tries Redis again on every call, so a hanging Redis would slow every
+page by its timeout. The few cached things caseflow has read better through three functions.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.core.cache import cache
+from django.core.cache.backends.locmem import LocMemCache
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: After a failure, how long this process reads from the database without trying the cache.
+RETRY_SECONDS = 30.0
+
+_MISSING = object()
+_lock = threading.Lock()
+_down = False
+_retry_at = 0.0
+_unforgotten: set[str] = set()
+#: Counters kept in this process while the shared cache is away.
+_local = LocMemCache("caseflow-softcache", {"MAX_ENTRIES": 10_000})
+
+
+def reset() -> None:
+    """Forget any outage seen (for tests, and for a process that knows the cache is back)."""
+    global _down, _retry_at
+    with _lock:
+        _down = False
+        _retry_at = 0.0
+        _unforgotten.clear()
+    _local.clear()
+
+
+def available() -> bool:
+    """False while this process is waiting to try the cache again after a failure."""
+    return not _down or time.monotonic() >= _retry_at
+
+
+def _failed(exc: BaseException) -> None:
+    global _down, _retry_at
+    with _lock:
+        first = not _down
+        _down = True
+        _retry_at = time.monotonic() + RETRY_SECONDS
+    if first:
+        log.warning(
+            "cache unavailable (%s): reading from the database until it answers again",
+            type(exc).__name__,
+        )
+
+
+def _recovered() -> bool:
+    """True when the cache may be used: it never failed, or, retried after an outage, it answers
+    (the deletes missed meanwhile are made first, so no stale value is read)."""
+    global _down
+    if not _down:
+        return True
+    with _lock:
+        pending = list(_unforgotten)
+    try:
+        if pending:
+            cache.delete_many(pending)
+        else:
+            cache.get("caseflow:ping")
+    except Exception as exc:  # noqa: BLE001
+        _failed(exc)
+        return False
+    with _lock:
+        _down = False
+        _unforgotten.difference_update(pending)
+    log.warning("cache answering again")
+    return True
+
+
+def remember(key: str, compute: Callable[[], T], timeout: int) -> T:
+    """The cached value of ``key``, or ``compute()`` (cached for ``timeout`` seconds). ``compute``
+    must not return None (store a marker instead)."""
+    if not available() or not _recovered():
+        return compute()
+    try:
+        found = cache.get(key, _MISSING)
+    except Exception as exc:  # noqa: BLE001 - any cache failure: the database answers
+        _failed(exc)
+        return compute()
+    if found is not _MISSING:
+        return found  # type: ignore[return-value]
+    value = compute()
+    try:
+        cache.set(key, value, timeout)
+    except Exception as exc:  # noqa: BLE001
+        _failed(exc)
+    return value
+
+
+def forget(key: str) -> None:
+    """Drop ``key`` (its value changed). Tried again when the cache answers if it fails now."""
+    if not available() or not _recovered():
+        with _lock:
+            _unforgotten.add(key)
+        return
+    try:
+        cache.delete(key)
+    except Exception as exc:  # noqa: BLE001
+        with _lock:
+            _unforgotten.add(key)
+        _failed(exc)
+
+
+def count(key: str, timeout: int) -> int:
+    """Add one to the counter ``key`` (created for ``timeout`` seconds) and return it. While the
+    cache is away the count is this process's own: a limit is then kept per process."""
+    if available() and _recovered():
+        try:
+            cache.add(key, 0, timeout=timeout)
+            try:
+                found = cache.incr(key)
+            except ValueError:  # expired between add and incr
+                found = 1
+        except Exception as exc:  # noqa: BLE001
+            _failed(exc)
+        else:
+            return found
+    _local.add(key, 0, timeout=timeout)
+    try:
+        return _local.incr(key)
+    except ValueError:
+        return 1
+
+
+def ping() -> bool:
+    """One round trip to the cache (for ``/status/``), tried even while this process waits to
+    retry; records an outage like any other use."""
+    was_down = _down
+    if not _recovered():
+        return False
+    if not was_down:
+        try:
+            cache.get("caseflow:ping")
+        except Exception as exc:  # noqa: BLE001
+            _failed(exc)
+            return False
+    return True
