@@ -1020,9 +1020,9 @@ def annual_release(agency_id: int, fy: int) -> dict[str, FunderReport]:
         by_key.append({keys[c]: index[c] for c in qr.additive})
     year_keys = {c: k for k, c in grid.keys.items()}
     for cell in displayed & b.additive:
-        members = [q.get(year_keys[cell]) for q in by_key]
-        if all(m is not None for m in members):
-            grid.sum(cell, [m for m in members if m is not None], link=True)
+        in_quarters = [q[year_keys[cell]] for q in by_key if year_keys[cell] in q]
+        if len(in_quarters) == len(by_key):
+            grid.sum(cell, in_quarters, link=True)
     hidden = suppress(
         grid,
         settings.AGGREGATE_MIN_CELL,
