@@ -169,11 +169,7 @@ def suppress(
     def free(cells: Iterable[int]) -> set[int]:
         return {c for c in cells if c not in hidden and c not in frozen and c not in given}
 
-    while True:
-        open_cells = {c for c in exposed(n, grid.sums, hidden) if protected(c)}
-        if not open_cells:
-            return hidden
-        cell = min(open_cells)
+    def complement(cell: int) -> int | None:
         candidates = free(
             c for s in touching.get(cell, []) for c in (grid.sums[s][0], *grid.sums[s][1])
         )
@@ -187,6 +183,14 @@ def suppress(
             )
         if not candidates:
             candidates = free(range(n))
-        if not candidates:
+        return min(candidates, key=rank) if candidates else None
+
+    while True:
+        open_cells = {c for c in exposed(n, grid.sums, hidden) if protected(c)}
+        if not open_cells:
             return hidden
-        hidden.add(min(candidates, key=rank))
+        # One complement at a time, for the first exposed cell: as few hidden as it can.
+        chosen = complement(min(open_cells))
+        if chosen is None:
+            return hidden
+        hidden.add(chosen)
