@@ -28,7 +28,7 @@ from caseflow.agreements.labels import (
     TERM_LABELS,
 )
 from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, Severity
-from caseflow.cases.evidence import ACCEPTED_WORDS, EvidenceRefused, check_file
+from caseflow.cases.evidence import ACCEPTED_WORDS, EvidenceRefused, check_file, shown_name
 from caseflow.lib import weekly_windows
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -604,7 +604,7 @@ class ContactEventForm(forms.Form):
                     raise forms.ValidationError(
                         str(exc).replace("Accepted: ", "Accepted: plain text, ")
                     ) from None
-            cleaned.append({"name": name[-200:], "content_type": expected, "data": data})
+            cleaned.append({"name": shown_name(name), "content_type": expected, "data": data})
         return cleaned
 
     def clean(self):

@@ -29,7 +29,7 @@ from caseflow.agreements.labels import CHANNEL_LABELS
 from caseflow.agreements.models import STATUS_TRANSITIONS, AgreementStatus, ReviewState
 from caseflow.audit.services import record
 from caseflow.cases.drafts import keep_drafts
-from caseflow.cases.evidence import SERVED_AS, EvidenceRefused
+from caseflow.cases.evidence import SERVED_AS, EvidenceRefused, pdf_active_content
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.lib.concurrency import StaleEdit
@@ -476,6 +476,9 @@ def evidence_view(request: AuthenticatedRequest, case: Case, evidence_id: str) -
     response["Cache-Control"] = "no-store"
     response["X-Content-Type-Options"] = "nosniff"
     response._csp_exempt = True  # type: ignore[attr-defined]
-    sandbox = "" if evidence.content_type == "application/pdf" else "; sandbox"
+    # Browsers do not show a PDF inside a sandbox: only a PDF with nothing in it that acts
+    # (checked at upload, and again here for files kept from before) leaves it.
+    clean_pdf = evidence.content_type == "application/pdf" and not pdf_active_content(data)
+    sandbox = "" if clean_pdf else "; sandbox"
     response["Content-Security-Policy"] = f"default-src 'none'; frame-ancestors 'none'{sandbox}"
     return response

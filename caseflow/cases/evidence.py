@@ -14,6 +14,14 @@ chunk, a JPEG without its end-of-image marker, a GIF without its trailer, a PDF 
 ``%%EOF``, or a RIFF file (WAV, WebP) shorter than its header says was cut short and is refused
 as damaged.
 
+A PDF is shown in the page by the browser's own viewer, which cannot run in a sandbox, so a PDF
+that would act on its own is refused (:func:`pdf_active_content`, read with ``pypdf``): script,
+an action on opening or on an event other than going to a page, a launch, a form that submits or
+imports data. One kept from before this check is served in a sandbox (the browser shows nothing)
+and stays downloadable. Refusals are in the reader's language, with a file's size and the limit
+in the same unit (:func:`megabytes`), and names are shown without direction controls
+(:func:`shown_name`).
+
 Files are encrypted with the case's data key and written under random names with
 :func:`evidence_storage` (``settings.EVIDENCE_ROOT``, which no URL serves, or a configured
 ``STORAGES["evidence"]``); they are read back only through audited views. The parts of caseflow
@@ -24,6 +32,7 @@ field, so the quota counts every file of a case wherever it is attached.
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
 import secrets
 import struct
@@ -37,6 +46,10 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage, Storage, storages
 from django.db.models import Sum
+from django.utils.formats import number_format
+from django.utils.translation import gettext
+from pypdf import PdfReader
+from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject
 
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -64,17 +77,17 @@ class FileType:
 TYPES: dict[str, FileType] = {
     t.content_type: t
     for t in (
-        FileType("image/jpeg", "image", "a JPEG photo", (".jpg", ".jpeg")),
-        FileType("image/png", "image", "a PNG image", (".png",)),
-        FileType("image/gif", "image", "a GIF image", (".gif",)),
-        FileType("image/webp", "image", "a WebP image", (".webp",)),
-        FileType("image/heic", "image", "a HEIC photo", (".heic", ".heif")),
-        FileType("application/pdf", "pdf", "a PDF", (".pdf",)),
-        FileType("audio/mp4", "audio", "an M4A recording", (".m4a",)),
-        FileType("audio/mpeg", "audio", "an MP3 recording", (".mp3",)),
-        FileType("audio/ogg", "audio", "an Ogg recording", (".ogg", ".oga", ".opus")),
-        FileType("audio/x-wav", "audio", "a WAV recording", (".wav",)),
-        FileType("video/mp4", "video", "an MP4 video", (".mp4", ".m4v")),
+        FileType("image/jpeg", "image", _("a JPEG photo"), (".jpg", ".jpeg")),
+        FileType("image/png", "image", _("a PNG image"), (".png",)),
+        FileType("image/gif", "image", _("a GIF image"), (".gif",)),
+        FileType("image/webp", "image", _("a WebP image"), (".webp",)),
+        FileType("image/heic", "image", _("a HEIC photo"), (".heic", ".heif")),
+        FileType("application/pdf", "pdf", _("a PDF"), (".pdf",)),
+        FileType("audio/mp4", "audio", _("an M4A recording"), (".m4a",)),
+        FileType("audio/mpeg", "audio", _("an MP3 recording"), (".mp3",)),
+        FileType("audio/ogg", "audio", _("an Ogg recording"), (".ogg", ".oga", ".opus")),
+        FileType("audio/x-wav", "audio", _("a WAV recording"), (".wav",)),
+        FileType("video/mp4", "video", _("an MP4 video"), (".mp4", ".m4v")),
     )
 }
 
@@ -96,9 +109,32 @@ class EvidenceRefused(ValueError):
     """A file that is not accepted; the message says why in plain words."""
 
 
-def _megabytes(size: int) -> str:
-    value = size / (1024 * 1024)
-    return f"{value:.1f} MB" if value < 10 else f"{value:.0f} MB"
+#: One megabyte in every message about sizes, limits and quotas alike: 1,048,576 bytes (the
+#: unit the limits are set in), so a file and its limit are always compared in the same unit.
+MEGABYTE = 1024 * 1024
+
+
+def megabytes(size: int, *, up: bool = False) -> str:
+    """``size`` in megabytes with one decimal, in the reader's number format ("10.2 MB", "10,2
+    MB"); a whole number loses its decimal ("10 MB"). ``up`` rounds up, for a file over a limit:
+    it never reads as the limit itself."""
+    tenths = -(-size * 10 // MEGABYTE) if up else round(size * 10 / MEGABYTE)
+    places = 0 if tenths % 10 == 0 else 1
+    return _("%(size)s MB") % {"size": number_format(tenths / 10, places)}
+
+
+#: Characters that reorder the text around them (embeddings, overrides, isolates, marks): in a
+#: file name they make "gpj.exe" read as "exe.jpg". Removed from every name caseflow shows.
+BIDI_CONTROLS = dict.fromkeys(
+    [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C]
+)
+
+
+def shown_name(name: str) -> str:
+    """The file name as caseflow shows it: its last part, without direction controls, at most
+    120 characters ("file" when nothing is left)."""
+    cleaned = PurePath((name or "").translate(BIDI_CONTROLS)).name
+    return cleaned[-120:].strip() or "file"
 
 
 def limit_for(family: str) -> int:
@@ -139,31 +175,143 @@ class CheckedFile:
 
 
 def check_file(name: str, data: bytes) -> CheckedFile:
-    """Accept one uploaded file or raise :class:`EvidenceRefused` saying why."""
-    shown = PurePath(name or "file").name[-120:] or "file"
+    """Accept one uploaded file or raise :class:`EvidenceRefused` saying why, in the reader's
+    language."""
+    shown = shown_name(name)
     if not data:
-        raise EvidenceRefused(f"{shown} is empty.")
+        raise EvidenceRefused(gettext("%(name)s is empty.") % {"name": shown})
     ext = PurePath(shown).suffix.lower()
     named = [t for t in TYPES.values() if ext in t.extensions]
     if not named:
         raise EvidenceRefused(
-            f"{shown}: this type of file is not accepted. Accepted: {ACCEPTED_WORDS}."
+            gettext("%(name)s: this type of file is not accepted. Accepted: %(accepted)s.")
+            % {"name": shown, "accepted": ACCEPTED_WORDS}
         )
     found = sniff(data)
     if found is None or found not in named:
         raise EvidenceRefused(
-            f"{shown} is not {named[0].label}: its content does not match its name "
-            f"(or it is damaged), so it was not accepted."
+            gettext(
+                "%(name)s is not %(kind)s: its content does not match its name (or it is "
+                "damaged), so it was not accepted."
+            )
+            % {"name": shown, "kind": named[0].label}
         )
     limit = limit_for(found.family)
     if len(data) > limit:
         raise EvidenceRefused(
-            f"{shown} is too large ({_megabytes(len(data))}); the limit for "
-            f"{FAMILY_LABELS[found.family].lower()} is {_megabytes(limit)}."
+            gettext("%(name)s is too large (%(size)s); the limit for %(kind)s is %(limit)s.")
+            % {
+                "name": shown,
+                "size": megabytes(len(data), up=True),
+                "kind": str(FAMILY_LABELS[found.family]).lower(),
+                "limit": megabytes(limit),
+            }
         )
     if not _complete(found.content_type, data):
-        raise EvidenceRefused(f"{shown} is damaged or cut short, so it was not accepted.")
+        raise EvidenceRefused(
+            gettext("%(name)s is damaged or cut short, so it was not accepted.") % {"name": shown}
+        )
+    if found.content_type == "application/pdf":
+        _check_pdf(shown, data)
     return CheckedFile(shown, found.content_type, found.family, data)
+
+
+#: Actions a PDF viewer may carry out that do more than move within the document: run script,
+#: start a program, send or fetch form data, play or embed other content.
+ACTIVE_ACTIONS = frozenset(
+    {
+        "/JavaScript",
+        "/Launch",
+        "/SubmitForm",
+        "/ImportData",
+        "/GoToE",
+        "/GoToR",
+        "/Rendition",
+        "/RichMediaExecute",
+        "/Sound",
+        "/Movie",
+    }
+)
+
+
+def pdf_active_content(data: bytes) -> list[str]:
+    """What in a PDF would act on its own or reach outside it, in plain words (empty when none):
+    script anywhere (an action, a ``/JS`` entry, the document's JavaScript names, an XFA form),
+    an action run on opening or on any event (``/OpenAction``, ``/AA``) other than going to a
+    page, and any launch, form submission, data import or embedded-content action. Every object
+    reachable from the document's trailer is read. A file pypdf cannot read counts as active
+    (it cannot be shown to be safe)."""
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        if reader.is_encrypted and not reader.decrypt(""):
+            return [gettext("it is locked with a password, so it could not be checked")]
+        return _walk_pdf(reader.trailer)
+    except Exception:  # noqa: BLE001 — a file pypdf cannot read is not shown
+        log.info("a PDF could not be read to check it")
+        return [gettext("it could not be read to check it")]
+
+
+def _walk_pdf(root: Any) -> list[str]:
+    found: set[str] = set()
+    seen: set[tuple[int, int]] = set()
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, IndirectObject):
+            ref = (item.idnum, item.generation)
+            if ref in seen:
+                continue
+            seen.add(ref)
+            item = item.get_object()
+        if isinstance(item, ArrayObject):
+            stack.extend(item)
+            continue
+        if not isinstance(item, DictionaryObject):
+            continue
+        kind = item.get("/S")
+        if kind in ACTIVE_ACTIONS:
+            found.add(_ACTION_WORDS.get(str(kind), gettext("an action that reaches outside it")))
+        if "/JS" in item or (kind is None and "/JavaScript" in item):
+            found.add(gettext("a script"))
+        if "/XFA" in item:
+            found.add(gettext("a form with its own scripts"))
+        if "/OpenAction" in item and _acts(item["/OpenAction"]):
+            found.add(gettext("an action that runs by itself"))
+        if "/AA" in item and item["/AA"].get_object():
+            # Actions on events (a page opened, a field touched): none is needed to read a page.
+            found.add(gettext("an action that runs by itself"))
+        stack.extend(item.values())
+    return sorted(found)
+
+
+def _acts(value: Any) -> bool:
+    """An ``/OpenAction`` does more than open the document at a page."""
+    value = value.get_object()
+    if isinstance(value, ArrayObject):
+        return False  # a destination: open at this page
+    if isinstance(value, DictionaryObject):
+        return value.get("/S") != "/GoTo" or "/Next" in value
+    return False
+
+
+_ACTION_WORDS = {
+    "/JavaScript": _("a script"),
+    "/Launch": _("an action that starts a program"),
+    "/SubmitForm": _("a form that sends what is typed to somewhere else"),
+    "/ImportData": _("an action that fetches data from somewhere else"),
+}
+
+
+def _check_pdf(shown: str, data: bytes) -> None:
+    found = pdf_active_content(data)
+    if found:
+        raise EvidenceRefused(
+            gettext(
+                "%(name)s was not accepted: it carries %(what)s. Save or print it again as a "
+                'plain PDF (a scan, or "Print to PDF") and add that.'
+            )
+            % {"name": shown, "what": ", ".join(str(w) for w in found)}
+        )
 
 
 def evidence_models() -> list[Any]:
@@ -185,8 +333,11 @@ def check_quota(case: Any, sizes: list[int]) -> None:
     if used + sum(sizes) > quota:
         left = max(quota - used, 0)
         raise EvidenceRefused(
-            f"This case has room for {_megabytes(left)} more evidence (each case may hold "
-            f"{_megabytes(quota)}). Nothing was saved: ask your supervisor about older files."
+            gettext(
+                "This case has room for %(left)s more evidence (each case may hold %(quota)s). "
+                "Nothing was saved: ask your supervisor about older files."
+            )
+            % {"left": megabytes(left), "quota": megabytes(quota)}
         )
 
 

@@ -85,7 +85,7 @@ def _evidence_help() -> str:
         gettext("%(kind)s up to %(size)s")
         % {
             "kind": str(files.FAMILY_LABELS[family]).lower(),
-            "size": files._megabytes(files.limit_for(family)),
+            "size": files.megabytes(files.limit_for(family)),
         }
         for family in ("image", "pdf", "audio", "video")
     )

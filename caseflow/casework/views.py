@@ -304,8 +304,9 @@ def evidence_file(request: AuthenticatedRequest, case: Case, evidence_id: str) -
     response._csp_exempt = True  # type: ignore[attr-defined]
     response["X-Frame-Options"] = "SAMEORIGIN"
     response["Content-Security-Policy"] = "default-src 'none'; frame-ancestors 'self'; sandbox"
-    if evidence.content_type == "application/pdf":
-        # Browsers do not show a PDF inside a sandbox.
+    if evidence.content_type == "application/pdf" and not files.pdf_active_content(data):
+        # Browsers do not show a PDF inside a sandbox: only a PDF with nothing in it that acts
+        # (checked at upload, and again here for files kept from before) leaves it.
         response["Content-Security-Policy"] = "default-src 'none'; frame-ancestors 'self'"
     return response
 

@@ -40,12 +40,16 @@ class Grid:
         self.values.append(int(value))
         return self.keys[key]
 
-    def sum(self, total: int, members: Iterable[int]) -> None:
+    def sum(self, total: int, members: Iterable[int], *, link: bool = False) -> None:
+        """``total`` is the sum of ``members``. A ``link`` ties two releases together (a year's
+        count is a quarter's plus the rest); it does not make ``total`` a total when complements
+        are chosen."""
         members = tuple(members)
         if self.values[total] != sum(self.values[m] for m in members):
             raise ValueError("a total is not the sum of its cells")
         self.sums.append((total, members))
-        self.totals.add(total)
+        if not link:
+            self.totals.add(total)
 
 
 def _equations(n: int, sums: Sequence[tuple[int, Sequence[int]]]) -> list[dict[int, Fraction]]:
@@ -117,12 +121,34 @@ def exposed(n: int, sums: Sequence[tuple[int, Sequence[int]]], hidden: set[int])
     return out
 
 
-def suppress(grid: Grid, threshold: int) -> set[int]:
+def suppress(
+    grid: Grid,
+    threshold: int,
+    *,
+    unpublished: Iterable[int] = (),
+    fixed: Iterable[int] = (),
+    fixed_hidden: Iterable[int] = (),
+) -> set[int]:
     """The cells to hide: every count in 1..threshold-1, and complements until none of them can
     be worked out. Complements are taken from the sums that expose a cell, the smallest count
-    first, a total last."""
+    first, a total last.
+
+    For releases that must be read together (a year and its quarters, two reports of one
+    period): ``unpublished`` cells are never shown (the finer groups two breakdowns are made
+    of, the difference between a year's count and a quarter's); working one out is harmless
+    unless its value is small (1..threshold-1, either sign). ``fixed`` cells were decided by an
+    earlier release: those in ``fixed_hidden`` stay hidden, the others are published, and none
+    is chosen as a complement. The answer holds every hidden cell, the unpublished and the fixed
+    hidden ones included."""
     n = len(grid.values)
-    hidden = {i for i, v in enumerate(grid.values) if 0 < v < threshold}
+    never = set(unpublished)
+    frozen = set(fixed) | never
+    held = set(fixed_hidden)
+    hidden = (
+        {i for i, v in enumerate(grid.values) if 0 < v < threshold and i not in frozen}
+        | never
+        | held
+    )
     touching: dict[int, list[int]] = {}
     for s, (total, members) in enumerate(grid.sums):
         for c in (total, *members):
@@ -132,28 +158,39 @@ def suppress(grid: Grid, threshold: int) -> set[int]:
         value = grid.values[c]
         return (c in grid.totals, value == 0, value, c)
 
-    while True:
-        open_cells = exposed(n, grid.sums, hidden)
-        if not open_cells:
-            return hidden
-        cell = min(open_cells)
-        candidates = {
-            c
-            for s in touching.get(cell, [])
-            for c in (grid.sums[s][0], *grid.sums[s][1])
-            if c not in hidden
-        }
+    # What the fixed and unpublished cells give away whatever is hidden: hiding it is no use.
+    given = exposed(n, grid.sums, hidden | (set(range(n)) - frozen)) if frozen else set()
+
+    def protected(c: int) -> bool:
+        if c in given:
+            return False
+        return c not in frozen or 0 < abs(grid.values[c]) < threshold
+
+    def free(cells: Iterable[int]) -> set[int]:
+        return {c for c in cells if c not in hidden and c not in frozen and c not in given}
+
+    def complement(cell: int) -> int | None:
+        candidates = free(
+            c for s in touching.get(cell, []) for c in (grid.sums[s][0], *grid.sums[s][1])
+        )
         if not candidates:
             # Exposed through a chain of sums: hide the smallest cell any hidden cell's sums hold.
-            candidates = {
+            candidates = free(
                 c
                 for h in hidden
                 for s in touching.get(h, [])
                 for c in (grid.sums[s][0], *grid.sums[s][1])
-                if c not in hidden
-            }
+            )
         if not candidates:
-            candidates = set(range(n)) - hidden
-        if not candidates:
+            candidates = free(range(n))
+        return min(candidates, key=rank) if candidates else None
+
+    while True:
+        open_cells = {c for c in exposed(n, grid.sums, hidden) if protected(c)}
+        if not open_cells:
             return hidden
-        hidden.add(min(candidates, key=rank))
+        # One complement at a time, for the first exposed cell: as few hidden as it can.
+        chosen = complement(min(open_cells))
+        if chosen is None:
+            return hidden
+        hidden.add(chosen)

@@ -1,4 +1,4 @@
-"""Choosing a funder report's period."""
+"""Choosing a funder report's period: one of the report's fixed periods, from a list."""
 
 from __future__ import annotations
 
@@ -9,73 +9,33 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from caseflow.reporting.reports import Period, quarter, year
-
-
-def _date(label: Any) -> forms.DateField:
-    return forms.DateField(
-        label=label,
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-    )
+from caseflow.reporting.reports import Period, periods
 
 
 class PeriodForm(forms.Form):
-    """A quarter, a year or a range of dates, as the report asks."""
+    """A quarter or a federal year that has ended, as the report is given out (see
+    :func:`caseflow.reporting.reports.periods` for why there are no free dates)."""
 
-    year = forms.IntegerField(min_value=2000, max_value=2100, label=_("Year"))
-    quarter = forms.TypedChoiceField(
-        coerce=int,
-        required=False,
-        choices=[
-            (1, _("1 (January to March)")),
-            (2, _("2 (April to June)")),
-            (3, _("3 (July to September)")),
-            (4, _("4 (October to December)")),
-        ],
-        label=_("Quarter"),
+    period = forms.ChoiceField(
+        label=_("Period"),
+        error_messages={"invalid_choice": _("Choose one of the periods in the list.")},
     )
-    start = _date(_("From"))
-    end = _date(_("To"))
 
-    def __init__(self, *args: Any, kind: str, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, kind: str, earliest: dt.date | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.kind = kind
-        if kind != "quarter":
-            del self.fields["quarter"]
-        if kind != "range":
-            del self.fields["start"]
-            del self.fields["end"]
-        else:
-            del self.fields["year"]
+        found = periods(kind, timezone.localdate(), earliest)
+        self.periods = {p.start.isoformat(): p for p in found}
+        field = self.fields["period"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(key, p.label) for key, p in self.periods.items()]
+        if not self.periods:
+            field.help_text = _("No period has ended since the agency's first case.")
 
-    @staticmethod
-    def defaults(kind: str) -> dict[str, Any]:
-        today = timezone.localdate()
-        if kind == "quarter":
-            return {"year": today.year, "quarter": (today.month - 1) // 3 + 1}
-        if kind == "year":
-            return {"year": today.year}
-        return {"start": today.replace(month=1, day=1) - dt.timedelta(days=365), "end": today}
+    def default(self) -> dict[str, Any]:
+        return {"period": next(iter(self.periods), None)}
 
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if self.kind == "quarter" and not data.get("quarter"):
-            self.add_error("quarter", _("Choose a quarter."))
-        if self.kind == "range":
-            start, end = data.get("start"), data.get("end")
-            if not start or not end:
-                self.add_error("end", _("Give the first and the last day."))
-            elif end < start:
-                self.add_error("end", _("The end of the period must not be before its start."))
-            elif (end - start).days > 366 * 5:
-                self.add_error("end", _("Choose a period of at most five years."))
-        return data
-
-    def period(self) -> Period:
-        d = self.cleaned_data
-        if self.kind == "quarter":
-            return quarter(d["year"], d["quarter"])
-        if self.kind == "year":
-            return year(d["year"])
-        return Period(d["start"], d["end"], f"{d['start']:%d %b %Y} – {d['end']:%d %b %Y}")
+    def chosen(self) -> Period:
+        return self.periods[self.cleaned_data["period"]]

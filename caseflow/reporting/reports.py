@@ -17,6 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import QuerySet
+from django.utils.dates import MONTHS
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -80,14 +81,94 @@ class Period:
 
 def quarter(year: int, q: int) -> Period:
     start = dt.date(year, 3 * (q - 1) + 1, 1)
-    end = (dt.date(year + 1, 1, 1) if q == 4 else dt.date(year, 3 * q + 1, 1)) - dt.timedelta(
-        days=1
-    )
-    return Period(start, end, f"{year} Q{q}")
+    return Period(start, _quarter_end(start), f"{year} Q{q}")
 
 
 def year(y: int) -> Period:
     return Period(dt.date(y, 1, 1), dt.date(y, 12, 31), str(y))
+
+
+def _quarter_end(start: dt.date) -> dt.date:
+    month = start.month + 3
+    after = dt.date(start.year + (month > 12), (month - 1) % 12 + 1, 1)
+    return after - dt.timedelta(days=1)
+
+
+def _month(day: dt.date) -> str:
+    return str(MONTHS[day.month])
+
+
+def calendar_quarter(start: dt.date) -> Period:
+    """The three months from ``start`` (1 January, April, July or October)."""
+    end = _quarter_end(start)
+    label = _("%(first)s to %(last)s %(year)d") % {
+        "first": _month(start),
+        "last": _month(end),
+        "year": end.year,
+    }
+    return Period(start, end, label)
+
+
+def federal_year_of(day: dt.date) -> int:
+    """The US federal fiscal year ``day`` falls in: FY 2027 runs from October 2026 to September
+    2027."""
+    return day.year + (day.month >= 10)
+
+
+def federal_quarter(start: dt.date) -> Period:
+    """A quarter of the federal fiscal year (Q1 is October to December)."""
+    period = calendar_quarter(start)
+    label = _("%(months)s (Q%(q)d of the federal year %(fy)d)") % {
+        "months": period.label,
+        "q": (start.month - 10) % 12 // 3 + 1,
+        "fy": federal_year_of(start),
+    }
+    return Period(period.start, period.end, label)
+
+
+def federal_year(fy: int) -> Period:
+    start, end = dt.date(fy - 1, 10, 1), dt.date(fy, 9, 30)
+    label = _("October %(first)d to September %(last)d (the federal year %(fy)d)") % {
+        "first": fy - 1,
+        "last": fy,
+        "fy": fy,
+    }
+    return Period(start, end, label)
+
+
+def federal_quarters(fy: int) -> list[Period]:
+    return [federal_quarter(dt.date(fy - 1 + (m < 10), m, 1)) for m in (10, 1, 4, 7)]
+
+
+#: How far back the period lists go.
+PERIOD_YEARS = 10
+
+
+def periods(kind: str, today: dt.date, earliest: dt.date | None = None) -> list[Period]:
+    """The periods a report of ``kind`` may be run for, the latest first: fixed periods that do
+    not overlap (quarters, or federal years) and have ended before ``today``, back to the one
+    holding ``earliest`` (the agency's first case) and at most :data:`PERIOD_YEARS` years. Why
+    only these: the reporting README, "Periods that cannot be subtracted"."""
+    floor = today.replace(year=today.year - PERIOD_YEARS, day=1)
+    if earliest is not None:
+        floor = max(floor, earliest)
+    out: list[Period] = []
+    if kind == "federal_year":
+        fy = federal_year_of(today) - 1
+        while True:
+            period = federal_year(fy)
+            if period.end < floor:
+                return out
+            out.append(period)
+            fy -= 1
+    start = dt.date(today.year, (today.month - 1) // 3 * 3 + 1, 1)
+    make = federal_quarter if kind == "federal_quarter" else calendar_quarter
+    while True:
+        start = dt.date(start.year - (start.month == 1), (start.month - 4) % 12 + 1, 1)
+        period = make(start)
+        if period.end < floor:
+            return out
+        out.append(period)
 
 
 # --- The rows a report counts -------------------------------------------------------------------
@@ -161,6 +242,18 @@ class Shown:
     value: int | None
 
 
+#: What a count of people counts: a measure ("served:age_band") and the answers it adds up
+#: (an age band of several answers is the set of them). "served" alone is everyone.
+Meaning = tuple[str, frozenset[str]]
+
+
+def _within(inner: Meaning, outer: Meaning) -> bool:
+    """Every person ``inner`` counts is counted by ``outer`` (in the same period)."""
+    if outer[0] == "served":
+        return inner[0].startswith("served")
+    return inner[0] == outer[0] and inner[1] <= outer[1]
+
+
 @dataclass
 class FunderReport:
     slug: str
@@ -170,6 +263,16 @@ class FunderReport:
     grid: Grid
     hidden: set[int] = field(default_factory=set)
     threshold: int = 5
+    #: Cells never shown (the finer answers bands are made of; links between releases).
+    unpublished: set[int] = field(default_factory=set)
+    #: Counts of people, by what they count (see :data:`Meaning`).
+    meaning: dict[int, Meaning] = field(default_factory=dict)
+    #: Counts of things done in the period, which add up over periods (services, referrals).
+    additive: set[int] = field(default_factory=set)
+
+    @property
+    def displayed(self) -> set[int]:
+        return {c for s in self.sections for r in s.rows for c in r.cells}
 
     def shown(self, index: int) -> Shown:
         if index in self.hidden:
@@ -180,11 +283,11 @@ class FunderReport:
 
     @property
     def suppressed(self) -> int:
-        return len(self.hidden)
+        return len(self.hidden & self.displayed)
 
     @property
     def cells(self) -> int:
-        return len(self.grid.values)
+        return len(self.displayed)
 
     def table(self, section: Section) -> list[tuple[str, list[Shown]]]:
         return [(row.label, [self.shown(c) for c in row.cells]) for row in section.rows]
@@ -206,6 +309,10 @@ class Builder:
     def __init__(self) -> None:
         self.grid = Grid()
         self.sections: list[Section] = []
+        #: The finer answers bands are made of; unpublished unless a breakdown shows one.
+        self.atoms: set[int] = set()
+        self.meaning: dict[int, Meaning] = {}
+        self.additive: set[int] = set()
 
     def breakdown(
         self,
@@ -218,15 +325,32 @@ class Builder:
         column: str,
         code: str = "",
         note: str = "",
+        cells: Sequence[int] | None = None,
+        measure: str = "",
+        additive: bool = False,
     ) -> None:
         """One column of counts by ``choices``; with a ``total`` (key, label) row that the
-        counts add up to."""
-        cells = [self.grid.cell(f"{key}:{value}", counts.get(value, 0)) for value, _l in choices]
+        counts add up to. ``cells`` are given when the caller made them (bands of finer
+        answers); a ``measure`` says what people the counts are (see :data:`Meaning`);
+        ``additive`` counts add up over periods."""
+        if cells is None:
+            cells = [
+                self.grid.cell(f"{key}:{value}", counts.get(value, 0)) for value, _l in choices
+            ]
+            if measure:
+                for (value, _l), c in zip(choices, cells, strict=True):
+                    self.meaning[c] = (measure, frozenset([value]))
+        if additive:
+            self.additive.update(cells)
         rows = [Row(str(label), [c]) for (_v, label), c in zip(choices, cells, strict=True)]
         if total is not None:
-            t = self.grid.cell(total[0], sum(counts.get(v, 0) for v, _l in choices))
+            t = self.grid.cell(total[0], sum(self.grid.values[c] for c in cells))
             self.grid.sum(t, cells)
             rows.append(Row(total[1], [t]))
+            if additive:
+                self.additive.add(t)
+            elif measure:
+                self.meaning[t] = (total[0], frozenset())
         self.sections.append(
             Section(title, [column], rows, code=code, note=note, has_total=total is not None)
         )
@@ -274,24 +398,51 @@ class Builder:
             Section(title, columns, rows, chart_column=len(columns) - 1, code=code, note=note)
         )
 
+    def band(self, key: str, measure: str, members: Sequence[str], counts: Counter[str]) -> int:
+        """The cell of a band of answers, tied to the cells of the answers it is made of (the
+        same answer in another breakdown is the same cell, so two reports banding ages
+        differently cannot be subtracted to show a finer band)."""
+        atoms = [self.grid.cell(f"{key}:{m}", counts.get(m, 0)) for m in members]
+        for m, c in zip(members, atoms, strict=True):
+            self.atoms.add(c)
+            self.meaning[c] = (measure, frozenset([m]))
+        if len(atoms) == 1:
+            return atoms[0]
+        name = "+".join(sorted(members)) or "(none)"
+        cell = self.grid.cell(f"{key}:{name}", sum(counts.get(m, 0) for m in members))
+        if atoms:
+            self.grid.sum(cell, atoms)
+        self.meaning[cell] = (measure, frozenset(members))
+        return cell
+
+    def report(
+        self, slug: str, title: str, period: Period, sections: list[Section]
+    ) -> FunderReport:
+        """A report of some of this builder's sections, before suppression."""
+        shown = {c for s in sections for r in s.rows for c in r.cells}
+        return FunderReport(
+            slug,
+            title,
+            period,
+            sections,
+            self.grid,
+            set(),
+            settings.AGGREGATE_MIN_CELL,
+            unpublished=self.atoms - shown,
+            meaning={c: m for c, m in self.meaning.items()},
+            additive=set(self.additive),
+        )
+
     def finish(self, slug: str, title: str, period: Period) -> FunderReport:
-        threshold = settings.AGGREGATE_MIN_CELL
-        hidden = suppress(self.grid, threshold)
-        return FunderReport(slug, title, period, self.sections, self.grid, hidden, threshold)
+        report = self.report(slug, title, period, self.sections)
+        report.hidden = suppress(self.grid, report.threshold, unpublished=report.unpublished)
+        return report
 
 
 # --- Shared breakdowns --------------------------------------------------------------------------
 
 PEOPLE = gettext_lazy("People")
 SERVED = ("served", gettext_lazy("People served"))
-
-
-def _grouped(counts: Counter[str], groups: dict[str, tuple[str, ...]]) -> Counter[str]:
-    """Answers added up into a funder's own bands."""
-    out: Counter[str] = Counter()
-    for band, members in groups.items():
-        out[band] = sum(counts.get(m, 0) for m in members)
-    return out
 
 
 def _new_and_returning(b: Builder, cases: Sequence[Case], period: Period, code: str = "") -> None:
@@ -332,6 +483,7 @@ def _new_and_returning(b: Builder, cases: Sequence[Case], period: Period, code: 
         total=(SERVED[0], str(SERVED[1])),
         column=str(PEOPLE),
         code=code,
+        measure="served:new",
     )
 
 
@@ -346,20 +498,22 @@ def _demographic(
     total: tuple[str, Any] = SERVED,
 ) -> None:
     counts = demographic_answers(cases, question)
-    choices: list[tuple[str, Any]]
-    if groups is not None:
-        counts = _grouped(counts, groups)
-        choices = [(k, (labels or {}).get(k, k)) for k in groups]
-    else:
-        choices = answers(question)
+    if groups is None:
+        groups = {value: (value,) for value, _l in answers(question)}
+        labels = dict(answers(question))
+    measure = f"served:{question}"
+    choices = [(k, (labels or {}).get(k, k)) for k in groups]
+    cells = [b.band(f"demo:{question}", measure, members, counts) for members in groups.values()]
     b.breakdown(
-        f"demo:{question}:{code}",
+        f"demo:{question}",
         title,
         choices,
         counts,
         total=(total[0], str(total[1])),
         column=str(PEOPLE),
         code=code,
+        cells=cells,
+        measure=measure,
     )
 
 
@@ -397,6 +551,7 @@ def _languages(b: Builder, cases: Sequence[Case], code: str = "") -> None:
         preferred,
         total=(SERVED[0], str(SERVED[1])),
         column=str(PEOPLE),
+        measure="served:language",
     )
     b.breakdown(
         f"interpreter{code}",
@@ -405,6 +560,7 @@ def _languages(b: Builder, cases: Sequence[Case], code: str = "") -> None:
         interpreted,
         total=(SERVED[0], str(SERVED[1])),
         column=str(PEOPLE),
+        measure="served:interpreter",
     )
 
 
@@ -459,6 +615,7 @@ def _services(b: Builder, cases: Sequence[Case], period: Period) -> None:
         counts,
         total=("services:total", _("All services")),
         column=_("Services"),
+        additive=True,
     )
 
 
@@ -508,6 +665,7 @@ def _cases(agency_id: int, period: Period) -> list[Case]:
 
 
 def voca_quarterly(agency_id: int, period: Period) -> FunderReport:
+    """One quarter on its own: quarters do not overlap, so nothing else is read with it."""
     cases = _cases(agency_id, period)
     b = Builder()
     _new_and_returning(b, cases, period)
@@ -531,8 +689,14 @@ FVPSA_AGES = {
 
 
 def fvpsa_annual(agency_id: int, period: Period) -> FunderReport:
-    cases = _cases(agency_id, period)
+    """The FVPSA counts for ``period`` suppressed on their own (what :func:`release` starts
+    from; on its own it can be subtracted from the quarters inside it)."""
     b = Builder()
+    _fvpsa(b, agency_id, period, _cases(agency_id, period))
+    return b.finish("fvpsa", str(REPORTS["fvpsa"].title), period)
+
+
+def _fvpsa(b: Builder, agency_id: int, period: Period, cases: list[Case]) -> None:
     _new_and_returning(b, cases, period)
     labels = {**VOCA_AGE_LABELS, "under_18": str(_("Under 18"))}
     _demographic(b, cases, "age_band", _("Age"), FVPSA_AGES, labels, code="age")
@@ -556,8 +720,8 @@ def fvpsa_annual(agency_id: int, period: Period) -> FunderReport:
         referrals,
         total=("services:referrals", _("All referrals")),
         column=_("Referrals"),
+        additive=True,
     )
-    return b.finish("fvpsa", str(REPORTS["fvpsa"].title), period)
 
 
 HUD_AGES = {
@@ -614,9 +778,14 @@ HUD_RACE_LABELS = {
 
 def hud_apr(agency_id: int, period: Period) -> FunderReport:
     """The questions of the HUD APR/CAPER CSV that caseflow can answer, each under its
-    question number and with the published row and column names."""
-    cases = _cases(agency_id, period)
+    question number and with the published row and column names (suppressed on their own, as
+    :func:`fvpsa_annual`)."""
     b = Builder()
+    _hud(b, agency_id, period, _cases(agency_id, period))
+    return b.finish("hud", str(REPORTS["hud"].title), period)
+
+
+def _hud(b: Builder, agency_id: int, period: Period, cases: list[Case]) -> None:
     leavers = sum(1 for c in cases if c.status == CaseStatus.CLOSED and c.closed_at is not None)
     b.breakdown(
         "q5a",
@@ -626,12 +795,12 @@ def hud_apr(agency_id: int, period: Period) -> FunderReport:
         total=(SERVED[0], "Total Number of Persons Served"),
         column="Count of Clients",
         code="Q5a",
+        measure="served:q5a",
     )
     _demographic(b, cases, "age_band", "Q11: Age", HUD_AGES, HUD_AGE_LABELS, code="Q11")
     _demographic(
         b, cases, "race_ethnicity", "Q12: Race and Ethnicity", HUD_RACE, HUD_RACE_LABELS, "Q12"
     )
-    return b.finish("hud", str(REPORTS["hud"].title), period)
 
 
 BANDS = [
@@ -723,7 +892,8 @@ class ReportKind:
     slug: str
     title: Any
     description: Any
-    period: str  # "quarter", "year" or "range"
+    #: "federal_quarter", "federal_year" or "quarter" (a calendar quarter): see :func:`periods`.
+    period: str
     build: Callable[[int, Period], FunderReport]
 
 
@@ -732,32 +902,135 @@ REPORTS: dict[str, ReportKind] = {
         "voca",
         gettext_lazy("Quarterly performance measures (VOCA style)"),
         gettext_lazy("People served, new and continuing, services by type, types of abuse."),
-        "quarter",
+        "federal_quarter",
         voca_quarterly,
     ),
     "fvpsa": ReportKind(
         "fvpsa",
         gettext_lazy("Annual counts (FVPSA style)"),
         gettext_lazy("People served by age, race and ethnicity, services and referrals."),
-        "year",
+        "federal_year",
         fvpsa_annual,
     ),
     "hud": ReportKind(
         "hud",
         gettext_lazy("HUD APR / CAPER CSV (comparable database)"),
         gettext_lazy("The APR questions caseflow can answer, in the published layout."),
-        "range",
+        "federal_year",
         hud_apr,
     ),
     "insights": ReportKind(
         "insights",
         gettext_lazy("Intake and exit outcomes (Insights style)"),
         gettext_lazy("Risk at intake against risk at exit, for cases closed in the period."),
-        "range",
+        "quarter",
         insights_outcomes,
     ),
 }
 
 
 def build(slug: str, agency_id: int, period: Period) -> FunderReport:
+    """Report ``slug`` for any ``period``, suppressed on its own. What people are given is
+    :func:`release`."""
     return REPORTS[slug].build(agency_id, period)
+
+
+#: The reports released together for one federal year, and what they are built from.
+ANNUAL = {"fvpsa": _fvpsa, "hud": _hud}
+
+
+def release(slug: str, agency_id: int, period: Period) -> FunderReport:
+    """Report ``slug`` as it is given out, for one of its fixed periods (:func:`periods`).
+
+    Quarters (VOCA, Insights) do not overlap one another and are suppressed on their own. A
+    federal year holds four VOCA quarters and is given out twice (FVPSA, HUD), so its two reports
+    are one grid, suppressed together, and read with its quarters as published: each count of
+    people in the year is tied to each count inside it in a quarter by an unpublished
+    difference (the people of the year who are not in that quarter's count), which must not be
+    worked out when small; each count of services in the year is the sum of the quarters'. The
+    quarters' hidden cells stay hidden and no quarter cell is hidden anew, so a quarter reads
+    the same whether or not its year has been run. The reasoning: the reporting README."""
+    kind = REPORTS[slug]
+    if not is_fixed(kind.period, period):
+        raise ValueError("not one of the report's fixed periods")
+    if slug not in ANNUAL:
+        return kind.build(agency_id, period)
+    return annual_release(agency_id, federal_year_of(period.end))[slug]
+
+
+def is_fixed(kind: str, period: Period) -> bool:
+    """``period`` is one of the fixed periods of ``kind`` (ended or not)."""
+    start, end = period.start, period.end
+    if kind == "federal_year":
+        return (start.month, start.day, end) == (10, 1, dt.date(start.year + 1, 9, 30))
+    return start.day == 1 and start.month in (1, 4, 7, 10) and end == _quarter_end(start)
+
+
+def annual_release(agency_id: int, fy: int) -> dict[str, FunderReport]:
+    """The FVPSA and HUD reports of federal year ``fy``, suppressed together and against the
+    year's four VOCA quarters (see :func:`release`)."""
+    period = federal_year(fy)
+    b = Builder()
+    cases = _cases(agency_id, period)
+    parts: dict[str, list[Section]] = {}
+    for slug, add in ANNUAL.items():
+        first = len(b.sections)
+        add(b, agency_id, period, cases)
+        parts[slug] = b.sections[first:]
+    made = {slug: b.report(slug, str(REPORTS[slug].title), period, s) for slug, s in parts.items()}
+    grid = b.grid
+    shown = {slug: r.displayed for slug, r in made.items()}
+    displayed = set().union(*shown.values())
+    unpublished = b.atoms - displayed
+    fixed: set[int] = set()
+    fixed_hidden: set[int] = set()
+
+    def difference(outer: int, inner: int, tag: str) -> None:
+        d = grid.cell(f"{tag}|{outer}-{inner}", grid.values[outer] - grid.values[inner])
+        grid.sum(outer, [inner, d], link=True)
+        unpublished.add(d)
+
+    # The two reports of the year: a band of one that lies inside a band of the other.
+    slugs = list(shown)
+    for x in slugs:
+        for y in slugs:
+            if x == y:
+                continue
+            for outer in shown[x] - shown[y]:
+                for inner in shown[y] - shown[x]:
+                    mo, mi = b.meaning.get(outer), b.meaning.get(inner)
+                    if mo and mi and mo[0] != "served" and _within(mi, mo):
+                        difference(outer, inner, "band")
+    # The quarters, as they are published.
+    by_key: list[dict[str, int]] = []
+    for n, q in enumerate(federal_quarters(fy)):
+        qr = voca_quarterly(agency_id, q)
+        keys = {c: k for k, c in qr.grid.keys.items()}
+        index = {c: grid.cell(f"q{n}|{keys[c]}", v) for c, v in enumerate(qr.grid.values)}
+        for total, members in qr.grid.sums:
+            grid.sum(index[total], [index[m] for m in members], link=True)
+        fixed.update(index.values())
+        fixed_hidden.update(index[c] for c in qr.hidden - qr.unpublished)
+        unpublished.update(index[c] for c in qr.unpublished)
+        for inner in qr.displayed:
+            for outer in displayed:
+                mi, mo = qr.meaning.get(inner), b.meaning.get(outer)
+                if mi and mo and _within(mi, mo):
+                    difference(outer, index[inner], f"q{n}")
+        by_key.append({keys[c]: index[c] for c in qr.additive})
+    year_keys = {c: k for k, c in grid.keys.items()}
+    for cell in displayed & b.additive:
+        in_quarters = [q[year_keys[cell]] for q in by_key if year_keys[cell] in q]
+        if len(in_quarters) == len(by_key):
+            grid.sum(cell, in_quarters, link=True)
+    hidden = suppress(
+        grid,
+        settings.AGGREGATE_MIN_CELL,
+        unpublished=unpublished,
+        fixed=fixed,
+        fixed_hidden=fixed_hidden,
+    )
+    for report in made.values():
+        report.hidden = hidden
+        report.unpublished = unpublished
+    return made

@@ -4,6 +4,7 @@ for the roles that run reports; every generation is audited by the service."""
 from __future__ import annotations
 
 import csv
+import datetime as dt
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -32,6 +33,10 @@ def _kind(request: AuthenticatedRequest, slug: str) -> reports.ReportKind:
     return kind
 
 
+def _earliest(request: AuthenticatedRequest) -> dt.date | None:
+    return services.first_case_day(actor=request.user)
+
+
 @login_required
 @require_GET
 def report_list(request: AuthenticatedRequest) -> HttpResponse:
@@ -44,14 +49,13 @@ def report_list(request: AuthenticatedRequest) -> HttpResponse:
 @require_GET
 def report_preview(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     kind = _kind(request, slug)
-    form = PeriodForm(
-        request.GET or None, kind=kind.period, initial=PeriodForm.defaults(kind.period)
-    )
+    form = PeriodForm(request.GET or None, kind=kind.period, earliest=_earliest(request))
+    form.initial = form.default()
     report = None
     sections = []
     if form.is_bound and form.is_valid():
         report = services.funder_report(
-            actor=request.user, request=request, slug=slug, period=form.period(), fmt="preview"
+            actor=request.user, request=request, slug=slug, period=form.chosen(), fmt="preview"
         )
         sections = [
             {
@@ -80,12 +84,12 @@ def report_preview(request: AuthenticatedRequest, slug: str) -> HttpResponse:
 @require_recent_auth
 def report_csv(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     kind = _kind(request, slug)
-    form = PeriodForm(request.GET or None, kind=kind.period)
+    form = PeriodForm(request.GET or None, kind=kind.period, earliest=_earliest(request))
     if not (form.is_bound and form.is_valid()):
         messages.error(request, _("Choose the period, and preview the report first."))
         return redirect("reporting:preview", slug)
     report = services.funder_report(
-        actor=request.user, request=request, slug=slug, period=form.period(), fmt="csv"
+        actor=request.user, request=request, slug=slug, period=form.chosen(), fmt="csv"
     )
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="caseflow-{slug}.csv"'

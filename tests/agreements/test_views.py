@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import io
 import re
 
 import pytest
 import time_machine
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from pypdf import PdfWriter
 
 from caseflow.agreements.models import (
     AgreementVersion,
@@ -21,6 +23,7 @@ from caseflow.agreements.models import (
 )
 from caseflow.audit.models import AuditEvent
 from tests.agreements.helpers import add_evidence, log_event, london, make_agreement, record_breach
+from tests.casework.helpers import pdf
 
 NOW = dt.datetime(2025, 3, 1, 12, 0, tzinfo=dt.UTC)
 
@@ -283,7 +286,7 @@ def test_contact_evidence_over_the_case_quota_is_a_form_error_and_nothing_is_sto
     settings.EVIDENCE_CASE_QUOTA_BYTES = 400
     stored = sorted(evidence_root.rglob("*.bin"))
     url = reverse("agreements:event_new", args=[cast.case.public_id, agreement.public_id])
-    upload = SimpleUploadedFile("letter.pdf", b"%PDF-1.4 " + b"y" * 200 + b"\n%%EOF\n")
+    upload = SimpleUploadedFile("letter.pdf", pdf())
     response = advocate.post(url, _event_post([upload]))
     assert response.status_code == 200
     assert "This case has room for" in " ".join(response.context["form"].errors["evidence"])
@@ -291,12 +294,22 @@ def test_contact_evidence_over_the_case_quota_is_a_form_error_and_nothing_is_sto
     assert sorted(evidence_root.rglob("*.bin")) == stored
 
 
+def _pdf_titled(title: str) -> bytes:
+    writer = PdfWriter()
+    writer.add_blank_page(72, 72)
+    writer.add_metadata({"/Title": title})
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
 @time_machine.travel(NOW, tick=False)
 def test_evidence_is_encrypted_at_rest_and_served_only_through_the_audited_view(
     cast, advocate, login, evidence_root
 ):
     agreement = make_agreement(cast.case, cast.assigned)
-    content = b"%PDF-1.4 screenshot of the messages CANARY\n%%EOF\n"
+    content = _pdf_titled("screenshot of the messages CANARY")
+    assert b"CANARY" in content
     url = reverse("agreements:event_new", args=[cast.case.public_id, agreement.public_id])
     response = advocate.post(url, _event_post([SimpleUploadedFile("messages.pdf", content)]))
     assert response.status_code == 302

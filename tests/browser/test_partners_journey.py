@@ -31,7 +31,9 @@ def _fits(tab, name: str) -> None:
 def test_risk_meeting_housing_referral_and_a_funder_report(new_tab, live_server, cast):
     case = cast.case
     case.risk_level = RiskLevel.HIGH
-    case.save(update_fields=["risk_level"])
+    # Opened half a year ago, so a quarter has ended since and the reports have a period.
+    case.opened_at = timezone.now() - dt.timedelta(days=200)
+    case.save(update_fields=["risk_level", "opened_at"])
     services.settings_save(
         actor=cast.agency_admin,
         request=None,
@@ -112,6 +114,8 @@ def test_risk_meeting_housing_referral_and_a_funder_report(new_tab, live_server,
     sign_in(reports.page, live_server, "auditor", f.PASSWORD)
     reports.goto("/reports/funders/")
     reports.page.get_by_role("link", name="Quarterly performance measures (VOCA style)").click()
+    # A quarter from a list, in plain words; no free dates.
+    expect(reports.page.get_by_label("Period")).to_contain_text("of the federal year")
     reports.page.get_by_role("button", name="Preview").click()
     expect(reports.page.locator("svg[role=img]").first).to_be_visible()
     expect(reports.page.get_by_role("table").first).to_be_visible()

@@ -4,12 +4,14 @@ valid files of each accepted type."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 import os
 import struct
 import zlib
 from typing import Any
 
 from django.utils import timezone
+from pypdf import PdfWriter
 
 from caseflow.cases import evidence as files
 from caseflow.casework import services
@@ -43,7 +45,12 @@ def wav(seconds: float = 0.5, rate: int = 8000) -> bytes:
 
 
 def pdf() -> bytes:
-    return b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+    """A plain one-page PDF (nothing in it acts)."""
+    writer = PdfWriter()
+    writer.add_blank_page(72, 72)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def checked(name: str, data: bytes) -> files.CheckedFile:

@@ -124,3 +124,25 @@ def test_the_module_and_the_independent_check_agree_on_an_exposed_cell():
     only_primary = {0}
     assert _derivable(grid, only_primary) == {0}
     assert exposed(len(grid.values), grid.sums, only_primary) == {0}
+
+
+def test_cells_never_shown_are_protected_only_when_small_and_fixed_cells_are_never_complements():
+    # An earlier release published a = 7 and hid b = 3 (with its complement c = 6) from t = 16.
+    # A later report publishes y = a + d, where d = 2 is never shown.
+    g = Grid()
+    a, b, c = g.cell("a", 7), g.cell("b", 3), g.cell("c", 6)
+    t = g.cell("t", 16)
+    g.sum(t, [a, b, c])
+    y = g.cell("y", 9)
+    d = g.cell("d", 2)
+    g.sum(y, [a, d], link=True)
+    hidden = suppress(g, 5, unpublished=[d], fixed=[a, b, c, t], fixed_hidden=[b, c])
+    # Publishing y would give d = y - a: y is hidden, and none of the earlier cells is touched.
+    assert y in hidden and a not in hidden and t not in hidden
+    assert not exposed(len(g.values), g.sums, hidden) & {b, c, d}
+    # A large difference may be worked out: y is then published.
+    g2 = Grid()
+    a2 = g2.cell("a", 7)
+    y2, d2 = g2.cell("y", 19), g2.cell("d", 12)
+    g2.sum(y2, [a2, d2], link=True)
+    assert suppress(g2, 5, unpublished=[d2], fixed=[a2]) == {d2}
