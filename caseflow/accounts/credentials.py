@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.http import HttpRequest
-
-#: Each is called as ``revoker(actor=..., user=..., request=...)``.
+#: Each is called as ``revoker(actor=..., user=...)``.
 _REVOKERS: list[Callable[..., Any]] = []
 
 
@@ -21,7 +19,7 @@ def register_credential_revoker(revoker: Callable[..., Any]) -> None:
         _REVOKERS.append(revoker)
 
 
-def credentials_revoke(*, actor: Any, user: Any, request: HttpRequest | None) -> None:
+def credentials_revoke(*, actor: Any, user: Any) -> None:
     """End every registered credential of ``user`` (``actor`` did it)."""
     for revoker in _REVOKERS:
-        revoker(actor=actor, user=user, request=request)
+        revoker(actor=actor, user=user)

@@ -8,7 +8,6 @@ import re
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 
@@ -43,9 +42,7 @@ def draft_get(*, user: Any, case: Case, form: str) -> Draft | None:
     return draft
 
 
-def draft_save(
-    *, user: Any, request: HttpRequest | None, case: Case, form: str, data: dict[str, list[str]]
-) -> Draft:
+def draft_save(*, user: Any, case: Case, form: str, data: dict[str, list[str]]) -> Draft:
     kept = {name: values for name, values in data.items() if name not in SKIPPED}
     if len(json.dumps(kept)) > MAX_BYTES:
         raise DraftTooLarge
@@ -58,7 +55,6 @@ def draft_save(
     record(
         "draft.save",
         actor=user,
-        request=request,
         case=case,
         obj=draft,
         detail={"form": form, "fields": sorted(kept)},
@@ -66,10 +62,10 @@ def draft_save(
     return draft
 
 
-def draft_discard(*, user: Any, request: HttpRequest | None, case: Case, form: str) -> bool:
+def draft_discard(*, user: Any, case: Case, form: str) -> bool:
     deleted, _ = Draft.objects.filter(case=case, user=user, form=form).delete()
     if deleted:
-        record("draft.discard", actor=user, request=request, case=case, detail={"form": form})
+        record("draft.discard", actor=user, case=case, detail={"form": form})
     return bool(deleted)
 
 

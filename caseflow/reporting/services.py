@@ -4,7 +4,6 @@ generation (preview or CSV)."""
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -13,9 +12,7 @@ from caseflow.reporting import reports
 from caseflow.reporting.reports import FunderReport, Period
 
 
-def funder_report(
-    *, actor: User, request: HttpRequest | None, slug: str, period: Period, fmt: str
-) -> FunderReport:
+def funder_report(*, actor: User, slug: str, period: Period, fmt: str) -> FunderReport:
     """The actor's own agency's report ``slug`` for ``period``; audited whatever the format."""
     if not policy.may_run_reports(actor):
         raise PermissionDenied
@@ -26,7 +23,6 @@ def funder_report(
     record(
         "report.funder",
         actor=actor,
-        request=request,
         detail={
             "report": slug,
             "from": period.start.isoformat(),

@@ -183,7 +183,6 @@ def test_the_safety_plan_prints_in_the_survivors_language(cast, login):
     party.save()
     safety.plan_save(
         actor=cast.assigned,
-        request=None,
         case=cast.case,
         expected_version=0,
         content={"safe_contacts": "Call Ana on the usual number", "go_bag": ["keys"]},
