@@ -11,7 +11,6 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
@@ -488,7 +487,3 @@ def evidence_open(
         },
     )
     return data
-
-
-def edit_window_hours() -> int:
-    return int(settings.NOTE_EDIT_HOURS)
