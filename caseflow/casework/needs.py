@@ -274,25 +274,6 @@ def need_counts(cases: QuerySet[Case] | Iterable[Case]) -> dict[str, dict[str, i
     return counts
 
 
-def needs_met_between(
-    cases: QuerySet[Case] | Iterable[Case], start: dt.date, end: dt.date
-) -> dict[str, int]:
-    """How many needs of each kind were marked met on a day from ``start`` to ``end``
-    (inclusive), from the status history: ``{kind: count}``, every kind present."""
-    counts = dict.fromkeys(NeedKind.values, 0)
-    rows = (
-        NeedStatusChange.objects.filter(
-            case__in=cases, to_status=NeedStatus.MET, changed_on__range=(start, end)
-        )
-        .values("need__kind")
-        .annotate(n=Count("need", distinct=True))
-        .order_by()
-    )
-    for row in rows:
-        counts[row["need__kind"]] = row["n"]
-    return counts
-
-
 def service_counts(cases: QuerySet[Case] | Iterable[Case]) -> dict[str, int]:
     """How many services were given and referred over ``cases``: ``{how: count}``."""
     counts = dict.fromkeys(ServiceHow.values, 0)
