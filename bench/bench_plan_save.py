@@ -25,7 +25,6 @@ def plan_save(ctx: BenchContext) -> list[Row]:
         with transaction.atomic():
             safety.plan_save(
                 actor=cast.typical,
-                request=None,
                 case=case,
                 expected_version=state["version"],
                 content={**CONTENT, "home": f"Door chain fitted, visit {state['n']}"},

@@ -42,7 +42,6 @@ def _agreement(case, actor) -> ContactAgreement:
     start = (timezone.now() - dt.timedelta(days=800)).date()
     return agreement_services.agreement_create(
         actor=actor,
-        request=None,
         case=case,
         fields={"effective_from": start},
         children=[],

@@ -12,21 +12,22 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import Resolver404, resolve, reverse
 
-from caseflow.lib.request_context import request_id_var
+from caseflow.lib.request_context import client_ip, serving
 
 
 class RequestIdMiddleware:
+    """Give the request an id (sent back as ``X-Request-ID``) and hold it, with the client's
+    address, in the request context for as long as the request is served: every audit event
+    written meanwhile, by a view or a service, carries both."""
+
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         request_id = secrets.token_hex(8)
         request.request_id = request_id  # type: ignore[attr-defined]  # read by current_request_id
-        token = request_id_var.set(request_id)
-        try:
+        with serving(request_id=request_id, ip=client_ip(request)):
             response = self.get_response(request)
-        finally:
-            request_id_var.reset(token)
         response["X-Request-ID"] = request_id
         return response
 
@@ -83,7 +84,7 @@ class ActiveMembershipMiddleware:
             if not (user.is_active and epoch_ok and member_ok):
                 from caseflow.audit.services import record
 
-                record("session.revoked", actor=user, request=request)
+                record("session.revoked", actor=user)
                 logout(request)
         return self.get_response(request)
 
@@ -154,7 +155,7 @@ class SessionTimeoutMiddleware:
             if reason:
                 from caseflow.audit.services import record
 
-                record("session.expired", actor=user, request=request, detail={"reason": reason})
+                record("session.expired", actor=user, detail={"reason": reason})
                 logout(request)
             elif seen is not None and now - float(seen) >= min(
                 self.SEEN_GRANULARITY, settings.SESSION_IDLE_SECONDS / 10

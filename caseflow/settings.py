@@ -112,7 +112,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "crispy_forms",
     "crispy_bootstrap5",
-    "rules.apps.AutodiscoverRulesConfig",
     "django_otp",
     "django_otp.plugins.otp_totp",
     "django_otp.plugins.otp_static",
@@ -229,7 +228,6 @@ AUTH_PASSWORD_VALIDATORS = [
 AUTHENTICATION_BACKENDS = [
     # Axes first: a locked-out (username, address) pair never reaches the password check.
     "axes.backends.AxesStandaloneBackend",
-    "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "accounts:login"

@@ -217,9 +217,7 @@ def test_permission_answers_are_forgotten_when_access_changes(cast: Cast):
 
     case = policy.get_case_for(cast.supervisor, cast.case.public_id, "assign")
     assert policy.may(cast.assigned, case, "edit")
-    services.case_assign(
-        actor=cast.supervisor, request=None, case=case, primary=cast.same_team, others=[]
-    )
+    services.case_assign(actor=cast.supervisor, case=case, primary=cast.same_team, others=[])
     # The same instance, later in the same request: the old answer is not reused.
     assert not policy.may(cast.assigned, case, "edit")
     assert policy.may(cast.same_team, case, "edit")

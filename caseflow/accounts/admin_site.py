@@ -33,9 +33,9 @@ def _field_names(message: Any) -> list[str]:
 
 
 def _event(request: HttpRequest, obj: Any, message: Any = None) -> dict[str, Any]:
-    """The audit event's fields for a change to ``obj``."""
+    """The audit event's fields for a change to ``obj`` (by the operator signed in)."""
     return {
-        "request": request,
+        "actor": request.user,
         "object_type": obj._meta.label_lower,
         "object_id": str(obj.pk),
         "detail": {"model": obj._meta.label_lower, "fields": _field_names(message)},

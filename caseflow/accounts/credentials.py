@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest
-
 from caseflow.lib.contributions import contributions
 
 
-def credentials_revoke(*, actor: Any, user: Any, request: HttpRequest | None) -> None:
+def credentials_revoke(*, actor: Any, user: Any) -> None:
     """End every declared credential of ``user`` (``actor`` did it)."""
     for revoker in contributions().credential_revokers():
-        revoker(actor=actor, user=user, request=request)
+        revoker(actor=actor, user=user)

@@ -111,10 +111,10 @@ def password_set_by_link(*, request: HttpRequest, user: User, password: str) -> 
     user.session_epoch = F("session_epoch") + 1
     user.save(update_fields=["password", "session_epoch"])
     user.refresh_from_db(fields=["session_epoch"])
-    credentials_revoke(actor=user, user=user, request=request)
+    credentials_revoke(actor=user, user=user)
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     sf.session_start(request, user)
-    record("security.password_set_by_link", actor=user, request=request)
+    record("security.password_set_by_link", actor=user)
     signed_in(request=request, user=user)
 
 
@@ -126,7 +126,6 @@ def signed_in(*, request: HttpRequest, user: User) -> None:
     record(
         "security.login_after_reset",
         actor=user,
-        request=request,
         detail={"reset_at": user.reset_at.isoformat(timespec="seconds")},
     )
     User.objects.filter(pk=user.pk).update(reset_at=None)

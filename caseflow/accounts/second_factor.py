@@ -132,9 +132,7 @@ def device_enrol(*, actor: User, request: HttpRequest, token: str) -> list[str] 
     session counts as verified. ``None`` when the code is wrong."""
     device = device_pending_or_none(actor)
     if device is None or not device.verify_token(token.strip()):
-        record(
-            "security.second_factor_failed", actor=actor, request=request, detail={"step": "enrol"}
-        )
+        record("security.second_factor_failed", actor=actor, detail={"step": "enrol"})
         return None
     TOTPDevice.objects.filter(user=actor).exclude(pk=device.pk).delete()
     device.confirmed = True
@@ -145,7 +143,6 @@ def device_enrol(*, actor: User, request: HttpRequest, token: str) -> list[str] 
     record(
         "security.device_enrolled",
         actor=actor,
-        request=request,
         object_type="otpdevice",
         object_id=str(device.pk),
     )
@@ -157,7 +154,7 @@ def recovery_codes_regenerate(*, actor: User, request: HttpRequest) -> list[str]
     if not has_device(actor):
         raise ValueError("no authenticator enrolled")
     codes = _recovery_codes_replace(actor)
-    record("security.recovery_codes_regenerated", actor=actor, request=request)
+    record("security.recovery_codes_regenerated", actor=actor)
     return codes
 
 
@@ -181,9 +178,7 @@ def _match(user: User, token: str):
 def second_factor_verify(*, actor: User, request: HttpRequest, token: str) -> bool:
     device = _match(actor, token)
     if device is None:
-        record(
-            "security.second_factor_failed", actor=actor, request=request, detail={"step": "verify"}
-        )
+        record("security.second_factor_failed", actor=actor, detail={"step": "verify"})
         return False
     django_otp.login(request, device)
     mark_recent_auth(request)
@@ -191,11 +186,10 @@ def second_factor_verify(*, actor: User, request: HttpRequest, token: str) -> bo
         record(
             "security.recovery_code_used",
             actor=actor,
-            request=request,
             detail={"left": recovery_codes_left(actor)},
         )
     else:
-        record("security.second_factor_verified", actor=actor, request=request)
+        record("security.second_factor_verified", actor=actor)
     return True
 
 
@@ -210,21 +204,20 @@ def reauthenticate(*, actor: User, request: HttpRequest, password: str, token: s
             record(
                 "security.recovery_code_used",
                 actor=actor,
-                request=request,
                 detail={"left": recovery_codes_left(actor), "step": "reauth"},
             )
     if not ok:
         failures = request.session.get(REAUTH_FAILURES, 0) + 1
         request.session[REAUTH_FAILURES] = failures
-        record("security.reauth_failed", actor=actor, request=request, detail={"n": failures})
+        record("security.reauth_failed", actor=actor, detail={"n": failures})
         if failures >= REAUTH_FAILURE_LIMIT:
             # Someone at an open session guessing the password: the session ends.
-            record("session.revoked", actor=actor, request=request, detail={"reason": "reauth"})
+            record("session.revoked", actor=actor, detail={"reason": "reauth"})
             logout(request)
         return False
     request.session.pop(REAUTH_FAILURES, None)
     mark_recent_auth(request)
-    record("security.reauth", actor=actor, request=request)
+    record("security.reauth", actor=actor)
     return True
 
 
@@ -233,8 +226,8 @@ def reauthenticate(*, actor: User, request: HttpRequest, password: str, token: s
 def sessions_end_all(*, actor: User, request: HttpRequest) -> None:
     """Log out everywhere: every session of the user, this one included, ends now."""
     User.objects.filter(pk=actor.pk).update(session_epoch=F("session_epoch") + 1)
-    credentials_revoke(actor=actor, user=actor, request=request)
-    record("security.logout_everywhere", actor=actor, request=request)
+    credentials_revoke(actor=actor, user=actor)
+    record("security.logout_everywhere", actor=actor)
     logout(request)
 
 
@@ -249,5 +242,5 @@ def password_change(*, actor: User, request: HttpRequest, password: str) -> None
     from django.contrib.auth import update_session_auth_hash
 
     update_session_auth_hash(request, actor)
-    credentials_revoke(actor=actor, user=actor, request=request)
-    record("security.password_changed", actor=actor, request=request)
+    credentials_revoke(actor=actor, user=actor)
+    record("security.password_changed", actor=actor)

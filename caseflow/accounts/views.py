@@ -40,20 +40,20 @@ class LoginView(auth_views.LoginView):
         response = super().form_valid(form)  # rotates the session key
         user = form.get_user()
         sf.session_start(self.request, user)
-        record("security.login", actor=user, request=self.request)
+        record("security.login", actor=user)
         links.signed_in(request=self.request, user=user)
         return response
 
     def form_invalid(self, form):
         # The attempted username is not recorded: it may be a password typed in the wrong box.
-        record("security.login_failed", request=self.request)
+        record("security.login_failed", actor=getattr(self.request, "user", None))
         return super().form_invalid(form)
 
 
 @require_POST
 def logout_view(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        record("security.logout", request=request)
+        record("security.logout", actor=getattr(request, "user", None))
     return auth_views.LogoutView.as_view()(request)
 
 

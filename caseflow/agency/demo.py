@@ -15,7 +15,6 @@ def seed_demo(context) -> None:
     north = context.staff["north"][0].teams.get(name="North team")
     services.staff_save(
         actor=admin,
-        request=None,
         user=None,
         data={
             "username": NEW_STARTER,
@@ -28,4 +27,4 @@ def seed_demo(context) -> None:
         teams=[north],
     )
     ben = User.objects.get(username="ben.advocate")
-    services.staff_second_factor_reset(actor=admin, request=None, user=ben)
+    services.staff_second_factor_reset(actor=admin, user=ben)

@@ -15,7 +15,6 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F
-from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django_otp.plugins.otp_static.models import StaticDevice
@@ -118,7 +117,6 @@ def _admin_agency(actor: User) -> int:
 def staff_save(
     *,
     actor: User,
-    request: HttpRequest | None,
     user: User | None,
     data: dict[str, Any],
     teams: Iterable[Team],
@@ -154,12 +152,11 @@ def staff_save(
         # Every other session of this user ends at its next request.
         User.objects.filter(pk=user.pk).update(session_epoch=F("session_epoch") + 1)
     if not adding and not data["is_active"]:
-        drafts_forget_user(actor=actor, request=request, user=user)
+        drafts_forget_user(actor=actor, user=user)
     user.teams.set(teams)
     record(
         "staff.create" if adding else "staff.update",
         actor=actor,
-        request=request,
         object_type="user",
         object_id=str(user.pk),
         agency_id=agency_id,
@@ -178,7 +175,6 @@ def staff_save(
         record(
             "security.role_change",
             actor=actor,
-            request=request,
             object_type="user",
             object_id=str(user.pk),
             agency_id=agency_id,
@@ -193,7 +189,6 @@ def staff_save(
 def team_save(
     *,
     actor: User,
-    request: HttpRequest | None,
     team: Team | None,
     name: str,
     members: Iterable[User],
@@ -215,7 +210,6 @@ def team_save(
     record(
         "team.create" if adding else "team.update",
         actor=actor,
-        request=request,
         object_type="team",
         object_id=str(team.pk),
         agency_id=agency_id,
@@ -225,7 +219,7 @@ def team_save(
 
 
 @transaction.atomic
-def staff_second_factor_reset(*, actor: User, request: HttpRequest | None, user: User) -> None:
+def staff_second_factor_reset(*, actor: User, user: User) -> None:
     """An agency admin clears a colleague's authenticator and recovery codes (phone and codes
     both lost). Their sessions end; at the next sign-in they enrol again."""
     if user.pk == actor.pk or not policy.agency_users(actor).filter(pk=user.pk).exists():
@@ -233,12 +227,11 @@ def staff_second_factor_reset(*, actor: User, request: HttpRequest | None, user:
     TOTPDevice.objects.filter(user=user).delete()
     StaticDevice.objects.filter(user=user).delete()
     User.objects.filter(pk=user.pk).update(session_epoch=F("session_epoch") + 1)
-    credentials_revoke(actor=actor, user=user, request=request)
+    credentials_revoke(actor=actor, user=user)
     links.mark_reset(user)
     record(
         "security.second_factor_reset",
         actor=actor,
-        request=request,
         object_type="user",
         object_id=str(user.pk),
     )
@@ -246,7 +239,7 @@ def staff_second_factor_reset(*, actor: User, request: HttpRequest | None, user:
 
 
 @transaction.atomic
-def staff_password_reset(*, actor: User, request: HttpRequest | None, user: User) -> None:
+def staff_password_reset(*, actor: User, user: User) -> None:
     """The person's password stops working, their sessions and feed links end, and they are
     e-mailed a link to choose a new one (also how a new member of staff gets a fresh enrolment
     link). The admin never learns or sets the password."""
@@ -256,12 +249,11 @@ def staff_password_reset(*, actor: User, request: HttpRequest | None, user: User
     user.session_epoch = F("session_epoch") + 1
     user.save(update_fields=["password", "session_epoch"])
     user.refresh_from_db(fields=["session_epoch"])
-    credentials_revoke(actor=actor, user=user, request=request)
+    credentials_revoke(actor=actor, user=user)
     links.mark_reset(user)
     record(
         "security.password_reset",
         actor=actor,
-        request=request,
         object_type="user",
         object_id=str(user.pk),
         agency_id=user.membership.agency_id,
@@ -271,7 +263,7 @@ def staff_password_reset(*, actor: User, request: HttpRequest | None, user: User
 
 
 @transaction.atomic
-def agency_time_zone_save(*, actor: User, request: HttpRequest | None, time_zone: str) -> Agency:
+def agency_time_zone_save(*, actor: User, time_zone: str) -> Agency:
     """Set where the admin's agency works (the one time rule: see ``accounts.zones``)."""
     agency_id = _admin_agency(actor)
     agency = Agency.objects.select_for_update().get(pk=agency_id)
@@ -281,7 +273,6 @@ def agency_time_zone_save(*, actor: User, request: HttpRequest | None, time_zone
     record(
         "agency.time_zone",
         actor=actor,
-        request=request,
         object_type="agency",
         object_id=str(agency.pk),
         agency_id=agency_id,

@@ -75,7 +75,6 @@ def staff_edit(request: AuthenticatedRequest, user_id: int | None = None) -> Htt
         try:
             services.staff_save(
                 actor=request.user,
-                request=request,
                 user=editing,
                 data=form.cleaned_data,
                 teams=form.cleaned_data["teams"],
@@ -109,7 +108,7 @@ def staff_second_factor_reset(request: AuthenticatedRequest, user_id: int) -> Ht
     person = policy.agency_users(request.user).filter(pk=user_id).first()
     if person is None:
         raise Http404(_("No such member of staff"))
-    services.staff_second_factor_reset(actor=request.user, request=request, user=person)
+    services.staff_second_factor_reset(actor=request.user, user=person)
     messages.success(
         request,
         _("%(username)s sets up a new authenticator app at their next sign-in.")
@@ -126,7 +125,7 @@ def staff_password_reset(request: AuthenticatedRequest, user_id: int) -> HttpRes
     person = policy.agency_users(request.user).filter(pk=user_id).first()
     if person is None:
         raise Http404(_("No such member of staff"))
-    services.staff_password_reset(actor=request.user, request=request, user=person)
+    services.staff_password_reset(actor=request.user, user=person)
     messages.success(
         request,
         _(
@@ -163,7 +162,6 @@ def team_edit(request: AuthenticatedRequest, team_id: int | None = None) -> Http
     if request.method == "POST" and form.is_valid():
         services.team_save(
             actor=request.user,
-            request=request,
             team=editing,
             name=form.cleaned_data["name"],
             members=form.cleaned_data["members"],
@@ -200,11 +198,11 @@ def language(request: AuthenticatedRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         chosen = form.cleaned_data["language"]
         language_settings.set_user_language(request.user, chosen)
-        record("language.change", request=request, detail={"language": chosen or "agency"})
+        record("language.change", actor=request.user, detail={"language": chosen or "agency"})
         translation.activate(language_settings.language_for(request.user) or settings.LANGUAGE_CODE)
         messages.success(request, gettext("Your language is saved."))
         return redirect("agency:language")
-    record("language.view", request=request)
+    record("language.view", actor=request.user)
     return render(request, "agency/language.html", {"form": form, "title": _("Your language")})
 
 
@@ -229,13 +227,13 @@ def agency_language(request: AuthenticatedRequest) -> HttpResponse:
         set_advocate_title(agency_id, title)
         record(
             "language.agency_change",
-            request=request,
+            actor=request.user,
             detail={"language": chosen, "advocate_title": title},
         )
         translation.activate(language_settings.language_for(request.user) or settings.LANGUAGE_CODE)
         messages.success(request, gettext("The agency's language is saved."))
         return redirect("agency:agency_language")
-    record("language.agency_view", request=request)
+    record("language.agency_view", actor=request.user)
     return render(
         request, "agency/language.html", {"form": form, "title": _("The agency's language")}
     )
@@ -249,9 +247,7 @@ def time_zone(request: AuthenticatedRequest) -> HttpResponse:
     agency = request.user.membership.agency
     form = TimeZoneForm(request.POST or None, initial={"time_zone": zones.agency_zone(agency).key})
     if request.method == "POST" and form.is_valid():
-        services.agency_time_zone_save(
-            actor=request.user, request=request, time_zone=form.cleaned_data["time_zone"]
-        )
+        services.agency_time_zone_save(actor=request.user, time_zone=form.cleaned_data["time_zone"])
         messages.success(request, gettext("Time zone saved. Times are now shown in it."))
         return redirect("agency:time_zone")
     return render(

@@ -94,7 +94,6 @@ def seed_demo(context) -> None:
             continue
         agreement = services.agreement_create(
             actor=advocate,
-            request=None,
             case=case,
             fields={
                 "effective_from": start,
@@ -109,7 +108,6 @@ def seed_demo(context) -> None:
         )
         services.agreement_set_status(
             actor=advocate,
-            request=None,
             agreement=agreement,
             expected_lock=agreement.lock,
             status=AgreementStatus.ACTIVE,
@@ -117,7 +115,6 @@ def seed_demo(context) -> None:
         second_from = start + dt.timedelta(weeks=WEEKS // 2)
         services.agreement_save(
             actor=advocate,
-            request=None,
             agreement=agreement,
             expected_lock=agreement.lock,
             fields={
@@ -143,7 +140,6 @@ def seed_demo(context) -> None:
                 )
                 services.breach_review(
                     actor=advocate,
-                    request=None,
                     event=event,
                     terms_broken=[v["term"] for v in event.proposed],
                     severity="low",
@@ -158,7 +154,6 @@ def seed_demo(context) -> None:
                 breaches.append(
                     services.breach_review(
                         actor=advocate,
-                        request=None,
                         event=event,
                         terms_broken=[v["term"] for v in event.proposed],
                         severity="high" if week == 6 else "medium",
@@ -202,7 +197,6 @@ def _log(
 ):
     return svc.event_log(
         actor=advocate,
-        request=None,
         agreement=agreement,
         event=terms.ContactEvent(
             occurred_at=when, channel=channel, direction=direction, topic=topic, kind=kind

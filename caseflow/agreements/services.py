@@ -20,7 +20,6 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import Storage
 from django.db import transaction
 from django.db.models import F
-from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow import policy
@@ -110,7 +109,6 @@ def _add_version(
 def agreement_create(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     fields: dict[str, Any],
     children: list[Party],
@@ -140,7 +138,6 @@ def agreement_create(
     record(
         "agreement.create",
         actor=actor,
-        request=request,
         case=case,
         obj=agreement,
         detail={"version": version.number},
@@ -163,7 +160,6 @@ def _own_children(case: Case, children: list[Party]) -> list[Party]:
 def agreement_save(
     *,
     actor: User,
-    request: HttpRequest | None,
     agreement: ContactAgreement,
     expected_lock: int | None,
     fields: dict[str, Any],
@@ -208,7 +204,6 @@ def agreement_save(
     record(
         "agreement.update",
         actor=actor,
-        request=request,
         case=case,
         obj=agreement,
         detail={"version": version.number, "fields": changed},
@@ -220,7 +215,6 @@ def agreement_save(
 def agreement_set_status(
     *,
     actor: User,
-    request: HttpRequest | None,
     agreement: ContactAgreement,
     expected_lock: int,
     status: str,
@@ -247,7 +241,6 @@ def agreement_set_status(
     record(
         "agreement.status",
         actor=actor,
-        request=request,
         case=case,
         obj=agreement,
         detail={"status": status, "superseded": superseded},
@@ -321,7 +314,6 @@ def propose_violations(
 def event_log(
     *,
     actor: User,
-    request: HttpRequest | None,
     agreement: ContactAgreement,
     event: terms.ContactEvent,
     description: str = "",
@@ -371,7 +363,6 @@ def event_log(
         record(
             "agreement.event.create",
             actor=actor,
-            request=request,
             case=case,
             obj=row,
             detail={
@@ -404,7 +395,6 @@ def _finding(term: terms.Term, proposed: dict | None) -> dict:
 def breach_review(
     *,
     actor: User,
-    request: HttpRequest | None,
     event: ContactEvent,
     terms_broken: list[str],
     severity: str = "",
@@ -430,7 +420,6 @@ def breach_review(
         record(
             "agreement.event.review",
             actor=actor,
-            request=request,
             case=case,
             obj=event,
             detail={"breach": False, "proposed": proposed_terms},
@@ -456,7 +445,6 @@ def breach_review(
     record(
         "agreement.breach.create",
         actor=actor,
-        request=request,
         case=case,
         obj=breach,
         detail={
@@ -547,9 +535,7 @@ def evidence_read(case: Case, evidence: Evidence) -> bytes:
     return data
 
 
-def evidence_open(
-    *, actor: User, request: HttpRequest | None, case: Case, evidence: Evidence, view: bool = False
-) -> bytes:
+def evidence_open(*, actor: User, case: Case, evidence: Evidence, view: bool = False) -> bytes:
     """The decrypted bytes of an evidence file, for a download (or, with ``view``, a look in the
     browser) that is audited, each as its own kind of read."""
     policy.require(actor, case, "view")
@@ -557,7 +543,6 @@ def evidence_open(
     record(
         "evidence.view" if view else "agreement.evidence.export",
         actor=actor,
-        request=request,
         case=case,
         obj=evidence,
         detail={"event": evidence.event.public_id},
@@ -659,7 +644,6 @@ def breach_escalate(*, breach_id: int) -> list[EscalationFiring]:
 def chronology_record(
     *,
     actor: User,
-    request: HttpRequest | None,
     agreement: ContactAgreement,
     fmt: str,
     sha256: str,
@@ -677,7 +661,6 @@ def chronology_record(
     record(
         "agreement.chronology.export",
         actor=actor,
-        request=request,
         case=agreement.case,
         obj=agreement,
         detail=detail,

@@ -1,6 +1,7 @@
 """The terms of a co-parenting contact-boundary agreement, and which of them a contact event breaks.
 
-This module is pure: plain frozen dataclasses and functions, no Django, no database, no clock. The
+This module is pure: plain frozen dataclasses and functions, no models, no database, no clock
+(Django only translates its messages and names the weekdays). The
 app stores an :class:`Agreement` version as JSON (:meth:`Agreement.to_dict` /
 :meth:`Agreement.from_dict`) and, for every logged :class:`ContactEvent`, asks :func:`check` which
 terms of the version in force (:func:`agreement_in_force`) it broke. Each broken term is one

@@ -37,7 +37,7 @@ from caseflow.lib.i18n import gettext_lazy as _
 
 
 def _audit_read(request, case, action: str, obj=None, **detail) -> None:
-    record(action, request=request, case=case, obj=obj or case, detail=detail or None)
+    record(action, actor=request.user, case=case, obj=obj or case, detail=detail or None)
 
 
 def _terms_kwargs(form: AgreementForm) -> dict:
@@ -91,7 +91,6 @@ def agreement_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         agreement = services.agreement_create(
             actor=request.user,
-            request=request,
             case=case,
             children=selectors.children_by_id(case, form.cleaned_data["children"]),
             **_terms_kwargs(form),
@@ -171,7 +170,6 @@ def agreement_edit(request: AuthenticatedRequest, case: Case, agreement_id: str)
         try:
             version = services.agreement_save(
                 actor=request.user,
-                request=request,
                 agreement=agreement,
                 expected_lock=form.cleaned_data["lock"],
                 children=selectors.children_by_id(case, form.cleaned_data["children"]),
@@ -201,7 +199,6 @@ def agreement_status(request: AuthenticatedRequest, case: Case, agreement_id: st
         try:
             services.agreement_set_status(
                 actor=request.user,
-                request=request,
                 agreement=agreement,
                 expected_lock=form.cleaned_data["lock"],
                 status=form.cleaned_data["status"],
@@ -281,7 +278,6 @@ def event_new(request: AuthenticatedRequest, case: Case, agreement_id: str) -> H
         try:
             event = services.event_log(
                 actor=request.user,
-                request=request,
                 agreement=agreement,
                 event=form.event,
                 description=form.cleaned_data["description"],
@@ -347,7 +343,6 @@ def event_review(
         try:
             breach = services.breach_review(
                 actor=request.user,
-                request=request,
                 event=event,
                 terms_broken=data["terms_broken"],
                 severity=data["severity"],
@@ -417,7 +412,6 @@ def chronology(request: AuthenticatedRequest, case: Case, agreement_id: str) -> 
     report = selectors.chronology(agreement)
     services.chronology_record(
         actor=request.user,
-        request=request,
         agreement=agreement,
         fmt="html",
         sha256=report["sha256"],
@@ -434,7 +428,7 @@ def chronology_csv(request: AuthenticatedRequest, case: Case, agreement_id: str)
     agreement = selectors.agreement_get(case, agreement_id)
     report = selectors.chronology(agreement)
     services.chronology_record(
-        actor=request.user, request=request, agreement=agreement, fmt="csv", sha256=report["sha256"]
+        actor=request.user, agreement=agreement, fmt="csv", sha256=report["sha256"]
     )
     return chronology_csv_response(agreement, report)
 
@@ -445,7 +439,7 @@ def chronology_csv(request: AuthenticatedRequest, case: Case, agreement_id: str)
 @case_page("view")
 def evidence_download(request: AuthenticatedRequest, case: Case, evidence_id: str) -> HttpResponse:
     evidence = selectors.evidence_get(case, evidence_id)
-    data = services.evidence_open(actor=request.user, request=request, case=case, evidence=evidence)
+    data = services.evidence_open(actor=request.user, case=case, evidence=evidence)
     response = HttpResponse(data, content_type=evidence.content_type)
     extension = services.EXTENSIONS.get(evidence.content_type, ".bin")
     response["Content-Disposition"] = (
@@ -463,9 +457,7 @@ def evidence_view(request: AuthenticatedRequest, case: Case, evidence_id: str) -
     """The file shown by the browser itself (a photo, a PDF, a player): never cached, never a
     download, in a sandbox where nothing runs (only the accepted types are ever stored)."""
     evidence = selectors.evidence_get(case, evidence_id)
-    data = services.evidence_open(
-        actor=request.user, request=request, case=case, evidence=evidence, view=True
-    )
+    data = services.evidence_open(actor=request.user, case=case, evidence=evidence, view=True)
     response = HttpResponse(
         data, content_type=SERVED_AS.get(evidence.content_type, evidence.content_type)
     )

@@ -58,10 +58,6 @@ def key_id(key: Ed25519PublicKey | None = None) -> str:
     return hashlib.sha256(raw).hexdigest()[:16]
 
 
-def load_public_key(text: str) -> Ed25519PublicKey:
-    return Ed25519PublicKey.from_public_bytes(base64.urlsafe_b64decode(text))
-
-
 @dataclass(frozen=True)
 class SignedHead:
     tree_size: int

@@ -78,10 +78,6 @@ def chain_end() -> tuple[int, str]:
     return head[0], head[1]
 
 
-def pending_count() -> int:
-    return AuditEvent.objects.filter(pos__isnull=True).count()
-
-
 def sequence_pending(batch: int = BATCH) -> int:
     """Sequence every committed event without a position, ``batch`` per transaction; bring the
     tree up to the end of the chain. Returns how many events were sequenced."""

@@ -2,7 +2,11 @@
 
 An event is inserted with no place in the chain and no lock: requests never wait for one
 another here. The sequencer (:mod:`caseflow.audit.sequencer`) chains committed events within
-seconds; a rolled-back request leaves no event to chain."""
+seconds; a rolled-back request leaves no event to chain.
+
+Callers name the acting user; the request id and client address come from the request context
+(:mod:`caseflow.lib.request_context`) that the middleware sets for a web request and the task
+base for a Celery task, so no service needs the HTTP request to be audited."""
 
 from __future__ import annotations
 
@@ -11,13 +15,12 @@ import logging
 from typing import Any
 
 from django.db import transaction
-from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow.audit import actions
 from caseflow.audit.actions import is_read
 from caseflow.audit.models import AuditEvent
-from caseflow.lib.request_context import client_ip, current_request_id
+from caseflow.lib import request_context
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +42,6 @@ def record(
     action: str,
     *,
     actor: Any = None,
-    request: HttpRequest | None = None,
     case: Any = None,
     obj: Any = None,
     object_type: str = "",
@@ -51,6 +53,9 @@ def record(
     """Record one event, in the caller's transaction (the sequencer chains it once committed).
     Raises :class:`AuditWriteError` if it cannot be written.
 
+    ``actor`` is the acting user (``None`` or anonymous for an event nobody signed in caused).
+    The event carries the request id and client address of the request context, if any.
+
     ``detail`` must hold identifiers and field *names* only, never a sensitive value.
 
     ``action`` must be registered in :mod:`caseflow.audit.actions`; an unregistered action
@@ -59,8 +64,7 @@ def record(
     left out of "who accessed this case", so the action it records must not happen.
     """
     actions.get(action)
-    if actor is None and request is not None:
-        actor = getattr(request, "user", None)
+    context = request_context.current()
     actor_id, role, actor_agency = _actor_fields(actor)
     if obj is not None:
         object_type = object_type or type(obj).__name__.lower()
@@ -76,8 +80,8 @@ def record(
         "action": action,
         "object_type": object_type,
         "object_id": object_id,
-        "request_id": current_request_id(request),
-        "ip": client_ip(request) if request is not None else "",
+        "request_id": context.request_id if context is not None else "",
+        "ip": context.ip if context is not None else "",
         "detail": detail or {},
     }
     try:
@@ -89,22 +93,12 @@ def record(
     except Exception as exc:
         log.error("audit write failed for action %s", action)
         raise AuditWriteError(action) from exc
-    if request is not None and case is not None and is_read(action):
-        _reads_of(request).add(case.pk)
+    if context is not None and case is not None and is_read(action):
+        context.case_reads.add(case.pk)
     return event
 
 
-_READS = "_caseflow_case_reads"
-
-
-def _reads_of(request: HttpRequest) -> set[int]:
-    reads = getattr(request, _READS, None)
-    if reads is None:
-        reads = set()
-        setattr(request, _READS, reads)
-    return reads
-
-
-def case_read_recorded(request: HttpRequest, case: Any) -> bool:
-    """Whether this request has already recorded a read of ``case``."""
-    return case.pk in _reads_of(request)
+def case_read_recorded(case: Any) -> bool:
+    """Whether the request being served has already recorded a read of ``case``."""
+    context = request_context.current()
+    return context is not None and case.pk in context.case_reads

@@ -62,7 +62,6 @@ def close_for_demo(*, advocate: User, supervisor: User, case: Case, rng: random.
     )
     closure = journey.closure_submit(
         actor=advocate,
-        request=None,
         case=case,
         data={
             "reason": _reason(case, code),
@@ -88,9 +87,7 @@ def close_for_demo(*, advocate: User, supervisor: User, case: Case, rng: random.
         },
     )
     if closure.state == ClosureState.AWAITING_APPROVAL:
-        closure = journey.closure_decide(
-            actor=supervisor, request=None, closure=closure, approve=True
-        )
+        closure = journey.closure_decide(actor=supervisor, closure=closure, approve=True)
     return closure
 
 
@@ -134,7 +131,6 @@ def seed_demo(context) -> None:
         advocate = waiting.primary_advocate
         journey.closure_submit(
             actor=advocate,
-            request=None,
             case=waiting,
             data={
                 "reason": _reason(waiting, StandardClosureReason.MOVED_AWAY),
@@ -153,7 +149,6 @@ def seed_demo(context) -> None:
     if closed is not None and len(south) > 1:
         journey.reopen_request_create(
             actor=south[1],
-            request=None,
             case_ids=[closed.pk],
             note="Fictional: a new referral from the police for this client.",
         )

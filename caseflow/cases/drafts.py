@@ -16,7 +16,6 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
-from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 
@@ -53,9 +52,7 @@ def draft_get(*, user: Any, case: Case, form: str) -> Draft | None:
     return draft
 
 
-def draft_save(
-    *, user: Any, request: HttpRequest | None, case: Case, form: str, data: dict[str, list[str]]
-) -> Draft:
+def draft_save(*, user: Any, case: Case, form: str, data: dict[str, list[str]]) -> Draft:
     kept = {name: values for name, values in data.items() if name not in SKIPPED}
     if len(json.dumps(kept)) > MAX_BYTES:
         raise DraftTooLarge
@@ -68,7 +65,6 @@ def draft_save(
     record(
         "draft.save",
         actor=user,
-        request=request,
         case=case,
         obj=draft,
         detail={"form": form, "fields": sorted(kept)},
@@ -76,14 +72,14 @@ def draft_save(
     return draft
 
 
-def draft_discard(*, user: Any, request: HttpRequest | None, case: Case, form: str) -> bool:
+def draft_discard(*, user: Any, case: Case, form: str) -> bool:
     deleted, _ = Draft.objects.filter(case=case, user=user, form=form).delete()
     if deleted:
-        record("draft.discard", actor=user, request=request, case=case, detail={"form": form})
+        record("draft.discard", actor=user, case=case, detail={"form": form})
     return bool(deleted)
 
 
-def _forget(drafts, reason: str, *, actor: Any = None, request: HttpRequest | None = None) -> int:
+def _forget(drafts, reason: str, *, actor: Any = None) -> int:
     """Delete ``drafts``, recording one event per case (counts and the reason, no content)."""
     counted: dict[tuple[int, int], int] = {}
     pks = []
@@ -97,7 +93,6 @@ def _forget(drafts, reason: str, *, actor: Any = None, request: HttpRequest | No
         record(
             "draft.forget",
             actor=actor,
-            request=request,
             object_type="case",
             object_id=str(case_id),
             agency_id=agency_id,
@@ -116,12 +111,12 @@ def drafts_forget_expired(now: dt.datetime | None = None) -> int:
     return expired + _forget(Draft.objects.filter(inactive), "deactivated")
 
 
-def drafts_forget_user(*, actor: Any, request: HttpRequest | None, user: Any) -> int:
+def drafts_forget_user(*, actor: Any, user: Any) -> int:
     """Forget every draft of ``user`` (deactivated)."""
-    return _forget(Draft.objects.filter(user=user), "deactivated", actor=actor, request=request)
+    return _forget(Draft.objects.filter(user=user), "deactivated", actor=actor)
 
 
-def drafts_forget_lost(*, actor: Any, request: HttpRequest | None, case: Case) -> int:
+def drafts_forget_lost(*, actor: Any, case: Case) -> int:
     """Forget the drafts on ``case`` of everyone who may no longer change it (after an
     assignment changed who works it)."""
     authors = Draft.objects.filter(case=case).values_list("user_id", flat=True).distinct()
@@ -133,7 +128,7 @@ def drafts_forget_lost(*, actor: Any, request: HttpRequest | None, case: Case) -
     if not lost:
         return 0
     lost_drafts = Draft.objects.filter(case=case, user_id__in=lost)
-    return _forget(lost_drafts, "unassigned", actor=actor, request=request)
+    return _forget(lost_drafts, "unassigned", actor=actor)
 
 
 def keep_drafts(form: Any, case: Case, key: str) -> None:

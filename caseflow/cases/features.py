@@ -53,8 +53,8 @@ The members
     on a case besides its follow-ups (the case tables' "Next due" column).
 ``open_work``
     :class:`OpenWork` kept running on an open case (future check-ins): closing lists it on the
-    closure page (``list_open(case)``, plain lines) and cancels it (``cancel(case, actor,
-    request)``, returning how many). Kinds unique.
+    closure page (``list_open(case)``, plain lines) and cancels it (``cancel(case, *,
+    actor)``, returning how many). Kinds unique.
 ``closure_needs``
     :class:`ClosureNeeds`: how closing reads and marks the survivor's needs. At most one feature
     keeps needs (casework); a second is an error.
@@ -93,7 +93,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db import models
@@ -121,13 +121,19 @@ class Panel:
     order: int
 
 
+class CancelOpenWork(Protocol):
+    """Cancels a case's open work of one kind as it closes; returns how many items went."""
+
+    def __call__(self, case: Case, *, actor: User | None) -> int: ...
+
+
 @dataclass(frozen=True, eq=False)
 class OpenWork:
     kind: str
     #: Plain words for the closure page: "Future check-ins".
     label: str
     list_open: Callable[[Case], list[str]]
-    cancel: Callable[[Case, User | None, HttpRequest | None], int]
+    cancel: CancelOpenWork
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,7 +143,7 @@ class ClosureNeeds:
 
     open_choices: Callable[[Case], list[tuple[str, str]]]
     labels: Callable[[Case, list[str]], list[str]]
-    mark_met: Callable[[Case, list[str], User, HttpRequest | None], int]
+    mark_met: Callable[[Case, list[str], User], int]
 
 
 @dataclass(frozen=True, eq=False)

@@ -332,15 +332,20 @@ class StatusForm(forms.Form):
         self.fields["status"].choices = choices
 
 
-class BreakGlassForm(forms.Form):
-    reference = forms.CharField(max_length=40, label=_("Case reference"))
-    reason = forms.CharField(
+def _emergency_reason() -> forms.CharField:
+    """The reason for emergency access, the same rule however the case was found."""
+    return forms.CharField(
         label=_("Reason"),
         min_length=15,
         max_length=1000,
         widget=forms.Textarea({"rows": 3}),
         help_text=_("Why you need this case now. Your supervisor reviews every use."),
     )
+
+
+class BreakGlassForm(forms.Form):
+    reference = forms.CharField(max_length=40, label=_("Case reference"))
+    reason = _emergency_reason()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -404,13 +409,7 @@ class EmergencyByNameForm(forms.Form):
     """Emergency access to the case found by a name search, with the reason."""
 
     name = forms.CharField(max_length=200, widget=forms.HiddenInput)
-    reason = forms.CharField(
-        label=_("Reason"),
-        min_length=15,
-        max_length=1000,
-        widget=forms.Textarea({"rows": 3}),
-        help_text=_("Why you need this case now. Your supervisor reviews every use."),
-    )
+    reason = _emergency_reason()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

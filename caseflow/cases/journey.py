@@ -17,7 +17,6 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -149,7 +148,6 @@ def episode_activate(*, case: Case, actor: User | None) -> None:
 def case_reopen(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     start: str = EpisodeStart.RETURN,
     via: str = "case",
@@ -178,7 +176,6 @@ def case_reopen(
     record(
         "case.status",
         actor=actor,
-        request=request,
         case=case,
         obj=case,
         detail={"from": previous, "to": CaseStatus.ACTIVE, "episode": episode.number},
@@ -186,7 +183,6 @@ def case_reopen(
     record(
         "episode.open",
         actor=actor,
-        request=request,
         case=case,
         obj=episode,
         object_id=str(episode.pk),
@@ -257,7 +253,6 @@ def earlier_cases(
 def reopen_from_intake(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     summary: str = "",
     other_party: dict[str, Any] | None = None,
@@ -270,13 +265,11 @@ def reopen_from_intake(
     policy.require(actor, case, "change_status")
     episode = None
     if case.status == CaseStatus.CLOSED:
-        episode = case_reopen(
-            actor=actor, request=request, case=case, start=EpisodeStart.REREFERRAL, via="intake"
-        )
+        episode = case_reopen(actor=actor, case=case, start=EpisodeStart.REREFERRAL, via="intake")
     elif case.status == CaseStatus.DORMANT:
         from caseflow.cases.services import case_set_status
 
-        case_set_status(actor=actor, request=request, case=case, status=CaseStatus.ACTIVE)
+        case_set_status(actor=actor, case=case, status=CaseStatus.ACTIVE)
     if summary.strip():
         stamp = timezone.localdate().isoformat()
         case.summary = f"{case.summary}\n\n{stamp}: {summary.strip()}".strip()
@@ -289,7 +282,6 @@ def reopen_from_intake(
         if not known:
             party_save(
                 actor=actor,
-                request=request,
                 case=case,
                 party=Party(role=PartyRole.OTHER_PARTY),
                 data=other_party,
@@ -297,7 +289,6 @@ def reopen_from_intake(
     record(
         "intake.earlier_case",
         actor=actor,
-        request=request,
         case=case,
         obj=case,
         detail={"choice": "reopen", "reopened": episode is not None},
@@ -307,7 +298,7 @@ def reopen_from_intake(
 
 @transaction.atomic
 def reopen_request_create(
-    *, actor: User, request: HttpRequest | None, case_ids: Iterable[int], note: str = ""
+    *, actor: User, case_ids: Iterable[int], note: str = ""
 ) -> list[ReopenRequest]:
     """Ask the supervisors of the survivor's earlier case(s) in another team to reopen it and
     assign it to ``actor``. The advocate never sees those cases; their supervisors are told."""
@@ -330,7 +321,6 @@ def reopen_request_create(
         record(
             "reopen_request.create",
             actor=actor,
-            request=request,
             case=case,
             obj=asked,
             detail={"case_status": case.status},
@@ -359,9 +349,7 @@ def open_reopen_requests(case: Case) -> list[ReopenRequest]:
 
 
 @transaction.atomic
-def reopen_request_decide(
-    *, actor: User, request: HttpRequest | None, asked: ReopenRequest, accept: bool
-) -> None:
+def reopen_request_decide(*, actor: User, asked: ReopenRequest, accept: bool) -> None:
     """A supervisor of the case's team reopens the case and assigns it to the advocate who
     asked (who becomes its primary advocate, the others stay), or declines."""
     from caseflow.cases.services import case_assign, case_set_status
@@ -375,18 +363,15 @@ def reopen_request_decide(
         if case.status == CaseStatus.CLOSED:
             case_reopen(
                 actor=actor,
-                request=request,
                 case=case,
                 start=EpisodeStart.REREFERRAL,
                 via="reopen_request",
             )
         elif case.status == CaseStatus.DORMANT:
-            case_set_status(actor=actor, request=request, case=case, status=CaseStatus.ACTIVE)
+            case_set_status(actor=actor, case=case, status=CaseStatus.ACTIVE)
         others = [u for u in case.assignees.all() if u.pk != asked.requested_by_id]
         if policy.assignable_users(case).filter(pk=asked.requested_by_id).exists():
-            case_assign(
-                actor=actor, request=request, case=case, primary=asked.requested_by, others=others
-            )
+            case_assign(actor=actor, case=case, primary=asked.requested_by, others=others)
     locked.state = ReopenRequestState.REOPENED if accept else ReopenRequestState.DECLINED
     locked.decided_by = actor
     locked.decided_at = timezone.now()
@@ -395,7 +380,6 @@ def reopen_request_decide(
     record(
         "reopen_request.decide",
         actor=actor,
-        request=request,
         case=case,
         obj=locked,
         detail={"accepted": accept},
@@ -444,7 +428,7 @@ def _followup_lines(case: Case) -> list[str]:
     ]
 
 
-def _cancel_followups(case: Case, actor: User | None, request: HttpRequest | None) -> int:
+def _cancel_followups(case: Case, *, actor: User | None) -> int:
     ids = list(_open_followups(case).values_list("pk", flat=True))
     cancelled = FollowUp.objects.filter(pk__in=ids, status=FollowUpStatus.OPEN).update(
         status=FollowUpStatus.CANCELLED
@@ -453,7 +437,6 @@ def _cancel_followups(case: Case, actor: User | None, request: HttpRequest | Non
         record(
             "followup.cancel",
             actor=actor,
-            request=request,
             case=case,
             detail={"source": "closure", "count": cancelled},
         )
@@ -551,9 +534,7 @@ CLOSURE_FIELDS = (
 
 
 @transaction.atomic
-def closure_submit(
-    *, actor: User, request: HttpRequest | None, case: Case, data: dict[str, Any]
-) -> Closure:
+def closure_submit(*, actor: User, case: Case, data: dict[str, Any]) -> Closure:
     """Close the case's episode with its reason, exit check and outcomes; or, when the latest
     risk band is high, ask a supervisor to approve the closure (the case stays open until then).
     """
@@ -592,7 +573,6 @@ def closure_submit(
     record(
         "closure.request" if closure.needs_approval else "closure.record",
         actor=actor,
-        request=request,
         case=case,
         obj=closure,
         detail=_closure_detail(closure),
@@ -609,7 +589,7 @@ def closure_submit(
             link=reverse("cases:closure", args=[case.public_id]),
         )
         return closure
-    _close(actor=actor, request=request, case=case, closure=closure)
+    _close(actor=actor, case=case, closure=closure)
     return closure
 
 
@@ -640,7 +620,6 @@ def may_approve(user: User, closure: Closure) -> bool:
 def closure_decide(
     *,
     actor: User,
-    request: HttpRequest | None,
     closure: Closure,
     approve: bool,
     comment: str = "",
@@ -661,7 +640,6 @@ def closure_decide(
     record(
         "closure.approve" if approve else "closure.return",
         actor=actor,
-        request=request,
         case=case,
         obj=locked,
         detail={"episode": locked.episode.number},
@@ -680,21 +658,21 @@ def closure_decide(
         % {"reference": case.reference},
     )
     if approve:
-        _close(actor=actor, request=request, case=case, closure=locked)
+        _close(actor=actor, case=case, closure=locked)
     return locked
 
 
-def _close(*, actor: User, request: HttpRequest | None, case: Case, closure: Closure) -> None:
+def _close(*, actor: User, case: Case, closure: Closure) -> None:
     """Close the episode and the case, and cancel everything still running on it."""
     now = timezone.now()
     cancelled = {}
     for work in features.members(lambda f: f.open_work):
-        count = work.cancel(case, actor, request)
+        count = work.cancel(case, actor=actor)
         if count:
             cancelled[work.kind] = count
     needs = features.closure_needs()
     if closure.needs_met and needs is not None:
-        needs.mark_met(case, list(closure.needs_met), actor, request)
+        needs.mark_met(case, list(closure.needs_met), actor)
     closure.cancelled = cancelled
     closure.closed_at = now
     closure.save(update_fields=["cancelled", "closed_at"])
@@ -710,7 +688,6 @@ def _close(*, actor: User, request: HttpRequest | None, case: Case, closure: Clo
     record(
         "case.status",
         actor=actor,
-        request=request,
         case=case,
         obj=case,
         detail={
@@ -792,7 +769,6 @@ def risk_from_intake(*, actor: User, case: Case, level: str) -> RiskLevelChange 
 def risk_level_override(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     level: str,
     reason: str,
@@ -836,7 +812,6 @@ def risk_level_override(
     record(
         "risk.override",
         actor=actor,
-        request=request,
         case=case,
         obj=change,
         detail={

@@ -70,7 +70,7 @@ def closure(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             try:
                 with transaction.atomic():
                     done = journey.closure_submit(
-                        actor=request.user, request=request, case=case, data=form.cleaned_data
+                        actor=request.user, case=case, data=form.cleaned_data
                     )
             except ValidationError as exc:
                 form.add_error(None, exc.messages[0])
@@ -93,7 +93,7 @@ def closure(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         decision = ClosureDecisionForm()
     record(
         "closure.view",
-        request=request,
+        actor=request.user,
         case=case,
         obj=case,
         detail={"pending": pending.state if pending else ""},
@@ -134,7 +134,6 @@ def closure_decide(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         try:
             journey.closure_decide(
                 actor=request.user,
-                request=request,
                 closure=pending,
                 approve=approve,
                 comment=form.cleaned_data["comment"],
@@ -168,7 +167,7 @@ def journey_page(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     picture = trend.build(case, episodes)
     record(
         "journey.view",
-        request=request,
+        actor=request.user,
         case=case,
         obj=case,
         detail={"episodes": len(episodes)},
@@ -200,7 +199,6 @@ def risk_level(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             with transaction.atomic():
                 change = journey.risk_level_override(
                     actor=request.user,
-                    request=request,
                     case=case,
                     level=form.cleaned_data["risk_level"],
                     reason=form.cleaned_data["reason"],
@@ -250,9 +248,7 @@ def reopen_request_decide(
     asked.case = case
     accept = request.POST.get("decision") == "reopen"
     try:
-        journey.reopen_request_decide(
-            actor=request.user, request=request, asked=asked, accept=accept
-        )
+        journey.reopen_request_decide(actor=request.user, asked=asked, accept=accept)
     except ValidationError as exc:
         messages.error(request, exc.messages[0])
     else:
@@ -289,7 +285,7 @@ def closure_reasons(request: AuthenticatedRequest) -> HttpResponse:
             reason.save(update_fields=["active"])
             record(
                 "closure_reason.save",
-                request=request,
+                actor=request.user,
                 detail={"reason": reason.pk, "active": reason.active},
             )
             return redirect("cases:closure_reasons")
@@ -304,7 +300,7 @@ def closure_reasons(request: AuthenticatedRequest) -> HttpResponse:
             else:
                 record(
                     "closure_reason.save",
-                    request=request,
+                    actor=request.user,
                     detail={"reason": reason.pk, "active": True},
                 )
                 messages.success(request, gettext("Reason added."))

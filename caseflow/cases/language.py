@@ -37,10 +37,6 @@ def _agency_key(agency_id: int) -> str:
 _NONE = "-"  # cached "no choice made"
 
 
-def interface_languages() -> list[tuple[str, str]]:
-    return list(settings.LANGUAGES)
-
-
 def agency_language(agency_id: int) -> str:
     """The agency's locale, or the deployment's default."""
 

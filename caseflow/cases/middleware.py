@@ -20,7 +20,7 @@ class AccessDeniedAuditMiddleware:
         if isinstance(exception, CaseNotFound):
             record(
                 "access.denied",
-                request=request,
+                actor=getattr(request, "user", None),
                 object_type="case",
                 detail={
                     "status": 404,
@@ -31,7 +31,7 @@ class AccessDeniedAuditMiddleware:
         elif isinstance(exception, CaseForbidden):
             record(
                 "access.denied",
-                request=request,
+                actor=getattr(request, "user", None),
                 case=exception.case,
                 obj=exception.case,
                 detail={

@@ -54,8 +54,10 @@ def case_page(
                 Draft.objects.filter(
                     case=case, user_id=request.user.pk, form=request.POST["_draft"]
                 ).delete()
-            if response.status_code not in _SHOWS_NOTHING and not case_read_recorded(request, case):
-                record(read, request=request, case=case, obj=case, detail={"page": view.__name__})
+            if response.status_code not in _SHOWS_NOTHING and not case_read_recorded(case):
+                record(
+                    read, actor=request.user, case=case, obj=case, detail={"page": view.__name__}
+                )
             return response
 
         wrapper.case_page_action = action  # type: ignore[attr-defined]

@@ -12,7 +12,6 @@ from django.utils import timezone
 from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.cases import features
-from caseflow.cases.language import split_languages
 from caseflow.cases.models import (
     OPEN_STATUSES,
     BreakGlassGrant,
@@ -20,7 +19,6 @@ from caseflow.cases.models import (
     CaseAssignment,
     CaseStatus,
     Party,
-    PartyRole,
     RiskLevel,
     name_index_for,
 )
@@ -234,29 +232,3 @@ def find_by_name(user, *, name: str, role: str) -> NameMatches:
         .exists()
     )
     return NameMatches(cases, elsewhere)
-
-
-def language_use(cases) -> dict[str, Any]:
-    """Languages served and interpreter use among the survivors of ``cases`` (a queryset already
-    scoped by policy), for reports: ``{"people": n, "languages": {code: n},
-    "interpreters": {code: n}, "interpreter_people": n}``. Each survivor counts once per
-    language they speak; their first language is the one they prefer. Read from plain columns:
-    no file is opened."""
-    rows = Party.objects.filter(case__in=cases, role=PartyRole.SURVIVOR).values_list(
-        "languages", "interpreter_language"
-    )
-    languages: dict[str, int] = {}
-    interpreters: dict[str, int] = {}
-    people = 0
-    for spoken, interpreter in rows:
-        people += 1
-        for code in split_languages(spoken):
-            languages[code] = languages.get(code, 0) + 1
-        if interpreter:
-            interpreters[interpreter] = interpreters.get(interpreter, 0) + 1
-    return {
-        "people": people,
-        "languages": dict(sorted(languages.items())),
-        "interpreters": dict(sorted(interpreters.items())),
-        "interpreter_people": sum(interpreters.values()),
-    }

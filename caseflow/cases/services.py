@@ -11,7 +11,6 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
-from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -119,7 +118,6 @@ def _set_assignees(case: Case, users: Iterable[User]) -> tuple[list[int], list[i
 def case_open(
     *,
     actor: User,
-    request: HttpRequest | None = None,
     team: Team,
     survivor: dict[str, Any],
     other_party: dict[str, Any] | None,
@@ -155,14 +153,13 @@ def case_open(
     record(
         "case.create",
         actor=actor,
-        request=request,
         case=case,
         obj=case,
         detail={"conflict_flag": conflict, "checked_by_name_only": list(check.name_only)},
     )
     for role, data in ((PartyRole.SURVIVOR, survivor), (PartyRole.OTHER_PARTY, other_party)):
         if data:
-            party_save(actor=actor, request=request, case=case, party=Party(role=role), data=data)
+            party_save(actor=actor, case=case, party=Party(role=role), data=data)
     if conflict:
         # Opened despite a possible conflict: the team's supervisors decide what happens next.
         notify(
@@ -184,7 +181,6 @@ CASE_EDITABLE = ("reference", "summary")
 def case_update(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     expected_version: int,
     data: dict[str, Any],
@@ -200,9 +196,7 @@ def case_update(
         setattr(case, name, data[name])
     case.version = locked.version + 1
     case.save()
-    event = record(
-        "case.update", actor=actor, request=request, case=case, obj=case, detail={"fields": changed}
-    )
+    event = record("case.update", actor=actor, case=case, obj=case, detail={"fields": changed})
     keep_change_values(case, event, values)
     return case
 
@@ -211,7 +205,6 @@ def case_update(
 def case_assign(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     primary: User,
     others: Iterable[User],
@@ -227,11 +220,10 @@ def case_assign(
     policy.forget_permissions(case)
     case.primary_advocate = primary
     case.save(update_fields=["primary_advocate", "updated_at"])
-    drafts_forget_lost(actor=actor, request=request, case=case)
+    drafts_forget_lost(actor=actor, case=case)
     record(
         "case.assign",
         actor=actor,
-        request=request,
         case=case,
         obj=case,
         detail={
@@ -245,7 +237,7 @@ def case_assign(
 
 
 @transaction.atomic
-def case_set_status(*, actor: User, request: HttpRequest | None, case: Case, status: str) -> Case:
+def case_set_status(*, actor: User, case: Case, status: str) -> Case:
     """Move a case along referral → active → dormant. Closing goes through the closure (its
     reason, exit check and outcomes: ``journey.closure_submit``); reopening a closed case starts
     a new episode (``journey.case_reopen``) and keeps the whole history."""
@@ -261,7 +253,7 @@ def case_set_status(*, actor: User, request: HttpRequest | None, case: Case, sta
             gettext("A case is closed through its closure page, with a reason and outcomes.")
         )
     if case.status == CaseStatus.CLOSED:
-        journey.case_reopen(actor=actor, request=request, case=case)
+        journey.case_reopen(actor=actor, case=case)
         return case
     previous = case.status
     case.status = status
@@ -275,7 +267,6 @@ def case_set_status(*, actor: User, request: HttpRequest | None, case: Case, sta
     record(
         "case.status",
         actor=actor,
-        request=request,
         case=case,
         obj=case,
         detail={"from": previous, "to": status},
@@ -287,7 +278,6 @@ def case_set_status(*, actor: User, request: HttpRequest | None, case: Case, sta
 def case_restrict(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     restricted: bool,
     users: Iterable[User],
@@ -310,7 +300,6 @@ def case_restrict(
     record(
         "case.restrict",
         actor=actor,
-        request=request,
         case=case,
         obj=case,
         detail={
@@ -341,7 +330,6 @@ PARTY_FIELDS = (
 def party_save(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     party: Party,
     data: dict[str, Any],
@@ -371,7 +359,6 @@ def party_save(
     event = record(
         "party.create" if adding else "party.update",
         actor=actor,
-        request=request,
         case=case,
         obj=party,
         detail={"role": party.role, "fields": changed},
@@ -388,7 +375,7 @@ class BreakGlassLimited(Exception):
     """The user reached ``BREAK_GLASS_PER_HOUR`` emergency accesses within the last hour."""
 
 
-def _break_glass_within_limit(*, actor: User, request: HttpRequest | None) -> None:
+def _break_glass_within_limit(*, actor: User) -> None:
     """Refuse a break-glass beyond the hourly limit (grants and refusals both count, so
     guessing references is limited too) and alert the user's supervisors, once an hour."""
     now = timezone.now()
@@ -422,31 +409,27 @@ def _break_glass_within_limit(*, actor: User, request: HttpRequest | None) -> No
         ),
         link=reverse("audit:user", args=[actor.pk]),
     )
-    record("break_glass.limited", actor=actor, request=request, detail={"recent": recent})
+    record("break_glass.limited", actor=actor, detail={"recent": recent})
     raise BreakGlassLimited
 
 
-def break_glass_open(
-    *, actor: User, request: HttpRequest | None, reference: str, reason: str
-) -> BreakGlassGrant:
+def break_glass_open(*, actor: User, reference: str, reason: str) -> BreakGlassGrant:
     """Open an unassigned, unrestricted case of the actor's agency for a limited time."""
     if not policy.may_break_glass(actor):
         raise PermissionDenied
     # Outside the grant's transaction: the alert and its audit event stay when this refuses.
-    _break_glass_within_limit(actor=actor, request=request)
+    _break_glass_within_limit(actor=actor)
     case = policy.break_glass_candidates(actor).filter(reference=reference.strip()).first()
-    return _break_glass_grant(actor=actor, request=request, case=case, reason=reason, via="")
+    return _break_glass_grant(actor=actor, case=case, reason=reason, via="")
 
 
-def break_glass_open_by_name(
-    *, actor: User, request: HttpRequest | None, name: str, reason: str
-) -> BreakGlassGrant:
+def break_glass_open_by_name(*, actor: User, name: str, reason: str) -> BreakGlassGrant:
     """Emergency access to the one case, outside the actor's scope, whose client has ``name``
     (found through the blind index): a duty worker taking a crisis call who does not know the
     reference. Refused when no case or more than one matches: then a supervisor must help."""
     if not policy.may_break_glass(actor):
         raise PermissionDenied
-    _break_glass_within_limit(actor=actor, request=request)
+    _break_glass_within_limit(actor=actor)
     index = name_index_for(name)
     candidates = (
         policy.break_glass_candidates(actor)
@@ -458,7 +441,6 @@ def break_glass_open_by_name(
     found = list(candidates[:2]) if index else []
     return _break_glass_grant(
         actor=actor,
-        request=request,
         case=found[0] if len(found) == 1 else None,
         reason=reason,
         via="name",
@@ -466,9 +448,7 @@ def break_glass_open_by_name(
 
 
 @transaction.atomic
-def _break_glass_grant(
-    *, actor: User, request: HttpRequest | None, case: Case | None, reason: str, via: str
-) -> BreakGlassGrant:
+def _break_glass_grant(*, actor: User, case: Case | None, reason: str, via: str) -> BreakGlassGrant:
     if case is None:
         raise BreakGlassRefused
     now = timezone.now()
@@ -492,7 +472,6 @@ def _break_glass_grant(
     record(
         "break_glass.open",
         actor=actor,
-        request=request,
         case=case,
         obj=grant,
         object_id=str(grant.pk),

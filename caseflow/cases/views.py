@@ -51,7 +51,7 @@ PAGE_SIZE = 50
 
 
 def _audit_list(request: HttpRequest, action: str, cases) -> None:
-    record(action, request=request, detail={"cases": [c.pk for c in cases]})
+    record(action, actor=request.user, detail={"cases": [c.pk for c in cases]})
 
 
 @login_required
@@ -85,7 +85,7 @@ def dashboard(request: AuthenticatedRequest) -> HttpResponse:
             _overdue_per_person(context["per_advocate"], queue)
         # The read covers the cases listed and those the queue names.
         listed = {c.pk for c in shown} | queue.case_ids
-        record("dashboard.view", request=request, detail={"cases": sorted(listed)})
+        record("dashboard.view", actor=request.user, detail={"cases": sorted(listed)})
     return render(request, "cases/dashboard.html", context)
 
 
@@ -129,7 +129,7 @@ def case_find(request: AuthenticatedRequest) -> HttpResponse:
         result = selectors.find_by_name(request.user, name=form.cleaned_data["name"], role=role)
         record(
             "case.search_name",
-            request=request,
+            actor=request.user,
             detail={
                 "role": role,
                 "cases": [c.pk for c in result.cases],
@@ -170,7 +170,7 @@ def _open_emergency_access(
             ),
         )
     except services.BreakGlassRefused:
-        record("break_glass.refused", request=request)
+        record("break_glass.refused", actor=request.user)
         form.add_error(refused[0], refused[1])
     else:
         messages.warning(
@@ -198,7 +198,6 @@ def case_find_emergency(request: AuthenticatedRequest) -> HttpResponse:
             form,
             lambda: services.break_glass_open_by_name(
                 actor=request.user,
-                request=request,
                 name=form.cleaned_data["name"],
                 reason=form.cleaned_data["reason"],
             ),
@@ -248,7 +247,7 @@ def case_new(request: AuthenticatedRequest) -> HttpResponse:
             # Offered, not yet chosen: nothing is opened until the advocate says which.
             record(
                 "intake.earlier_case",
-                request=request,
+                actor=request.user,
                 detail={
                     "choice": "offered",
                     "cases": [c.pk for c in earlier.yours],
@@ -258,13 +257,12 @@ def case_new(request: AuthenticatedRequest) -> HttpResponse:
             check = None
         # Going on despite a possible conflict is its own button, never the one that found it.
         elif check.found and "despite_conflict" not in request.POST:
-            record("case.conflict_warning", request=request)
+            record("case.conflict_warning", actor=request.user)
         else:
             try:
                 with transaction.atomic():
                     case = services.case_open(
                         actor=request.user,
-                        request=request,
                         team=form.cleaned_data["team"],
                         survivor=form.survivor(),
                         other_party=other,
@@ -274,7 +272,7 @@ def case_new(request: AuthenticatedRequest) -> HttpResponse:
                     if earlier:
                         record(
                             "intake.earlier_case",
-                            request=request,
+                            actor=request.user,
                             case=case,
                             obj=case,
                             detail={
@@ -330,7 +328,6 @@ def _earlier_case_choice(
             return None
         journey.reopen_from_intake(
             actor=request.user,
-            request=request,
             case=case,
             summary=form.cleaned_data.get("summary", ""),
             other_party=other,
@@ -344,13 +341,12 @@ def _earlier_case_choice(
     if "ask_reopen" in request.POST and earlier.elsewhere:
         journey.reopen_request_create(
             actor=request.user,
-            request=request,
             case_ids=earlier.elsewhere,
             note=form.cleaned_data.get("summary", ""),
         )
         record(
             "intake.earlier_case",
-            request=request,
+            actor=request.user,
             detail={"choice": "asked_supervisor", "elsewhere": len(earlier.elsewhere)},
         )
         messages.success(
@@ -422,7 +418,7 @@ def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     if profile is not None:
         profile.case = case
     assignees = list(case.assignees.order_by("first_name", "last_name", "username"))
-    record("case.view", request=request, case=case, obj=case)
+    record("case.view", actor=request.user, case=case, obj=case)
     # ``may`` keeps its answers on the case for the panels, which ask "edit" again; the scope is
     # known from ``get_case_for`` just above.
     caseworker = policy.may(request.user, case, "edit")
@@ -493,7 +489,6 @@ def case_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             with transaction.atomic():
                 services.case_update(
                     actor=request.user,
-                    request=request,
                     case=case,
                     expected_version=data.pop("version"),
                     data=data,
@@ -506,7 +501,7 @@ def case_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             messages.success(request, _("Case saved."))
             return redirect("cases:detail", case.public_id)
     else:
-        record("case.view", request=request, case=case, obj=case, detail={"page": "edit"})
+        record("case.view", actor=request.user, case=case, obj=case, detail={"page": "edit"})
     return render(
         request, "cases/case_form.html", {"form": form, "case": case, "title": _("Edit case")}
     )
@@ -532,7 +527,6 @@ def case_assign(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         others = [u for u in form.cleaned_data["others"] if u != form.cleaned_data["primary"]]
         services.case_assign(
             actor=request.user,
-            request=request,
             case=case,
             primary=form.cleaned_data["primary"],
             others=others,
@@ -540,7 +534,7 @@ def case_assign(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         messages.success(request, _("Assignment saved."))
         return redirect("cases:detail", case.public_id)
     if request.method == "GET":
-        record("case.view", request=request, case=case, obj=case, detail={"page": "assign"})
+        record("case.view", actor=request.user, case=case, obj=case, detail={"page": "assign"})
     return render(
         request, "cases/case_form.html", {"form": form, "case": case, "title": _("Assign case")}
     )
@@ -561,7 +555,6 @@ def case_restrict(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         services.case_restrict(
             actor=request.user,
-            request=request,
             case=case,
             restricted=form.cleaned_data["restricted"],
             users=form.cleaned_data["users"],
@@ -571,7 +564,7 @@ def case_restrict(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             return redirect("dashboard")
         return redirect("cases:detail", case.public_id)
     if request.method == "GET":
-        record("case.view", request=request, case=case, obj=case, detail={"page": "restrict"})
+        record("case.view", actor=request.user, case=case, obj=case, detail={"page": "restrict"})
     return render(
         request, "cases/case_form.html", {"form": form, "case": case, "title": _("Restrict access")}
     )
@@ -585,7 +578,7 @@ def case_status(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     if form.is_valid():
         try:
             services.case_set_status(
-                actor=request.user, request=request, case=case, status=form.cleaned_data["status"]
+                actor=request.user, case=case, status=form.cleaned_data["status"]
             )
         except ValidationError as exc:
             messages.error(request, exc.messages[0])
@@ -639,7 +632,6 @@ def party_edit(
         data = dict(form.cleaned_data)
         services.party_save(
             actor=request.user,
-            request=request,
             case=case,
             party=party or Party(role=data["role"]),
             data=data,
@@ -647,7 +639,9 @@ def party_edit(
         messages.success(request, _("Saved."))
         return redirect("cases:detail", case.public_id)
     if request.method == "GET":
-        record("case.view", request=request, case=case, obj=party or case, detail={"page": "party"})
+        record(
+            "case.view", actor=request.user, case=case, obj=party or case, detail={"page": "party"}
+        )
     return render(
         request,
         "cases/case_form.html",
@@ -672,7 +666,6 @@ def break_glass(request: AuthenticatedRequest) -> HttpResponse:
             form,
             lambda: services.break_glass_open(
                 actor=request.user,
-                request=request,
                 reference=form.cleaned_data["reference"],
                 reason=form.cleaned_data["reason"],
             ),
@@ -707,11 +700,11 @@ def draft(request: AuthenticatedRequest, case: Case, form: str) -> HttpResponse:
             {"saved": f"{saved:%H:%M} on {saved.day} {saved:%b}", "fields": kept.data}
         )
     if request.POST.get("discard"):
-        drafts.draft_discard(user=request.user, request=request, case=case, form=form)
+        drafts.draft_discard(user=request.user, case=case, form=form)
         return HttpResponse(status=204)
     data = {name: request.POST.getlist(name) for name in request.POST}
     try:
-        drafts.draft_save(user=request.user, request=request, case=case, form=form, data=data)
+        drafts.draft_save(user=request.user, case=case, form=form, data=data)
     except drafts.DraftTooLarge:
         return HttpResponse(status=413)
     return HttpResponse(status=204)
@@ -779,7 +772,7 @@ def _timeline_page(request: HttpRequest, case: Case) -> HttpResponse:
     filters.pop("before", None)
     record(
         "timeline.view",
-        request=request,
+        actor=request.user,
         case=case,
         obj=case,
         detail={
@@ -845,7 +838,7 @@ def timeline_print(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     chronology = timeline.chronology(case, form.query(limit=1), timeline_heading(case, form))
     record(
         "timeline.print",
-        request=request,
+        actor=request.user,
         case=case,
         obj=case,
         detail={

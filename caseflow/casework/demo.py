@@ -121,7 +121,6 @@ def seed_demo(context) -> None:
             when = start + dt.timedelta(days=12 + number * 28 + index * 3, hours=20)
             incident = services.incident_create(
                 actor=advocate,
-                request=None,
                 case=case,
                 fields={
                     "kinds": kinds,
@@ -152,7 +151,6 @@ def seed_demo(context) -> None:
             )
             note = services.note_create(
                 actor=advocate,
-                request=None,
                 case=case,
                 kind=kind,
                 participants=people,
@@ -170,7 +168,6 @@ def seed_demo(context) -> None:
                 note.case = case
                 services.note_change(
                     actor=advocate,
-                    request=None,
                     note=note,
                     changes={"duration_minutes": 45},
                     expected_version=note.version,
@@ -182,7 +179,6 @@ def seed_demo(context) -> None:
     ).select_related("case", "user"):
         services.note_create(
             actor=grant.user,
-            request=None,
             case=grant.case,
             kind="call",
             participants=["survivor"],
@@ -255,7 +251,6 @@ def seed_needs(context) -> None:
             first_day, first_status = path[0]
             need = needs.need_create(
                 actor=advocate,
-                request=None,
                 case=case,
                 kind=kind,
                 detail=detail,
@@ -265,7 +260,6 @@ def seed_needs(context) -> None:
             for days_ago, status in path[1:]:
                 needs.need_set_status(
                     actor=advocate,
-                    request=None,
                     need=need,
                     expected_version=need.version,
                     status=status,
@@ -277,7 +271,6 @@ def seed_needs(context) -> None:
                 description, target_in, goal_status = goal_spec
                 goal = needs.goal_create(
                     actor=advocate,
-                    request=None,
                     case=case,
                     description=description,
                     need=need,
@@ -286,7 +279,6 @@ def seed_needs(context) -> None:
                 if goal_status != GoalStatus.OPEN:
                     needs.goal_change(
                         actor=advocate,
-                        request=None,
                         goal=goal,
                         expected_version=goal.version,
                         description=description,
@@ -298,7 +290,6 @@ def seed_needs(context) -> None:
                 how, provider, outcome = service_spec
                 needs.service_create(
                     actor=advocate,
-                    request=None,
                     case=case,
                     fields={
                         "how": how,

@@ -22,7 +22,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Count, Prefetch, QuerySet
-from django.http import Http404, HttpRequest
+from django.http import Http404
 from django.utils import timezone
 
 from caseflow import policy
@@ -159,9 +159,7 @@ def need_labels(case: Case, need_ids: list[str]) -> list[str]:
     return [str(n.get_kind_display()) for n in rows]
 
 
-def needs_met_at_closure(
-    case: Case, need_ids: list[str], actor: User, request: HttpRequest | None
-) -> int:
+def needs_met_at_closure(case: Case, need_ids: list[str], actor: User) -> int:
     """Mark met, today, the needs the closure names that are still open; each keeps its history
     and its audit event like any other change of status. Returns how many moved."""
     moved = 0
@@ -171,7 +169,6 @@ def needs_met_at_closure(
         need.case = case
         if need_set_status(
             actor=actor,
-            request=request,
             need=need,
             expected_version=need.version,
             status=NeedStatus.MET,
@@ -277,25 +274,6 @@ def need_counts(cases: QuerySet[Case] | Iterable[Case]) -> dict[str, dict[str, i
     return counts
 
 
-def needs_met_between(
-    cases: QuerySet[Case] | Iterable[Case], start: dt.date, end: dt.date
-) -> dict[str, int]:
-    """How many needs of each kind were marked met on a day from ``start`` to ``end``
-    (inclusive), from the status history: ``{kind: count}``, every kind present."""
-    counts = dict.fromkeys(NeedKind.values, 0)
-    rows = (
-        NeedStatusChange.objects.filter(
-            case__in=cases, to_status=NeedStatus.MET, changed_on__range=(start, end)
-        )
-        .values("need__kind")
-        .annotate(n=Count("need", distinct=True))
-        .order_by()
-    )
-    for row in rows:
-        counts[row["need__kind"]] = row["n"]
-    return counts
-
-
 def service_counts(cases: QuerySet[Case] | Iterable[Case]) -> dict[str, int]:
     """How many services were given and referred over ``cases``: ``{how: count}``."""
     counts = dict.fromkeys(ServiceHow.values, 0)
@@ -317,7 +295,6 @@ def _check_day(day: dt.date) -> None:
 def need_create(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     kind: str,
     detail: str = "",
@@ -349,7 +326,6 @@ def need_create(
     record(
         "need.create",
         actor=actor,
-        request=request,
         case=case,
         obj=need,
         detail={"kind": need.kind, "status": need.status},
@@ -371,7 +347,6 @@ def _claim(model: type[Any], row: Any, expected_version: int, what: str) -> None
 def need_change(
     *,
     actor: User,
-    request: HttpRequest | None,
     need: Need,
     expected_version: int,
     kind: str,
@@ -390,7 +365,6 @@ def need_change(
     record(
         "need.update",
         actor=actor,
-        request=request,
         case=need.case,
         obj=need,
         detail={"fields": changed},
@@ -402,7 +376,6 @@ def need_change(
 def need_set_status(
     *,
     actor: User,
-    request: HttpRequest | None,
     need: Need,
     expected_version: int,
     status: str,
@@ -439,7 +412,6 @@ def need_set_status(
     record(
         "need.status",
         actor=actor,
-        request=request,
         case=need.case,
         obj=need,
         detail={"from": before, "to": str(new), "on": day.isoformat()},
@@ -456,7 +428,6 @@ def _same_case(case: Case, *rows: Any) -> None:
 def goal_create(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     description: str,
     need: Need | None = None,
@@ -471,7 +442,6 @@ def goal_create(
     record(
         "goal.create",
         actor=actor,
-        request=request,
         case=case,
         obj=goal,
         detail={"need": need.public_id if need else None},
@@ -483,7 +453,6 @@ def goal_create(
 def goal_change(
     *,
     actor: User,
-    request: HttpRequest | None,
     goal: Goal,
     expected_version: int,
     description: str,
@@ -516,7 +485,6 @@ def goal_change(
     record(
         "goal.update",
         actor=actor,
-        request=request,
         case=case,
         obj=goal,
         detail={"fields": changed, "status": goal.status},
@@ -551,9 +519,7 @@ def _service_values(case: Case, fields: dict[str, Any]) -> dict[str, Any]:
 
 
 @transaction.atomic
-def service_create(
-    *, actor: User, request: HttpRequest | None, case: Case, fields: dict[str, Any]
-) -> Service:
+def service_create(*, actor: User, case: Case, fields: dict[str, Any]) -> Service:
     """Record a service given or a referral made. ``fields`` holds :data:`SERVICE_FIELDS`
     (related rows already looked up in ``case``)."""
     policy.require(actor, case, "edit")
@@ -562,7 +528,6 @@ def service_create(
     record(
         "service.create",
         actor=actor,
-        request=request,
         case=case,
         obj=service,
         detail={
@@ -579,7 +544,6 @@ def service_create(
 def service_change(
     *,
     actor: User,
-    request: HttpRequest | None,
     service: Service,
     expected_version: int,
     fields: dict[str, Any],
@@ -598,7 +562,6 @@ def service_change(
     record(
         "service.update",
         actor=actor,
-        request=request,
         case=case,
         obj=service,
         detail={"fields": changed},

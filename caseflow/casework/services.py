@@ -11,10 +11,8 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -101,7 +99,7 @@ def _lock_case_for_quota(case: Case, checked: Sequence[files.CheckedFile]) -> No
     files.check_quota(case, [len(item.data) for item in checked])
 
 
-def current_grant(actor: User, case: Case) -> BreakGlassGrant | None:
+def current_grant(*, actor: User, case: Case) -> BreakGlassGrant | None:
     return (
         BreakGlassGrant.objects.filter(case=case, user=actor, expires_at__gt=timezone.now())
         .order_by("-granted_at")
@@ -116,7 +114,6 @@ def current_grant(actor: User, case: Case) -> BreakGlassGrant | None:
 def note_create(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     kind: str,
     participants: Sequence[str],
@@ -136,7 +133,7 @@ def note_create(
     writing under emergency access may record a note: it is flagged for the supervisor's review.
     Raises :class:`~caseflow.cases.evidence.EvidenceRefused` over the case's quota."""
     policy.require(actor, case, "record_note")
-    grant = None if policy.may(actor, case, "edit") else current_grant(actor, case)
+    grant = None if policy.may(actor, case, "edit") else current_grant(actor=actor, case=case)
     if incident is not None and incident.case_id != case.pk:
         raise PermissionDenied
     if checkin is not None and checkin.case_id != case.pk:
@@ -168,7 +165,6 @@ def note_create(
         record(
             "note.create",
             actor=actor,
-            request=request,
             case=case,
             obj=note,
             detail={
@@ -247,7 +243,6 @@ def _differs(name: str, before: Any, after: Any) -> bool:
 def note_change(
     *,
     actor: User,
-    request: HttpRequest | None,
     note: CaseNote,
     changes: dict[str, Any],
     expected_version: int,
@@ -308,7 +303,6 @@ def note_change(
         record(
             "note.amend",
             actor=actor,
-            request=request,
             case=case,
             obj=note,
             detail={"fields": changed, "amendment": amendment.pk},
@@ -317,7 +311,6 @@ def note_change(
         record(
             "note.update",
             actor=actor,
-            request=request,
             case=case,
             obj=note,
             detail={"fields": changed, "amendment": amendment.pk},
@@ -337,7 +330,6 @@ def is_serious(*, kinds: Sequence[str], injuries: str, marked: bool) -> bool:
 def incident_create(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     fields: dict[str, Any],
     evidence: Sequence[files.CheckedFile] = (),
@@ -379,7 +371,6 @@ def incident_create(
         record(
             "incident.create",
             actor=actor,
-            request=request,
             case=case,
             obj=incident,
             detail={
@@ -401,7 +392,6 @@ def incident_create(
 def incident_add_evidence(
     *,
     actor: User,
-    request: HttpRequest | None,
     incident: Incident,
     evidence: Sequence[files.CheckedFile],
 ) -> list[Evidence]:
@@ -418,7 +408,6 @@ def incident_add_evidence(
         record(
             "incident.evidence.add",
             actor=actor,
-            request=request,
             case=case,
             obj=incident,
             detail={"evidence": [e.public_id for e in stored]},
@@ -482,7 +471,6 @@ def incident_escalate(*, incident_id: int) -> bool:
 def evidence_open(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     evidence: Evidence,
     download: bool,
@@ -496,7 +484,6 @@ def evidence_open(
     record(
         "evidence.download" if download else "evidence.view",
         actor=actor,
-        request=request,
         case=case,
         obj=evidence,
         detail={
@@ -507,7 +494,3 @@ def evidence_open(
         },
     )
     return data
-
-
-def edit_window_hours() -> int:
-    return int(settings.NOTE_EDIT_HOURS)

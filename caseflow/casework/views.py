@@ -66,7 +66,6 @@ def note_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         try:
             note = services.note_create(
                 actor=request.user,
-                request=request,
                 case=case,
                 kind=data["kind"],
                 participants=data["participants"],
@@ -99,7 +98,7 @@ def note_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 @case_page("view")
 def note_detail(request: AuthenticatedRequest, case: Case, note_id: str) -> HttpResponse:
     note = selectors.note_get(case, note_id)
-    record("note.view", request=request, case=case, obj=note)
+    record("note.view", actor=request.user, case=case, obj=note)
     changes = list(note.amendments.all())
     return _with_embeds(
         render(
@@ -168,7 +167,6 @@ def note_change(request: AuthenticatedRequest, case: Case, note_id: str) -> Http
         try:
             services.note_change(
                 actor=request.user,
-                request=request,
                 note=note,
                 changes=changes,
                 expected_version=data["version"],
@@ -184,7 +182,7 @@ def note_change(request: AuthenticatedRequest, case: Case, note_id: str) -> Http
                     request, _("Note amended.") if mode == "amend" else _("Note changed.")
                 )
             return redirect("casework:note", case.public_id, note.public_id)
-    record("note.view", request=request, case=case, obj=note, detail={"page": "note_change"})
+    record("note.view", actor=request.user, case=case, obj=note, detail={"page": "note_change"})
     return render(
         request,
         "casework/note_change.html",
@@ -207,7 +205,6 @@ def incident_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         try:
             incident = services.incident_create(
                 actor=request.user,
-                request=request,
                 case=case,
                 fields=data,
                 evidence=data["evidence"],
@@ -229,7 +226,7 @@ def incident_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 @case_page("view")
 def incident_detail(request: AuthenticatedRequest, case: Case, incident_id: str) -> HttpResponse:
     incident = selectors.incident_get(case, incident_id)
-    record("incident.view", request=request, case=case, obj=incident)
+    record("incident.view", actor=request.user, case=case, obj=incident)
     return _with_embeds(
         render(
             request,
@@ -255,7 +252,6 @@ def incident_evidence(request: AuthenticatedRequest, case: Case, incident_id: st
         try:
             added = services.incident_add_evidence(
                 actor=request.user,
-                request=request,
                 incident=incident,
                 evidence=form.cleaned_data["evidence"],
             )
@@ -268,7 +264,9 @@ def incident_evidence(request: AuthenticatedRequest, case: Case, incident_id: st
                 % {"count": len(added)},
             )
             return redirect("casework:incident", case.public_id, incident.public_id)
-    record("incident.view", request=request, case=case, obj=incident, detail={"page": "evidence"})
+    record(
+        "incident.view", actor=request.user, case=case, obj=incident, detail={"page": "evidence"}
+    )
     return render(
         request, "casework/evidence_form.html", {"case": case, "incident": incident, "form": form}
     )
@@ -293,9 +291,7 @@ def evidence_file(request: AuthenticatedRequest, case: Case, evidence_id: str) -
     never a download. The types served are the accepted ones only (no HTML, no SVG), with
     ``nosniff``, so the file cannot run in the site."""
     evidence = selectors.evidence_get(case, evidence_id)
-    data = services.evidence_open(
-        actor=request.user, request=request, case=case, evidence=evidence, download=False
-    )
+    data = services.evidence_open(actor=request.user, case=case, evidence=evidence, download=False)
     response = _file_response(data, evidence.content_type)
     response["Content-Disposition"] = (
         f'inline; filename="evidence-{evidence.public_id[:8]}{_extension(evidence)}"'
@@ -317,9 +313,7 @@ def evidence_file(request: AuthenticatedRequest, case: Case, evidence_id: str) -
 @case_page("view", read="evidence.download")
 def evidence_download(request: AuthenticatedRequest, case: Case, evidence_id: str) -> HttpResponse:
     evidence = selectors.evidence_get(case, evidence_id)
-    data = services.evidence_open(
-        actor=request.user, request=request, case=case, evidence=evidence, download=True
-    )
+    data = services.evidence_open(actor=request.user, case=case, evidence=evidence, download=True)
     response = _file_response(data, evidence.content_type)
     response["Content-Disposition"] = (
         f'attachment; filename="evidence-{evidence.public_id[:8]}{_extension(evidence)}"'

@@ -59,7 +59,6 @@ def need_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         data = form.cleaned_data
         need = needs.need_create(
             actor=request.user,
-            request=request,
             case=case,
             kind=data["kind"],
             detail=data["detail"],
@@ -83,7 +82,7 @@ def need_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 @case_page("view")
 def need_detail(request: AuthenticatedRequest, case: Case, need_id: str) -> HttpResponse:
     need = needs.need_get(case, need_id)
-    record("need.view", request=request, case=case, obj=need)
+    record("need.view", actor=request.user, case=case, obj=need)
     can_edit = policy.may(request.user, case, "edit")
     return render(
         request,
@@ -124,7 +123,6 @@ def need_change(request: AuthenticatedRequest, case: Case, need_id: str) -> Http
         try:
             needs.need_change(
                 actor=request.user,
-                request=request,
                 need=need,
                 expected_version=data["version"],
                 kind=data["kind"],
@@ -135,7 +133,7 @@ def need_change(request: AuthenticatedRequest, case: Case, need_id: str) -> Http
         else:
             messages.success(request, gettext("Need changed."))
             return redirect("casework:need", case.public_id, need.public_id)
-    record("need.view", request=request, case=case, obj=need, detail={"page": "need_change"})
+    record("need.view", actor=request.user, case=case, obj=need, detail={"page": "need_change"})
     return _form_page(
         request,
         case,
@@ -161,7 +159,6 @@ def need_status(request: AuthenticatedRequest, case: Case, need_id: str) -> Http
         try:
             change = needs.need_set_status(
                 actor=request.user,
-                request=request,
                 need=need,
                 expected_version=data["version"],
                 status=data["status"],
@@ -180,7 +177,7 @@ def need_status(request: AuthenticatedRequest, case: Case, need_id: str) -> Http
                     % {"status": str(NeedStatus(change.to_status).label).lower()},
                 )
             return redirect("casework:need", case.public_id, need.public_id)
-    record("need.view", request=request, case=case, obj=need, detail={"page": "need_status"})
+    record("need.view", actor=request.user, case=case, obj=need, detail={"page": "need_status"})
     return _form_page(
         request,
         case,
@@ -205,7 +202,6 @@ def goal_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         data = form.cleaned_data
         goal = needs.goal_create(
             actor=request.user,
-            request=request,
             case=case,
             description=data["description"],
             need=needs.need_by_id(case, data["need"]),
@@ -247,7 +243,6 @@ def goal_change(request: AuthenticatedRequest, case: Case, goal_id: str) -> Http
         try:
             needs.goal_change(
                 actor=request.user,
-                request=request,
                 goal=goal,
                 expected_version=data["version"],
                 description=data["description"],
@@ -260,7 +255,7 @@ def goal_change(request: AuthenticatedRequest, case: Case, goal_id: str) -> Http
         else:
             messages.success(request, gettext("Goal changed."))
             return redirect("casework:needs", case.public_id)
-    record("goal.view", request=request, case=case, obj=goal)
+    record("goal.view", actor=request.user, case=case, obj=goal)
     return _form_page(
         request,
         case,
@@ -322,7 +317,6 @@ def service_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         service = needs.service_create(
             actor=request.user,
-            request=request,
             case=case,
             fields=_service_fields(case, form.cleaned_data),
         )
@@ -367,7 +361,6 @@ def service_change(request: AuthenticatedRequest, case: Case, service_id: str) -
         try:
             needs.service_change(
                 actor=request.user,
-                request=request,
                 service=service,
                 expected_version=form.cleaned_data["version"],
                 fields=_service_fields(case, form.cleaned_data, current=service),
@@ -377,7 +370,7 @@ def service_change(request: AuthenticatedRequest, case: Case, service_id: str) -
         else:
             messages.success(request, gettext("Service changed."))
             return redirect("casework:needs", case.public_id)
-    record("service.view", request=request, case=case, obj=service)
+    record("service.view", actor=request.user, case=case, obj=service)
     return _form_page(
         request,
         case,

@@ -13,7 +13,6 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow import policy
@@ -161,7 +160,6 @@ def _check_assignee(case: Case, assignee: User) -> None:
 def checkin_schedule(
     *,
     actor: User,
-    request: HttpRequest | None = None,
     case: Case,
     due_local: dt.datetime,
     channel: str,
@@ -195,7 +193,6 @@ def checkin_schedule(
         record(
             "checkin.create",
             actor=actor,
-            request=request,
             case=case,
             obj=checkin,
             detail={"channel": channel, "assignee": assignee.pk},
@@ -232,7 +229,6 @@ def checkin_schedule(
     record(
         "checkin_schedule.create",
         actor=actor,
-        request=request,
         case=case,
         obj=schedule,
         detail={"channel": channel, "assignee": assignee.pk, "rule": True},
@@ -286,7 +282,6 @@ def schedule_extend(
 def checkin_record_outcome(
     *,
     actor: User,
-    request: HttpRequest | None = None,
     checkin: CheckIn,
     expected_version: int | None,
     outcome: str,
@@ -330,7 +325,6 @@ def checkin_record_outcome(
             raise ValidationError(_("Give the new time for a rescheduled check-in."))
         made = checkin_schedule(
             actor=actor,
-            request=request,
             case=case,
             due_local=reschedule_local,
             channel=checkin.channel,
@@ -341,7 +335,6 @@ def checkin_record_outcome(
     record(
         "checkin.outcome",
         actor=actor,
-        request=request,
         case=case,
         obj=checkin,
         detail={"outcome": outcome, "fields": ["note"] if note else []},
@@ -350,9 +343,7 @@ def checkin_record_outcome(
 
 
 @transaction.atomic
-def checkin_cancel(
-    *, actor: User, request: HttpRequest | None = None, checkin: CheckIn, series: bool = False
-) -> int:
+def checkin_cancel(*, actor: User, checkin: CheckIn, series: bool = False) -> int:
     """Cancel a check-in (and, with ``series``, its schedule's future occurrences)."""
     case = checkin.case
     policy.require(actor, case, "edit")
@@ -370,7 +361,6 @@ def checkin_cancel(
     record(
         "checkin.cancel",
         actor=actor,
-        request=request,
         case=case,
         obj=checkin,
         detail={"series": series, "cancelled": cancelled},
@@ -379,9 +369,7 @@ def checkin_cancel(
 
 
 @transaction.atomic
-def checkins_recheck_for_case(
-    *, case: Case, actor: User | None = None, request: HttpRequest | None = None
-) -> list[int]:
+def checkins_recheck_for_case(*, case: Case, actor: User | None = None) -> list[int]:
     """After the safe-contact profile changed: flag future check-ins that are no longer safe
     (and tell their advocates), and restore flagged ones that are safe again. Returns the ids
     of the newly flagged check-ins."""
@@ -416,7 +404,6 @@ def checkins_recheck_for_case(
         record(
             "checkin.recheck",
             actor=actor,
-            request=request,
             case=case,
             detail={
                 "flagged": [c.pk for c in flagged],
@@ -433,7 +420,6 @@ def checkins_recheck_for_case(
 def followup_create(
     *,
     actor: User,
-    request: HttpRequest | None = None,
     case: Case,
     kind: str,
     due_at: dt.datetime,
@@ -453,7 +439,6 @@ def followup_create(
     record(
         "followup.create",
         actor=actor,
-        request=request,
         case=case,
         obj=followup,
         object_id=str(followup.pk),
@@ -469,7 +454,6 @@ FOLLOWUP_EDITABLE = ("kind", "due_at", "details", "assignee")
 def followup_update(
     *,
     actor: User,
-    request: HttpRequest | None = None,
     followup: FollowUp,
     expected_version: int,
     data: dict[str, Any],
@@ -491,7 +475,6 @@ def followup_update(
     record(
         "followup.update",
         actor=actor,
-        request=request,
         case=case,
         obj=followup,
         object_id=str(followup.pk),
@@ -501,7 +484,7 @@ def followup_update(
 
 
 @transaction.atomic
-def followup_done(*, actor: User, request: HttpRequest | None = None, followup: FollowUp) -> bool:
+def followup_done(*, actor: User, followup: FollowUp) -> bool:
     case = followup.case
     policy.require(actor, case, "edit")
     done = FollowUp.objects.filter(pk=followup.pk, status=FollowUpStatus.OPEN).update(
@@ -513,7 +496,6 @@ def followup_done(*, actor: User, request: HttpRequest | None = None, followup: 
         record(
             "followup.done",
             actor=actor,
-            request=request,
             case=case,
             obj=followup,
             object_id=str(followup.pk),
@@ -525,7 +507,7 @@ def followup_done(*, actor: User, request: HttpRequest | None = None, followup: 
 UNDO_WINDOW = dt.timedelta(minutes=10)
 
 
-def followup_reopen(*, actor: User, request: HttpRequest | None = None, followup: FollowUp) -> bool:
+def followup_reopen(*, actor: User, followup: FollowUp) -> bool:
     """Undo "Mark done": the follow-up is open again. Only its marker, only for a short while."""
     case = followup.case
     policy.require(actor, case, "edit")
@@ -540,7 +522,6 @@ def followup_reopen(*, actor: User, request: HttpRequest | None = None, followup
         record(
             "followup.reopen",
             actor=actor,
-            request=request,
             case=case,
             obj=followup,
             object_id=str(followup.pk),
@@ -556,7 +537,7 @@ def token_hash(token: str) -> str:
 
 
 @transaction.atomic
-def calendar_token_create(*, actor: User, request: HttpRequest | None = None) -> str:
+def calendar_token_create(*, actor: User) -> str:
     """A new secret feed token for ``actor`` (any previous one is revoked). Only its hash is
     kept: the token is shown once."""
     if policy.active_role(actor) not in policy.CASEWORK_ROLES:
@@ -565,20 +546,20 @@ def calendar_token_create(*, actor: User, request: HttpRequest | None = None) ->
     CalendarToken.objects.filter(user=actor, revoked_at__isnull=True).update(revoked_at=now)
     token = secrets.token_urlsafe(32)
     row = CalendarToken.objects.create(user=actor, token_hash=token_hash(token))
-    record("calendar_token.create", actor=actor, request=request, obj=row)
+    record("calendar_token.create", actor=actor, obj=row)
     return token
 
 
 @transaction.atomic
-def calendar_token_revoke(*, actor: User, request: HttpRequest | None = None) -> int:
+def calendar_token_revoke(*, actor: User) -> int:
     revoked = CalendarToken.objects.filter(user=actor, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
-    record("calendar_token.revoke", actor=actor, request=request, detail={"revoked": revoked})
+    record("calendar_token.revoke", actor=actor, detail={"revoked": revoked})
     return revoked
 
 
-def calendar_tokens_revoke_for(*, actor: User, user: User, request: HttpRequest | None) -> int:
+def calendar_tokens_revoke_for(*, actor: User, user: User) -> int:
     """End ``user``'s feed links with their sessions (registered with accounts.credentials)."""
     revoked = CalendarToken.objects.filter(user=user, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
@@ -587,7 +568,6 @@ def calendar_tokens_revoke_for(*, actor: User, user: User, request: HttpRequest 
         record(
             "calendar_token.revoke",
             actor=actor,
-            request=request,
             object_type="user",
             object_id=str(user.pk),
             detail={"revoked": revoked},
@@ -606,7 +586,6 @@ def calendar_token_used(row: CalendarToken) -> None:
 def safe_contact_save(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     expected_version: int | None,
     timezone_name: str,
@@ -641,20 +620,17 @@ def safe_contact_save(
     event = record(
         "safe_contact.save",
         actor=actor,
-        request=request,
         case=case,
         obj=profile,
         object_id=str(profile.pk),
         detail={"fields": changed},
     )
     case_services.keep_change_values(case, event, values)
-    checkins_recheck_for_case(case=case, actor=actor, request=request)
+    checkins_recheck_for_case(case=case, actor=actor)
     return profile
 
 
-def checkins_cancel_for_closure(
-    case: Case, actor: User | None, request: HttpRequest | None = None
-) -> int:
+def checkins_cancel_for_closure(case: Case, *, actor: User | None) -> int:
     """Closing the case: its check-ins still to come are cancelled and its schedules stopped
     (listed on the closure page first). Returns how many check-ins were cancelled."""
     open_states = (CheckInStatus.SCHEDULED, CheckInStatus.UNSAFE)
@@ -666,7 +642,6 @@ def checkins_cancel_for_closure(
         record(
             "checkin.cancel",
             actor=actor,
-            request=request,
             case=case,
             detail={"series": True, "cancelled": cancelled, "source": "closure"},
         )

@@ -66,7 +66,7 @@ def home(request: AuthenticatedRequest) -> HttpResponse:
     context = selectors.advocate_dashboard(request.user)
     shown = {r.case_id for key in ("today", "overdue", "upcoming") for r in context[key]}
     shown |= {f.case_id for f in context["followups"]}
-    record("checkins.dashboard.view", request=request, detail={"cases": sorted(shown)})
+    record("checkins.dashboard.view", actor=request.user, detail={"cases": sorted(shown)})
     context["outcomes"] = CheckInOutcome.choices
     context["staff_zone"] = staff_zone().key
     # Outcomes are recorded once a check-in is (nearly) due: later ones offer none yet.
@@ -157,7 +157,6 @@ def checkin_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             with transaction.atomic():
                 services.checkin_schedule(
                     actor=request.user,
-                    request=request,
                     case=case,
                     due_local=dt.datetime.combine(d["date"], d["time"]),
                     channel=d["channel"],
@@ -173,7 +172,7 @@ def checkin_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             messages.success(request, _("Check-in scheduled."))
             return redirect("cases:detail", case.public_id)
     if request.method == "GET":
-        record("case.view", request=request, case=case, obj=case, detail={"page": "checkin_new"})
+        record("case.view", actor=request.user, case=case, obj=case, detail={"page": "checkin_new"})
     return render(
         request,
         "checkins/checkin_form.html",
@@ -206,7 +205,6 @@ def checkin_outcome(request: AuthenticatedRequest, case: Case, checkin_id: int) 
             with transaction.atomic():
                 checkin, proposal, _new = services.checkin_record_outcome(
                     actor=request.user,
-                    request=request,
                     checkin=checkin,
                     expected_version=d["version"],
                     outcome=d["outcome"],
@@ -228,7 +226,7 @@ def checkin_outcome(request: AuthenticatedRequest, case: Case, checkin_id: int) 
                 messages.success(request, _("Outcome recorded."))
                 return _back(request, case)
     elif request.method == "GET":
-        record("case.view", request=request, case=case, obj=checkin, detail={"page": "outcome"})
+        record("case.view", actor=request.user, case=case, obj=checkin, detail={"page": "outcome"})
     proposal_local = None
     if proposal is not None:
         proposal_local = proposal.astimezone(ZoneInfo(_checkin_form_context(case)["tz"]))
@@ -254,7 +252,6 @@ def checkin_cancel(request: AuthenticatedRequest, case: Case, checkin_id: int) -
     if checkin.status in (CheckInStatus.SCHEDULED, CheckInStatus.UNSAFE):
         services.checkin_cancel(
             actor=request.user,
-            request=request,
             checkin=checkin,
             series=request.POST.get("series") == "1",
         )
@@ -289,11 +286,10 @@ def followup_edit(
         try:
             with transaction.atomic():
                 if followup is None:
-                    services.followup_create(actor=request.user, request=request, case=case, **d)
+                    services.followup_create(actor=request.user, case=case, **d)
                 else:
                     services.followup_update(
                         actor=request.user,
-                        request=request,
                         followup=followup,
                         expected_version=version or 0,
                         data=d,
@@ -308,7 +304,7 @@ def followup_edit(
     if request.method == "GET":
         record(
             "case.view",
-            request=request,
+            actor=request.user,
             case=case,
             obj=followup or case,
             detail={"page": "followup"},
@@ -329,7 +325,7 @@ def followup_edit(
 @case_page("edit")
 def followup_done(request: AuthenticatedRequest, case: Case, followup_id: int) -> HttpResponse:
     followup = selectors.followup_for(case, followup_id)
-    changed = services.followup_done(actor=request.user, request=request, followup=followup)
+    changed = services.followup_done(actor=request.user, followup=followup)
     if _is_htmx(request):
         return render(
             request, "checkins/_followup_done.html", {"followup": followup, "changed": changed}
@@ -344,7 +340,7 @@ def followup_done(request: AuthenticatedRequest, case: Case, followup_id: int) -
 @case_page("edit")
 def followup_undo(request: AuthenticatedRequest, case: Case, followup_id: int) -> HttpResponse:
     followup = selectors.followup_for(case, followup_id)
-    if services.followup_reopen(actor=request.user, request=request, followup=followup):
+    if services.followup_reopen(actor=request.user, followup=followup):
         messages.success(request, _("Follow-up is open again."))
     else:
         messages.error(
@@ -360,10 +356,10 @@ def calendar(request: AuthenticatedRequest) -> HttpResponse:
     token = None
     if request.method == "POST":
         if request.POST.get("action") == "revoke":
-            services.calendar_token_revoke(actor=request.user, request=request)
+            services.calendar_token_revoke(actor=request.user)
             messages.success(request, _("Calendar link revoked: it no longer works."))
             return redirect("checkins:calendar")
-        token = services.calendar_token_create(actor=request.user, request=request)
+        token = services.calendar_token_create(actor=request.user)
     feed_url = request.build_absolute_uri(reverse("checkins:feed", args=[token])) if token else None
     return render(
         request,
@@ -391,7 +387,7 @@ def feed(request: HttpRequest, token: str) -> HttpResponse:
         return _unlogged(HttpResponse(_("No such calendar"), status=404, content_type="text/plain"))
     row, user = found
     if _rate_limited(row.token_hash[:32]):
-        record("calendar.rate_limited", actor=user, request=request, obj=row)
+        record("calendar.rate_limited", actor=user, obj=row)
         return _unlogged(
             HttpResponse(_("Too many requests"), status=429, content_type="text/plain")
         )
@@ -414,7 +410,6 @@ def feed(request: HttpRequest, token: str) -> HttpResponse:
     record(
         "calendar.fetch",
         actor=user,
-        request=request,
         obj=row,
         detail={"events": len(rows), "cases": sorted({r.case_id for r in rows})},
     )
@@ -460,7 +455,6 @@ def safe_contact_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse
             with transaction.atomic():
                 services.safe_contact_save(
                     actor=request.user,
-                    request=request,
                     case=case,
                     expected_version=d["version"] if profile is not None else None,
                     timezone_name=d["timezone"],
@@ -479,7 +473,9 @@ def safe_contact_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse
             messages.success(request, _("Safe-contact profile saved."))
             return redirect("cases:detail", case.public_id)
     if request.method == "GET":
-        record("case.view", request=request, case=case, obj=case, detail={"page": "safe_contact"})
+        record(
+            "case.view", actor=request.user, case=case, obj=case, detail={"page": "safe_contact"}
+        )
     return render(
         request,
         "cases/case_form.html",

@@ -42,7 +42,6 @@ def _seed_export_release(context, north: list[Case], today: dt.date) -> None:
         return
     services.release_record(
         actor=case.primary_advocate,
-        request=None,
         case=case,
         consenting_party=survivor,
         recipient=EXPORT_RECIPIENT,
@@ -82,7 +81,6 @@ def seed_demo(context) -> None:
         advocate = case.primary_advocate
         release = services.release_record(
             actor=advocate,
-            request=None,
             case=case,
             consenting_party=survivor,
             recipient="Riverside Housing Trust (fictional)",
@@ -94,7 +92,6 @@ def seed_demo(context) -> None:
         if revoke:
             services.release_revoke(
                 actor=advocate,
-                request=None,
                 case=case,
                 release=release,
                 reason="The survivor withdrew consent by phone.",
@@ -102,7 +99,6 @@ def seed_demo(context) -> None:
         elif expires > today + dt.timedelta(days=30):
             services.referral_pack_export(
                 actor=advocate,
-                request=None,
                 case=case,
                 recipient="Riverside Housing Trust (fictional)",
                 categories=[Category.CONTACT, Category.ADDRESS],
@@ -112,7 +108,6 @@ def seed_demo(context) -> None:
         case = candidates[3]
         services.compelled_record(
             actor=case.primary_advocate,
-            request=None,
             case=case,
             kind=CompelledKind.SUBPOENA,
             received_on=today - dt.timedelta(days=3),
@@ -131,11 +126,10 @@ def seed_demo(context) -> None:
         membership__role=Role.AGENCY_ADMIN,
     ).first()
     if admin is not None:
-        services.retention_save(actor=admin, request=None, narratives_years=3, record_years=7)
+        services.retention_save(actor=admin, narratives_years=3, record_years=7)
         # Collect the minimum: no survivor e-mail; the agency's own words for two fields.
         services.field_settings_save(
             actor=admin,
-            request=None,
             values={
                 IntakeField.SURVIVOR_EMAIL: (True, ""),
                 IntakeField.SURVIVOR_PHONE: (False, "Mobile (only if safe to call)"),
@@ -152,4 +146,4 @@ def seed_demo(context) -> None:
     whole = next((p for p in proposals if p.scope == PurgeScope.WHOLE), None)
     if whole is not None:
         # One of the two approvals a whole-record purge needs: the second is up to a colleague.
-        services.purge_approve(actor=supervisor, request=None, proposal_id=whole.pk)
+        services.purge_approve(actor=supervisor, proposal_id=whole.pk)

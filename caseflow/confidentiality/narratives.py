@@ -49,10 +49,6 @@ def declared_narratives(model: type[models.Model]) -> tuple[str, ...]:
     return tuple(getattr(model, "narrative_fields", ()))
 
 
-def declared_kept(model: type[models.Model]) -> tuple[str, ...]:
-    return tuple(getattr(model, "kept_encrypted_fields", ()))
-
-
 def narrative_fields() -> dict[type[models.Model], tuple[str, ...]]:
     """Every model with narrative fields, as model class → field names."""
     return {m: declared_narratives(m) for m in classified_models() if declared_narratives(m)}

@@ -64,7 +64,7 @@ NO_RELEASE_CHOSEN = _(
 
 def _form_page(request, case, form, title: str, intro: str = "", page: str = "") -> HttpResponse:
     if request.method == "GET" and page:
-        record("case.view", request=request, case=case, obj=case, detail={"page": page})
+        record("case.view", actor=request.user, case=case, obj=case, detail={"page": page})
     return render(
         request,
         "confidentiality/case_form.html",
@@ -82,7 +82,6 @@ def release_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         try:
             services.release_record(
                 actor=request.user,
-                request=request,
                 case=case,
                 consenting_party=d["party"],
                 for_child=d["child"],
@@ -98,7 +97,7 @@ def release_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             messages.success(request, _("Release recorded."))
             return redirect("cases:detail", case.public_id)
     # The form lists the people on the case: showing it is a read.
-    record("case.view", request=request, case=case, obj=case, detail={"page": "release_new"})
+    record("case.view", actor=request.user, case=case, obj=case, detail={"page": "release_new"})
     return _form_page(
         request,
         case,
@@ -120,7 +119,6 @@ def release_revoke(request: AuthenticatedRequest, case: Case, release_id: str) -
         try:
             services.release_revoke(
                 actor=request.user,
-                request=request,
                 case=case,
                 release=release,
                 reason=form.cleaned_data["reason"],
@@ -131,7 +129,7 @@ def release_revoke(request: AuthenticatedRequest, case: Case, release_id: str) -
             messages.success(request, _("Release revoked: nothing more may be shared under it."))
             return redirect("cases:detail", case.public_id)
     if request.method == "GET":
-        record("case.view", request=request, case=case, obj=release, detail={"page": "revoke"})
+        record("case.view", actor=request.user, case=case, obj=release, detail={"page": "revoke"})
     return _form_page(request, case, form, _("Revoke a release"))
 
 
@@ -146,7 +144,6 @@ def referral_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         try:
             pack = services.referral_pack_export(
                 actor=request.user,
-                request=request,
                 case=case,
                 recipient=d["recipient"],
                 categories=d["categories"],
@@ -208,7 +205,6 @@ def evidence_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         try:
             export = services.evidence_pack_export(
                 actor=request.user,
-                request=request,
                 case=case,
                 release_id=d["release"],
                 recipient=d["recipient"],
@@ -253,7 +249,6 @@ def case_export(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         try:
             export = services.case_export(
                 actor=request.user,
-                request=request,
                 case=case,
                 release_id=d["release"],
                 recipient=d["recipient"],
@@ -285,7 +280,6 @@ def compelled_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         d = form.cleaned_data
         services.compelled_record(
             actor=request.user,
-            request=request,
             case=case,
             kind=d["kind"],
             received_on=d["received_on"],
@@ -325,7 +319,7 @@ def purges(request: AuthenticatedRequest) -> HttpResponse:
     context = selectors.purge_queue(request.user)
     record(
         "purge.queue_view",
-        request=request,
+        actor=request.user,
         detail={"proposals": [p.pk for p in context["proposals"]]},
     )
     return render(request, "confidentiality/purges.html", context)
@@ -339,7 +333,7 @@ def _purge_step(request: HttpRequest, step, done: str) -> HttpResponse:
         messages.error(request, _("Choose a purge proposal."))
         return redirect("confidentiality:purges")
     try:
-        step(actor=request.user, request=request, proposal_id=form.cleaned_data["proposal"])
+        step(actor=request.user, proposal_id=form.cleaned_data["proposal"])
     except services.PurgeRefused as exc:
         messages.error(request, str(exc))
     else:
@@ -373,7 +367,7 @@ def purge_execute(request: AuthenticatedRequest) -> HttpResponse:
             return redirect("confidentiality:purges")
         record(
             "purge.confirm_view",
-            request=request,
+            actor=request.user,
             case=preview["case"],
             obj=preview["proposal"],
             detail={"proposal": preview["proposal"].pk},
@@ -398,7 +392,6 @@ def legal_hold_place(request: AuthenticatedRequest) -> HttpResponse:
     try:
         hold = services.legal_hold_place(
             actor=request.user,
-            request=request,
             proposal_id=form.cleaned_data["proposal"],
             reason=form.cleaned_data["reason"],
         )
@@ -424,9 +417,7 @@ def legal_hold_lift(request: AuthenticatedRequest) -> HttpResponse:
         messages.error(request, _("Choose a legal hold."))
         return redirect("confidentiality:purges")
     try:
-        hold = services.legal_hold_lift(
-            actor=request.user, request=request, hold_id=form.cleaned_data["hold"]
-        )
+        hold = services.legal_hold_lift(actor=request.user, hold_id=form.cleaned_data["hold"])
     except services.PurgeRefused as exc:
         messages.error(request, str(exc))
     else:
@@ -447,7 +438,6 @@ def retention(request: AuthenticatedRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         services.retention_save(
             actor=request.user,
-            request=request,
             narratives_years=form.cleaned_data["narratives_years"],
             record_years=form.cleaned_data["record_years"],
         )
@@ -476,7 +466,7 @@ def field_settings(request: AuthenticatedRequest) -> HttpResponse:
     form = FieldSettingsForm(request.POST or None, initial=FieldSettingsForm.initial_from(config))
     if request.method == "POST" and form.is_valid():
         values = form.values()
-        services.field_settings_save(actor=request.user, request=request, values=values)
+        services.field_settings_save(actor=request.user, values=values)
         messages.success(request, _("Field settings saved."))
         if any(values[field][0] for field in CONFLICT_CHECK_FIELDS):
             messages.warning(request, CONFLICT_CHECK_WEAKER)
@@ -521,7 +511,6 @@ def _report(request: AuthenticatedRequest) -> tuple[ReportForm, services.Aggrega
         d = form.cleaned_data
         report = services.aggregate_report(
             actor=request.user,
-            request=request,
             period=d["period"],
             dimensions=d["dimensions"],
             start=d["start"],
@@ -594,7 +583,6 @@ def chronology_share(request: AuthenticatedRequest, case: Case, agreement_id: st
         try:
             authority = services.outside_authority(
                 actor=request.user,
-                request=request,
                 case=case,
                 recipient=d["recipient"],
                 categories=services.CHRONOLOGY_CATEGORIES,
@@ -607,7 +595,6 @@ def chronology_share(request: AuthenticatedRequest, case: Case, agreement_id: st
             report = agreement_selectors.chronology(agreement)
             agreement_services.chronology_record(
                 actor=request.user,
-                request=request,
                 agreement=agreement,
                 fmt=d["fmt"],
                 sha256=report["sha256"],
@@ -621,7 +608,7 @@ def chronology_share(request: AuthenticatedRequest, case: Case, agreement_id: st
     if request.method == "GET":
         record(
             "agreement.view",
-            request=request,
+            actor=request.user,
             case=case,
             obj=agreement,
             detail={"page": "chronology_share"},
@@ -676,7 +663,6 @@ def timeline_share(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         try:
             services.timeline_share(
                 actor=request.user,
-                request=request,
                 case=case,
                 chronology=chronology,
                 recipient=d["recipient"],
@@ -691,7 +677,9 @@ def timeline_share(request: AuthenticatedRequest, case: Case) -> HttpResponse:
                 request, case, filters, chronology, recipient=d["recipient"]
             )
     if request.method == "GET":
-        record("case.view", request=request, case=case, obj=case, detail={"page": "timeline_share"})
+        record(
+            "case.view", actor=request.user, case=case, obj=case, detail={"page": "timeline_share"}
+        )
     return render(
         request,
         "confidentiality/case_form.html",

@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from caseflow.accounts.models import Agency, Membership, Role, Team, User
 from caseflow.audit import sequencer
-from caseflow.audit.chain import event_hash
+from caseflow.audit.chain import FIELDS, event_hash
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import (
     BreakGlassGrant,
@@ -455,23 +455,8 @@ def _seed_break_glass(context: ScaleContext) -> int:
     return len(grants)
 
 
-AUDIT_COLUMNS = (
-    "seq",
-    "pos",
-    "at",
-    "actor_id",
-    "actor_role",
-    "agency_id",
-    "case_id",
-    "action",
-    "object_type",
-    "object_id",
-    "request_id",
-    "ip",
-    "detail",
-    "prev_hash",
-    "hash",
-)
+#: The chained fields (seq first), with the position and the two hashes the chain adds.
+AUDIT_COLUMNS = ("seq", "pos", *FIELDS[1:], "prev_hash", "hash")
 
 
 def _audit_rows(context: ScaleContext, count: int, head: tuple[int, int, str]) -> Iterator[tuple]:

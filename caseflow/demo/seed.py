@@ -194,7 +194,6 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
             if i % 5 != 4:
                 checkin_services.safe_contact_save(
                     actor=advocate,
-                    request=None,
                     case=case,
                     expected_version=None,
                     timezone_name=team.agency.time_zone,
@@ -215,22 +214,16 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
                 )
             status_roll = i % 8
             if status_roll in (1, 2, 3, 4):
-                case_services.case_set_status(
-                    actor=advocate, request=None, case=case, status=CaseStatus.ACTIVE
-                )
+                case_services.case_set_status(actor=advocate, case=case, status=CaseStatus.ACTIVE)
             elif status_roll == 5:
-                case_services.case_set_status(
-                    actor=advocate, request=None, case=case, status=CaseStatus.ACTIVE
-                )
-                case_services.case_set_status(
-                    actor=advocate, request=None, case=case, status=CaseStatus.DORMANT
-                )
+                case_services.case_set_status(actor=advocate, case=case, status=CaseStatus.ACTIVE)
+                case_services.case_set_status(actor=advocate, case=case, status=CaseStatus.DORMANT)
             elif status_roll == 6:
                 # Closed through the closure: a reason, the exit check and outcomes.
                 close_for_demo(advocate=advocate, supervisor=supervisor, case=case, rng=rng)
             if i == 3:
                 case_services.case_restrict(
-                    actor=supervisor, request=None, case=case, restricted=True, users=[advocate]
+                    actor=supervisor, case=case, restricted=True, users=[advocate]
                 )
             cases.append((team, case, survivor))
 
@@ -267,7 +260,6 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
     south_case = next(c for t, c, _ in cases if t == south and not c.restricted)
     case_services.break_glass_open(
         actor=staff["north"][1],
-        request=None,
         reference=south_case.reference,
         reason="Client phoned the duty line; her advocate is on leave today.",
     )

@@ -43,7 +43,3 @@ def followup_kind_choices() -> list[tuple[str, str]]:
 def followup_kind_label(kind: str) -> str:
     label = _kinds().get(kind)
     return str(label) if label is not None else kind.replace("_", " ").capitalize()
-
-
-def is_followup_kind(kind: str) -> bool:
-    return kind in _kinds()

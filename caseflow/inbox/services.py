@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.urls import reverse
@@ -13,6 +13,9 @@ from django.utils import timezone
 
 from caseflow.audit.services import record
 from caseflow.inbox.models import FollowUp, FollowUpStatus, Notification, NotificationChannel
+
+if TYPE_CHECKING:
+    from caseflow.accounts.models import User
 
 
 def followup_ensure(
@@ -22,7 +25,7 @@ def followup_ensure(
     due_at: dt.datetime,
     source_key: str,
     assignee: Any = None,
-    actor: Any = None,
+    actor: User | None = None,
     details: str = "",
 ) -> tuple[FollowUp, bool]:
     """The open follow-up for ``source_key`` on ``case``, created if there is none yet.
@@ -58,7 +61,7 @@ def followup_ensure(
     return followup, True
 
 
-def followup_cancel(*, case: Any, source_key: str, actor: Any = None) -> bool:
+def followup_cancel(*, case: Any, source_key: str, actor: User | None = None) -> bool:
     updated = FollowUp.objects.filter(
         case=case, source_key=source_key, status=FollowUpStatus.OPEN
     ).update(status=FollowUpStatus.CANCELLED)

@@ -16,14 +16,13 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from django.db import models
-from django.http import HttpRequest
 
 
 class CredentialRevoker(Protocol):
     """Ends one kind of credential ``user`` holds besides their sessions (a calendar feed link),
     because ``actor`` logged them out everywhere, changed a password or reset a second factor."""
 
-    def __call__(self, *, actor: Any, user: Any, request: HttpRequest | None) -> object: ...
+    def __call__(self, *, actor: Any, user: Any) -> object: ...
 
 
 class Contributions(Protocol):

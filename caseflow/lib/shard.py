@@ -25,8 +25,15 @@ class CarriesAgency(models.Model):
         on_delete=models.PROTECT,
         related_name="+",
         editable=False,
-        # Queries reach these rows through their case; the column is the distribution key,
-        # not a search path, so it needs no index of its own.
+        # Deliberately unindexed, and read by no query yet. Every case-owned table carries
+        # the column (each app's ``*_agency_carried`` and ``*_agency_required`` migrations added
+        # it, and every new case-owned model's first migration has it), but queries reach these
+        # rows through their case, whose index serves them; an index here would cost every
+        # insert and serve nothing. It is written now so that no data has to be rewritten
+        # later. The plan (SCALING.md, "Sharding by agency with Citus"): it becomes the
+        # distribution column and the first column of each primary key and unique constraint,
+        # which index it then; the agency's queries start to filter on it at that point, not
+        # before.
         db_index=False,
     )
 

@@ -32,14 +32,12 @@ def seed_demo(context) -> None:
         return
     grant = case_services.break_glass_open(
         actor=dev,
-        request=None,
         reference=target.reference,
         reason="Client came to the South office in crisis; her advocate was unreachable.",
     )
     record("case.view", actor=dev, case=target, obj=target)
     break_glass_review(
         actor=nadia,
-        request=None,
         grant=grant,
         comment="Justified: duty cover. Advocate informed the next morning.",
     )

@@ -7,9 +7,9 @@ import datetime as dt
 from typing import Any
 
 from django.db import connection, transaction
-from django.http import HttpRequest
 from django.utils import timezone
 
+from caseflow.accounts.models import User
 from caseflow.audit.models import AuditEvent
 from caseflow.audit.services import record
 from caseflow.inbox.services import notifications_resolve
@@ -22,7 +22,7 @@ class AlreadyReviewed(Exception):
 
 
 @transaction.atomic
-def break_glass_review(*, actor: Any, request: HttpRequest | None, grant: Any, comment: str) -> Any:
+def break_glass_review(*, actor: User, grant: Any, comment: str) -> Any:
     """Mark one emergency access reviewed, with the reviewer's comment (encrypted with the case)."""
     from django.core.exceptions import PermissionDenied
 
@@ -43,7 +43,6 @@ def break_glass_review(*, actor: Any, request: HttpRequest | None, grant: Any, c
     record(
         "break_glass.review",
         actor=actor,
-        request=request,
         case=grant.case,
         obj=grant,
         object_id=str(grant.pk),

@@ -61,7 +61,7 @@ def events(request: AuthenticatedRequest) -> HttpResponse:
     shown = selectors.label_cases(request.user, page.events) if page else []
     record(
         "audit.events.view",
-        request=request,
+        actor=request.user,
         detail={
             "filters": form.summary() if form.is_bound and form.is_valid() else {},
             "case_filter": bool(form.is_bound and form.cleaned_data.get("case")),
@@ -147,7 +147,7 @@ def export(request: AuthenticatedRequest) -> HttpResponse:
         written, last = written + 1, event.seq
     record(
         "audit.export",
-        request=request,
+        actor=request.user,
         detail={
             "filters": form.summary() if form.is_bound else {},
             "case_filter": bool(data.get("case")),
@@ -171,7 +171,7 @@ def case_timeline(request: AuthenticatedRequest, public_id: str) -> HttpResponse
         selectors.attach_values(case, history)
     record(
         "audit.case.view",
-        request=request,
+        actor=request.user,
         case=case,
         obj=case,
         detail={"page": "timeline", "values": with_values},
@@ -190,7 +190,7 @@ def case_access(request: AuthenticatedRequest, public_id: str) -> HttpResponse:
     reads = selectors.case_reads(policy.auditable_events(request.user), case)
     page = selectors.keyset_page(reads, _before(request))
     people = selectors.who_accessed(reads) if not _before(request) else []
-    record("audit.case.view", request=request, case=case, obj=case, detail={"page": "access"})
+    record("audit.case.view", actor=request.user, case=case, obj=case, detail={"page": "access"})
     return render(
         request, "oversight/case_access.html", {"case": case, "page": page, "people": people}
     )
@@ -215,7 +215,7 @@ def user_activity(request: AuthenticatedRequest, user_id: int) -> HttpResponse:
     )
     record(
         "audit.user.view",
-        request=request,
+        actor=request.user,
         object_type="user",
         object_id=str(person.pk),
         detail={"events": len(page.events)},
@@ -234,7 +234,7 @@ def break_glass_queue(request: AuthenticatedRequest) -> HttpResponse:
     pending, done = selectors.break_glass_queue(request.user)
     record(
         "audit.break_glass.view",
-        request=request,
+        actor=request.user,
         detail={"pending": [g.pk for g in pending], "reviewed": [g.pk for g in done]},
     )
     return render(
@@ -261,7 +261,6 @@ def break_glass_review(request: AuthenticatedRequest, grant_id: int) -> HttpResp
         try:
             services.break_glass_review(
                 actor=request.user,
-                request=request,
                 grant=grant,
                 comment=form.cleaned_data["comment"],
             )
@@ -272,7 +271,7 @@ def break_glass_review(request: AuthenticatedRequest, grant_id: int) -> HttpResp
         return redirect("audit:break_glass")
     record(
         "audit.break_glass.view",
-        request=request,
+        actor=request.user,
         case=grant.case,
         obj=grant,
         object_id=str(grant.pk),

@@ -42,7 +42,6 @@ def seed_demo(context) -> None:
     ).user
     services.settings_save(
         actor=admin,
-        request=None,
         meeting_name="MARAC",
         lawful_basis="Sharing to protect the survivor's vital interests when the risk of serious "
         "harm is high (fictional demo wording).",
@@ -62,7 +61,6 @@ def seed_demo(context) -> None:
         advocate = case.primary_advocate
         referral = services.meeting_refer(
             actor=advocate,
-            request=None,
             case=case,
             route="assessment",
             reason="",
@@ -74,7 +72,6 @@ def seed_demo(context) -> None:
         )
         services.meeting_update(
             actor=advocate,
-            request=None,
             referral=referral,
             meeting_on=referral.meeting_on,
             outcome="Police to flag the address for a priority response; housing to look at a "
@@ -93,7 +90,6 @@ def seed_demo(context) -> None:
         ):
             action = services.action_add(
                 actor=advocate,
-                request=None,
                 referral=referral,
                 text=text,
                 owner=owner,
@@ -101,9 +97,7 @@ def seed_demo(context) -> None:
                 due_on=today + dt.timedelta(days=due),
             )
             if done:
-                services.action_set_status(
-                    actor=advocate, request=None, action=action, status="done"
-                )
+                services.action_set_status(actor=advocate, action=action, status="done")
     # Housing referrals: one accepted, one still waiting past its reply date.
     open_cases = [
         c
@@ -120,7 +114,6 @@ def seed_demo(context) -> None:
             continue
         release = release_record(
             actor=advocate,
-            request=None,
             case=case,
             consenting_party=survivor,
             recipient=HOUSING,
@@ -131,7 +124,6 @@ def seed_demo(context) -> None:
         )
         sent = services.referral_create(
             actor=advocate,
-            request=None,
             case=case,
             direction="out",
             service_type="housing",
@@ -145,7 +137,6 @@ def seed_demo(context) -> None:
         if accepted:
             services.referral_set_state(
                 actor=advocate,
-                request=None,
                 referral=sent,
                 state="accepted",
                 on=today - dt.timedelta(days=2),
@@ -159,7 +150,6 @@ def seed_demo(context) -> None:
             continue
         services.demographics_save(
             actor=advocate,
-            request=None,
             case=case,
             values=demo_answers(n),
             expected_version=0,

@@ -9,7 +9,6 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -59,9 +58,7 @@ def partner_settings(agency_id: int | None) -> AgencyPartnerSettings:
 
 
 @transaction.atomic
-def settings_save(
-    *, actor: User, request: HttpRequest | None, meeting_name: str, lawful_basis: str
-) -> AgencyPartnerSettings:
+def settings_save(*, actor: User, meeting_name: str, lawful_basis: str) -> AgencyPartnerSettings:
     if not policy.is_agency_admin(actor):
         raise PermissionDenied
     agency_id = policy.agency_id_of(actor)
@@ -78,9 +75,7 @@ def settings_save(
         changed.append("lawful_basis")
     row.updated_by = actor
     row.save()
-    record(
-        "partners.settings.save", actor=actor, request=request, obj=row, detail={"changed": changed}
-    )
+    record("partners.settings.save", actor=actor, obj=row, detail={"changed": changed})
     return row
 
 
@@ -102,7 +97,6 @@ def heard_within_a_year(case: Case, on: dt.date, exclude: int | None = None) -> 
 def meeting_refer(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     route: str,
     reason: str,
@@ -133,7 +127,6 @@ def meeting_refer(
             record(
                 "disclosure.refused",
                 actor=actor,
-                request=request,
                 case=case,
                 obj=case,
                 detail={"kind": "risk_meeting", "categories": categories, "reason": problem},
@@ -156,7 +149,6 @@ def meeting_refer(
     with transaction.atomic():
         return _meeting_create(
             actor=actor,
-            request=request,
             case=case,
             route=route,
             reason=reason,
@@ -173,7 +165,6 @@ def meeting_refer(
 def _meeting_create(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     route: str,
     reason: str,
@@ -202,7 +193,6 @@ def _meeting_create(
     record(
         "meeting.refer",
         actor=actor,
-        request=request,
         case=case,
         obj=referral,
         detail={"route": route, "repeat": referral.repeat},
@@ -210,7 +200,6 @@ def _meeting_create(
     record(
         "disclosure.risk_meeting",
         actor=actor,
-        request=request,
         case=case,
         obj=referral,
         detail={
@@ -223,7 +212,7 @@ def _meeting_create(
     for followup in FollowUp.objects.filter(
         case=case, kind=SafetyFollowUpKind.MULTI_AGENCY_REFERRAL, status=FollowUpStatus.OPEN
     ):
-        followup_done(actor=actor, request=request, followup=followup)
+        followup_done(actor=actor, followup=followup)
     return referral
 
 
@@ -231,7 +220,6 @@ def _meeting_create(
 def meeting_update(
     *,
     actor: User,
-    request: HttpRequest | None,
     referral: MeetingReferral,
     meeting_on: dt.date | None,
     outcome: str,
@@ -250,7 +238,6 @@ def meeting_update(
     record(
         "meeting.update",
         actor=actor,
-        request=request,
         case=referral.case,
         obj=referral,
         detail={"changed": changed},
@@ -272,7 +259,6 @@ def action_owners(case: Case) -> QuerySet[User]:
 def action_add(
     *,
     actor: User,
-    request: HttpRequest | None,
     referral: MeetingReferral,
     text: str,
     owner: User | None,
@@ -299,7 +285,6 @@ def action_add(
     record(
         "meeting.action_add",
         actor=actor,
-        request=request,
         case=case,
         obj=action,
         detail={"owner": "staff" if owner else "other_agency"},
@@ -308,9 +293,7 @@ def action_add(
 
 
 @transaction.atomic
-def action_set_status(
-    *, actor: User, request: HttpRequest | None, action: MeetingAction, status: str
-) -> MeetingAction:
+def action_set_status(*, actor: User, action: MeetingAction, status: str) -> MeetingAction:
     policy.require(actor, action.case, "edit")
     if status not in ActionStatus.values:
         raise ValidationError(_("Choose a status."))
@@ -320,7 +303,6 @@ def action_set_status(
     record(
         "meeting.action_status",
         actor=actor,
-        request=request,
         case=action.case,
         obj=action,
         detail={"from": previous, "to": status},
@@ -338,7 +320,6 @@ def _reply_source(referral: ServiceReferral) -> str:
 def referral_create(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     direction: str,
     service_type: str,
@@ -363,7 +344,6 @@ def referral_create(
             record(
                 "disclosure.refused",
                 actor=actor,
-                request=request,
                 case=case,
                 obj=case,
                 detail={"kind": "service_referral", "reason": problem},
@@ -383,7 +363,6 @@ def referral_create(
     with transaction.atomic():
         return _referral_save(
             actor=actor,
-            request=request,
             case=case,
             direction=direction,
             service_type=service_type,
@@ -399,7 +378,6 @@ def referral_create(
 def _referral_save(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     direction: str,
     service_type: str,
@@ -426,7 +404,6 @@ def _referral_save(
     record(
         "referral.create",
         actor=actor,
-        request=request,
         case=case,
         obj=referral,
         detail={"direction": direction, "service": service_type},
@@ -438,7 +415,6 @@ def _referral_save(
 def referral_set_state(
     *,
     actor: User,
-    request: HttpRequest | None,
     referral: ServiceReferral,
     state: str,
     on: dt.date,
@@ -461,7 +437,6 @@ def referral_set_state(
     record(
         "referral.state",
         actor=actor,
-        request=request,
         case=case,
         obj=locked,
         detail={"from": previous, "to": state},
@@ -471,7 +446,7 @@ def referral_set_state(
         for followup in FollowUp.objects.filter(
             case=case, source_key=_reply_source(locked), status=FollowUpStatus.OPEN
         ):
-            followup_done(actor=actor, request=request, followup=followup)
+            followup_done(actor=actor, followup=followup)
     locked.case = case
     return locked
 
@@ -527,7 +502,6 @@ def demographics_of(case: Case) -> Demographics | None:
 def demographics_save(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     values: dict[str, Any],
     expected_version: int,
@@ -559,7 +533,6 @@ def demographics_save(
     record(
         "demographics.save",
         actor=actor,
-        request=request,
         case=case,
         obj=row,
         detail={"changed": changed},

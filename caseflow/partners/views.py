@@ -74,7 +74,6 @@ def meeting_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         try:
             referral = services.meeting_refer(
                 actor=request.user,
-                request=request,
                 case=case,
                 route=d["route"],
                 reason=d["reason"],
@@ -107,7 +106,7 @@ def meeting_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 @case_page("view")
 def meeting_detail(request: AuthenticatedRequest, case: Case, referral_id: str) -> HttpResponse:
     referral = _meeting(case, referral_id)
-    record("meeting.view", request=request, case=case, obj=referral)
+    record("meeting.view", actor=request.user, case=case, obj=referral)
     actions = selectors.meeting_actions(case, referral)
     today = timezone.localdate()
     for action in actions:
@@ -137,7 +136,6 @@ def meeting_change(request: AuthenticatedRequest, case: Case, referral_id: str) 
     if request.method == "POST" and form.is_valid():
         services.meeting_update(
             actor=request.user,
-            request=request,
             referral=referral,
             meeting_on=form.cleaned_data["meeting_on"],
             outcome=form.cleaned_data["outcome"],
@@ -164,7 +162,6 @@ def action_new(request: AuthenticatedRequest, case: Case, referral_id: str) -> H
         try:
             services.action_add(
                 actor=request.user,
-                request=request,
                 referral=referral,
                 text=d["text"],
                 owner=owner,
@@ -192,7 +189,7 @@ def action_status(request: AuthenticatedRequest, case: Case, referral_id: str) -
     if form.is_valid():
         action = selectors.action_get(case, referral, form.cleaned_data["action"])
         services.action_set_status(
-            actor=request.user, request=request, action=action, status=form.cleaned_data["status"]
+            actor=request.user, action=action, status=form.cleaned_data["status"]
         )
         messages.success(request, _("Action updated."))
     else:
@@ -218,7 +215,6 @@ def referral_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         try:
             referral = services.referral_create(
                 actor=request.user,
-                request=request,
                 case=case,
                 direction=d["direction"],
                 service_type=d["service_type"],
@@ -262,7 +258,6 @@ def referral_detail(request: AuthenticatedRequest, case: Case, referral_id: str)
             try:
                 services.referral_set_state(
                     actor=request.user,
-                    request=request,
                     referral=referral,
                     state=form.cleaned_data["state"],
                     on=form.cleaned_data["on"],
@@ -274,7 +269,7 @@ def referral_detail(request: AuthenticatedRequest, case: Case, referral_id: str)
                 messages.success(request, _("Referral updated."))
                 return redirect("partners:referral", case.public_id, referral.public_id)
     else:
-        record("referral.view", request=request, case=case, obj=referral)
+        record("referral.view", actor=request.user, case=case, obj=referral)
     return render(
         request,
         "partners/referral_detail.html",
@@ -310,7 +305,6 @@ def demographics(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             try:
                 services.demographics_save(
                     actor=request.user,
-                    request=request,
                     case=case,
                     values=values,
                     expected_version=form.cleaned_data["version"],
@@ -321,7 +315,7 @@ def demographics(request: AuthenticatedRequest, case: Case) -> HttpResponse:
                 messages.success(request, _("Answers saved."))
                 return redirect("cases:detail", case.public_id)
     else:
-        record("demographics.view", request=request, case=case, obj=case)
+        record("demographics.view", actor=request.user, case=case, obj=case)
     shown = [
         (fields.get(name, {}).get("label") or label, answer_label(name, getattr(row, name)))
         for name, (label, _choices) in QUESTIONS.items()
@@ -350,14 +344,13 @@ def partner_settings(request: AuthenticatedRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         services.settings_save(
             actor=request.user,
-            request=request,
             meeting_name=form.cleaned_data["meeting_name"].strip(),
             lawful_basis=form.cleaned_data["lawful_basis"].strip(),
         )
         messages.success(request, _("Settings saved."))
         return redirect("partners:settings")
     if request.method == "GET":
-        record("partners.settings.view", request=request, actor=request.user)
+        record("partners.settings.view", actor=request.user)
     return render(
         request,
         "partners/settings.html",

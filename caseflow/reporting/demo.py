@@ -83,12 +83,9 @@ def seed_demo(context) -> None:
             )
             case.opened_at = now - dt.timedelta(days=5 + (i * 37) % 330)
             case.save(update_fields=["opened_at"])
-            case_services.case_set_status(
-                actor=advocate, request=None, case=case, status=CaseStatus.ACTIVE
-            )
+            case_services.case_set_status(actor=advocate, case=case, status=CaseStatus.ACTIVE)
             partner_services.demographics_save(
                 actor=advocate,
-                request=None,
                 case=case,
                 values=demo_answers(n),
                 expected_version=0,
@@ -98,7 +95,6 @@ def seed_demo(context) -> None:
                 for kind in (NeedKind.HOUSING, NeedKind.MONEY, NeedKind.EMOTIONAL)[: 1 + i % 3]:
                     casework_needs.need_create(
                         actor=advocate,
-                        request=None,
                         case=case,
                         kind=kind,
                         identified_on=case.opened_at.date(),

@@ -1,5 +1,5 @@
 """Funder reports: counts of one agency's work in one period, built as one grid of cells and
-sums and protected by :mod:`caseflow.reporting.suppression` as a whole (a total shown in several
+sums and protected by :mod:`caseflow.lib.suppression` as a whole (a total shown in several
 breakdowns is one cell, so no breakdown gives away what another hides).
 
 Who is counted: the survivors of the agency's cases open at any time in the period (opened before

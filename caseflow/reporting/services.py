@@ -7,7 +7,6 @@ import datetime as dt
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Min
-from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow import policy
@@ -27,9 +26,7 @@ def first_case_day(*, actor: User) -> dt.date | None:
     return None if first is None else timezone.localdate(first)
 
 
-def funder_report(
-    *, actor: User, request: HttpRequest | None, slug: str, period: Period, fmt: str
-) -> FunderReport:
+def funder_report(*, actor: User, slug: str, period: Period, fmt: str) -> FunderReport:
     """The actor's own agency's report ``slug`` for ``period``; audited whatever the format."""
     if not policy.may_run_reports(actor):
         raise PermissionDenied
@@ -48,7 +45,6 @@ def funder_report(
     record(
         "report.funder",
         actor=actor,
-        request=request,
         detail={
             "report": slug,
             "from": period.start.isoformat(),

@@ -55,7 +55,7 @@ def report_preview(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     sections = []
     if form.is_bound and form.is_valid():
         report = services.funder_report(
-            actor=request.user, request=request, slug=slug, period=form.chosen(), fmt="preview"
+            actor=request.user, slug=slug, period=form.chosen(), fmt="preview"
         )
         sections = [
             {
@@ -88,9 +88,7 @@ def report_csv(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     if not (form.is_bound and form.is_valid()):
         messages.error(request, _("Choose the period, and preview the report first."))
         return redirect("reporting:preview", slug)
-    report = services.funder_report(
-        actor=request.user, request=request, slug=slug, period=form.chosen(), fmt="csv"
-    )
+    report = services.funder_report(actor=request.user, slug=slug, period=form.chosen(), fmt="csv")
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="caseflow-{slug}.csv"'
     writer = csv.writer(response)

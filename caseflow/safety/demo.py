@@ -101,7 +101,6 @@ def seed_demo(context) -> None:
         for step in range(1, steps + 1):
             services.plan_save(
                 actor=advocate,
-                request=None,
                 case=case,
                 expected_version=step - 1,
                 content=_content(context, step, expires if step == steps else None),
@@ -118,7 +117,6 @@ def seed_demo(context) -> None:
             heavy = index % 4 == 0 and n == assessments - 1
             services.assessment_record(
                 actor=advocate,
-                request=None,
                 case=case,
                 instrument=sample,
                 answers=_answers(context, definition, heavy),

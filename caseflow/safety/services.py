@@ -11,7 +11,6 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
-from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow import policy
@@ -140,7 +139,6 @@ def _replace_order_expiries(plan: SafetyPlan, content: dict[str, Any]) -> None:
 def plan_save(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     expected_version: int,
     content: Mapping[str, Any],
@@ -191,7 +189,6 @@ def plan_save(
     record(
         "plan.save",
         actor=actor,
-        request=request,
         case=case,
         obj=plan,
         detail={"version": number, "sections": sections.changed_sections(previous, content)},
@@ -203,7 +200,6 @@ def plan_save(
 def plan_mark_reviewed(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     review_by: dt.date | None = None,
 ) -> SafetyPlan:
@@ -224,7 +220,6 @@ def plan_mark_reviewed(
     record(
         "plan.review",
         actor=actor,
-        request=request,
         case=case,
         obj=plan,
         detail={"fields": ["last_reviewed_at", "review_by"]},
@@ -383,7 +378,6 @@ def assessment_of(case: Case, public_id: str) -> RiskAssessment | None:
 def assessment_record(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     instrument: RiskInstrument,
     answers: Mapping[str, bool | None],
@@ -424,7 +418,6 @@ def assessment_record(
     record(
         "risk.assess",
         actor=actor,
-        request=request,
         case=case,
         obj=assessment,
         detail={
@@ -443,7 +436,6 @@ def assessment_record(
         record(
             "case.update",
             actor=actor,
-            request=request,
             case=case,
             obj=case,
             detail={"fields": ["risk_level"], "source": "risk_assessment"},

@@ -45,7 +45,7 @@ def plan_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     versions = list(services.plan_versions(plan)) if plan else []
     record(
         "plan.view",
-        request=request,
+        actor=request.user,
         case=case,
         obj=plan or case,
         detail={"version": plan.version if plan else 0},
@@ -81,7 +81,6 @@ def plan_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             with transaction.atomic():
                 services.plan_save(
                     actor=request.user,
-                    request=request,
                     case=case,
                     expected_version=opened,
                     content=form.content(),
@@ -97,7 +96,7 @@ def plan_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     if request.method == "GET":
         record(
             "plan.view",
-            request=request,
+            actor=request.user,
             case=case,
             obj=plan or case,
             detail={"page": "edit", "version": plan.version if plan else 0},
@@ -118,7 +117,7 @@ def plan_version(request: AuthenticatedRequest, case: Case, number: int) -> Http
     version = services.plan_version(plan, number) if plan else None
     if version is None:
         raise Http404(_("No such version"))
-    record("plan.view", request=request, case=case, obj=plan, detail={"version": number})
+    record("plan.view", actor=request.user, case=case, obj=plan, detail={"version": number})
     return render(
         request,
         "safety/plan_version.html",
@@ -152,9 +151,11 @@ def plan_diff(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             new=new,
             diff=sections.diff(old.content, new.content),
         )
-        record("plan.diff.view", request=request, case=case, obj=plan, detail={"versions": [a, b]})
+        record(
+            "plan.diff.view", actor=request.user, case=case, obj=plan, detail={"versions": [a, b]}
+        )
     else:
-        record("case.view", request=request, case=case, obj=case, detail={"page": "plan_diff"})
+        record("case.view", actor=request.user, case=case, obj=case, detail={"page": "plan_diff"})
     return render(request, "safety/plan_diff.html", context)
 
 
@@ -172,7 +173,6 @@ def plan_review(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         with transaction.atomic():
             plan = services.plan_mark_reviewed(
                 actor=request.user,
-                request=request,
                 case=case,
                 review_by=form.cleaned_data["review_by"],
             )
@@ -234,7 +234,7 @@ def plan_print(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     content = services.plan_content(plan)
     record(
         "plan.print",
-        request=request,
+        actor=request.user,
         case=case,
         obj=plan or case,
         detail={"version": plan.version if plan else 0, "omitted": sorted(omit)},
@@ -265,7 +265,7 @@ def assessment_list(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     assessments = list(services.assessments_of(case))
     record(
         "risk.view",
-        request=request,
+        actor=request.user,
         case=case,
         obj=case,
         detail={"page": "list", "assessments": [a.public_id for a in assessments]},
@@ -295,7 +295,6 @@ def assessment_new(request: AuthenticatedRequest, case: Case, instrument_id: int
             with transaction.atomic():
                 assessment = services.assessment_record(
                     actor=request.user,
-                    request=request,
                     case=case,
                     instrument=row,
                     answers=form.answers(),
@@ -315,7 +314,9 @@ def assessment_new(request: AuthenticatedRequest, case: Case, instrument_id: int
                 reverse("safety:assessment", args=[case.public_id, assessment.public_id])
             )
     if request.method == "GET":
-        record("case.view", request=request, case=case, obj=case, detail={"page": "assessment_new"})
+        record(
+            "case.view", actor=request.user, case=case, obj=case, detail={"page": "assessment_new"}
+        )
     return render(
         request,
         "safety/assessment_form.html",
@@ -344,7 +345,7 @@ def assessment_detail(
         }
         for item in definition.items
     ]
-    record("risk.view", request=request, case=case, obj=assessment, detail={"page": "detail"})
+    record("risk.view", actor=request.user, case=case, obj=assessment, detail={"page": "detail"})
     return render(
         request,
         "safety/assessment_detail.html",

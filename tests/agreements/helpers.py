@@ -31,7 +31,6 @@ def make_terms(start: dt.date = dt.date(2025, 1, 6), **overrides: Any) -> terms.
 def make_agreement(case, actor, start: dt.date = dt.date(2025, 1, 6), **overrides: Any):
     return services.agreement_create(
         actor=actor,
-        request=None,
         case=case,
         fields={"effective_from": start},
         children=[],
@@ -51,7 +50,6 @@ def log_event(agreement, actor, when: dt.datetime, **fields: Any):
     evidence = data.pop("evidence", [])
     return services.event_log(
         actor=actor,
-        request=None,
         agreement=agreement,
         event=terms.ContactEvent(occurred_at=when, **data),
         description=description,
@@ -63,7 +61,6 @@ def record_breach(agreement, actor, when: dt.datetime, severity: str = "medium",
     event = log_event(agreement, actor, when, channel="phone", kind="call", **fields)
     return services.breach_review(
         actor=actor,
-        request=None,
         event=event,
         terms_broken=[v["term"] for v in event.proposed] or ["forbidden_channels"],
         severity=severity,

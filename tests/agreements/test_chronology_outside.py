@@ -56,7 +56,6 @@ def _exports():
 def _order(cast):
     return conf.compelled_record(
         actor=cast.assigned,
-        request=None,
         case=cast.case,
         kind="court_order",
         received_on=timezone.localdate() - dt.timedelta(days=2),
@@ -160,7 +159,5 @@ def test_the_share_page_is_an_audited_read_and_needs_edit(cast, login, agreement
     assert AuditEvent.objects.filter(action="agreement.view").count() == before + 1
     from caseflow.cases.services import break_glass_open
 
-    break_glass_open(
-        actor=cast.same_team, request=None, reference=cast.case.reference, reason="duty line"
-    )
+    break_glass_open(actor=cast.same_team, reference=cast.case.reference, reason="duty line")
     assert login(cast.same_team).get(_url(cast, agreement)).status_code == 403

@@ -80,7 +80,6 @@ def test_the_other_partys_contact_outside_each_rule_awaits_review_as_a_breach(ca
     assert event.review == ReviewState.PENDING
     breach = services.breach_review(
         actor=cast.assigned,
-        request=None,
         event=event,
         terms_broken=[rule],
         severity="high",
@@ -98,7 +97,7 @@ def test_the_survivors_contact_outside_each_rule_is_recorded_neutrally(cast, rul
     assert event.review == ReviewState.SURVIVOR_OUTSIDE
     with pytest.raises(services.NotABreach):
         services.breach_review(
-            actor=cast.assigned, request=None, event=event, terms_broken=[rule], severity="high"
+            actor=cast.assigned, event=event, terms_broken=[rule], severity="high"
         )
     event.refresh_from_db()
     assert event.review == ReviewState.SURVIVOR_OUTSIDE
@@ -150,7 +149,6 @@ def _other_party_breach(cast, agreement):
     )
     return services.breach_review(
         actor=cast.assigned,
-        request=None,
         event=event,
         terms_broken=["forbidden_channels"],
         severity="medium",

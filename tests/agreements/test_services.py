@@ -40,7 +40,6 @@ def save_version(agreement, actor, start, **overrides):
     agreement.refresh_from_db()
     return services.agreement_save(
         actor=actor,
-        request=None,
         agreement=agreement,
         expected_lock=agreement.lock,
         fields={"effective_from": agreement.effective_from},
@@ -94,7 +93,7 @@ def test_services_check_policy_themselves(cast, actor):
     event = log_event(agreement, cast.assigned, london(2025, 2, 25, 22, 30), channel="phone")
     with pytest.raises(PermissionDenied):
         services.breach_review(
-            actor=user, request=None, event=event, terms_broken=["time_windows"], severity="low"
+            actor=user, event=event, terms_broken=["time_windows"], severity="low"
         )
     assert ContactAgreement.objects.count() == 1
     assert ContactEvent.objects.count() == 1
@@ -115,7 +114,6 @@ def test_audit_details_hold_no_sensitive_values(cast):
     )
     services.breach_review(
         actor=cast.assigned,
-        request=None,
         event=event,
         terms_broken=["forbidden_channels"],
         severity="high",

@@ -437,7 +437,7 @@ def test_break_glass_reads_but_cannot_write(cast, login):
 
     agreement = make_agreement(cast.case, cast.assigned)
     case_services.break_glass_open(
-        actor=cast.same_team, request=None, reference=cast.case.reference, reason="Duty line call"
+        actor=cast.same_team, reference=cast.case.reference, reason="Duty line call"
     )
     client = login(cast.same_team)
     detail = reverse("agreements:detail", args=[cast.case.public_id, agreement.public_id])

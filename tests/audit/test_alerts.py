@@ -93,6 +93,6 @@ def test_alerts_show_in_the_workspace(cast, login, settings):
 def test_break_glass_use_notifies_and_shows_as_an_alert(cast, login):
     from caseflow.cases.services import break_glass_open
 
-    break_glass_open(actor=cast.same_team, request=None, reference="CASE-2", reason="Cover")
+    break_glass_open(actor=cast.same_team, reference="CASE-2", reason="Cover")
     body = login(cast.other_supervisor).get(reverse("audit:events")).content.decode()
     assert "Emergency access opened on case CASE-2" in body

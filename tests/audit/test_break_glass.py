@@ -22,7 +22,7 @@ T0 = dt.datetime(2026, 6, 1, 9, 0, tzinfo=dt.UTC)
 def grant(cast):
     with time_machine.travel(T0, tick=False):
         return cases.break_glass_open(
-            actor=cast.same_team, request=None, reference="CASE-2", reason="Duty line call"
+            actor=cast.same_team, reference="CASE-2", reason="Duty line call"
         )
 
 
@@ -65,14 +65,12 @@ def test_a_review_needs_a_comment_and_is_never_overwritten(cast, login, grant):
 
 
 def test_nobody_reviews_their_own_emergency_access(cast, login):
-    grant = cases.break_glass_open(
-        actor=cast.supervisor, request=None, reference="CASE-2", reason="Cover"
-    )
+    grant = cases.break_glass_open(actor=cast.supervisor, reference="CASE-2", reason="Cover")
     # The supervisor of team 1 opened a team 2 case: only team 2's supervisor reviews it.
     response = login(cast.supervisor).get(reverse("audit:break_glass_review", args=[grant.pk]))
     assert response.status_code == 403
     with pytest.raises(PermissionDenied):
-        oversight.break_glass_review(actor=cast.supervisor, request=None, grant=grant, comment="ok")
+        oversight.break_glass_review(actor=cast.supervisor, grant=grant, comment="ok")
 
 
 def test_auditor_sees_the_queue_without_reasons_and_cannot_review(cast, login, grant):
@@ -123,6 +121,6 @@ def test_the_review_clears_the_request_to_review_for_every_supervisor(cast, gran
     asked = Notification.objects.filter(key=f"break_glass:{grant.pk}")
     assert asked.exists() and asked.filter(read_at__isnull=True).count() == asked.count()
     oversight.break_glass_review(
-        actor=cast.other_supervisor, request=None, grant=grant, comment="Justified: duty call."
+        actor=cast.other_supervisor, grant=grant, comment="Justified: duty call."
     )
     assert not asked.filter(read_at__isnull=True).exists()

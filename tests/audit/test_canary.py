@@ -47,7 +47,6 @@ def test_no_sensitive_value_reaches_the_audit_trail_logs_or_exceptions(
     )
     checkin_services.safe_contact_save(
         actor=cast.assigned,
-        request=None,
         case=case,
         expected_version=None,
         timezone_name="Europe/London",

@@ -107,7 +107,6 @@ def test_security_events_are_recorded(cast, client, login):
 
     staff_save(
         actor=cast.agency_admin,
-        request=None,
         user=cast.same_team,
         data={
             "first_name": "S",

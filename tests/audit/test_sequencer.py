@@ -59,14 +59,17 @@ def test_who_accessed_a_case_shows_an_unsequenced_read_at_once(cast):
     assert [(p["actor"], p["reads"]) for p in people] == [(cast.assigned, 1)]
 
 
-def test_the_reads_bookkeeping_still_knows_the_request_recorded_its_read(cast, rf):
+def test_the_reads_bookkeeping_still_knows_the_request_recorded_its_read(cast):
     from caseflow.audit.services import case_read_recorded
+    from caseflow.lib.request_context import serving
 
-    request = rf.get("/")
-    request.user = cast.assigned
-    assert not case_read_recorded(request, cast.case)
-    record("case.view", request=request, case=cast.case)
-    assert case_read_recorded(request, cast.case)
+    with serving(request_id="r1"):
+        assert not case_read_recorded(cast.case)
+        record("case.view", actor=cast.assigned, case=cast.case)
+        assert case_read_recorded(cast.case)
+    # The next request starts with none.
+    with serving(request_id="r2"):
+        assert not case_read_recorded(cast.case)
 
 
 def test_audit_tree_commands_print_verified_proofs(db):

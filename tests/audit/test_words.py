@@ -92,7 +92,7 @@ def test_the_action_filter_is_a_choice_of_labels_grouped_by_area(cast, login):
 def test_a_supervisor_sees_what_someone_from_another_team_did_with_emergency_access(cast, login):
     with time_machine.travel(T0, tick=False):
         grant = cases.break_glass_open(
-            actor=cast.same_team, request=None, reference="CASE-2", reason="Duty line call"
+            actor=cast.same_team, reference="CASE-2", reason="Duty line call"
         )
     with time_machine.travel(T0 + dt.timedelta(minutes=5), tick=False):
         record("case.view", actor=cast.same_team, case=cast.team2_case, obj=cast.team2_case)

@@ -21,7 +21,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 def test_new_staff_choose_their_password_and_set_up_their_phone(new_tab, cast):
     person = staff_save(
         actor=cast.agency_admin,
-        request=None,
         user=None,
         data={
             "username": "new.advocate",

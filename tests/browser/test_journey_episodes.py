@@ -49,7 +49,6 @@ def _earlier_case(cast) -> Case:
     f.add_party(case, PartyRole.SURVIVOR, full_name="Jesse Imaginary", date_of_birth="1988-08-08")
     safety_services.plan_save(
         actor=cast.assigned,
-        request=None,
         case=case,
         expected_version=0,
         content={"leaving": "Go to her sister's by taxi."},
@@ -63,7 +62,6 @@ def _earlier_case(cast) -> Case:
     )
     journey.closure_submit(
         actor=cast.assigned,
-        request=None,
         case=case,
         data={
             "reason": journey.closure_reasons(case.agency_id).get(standard="survivor_choice"),
@@ -126,7 +124,6 @@ def test_a_re_referred_survivor_is_offered_the_earlier_case_and_it_is_reopened(
 def test_a_high_risk_case_closes_only_with_a_supervisors_approval(new_tab, live_server, cast):
     journey.risk_level_override(
         actor=cast.assigned,
-        request=None,
         case=cast.case,
         level=RiskLevel.HIGH,
         reason="Threats after the hearing.",

@@ -130,7 +130,6 @@ def test_second_advocate_opens_a_case_through_emergency_access(tab, live_server,
 def test_supervisor_sees_emergency_access_awaiting_review(tab, live_server, cast):
     services.break_glass_open(
         actor=cast.same_team,
-        request=None,
         reference="CASE-1",
         reason="Client called in crisis; her advocate is in court today.",
     )

@@ -95,7 +95,6 @@ def test_a_survivors_message_outside_the_terms_never_shows_as_a_breach(tab, live
     )
     agreement_services.breach_review(
         actor=cast.assigned,
-        request=None,
         event=call,
         terms_broken=[v["term"] for v in call.proposed],
         severity="medium",

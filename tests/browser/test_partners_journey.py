@@ -36,7 +36,6 @@ def test_risk_meeting_housing_referral_and_a_funder_report(new_tab, live_server,
     case.save(update_fields=["risk_level", "opened_at"])
     services.settings_save(
         actor=cast.agency_admin,
-        request=None,
         meeting_name="MARAC",
         lawful_basis="Vital interests when the risk of serious harm is high.",
     )

@@ -27,7 +27,7 @@ def test_legal_hold_then_a_purge_that_asks_first(new_tab, live_server, cast):
     case = close(cast.case, 8)
     services.purge_propose_due()
     proposal = PurgeProposal.objects.get(case=case, scope="whole")
-    services.purge_approve(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
+    services.purge_approve(actor=cast.agency_admin, proposal_id=proposal.pk)
     tab = new_tab(viewport=PHONE)
     page = tab.page
     sign_in(page, live_server, "supervisor", f.PASSWORD)
@@ -42,7 +42,7 @@ def test_legal_hold_then_a_purge_that_asks_first(new_tab, live_server, cast):
     page.get_by_role("button", name="Lift the hold").click()
     expect(page.get_by_role("status").first).to_contain_text("lifted")
 
-    services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
+    services.purge_approve(actor=cast.supervisor, proposal_id=proposal.pk)
     tab.goto("/confidentiality/purges/")
     page.get_by_role("button", name="Purge…").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Purge case CASE-1?")

@@ -34,7 +34,6 @@ def _pdf_text(page) -> str:
 def test_the_printed_plan_names_nothing_and_leaves_out_what_is_empty(tab, live_server, cast):
     services.plan_save(
         actor=cast.assigned,
-        request=None,
         case=cast.case,
         expected_version=0,
         content={"home": "Front room is safest.", "leaving": "Taxi to the refuge."},

@@ -83,16 +83,16 @@ def test_a_new_case_has_its_first_episode_and_is_not_yet_assessed(cast: Cast):
     )
     assert case.risk_level == RiskLevel.UNKNOWN
     assert journey.risk_source(case) is None
-    services.case_set_status(actor=cast.assigned, request=None, case=case, status="active")
+    services.case_set_status(actor=cast.assigned, case=case, status="active")
     assert Episode.objects.get(case=case).status == EpisodeStatus.ACTIVE
 
 
 def test_closing_then_reopening_starts_a_new_episode_in_the_same_case(cast: Cast):
     case = _open(cast)
-    journey.closure_submit(actor=cast.assigned, request=None, case=case, data=_outcomes(case))
+    journey.closure_submit(actor=cast.assigned, case=case, data=_outcomes(case))
     case.refresh_from_db()
     assert case.status == CaseStatus.CLOSED
-    services.case_set_status(actor=cast.assigned, request=None, case=case, status="active")
+    services.case_set_status(actor=cast.assigned, case=case, status="active")
     episodes = list(Episode.objects.filter(case=case).order_by("number"))
     assert [(e.number, e.status, e.start) for e in episodes] == [
         (1, EpisodeStatus.CLOSED, EpisodeStart.REFERRAL),
@@ -115,9 +115,7 @@ def test_the_case_page_is_closed_only_through_the_closure(cast: Cast, login):
     assert response.status_code == 302
     assert Case.objects.get(pk=cast.case.pk).status == CaseStatus.REFERRAL
     with pytest.raises(ValidationError):
-        services.case_set_status(
-            actor=cast.assigned, request=None, case=cast.case, status=CaseStatus.CLOSED
-        )
+        services.case_set_status(actor=cast.assigned, case=cast.case, status=CaseStatus.CLOSED)
 
 
 # --- Intake: the survivor's earlier case --------------------------------------------------------
@@ -137,7 +135,7 @@ def _intake(client, name: str, dob: str = "", **extra):
 
 def test_intake_offers_the_earlier_case_and_opens_nothing_until_chosen(cast: Cast, login):
     earlier = _open(cast, "Robin Sample", "1979-06-01")
-    journey.closure_submit(actor=cast.assigned, request=None, case=earlier, data=_outcomes(earlier))
+    journey.closure_submit(actor=cast.assigned, case=earlier, data=_outcomes(earlier))
     before = Case.objects.count()
     client = login(cast.assigned)
     response = _intake(client, "ROBIN  sample", "1979-06-01", team=cast.team1.pk)
@@ -187,7 +185,6 @@ def test_opening_a_new_case_anyway_is_audited_with_the_match(cast: Cast, login):
 def test_another_teams_case_is_never_shown_and_its_supervisor_decides(cast: Cast, login):
     services.party_save(
         actor=cast.other_supervisor,
-        request=None,
         case=cast.team2_case,
         party=Party(role=PartyRole.SURVIVOR),
         data={"full_name": "Quinn Notreal", "date_of_birth": "1990-03-03"},
@@ -208,10 +205,8 @@ def test_another_teams_case_is_never_shown_and_its_supervisor_decides(cast: Cast
 
     # Only a supervisor of that team decides; the advocate who asked becomes its primary.
     with pytest.raises(PermissionDenied):
-        journey.reopen_request_decide(actor=cast.supervisor, request=None, asked=asked, accept=True)
-    journey.reopen_request_decide(
-        actor=cast.other_supervisor, request=None, asked=asked, accept=True
-    )
+        journey.reopen_request_decide(actor=cast.supervisor, asked=asked, accept=True)
+    journey.reopen_request_decide(actor=cast.other_supervisor, asked=asked, accept=True)
     case = Case.objects.get(pk=cast.team2_case.pk)
     assert case.primary_advocate == cast.assigned
     assert ReopenRequest.objects.get(pk=asked.pk).state == ReopenRequestState.REOPENED
@@ -224,14 +219,12 @@ def test_another_teams_case_is_never_shown_and_its_supervisor_decides(cast: Cast
 def test_closure_records_reason_exit_check_and_outcomes_against_intake(cast: Cast):
     case = _open(cast)
     journey.risk_level_override(
-        actor=cast.assigned, request=None, case=case, level=RiskLevel.MEDIUM, reason="First call."
+        actor=cast.assigned, case=case, level=RiskLevel.MEDIUM, reason="First call."
     )
     journey.risk_level_override(
-        actor=cast.assigned, request=None, case=case, level=RiskLevel.STANDARD, reason="Moved."
+        actor=cast.assigned, case=case, level=RiskLevel.STANDARD, reason="Moved."
     )
-    closure = journey.closure_submit(
-        actor=cast.assigned, request=None, case=case, data=_outcomes(case)
-    )
+    closure = journey.closure_submit(actor=cast.assigned, case=case, data=_outcomes(case))
     assert closure.state == ClosureState.CLOSED
     assert (closure.risk_at_intake, closure.risk_at_exit) == (RiskLevel.MEDIUM, RiskLevel.STANDARD)
     assert (closure.abuse_change, closure.feels_safer) == (AbuseChange.REDUCED, FeelsSafer.YES)
@@ -296,9 +289,7 @@ def test_closing_lists_and_cancels_follow_ups_and_future_check_ins(cast: Cast, l
     client = login(cast.assigned)
     page = client.get(reverse("cases:closure", args=[cast.case.public_id])).content.decode()
     assert "Open follow-ups" in page and "Future check-ins" in page
-    journey.closure_submit(
-        actor=cast.assigned, request=None, case=cast.case, data=_outcomes(cast.case)
-    )
+    journey.closure_submit(actor=cast.assigned, case=cast.case, data=_outcomes(cast.case))
     followup.refresh_from_db()
     checkin.refresh_from_db()
     past.refresh_from_db()
@@ -315,9 +306,7 @@ def test_a_high_risk_case_waits_for_a_supervisors_approval(cast: Cast):
     cast.case.risk_level = RiskLevel.HIGH
     cast.case.save(update_fields=["risk_level"])
     checkin = make_checkin(cast.case, cast.assigned, timezone.now() + dt.timedelta(days=3))
-    closure = journey.closure_submit(
-        actor=cast.assigned, request=None, case=cast.case, data=_outcomes(cast.case)
-    )
+    closure = journey.closure_submit(actor=cast.assigned, case=cast.case, data=_outcomes(cast.case))
     assert closure.state == ClosureState.AWAITING_APPROVAL
     assert Case.objects.get(pk=cast.case.pk).status != CaseStatus.CLOSED
     # Nothing is cancelled while it waits.
@@ -327,8 +316,8 @@ def test_a_high_risk_case_waits_for_a_supervisors_approval(cast: Cast):
     # Not the advocate, not another team's supervisor.
     for someone in (cast.assigned, cast.same_team, cast.other_supervisor):
         with pytest.raises(PermissionDenied):
-            journey.closure_decide(actor=someone, request=None, closure=closure, approve=True)
-    journey.closure_decide(actor=cast.supervisor, request=None, closure=closure, approve=True)
+            journey.closure_decide(actor=someone, closure=closure, approve=True)
+    journey.closure_decide(actor=cast.supervisor, closure=closure, approve=True)
     closure.refresh_from_db()
     assert closure.state == ClosureState.CLOSED and closure.decided_by == cast.supervisor
     assert Case.objects.get(pk=cast.case.pk).status == CaseStatus.CLOSED
@@ -341,33 +330,28 @@ def test_a_supervisor_who_asks_cannot_approve_their_own_closure(cast: Cast):
     cast.case.risk_level = RiskLevel.HIGH
     cast.case.save(update_fields=["risk_level"])
     closure = journey.closure_submit(
-        actor=cast.supervisor, request=None, case=cast.case, data=_outcomes(cast.case)
+        actor=cast.supervisor, case=cast.case, data=_outcomes(cast.case)
     )
     assert not journey.may_approve(cast.supervisor, closure)
     with pytest.raises(PermissionDenied):
-        journey.closure_decide(actor=cast.supervisor, request=None, closure=closure, approve=True)
+        journey.closure_decide(actor=cast.supervisor, closure=closure, approve=True)
 
 
 def test_a_returned_closure_needs_a_comment_and_can_be_asked_again(cast: Cast):
     cast.case.risk_level = RiskLevel.HIGH
     cast.case.save(update_fields=["risk_level"])
-    closure = journey.closure_submit(
-        actor=cast.assigned, request=None, case=cast.case, data=_outcomes(cast.case)
-    )
+    closure = journey.closure_submit(actor=cast.assigned, case=cast.case, data=_outcomes(cast.case))
     with pytest.raises(ValidationError):
-        journey.closure_decide(actor=cast.supervisor, request=None, closure=closure, approve=False)
+        journey.closure_decide(actor=cast.supervisor, closure=closure, approve=False)
     journey.closure_decide(
         actor=cast.supervisor,
-        request=None,
         closure=closure,
         approve=False,
         comment="Review the plan with her first.",
     )
     assert Closure.objects.get(pk=closure.pk).state == ClosureState.RETURNED
     assert Case.objects.get(pk=cast.case.pk).status != CaseStatus.CLOSED
-    again = journey.closure_submit(
-        actor=cast.assigned, request=None, case=cast.case, data=_outcomes(cast.case)
-    )
+    again = journey.closure_submit(actor=cast.assigned, case=cast.case, data=_outcomes(cast.case))
     assert again.pk == closure.pk and again.state == ClosureState.AWAITING_APPROVAL
 
 
@@ -395,11 +379,10 @@ def test_agency_admin_adds_and_retires_closure_reasons(cast: Cast, login):
 def test_a_change_by_hand_needs_a_reason_and_says_who_when_why(cast: Cast):
     with pytest.raises(ValidationError):
         journey.risk_level_override(
-            actor=cast.assigned, request=None, case=cast.case, level=RiskLevel.HIGH, reason="  "
+            actor=cast.assigned, case=cast.case, level=RiskLevel.HIGH, reason="  "
         )
     change = journey.risk_level_override(
         actor=cast.assigned,
-        request=None,
         case=cast.case,
         level=RiskLevel.HIGH,
         reason="Threats last night.",
@@ -442,7 +425,7 @@ def test_lowering_below_the_latest_assessment_tells_the_supervisors(cast: Cast, 
     assert set(told.values_list("recipient_id", flat=True)) == {cast.supervisor.pk}
     # Raising it tells nobody.
     journey.risk_level_override(
-        actor=cast.assigned, request=None, case=case, level=RiskLevel.HIGH, reason="Back up."
+        actor=cast.assigned, case=case, level=RiskLevel.HIGH, reason="Back up."
     )
     assert Notification.objects.filter(kind="risk_lowered").count() == 1
 
@@ -452,7 +435,7 @@ def test_the_case_page_says_where_the_risk_level_comes_from(cast: Cast, login):
     page = client.get(reverse("cases:detail", args=[cast.case.public_id])).content.decode()
     assert "not yet assessed" in page
     journey.risk_level_override(
-        actor=cast.assigned, request=None, case=cast.case, level=RiskLevel.HIGH, reason="Threats."
+        actor=cast.assigned, case=cast.case, level=RiskLevel.HIGH, reason="Threats."
     )
     page = client.get(reverse("cases:detail", args=[cast.case.public_id])).content.decode()
     assert "Changed by hand by" in page and "Threats." in page
@@ -468,8 +451,8 @@ def test_intake_no_longer_asks_for_a_risk_band(cast: Cast, login):
 
 def test_the_journey_page_shows_episodes_outcomes_and_a_text_alternative(cast: Cast, login):
     case = _open(cast)
-    journey.closure_submit(actor=cast.assigned, request=None, case=case, data=_outcomes(case))
-    journey.case_reopen(actor=cast.assigned, request=None, case=case)
+    journey.closure_submit(actor=cast.assigned, case=case, data=_outcomes(case))
+    journey.case_reopen(actor=cast.assigned, case=case)
     response = login(cast.assigned).get(reverse("cases:journey", args=[case.public_id]))
     page = response.content.decode()
     assert "<svg" in page and 'role="img"' in page
@@ -480,8 +463,8 @@ def test_the_journey_page_shows_episodes_outcomes_and_a_text_alternative(cast: C
 
 def test_the_timeline_shows_the_episodes(cast: Cast, login):
     case = _open(cast)
-    journey.closure_submit(actor=cast.assigned, request=None, case=case, data=_outcomes(case))
-    journey.case_reopen(actor=cast.assigned, request=None, case=case)
+    journey.closure_submit(actor=cast.assigned, case=case, data=_outcomes(case))
+    journey.case_reopen(actor=cast.assigned, case=case)
     page = login(cast.assigned).get(reverse("cases:timeline", args=[case.public_id]))
     body = page.content.decode()
     assert "Episode 1 closed" in body

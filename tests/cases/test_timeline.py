@@ -161,7 +161,6 @@ def test_outside_under_a_recorded_order(cast, login):
     fill(cast.case, cast.assigned, 20)
     order = conf.compelled_record(
         actor=cast.assigned,
-        request=None,
         case=cast.case,
         kind="court_order",
         received_on=dt.date(2024, 5, 1),

@@ -192,7 +192,6 @@ def test_the_supervisor_sees_high_risk_cases_without_a_current_plan(cast):
     assert not [i for i in _queue(cast.assigned).overdue if i.kind == "Safety plan"]
     safety.plan_save(
         actor=cast.assigned,
-        request=None,
         case=cast.case,
         expected_version=0,
         content={"home": "Front room."},

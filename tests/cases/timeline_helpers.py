@@ -168,5 +168,5 @@ def fill(case, actor, total: int) -> dict[str, int]:
         )
         for n in range(counts["disclosure"])
     )
-    case_services.case_set_status(actor=actor, request=None, case=case, status=CaseStatus.ACTIVE)
+    case_services.case_set_status(actor=actor, case=case, status=CaseStatus.ACTIVE)
     return counts

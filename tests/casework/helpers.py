@@ -67,7 +67,7 @@ def make_note(case, actor, *, when: dt.datetime | None = None, **fields: Any):
         "text": "Talked through the week.",
     }
     data.update(fields)
-    return services.note_create(actor=actor, request=None, case=case, **data)
+    return services.note_create(actor=actor, case=case, **data)
 
 
 def make_incident(case, actor, *, when: dt.datetime | None = None, **fields: Any):
@@ -80,22 +80,20 @@ def make_incident(case, actor, *, when: dt.datetime | None = None, **fields: Any
         "police": "no",
     }
     data.update(fields)
-    return services.incident_create(
-        actor=actor, request=None, case=case, fields=data, evidence=evidence
-    )
+    return services.incident_create(actor=actor, case=case, fields=data, evidence=evidence)
 
 
 def make_need(case, actor, *, kind: str = "housing", **fields: Any):
     from caseflow.casework import needs
 
-    return needs.need_create(actor=actor, request=None, case=case, kind=kind, **fields)
+    return needs.need_create(actor=actor, case=case, kind=kind, **fields)
 
 
 def make_goal(case, actor, *, need=None, **fields: Any):
     from caseflow.casework import needs
 
     fields.setdefault("description", "Find a safe place to live.")
-    return needs.goal_create(actor=actor, request=None, case=case, need=need, **fields)
+    return needs.goal_create(actor=actor, case=case, need=need, **fields)
 
 
 def make_service(case, actor, **fields: Any):
@@ -103,4 +101,4 @@ def make_service(case, actor, **fields: Any):
 
     data: dict[str, Any] = {"how": "referred", "provider": "Housing options team"}
     data.update(fields)
-    return needs.service_create(actor=actor, request=None, case=case, fields=data)
+    return needs.service_create(actor=actor, case=case, fields=data)

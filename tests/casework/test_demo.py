@@ -29,7 +29,7 @@ def test_demo_fills_the_high_risk_cases_with_months_of_notes_and_incidents(cast)
         case.risk_level = RiskLevel.HIGH
         case.save(update_fields=["risk_level"])
     case_services.break_glass_open(
-        actor=cast.same_team, request=None, reference=cast.case.reference, reason="Duty line"
+        actor=cast.same_team, reference=cast.case.reference, reason="Duty line"
     )
     context = DemoContext(
         rng=random.Random(3),

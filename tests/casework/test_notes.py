@@ -91,7 +91,6 @@ def test_the_author_edits_within_the_window_and_supervisors_see_what_it_said_bef
         assert services.note_change_mode(cast.assigned, note) == "edit"
         services.note_change(
             actor=cast.assigned,
-            request=None,
             note=note,
             changes={"text": "Talked through the week and the hearing.", "duration_minutes": 30},
             expected_version=1,
@@ -139,7 +138,6 @@ def test_after_the_window_only_an_amendment_with_a_reason_and_the_history_keeps_
         with pytest.raises(ValueError):
             services.note_change(
                 actor=cast.assigned,
-                request=None,
                 note=note,
                 changes={"text": "New words."},
                 expected_version=1,
@@ -180,18 +178,16 @@ def test_someone_else_may_only_amend_even_inside_the_window(cast):
 
 def test_a_stale_change_is_refused(cast):
     note = make_note(cast.case, cast.assigned)
-    services.note_change(
-        actor=cast.assigned, request=None, note=note, changes={"text": "A"}, expected_version=1
-    )
+    services.note_change(actor=cast.assigned, note=note, changes={"text": "A"}, expected_version=1)
     with pytest.raises(StaleEdit):
         services.note_change(
-            actor=cast.assigned, request=None, note=note, changes={"text": "B"}, expected_version=1
+            actor=cast.assigned, note=note, changes={"text": "B"}, expected_version=1
         )
 
 
 def test_a_note_under_emergency_access_is_allowed_and_flagged_for_review(cast, login):
     case_services.break_glass_open(
-        actor=cast.same_team, request=None, reference=cast.case.reference, reason="Crisis call"
+        actor=cast.same_team, reference=cast.case.reference, reason="Crisis call"
     )
     client = login(cast.same_team)
     # Emergency access reads and writes a note, nothing else.
@@ -233,7 +229,6 @@ def test_saving_the_form_unchanged_writes_nothing_even_with_seconds_stored(cast)
     note = make_note(cast.case, cast.assigned, when=NOW + dt.timedelta(seconds=42))
     services.note_change(
         actor=cast.supervisor,
-        request=None,
         note=note,
         changes={"occurred_at": NOW, "text": note.text, "kind": "call"},
         expected_version=1,

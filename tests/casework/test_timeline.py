@@ -103,7 +103,6 @@ def test_an_amended_note_says_so_on_the_timeline(cast):
     note = make_note(cast.case, cast.assigned, when=BASE)
     services.note_change(
         actor=cast.supervisor,
-        request=None,
         note=note,
         changes={"text": "Corrected."},
         expected_version=1,

@@ -34,7 +34,6 @@ def set_profile(cast, tz="Europe/London", windows=None, channels=("phone",)):
     profile = cast.case.safe_contact
     return services.safe_contact_save(
         actor=cast.assigned,
-        request=None,
         case=cast.case,
         expected_version=profile.version,
         timezone_name=tz,

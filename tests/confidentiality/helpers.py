@@ -34,7 +34,6 @@ def release(
     today = timezone.localdate()
     return services.release_record(
         actor=cast.other_team if case.pk == cast.team2_case.pk else cast.assigned,
-        request=None,
         case=case,
         consenting_party=party(case),
         recipient=recipient,

@@ -39,7 +39,6 @@ def _plan(cast, case=None):
     case = case or cast.case
     plan_save(
         actor=cast.assigned,
-        request=None,
         case=case,
         expected_version=0,
         content={
@@ -281,9 +280,7 @@ def test_evidence_pack_under_an_expired_release_is_refused(cast, login, evidence
 
 def test_evidence_pack_under_a_revoked_release_is_refused(cast, login, evidence):
     rel = release(cast, categories=[Category.EVIDENCE])
-    services.release_revoke(
-        actor=cast.assigned, request=None, case=cast.case, release=rel, reason="withdrawn"
-    )
+    services.release_revoke(actor=cast.assigned, case=cast.case, release=rel, reason="withdrawn")
     response = _evidence_post(login(cast.assigned), cast, rel, files=evidence["files"])
     _assert_refused(response, "revoked")
 
@@ -353,9 +350,7 @@ def test_the_export_pages_list_the_case_releases_and_are_audited_reads(cast, log
 def test_break_glass_reader_cannot_export(cast, login):
     from caseflow.cases.services import break_glass_open
 
-    break_glass_open(
-        actor=cast.same_team, request=None, reference=cast.case.reference, reason="duty line"
-    )
+    break_glass_open(actor=cast.same_team, reference=cast.case.reference, reason="duty line")
     client = login(cast.same_team)
     for name in ("evidence_pack", "case_export"):
         url = reverse(f"confidentiality:{name}", args=[cast.case.public_id])
@@ -430,9 +425,7 @@ def test_case_export_under_expired_or_revoked_releases_is_refused(cast, login):
     rel = release(cast)
     with time_machine.travel(timezone.now() + dt.timedelta(days=120), tick=False):
         _assert_refused(_case_export(login(cast.assigned), cast, rel), "expired")
-    services.release_revoke(
-        actor=cast.assigned, request=None, case=cast.case, release=rel, reason="withdrawn"
-    )
+    services.release_revoke(actor=cast.assigned, case=cast.case, release=rel, reason="withdrawn")
     _assert_refused(_case_export(login(cast.assigned), cast, rel), "revoked")
 
 

@@ -61,9 +61,7 @@ def test_due_purges_are_proposed_once(cast, settings):
 
 def test_agency_schedule_overrides_the_default(cast, settings):
     settings.RETENTION_NARRATIVES_YEARS, settings.RETENTION_RECORD_YEARS = 3, 7
-    services.retention_save(
-        actor=cast.agency_admin, request=None, narratives_years=1, record_years=2
-    )
+    services.retention_save(actor=cast.agency_admin, narratives_years=1, record_years=2)
     close(cast.case, 2.5)
     close(cast.foreign_case, 2.5)  # another agency, on the defaults: not due yet
     created = services.purge_propose_due()
@@ -76,7 +74,7 @@ def test_reopened_case_is_not_purged(cast):
     proposal = _proposal(case)
     Case.objects.filter(pk=case.pk).update(status=CaseStatus.ACTIVE, closed_at=None)
     with pytest.raises(services.PurgeRefused, match="reopened"):
-        services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
+        services.purge_approve(actor=cast.supervisor, proposal_id=proposal.pk)
     services.purge_propose_due()
     proposal.refresh_from_db()
     assert proposal.status == ProposalStatus.CANCELLED
@@ -87,20 +85,20 @@ def test_whole_record_purge_needs_two_different_approvers(cast):
     services.purge_propose_due()
     proposal = _proposal(case)
     with pytest.raises(PermissionDenied):
-        services.purge_approve(actor=cast.assigned, request=None, proposal_id=proposal.pk)
+        services.purge_approve(actor=cast.assigned, proposal_id=proposal.pk)
     with pytest.raises(PermissionDenied):
-        services.purge_approve(actor=cast.auditor, request=None, proposal_id=proposal.pk)
+        services.purge_approve(actor=cast.auditor, proposal_id=proposal.pk)
     with pytest.raises(PermissionDenied):
-        services.purge_approve(actor=cast.other_agency, request=None, proposal_id=proposal.pk)
-    services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
+        services.purge_approve(actor=cast.other_agency, proposal_id=proposal.pk)
+    services.purge_approve(actor=cast.supervisor, proposal_id=proposal.pk)
     proposal.refresh_from_db()
     assert proposal.status == ProposalStatus.PENDING
     with pytest.raises(services.PurgeRefused, match="different person"):
-        services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
+        services.purge_approve(actor=cast.supervisor, proposal_id=proposal.pk)
     with pytest.raises(services.PurgeRefused, match="approved purge"):
-        services.purge_execute(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
+        services.purge_execute(actor=cast.supervisor, proposal_id=proposal.pk)
     assert CaseKey.objects.filter(case=case).exists()
-    services.purge_approve(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
+    services.purge_approve(actor=cast.agency_admin, proposal_id=proposal.pk)
     proposal.refresh_from_db()
     assert proposal.status == ProposalStatus.APPROVED
 
@@ -110,10 +108,8 @@ def test_partial_purge_needs_one_approver_and_keeps_counts(cast):
     release(cast, case)
     services.purge_propose_due()
     proposal = _proposal(case, PurgeScope.NARRATIVES)
-    services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
-    certificate = services.purge_execute(
-        actor=cast.supervisor, request=None, proposal_id=proposal.pk
-    )
+    services.purge_approve(actor=cast.supervisor, proposal_id=proposal.pk)
+    certificate = services.purge_execute(actor=cast.supervisor, proposal_id=proposal.pk)
     case = fresh(case)
     assert case.summary == ""
     parties = list(Party.objects.filter(case=case))
@@ -132,9 +128,9 @@ def test_partial_purge_needs_one_approver_and_keeps_counts(cast):
 def _purge_whole(cast, case) -> DeletionCertificate:
     services.purge_propose_due()
     proposal = _proposal(case)
-    services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
-    services.purge_approve(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
-    return services.purge_execute(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
+    services.purge_approve(actor=cast.supervisor, proposal_id=proposal.pk)
+    services.purge_approve(actor=cast.agency_admin, proposal_id=proposal.pk)
+    return services.purge_execute(actor=cast.agency_admin, proposal_id=proposal.pk)
 
 
 def test_whole_record_purge_leaves_a_stub_a_certificate_and_the_audit_chain(cast):
@@ -143,7 +139,6 @@ def test_whole_record_purge_leaves_a_stub_a_certificate_and_the_audit_chain(cast
     # A disclosure made under the release: it protects the release, the purge still goes through.
     services.referral_pack_export(
         actor=cast.assigned,
-        request=None,
         case=case,
         recipient=RECIPIENT,
         categories=["contact"],
@@ -300,14 +295,14 @@ def test_purge_queue_page_has_constant_queries(cast, login):
 
     close(cast.case, 8)
     services.purge_propose_due()
-    services.purge_approve(actor=cast.supervisor, request=None, proposal_id=_proposal(cast.case).pk)
+    services.purge_approve(actor=cast.supervisor, proposal_id=_proposal(cast.case).pk)
     queries()  # warm: first-request work (session, caches) is not the page's
     few = queries()
     for _ in range(5):
         close(f.open_case(cast.team1, [cast.assigned]), 8)
     services.purge_propose_due()
     for proposal in PurgeProposal.objects.filter(status="pending"):
-        services.purge_approve(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
+        services.purge_approve(actor=cast.agency_admin, proposal_id=proposal.pk)
     assert PurgeProposal.objects.count() == 6
     assert queries() == few
 
@@ -454,10 +449,8 @@ def test_partial_purge_clears_every_narrative_and_keeps_the_rest(cast):
     close(case, 4)
     services.purge_propose_due()
     proposal = _proposal(case, PurgeScope.NARRATIVES)
-    services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
-    certificate = services.purge_execute(
-        actor=cast.supervisor, request=None, proposal_id=proposal.pk
-    )
+    services.purge_approve(actor=cast.supervisor, proposal_id=proposal.pk)
+    certificate = services.purge_execute(actor=cast.supervisor, proposal_id=proposal.pk)
 
     after = _encrypted_values(case)
     for (label, pk, name), value in before.items():
@@ -494,21 +487,21 @@ def test_a_legal_hold_blocks_approval_and_purge_until_lifted(cast, login):
     page = client.get(reverse("confidentiality:purges")).content.decode()
     assert "On legal hold" in page and "Family proceedings" not in page
     with pytest.raises(services.PurgeRefused, match="legal hold"):
-        services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
+        services.purge_approve(actor=cast.supervisor, proposal_id=proposal.pk)
     # Approved before the hold: still not carried out.
     LegalHold.objects.filter(pk=hold.pk).update(lifted_at=timezone.now())
-    services.purge_approve(actor=cast.supervisor, request=None, proposal_id=proposal.pk)
-    services.purge_approve(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
+    services.purge_approve(actor=cast.supervisor, proposal_id=proposal.pk)
+    services.purge_approve(actor=cast.agency_admin, proposal_id=proposal.pk)
     services.legal_hold_place(
-        actor=cast.supervisor, request=None, proposal_id=proposal.pk, reason="Court asked for it."
+        actor=cast.supervisor, proposal_id=proposal.pk, reason="Court asked for it."
     )
     with pytest.raises(services.PurgeRefused, match="legal hold"):
-        services.purge_execute(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
+        services.purge_execute(actor=cast.agency_admin, proposal_id=proposal.pk)
     assert CaseKey.objects.filter(case=case).exists()
     held = LegalHold.objects.get(case=case, lifted_at__isnull=True)
     lift = client.post(reverse("confidentiality:legal_hold_lift"), {"hold": held.pk}, follow=True)
     assert "is lifted" in lift.content.decode()
-    services.purge_execute(actor=cast.agency_admin, request=None, proposal_id=proposal.pk)
+    services.purge_execute(actor=cast.agency_admin, proposal_id=proposal.pk)
     assert not CaseKey.objects.filter(case=case).exists()
     assert AuditEvent.objects.filter(action="legal_hold.place").count() == 2
     assert AuditEvent.objects.filter(action="legal_hold.lift").count() == 1

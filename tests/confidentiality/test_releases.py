@@ -69,7 +69,6 @@ def test_release_from_the_other_party_is_refused(cast, login):
     with pytest.raises(services.ReleaseRefused):
         services.release_record(
             actor=cast.assigned,
-            request=None,
             case=cast.case,
             consenting_party=other,
             recipient=RECIPIENT,
@@ -161,9 +160,7 @@ def test_release_covering(cast):
     later = now + dt.timedelta(days=91)
     assert services.release_covering(cast.case, RECIPIENT, ["contact"], later) is None
     # Revoked.
-    services.release_revoke(
-        actor=cast.assigned, request=None, case=cast.case, release=rel, reason="withdrawn"
-    )
+    services.release_revoke(actor=cast.assigned, case=cast.case, release=rel, reason="withdrawn")
     assert services.release_covering(cast.case, RECIPIENT, ["contact"], now) is None
 
 
@@ -263,18 +260,14 @@ def test_expiring_releases_become_follow_ups_once(cast, settings):
     assert followups.count() == 2
     assert followups.filter(case=cast.case).get().source_key.startswith(f"release:{soon.pk}:")
     # Revoking cancels the open reminder.
-    services.release_revoke(
-        actor=cast.assigned, request=None, case=cast.case, release=soon, reason="withdrawn"
-    )
+    services.release_revoke(actor=cast.assigned, case=cast.case, release=soon, reason="withdrawn")
     assert followups.get(case=cast.case).status == FollowUpStatus.CANCELLED
 
 
 def test_break_glass_reader_cannot_record_a_release(cast, login):
     from caseflow.cases.services import break_glass_open
 
-    break_glass_open(
-        actor=cast.same_team, request=None, reference=cast.case.reference, reason="duty line"
-    )
+    break_glass_open(actor=cast.same_team, reference=cast.case.reference, reason="duty line")
     client = login(cast.same_team)
     url = reverse("confidentiality:release_new", args=[cast.case.public_id])
     assert client.get(url).status_code == 403

@@ -11,7 +11,6 @@ from django.urls import reverse
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.language import set_agency_language, set_user_language
 from caseflow.cases.models import Party, PartyRole
-from caseflow.cases.selectors import language_use
 from caseflow.lib.i18n import advocate_or_idva
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import services as safety
@@ -156,34 +155,12 @@ def test_access_needs_are_stored_encrypted(cast):
     assert "quiet" not in raw
 
 
-def test_language_use_counts_languages_served_and_interpreters(cast):
-    for case, languages, interpreter in (
-        (cast.case, "es,en", "es"),
-        (cast.restricted_case, "es", ""),
-        (cast.team2_case, "pl", "pl"),
-    ):
-        party = _survivor(case)
-        party.languages, party.interpreter_language = languages, interpreter
-        party.save()
-    other = _survivor(cast.foreign_case)
-    other.languages, other.interpreter_language = "fr", "fr"
-    other.save()
-    from caseflow.cases.models import Case
-
-    counts = language_use(Case.objects.filter(agency=cast.agency))
-    assert counts["languages"] == {"en": 1, "es": 2, "pl": 1}
-    assert counts["interpreters"] == {"es": 1, "pl": 1}
-    assert counts["interpreter_people"] == 2
-    assert counts["people"] == 3
-
-
 def test_the_safety_plan_prints_in_the_survivors_language(cast, login):
     party = _survivor(cast.case)
     party.languages = "es,en"
     party.save()
     safety.plan_save(
         actor=cast.assigned,
-        request=None,
         case=cast.case,
         expected_version=0,
         content={"safe_contacts": "Call Ana on the usual number", "go_bag": ["keys"]},

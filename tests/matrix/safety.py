@@ -20,7 +20,6 @@ def _plan_version_url(cast, case) -> str:
     if not SafetyPlan.objects.filter(case=case).exists():
         services.plan_save(
             actor=cast.assigned,
-            request=None,
             case=case,
             expected_version=0,
             content={"home": "Matrix plan text."},
@@ -37,7 +36,6 @@ def _assessment_url(cast, case) -> str:
     if assessment is None:
         assessment = services.assessment_record(
             actor=cast.assigned,
-            request=None,
             case=case,
             instrument=_sample_instrument(),
             answers={"stalking": True},

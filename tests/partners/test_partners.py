@@ -47,7 +47,6 @@ def _release(case, recipient, categories=("risk", "contact")):
 def _refer(cast, **kw):
     args = dict(
         actor=cast.assigned,
-        request=None,
         case=cast.case,
         route="judgement",
         reason="Escalating threats",
@@ -80,7 +79,6 @@ def test_lawful_basis_only_once_the_admin_has_recorded_it(cast):
         _refer(cast, basis="lawful_basis", release=None)
     services.settings_save(
         actor=cast.agency_admin,
-        request=None,
         meeting_name="High-risk team",
         lawful_basis="Vital interests: serious risk of harm.",
     )
@@ -101,7 +99,6 @@ def test_heard_within_twelve_months_is_a_repeat(cast):
     first = _refer(cast, referred_on=timezone.localdate() - dt.timedelta(days=200))
     services.meeting_update(
         actor=cast.assigned,
-        request=None,
         referral=first,
         meeting_on=timezone.localdate() - dt.timedelta(days=190),
         outcome="Police to flag the address.",
@@ -116,7 +113,6 @@ def test_an_overdue_action_is_on_its_owner_queue_only(cast):
     referral = _refer(cast)
     services.action_add(
         actor=cast.assigned,
-        request=None,
         referral=referral,
         text="Safety visit",
         owner=cast.assigned,
@@ -125,7 +121,6 @@ def test_an_overdue_action_is_on_its_owner_queue_only(cast):
     )
     services.action_add(
         actor=cast.assigned,
-        request=None,
         referral=referral,
         text="Health visitor check",
         owner=None,
@@ -137,7 +132,6 @@ def test_an_overdue_action_is_on_its_owner_queue_only(cast):
     with pytest.raises(ValidationError):  # someone who does not work the case
         services.action_add(
             actor=cast.assigned,
-            request=None,
             referral=referral,
             text="Anything",
             owner=cast.same_team,
@@ -161,7 +155,6 @@ def test_an_overdue_action_is_on_its_owner_queue_only(cast):
 def test_service_referral_needs_a_release_naming_the_organisation(cast):
     kw = dict(
         actor=cast.assigned,
-        request=None,
         case=cast.case,
         direction="out",
         service_type="housing",
@@ -180,7 +173,6 @@ def test_service_referral_needs_a_release_naming_the_organisation(cast):
     assert followup.status == FollowUpStatus.OPEN
     services.referral_set_state(
         actor=cast.assigned,
-        request=None,
         referral=referral,
         state=ReferralState.ACCEPTED,
         on=timezone.localdate(),
@@ -191,7 +183,6 @@ def test_service_referral_needs_a_release_naming_the_organisation(cast):
     with pytest.raises(ValidationError):
         services.referral_set_state(
             actor=cast.assigned,
-            request=None,
             referral=ServiceReferral.objects.get(),
             state=ReferralState.SENT,
             on=timezone.localdate(),

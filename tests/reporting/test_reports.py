@@ -141,8 +141,69 @@ def test_a_report_is_run_for_a_period_from_its_list_not_for_free_dates(cast, log
     with pytest.raises(ValueError):
         services.funder_report(
             actor=cast.auditor,
-            request=None,
             slug="hud",
             period=reports.Period(dt.date(2025, 1, 1), dt.date(2025, 6, 30), "free"),
             fmt="preview",
         )
+
+
+def _cell(report, key: str) -> int:
+    return report.grid.values[report.grid.keys[key]]
+
+
+def test_the_language_breakdowns_count_each_survivor_once_by_their_first_language(cast):
+    from caseflow.cases.models import PartyRole
+
+    for case, languages, interpreter in (
+        (f.open_case(cast.team1, reference="L-1"), "es,en", "es"),
+        (f.open_case(cast.team1, reference="L-2"), "es", ""),
+        (f.open_case(cast.team2, reference="L-3"), "pl", "pl"),
+        (f.open_case(cast.other_agency_team, reference="L-4"), "fr", "fr"),
+    ):
+        party = f.add_party(case, PartyRole.SURVIVOR, full_name=f"Survivor {case.reference}")
+        party.languages, party.interpreter_language = languages, interpreter
+        party.save()
+    period = reports.Period(
+        timezone.localdate().replace(month=1, day=1), timezone.localdate(), "this year"
+    )
+    report = reports.build("voca", cast.agency.pk, period)
+    # The report's numbers are the definition: the first language only, the agency's cases only.
+    assert (_cell(report, "language:es"), _cell(report, "language:pl")) == (2, 1)
+    assert "language:en" not in report.grid.keys and "language:fr" not in report.grid.keys
+    assert (_cell(report, "interpreter:es"), _cell(report, "interpreter:pl")) == (1, 1)
+
+
+def test_needs_met_in_the_period_are_counted_by_their_status_now(cast):
+    import datetime as dt
+
+    import time_machine
+
+    from caseflow.casework import needs
+    from caseflow.casework.models import NeedStatus
+    from tests.casework.helpers import make_need
+
+    with time_machine.travel(timezone.now(), tick=False):
+        kept = make_need(cast.case, cast.assigned, kind="housing")
+        back = make_need(cast.case, cast.assigned, kind="money")
+        make_need(cast.foreign_case, cast.other_agency, kind="housing")
+        for need in (kept, back):
+            needs.need_set_status(
+                actor=cast.assigned,
+                need=need,
+                expected_version=need.version,
+                status=NeedStatus.MET,
+            )
+        # Met, then open again: the report counts the need as it stands, not its history.
+        back.refresh_from_db()
+        needs.need_set_status(
+            actor=cast.assigned,
+            need=back,
+            expected_version=back.version,
+            status=NeedStatus.IN_PROGRESS,
+        )
+        today = timezone.localdate()
+        period = reports.Period(today - dt.timedelta(days=30), today, "the last month")
+        report = reports.build("insights", cast.agency.pk, period)
+    assert _cell(report, "needs_met:housing") == 1
+    assert _cell(report, "needs_met:money") == 0
+    assert _cell(report, "needs_met:total") == 1

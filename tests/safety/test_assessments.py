@@ -26,7 +26,6 @@ pytestmark = pytest.mark.django_db
 def assess(cast: Cast, instrument, answers, **kw):
     return services.assessment_record(
         actor=kw.pop("actor", cast.assigned),
-        request=None,
         case=kw.pop("case", cast.case),
         instrument=instrument,
         answers=answers,
@@ -196,9 +195,7 @@ def test_reassessment_follow_up_at_the_instrument_interval(cast: Cast, sample):
 
 
 def test_a_high_band_brings_the_plan_review_forward(cast: Cast, sample):
-    services.plan_save(
-        actor=cast.assigned, request=None, case=cast.case, expected_version=0, content={}
-    )
+    services.plan_save(actor=cast.assigned, case=cast.case, expected_version=0, content={})
     plan = services.plan_of(cast.case)
     assert plan.review_by == timezone.localdate() + dt.timedelta(days=30)
     assess(cast, sample, {"strangulation": True})

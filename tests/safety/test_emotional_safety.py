@@ -27,7 +27,6 @@ EMOTIONAL = {
 def save(cast: Cast, expected: int, **content):
     return services.plan_save(
         actor=cast.assigned,
-        request=None,
         case=cast.case,
         expected_version=expected,
         content=content,

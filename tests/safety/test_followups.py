@@ -22,7 +22,6 @@ def plan(cast: Cast, case=None, actor=None, **content):
     with time_machine.travel(START, tick=False):
         return services.plan_save(
             actor=actor or cast.assigned,
-            request=None,
             case=case or cast.case,
             expected_version=0,
             content=content,
@@ -53,7 +52,7 @@ def test_overdue_review_gets_one_follow_up_however_often_the_sweep_runs(cast: Ca
 def test_a_reviewed_plan_is_not_overdue(cast: Cast):
     plan(cast)
     with at(dt.date(2026, 2, 1)):
-        services.plan_mark_reviewed(actor=cast.assigned, request=None, case=cast.case)
+        services.plan_mark_reviewed(actor=cast.assigned, case=cast.case)
     with at(dt.date(2026, 2, 20)):
         assert services.safety_followups_sweep()["plan_review"] == 0
     assert not FollowUp.objects.exists()

@@ -23,7 +23,6 @@ pytestmark = pytest.mark.django_db
 def save(cast: Cast, expected: int, actor=None, case=None, **content):
     return services.plan_save(
         actor=actor or cast.assigned,
-        request=None,
         case=case or cast.case,
         expected_version=expected,
         content=content,
@@ -105,9 +104,7 @@ def test_two_saves_racing_from_the_same_version_one_wins(cast: Cast, allow_audit
 
     def write(user, case, text):
         with transaction.atomic():
-            services.plan_save(
-                actor=user, request=None, case=case, expected_version=1, content={"home": text}
-            )
+            services.plan_save(actor=user, case=case, expected_version=1, content={"home": text})
 
     def attempt(user, text):
         try:
@@ -210,14 +207,14 @@ def test_mark_reviewed_records_who_and_when_and_closes_the_old_follow_up(cast: C
     with time_machine.travel(dt.datetime(2026, 3, 1, 9, tzinfo=dt.UTC), tick=False):
         services.safety_followups_sweep()
         review = FollowUp.objects.get(case=cast.case, kind="plan_review")
-        plan = services.plan_mark_reviewed(actor=cast.supervisor, request=None, case=cast.case)
+        plan = services.plan_mark_reviewed(actor=cast.supervisor, case=cast.case)
         assert plan.last_reviewed_by == cast.supervisor
         assert plan.last_reviewed_at == dt.datetime(2026, 3, 1, 9, tzinfo=dt.UTC)
         assert plan.review_by == dt.date(2026, 3, 31)
         review.refresh_from_db()
         assert review.status == FollowUpStatus.CANCELLED
         chosen = services.plan_mark_reviewed(
-            actor=cast.assigned, request=None, case=cast.case, review_by=dt.date(2026, 3, 10)
+            actor=cast.assigned, case=cast.case, review_by=dt.date(2026, 3, 10)
         )
         assert chosen.review_by == dt.date(2026, 3, 10)
     assert AuditEvent.objects.filter(action="plan.review").count() == 2
@@ -225,4 +222,4 @@ def test_mark_reviewed_records_who_and_when_and_closes_the_old_follow_up(cast: C
 
 def test_mark_reviewed_without_a_plan_is_refused(cast: Cast):
     with pytest.raises(ValidationError, match="no safety plan"):
-        services.plan_mark_reviewed(actor=cast.assigned, request=None, case=cast.case)
+        services.plan_mark_reviewed(actor=cast.assigned, case=cast.case)

@@ -80,7 +80,6 @@ def test_a_bad_date_on_the_plan_form_is_a_form_error_and_nothing_is_saved(cast: 
 def test_a_stale_save_through_the_form_is_refused_with_the_changed_sections(cast: Cast, login):
     services.plan_save(
         actor=cast.assigned,
-        request=None,
         case=cast.case,
         expected_version=0,
         content={"pets": "cat"},
@@ -112,7 +111,6 @@ def test_version_pages_and_diff(cast: Cast, login):
     for n, home in enumerate(["Leave by the back door.", "Leave by the front door."]):
         services.plan_save(
             actor=cast.assigned,
-            request=None,
             case=cast.case,
             expected_version=n,
             content={"home": home},
@@ -137,9 +135,7 @@ def test_mark_reviewed_through_the_page(cast: Cast, login):
     response = client.post(url("plan_review", cast))
     assert response.status_code == 302
     assert not SafetyPlan.objects.exists()
-    services.plan_save(
-        actor=cast.assigned, request=None, case=cast.case, expected_version=0, content={}
-    )
+    services.plan_save(actor=cast.assigned, case=cast.case, expected_version=0, content={})
     assert client.post(url("plan_review", cast), {"review_by": "2020-01-01"}).status_code == 302
     assert SafetyPlan.objects.get().last_reviewed_at is None
     client.post(url("plan_review", cast), {"review_by": "not a date"})
@@ -152,7 +148,6 @@ def test_mark_reviewed_through_the_page(cast: Cast, login):
 def test_safe_print_leaves_out_sections_and_names_no_agency(cast: Cast, login):
     services.plan_save(
         actor=cast.assigned,
-        request=None,
         case=cast.case,
         expected_version=0,
         content={"home": "Front room is safest.", "pets": "Dog to neighbour."},
@@ -243,16 +238,14 @@ def test_an_instrument_of_another_agency_is_not_found(cast: Cast, login):
 
 
 def test_case_page_panel_shows_plan_review_and_risk_trend(cast: Cast, login, sample):
-    services.plan_save(
-        actor=cast.assigned, request=None, case=cast.case, expected_version=0, content={}
-    )
+    services.plan_save(actor=cast.assigned, case=cast.case, expected_version=0, content={})
     for answers in (
         {"stalking": True},
         {"abuse_escalating": True, "recent_separation": True, "threats_to_kill": True},
         {"strangulation": True},
     ):
         services.assessment_record(
-            actor=cast.assigned, request=None, case=cast.case, instrument=sample, answers=answers
+            actor=cast.assigned, case=cast.case, instrument=sample, answers=answers
         )
     client = login(cast.assigned)
     body = client.get(reverse("cases:detail", args=[cast.case.public_id])).content.decode()
@@ -276,12 +269,9 @@ def test_case_panel_query_count_does_not_grow_with_assessments(
 ):
     from caseflow.safety.panels import case_panel
 
-    services.plan_save(
-        actor=cast.assigned, request=None, case=cast.case, expected_version=0, content={}
-    )
+    services.plan_save(actor=cast.assigned, case=cast.case, expected_version=0, content={})
     services.assessment_record(
         actor=cast.assigned,
-        request=None,
         case=cast.case,
         instrument=sample,
         answers={"stalking": True},
@@ -293,7 +283,6 @@ def test_case_panel_query_count_does_not_grow_with_assessments(
     for _ in range(8):
         services.assessment_record(
             actor=cast.assigned,
-            request=None,
             case=cast.case,
             instrument=sample,
             answers={"stalking": True},

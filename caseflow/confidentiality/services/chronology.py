@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.http import HttpRequest
-
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
 from caseflow.cases.models import Case
@@ -32,7 +30,6 @@ def timeline_categories(sources: Iterable[Source]) -> list[str]:
 def timeline_share(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     chronology: Chronology,
     recipient: str,
@@ -43,7 +40,6 @@ def timeline_share(
     is audited (and stands) and raises :class:`ReleaseRequired`: nothing is produced."""
     authority = outside_authority(
         actor=actor,
-        request=request,
         case=case,
         recipient=recipient,
         categories=timeline_categories(chronology.sources),
@@ -54,7 +50,6 @@ def timeline_share(
     record(
         "timeline.share",
         actor=actor,
-        request=request,
         case=case,
         obj=case,
         detail={

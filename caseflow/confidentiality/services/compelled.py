@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow import policy
@@ -56,7 +55,6 @@ class Authority:
 def outside_authority(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     recipient: str,
     categories: list[str],
@@ -75,7 +73,6 @@ def outside_authority(
         if order is None:
             raise _refused(
                 actor=actor,
-                request=request,
                 case=case,
                 kind=kind,
                 categories=categories,
@@ -94,7 +91,6 @@ def outside_authority(
         return Authority(disclosure, order=order)
     release = _authorise(
         actor=actor,
-        request=request,
         case=case,
         kind=kind,
         release_id=release_id,
@@ -140,7 +136,6 @@ def _next_safe_contact(case: Case, now: dt.datetime) -> tuple[dt.datetime, str]:
 def compelled_record(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     kind: str,
     received_on: dt.date,
@@ -219,7 +214,6 @@ def compelled_record(
     record(
         "disclosure.compelled",
         actor=actor,
-        request=request,
         case=case,
         obj=order,
         detail={

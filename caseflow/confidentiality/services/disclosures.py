@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow import policy
@@ -34,7 +33,6 @@ class ReferralPack:
 def referral_pack_export(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     recipient: str,
     categories: list[str],
@@ -52,7 +50,6 @@ def referral_pack_export(
         record(
             "disclosure.refused",
             actor=actor,
-            request=request,
             case=case,
             obj=case,
             detail={"categories": categories, "reason": "no_covering_release", "format": fmt},
@@ -70,7 +67,6 @@ def referral_pack_export(
         record(
             "disclosure.referral_pack",
             actor=actor,
-            request=request,
             case=case,
             obj=disclosure,
             detail={
@@ -86,7 +82,6 @@ def referral_pack_export(
 def _refused(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     kind: str,
     categories: list[str],
@@ -97,7 +92,6 @@ def _refused(
     record(
         "disclosure.refused",
         actor=actor,
-        request=request,
         case=case,
         obj=case,
         detail={
@@ -125,7 +119,6 @@ def _release_for(case: Case, release_id: str) -> Release | None:
 def _authorise(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     kind: str,
     release_id: str,
@@ -139,7 +132,6 @@ def _authorise(
     if reason is not None:
         raise _refused(
             actor=actor,
-            request=request,
             case=case,
             kind=kind,
             categories=categories,

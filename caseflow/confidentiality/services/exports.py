@@ -15,7 +15,6 @@ from typing import Any
 from cryptography.fernet import InvalidToken
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
-from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow.accounts.models import User
@@ -51,7 +50,6 @@ class EvidenceUnavailable(Exception):
 def evidence_pack_export(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     release_id: str,
     recipient: str,
@@ -69,7 +67,6 @@ def evidence_pack_export(
     categories = [str(c) for c in EVIDENCE_PACK_CATEGORIES]
     release = _authorise(
         actor=actor,
-        request=request,
         case=case,
         kind=DisclosureKind.EVIDENCE_PACK,
         release_id=release_id,
@@ -134,7 +131,6 @@ def evidence_pack_export(
         record(
             "disclosure.evidence_pack",
             actor=actor,
-            request=request,
             case=case,
             obj=disclosure,
             detail={
@@ -157,7 +153,6 @@ def evidence_pack_export(
 def case_export(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     release_id: str,
     recipient: str,
@@ -170,7 +165,6 @@ def case_export(
     wanted = sorted(set(categories) or (set(release.categories) if release else set()))
     release = _authorise(
         actor=actor,
-        request=request,
         case=case,
         kind=DisclosureKind.CASE_EXPORT,
         release_id=release_id,
@@ -207,7 +201,6 @@ def case_export(
         record(
             "disclosure.case_export",
             actor=actor,
-            request=request,
             case=case,
             obj=disclosure,
             detail={"disclosure": disclosure.pk, "release": release.pk, "categories": wanted},

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -14,9 +13,7 @@ from caseflow.confidentiality.services.configure import may_configure
 
 
 @transaction.atomic
-def field_settings_save(
-    *, actor: User, request: HttpRequest | None, values: dict[str, tuple[bool, str]]
-) -> None:
+def field_settings_save(*, actor: User, values: dict[str, tuple[bool, str]]) -> None:
     """Hide or relabel optional intake fields for the actor's agency."""
     if not may_configure(actor):
         raise PermissionDenied
@@ -32,4 +29,4 @@ def field_settings_save(
             setting.hidden, setting.label = hidden, label
             setting.save()
             changed.append(name)
-    record("fields.save", actor=actor, request=request, detail={"fields": changed})
+    record("fields.save", actor=actor, detail={"fields": changed})

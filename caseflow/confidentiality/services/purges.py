@@ -11,7 +11,6 @@ from cryptography.fernet import Fernet
 from django.core.exceptions import PermissionDenied
 from django.db import models, transaction
 from django.db.models import ProtectedError, RestrictedError
-from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow import policy
@@ -52,7 +51,7 @@ def _locked_proposal(actor: User, proposal_id: int) -> PurgeProposal:
 
 
 @transaction.atomic
-def purge_approve(*, actor: User, request: HttpRequest | None, proposal_id: int) -> PurgeProposal:
+def purge_approve(*, actor: User, proposal_id: int) -> PurgeProposal:
     """One approval. A whole-record purge needs two different approvers, a partial one one."""
     if not policy.may_decide_purges(actor):
         raise PermissionDenied
@@ -79,7 +78,6 @@ def purge_approve(*, actor: User, request: HttpRequest | None, proposal_id: int)
     record(
         "purge.approve",
         actor=actor,
-        request=request,
         case=case,
         obj=proposal,
         detail={
@@ -104,9 +102,7 @@ def _refuse_if_held(case: Case) -> None:
 
 
 @transaction.atomic
-def legal_hold_place(
-    *, actor: User, request: HttpRequest | None, proposal_id: int, reason: str
-) -> LegalHold:
+def legal_hold_place(*, actor: User, proposal_id: int, reason: str) -> LegalHold:
     """Put the case of a purge proposal on legal hold, with the reason it must be kept."""
     if not policy.may_decide_purges(actor):
         raise PermissionDenied
@@ -116,12 +112,12 @@ def legal_hold_place(
         raise PurgeRefused(f"Case {case.reference} is already on legal hold.")
     hold = LegalHold(case=case, placed_by=actor, reason=reason)
     hold.save()
-    record("legal_hold.place", actor=actor, request=request, case=case, obj=hold)
+    record("legal_hold.place", actor=actor, case=case, obj=hold)
     return hold
 
 
 @transaction.atomic
-def legal_hold_lift(*, actor: User, request: HttpRequest | None, hold_id: int) -> LegalHold:
+def legal_hold_lift(*, actor: User, hold_id: int) -> LegalHold:
     agency_id = policy.agency_id_of(actor)
     if not policy.may_decide_purges(actor) or agency_id is None:
         raise PermissionDenied
@@ -135,7 +131,7 @@ def legal_hold_lift(*, actor: User, request: HttpRequest | None, hold_id: int) -
         raise PurgeRefused(_("This legal hold has been lifted already."))
     hold.lifted_by, hold.lifted_at = actor, timezone.now()
     hold.save(update_fields=["lifted_by", "lifted_at"])
-    record("legal_hold.lift", actor=actor, request=request, case=hold.case, obj=hold)
+    record("legal_hold.lift", actor=actor, case=hold.case, obj=hold)
     return hold
 
 
@@ -231,9 +227,7 @@ def _clear_narratives(case: Case) -> dict[str, Any]:
 
 
 @transaction.atomic
-def purge_execute(
-    *, actor: User, request: HttpRequest | None, proposal_id: int
-) -> DeletionCertificate:
+def purge_execute(*, actor: User, proposal_id: int) -> DeletionCertificate:
     """Carry out an approved purge and issue its deletion certificate."""
     if not policy.may_decide_purges(actor):
         raise PermissionDenied
@@ -283,7 +277,6 @@ def purge_execute(
     record(
         "purge.execute",
         actor=actor,
-        request=request,
         case=case,
         obj=certificate,
         detail={

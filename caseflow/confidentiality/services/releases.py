@@ -11,7 +11,6 @@ from dateutil.relativedelta import relativedelta
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow import policy
@@ -80,7 +79,6 @@ def categories_problem(categories: Iterable[str]) -> str | None:
 def release_record(
     *,
     actor: User,
-    request: HttpRequest | None,
     case: Case,
     consenting_party: Party,
     for_child: Party | None = None,
@@ -117,7 +115,6 @@ def release_record(
     record(
         "release.create",
         actor=actor,
-        request=request,
         case=case,
         obj=release,
         detail={
@@ -132,9 +129,7 @@ def release_record(
 
 
 @transaction.atomic
-def release_revoke(
-    *, actor: User, request: HttpRequest | None, case: Case, release: Release, reason: str
-) -> Release:
+def release_revoke(*, actor: User, case: Case, release: Release, reason: str) -> Release:
     if not policy.may(actor, case, "edit"):
         raise PermissionDenied
     locked = Release.objects.select_for_update().get(pk=release.pk, case=case)
@@ -148,7 +143,6 @@ def release_revoke(
     record(
         "release.revoke",
         actor=actor,
-        request=request,
         case=case,
         obj=release,
         detail={"release": release.pk},

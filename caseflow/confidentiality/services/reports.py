@@ -13,7 +13,6 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.db.models.functions import TruncMonth, TruncQuarter
-from django.http import HttpRequest
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -50,7 +49,6 @@ def _period_label(period: str, value: dt.datetime | dt.date) -> str:
 def aggregate_report(
     *,
     actor: User,
-    request: HttpRequest | None,
     period: str,
     dimensions: list[str],
     start: dt.date,
@@ -119,7 +117,6 @@ def aggregate_report(
     record(
         "report.aggregate",
         actor=actor,
-        request=request,
         detail={
             "period": period,
             "dimensions": dimensions,

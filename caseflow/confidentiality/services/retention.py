@@ -9,7 +9,6 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
-from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow import policy
@@ -34,9 +33,7 @@ def schedule_for(agency_id: int) -> tuple[int, int]:
 
 
 @transaction.atomic
-def retention_save(
-    *, actor: User, request: HttpRequest | None, narratives_years: int, record_years: int
-) -> RetentionSchedule:
+def retention_save(*, actor: User, narratives_years: int, record_years: int) -> RetentionSchedule:
     if not may_configure(actor):
         raise PermissionDenied
     if record_years < narratives_years:
@@ -55,7 +52,6 @@ def retention_save(
     record(
         "retention.save",
         actor=actor,
-        request=request,
         obj=schedule,
         detail={"narratives_years": narratives_years, "record_years": record_years},
     )
