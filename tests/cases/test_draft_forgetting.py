@@ -23,7 +23,7 @@ SAVED = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
 
 
 def _draft(user, case, form="note-new"):
-    return draft_save(user=user, request=None, case=case, form=form, data={"text": ["Half"]})
+    return draft_save(user=user, case=case, form=form, data={"text": ["Half"]})
 
 
 def _kept():
@@ -58,9 +58,7 @@ def test_the_hourly_task_forgets_drafts_older_than_draft_days(cast, settings):
 def test_an_author_who_loses_the_case_loses_their_drafts(cast):
     _draft(cast.assigned, cast.case)
     _draft(cast.supervisor, cast.case)  # still supervises the case: keeps theirs
-    services.case_assign(
-        actor=cast.supervisor, request=None, case=cast.case, primary=cast.same_team, others=[]
-    )
+    services.case_assign(actor=cast.supervisor, case=cast.case, primary=cast.same_team, others=[])
     assert _kept() == [("supervisor", "note-new")]
     event = AuditEvent.objects.get(action="draft.forget")
     assert event.detail == {"case_id": cast.case.pk, "count": 1, "reason": "unassigned"}
@@ -72,7 +70,6 @@ def test_a_deactivated_author_loses_their_drafts(cast):
     _draft(cast.supervisor, cast.case)
     staff_save(
         actor=cast.agency_admin,
-        request=None,
         user=cast.assigned,
         data={
             "first_name": "A",
