@@ -41,7 +41,9 @@ RULE_BREAKING = re.compile(
 )
 #: Spanish forms that assume the reader's or the survivor's gender.
 GENDERED = re.compile(
-    r"(?<!persona )(?<!personas )\b(usuarias?|supervisoras?)\b|\bnuestra usuaria\b"
+    # "supervisor o supervisora", "usuario o usuaria": both named, nobody assumed.
+    r"(?<!persona )(?<!personas )(?<!supervisor o )(?<!supervisores o )(?<!usuario o )"
+    r"(?<!usuarios o )\b(usuarias?|supervisoras?)\b|\bnuestra usuaria\b"
 )
 
 
@@ -67,6 +69,7 @@ def test_the_check_finds_what_it_looks_for():
     assert problems_in("Contacto del agresor") == ["blaming word 'agresor'"]
     assert problems_in("Superviviente (usuaria)") == ["gendered form 'usuaria'"]
     assert problems_in("la persona usuaria y su persona supervisora") == []
+    assert problems_in("consulta a tu supervisor o supervisora") == []
     assert problems_in("Contact from the survivor is never a breach") == []
 
 
