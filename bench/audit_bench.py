@@ -98,7 +98,7 @@ def main() -> None:
 
 def seed_staff_and_cases():
     from caseflow.accounts.models import Agency, Membership, Role, Team, User
-    from caseflow.cases import services
+    from caseflow.cases import journey
 
     agency = Agency.objects.create(name="Bench agency", slug="bench")
     team = Team.objects.create(agency=agency, name="Bench team")
@@ -115,7 +115,7 @@ def seed_staff_and_cases():
     auditor = person("auditor", Role.AUDITOR)
     operator = person("operator", None, superuser=True)
     cases = [
-        services.case_open(
+        journey.case_open(
             actor=advocate,
             team=team,
             survivor={"full_name": f"Bench Person {i}", "date_of_birth": "1990-01-01"},

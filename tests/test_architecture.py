@@ -234,3 +234,65 @@ def _cache_importers() -> list[str]:
 def test_only_softcache_touches_the_cache():
     """Everything else would fail with the cache (a Redis that is down): see softcache."""
     assert sorted(set(_cache_importers())) == ["lib/softcache.py"]
+
+
+# --- No import cycle anywhere in caseflow ---------------------------------------------------
+#
+# import-linter checks between apps; a circle inside one app (the journey and the case services
+# importing each other) it does not see. Imports made only for type checking are not cycles.
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(edges.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                group.append(top)
+                if top == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle_anywhere_in_caseflow():
+    import sys
+
+    import grimp
+
+    sys.path.insert(0, str(ROOT.parent))
+    try:
+        graph = grimp.build_graph("caseflow", exclude_type_checking_imports=True)
+    finally:
+        sys.path.remove(str(ROOT.parent))
+    modules = {m for m in graph.modules if ".migrations" not in m}
+    edges = {m: graph.find_modules_directly_imported_by(m) & modules for m in modules}
+    assert len(modules) >= 200 and sum(len(e) for e in edges.values()) >= 500
+    assert _cycles(edges) == []

@@ -1,4 +1,5 @@
-"""The survivor's journey through the service: episodes of support inside one case, closure with
+"""The case's lifecycle and the survivor's journey through the service: opening a case, its
+status, episodes of support inside one case, closure with
 its reason, exit check and outcomes (a supervisor's approval when the risk is high), returns and
 re-referrals, and where the case's risk level comes from.
 
@@ -22,10 +23,11 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from caseflow import policy
-from caseflow.accounts.models import User
+from caseflow.accounts.models import Team, User
 from caseflow.audit.services import record
-from caseflow.cases import features
+from caseflow.cases import features, services
 from caseflow.cases.models import (
+    STATUS_TRANSITIONS,
     Case,
     CaseStatus,
     Closure,
@@ -46,6 +48,7 @@ from caseflow.cases.models import (
 )
 from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.inbox.services import case_supervisors, notifications_resolve, notify
+from caseflow.lib.i18n import gettext_lazy as _
 
 #: Risk bands in order, lowest first (``unknown`` is below every band: nothing assessed).
 RISK_ORDER: dict[str, int] = {
@@ -54,6 +57,105 @@ RISK_ORDER: dict[str, int] = {
     RiskLevel.MEDIUM: 2,
     RiskLevel.HIGH: 3,
 }
+
+
+# --- Opening, and the case's status -------------------------------------------------------------
+
+
+@transaction.atomic
+def case_open(
+    *,
+    actor: User,
+    team: Team,
+    survivor: dict[str, Any],
+    other_party: dict[str, Any] | None,
+    risk_level: str = RiskLevel.UNKNOWN,
+    summary: str = "",
+    reference: str = "",
+) -> Case:
+    """Take in a referral: the case, its survivor and other party, the actor as primary advocate.
+
+    A new case is not yet assessed: intake asks for no risk band (``risk_level`` is for imports
+    and the demo, and is recorded as chosen at intake)."""
+    if team not in policy.intake_teams(actor):
+        raise PermissionDenied(_("You can only open cases in your own teams."))
+    people = [(PartyRole.SURVIVOR, survivor["full_name"], survivor.get("date_of_birth"))]
+    if other_party:
+        people.append(
+            (PartyRole.OTHER_PARTY, other_party["full_name"], other_party.get("date_of_birth"))
+        )
+    check = services.conflict_check(agency_id=team.agency_id, people=people)
+    conflict = check.found
+    case = Case.objects.create(
+        agency_id=team.agency_id,
+        team=team,
+        reference=reference or services.next_reference(team.agency_id),
+        risk_level=risk_level,
+        primary_advocate=actor,
+        conflict_flag=conflict,
+        summary=summary,
+    )
+    services.set_assignees(case, [actor])
+    episode_first(case=case, actor=actor)
+    risk_from_intake(actor=actor, case=case, level=risk_level)
+    record(
+        "case.create",
+        actor=actor,
+        case=case,
+        obj=case,
+        detail={"conflict_flag": conflict, "checked_by_name_only": list(check.name_only)},
+    )
+    for role, data in ((PartyRole.SURVIVOR, survivor), (PartyRole.OTHER_PARTY, other_party)):
+        if data:
+            services.party_save(actor=actor, case=case, party=Party(role=role), data=data)
+    if conflict:
+        # Opened despite a possible conflict: the team's supervisors decide what happens next.
+        notify(
+            recipients=case_supervisors(case),
+            kind="conflict",
+            case=case,
+            key=f"conflict:{case.pk}",
+            text=f"Case {case.reference} was opened despite a possible conflict: please review it.",
+        )
+    return case
+
+
+@transaction.atomic
+def case_set_status(*, actor: User, case: Case, status: str) -> Case:
+    """Move a case along referral → active → dormant. Closing goes through the closure (its
+    reason, exit check and outcomes: ``closure_submit``); reopening a closed case starts
+    a new episode (``case_reopen``) and keeps the whole history."""
+    if not policy.may(actor, case, "change_status"):
+        raise PermissionDenied
+    if status not in STATUS_TRANSITIONS.get(case.status, set()):
+        raise ValidationError(
+            _("A %(status)s case cannot be made %(status2)s.")
+            % {"status": case.get_status_display().lower(), "status2": status}
+        )
+    if status == CaseStatus.CLOSED:
+        raise ValidationError(
+            gettext("A case is closed through its closure page, with a reason and outcomes.")
+        )
+    if case.status == CaseStatus.CLOSED:
+        case_reopen(actor=actor, case=case)
+        return case
+    previous = case.status
+    case.status = status
+    if status == CaseStatus.CLOSED:
+        case.closed_at = timezone.now()
+    elif previous in (CaseStatus.CLOSED, CaseStatus.DORMANT):
+        case.closed_at = None
+    case.save(update_fields=["status", "closed_at", "updated_at"])
+    if status == CaseStatus.ACTIVE:
+        episode_activate(case=case, actor=actor)
+    record(
+        "case.status",
+        actor=actor,
+        case=case,
+        obj=case,
+        detail={"from": previous, "to": status},
+    )
+    return case
 
 
 # --- Episodes ------------------------------------------------------------------------------------
@@ -212,19 +314,17 @@ def survivor_match(
 ) -> Q | None:
     """The parties that are this survivor, by blind index as the conflict check matches: name
     and date of birth when both are known on both sides, else the name alone."""
-    from caseflow.cases.services import identity_index_for
-
     name_index = name_index_for(full_name or "")
     if not name_index:
         return None
-    identity = identity_index_for(full_name, date_of_birth)
+    identity = services.identity_index_for(full_name, date_of_birth)
     if identity:
         return Q(identity_index=identity) | Q(name_index=name_index, identity_index="")
     return Q(name_index=name_index)
 
 
 def earlier_cases(
-    actor: User, *, agency_id: int, full_name: str, date_of_birth: str | dt.date | None
+    *, actor: User, agency_id: int, full_name: str, date_of_birth: str | dt.date | None
 ) -> EarlierCases:
     """The agency's cases (open or closed) whose client is this survivor."""
     match = survivor_match(agency_id=agency_id, full_name=full_name, date_of_birth=date_of_birth)
@@ -260,15 +360,11 @@ def reopen_from_intake(
     """The advocate took up the survivor's earlier case instead of opening a duplicate. A closed
     case is reopened (a new episode, "referred again"); an open one carries on. A new other party
     named in the referral is added to the case; nothing typed is lost."""
-    from caseflow.cases.services import party_save
-
     policy.require(actor, case, "change_status")
     episode = None
     if case.status == CaseStatus.CLOSED:
         episode = case_reopen(actor=actor, case=case, start=EpisodeStart.REREFERRAL, via="intake")
     elif case.status == CaseStatus.DORMANT:
-        from caseflow.cases.services import case_set_status
-
         case_set_status(actor=actor, case=case, status=CaseStatus.ACTIVE)
     if summary.strip():
         stamp = timezone.localdate().isoformat()
@@ -280,7 +376,7 @@ def reopen_from_intake(
             case=case, role=PartyRole.OTHER_PARTY, name_index=index
         ).exists()
         if not known:
-            party_save(
+            services.party_save(
                 actor=actor,
                 case=case,
                 party=Party(role=PartyRole.OTHER_PARTY),
@@ -352,8 +448,6 @@ def open_reopen_requests(case: Case) -> list[ReopenRequest]:
 def reopen_request_decide(*, actor: User, asked: ReopenRequest, accept: bool) -> None:
     """A supervisor of the case's team reopens the case and assigns it to the advocate who
     asked (who becomes its primary advocate, the others stay), or declines."""
-    from caseflow.cases.services import case_assign, case_set_status
-
     case = asked.case
     policy.require(actor, case, "assign")
     locked = ReopenRequest.objects.select_for_update().get(pk=asked.pk)
@@ -371,7 +465,7 @@ def reopen_request_decide(*, actor: User, asked: ReopenRequest, accept: bool) ->
             case_set_status(actor=actor, case=case, status=CaseStatus.ACTIVE)
         others = [u for u in case.assignees.all() if u.pk != asked.requested_by_id]
         if policy.assignable_users(case).filter(pk=asked.requested_by_id).exists():
-            case_assign(actor=actor, case=case, primary=asked.requested_by, others=others)
+            services.case_assign(actor=actor, case=case, primary=asked.requested_by, others=others)
     locked.state = ReopenRequestState.REOPENED if accept else ReopenRequestState.DECLINED
     locked.decided_by = actor
     locked.decided_at = timezone.now()

@@ -1,4 +1,8 @@
-"""Operations on cases: each checks policy itself, runs in a transaction and writes its audit."""
+"""Plain writes on cases (details, assignment, restriction, people, emergency access), and the
+conflict check: each checks policy itself, runs in a transaction and writes its audit.
+
+The case's lifecycle (opening, status, episodes, reopening, closure) is the journey's
+(:mod:`caseflow.cases.journey`), which builds on these; nothing here calls the journey."""
 
 from __future__ import annotations
 
@@ -13,24 +17,19 @@ from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
 
 from caseflow import policy
-from caseflow.accounts.models import Role, Team, User
+from caseflow.accounts.models import Role, User
 from caseflow.audit.models import AuditEvent
 from caseflow.audit.services import record
-from caseflow.cases import journey
 from caseflow.cases.drafts import drafts_forget_lost
 from caseflow.cases.models import (
-    STATUS_TRANSITIONS,
     BreakGlassGrant,
     Case,
     CaseAssignment,
     CaseChange,
-    CaseStatus,
     Party,
     PartyRole,
-    RiskLevel,
     name_index_for,
 )
 from caseflow.inbox.services import case_supervisors, notify
@@ -103,7 +102,7 @@ def next_reference(agency_id: int) -> str:
     return f"{prefix}{candidate:05d}"
 
 
-def _set_assignees(case: Case, users: Iterable[User]) -> tuple[list[int], list[int]]:
+def set_assignees(case: Case, users: Iterable[User]) -> tuple[list[int], list[int]]:
     wanted = {u.pk for u in users}
     current = set(CaseAssignment.objects.filter(case=case).values_list("user_id", flat=True))
     added, removed = sorted(wanted - current), sorted(current - wanted)
@@ -114,66 +113,9 @@ def _set_assignees(case: Case, users: Iterable[User]) -> tuple[list[int], list[i
     return added, removed
 
 
-@transaction.atomic
-def case_open(
-    *,
-    actor: User,
-    team: Team,
-    survivor: dict[str, Any],
-    other_party: dict[str, Any] | None,
-    risk_level: str = RiskLevel.UNKNOWN,
-    summary: str = "",
-    reference: str = "",
-) -> Case:
-    """Take in a referral: the case, its survivor and other party, the actor as primary advocate.
-
-    A new case is not yet assessed: intake asks for no risk band (``risk_level`` is for imports
-    and the demo, and is recorded as chosen at intake)."""
-    if team not in policy.intake_teams(actor):
-        raise PermissionDenied(_("You can only open cases in your own teams."))
-    people = [(PartyRole.SURVIVOR, survivor["full_name"], survivor.get("date_of_birth"))]
-    if other_party:
-        people.append(
-            (PartyRole.OTHER_PARTY, other_party["full_name"], other_party.get("date_of_birth"))
-        )
-    check = conflict_check(agency_id=team.agency_id, people=people)
-    conflict = check.found
-    case = Case.objects.create(
-        agency_id=team.agency_id,
-        team=team,
-        reference=reference or next_reference(team.agency_id),
-        risk_level=risk_level,
-        primary_advocate=actor,
-        conflict_flag=conflict,
-        summary=summary,
-    )
-    _set_assignees(case, [actor])
-    journey.episode_first(case=case, actor=actor)
-    journey.risk_from_intake(actor=actor, case=case, level=risk_level)
-    record(
-        "case.create",
-        actor=actor,
-        case=case,
-        obj=case,
-        detail={"conflict_flag": conflict, "checked_by_name_only": list(check.name_only)},
-    )
-    for role, data in ((PartyRole.SURVIVOR, survivor), (PartyRole.OTHER_PARTY, other_party)):
-        if data:
-            party_save(actor=actor, case=case, party=Party(role=role), data=data)
-    if conflict:
-        # Opened despite a possible conflict: the team's supervisors decide what happens next.
-        notify(
-            recipients=case_supervisors(case),
-            kind="conflict",
-            case=case,
-            key=f"conflict:{case.pk}",
-            text=f"Case {case.reference} was opened despite a possible conflict: please review it.",
-        )
-    return case
-
-
 #: Case fields a case worker may change through the edit form.
-#: The risk level is changed on its own page, with a reason (``journey.risk_level_override``).
+#: The risk level is changed on its own page, with a reason (``journey.risk_level_override``);
+#: opening, status, reopening and closing are the journey's (``caseflow.cases.journey``).
 CASE_EDITABLE = ("reference", "summary")
 
 
@@ -216,7 +158,7 @@ def case_assign(
     if any(u.pk not in allowed for u in people):
         raise ValidationError(_("Only active staff of this agency can be assigned."))
     old_primary = case.primary_advocate_id
-    added, removed = _set_assignees(case, people)
+    added, removed = set_assignees(case, people)
     policy.forget_permissions(case)
     case.primary_advocate = primary
     case.save(update_fields=["primary_advocate", "updated_at"])
@@ -232,44 +174,6 @@ def case_assign(
             "primary": primary.pk,
             "previous_primary": old_primary,
         },
-    )
-    return case
-
-
-@transaction.atomic
-def case_set_status(*, actor: User, case: Case, status: str) -> Case:
-    """Move a case along referral → active → dormant. Closing goes through the closure (its
-    reason, exit check and outcomes: ``journey.closure_submit``); reopening a closed case starts
-    a new episode (``journey.case_reopen``) and keeps the whole history."""
-    if not policy.may(actor, case, "change_status"):
-        raise PermissionDenied
-    if status not in STATUS_TRANSITIONS.get(case.status, set()):
-        raise ValidationError(
-            _("A %(status)s case cannot be made %(status2)s.")
-            % {"status": case.get_status_display().lower(), "status2": status}
-        )
-    if status == CaseStatus.CLOSED:
-        raise ValidationError(
-            gettext("A case is closed through its closure page, with a reason and outcomes.")
-        )
-    if case.status == CaseStatus.CLOSED:
-        journey.case_reopen(actor=actor, case=case)
-        return case
-    previous = case.status
-    case.status = status
-    if status == CaseStatus.CLOSED:
-        case.closed_at = timezone.now()
-    elif previous in (CaseStatus.CLOSED, CaseStatus.DORMANT):
-        case.closed_at = None
-    case.save(update_fields=["status", "closed_at", "updated_at"])
-    if status == CaseStatus.ACTIVE:
-        journey.episode_activate(case=case, actor=actor)
-    record(
-        "case.status",
-        actor=actor,
-        case=case,
-        obj=case,
-        detail={"from": previous, "to": status},
     )
     return case
 

@@ -231,7 +231,7 @@ def case_new(request: AuthenticatedRequest) -> HttpResponse:
         survivor_dob = _iso(form.cleaned_data.get("survivor_date_of_birth"))
         # Is this survivor already known to the agency? Offer their earlier case before a new one.
         earlier = journey.earlier_cases(
-            request.user,
+            actor=request.user,
             agency_id=agency_id,
             full_name=form.cleaned_data["survivor_full_name"],
             date_of_birth=survivor_dob,
@@ -261,7 +261,7 @@ def case_new(request: AuthenticatedRequest) -> HttpResponse:
         else:
             try:
                 with transaction.atomic():
-                    case = services.case_open(
+                    case = journey.case_open(
                         actor=request.user,
                         team=form.cleaned_data["team"],
                         survivor=form.survivor(),
@@ -577,7 +577,7 @@ def case_status(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     form = StatusForm(request.POST, choices=_status_choices(case))
     if form.is_valid():
         try:
-            services.case_set_status(
+            journey.case_set_status(
                 actor=request.user, case=case, status=form.cleaned_data["status"]
             )
         except ValidationError as exc:

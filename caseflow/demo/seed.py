@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from caseflow.accounts.models import Agency, Membership, Role, Team, User
 from caseflow.audit.heads import publish_head
+from caseflow.cases import journey
 from caseflow.cases import services as case_services
 from caseflow.cases.demo import close_for_demo
 from caseflow.cases.models import CaseStatus, Channel, RiskLevel
@@ -181,7 +182,7 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
             advocate = advocates[i % len(advocates)]
             survivor = _person(rng)
             other = _person(rng)
-            case = case_services.case_open(
+            case = journey.case_open(
                 actor=advocate,
                 team=team,
                 survivor=survivor,
@@ -214,10 +215,10 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
                 )
             status_roll = i % 8
             if status_roll in (1, 2, 3, 4):
-                case_services.case_set_status(actor=advocate, case=case, status=CaseStatus.ACTIVE)
+                journey.case_set_status(actor=advocate, case=case, status=CaseStatus.ACTIVE)
             elif status_roll == 5:
-                case_services.case_set_status(actor=advocate, case=case, status=CaseStatus.ACTIVE)
-                case_services.case_set_status(actor=advocate, case=case, status=CaseStatus.DORMANT)
+                journey.case_set_status(actor=advocate, case=case, status=CaseStatus.ACTIVE)
+                journey.case_set_status(actor=advocate, case=case, status=CaseStatus.DORMANT)
             elif status_roll == 6:
                 # Closed through the closure: a reason, the exit check and outcomes.
                 close_for_demo(advocate=advocate, supervisor=supervisor, case=case, rng=rng)
@@ -230,7 +231,7 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
     # Two unassigned referrals per Riverside team for the supervisors' queue.
     for team, people in ((north, staff["north"]), (south, staff["south"])):
         for _ in range(2):
-            case = case_services.case_open(
+            case = journey.case_open(
                 actor=people[0],
                 team=team,
                 survivor=_person(rng),
@@ -244,7 +245,7 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
 
     # A possible conflict: a new client names an existing client as the other party.
     _, first_case, first_survivor = cases[0]
-    case_services.case_open(
+    journey.case_open(
         actor=staff["north"][2],
         team=north,
         survivor=_person(rng),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from caseflow.cases import services as case_services
+from caseflow.cases import journey
 from caseflow.cases.demo import close_for_demo
 from caseflow.cases.models import (
     Case,
@@ -73,7 +73,7 @@ def seed_demo(context) -> None:
         for i in range(EXTRA):
             n += 1
             advocate = advocates[i % len(advocates)]
-            case = case_services.case_open(
+            case = journey.case_open(
                 actor=advocate,
                 team=team,
                 survivor=_person(n),
@@ -83,7 +83,7 @@ def seed_demo(context) -> None:
             )
             case.opened_at = now - dt.timedelta(days=5 + (i * 37) % 330)
             case.save(update_fields=["opened_at"])
-            case_services.case_set_status(actor=advocate, case=case, status=CaseStatus.ACTIVE)
+            journey.case_set_status(actor=advocate, case=case, status=CaseStatus.ACTIVE)
             partner_services.demographics_save(
                 actor=advocate,
                 case=case,

@@ -56,7 +56,7 @@ def _outcomes(case: Case, code: str = StandardClosureReason.GOALS_MET, **extra) 
 
 
 def _open(cast: Cast, name: str = "Alex Example", dob: str | None = "1985-04-02") -> Case:
-    return services.case_open(
+    return journey.case_open(
         actor=cast.assigned,
         team=cast.team1,
         survivor={"full_name": name, "date_of_birth": dob},
@@ -83,7 +83,7 @@ def test_a_new_case_has_its_first_episode_and_is_not_yet_assessed(cast: Cast):
     )
     assert case.risk_level == RiskLevel.UNKNOWN
     assert journey.risk_source(case) is None
-    services.case_set_status(actor=cast.assigned, case=case, status="active")
+    journey.case_set_status(actor=cast.assigned, case=case, status="active")
     assert Episode.objects.get(case=case).status == EpisodeStatus.ACTIVE
 
 
@@ -92,7 +92,7 @@ def test_closing_then_reopening_starts_a_new_episode_in_the_same_case(cast: Cast
     journey.closure_submit(actor=cast.assigned, case=case, data=_outcomes(case))
     case.refresh_from_db()
     assert case.status == CaseStatus.CLOSED
-    services.case_set_status(actor=cast.assigned, case=case, status="active")
+    journey.case_set_status(actor=cast.assigned, case=case, status="active")
     episodes = list(Episode.objects.filter(case=case).order_by("number"))
     assert [(e.number, e.status, e.start) for e in episodes] == [
         (1, EpisodeStatus.CLOSED, EpisodeStart.REFERRAL),
@@ -115,7 +115,7 @@ def test_the_case_page_is_closed_only_through_the_closure(cast: Cast, login):
     assert response.status_code == 302
     assert Case.objects.get(pk=cast.case.pk).status == CaseStatus.REFERRAL
     with pytest.raises(ValidationError):
-        services.case_set_status(actor=cast.assigned, case=cast.case, status=CaseStatus.CLOSED)
+        journey.case_set_status(actor=cast.assigned, case=cast.case, status=CaseStatus.CLOSED)
 
 
 # --- Intake: the survivor's earlier case --------------------------------------------------------
@@ -164,7 +164,7 @@ def test_intake_offers_the_earlier_case_and_opens_nothing_until_chosen(cast: Cas
 def test_a_different_date_of_birth_is_not_the_same_survivor(cast: Cast):
     _open(cast, "Robin Sample", "1979-06-01")
     found = journey.earlier_cases(
-        cast.assigned,
+        actor=cast.assigned,
         agency_id=cast.agency.pk,
         full_name="Robin Sample",
         date_of_birth="1980-01-01",

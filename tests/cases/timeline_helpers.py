@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from caseflow.agreements.models import AgreementVersion, Breach, ContactEvent, ReviewState
-from caseflow.cases import services as case_services
+from caseflow.cases import journey
 from caseflow.cases.models import CaseStatus, PartyRole
 from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInStatus
 from caseflow.confidentiality.models import Disclosure, DisclosureKind, Release
@@ -168,5 +168,5 @@ def fill(case, actor, total: int) -> dict[str, int]:
         )
         for n in range(counts["disclosure"])
     )
-    case_services.case_set_status(actor=actor, case=case, status=CaseStatus.ACTIVE)
+    journey.case_set_status(actor=actor, case=case, status=CaseStatus.ACTIVE)
     return counts
