@@ -324,6 +324,14 @@ class Draft(CaseOwned):
         ]
 
 
+class BreakGlassOutcome(models.TextChoices):
+    """What the reviewing supervisor decided about one emergency access."""
+
+    JUSTIFIED = "justified", _("Justified")
+    NOT_JUSTIFIED = "not_justified", _("Not justified")
+    FOLLOW_UP = "follow_up", _("Needs follow-up")
+
+
 class BreakGlassGrant(CaseOwned):
     """Time-limited emergency access to an unassigned case, with the typed reason."""
 
@@ -342,6 +350,10 @@ class BreakGlassGrant(CaseOwned):
         related_name="break_glass_reviews",
     )
     reviewed_at = models.DateTimeField(null=True, blank=True)
+    #: Empty for reviews recorded before outcomes were asked for ("Mark reviewed").
+    review_outcome = models.CharField(
+        max_length=16, choices=BreakGlassOutcome.choices, blank=True, default=""
+    )
     review_comment = EncryptedTextField(blank=True, default="")
 
     narrative_fields = ("reason", "review_comment")

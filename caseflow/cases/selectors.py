@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -232,3 +233,13 @@ def find_by_name(user, *, name: str, role: str) -> NameMatches:
         .exists()
     )
     return NameMatches(cases, elsewhere)
+
+
+def break_glass_until(user: User, case: Case) -> dt.datetime | None:
+    """When ``user``'s emergency access to ``case`` ends, if they hold one now."""
+    return (
+        BreakGlassGrant.objects.filter(case=case, user=user, expires_at__gt=timezone.now())
+        .order_by("-expires_at")
+        .values_list("expires_at", flat=True)
+        .first()
+    )

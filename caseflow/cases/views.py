@@ -444,6 +444,9 @@ def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "can_assign": policy.may(request.user, case, "assign"),
             "status_choices": _status_choices(case),
             "break_glass": not caseworker,
+            "break_glass_until": (
+                selectors.break_glass_until(request.user, case) if not caseworker else None
+            ),
             "panels": render_panels(request, case),
             "facts": facts,
             "pending_closure": journey.pending_closure(case)

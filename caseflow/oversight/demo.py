@@ -39,5 +39,6 @@ def seed_demo(context) -> None:
     break_glass_review(
         actor=nadia,
         grant=grant,
-        comment="Justified: duty cover. Advocate informed the next morning.",
+        outcome="justified",
+        comment="Duty cover. Advocate informed the next morning.",
     )

@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 
 from caseflow.accounts.models import User
 from caseflow.audit import actions
+from caseflow.cases.models import BreakGlassOutcome
 from caseflow.lib.i18n import gettext_lazy as _
 
 #: The parts of caseflow an action belongs to (the part of its name before the dot), in words.
@@ -144,9 +145,16 @@ class AuditFilterForm(forms.Form):
 
 
 class ReviewForm(forms.Form):
+    outcome = forms.ChoiceField(
+        label=_("Was the emergency access justified?"),
+        choices=BreakGlassOutcome.choices,
+        widget=forms.RadioSelect,
+        error_messages={"required": _("Choose whether the emergency access was justified.")},
+    )
     comment = forms.CharField(
         label=_("Review comment"),
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 4}),
-        help_text=_("Was the emergency access justified? What follows from it?"),
+        help_text=_("Why, and what follows from it (e.g. a word with the colleague)."),
+        error_messages={"required": _("Say why, in a sentence or two.")},
     )

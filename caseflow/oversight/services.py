@@ -22,23 +22,27 @@ class AlreadyReviewed(Exception):
 
 
 @transaction.atomic
-def break_glass_review(*, actor: User, grant: Any, comment: str) -> Any:
-    """Mark one emergency access reviewed, with the reviewer's comment (encrypted with the case)."""
+def break_glass_review(*, actor: User, grant: Any, outcome: str, comment: str) -> Any:
+    """Review one emergency access: justified, not justified or needing follow-up, with the
+    reviewer's comment (encrypted with the case)."""
     from django.core.exceptions import PermissionDenied
 
     from caseflow import policy
-    from caseflow.cases.models import BreakGlassGrant
+    from caseflow.cases.models import BreakGlassGrant, BreakGlassOutcome
 
     if not policy.may_review_break_glass(actor, grant):
         raise PermissionDenied
+    if outcome not in BreakGlassOutcome.values:
+        raise ValueError(f"unknown review outcome {outcome!r}")
     now = timezone.now()
     # A conditional update: of two reviewers saving at once, exactly one wins.
     updated = BreakGlassGrant.objects.filter(pk=grant.pk, reviewed_at__isnull=True).update(
-        reviewed_by=actor, reviewed_at=now
+        reviewed_by=actor, reviewed_at=now, review_outcome=outcome
     )
     if not updated:
         raise AlreadyReviewed
-    grant.reviewed_by, grant.reviewed_at, grant.review_comment = actor, now, comment
+    grant.reviewed_by, grant.reviewed_at, grant.review_outcome = actor, now, outcome
+    grant.review_comment = comment
     grant.save(update_fields=["review_comment"])
     record(
         "break_glass.review",
@@ -46,7 +50,12 @@ def break_glass_review(*, actor: User, grant: Any, comment: str) -> Any:
         case=grant.case,
         obj=grant,
         object_id=str(grant.pk),
-        detail={"grant": grant.pk, "user": grant.user_id, "fields": ["review_comment"]},
+        detail={
+            "grant": grant.pk,
+            "user": grant.user_id,
+            "outcome": outcome,
+            "fields": ["review_outcome", "review_comment"],
+        },
     )
     notifications_resolve(key=f"break_glass:{grant.pk}")
     return grant

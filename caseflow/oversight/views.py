@@ -262,12 +262,13 @@ def break_glass_review(request: AuthenticatedRequest, grant_id: int) -> HttpResp
             services.break_glass_review(
                 actor=request.user,
                 grant=grant,
+                outcome=form.cleaned_data["outcome"],
                 comment=form.cleaned_data["comment"],
             )
         except services.AlreadyReviewed:
             messages.error(request, _("Someone has reviewed this emergency access already."))
         else:
-            messages.success(request, _("Emergency access marked reviewed."))
+            messages.success(request, _("Your review of the emergency access is recorded."))
         return redirect("audit:break_glass")
     record(
         "audit.break_glass.view",

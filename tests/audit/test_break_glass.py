@@ -39,13 +39,16 @@ def test_review_marks_it_reviewed_with_a_comment(cast, login, grant):
     url = reverse("audit:break_glass_review", args=[grant.pk])
     page = client.get(url)
     assert page.status_code == 200 and "Duty line call" in page.content.decode()
-    response = client.post(url, {"comment": "Justified: advocate on leave."})
+    response = client.post(url, {"outcome": "justified", "comment": "Advocate on leave."})
     assert response.status_code == 302
     grant = BreakGlassGrant.objects.select_related("case").get(pk=grant.pk)
     assert grant.reviewed_by == cast.other_supervisor and grant.reviewed_at is not None
-    assert grant.review_comment == "Justified: advocate on leave."
+    assert grant.review_comment == "Advocate on leave." and grant.review_outcome == "justified"
     event = AuditEvent.objects.get(action="break_glass.review")
-    assert event.case_id == grant.case_id and event.detail["fields"] == ["review_comment"]
+    assert event.case_id == grant.case_id
+    assert event.detail["outcome"] == "justified"
+    assert event.detail["fields"] == ["review_outcome", "review_comment"]
+    assert "Advocate on leave" not in str(event.detail)
     queue = client.get(reverse("audit:break_glass")).context
     assert queue["pending"] == [] and [g.pk for g in queue["done"]] == [grant.pk]
 
@@ -53,14 +56,18 @@ def test_review_marks_it_reviewed_with_a_comment(cast, login, grant):
 def test_a_review_needs_a_comment_and_is_never_overwritten(cast, login, grant):
     client = login(cast.other_supervisor)
     url = reverse("audit:break_glass_review", args=[grant.pk])
-    response = client.post(url, {"comment": ""})
+    response = client.post(url, {"outcome": "justified", "comment": ""})
     assert response.status_code == 200 and response.context["form"].errors
-    assert client.post(url, {"comment": "x" * 2001}).context["form"].errors
+    assert client.post(url, {"outcome": "justified", "comment": "x" * 2001}).context["form"].errors
+    # The outcome is asked for: without it, or with one that is not offered, nothing is saved.
+    for outcome in ("", "fine"):
+        response = client.post(url, {"outcome": outcome, "comment": "First"})
+        assert response.status_code == 200 and "outcome" in response.context["form"].errors
     assert not AuditEvent.objects.filter(action="break_glass.review").exists()
-    client.post(url, {"comment": "First"})
-    client.post(url, {"comment": "Second"})
+    client.post(url, {"outcome": "not_justified", "comment": "First"})
+    client.post(url, {"outcome": "justified", "comment": "Second"})
     grant = BreakGlassGrant.objects.select_related("case").get(pk=grant.pk)
-    assert grant.review_comment == "First"
+    assert grant.review_comment == "First" and grant.review_outcome == "not_justified"
     assert AuditEvent.objects.filter(action="break_glass.review").count() == 1
 
 
@@ -70,7 +77,9 @@ def test_nobody_reviews_their_own_emergency_access(cast, login):
     response = login(cast.supervisor).get(reverse("audit:break_glass_review", args=[grant.pk]))
     assert response.status_code == 403
     with pytest.raises(PermissionDenied):
-        oversight.break_glass_review(actor=cast.supervisor, grant=grant, comment="ok")
+        oversight.break_glass_review(
+            actor=cast.supervisor, grant=grant, outcome="justified", comment="ok"
+        )
 
 
 def test_auditor_sees_the_queue_without_reasons_and_cannot_review(cast, login, grant):
@@ -121,6 +130,37 @@ def test_the_review_clears_the_request_to_review_for_every_supervisor(cast, gran
     asked = Notification.objects.filter(key=f"break_glass:{grant.pk}")
     assert asked.exists() and asked.filter(read_at__isnull=True).count() == asked.count()
     oversight.break_glass_review(
-        actor=cast.other_supervisor, grant=grant, comment="Justified: duty call."
+        actor=cast.other_supervisor, grant=grant, outcome="justified", comment="Duty call."
     )
     assert not asked.filter(read_at__isnull=True).exists()
+
+
+def test_the_outcome_is_shown_in_words_on_the_review_and_the_queue(cast, login, grant):
+    oversight.break_glass_review(
+        actor=cast.other_supervisor, grant=grant, outcome="follow_up", comment="Talk it over."
+    )
+    client = login(cast.other_supervisor)
+    review = client.get(reverse("audit:break_glass_review", args=[grant.pk])).content.decode()
+    assert "Needs follow-up" in review and "Talk it over." in review
+    assert "follow_up" not in review
+    queue = client.get(reverse("audit:break_glass")).content.decode()
+    assert "Needs follow-up" in queue and "follow_up" not in queue
+
+
+def test_an_unknown_outcome_is_refused_by_the_service(cast, grant):
+    with pytest.raises(ValueError):
+        oversight.break_glass_review(
+            actor=cast.other_supervisor, grant=grant, outcome="fine", comment="x"
+        )
+    assert not BreakGlassGrant.objects.filter(pk=grant.pk, reviewed_at__isnull=False).exists()
+
+
+def test_the_case_page_says_honestly_what_emergency_access_allows_and_until_when(
+    cast, login, grant
+):
+    with time_machine.travel(T0 + dt.timedelta(minutes=5), tick=False):
+        page = login(cast.same_team).get(reverse("cases:detail", args=[grant.case.public_id]))
+    body = page.content.decode()
+    assert "read-only" not in body
+    assert "You can read the case and record notes until" in body
+    assert "your supervisor will review it" in body

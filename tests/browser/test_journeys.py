@@ -121,7 +121,12 @@ def test_second_advocate_opens_a_case_through_emergency_access(tab, live_server,
     expect(page.get_by_role("heading", level=1)).to_contain_text("CASE-1")
     expect(page.get_by_role("status")).to_contain_text("Emergency access granted")
     banner = page.get_by_role("alert").filter(has_text="emergency access")
-    expect(banner).to_contain_text("It is read-only for you and is being recorded.")
+    expect(banner).to_contain_text(
+        re.compile(
+            r"You can read the case and record notes until \d{1,2}:\d{2}\. Everything is "
+            r"recorded and your supervisor will review it\."
+        )
+    )
     expect(page.get_by_role("link", name="Edit", exact=True)).to_have_count(0)
     expect(page.get_by_role("button", name="Close")).to_have_count(0)
     tab.check("case-emergency-access")

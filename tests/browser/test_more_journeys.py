@@ -273,15 +273,19 @@ def test_supervisor_reviews_emergency_access_and_exports_the_audit(
         "Client called in crisis; her advocate is in court."
     )
     tab.check("audit-break-glass-review")
-    page.get_by_label("Review comment").fill("Justified: the assigned advocate was in court.")
-    page.get_by_role("button", name="Mark reviewed").click()
+    page.get_by_role("radio", name="Justified", exact=True).check()
+    page.get_by_label("Review comment").fill("The assigned advocate was in court.")
+    page.get_by_role("button", name="Record the review").click()
 
-    expect(page.get_by_role("status")).to_have_text("Emergency access marked reviewed.")
+    expect(page.get_by_role("status")).to_have_text(
+        "Your review of the emergency access is recorded."
+    )
     expect(pending).to_contain_text("Nothing awaits review.")
     reviewed = page.get_by_role("region", name="Recently reviewed").get_by_role("row")
     done = reviewed.filter(has_text="CASE-1")
     expect(done).to_contain_text(same_team)
     expect(done).to_contain_text(cast.supervisor.get_full_name())
+    expect(done).to_contain_text("Justified")
     tab.check("audit-break-glass-reviewed")
 
     page.get_by_role("link", name="Events").click()
