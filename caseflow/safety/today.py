@@ -1,10 +1,14 @@
-"""High-risk cases without a current safety plan, on a supervisor's today queue (see
-:mod:`caseflow.cases.today`): no plan yet, or a plan whose review date has passed."""
+"""High-risk cases without a current safety plan, on the today queue (see
+:mod:`caseflow.cases.today`). A supervisor sees their teams' cases with no plan yet or a plan whose
+review date has passed; an advocate sees their own high-risk cases with no plan yet, first of
+their overdue work, with "Start the safety plan" (their plan reviews reach them as follow-ups)."""
 
 from __future__ import annotations
 
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from caseflow.cases.models import RiskLevel
 from caseflow.cases.today import (
@@ -20,16 +24,16 @@ from caseflow.lib.i18n import gettext_lazy as _
 
 
 def plan_items(scope: Scope) -> list[QueueItem]:
-    if scope.own_only:
-        return []  # an advocate's own plan reviews reach them as follow-ups
     today = staff_day(scope)
+    no_plan = Q(safety_plan__isnull=True) | Q(safety_plan__version=0)
+    if scope.own_only:
+        # The advocate's own cases (they are the primary advocate); plan reviews come to them
+        # as follow-ups, so only the missing plan is listed here.
+        wanted = scope.cases.filter(primary_advocate=scope.user).filter(no_plan)
+    else:
+        wanted = scope.cases.filter(no_plan | Q(safety_plan__review_by__lt=today))
     cases = (
-        scope.cases.filter(risk_level=RiskLevel.HIGH)
-        .filter(
-            Q(safety_plan__isnull=True)
-            | Q(safety_plan__version=0)
-            | Q(safety_plan__review_by__lt=today)
-        )
+        wanted.filter(risk_level=RiskLevel.HIGH)
         .select_related("safety_plan", "primary_advocate")
         .only(
             "pk",
@@ -49,11 +53,16 @@ def plan_items(scope: Scope) -> list[QueueItem]:
         plan = getattr(case, "safety_plan", None)
         if plan is None or plan.version == 0:
             title, due_at = _("High risk, and no safety plan yet"), case.opened_at
+            action = Action(
+                _("Start the safety plan"), reverse("safety:plan_edit", args=[case.public_id])
+            )
         else:
             assert plan.review_by is not None
-            review = f"{plan.review_by.day} {plan.review_by:%b}"
-            title = f"High risk, and the safety plan was due for review on {review}"
+            title = gettext("High risk, and the safety plan was due for review on %(date)s") % {
+                "date": date_format(plan.review_by, "j M")
+            }
             due_at = local_date_start(plan.review_by)
+            action = Action(_("Open the plan"), reverse("safety:plan", args=[case.public_id]))
         advocate = case.primary_advocate
         items.append(
             QueueItem(
@@ -63,8 +72,10 @@ def plan_items(scope: Scope) -> list[QueueItem]:
                 case_reference=case.reference,
                 case_public_id=case.public_id,
                 case_id=case.pk,
-                action=Action(_("Open the plan"), reverse("safety:plan", args=[case.public_id])),
-                owner=(advocate.get_full_name() or advocate.username) if advocate else "Unassigned",
+                action=action,
+                owner=(advocate.get_full_name() or advocate.username)
+                if advocate
+                else gettext("Unassigned"),
                 all_day=True,
             )
         )

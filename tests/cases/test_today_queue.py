@@ -188,8 +188,17 @@ def test_the_supervisor_sees_high_risk_cases_without_a_current_plan(cast):
     assert [(i.case_reference, i.title) for i in items] == [
         ("CASE-1", "High risk, and no safety plan yet")
     ]
-    # Not on an advocate's own queue: their plan reviews come as follow-ups.
-    assert not [i for i in _queue(cast.assigned).overdue if i.kind == "Safety plan"]
+    assert items[0].action.label == "Start the safety plan"
+    # The advocate is told too, first of their work (overdue since the case was opened), with
+    # the way to start it.
+    queue = _queue(cast.assigned)
+    mine = queue.overdue + queue.today
+    assert mine and mine[0].kind == "Safety plan"
+    assert (mine[0].title, mine[0].action.label) == (
+        "High risk, and no safety plan yet",
+        "Start the safety plan",
+    )
+    assert mine[0].action.url == f"/cases/{cast.case.public_id}/safety/edit/"
     safety.plan_save(
         actor=cast.assigned,
         case=cast.case,
@@ -204,3 +213,6 @@ def test_the_supervisor_sees_high_risk_cases_without_a_current_plan(cast):
     queue = _queue(cast.supervisor, supervisor=True)
     (item,) = [i for i in queue.overdue if i.kind == "Safety plan"]
     assert "was due for review on" in item.title and item.all_day
+    assert item.action.label == "Open the plan"
+    # The advocate's plan reviews reach them as follow-ups, not here.
+    assert not [i for i in _queue(cast.assigned).overdue if i.kind == "Safety plan"]
