@@ -58,7 +58,8 @@ def test_no_sensitive_value_reaches_the_audit_trail_logs_or_exceptions(
     )
     grant = BreakGlassGrant.objects.get(user=cast.other_team)
     login(cast.supervisor).post(
-        reverse("audit:break_glass_review", args=[grant.pk]), {"comment": f"ok {SECRET}"}
+        reverse("audit:break_glass_review", args=[grant.pk]),
+        {"outcome": "justified", "comment": f"ok {SECRET}"},
     )
     login(None).post(reverse("accounts:login"), {"username": SECRET, "password": SECRET})
     login(cast.supervisor).get(reverse("audit:events"), {"case": SECRET, "action": "case.view"})
