@@ -14,7 +14,7 @@ from caseflow.lib.i18n import gettext_lazy as _
 FEATURE = CaseFeature(
     name="agreements",
     order=20,
-    panels=(Panel(panels.case_panel, order=20),),
+    panels=(Panel(panels.case_panel, order=20, contents=("agreements-h", _("Agreements"))),),
     case_facts=panels.case_facts,
     timeline=timeline.SOURCES,
     trend=(

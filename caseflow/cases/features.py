@@ -28,6 +28,8 @@ The members
     resolved through policy (the read is recorded by the page) and returns ``(template name,
     context)``, or ``None`` to show nothing. It never fetches the case, never widens who sees
     what. Panels of every feature are shown by ``Panel.order`` (unique across features).
+    ``Panel.contents``, optional, is ``(anchor, label)``: the id of the panel's heading and the
+    word for it in the page's contents list ("Notes", "Safety"), shown only when the panel is.
 ``case_facts``
     ``() -> {name: expression}``: annotations (``Exists``, ``Subquery``) that the case page's one
     facts query computes before any panel queries its own rows, read by a panel with
@@ -119,6 +121,8 @@ PackRowsList = list[tuple[str, str]]
 class Panel:
     render: Callable[[HttpRequest, Case], PanelResult]
     order: int
+    #: ``(heading id, word)`` for the case page's contents list; ``None`` to stay out of it.
+    contents: tuple[str, str] | None = None
 
 
 class CancelOpenWork(Protocol):

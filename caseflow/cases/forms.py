@@ -107,6 +107,15 @@ class LanguageNeedsMixin(forms.Form):
 
 class PartyFieldsMixin(forms.Form):
     full_name = forms.CharField(max_length=NAME_MAX, label=_("Full name"))
+    known_as = forms.CharField(
+        max_length=NAME_MAX,
+        required=False,
+        label=_("Known as"),
+        help_text=_("The name the person chose to be called, if it is not their full name."),
+    )
+    pronouns = forms.CharField(
+        max_length=40, required=False, label=_("Pronouns"), help_text=_("For example: she/her.")
+    )
     date_of_birth = forms.DateField(
         label=_("Date of birth"),
         required=False,

@@ -188,6 +188,10 @@ class Party(CaseOwned):
     public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
     role = models.CharField(max_length=16, choices=PartyRole.choices)
     full_name = EncryptedTextField()
+    #: The name the person chose to be called, shown before the full name where it is set.
+    # (null when not given: rows written before these existed have no key-sealed empty value).
+    known_as = EncryptedTextField(null=True, blank=True)
+    pronouns = EncryptedTextField(null=True, blank=True)
     date_of_birth = EncryptedTextField(null=True, blank=True)  # ISO date
     address = EncryptedTextField(blank=True, default="")
     phone = EncryptedTextField(blank=True, default="")
@@ -209,6 +213,8 @@ class Party(CaseOwned):
     # Who the person is and how to reach them: needed to keep and find the record.
     kept_encrypted_fields = (
         "full_name",
+        "known_as",
+        "pronouns",
         "date_of_birth",
         "address",
         "phone",
@@ -229,6 +235,11 @@ class Party(CaseOwned):
 
     def __str__(self) -> str:
         return f"{self.get_role_display()} on {self.case_id}"
+
+    @property
+    def shown_name(self) -> str:
+        """The name to address the person by: the one they chose, else their full name."""
+        return self.known_as or self.full_name
 
     def save(self, *args, **kwargs):
         # Kept in step with the name on every save that sets it (a name read back from the

@@ -76,9 +76,20 @@ def loaded(case, name: str, fetch: Callable[[], Any]) -> Any:
 
 
 def render_panels(request, case) -> list[tuple[str, dict[str, Any]]]:
+    return render_sections(request, case)[0]
+
+
+def render_sections(
+    request, case
+) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, str]]]:
+    """The panels shown, and the contents list's entries (anchor, word) of those that asked
+    for one, in page order."""
     panels = []
+    contents = []
     for panel in registered_panels():
         result = panel.render(request, case)
         if result is not None:
             panels.append(result)
-    return panels
+            if panel.contents is not None:
+                contents.append(panel.contents)
+    return panels, contents

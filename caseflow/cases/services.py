@@ -217,6 +217,8 @@ def case_restrict(
 
 PARTY_FIELDS = (
     "full_name",
+    "known_as",
+    "pronouns",
     "date_of_birth",
     "address",
     "phone",
@@ -250,7 +252,7 @@ def party_save(
         value = data[name]
         if isinstance(value, dt.date):
             value = value.isoformat()
-        if name == "date_of_birth" and not value:
+        if name in ("date_of_birth", "known_as", "pronouns") and not value:
             value = None
         if adding or getattr(party, name) != value:
             changed.append(name)

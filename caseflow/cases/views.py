@@ -41,7 +41,7 @@ from caseflow.cases.forms import (
 from caseflow.cases.language import split_languages
 from caseflow.cases.models import STATUS_TRANSITIONS, Case, CaseStatus, Party, PartyRole
 from caseflow.cases.pages import case_page
-from caseflow.cases.panels import panel_facts, remember_facts, render_panels
+from caseflow.cases.panels import panel_facts, remember_facts, render_sections
 from caseflow.cases.selectors import case_rows, supervisor_overview
 from caseflow.lib import weekly_windows
 from caseflow.lib.concurrency import StaleEdit
@@ -124,15 +124,22 @@ def case_find(request: AuthenticatedRequest) -> HttpResponse:
         raise PermissionDenied
     form = NameSearchForm(request.POST or None)
     result = None
+    similar = None
     if request.method == "POST" and form.is_valid():
         role = form.cleaned_data["role"]
         result = selectors.find_by_name(request.user, name=form.cleaned_data["name"], role=role)
+        similar = selectors.find_similar_in_own_cases(
+            request.user, name=form.cleaned_data["name"], role=role
+        )
+        exact = {c.pk for c in result.cases}
+        similar.cases = [c for c in similar.cases if c.pk not in exact]
         record(
             "case.search_name",
             actor=request.user,
             detail={
                 "role": role,
                 "cases": [c.pk for c in result.cases],
+                "similar": [c.pk for c in similar.cases],
                 "elsewhere": result.elsewhere,
             },
         )
@@ -145,6 +152,7 @@ def case_find(request: AuthenticatedRequest) -> HttpResponse:
         {
             "form": form,
             "result": result,
+            "similar": similar,
             "emergency": emergency,
             "searched_role": form.cleaned_data.get("role") if result is not None else None,
             "survivor": PartyRole.SURVIVOR,
@@ -395,6 +403,10 @@ def _overdue_per_person(people: list, queue: today.Queue) -> None:
         person.overdue = counts.get(person.get_full_name() or person.username, 0)
 
 
+#: Where each role stands in the case page's People.
+PARTY_ORDER = {PartyRole.SURVIVOR: 0, PartyRole.CHILD: 1, PartyRole.OTHER_PARTY: 2}
+
+
 def _iso(value) -> str | None:
     return value.isoformat() if value else None
 
@@ -408,7 +420,9 @@ def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     annotations, related = panel_facts()
     facts = selectors.case_page_facts(case, {**annotations, **journey.case_facts()}, related)
     remember_facts(case, facts)
-    parties = list(case.parties.all())
+    # The survivor first, then the children, the other party last and apart (the template marks
+    # it "do not contact" and gives its phone no link): nobody dials the wrong person in a hurry.
+    parties = sorted(case.parties.all(), key=lambda p: (PARTY_ORDER.get(p.role, 1), p.created_at))
     fields = field_config(request, case)
     for party in parties:
         party.case = case  # share the unwrapped data key
@@ -422,13 +436,16 @@ def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     # ``may`` keeps its answers on the case for the panels, which ask "edit" again; the scope is
     # known from ``get_case_for`` just above.
     caseworker = policy.may(request.user, case, "edit")
+    panels, contents = render_sections(request, case)
     return render(
         request,
         "cases/case_detail.html",
         {
             "case": case,
             "case_fields": fields.for_case(),
-            "parties": parties,
+            "parties": [p for p in parties if p.role != PartyRole.OTHER_PARTY],
+            "other_parties": [p for p in parties if p.role == PartyRole.OTHER_PARTY],
+            "survivor": next((p for p in parties if p.role == PartyRole.SURVIVOR), None),
             "profile": profile,
             "contact_now": contact.contact_now(profile, timezone.now()) if profile else None,
             "profile_windows": (
@@ -447,7 +464,8 @@ def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "break_glass_until": (
                 selectors.break_glass_until(request.user, case) if not caseworker else None
             ),
-            "panels": render_panels(request, case),
+            "panels": panels,
+            "contents": [*contents, ("people-h", _("People"))],
             "facts": facts,
             "pending_closure": journey.pending_closure(case)
             if facts["has_pending_closure"]

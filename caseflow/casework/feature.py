@@ -14,7 +14,10 @@ from caseflow.lib.i18n import gettext_lazy as _
 FEATURE = CaseFeature(
     name="casework",
     order=40,
-    panels=(Panel(panels.case_panel, order=15), Panel(panels.needs_panel, order=16)),
+    panels=(
+        Panel(panels.case_panel, order=15, contents=("casework-h", _("Notes"))),
+        Panel(panels.needs_panel, order=16),
+    ),
     case_facts=panels.case_facts,
     timeline=timeline.SOURCES,
     trend=(

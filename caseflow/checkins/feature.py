@@ -15,7 +15,7 @@ from caseflow.lib.i18n import gettext_lazy as _
 FEATURE = CaseFeature(
     name="checkins",
     order=30,
-    panels=(Panel(panels.case_panel, order=30),),
+    panels=(Panel(panels.case_panel, order=30, contents=("checkins-h", _("Check-ins"))),),
     case_facts=panels.case_facts,
     timeline=(timeline.SOURCE,),
     trend=(

@@ -6,11 +6,12 @@ from __future__ import annotations
 from caseflow.cases.features import CaseFeature, Panel
 from caseflow.confidentiality import panels, timeline
 from caseflow.confidentiality.models import ConfidentialityFollowUpKind
+from caseflow.lib.i18n import gettext_lazy as _
 
 FEATURE = CaseFeature(
     name="confidentiality",
     order=50,
-    panels=(Panel(panels.case_panel, order=40),),
+    panels=(Panel(panels.case_panel, order=40, contents=("conf-h", _("Sharing"))),),
     case_facts=panels.case_facts,
     timeline=timeline.SOURCES,
     followup_kinds=(ConfidentialityFollowUpKind,),

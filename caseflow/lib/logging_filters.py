@@ -78,6 +78,8 @@ SENSITIVE_KEYS = frozenset(
         "cookie",
         "authorization",
         "full_name",
+        "known_as",
+        "pronouns",
         "name",
         "first_name",
         "last_name",

@@ -5,13 +5,14 @@ and the safety plan and court orders in referral packs."""
 from __future__ import annotations
 
 from caseflow.cases.features import CaseFeature, PackRows, Panel
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import packs, panels, timeline, today
 from caseflow.safety.models import SafetyFollowUpKind
 
 FEATURE = CaseFeature(
     name="safety",
     order=10,
-    panels=(Panel(panels.case_panel, order=10),),
+    panels=(Panel(panels.case_panel, order=10, contents=("safety-h", _("Safety"))),),
     case_facts=panels.case_facts,
     case_related=panels.CASE_RELATED,
     timeline=timeline.SOURCES,

@@ -110,7 +110,7 @@ def test_error_pages_are_generic_with_a_request_id(cast, settings, monkeypatch, 
     def refuse(request, case):
         raise exc(f"about {CANARY}")
 
-    monkeypatch.setattr("caseflow.cases.views.render_panels", refuse)
+    monkeypatch.setattr("caseflow.cases.views.render_sections", refuse)
     client = Client(raise_request_exception=False)
     verified_session(client, cast.assigned)
     response = client.get(reverse("cases:detail", args=[cast.case.public_id]))
