@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Count, DateTimeField, Exists, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
+from rapidfuzz.distance import OSA
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -18,13 +19,14 @@ from caseflow.cases.models import (
     BreakGlassGrant,
     Case,
     CaseAssignment,
+    CaseKey,
     CaseStatus,
     Party,
     RiskLevel,
     name_index_for,
 )
 from caseflow.inbox.models import FollowUp, FollowUpStatus
-from caseflow.lib.encryption import unwrap_data_key
+from caseflow.lib.encryption import normalise_identity, unwrap_data_key
 
 #: At most this many matches of a name search are listed (a common name in a large caseload).
 NAME_MATCH_LIMIT = 50
@@ -233,6 +235,73 @@ def find_by_name(user, *, name: str, role: str) -> NameMatches:
         .exists()
     )
     return NameMatches(cases, elsewhere)
+
+
+#: How many of the user's own cases a similar-name search reads at most (newest first). An
+#: advocate's caseload is far smaller; a supervisor's team may be larger, and is told so.
+SIMILAR_SCAN_LIMIT = 3000
+
+
+@dataclass
+class SimilarNames:
+    #: The user's own cases with a person of the role whose name is like the one searched.
+    cases: list[Case]
+    #: Whether the user may see more cases than were read (``SIMILAR_SCAN_LIMIT``).
+    partial: bool
+
+
+def _words_match(wanted: list[str], words: list[str]) -> bool:
+    """Every word searched is in the name: the same, the start of a word (two letters or more),
+    or, from four letters, one letter off (added, dropped, changed or two swapped)."""
+    for want in wanted:
+        if not any(
+            word == want
+            or (len(want) >= 2 and word.startswith(want))
+            or (len(want) >= 4 and OSA.distance(want, word, score_cutoff=1) <= 1)
+            for word in words
+        ):
+            return False
+    return True
+
+
+def find_similar_in_own_cases(user, *, name: str, role: str) -> SimilarNames:
+    """The cases ``user`` may read where a person of ``role`` is called something like
+    ``name``: part of the name, the surname alone, the name they go by, or one letter off.
+
+    Names are encrypted, so this reads and decrypts the names of the user's own cases in
+    memory (never the agency's: the agency-wide check stays exact, on the blind index). Nothing
+    is stored or logged but the cases found."""
+    wanted = normalise_identity(name).split()
+    if not wanted:
+        return SimilarNames([], False)
+    visible = policy.visible_cases(user)
+    case_ids = list(
+        visible.order_by("-opened_at").values_list("pk", flat=True)[: SIMILAR_SCAN_LIMIT + 1]
+    )
+    partial = len(case_ids) > SIMILAR_SCAN_LIMIT
+    case_ids = case_ids[:SIMILAR_SCAN_LIMIT]
+    keys = dict(CaseKey.objects.filter(case_id__in=case_ids).values_list("case_id", "wrapped"))
+    found: set[int] = set()
+    parties = (
+        Party.objects.filter(case_id__in=case_ids, role=role)
+        .only("pk", "case_id", "full_name", "known_as")
+        .iterator(chunk_size=500)
+    )
+    unwrapped: dict[int, Any] = {}
+    for party in parties:
+        if party.case_id in found or party.case_id not in keys:
+            continue
+        if party.case_id not in unwrapped:
+            unwrapped[party.case_id] = unwrap_data_key(keys[party.case_id])
+        holder = Case(pk=party.case_id)
+        holder.__dict__["_data_key"] = unwrapped[party.case_id]
+        party.case = holder
+        for known in (party.full_name, party.known_as or ""):
+            if known and _words_match(wanted, normalise_identity(known).split()):
+                found.add(party.case_id)
+                break
+    cases = list(case_rows(visible.filter(pk__in=found), user)[:NAME_MATCH_LIMIT])
+    return SimilarNames(cases, partial)
 
 
 def break_glass_until(user: User, case: Case) -> dt.datetime | None:

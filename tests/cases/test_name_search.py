@@ -17,7 +17,7 @@ from tests.conftest import canary
 
 FIND = reverse("cases:find")
 ELSEWHERE = "may exist elsewhere in the agency"
-NOWHERE = "No case in the agency matches this name"
+NOWHERE = "only the exact full name is matched"
 
 
 def _find(client, name: str, role: str = PartyRole.SURVIVOR):
@@ -45,7 +45,11 @@ def test_the_assigned_advocate_finds_the_case_and_the_audit_keeps_no_name(cast, 
     assert ELSEWHERE not in page
     event = AuditEvent.objects.filter(action="case.search_name").latest("pk")
     assert event.actor_id == cast.assigned.pk
-    assert event.detail == {"role": "survivor", "cases": [cast.case.pk], "elsewhere": False}
+    assert set(event.detail) == {"role", "cases", "similar", "elsewhere"}
+    assert (event.detail["role"], event.detail["cases"]) == ("survivor", [cast.case.pk])
+    assert event.detail["elsewhere"] is False
+    # A similar name (another canary one character off) is listed apart, never twice.
+    assert cast.case.pk not in event.detail["similar"]
     for row in AuditEvent.objects.all():
         assert canary(cast.case) not in str(row.detail)
         assert canary(cast.case).lower() not in str(row.detail)
