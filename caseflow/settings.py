@@ -131,6 +131,7 @@ INSTALLED_APPS = [
     "caseflow.agency",
     "caseflow.partners",
     "caseflow.reporting",
+    "caseflow.platform",
     "caseflow.demo",
 ]
 
@@ -148,7 +149,7 @@ MIDDLEWARE = [
     "caseflow.middleware.AgencyTimeZoneMiddleware",
     "caseflow.middleware.SessionTimeoutMiddleware",
     "caseflow.middleware.SecondFactorMiddleware",
-    "caseflow.cases.language.LanguageMiddleware",
+    "caseflow.accounts.language.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -172,7 +173,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "caseflow.context_processors.caseflow",
                 "caseflow.checkins.context_processors.checkins",
-                "caseflow.cases.language.context",
+                "caseflow.accounts.language.context",
             ],
         },
     },
@@ -237,7 +238,7 @@ LOGOUT_REDIRECT_URL = "accounts:login"
 # The language of a deployment with no other choice made. caseflow's own strings are written in UK
 # English, so "en-gb" reads them as written; a US deployment sets CASEFLOW_LANGUAGE=en-us. An agency
 # admin picks the agency's locale, and each member of staff may pick their own language over it
-# (caseflow/cases/language.py). There is deliberately no plain "en": Python's gettext expands
+# (caseflow/accounts/language.py). There is deliberately no plain "en": Python's gettext expands
 # "en" to "en_US" first, so a plain "en" would silently read the US catalogue.
 LANGUAGE_CODE = os.environ.get("CASEFLOW_LANGUAGE", "en-gb")
 # Languages caseflow's interface speaks, named in their own words. en-US and en-GB differ in

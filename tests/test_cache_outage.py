@@ -12,13 +12,13 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from caseflow import health
 from caseflow.cases.models import Draft
 from caseflow.casework.models import CaseNote, Incident
 from caseflow.celery import app as celery_app
 from caseflow.checkins import services as checkin_services
 from caseflow.lib import softcache
 from caseflow.outbox.models import Intent
+from caseflow.platform import health
 from tests.celery_harness import _reset_producer
 
 pytestmark = pytest.mark.django_db
@@ -115,8 +115,8 @@ def test_pages_and_saves_work_while_redis_is_down(
 
 
 def test_the_language_and_title_still_come_from_the_database(cast, login, redis_down):
+    from caseflow.accounts.language import set_agency_language
     from caseflow.accounts.models import set_advocate_title
-    from caseflow.cases.language import set_agency_language
 
     set_agency_language(cast.agency.pk, "es")
     set_advocate_title(cast.agency.pk, "idva")
@@ -171,7 +171,7 @@ def test_a_change_made_during_the_outage_is_not_hidden_when_the_cache_returns(
     cast, settings, redis_down
 ):
     """The cached value from before the outage is dropped once the cache answers again."""
-    from caseflow.cases.language import agency_language, set_agency_language
+    from caseflow.accounts.language import agency_language, set_agency_language
 
     # A cache that keeps its data across the outage, as a restarted Redis does.
     working = {

@@ -95,7 +95,7 @@ def test_an_unknown_url_is_served_the_404_page(db, settings):
 def _refused(cast, *, referer: str | None, language: str | None = None):
     from django.urls import reverse
 
-    from caseflow.cases.language import set_agency_language
+    from caseflow.accounts.language import set_agency_language
     from tests.conftest import verified_session
 
     if language:

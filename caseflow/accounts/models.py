@@ -147,3 +147,27 @@ class Team(models.Model):
         return self.members.filter(
             Q(membership__role=Role.SUPERVISOR) & Q(membership__is_active=True) & Q(is_active=True)
         )
+
+
+class LanguageSetting(models.Model):
+    """The language of caseflow's interface: an agency's locale (no user) or one member of
+    staff's own choice over it."""
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    language = models.CharField(max_length=16)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        # The table keeps the name it had when the model lived in ``cases``.
+        db_table = "cases_languagesetting"
+        constraints = [
+            models.UniqueConstraint(fields=["agency", "user"], name="language_one_per_user"),
+            models.UniqueConstraint(
+                fields=["agency"],
+                condition=models.Q(user__isnull=True),
+                name="language_one_per_agency",
+            ),
+        ]

@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
+from caseflow.accounts import language as language_settings
 from caseflow.accounts import zones
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.models import advocate_title, set_advocate_title
@@ -26,7 +27,6 @@ from caseflow.agency.forms import (
     TimeZoneForm,
 )
 from caseflow.audit.services import record
-from caseflow.cases import language as language_settings
 from caseflow.lib.i18n import gettext_lazy as _
 
 

@@ -17,9 +17,9 @@ import random
 
 from django.db.models import Count
 
+from caseflow.accounts.language import set_agency_language, set_user_language
 from caseflow.accounts.models import AdvocateTitle, Agency, User, set_advocate_title
 from caseflow.cases import journey
-from caseflow.cases.language import set_agency_language, set_user_language
 from caseflow.cases.models import (
     AbuseChange,
     Case,

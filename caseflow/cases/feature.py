@@ -5,9 +5,9 @@ reads."""
 
 from __future__ import annotations
 
+from caseflow.accounts.language import language_for
 from caseflow.cases import episode_timeline, history, journey
 from caseflow.cases.features import CaseFeature, OpenWork
-from caseflow.cases.language import language_for
 from caseflow.inbox.kinds import GeneralFollowUpKind
 from caseflow.lib.i18n import gettext_lazy as _
 

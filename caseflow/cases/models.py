@@ -250,28 +250,6 @@ class Party(CaseOwned):
         super().save(*args, **kwargs)
 
 
-class LanguageSetting(models.Model):
-    """The language of caseflow's interface: an agency's locale (no user) or one member of
-    staff's own choice over it."""
-
-    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
-    )
-    language = models.CharField(max_length=16)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["agency", "user"], name="language_one_per_user"),
-            models.UniqueConstraint(
-                fields=["agency"],
-                condition=models.Q(user__isnull=True),
-                name="language_one_per_agency",
-            ),
-        ]
-
-
 class Channel(models.TextChoices):
     PHONE = "phone", _("Phone call")
     TEXT = "text", _("Text message")

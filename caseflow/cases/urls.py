@@ -4,30 +4,34 @@ from caseflow.cases import journey_views, views
 
 app_name = "cases"
 
+CASES = "cases/"
+
 urlpatterns = [
-    path("", views.case_list, name="list"),
-    path("new/", views.case_new, name="new"),
-    path("break-glass/", views.break_glass, name="break_glass"),
-    path("find/", views.case_find, name="find"),
-    path("find/emergency/", views.case_find_emergency, name="find_emergency"),
-    path("closure-reasons/", journey_views.closure_reasons, name="closure_reasons"),
-    path("<pid:public_id>/", views.case_detail, name="detail"),
-    path("<pid:public_id>/close/", journey_views.closure, name="closure"),
-    path("<pid:public_id>/close/decide/", journey_views.closure_decide, name="closure_decide"),
-    path("<pid:public_id>/journey/", journey_views.journey_page, name="journey"),
-    path("<pid:public_id>/risk/", journey_views.risk_level, name="risk"),
+    path(f"{CASES}", views.case_list, name="list"),
+    path(f"{CASES}new/", views.case_new, name="new"),
+    path(f"{CASES}break-glass/", views.break_glass, name="break_glass"),
+    path(f"{CASES}find/", views.case_find, name="find"),
+    path(f"{CASES}find/emergency/", views.case_find_emergency, name="find_emergency"),
+    path(f"{CASES}closure-reasons/", journey_views.closure_reasons, name="closure_reasons"),
+    path(f"{CASES}<pid:public_id>/", views.case_detail, name="detail"),
+    path(f"{CASES}<pid:public_id>/close/", journey_views.closure, name="closure"),
     path(
-        "<pid:public_id>/reopen-requests/<pid:request_id>/",
+        f"{CASES}<pid:public_id>/close/decide/", journey_views.closure_decide, name="closure_decide"
+    ),
+    path(f"{CASES}<pid:public_id>/journey/", journey_views.journey_page, name="journey"),
+    path(f"{CASES}<pid:public_id>/risk/", journey_views.risk_level, name="risk"),
+    path(
+        f"{CASES}<pid:public_id>/reopen-requests/<pid:request_id>/",
         journey_views.reopen_request_decide,
         name="reopen_request",
     ),
-    path("<pid:public_id>/edit/", views.case_edit, name="edit"),
-    path("<pid:public_id>/assign/", views.case_assign, name="assign"),
-    path("<pid:public_id>/restrict/", views.case_restrict, name="restrict"),
-    path("<pid:public_id>/status/", views.case_status, name="status"),
-    path("<pid:public_id>/drafts/<str:form>/", views.draft, name="draft"),
-    path("<pid:public_id>/timeline/", views.case_timeline, name="timeline"),
-    path("<pid:public_id>/timeline/print/", views.timeline_print, name="timeline_print"),
-    path("<pid:public_id>/people/new/", views.party_edit, name="party_new"),
-    path("<pid:public_id>/people/<pid:party_id>/", views.party_edit, name="party_edit"),
+    path(f"{CASES}<pid:public_id>/edit/", views.case_edit, name="edit"),
+    path(f"{CASES}<pid:public_id>/assign/", views.case_assign, name="assign"),
+    path(f"{CASES}<pid:public_id>/restrict/", views.case_restrict, name="restrict"),
+    path(f"{CASES}<pid:public_id>/status/", views.case_status, name="status"),
+    path(f"{CASES}<pid:public_id>/drafts/<str:form>/", views.draft, name="draft"),
+    path(f"{CASES}<pid:public_id>/timeline/", views.case_timeline, name="timeline"),
+    path(f"{CASES}<pid:public_id>/timeline/print/", views.timeline_print, name="timeline_print"),
+    path(f"{CASES}<pid:public_id>/people/new/", views.party_edit, name="party_new"),
+    path(f"{CASES}<pid:public_id>/people/<pid:party_id>/", views.party_edit, name="party_edit"),
 ]

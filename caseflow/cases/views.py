@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
-from caseflow.accounts.models import AdvocateTitle, Role, advocate_title
+from caseflow.accounts.models import AdvocateTitle, advocate_title
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
 from caseflow.cases import contact, drafts, journey, selectors, services, timeline, today
@@ -42,7 +42,7 @@ from caseflow.cases.language import split_languages
 from caseflow.cases.models import STATUS_TRANSITIONS, Case, CaseStatus, Party, PartyRole
 from caseflow.cases.pages import case_page
 from caseflow.cases.panels import panel_facts, remember_facts, render_sections
-from caseflow.cases.selectors import case_rows, supervisor_overview
+from caseflow.cases.selectors import case_rows
 from caseflow.lib import weekly_windows
 from caseflow.lib.concurrency import StaleEdit
 from caseflow.lib.i18n import gettext_lazy as _
@@ -52,41 +52,6 @@ PAGE_SIZE = 50
 
 def _audit_list(request: HttpRequest, action: str, cases) -> None:
     record(action, actor=request.user, detail={"cases": [c.pk for c in cases]})
-
-
-@login_required
-@require_http_methods(["GET"])
-def dashboard(request: AuthenticatedRequest) -> HttpResponse:
-    role = policy.active_role(request.user)
-    context: dict = {"role": role}
-    if role == Role.ADVOCATE or role == Role.SUPERVISOR:
-        mine = list(selectors.my_open_cases(request.user))
-        context["cases"] = mine
-        shown = list(mine)
-        if role == Role.SUPERVISOR:
-            scope = today.scope_for(
-                request.user, selectors.team_open_case_set(request.user), own_only=False
-            )
-            context.update(supervisor_overview(request.user))
-            shown += context["unassigned"]
-        else:
-            scope = today.scope_for(
-                request.user, selectors.my_open_case_set(request.user), own_only=True
-            )
-        queue = today.queue(scope)
-        context["queue"] = queue
-        context["queue_groups"] = [
-            ("overdue", _("Overdue"), queue.overdue),
-            ("today", _("Due today"), queue.today),
-            ("recent", _("Just done"), queue.recent),
-        ]
-        context["staff_zone"] = today.staff_zone().key
-        if role == Role.SUPERVISOR:
-            _overdue_per_person(context["per_advocate"], queue)
-        # The read covers the cases listed and those the queue names.
-        listed = {c.pk for c in shown} | queue.case_ids
-        record("dashboard.view", actor=request.user, detail={"cases": sorted(listed)})
-    return render(request, "cases/dashboard.html", context)
 
 
 @login_required
@@ -392,15 +357,6 @@ def _name_only_message(check: services.ConflictCheck, intake_fields: dict) -> st
             "a name."
         )
     )
-
-
-def _overdue_per_person(people: list, queue: today.Queue) -> None:
-    """How many overdue items each person of the supervisor's teams has (for their table)."""
-    counts: dict[str, int] = {}
-    for item in queue.overdue:
-        counts[item.owner] = counts.get(item.owner, 0) + 1
-    for person in people:
-        person.overdue = counts.get(person.get_full_name() or person.username, 0)
 
 
 #: Where each role stands in the case page's People.

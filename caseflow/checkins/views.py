@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -26,7 +26,7 @@ from caseflow.audit.services import record
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.cases.today import staff_zone
-from caseflow.checkins import scheduler, selectors, services
+from caseflow.checkins import selectors, services
 from caseflow.checkins.forms import (
     CheckInForm,
     FollowUpForm,
@@ -416,15 +416,6 @@ def feed(request: HttpRequest, token: str) -> HttpResponse:
     response = HttpResponse(cal.to_ical(), content_type="text/calendar; charset=utf-8")
     response["Cache-Control"] = "no-store, max-age=0"
     return response
-
-
-@require_http_methods(["GET"])
-def scheduler_health(request: HttpRequest) -> JsonResponse:
-    state, last = scheduler.scheduler_state()
-    return JsonResponse(
-        {"scheduler": state, "last_sweep": last.isoformat() if last else None},
-        status=200 if state == "ok" else 503,
-    )
 
 
 @login_required

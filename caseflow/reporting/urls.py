@@ -4,8 +4,10 @@ from caseflow.reporting import views
 
 app_name = "reporting"
 
+REPORTS = "reports/funders/"
+
 urlpatterns = [
-    path("", views.report_list, name="list"),
-    path("<slug:slug>/", views.report_preview, name="preview"),
-    path("<slug:slug>/csv/", views.report_csv, name="csv"),
+    path(f"{REPORTS}", views.report_list, name="list"),
+    path(f"{REPORTS}<slug:slug>/", views.report_preview, name="preview"),
+    path(f"{REPORTS}<slug:slug>/csv/", views.report_csv, name="csv"),
 ]

@@ -6,14 +6,18 @@ from caseflow.safety import views
 
 app_name = "safety"
 
+CASE = "cases/<pid:public_id>/safety/"
+
 urlpatterns = [
-    path("", views.plan_detail, name="plan"),
-    path("edit/", views.plan_edit, name="plan_edit"),
-    path("versions/<int:number>/", views.plan_version, name="plan_version"),
-    path("diff/", views.plan_diff, name="plan_diff"),
-    path("review/", views.plan_review, name="plan_review"),
-    path("print/", views.plan_print, name="plan_print"),
-    path("assessments/", views.assessment_list, name="assessments"),
-    path("assessments/new/<int:instrument_id>/", views.assessment_new, name="assessment_new"),
-    path("assessments/<pid:assessment_id>/", views.assessment_detail, name="assessment"),
+    path(f"{CASE}", views.plan_detail, name="plan"),
+    path(f"{CASE}edit/", views.plan_edit, name="plan_edit"),
+    path(f"{CASE}versions/<int:number>/", views.plan_version, name="plan_version"),
+    path(f"{CASE}diff/", views.plan_diff, name="plan_diff"),
+    path(f"{CASE}review/", views.plan_review, name="plan_review"),
+    path(f"{CASE}print/", views.plan_print, name="plan_print"),
+    path(f"{CASE}assessments/", views.assessment_list, name="assessments"),
+    path(
+        f"{CASE}assessments/new/<int:instrument_id>/", views.assessment_new, name="assessment_new"
+    ),
+    path(f"{CASE}assessments/<pid:assessment_id>/", views.assessment_detail, name="assessment"),
 ]

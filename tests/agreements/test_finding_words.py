@@ -10,10 +10,10 @@ import time_machine
 from django.urls import reverse
 from django.utils import translation
 
+from caseflow.accounts.language import set_agency_language
 from caseflow.agreements import packs, terms
 from caseflow.agreements.labels import RECORDED_BY_ADVOCATE, finding_label, finding_sentence
 from caseflow.agreements.templatetags.agreement_words import finding
-from caseflow.cases.language import set_agency_language
 from tests.agreements.helpers import log_event, london, make_agreement, record_breach
 
 

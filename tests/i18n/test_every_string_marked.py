@@ -19,7 +19,7 @@ import pytest
 from django.apps import apps
 from django.db import models
 
-from caseflow.cases.language import set_agency_language
+from caseflow.accounts.language import set_agency_language
 from tests.i18n import pseudo
 from tests.test_url_matrix import MATRIX, url_for
 

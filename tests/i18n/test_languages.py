@@ -8,8 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
+from caseflow.accounts.language import set_agency_language, set_user_language
 from caseflow.audit.models import AuditEvent
-from caseflow.cases.language import set_agency_language, set_user_language
 from caseflow.cases.models import Party, PartyRole
 from caseflow.lib.i18n import advocate_or_idva
 from caseflow.lib.i18n import gettext_lazy as _

@@ -19,7 +19,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from caseflow.cases.language import set_agency_language
+from caseflow.accounts.language import set_agency_language
 from tests.i18n.test_every_string_marked import Visible, _pages
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"

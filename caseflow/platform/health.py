@@ -48,6 +48,16 @@ def ready(request: HttpRequest) -> JsonResponse:
     )
 
 
+@require_http_methods(["GET"])
+def scheduler_health(request: HttpRequest) -> JsonResponse:
+    """Whether the check-in scheduler swept lately: 503 when it is stale."""
+    state, last = scheduler.scheduler_state()
+    return JsonResponse(
+        {"scheduler": state, "last_sweep": last.isoformat() if last else None},
+        status=200 if state == "ok" else 503,
+    )
+
+
 def database_ok() -> bool:
     try:
         with connection.cursor() as cur:

@@ -5,7 +5,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from caseflow.audit.verify import Head, verify_chain
-from caseflow.cases.backup import BackupError, restore
+from caseflow.platform.backup import BackupError, restore
 
 
 class Command(BaseCommand):

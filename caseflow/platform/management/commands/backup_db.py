@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from caseflow.cases.backup import KEEP_APART, BackupError, backup
+from caseflow.platform.backup import KEEP_APART, BackupError, backup
 
 
 class Command(BaseCommand):

@@ -18,7 +18,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from caseflow.audit.models import AuditEvent
-from caseflow.cases.backup import KEY_SETTINGS, fingerprint
+from caseflow.platform.backup import KEY_SETTINGS, fingerprint
 from tests.confidentiality.helpers import close
 from tests.confidentiality.test_purge import _purge_whole
 from tests.conftest import canary

@@ -7,7 +7,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('cases', '0012_break_glass_outcome'),
+        ('cases', '0013_languagesetting_to_accounts'),
     ]
 
     operations = [

@@ -72,6 +72,6 @@ def test_a_key_no_configured_master_key_opens_stops_the_run(cast, settings):
 
 
 def test_help_says_values_need_no_re_encryption():
-    from caseflow.cases.management.commands.rotate_keys import Command
+    from caseflow.platform.management.commands.rotate_keys import Command
 
     assert "no value needs re-encrypting" in Command.help

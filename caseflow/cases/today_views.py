@@ -1,0 +1,61 @@
+"""The home page: the member of staff's open cases and their today queue (the queue itself, and
+how each feature adds to it, is :mod:`caseflow.cases.today`)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_http_methods
+
+from caseflow import policy
+from caseflow.accounts.http import AuthenticatedRequest
+from caseflow.accounts.models import Role
+from caseflow.audit.services import record
+from caseflow.cases import selectors, today
+from caseflow.cases.selectors import supervisor_overview
+from caseflow.lib.i18n import gettext_lazy as _
+
+
+@login_required
+@require_http_methods(["GET"])
+def dashboard(request: AuthenticatedRequest) -> HttpResponse:
+    role = policy.active_role(request.user)
+    context: dict = {"role": role}
+    if role == Role.ADVOCATE or role == Role.SUPERVISOR:
+        mine = list(selectors.my_open_cases(request.user))
+        context["cases"] = mine
+        shown = list(mine)
+        if role == Role.SUPERVISOR:
+            scope = today.scope_for(
+                request.user, selectors.team_open_case_set(request.user), own_only=False
+            )
+            context.update(supervisor_overview(request.user))
+            shown += context["unassigned"]
+        else:
+            scope = today.scope_for(
+                request.user, selectors.my_open_case_set(request.user), own_only=True
+            )
+        queue = today.queue(scope)
+        context["queue"] = queue
+        context["queue_groups"] = [
+            ("overdue", _("Overdue"), queue.overdue),
+            ("today", _("Due today"), queue.today),
+            ("recent", _("Just done"), queue.recent),
+        ]
+        context["staff_zone"] = today.staff_zone().key
+        if role == Role.SUPERVISOR:
+            _overdue_per_person(context["per_advocate"], queue)
+        # The read covers the cases listed and those the queue names.
+        listed = {c.pk for c in shown} | queue.case_ids
+        record("dashboard.view", actor=request.user, detail={"cases": sorted(listed)})
+    return render(request, "cases/dashboard.html", context)
+
+
+def _overdue_per_person(people: list, queue: today.Queue) -> None:
+    """How many overdue items each person of the supervisor's teams has (for their table)."""
+    counts: dict[str, int] = {}
+    for item in queue.overdue:
+        counts[item.owner] = counts.get(item.owner, 0) + 1
+    for person in people:
+        person.overdue = counts.get(person.get_full_name() or person.username, 0)
