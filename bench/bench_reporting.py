@@ -16,8 +16,9 @@ from django.db.models import Count
 from django.utils import timezone
 
 from bench.harness import BenchContext, Peer, Row, compare, scale_cast
-from caseflow.cases.models import Closure, Episode, Party, PartyRole
+from caseflow.cases.models import CaseKey, Closure, Episode, Party, PartyRole
 from caseflow.casework.models import CaseNote, Incident, Need
+from caseflow.lib.encryption import unwrap_data_key
 from caseflow.lib.shard import carry_agencies
 from caseflow.partners.models import QUESTIONS, Demographics, ServiceReferral, answers
 from caseflow.reporting import reports
@@ -34,13 +35,17 @@ def _seed_demographics(agency_id: int) -> list[int]:
         .select_related("case")
         .order_by("pk")
     )
-    reports._load_keys({p.case_id: p.case for p in parties}.values())
+    keys = dict(CaseKey.objects.filter(case__agency_id=agency_id).values_list("case_id", "wrapped"))
+    for party in parties:
+        party.case.__dict__["_data_key"] = unwrap_data_key(keys[party.case_id])
     rows = []
     for n, party in enumerate(parties):
         values = {
             q: answers(q)[(n * (i + 3)) % len(answers(q))][0] for i, q in enumerate(QUESTIONS)
         }
-        rows.append(Demographics(case=party.case, party=party, **values))
+        row = Demographics(case=party.case, party=party, **values)
+        row.seal_answers()  # what save() does, and bulk_create does not
+        rows.append(row)
     created = Demographics.objects.bulk_create(carry_agencies(rows), batch_size=1000)
     return [row.pk for row in created]
 

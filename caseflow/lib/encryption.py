@@ -145,12 +145,16 @@ class EncryptedTextField(models.TextField):
 
     # -- encryption ------------------------------------------------------------------------
     def decrypt(self, instance: Any, token: str) -> Any:
-        key: Fernet = instance.data_key()
+        return self.open(instance.data_key(), token, type(instance).__name__)
+
+    def open(self, key: Fernet, token: str, owner: str = "") -> Any:
+        """The plain value of ``token`` under a data key already unwrapped: what a reader of
+        many rows uses (values rows, each case key unwrapped once) instead of model instances."""
         try:
             return self.from_plain_bytes(key.decrypt(token.encode()))
         except InvalidToken as exc:
             raise DecryptionError(
-                f"{type(instance).__name__}.{self.name} cannot be decrypted with this key"
+                f"{owner or self.model.__name__}.{self.name} cannot be decrypted with this key"
             ) from exc
 
     def pre_save(self, model_instance: Any, add: bool) -> Any:

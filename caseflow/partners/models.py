@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from caseflow.accounts.models import Agency
 from caseflow.cases.models import Case, CaseOwned, Party, new_public_id
 from caseflow.confidentiality.models import Release
-from caseflow.lib.encryption import EncryptedTextField
+from caseflow.lib.encryption import EncryptedJSONField, EncryptedTextField
 
 
 class PartnersFollowUpKind(models.TextChoices):
@@ -311,12 +311,29 @@ class Demographics(CaseOwned):
     )
     updated_at = models.DateTimeField(default=timezone.now)
     version = models.PositiveIntegerField(default=1)
+    #: Every answer again, in one token written with them on every save: what funders' reports
+    #: read, so that one decryption serves every question of the row (NULL on a row written
+    #: before it existed: reports then read the questions one by one; ``manage.py
+    #: seal_demographics`` writes it for every row).
+    all_answers = EncryptedJSONField(null=True, editable=False)
 
     narrative_fields = ()
     # Answers the survivor chose to give, counted (never listed) in funders' reports.
-    kept_encrypted_fields = tuple(QUESTIONS)
+    kept_encrypted_fields = (*QUESTIONS, "all_answers")
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["case", "party"], name="demographics_one_per_party")
         ]
+
+    def seal_answers(self) -> None:
+        """Copy the answers into :attr:`all_answers` (``save`` does it; a ``bulk_create`` must)."""
+        self.all_answers = {question: getattr(self, question) for question in QUESTIONS}
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        fields = kwargs.get("update_fields")
+        if fields is None or set(fields) & set(QUESTIONS):
+            self.seal_answers()
+            if fields is not None:
+                kwargs["update_fields"] = {*fields, "all_answers"}
+        super().save(*args, **kwargs)

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple, cast
 
+from cryptography.fernet import Fernet
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.utils.dates import MONTHS
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -25,7 +26,6 @@ from caseflow.cases.language import language_name, split_languages
 from caseflow.cases.models import (
     AbuseChange,
     Case,
-    CaseKey,
     CaseStatus,
     Closure,
     ClosureState,
@@ -47,11 +47,12 @@ from caseflow.casework.models import (
     NoteKind,
 )
 from caseflow.checkins.models import CheckIn, CheckInStatus
-from caseflow.lib.encryption import unwrap_data_key
+from caseflow.lib.encryption import EncryptedTextField, KeyDestroyed, unwrap_data_key
 from caseflow.lib.suppression import Grid, suppress
 from caseflow.partners.models import (
     DECLINED,
     NOT_ASKED,
+    QUESTIONS,
     Demographics,
     Direction,
     MeetingReferral,
@@ -180,35 +181,121 @@ def served_cases(agency_id: int, period: Period) -> QuerySet[Case]:
     )
 
 
-def _load_keys(cases: Iterable[Case]) -> None:
-    """Unwrap the data keys of ``cases`` in one query (not one per case)."""
-    by_id = {c.pk: c for c in cases if "_data_key" not in c.__dict__}
-    if not by_id:
+class CaseRow(NamedTuple):
+    """A case counted, as a plain row (no model instance, no date to parse)."""
+
+    pk: int
+    #: Opened on or after the period's first day.
+    opened_in_period: bool
+    #: Closed (a leaver, in HUD's words).
+    left: bool
+
+
+#: The demographic questions each report counts (read together, in one pass).
+VOCA_QUESTIONS = ("age_band", "gender_identity", "race_ethnicity", "disability")
+FVPSA_QUESTIONS = ("age_band", "race_ethnicity", "gender_identity", "children")
+HUD_QUESTIONS = ("age_band", "race_ethnicity")
+
+
+def read_answers(
+    case_ids: QuerySet[Any] | Iterable[int], questions: Sequence[str]
+) -> Iterator[tuple[int, dict[str, str]]]:
+    """Each case's survivor's answers to ``questions`` ("not asked" for one never answered),
+    streamed as values rows: the first survivor's row of a case (by pk) only, its case key
+    unwrapped once and its answers opened by one decryption (``all_answers``), whatever number
+    of questions and breakdowns count them. A row written before ``all_answers`` existed is
+    read question by question, in one more query for all such rows. A case with no row is not
+    yielded (never asked)."""
+    if not set(questions) <= set(QUESTIONS):
+        raise ValueError(f"not demographic questions: {sorted(set(questions) - set(QUESTIONS))}")
+    fields = [cast(EncryptedTextField, Demographics._meta.get_field(q)) for q in questions]
+    together = cast(EncryptedTextField, Demographics._meta.get_field("all_answers"))
+    rows = (
+        Demographics.objects.filter(case_id__in=case_ids, party__role=PartyRole.SURVIVOR)
+        .order_by("pk")
+        .values_list("pk", "case_id", "case__key__wrapped", "all_answers")
+    )
+    seen: set[int] = set()
+    unsealed: dict[int, tuple[int, Fernet]] = {}
+    for pk, case_id, wrapped, sealed in rows.iterator(chunk_size=2000):
+        if case_id in seen:
+            continue
+        seen.add(case_id)
+        if wrapped is None:
+            raise KeyDestroyed("a case counted in a report has no data key")
+        key = unwrap_data_key(wrapped)
+        if sealed is None:
+            unsealed[pk] = (case_id, key)
+            continue
+        given = together.open(key, sealed.token)
+        yield case_id, {q: given.get(q) or NOT_ASKED for q in questions}
+    if not unsealed:
         return
-    for case_id, wrapped in CaseKey.objects.filter(case_id__in=list(by_id)).values_list(
-        "case_id", "wrapped"
-    ):
-        by_id[case_id].__dict__["_data_key"] = unwrap_data_key(wrapped)
+    one_by_one = Demographics.objects.filter(pk__in=list(unsealed)).values_list("pk", *questions)
+    for pk, *tokens in one_by_one.iterator(chunk_size=2000):
+        case_id, key = unsealed[pk]
+        yield (
+            case_id,
+            {
+                field.name: (field.open(key, token.token) if token is not None else "") or NOT_ASKED
+                for field, token in zip(fields, tokens, strict=True)
+            },
+        )
 
 
-def demographic_by_case(cases: Sequence[Case], question: str) -> dict[int, str]:
+def demographic_by_case(case_ids: Iterable[int], question: str) -> dict[int, str]:
     """Each case's survivor's answer to ``question`` (absent: never asked)."""
-    _load_keys(cases)
-    by_id = {c.pk: c for c in cases}
-    found: dict[int, str] = {}
-    rows = Demographics.objects.filter(
-        case_id__in=list(by_id), party__role=PartyRole.SURVIVOR
-    ).only("pk", "case_id", question)
-    for row in rows.order_by("pk"):
-        row.case = by_id[row.case_id]
-        found.setdefault(row.case_id, getattr(row, question) or NOT_ASKED)
-    return found
+    return {case_id: given[question] for case_id, given in read_answers(case_ids, [question])}
 
 
-def demographic_answers(cases: Sequence[Case], question: str) -> Counter[str]:
-    """How many survivors of ``cases`` gave each answer ("not asked" for no answers at all)."""
-    found = demographic_by_case(cases, question)
-    return Counter(found.get(c.pk, NOT_ASKED) for c in {c.pk: c for c in cases}.values())
+class Served:
+    """The people a report counts, read once as plain rows: the cases (:class:`CaseRow`), a
+    subquery of their ids for the other tables (no list of ids sent back to the database), and
+    the counts of their survivors' answers to the report's ``questions``, read in one pass on
+    first use (:func:`read_answers`)."""
+
+    def __init__(self, cases: QuerySet[Case], period: Period, questions: Sequence[str]) -> None:
+        flags = cases.annotate(
+            opened_in=ExpressionWrapper(Q(opened_at__gte=period.since), BooleanField()),
+            left=ExpressionWrapper(
+                Q(status=CaseStatus.CLOSED, closed_at__isnull=False), BooleanField()
+            ),
+        )
+        self.rows = [
+            CaseRow(pk, bool(opened_in), bool(left))
+            for pk, opened_in, left in flags.values_list("pk", "opened_in", "left").iterator(
+                chunk_size=2000
+            )
+        ]
+        self.pks = frozenset(row.pk for row in self.rows)
+        self.ids = cases.values("pk")
+        self.questions = tuple(questions)
+        self._counts: dict[str, Counter[str]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[CaseRow]:
+        return iter(self.rows)
+
+    def answers(self, question: str) -> Counter[str]:
+        """How many people gave each answer to ``question`` ("not asked" for no answers)."""
+        if question not in self.questions:
+            raise ValueError(f"{question!r} is not one of the questions this report reads")
+        if self._counts is None:
+            counts: dict[str, Counter[str]] = {q: Counter() for q in self.questions}
+            answered = 0
+            for case_id, given in read_answers(self.ids, self.questions):
+                if case_id not in self.pks:
+                    continue  # read in another statement: only the cases of self.rows count
+                answered += 1
+                for q, value in given.items():
+                    counts[q][value] += 1
+            if answered < len(self.pks):
+                for counter in counts.values():
+                    counter[NOT_ASKED] += len(self.pks) - answered
+            self._counts = counts
+        return self._counts[question]
 
 
 # --- What a report is ---------------------------------------------------------------------------
@@ -445,14 +532,14 @@ PEOPLE = gettext_lazy("People")
 SERVED = ("served", gettext_lazy("People served"))
 
 
-def _new_and_returning(b: Builder, cases: Sequence[Case], period: Period, code: str = "") -> None:
+def _new_and_returning(b: Builder, cases: Served, period: Period, code: str = "") -> None:
     """Each person once: new (a first referral in the period), returning (came back or was
     referred again in the period), or continuing (support that began before it). A case without
     episodes counts by the day it was opened."""
     starts: dict[int, str] = {}
     for case_id, first in (
         Episode.objects.filter(
-            case_id__in=[c.pk for c in cases],
+            case_id__in=cases.ids,
             opened_at__gte=period.since,
             opened_at__lt=period.until,
         )
@@ -464,7 +551,7 @@ def _new_and_returning(b: Builder, cases: Sequence[Case], period: Period, code: 
     for case in cases:
         start = starts.get(case.pk)
         if start is None:
-            start = EpisodeStart.REFERRAL if case.opened_at >= period.since else None
+            start = EpisodeStart.REFERRAL if case.opened_in_period else None
         if start is None:
             counts["continuing"] += 1
         elif start == EpisodeStart.REFERRAL:
@@ -489,7 +576,7 @@ def _new_and_returning(b: Builder, cases: Sequence[Case], period: Period, code: 
 
 def _demographic(
     b: Builder,
-    cases: Sequence[Case],
+    cases: Served,
     question: str,
     title: str,
     groups: dict[str, tuple[str, ...]] | None = None,
@@ -497,7 +584,7 @@ def _demographic(
     code: str = "",
     total: tuple[str, Any] = SERVED,
 ) -> None:
-    counts = demographic_answers(cases, question)
+    counts = cases.answers(question)
     if groups is None:
         groups = {value: (value,) for value, _l in answers(question)}
         labels = dict(answers(question))
@@ -520,7 +607,7 @@ def _demographic(
 NOT_RECORDED = "not_recorded"
 
 
-def _languages(b: Builder, cases: Sequence[Case], code: str = "") -> None:
+def _languages(b: Builder, cases: Served, code: str = "") -> None:
     """Languages served and interpreter use: each person once, by the language they prefer (the
     first they speak), and by the language an interpreter was needed for. Read from the plain
     language columns of the survivor's record (no personal file is opened)."""
@@ -529,7 +616,7 @@ def _languages(b: Builder, cases: Sequence[Case], code: str = "") -> None:
     rows = dict(
         (case_id, (spoken, interpreter))
         for case_id, spoken, interpreter in Party.objects.filter(
-            case_id__in=[c.pk for c in cases], role=PartyRole.SURVIVOR
+            case_id__in=cases.ids, role=PartyRole.SURVIVOR
         )
         .order_by("case_id", "pk")
         .values_list("case_id", "languages", "interpreter_language")
@@ -564,8 +651,8 @@ def _languages(b: Builder, cases: Sequence[Case], code: str = "") -> None:
     )
 
 
-def _services(b: Builder, cases: Sequence[Case], period: Period) -> None:
-    ids = [c.pk for c in cases]
+def _services(b: Builder, cases: Served, period: Period) -> None:
+    ids = cases.ids
     notes = Counter(
         CaseNote.objects.filter(
             case_id__in=ids, occurred_at__gte=period.since, occurred_at__lt=period.until
@@ -619,15 +706,15 @@ def _services(b: Builder, cases: Sequence[Case], period: Period) -> None:
     )
 
 
-def _victimisation(b: Builder, cases: Sequence[Case], period: Period) -> None:
+def _victimisation(b: Builder, cases: Served, period: Period) -> None:
     people: dict[str, set[int]] = {k: set() for k in IncidentKind.values}
     for case_id, kinds in Incident.objects.filter(
-        case_id__in=[c.pk for c in cases],
+        case_id__in=cases.ids,
         occurred_at__gte=period.since - dt.timedelta(days=366),
         occurred_at__lt=period.until,
     ).values_list("case_id", "kinds"):
         for kind in kinds or []:
-            if kind in people:
+            if kind in people and case_id in cases.pks:
                 people[kind].add(case_id)
     b.breakdown(
         "victimisation",
@@ -658,15 +745,13 @@ VOCA_AGE_LABELS = {
 }
 
 
-def _cases(agency_id: int, period: Period) -> list[Case]:
-    return list(
-        served_cases(agency_id, period).only("pk", "opened_at", "closed_at", "status", "risk_level")
-    )
+def _cases(agency_id: int, period: Period, questions: Sequence[str]) -> Served:
+    return Served(served_cases(agency_id, period), period, questions)
 
 
 def voca_quarterly(agency_id: int, period: Period) -> FunderReport:
     """One quarter on its own: quarters do not overlap, so nothing else is read with it."""
-    cases = _cases(agency_id, period)
+    cases = _cases(agency_id, period, VOCA_QUESTIONS)
     b = Builder()
     _new_and_returning(b, cases, period)
     _services(b, cases, period)
@@ -692,11 +777,11 @@ def fvpsa_annual(agency_id: int, period: Period) -> FunderReport:
     """The FVPSA counts for ``period`` suppressed on their own (what :func:`release` starts
     from; on its own it can be subtracted from the quarters inside it)."""
     b = Builder()
-    _fvpsa(b, agency_id, period, _cases(agency_id, period))
+    _fvpsa(b, agency_id, period, _cases(agency_id, period, FVPSA_QUESTIONS))
     return b.finish("fvpsa", str(REPORTS["fvpsa"].title), period)
 
 
-def _fvpsa(b: Builder, agency_id: int, period: Period, cases: list[Case]) -> None:
+def _fvpsa(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     _new_and_returning(b, cases, period)
     labels = {**VOCA_AGE_LABELS, "under_18": str(_("Under 18"))}
     _demographic(b, cases, "age_band", _("Age"), FVPSA_AGES, labels, code="age")
@@ -707,7 +792,7 @@ def _fvpsa(b: Builder, agency_id: int, period: Period, cases: list[Case]) -> Non
     _services(b, cases, period)
     referrals = Counter(
         ServiceReferral.objects.filter(
-            case_id__in=[c.pk for c in cases],
+            case_id__in=cases.ids,
             direction=Direction.OUT,
             sent_on__gte=period.start,
             sent_on__lte=period.end,
@@ -781,12 +866,12 @@ def hud_apr(agency_id: int, period: Period) -> FunderReport:
     question number and with the published row and column names (suppressed on their own, as
     :func:`fvpsa_annual`)."""
     b = Builder()
-    _hud(b, agency_id, period, _cases(agency_id, period))
+    _hud(b, agency_id, period, _cases(agency_id, period, HUD_QUESTIONS))
     return b.finish("hud", str(REPORTS["hud"].title), period)
 
 
-def _hud(b: Builder, agency_id: int, period: Period, cases: list[Case]) -> None:
-    leavers = sum(1 for c in cases if c.status == CaseStatus.CLOSED and c.closed_at is not None)
+def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
+    leavers = sum(1 for c in cases if c.left)
     b.breakdown(
         "q5a",
         "Q5a: Report Validations Table",
@@ -815,13 +900,21 @@ def insights_outcomes(agency_id: int, period: Period) -> FunderReport:
     """Intake against exit for the closures of the period: risk band at intake and at exit,
     whether the abuse stopped, whether the survivor feels safer, why support ended, and the
     needs met."""
-    closures = list(
+    closures: list[Any] = list(
         Closure.objects.filter(
             case__agency_id=agency_id,
             state=ClosureState.CLOSED,
             closed_at__gte=period.since,
             closed_at__lt=period.until,
-        ).select_related("reason")
+        ).values_list(
+            "case_id",
+            "risk_at_intake",
+            "risk_at_exit",
+            "abuse_change",
+            "feels_safer",
+            "reason__standard",
+            named=True,
+        )
     )
     exits = ("exits", _("All exits"))
     b = Builder()
@@ -853,7 +946,7 @@ def insights_outcomes(agency_id: int, period: Period) -> FunderReport:
         "reason",
         _("Why support ended"),
         StandardClosureReason.choices,
-        Counter(c.reason.standard or StandardClosureReason.OTHER for c in closures),
+        Counter(c.reason__standard or StandardClosureReason.OTHER for c in closures),
         total=exits,
         column=str(PEOPLE),
         note=_("The agency's own reasons are counted under Other."),
@@ -874,8 +967,7 @@ def insights_outcomes(agency_id: int, period: Period) -> FunderReport:
         total=("needs_met:total", _("All needs met")),
         column=_("Needs"),
     )
-    cases = list(Case.objects.filter(pk__in={c.case_id for c in closures}).only("pk"))
-    ages = demographic_by_case(cases, "age_band")
+    ages = demographic_by_case({c.case_id for c in closures}, "age_band")
     b.breakdown(
         "exit_age",
         _("Age"),
@@ -971,7 +1063,7 @@ def annual_release(agency_id: int, fy: int) -> dict[str, FunderReport]:
     year's four VOCA quarters (see :func:`release`)."""
     period = federal_year(fy)
     b = Builder()
-    cases = _cases(agency_id, period)
+    cases = _cases(agency_id, period, sorted({*FVPSA_QUESTIONS, *HUD_QUESTIONS}))
     parts: dict[str, list[Section]] = {}
     for slug, add in ANNUAL.items():
         first = len(b.sections)
