@@ -56,7 +56,7 @@ def agency_calls(user: Any) -> QuerySet[Call]:
     """Every call of ``user``'s agency, for the list and its counts (no content)."""
     if not policy.may_log_calls(user):
         return Call.objects.none()
-    return Call.objects.filter(agency_id=policy.agency_id_of(user))
+    return Call.objects.filter(Q(agency_id=policy.agency_id_of(user)))
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from caseflow import policy
@@ -45,7 +45,7 @@ class CallRefused(ValidationError):
     """The call cannot be kept as given; ``message_dict`` says which field and why."""
 
 
-def _codes(values: Sequence[str], choices: type, field: str) -> list[str]:
+def _codes(values: Sequence[str], choices: type[models.TextChoices], field: str) -> list[str]:
     allowed = set(choices.values)
     unknown = [v for v in values if v not in allowed]
     if unknown:
@@ -82,7 +82,8 @@ def call_log(
 
     Raises :class:`CallRefused` for an anonymous call that carries a name, a phone, any free
     text or a follow-up, for a time in the future or too long ago, and for an unknown code."""
-    if not policy.may_log_calls(actor):
+    agency_id = policy.agency_id_of(actor)
+    if not policy.may_log_calls(actor) or agency_id is None:
         raise PermissionDenied
     if caller_kind not in CallerKind.values:
         raise CallRefused({"caller_kind": [_("Choose who called.")]})
@@ -120,7 +121,7 @@ def call_log(
                 }
             )
     call = Call(
-        agency_id=policy.agency_id_of(actor),
+        agency_id=agency_id,
         taken_at=taken_at,
         duration_minutes=duration_minutes,
         caller_kind=CallerKind(caller_kind),

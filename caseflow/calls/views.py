@@ -6,6 +6,7 @@ calls a service and redirects; reads are audited here."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -137,7 +138,7 @@ def call_open_case(request: AuthenticatedRequest, call_id: str) -> HttpResponse:
     if not teams.exists():
         raise PermissionDenied
     intake_fields = field_config(request).settings
-    initial = {"team": teams.first()}
+    initial: dict[str, Any] = {"team": teams.first()}
     if call.caller_kind == CallerKind.SURVIVOR:
         initial["survivor_full_name"] = call.caller_name or ""
         initial["survivor_phone"] = call.caller_phone or ""
