@@ -305,6 +305,7 @@ def navigation(user: Any) -> list[tuple[str, str]]:
             (_("New referral"), "cases:new"),
             (_("Emergency access"), "cases:break_glass"),
             (_("Check-ins"), "checkins:home"),
+            (_("Calls"), "calls:list"),
         ]
     if role in REPORT_ROLES:
         items.append((_("Reports"), "confidentiality:reports"))
@@ -316,6 +317,46 @@ def navigation(user: Any) -> list[tuple[str, str]]:
         items.append((_("Staff and teams"), "agency:staff_list"))
         items.append((_("Risk meeting"), "partners:settings"))
     return items
+
+
+# --- Duty-line calls ----------------------------------------------------------------------------
+# Calls (``caseflow.calls``) sit above this module, so their rules are written over their fields,
+# not their model. Who takes calls on the duty line: the people who work cases. Auditors read
+# metadata and agency admins manage people; neither takes calls nor reads one (the funders'
+# counts reach them through the reports, which show no call). Who reads a call: while it is on
+# no case, the person who logged it and the agency's supervisors; once on a case, exactly those
+# who may read that case (the person who logged it included only if they may).
+
+CALL_ROLES = CASEWORK_ROLES
+
+
+def may_log_calls(user: Any) -> bool:
+    """Whether ``user`` takes calls on the duty line (logs them, sees the agency's call list)."""
+    return active_role(user) in CALL_ROLES
+
+
+def visible_calls_filter(user: Any) -> Q:
+    """The condition on a call's fields (``agency_id``, ``case_id``, ``logged_by_id``) for the
+    calls whose detail ``user`` may read. Nothing for a user who takes no calls."""
+    role = active_role(user)
+    if role not in CALL_ROLES:
+        return Q(pk__in=[])
+    loose = Q(case__isnull=True)
+    if role != Role.SUPERVISOR:
+        loose &= Q(logged_by=user)
+    on_a_case = Q(case__in=visible_cases(user).values("pk"))
+    return Q(agency_id=agency_id_of(user)) & (loose | on_a_case)
+
+
+def may_take_on_call(user: Any, call: Any) -> bool:
+    """Whether ``user`` may turn a call they can read into a case, or attach it to one: a call
+    on no case yet, with someone to support (never an anonymous one)."""
+    return (
+        may_log_calls(user)
+        and call.case_id is None
+        and call.caller_kind != "anonymous"
+        and call.agency_id == agency_id_of(user)
+    )
 
 
 # --- Audit ---------------------------------------------------------------------------------------

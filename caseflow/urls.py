@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("caseflow.confidentiality.urls")),
     path("", include("caseflow.oversight.urls")),
     path("", include("caseflow.partners.urls")),
+    path("", include("caseflow.calls.urls")),
     path("", include("caseflow.reporting.urls")),
     path("", include("caseflow.checkins.urls")),
     path("operator/", admin.site.urls),

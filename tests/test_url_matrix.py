@@ -15,6 +15,7 @@ from tests.conftest import ACTORS, Cast, canary
 from tests.matrix import (
     agreements,
     audit,
+    calls,
     casework,
     checkins,
     confidentiality,
@@ -38,6 +39,7 @@ for _part in (
     confidentiality,
     partners,
     reporting,
+    calls,
 ):
     assert not set(_part.ROWS) & set(MATRIX), "a URL has two rows"
     MATRIX.update(_part.ROWS)
@@ -108,7 +110,8 @@ def restricted_expectation(actor: str, status: int) -> int:
 def test_matrix(name, cast, login):
     """Every method × actor × relation for one URL; all mismatches reported together."""
     row = MATRIX[name]
-    per_case = row.kwargs in ("case", "party") or row.url is not None
+    # A row whose ``url`` builds an object outside any case (``kwargs="call"``) is asked once.
+    per_case = row.kwargs in ("case", "party") or (row.url is not None and row.kwargs != "call")
     targets = ["case", "restricted_case"] if per_case else ["case"]
     failures = []
     for method in ("GET", "POST"):

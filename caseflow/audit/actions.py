@@ -249,6 +249,12 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("report.funder", R, _("Generated a funder report")),
     # The advocate's day: one time rule
     ("agency.time_zone", W, _("Changed the agency's time zone")),
+    # The duty line
+    ("call.create", W, _("Logged a call on the duty line")),
+    ("call.list", R, _("Listed the duty line's calls")),
+    ("call.view", R, _("Viewed a call on the duty line")),
+    ("call.attach", W, _("Put a call on a case")),
+    ("call.open_case", W, _("Opened or took up a case from a call")),
 )
 
 ACTIONS: dict[str, Action] = {name: Action(name, kind, label) for name, kind, label in _ACTIONS}
