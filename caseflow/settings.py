@@ -130,6 +130,7 @@ INSTALLED_APPS = [
     "caseflow.oversight",
     "caseflow.agency",
     "caseflow.partners",
+    "caseflow.shelter",
     "caseflow.reporting",
     "caseflow.demo",
 ]
@@ -593,4 +594,11 @@ CELERY_BEAT_SCHEDULE["checkins-sweep"] = {
 CELERY_BEAT_SCHEDULE["partners-referral-followups"] = {
     "task": "caseflow.partners.tasks.referral_followups_sweep",
     "schedule": 3600.0,
+}
+
+# --- shelter (refuge sites, beds and stays) ------------------------------------------------------
+# Open stays hold their bed ahead (caseflow.shelter.services.HOLD_DAYS); this moves them on every six hours.
+CELERY_BEAT_SCHEDULE["shelter-holds-extend"] = {
+    "task": "caseflow.shelter.tasks.holds_extend",
+    "schedule": 6 * 3600.0,
 }

@@ -23,6 +23,7 @@ from tests.matrix import (
     reporting,
     safety,
     security,
+    shelter,
 )
 from tests.matrix.base import Row
 
@@ -38,6 +39,7 @@ for _part in (
     confidentiality,
     partners,
     reporting,
+    shelter,
 ):
     assert not set(_part.ROWS) & set(MATRIX), "a URL has two rows"
     MATRIX.update(_part.ROWS)
