@@ -597,7 +597,8 @@ CELERY_BEAT_SCHEDULE["partners-referral-followups"] = {
 }
 
 # --- shelter (refuge sites, beds and stays) ------------------------------------------------------
-# Open stays hold their bed ahead (caseflow.shelter.services.HOLD_DAYS); this moves them on every six hours.
+# Open stays hold their bed ahead (caseflow.shelter.services.HOLD_DAYS); this moves them on
+# every six hours.
 CELERY_BEAT_SCHEDULE["shelter-holds-extend"] = {
     "task": "caseflow.shelter.tasks.holds_extend",
     "schedule": 6 * 3600.0,
