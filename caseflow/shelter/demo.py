@@ -11,7 +11,7 @@ from caseflow.cases.models import CaseStatus, PartyRole
 from caseflow.shelter import services
 from caseflow.shelter.models import Access
 
-SITES = (
+SITES: tuple[tuple[str, str, tuple[tuple[str, list[Access]], ...]], ...] = (
     (
         "Oak House (fictional)",
         "1 Example Lane, Riverside (fictional)",

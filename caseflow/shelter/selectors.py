@@ -28,14 +28,14 @@ def sites_of(user) -> list[Site]:
 
 
 def site_get(user, public_id: str) -> Site:
-    found = Site.objects.filter(agency_id=policy.agency_id_of(user), public_id=public_id).first()
+    found = Site.objects.filter(Q(agency_id=policy.agency_id_of(user)), public_id=public_id).first()
     if found is None:
         raise Http404
     return found
 
 
 def room_get(user, public_id: str) -> Room:
-    found = Room.objects.filter(agency_id=policy.agency_id_of(user), public_id=public_id).first()
+    found = Room.objects.filter(Q(agency_id=policy.agency_id_of(user)), public_id=public_id).first()
     if found is None:
         raise Http404
     return found
@@ -44,7 +44,7 @@ def room_get(user, public_id: str) -> Room:
 def room_choices(user) -> list[tuple[str, str]]:
     return [
         (room.public_id, f"{room.site.name} · {room.name}")
-        for room in Room.objects.filter(agency_id=policy.agency_id_of(user))
+        for room in Room.objects.filter(Q(agency_id=policy.agency_id_of(user)))
         .select_related("site")
         .order_by("site__name", "name")
     ]

@@ -14,6 +14,7 @@ import logging
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -190,7 +191,7 @@ def bookable_beds(actor: User):
     if not policy.books_shelter(actor):
         return Bed.objects.none()
     return Bed.objects.filter(
-        agency_id=policy.agency_id_of(actor), in_use=True, room__site__active=True
+        Q(agency_id=policy.agency_id_of(actor)), in_use=True, room__site__active=True
     )
 
 
