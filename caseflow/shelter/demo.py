@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from caseflow import policy
 from caseflow.cases.models import CaseStatus, PartyRole
 from caseflow.shelter import services
 from caseflow.shelter.models import Access
@@ -64,7 +65,9 @@ def seed_demo(context) -> None:
     # Past stays, one bed after another, over the last five months; then the current ones.
     for i, case in enumerate(cases[: len(beds) * 2]):
         bed = beds[i % len(beds)]
-        actor = case.primary_advocate
+        actor = next((u for u in case.assignees.all() if policy.may(u, case, "edit")), None)
+        if actor is None:
+            continue
         if i < len(beds):
             starts = today - dt.timedelta(days=150 - 9 * i)
             ends = starts + dt.timedelta(days=14 + (i * 5) % 30)

@@ -34,6 +34,15 @@ def site_get(user, public_id: str) -> Site:
     return found
 
 
+def bookable_beds(user):
+    """The beds ``user`` may book: in use, at an open site of their agency, for caseworkers."""
+    if not policy.books_shelter(user):
+        return Bed.objects.none()
+    return Bed.objects.filter(
+        Q(agency_id=policy.agency_id_of(user)), in_use=True, room__site__active=True
+    )
+
+
 def room_get(user, public_id: str) -> Room:
     found = Room.objects.filter(Q(agency_id=policy.agency_id_of(user)), public_id=public_id).first()
     if found is None:

@@ -14,7 +14,6 @@ import logging
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -23,6 +22,7 @@ from caseflow.accounts.models import User
 from caseflow.accounts.zones import agency_zone
 from caseflow.audit.services import record
 from caseflow.cases.models import Case, Party, PartyRole
+from caseflow.shelter import selectors
 from caseflow.shelter.models import Access, Bed, BedNight, Room, Site, Stay, TurnAway
 
 log = logging.getLogger(__name__)
@@ -186,15 +186,6 @@ def _extend_open_stays_on(bed: Bed, today: dt.date) -> None:
         _sync_holds(stay, today)
 
 
-def bookable_beds(actor: User):
-    """The beds ``actor`` may book: in use, at an active site of their agency, for caseworkers."""
-    if not policy.books_shelter(actor):
-        return Bed.objects.none()
-    return Bed.objects.filter(
-        Q(agency_id=policy.agency_id_of(actor)), in_use=True, room__site__active=True
-    )
-
-
 def stay_book(
     *,
     actor: User,
@@ -212,7 +203,10 @@ def stay_book(
     the nights is booked already (nothing is written then), ``PermissionDenied`` for a case or a
     bed the actor may not use."""
     policy.require(actor, case, "edit")
-    if not bookable_beds(actor).filter(pk=bed.pk).exists() or bed.agency_id != case.agency_id:
+    if (
+        not selectors.bookable_beds(actor).filter(pk=bed.pk).exists()
+        or bed.agency_id != case.agency_id
+    ):
         raise PermissionDenied
     today = local_today(case.agency)
     if ends_on is not None and ends_on <= starts_on:

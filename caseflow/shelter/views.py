@@ -52,7 +52,7 @@ def board(request: AuthenticatedRequest) -> HttpResponse:
     needs_form = NeedsForm(request.GET or None)
     needs = needs_form.cleaned_data["need"] if needs_form.is_valid() else []
     today = _agency_today(request)
-    nights, sites = selectors.board(services.bookable_beds(request.user), today, needs)
+    nights, sites = selectors.board(selectors.bookable_beds(request.user), today, needs)
     record("shelter.board_view", actor=request.user, detail={"needs": needs})
     return render(
         request,
@@ -83,7 +83,7 @@ def book(request: AuthenticatedRequest) -> HttpResponse:
     cases = _bookable_cases(request)
     beds = {
         b.public_id: b
-        for b in services.bookable_beds(request.user)
+        for b in selectors.bookable_beds(request.user)
         .select_related("room__site")
         .order_by("room__site__name", "room__name", "label")
     }

@@ -46,7 +46,7 @@ def test_a_stay_is_booked_on_the_board_and_ended(new_tab, live_server, cast):
     page.get_by_role("link", name="Book Bed 1, Garden room").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Book a stay")
     _fits(tab, "book-stay")
-    page.get_by_label("Case").select_option(value=cast.case.public_id)
+    page.locator("main").get_by_label("Case").select_option(value=cast.case.public_id)
     yesterday = services.local_today(cast.agency) - dt.timedelta(days=1)
     page.get_by_label("First night").fill(yesterday.isoformat())
     page.get_by_label("Children staying with her").fill("2")
@@ -61,7 +61,7 @@ def test_a_stay_is_booked_on_the_board_and_ended(new_tab, live_server, cast):
     expect(page.locator("main")).to_contain_text("taken")
 
     tab.goto(f"/cases/{cast.case.public_id}/")
-    section = page.get_by_role("region", name="Shelter")
+    section = page.get_by_role("region", name="Shelter", exact=True)
     section.get_by_role("link", name="Oak House").click()
     page.get_by_role("link", name="End the stay").click()
     _fits(tab, "stay-end")
