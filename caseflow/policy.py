@@ -292,6 +292,30 @@ def sees_note_versions(user: Any) -> bool:
     return active_role(user) == Role.SUPERVISOR
 
 
+# --- Shelter and refuge -----------------------------------------------------------------------
+# Sites, rooms and beds are the agency's premises: its admin keeps them (as it keeps staff and
+# teams), supervisors who run the sites read them with their addresses. Caseworkers (advocates and
+# supervisors) see the availability board without addresses, book stays on the cases they may
+# edit and count turn-aways. A site's address is shown to its caseworkers on a stay's page.
+
+SHELTER_SITE_READERS = frozenset({Role.SUPERVISOR, Role.AGENCY_ADMIN})
+
+
+def manages_shelter(user: Any) -> bool:
+    """Whether ``user`` adds and changes the agency's sites, rooms and beds."""
+    return active_role(user) == Role.AGENCY_ADMIN
+
+
+def reads_shelter_sites(user: Any) -> bool:
+    """Whether ``user`` reads the list of sites with their addresses."""
+    return active_role(user) in SHELTER_SITE_READERS
+
+
+def books_shelter(user: Any) -> bool:
+    """Whether ``user`` reads the bed board, books stays and records turn-aways."""
+    return active_role(user) in CASEWORK_ROLES
+
+
 def navigation(user: Any) -> list[tuple[str, str]]:
     """The main menu for ``user``: (label, URL name) of each place their role may go."""
     role = active_role(user)
@@ -306,6 +330,7 @@ def navigation(user: Any) -> list[tuple[str, str]]:
             (_("Emergency access"), "cases:break_glass"),
             (_("Check-ins"), "checkins:home"),
             (_("Calls"), "calls:list"),
+            (_("Beds"), "shelter:board"),
         ]
     if role in REPORT_ROLES:
         items.append((_("Reports"), "confidentiality:reports"))
@@ -316,6 +341,8 @@ def navigation(user: Any) -> list[tuple[str, str]]:
     if role == Role.AGENCY_ADMIN:
         items.append((_("Staff and teams"), "agency:staff_list"))
         items.append((_("Risk meeting"), "partners:settings"))
+    if role in SHELTER_SITE_READERS:
+        items.append((_("Shelter sites"), "shelter:sites"))
     return items
 
 

@@ -131,6 +131,7 @@ INSTALLED_APPS = [
     "caseflow.agency",
     "caseflow.partners",
     "caseflow.calls",
+    "caseflow.shelter",
     "caseflow.reporting",
     "caseflow.platform",
     "caseflow.demo",
@@ -595,4 +596,12 @@ CELERY_BEAT_SCHEDULE["checkins-sweep"] = {
 CELERY_BEAT_SCHEDULE["partners-referral-followups"] = {
     "task": "caseflow.partners.tasks.referral_followups_sweep",
     "schedule": 3600.0,
+}
+
+# --- shelter (refuge sites, beds and stays) ------------------------------------------------------
+# Open stays hold their bed ahead (caseflow.shelter.services.HOLD_DAYS); this moves them on
+# every six hours.
+CELERY_BEAT_SCHEDULE["shelter-holds-extend"] = {
+    "task": "caseflow.shelter.tasks.holds_extend",
+    "schedule": 6 * 3600.0,
 }

@@ -21,6 +21,7 @@ urlpatterns = [
     path("", include("caseflow.partners.urls")),
     path("", include("caseflow.calls.urls")),
     path("", include("caseflow.reporting.urls")),
+    path("", include("caseflow.shelter.urls")),
     path("", include("caseflow.checkins.urls")),
     path("operator/", admin.site.urls),
 ]

@@ -24,6 +24,7 @@ from tests.matrix import (
     reporting,
     safety,
     security,
+    shelter,
 )
 from tests.matrix.base import Row
 
@@ -40,6 +41,7 @@ for _part in (
     partners,
     reporting,
     calls,
+    shelter,
 ):
     assert not set(_part.ROWS) & set(MATRIX), "a URL has two rows"
     MATRIX.update(_part.ROWS)

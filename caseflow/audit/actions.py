@@ -247,6 +247,17 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("partners.settings.view", R, _("Viewed the risk meeting settings")),
     ("partners.settings.save", W, _("Changed the risk meeting settings")),
     ("report.funder", R, _("Generated a funder report")),
+    # Shelter and refuge
+    ("shelter.sites_view", R, _("Viewed the shelter sites and their addresses")),
+    ("shelter.site_add", W, _("Added a shelter site")),
+    ("shelter.site_change", W, _("Changed a shelter site")),
+    ("shelter.room_add", W, _("Added a room to a shelter site")),
+    ("shelter.bed_add", W, _("Added a bed to a shelter room")),
+    ("shelter.board_view", R, _("Viewed the bed availability board")),
+    ("shelter.stay_book", W, _("Booked a shelter stay")),
+    ("shelter.stay_view", R, _("Viewed a shelter stay")),
+    ("shelter.stay_end", W, _("Ended a shelter stay")),
+    ("shelter.turn_away", W, _("Recorded a household turned away for lack of space")),
     # The advocate's day: one time rule
     ("agency.time_zone", W, _("Changed the agency's time zone")),
     # The duty line

@@ -75,6 +75,7 @@ SEED_HOOKS = [
     "caseflow.cases.demo",
     "caseflow.partners.demo",
     "caseflow.calls.demo",
+    "caseflow.shelter.demo",
     "caseflow.reporting.demo",
 ]
 
