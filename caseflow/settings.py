@@ -130,6 +130,7 @@ INSTALLED_APPS = [
     "caseflow.oversight",
     "caseflow.agency",
     "caseflow.partners",
+    "caseflow.court",
     "caseflow.reporting",
     "caseflow.demo",
 ]

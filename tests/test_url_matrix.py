@@ -19,6 +19,7 @@ from tests.matrix import (
     checkins,
     confidentiality,
     core,
+    court,
     partners,
     reporting,
     safety,
@@ -37,6 +38,7 @@ for _part in (
     security,
     confidentiality,
     partners,
+    court,
     reporting,
 ):
     assert not set(_part.ROWS) & set(MATRIX), "a URL has two rows"

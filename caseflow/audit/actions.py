@@ -247,6 +247,12 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("partners.settings.view", R, _("Viewed the risk meeting settings")),
     ("partners.settings.save", W, _("Changed the risk meeting settings")),
     ("report.funder", R, _("Generated a funder report")),
+    # Court (hearings)
+    ("hearing.create", W, _("Recorded a court hearing")),
+    ("hearing.view", R, _("Viewed a court hearing")),
+    ("hearing.update", W, _("Changed a court hearing")),
+    ("hearing.outcome", W, _("Recorded a court hearing's outcome")),
+    ("hearing.steps", W, _("Added the safety steps around a court hearing")),
     # The advocate's day: one time rule
     ("agency.time_zone", W, _("Changed the agency's time zone")),
 )
