@@ -22,7 +22,8 @@ The members
     a registered feature names no installed app.
 ``order``
     Where the feature stands among the others (unique). Members that carry no order of their own
-    (facts, calendar sources, next-due, open work, pack rows, follow-up kinds, revokers) are read in this order.
+    (facts, calendar sources, next-due, open work, pack rows, follow-up kinds, revokers) are
+    read in this order.
 ``panels``
     :class:`Panel` sections of the case page. ``render(request, case)`` gets a case already
     resolved through policy (the read is recorded by the page) and returns ``(template name,

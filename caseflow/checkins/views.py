@@ -23,9 +23,9 @@ from caseflow import policy
 from caseflow.accounts import zones
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.audit.services import record
-from caseflow.cases.models import Case
 from caseflow.cases.calendar import PER_SOURCE as CALENDAR_PER_SOURCE
 from caseflow.cases.calendar import registered_sources as calendar_sources
+from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.cases.today import staff_zone
 from caseflow.checkins import scheduler, selectors, services
@@ -413,9 +413,9 @@ def feed(request: HttpRequest, token: str) -> HttpResponse:
     others = [
         found
         for source in calendar_sources()
-        for found in source.fetch(
-            user, stamp - selectors.FEED_PAST, stamp + selectors.FEED_AHEAD
-        )[:CALENDAR_PER_SOURCE]
+        for found in source.fetch(user, stamp - selectors.FEED_PAST, stamp + selectors.FEED_AHEAD)[
+            :CALENDAR_PER_SOURCE
+        ]
     ]
     for other in others:
         event = Event()

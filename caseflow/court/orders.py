@@ -24,7 +24,9 @@ class PlanOrder:
 
 
 def order_key(order: dict[str, Any]) -> str:
-    raw = "\x1f".join((order.get("court", ""), order.get("reference", ""), order.get("granted", "")))
+    raw = "\x1f".join(
+        (order.get("court", ""), order.get("reference", ""), order.get("granted", ""))
+    )
     return hashlib.sha256(raw.encode()).hexdigest()[:20]
 
 

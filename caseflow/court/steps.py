@@ -92,9 +92,7 @@ def _latest_before(
     for begin, finish in weekly_windows.window_occurrences(
         lo, hi, checkins.profile_windows(profile), profile.timezone
     ):
-        slot = (min(finish - length, hi - dt.timedelta(minutes=1))).replace(
-            second=0, microsecond=0
-        )
+        slot = (min(finish - length, hi - dt.timedelta(minutes=1))).replace(second=0, microsecond=0)
         if slot >= max(begin, lo) and slot + length <= finish:
             best = slot if best is None or slot > best else best
     return best
@@ -119,7 +117,9 @@ def safe_slot_near(
         return ahead, True
     if ahead is not None and ahead - end > dt.timedelta(days=NEAREST_DAYS):
         ahead = None
-    behind = _latest_before(profile, max(start - dt.timedelta(days=NEAREST_DAYS), not_before), start)
+    behind = _latest_before(
+        profile, max(start - dt.timedelta(days=NEAREST_DAYS), not_before), start
+    )
     if ahead is None or (behind is not None and start - behind < ahead - end):
         return behind, False
     return ahead, False
@@ -138,12 +138,18 @@ def _checkin_step(
             code,
             label,
             None,
-            str(_("Record the survivor's safe-contact details first: a check-in is only placed "
-                  "in a safe window.")),
+            str(
+                _(
+                    "Record the survivor's safe-contact details first: a check-in is only placed "
+                    "in a safe window."
+                )
+            ),
         )
     channel = next(iter(profile.channels), "")
     if not channel or not checkins.profile_windows(profile):
-        return Step(code, label, None, str(_("The survivor's profile has no safe channel or window.")))
+        return Step(
+            code, label, None, str(_("The survivor's profile has no safe channel or window."))
+        )
     zone = ZoneInfo(profile.timezone)
     hearing_day = hearing.starts_at.astimezone(zone).date()
     if code == CHECKIN_BEFORE:
@@ -174,7 +180,8 @@ def _checkin_step(
             code,
             label,
             None,
-            str(_("No safe window opens on %(day)s, nor in the days around it.")) % {"day": day_words},
+            str(_("No safe window opens on %(day)s, nor in the days around it."))
+            % {"day": day_words},
         )
     if on_day:
         note = str(_("%(when)s, in the survivor's safe window (their time).")) % {
@@ -207,9 +214,7 @@ def proposed_steps(case: Case, hearing: Hearing, now: dt.datetime | None = None)
     ):
         key = _key(hearing, code)
         if key in existing:
-            steps.append(
-                Step(code, str(label), existing[key], str(_("Already added.")), done=True)
-            )
+            steps.append(Step(code, str(label), existing[key], str(_("Already added.")), done=True))
         elif not upcoming:
             steps.append(Step(code, str(label), None, str(_("The hearing has started."))))
         else:

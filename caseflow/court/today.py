@@ -32,7 +32,9 @@ def _rows(scope: Scope, **filters):
     return (
         Hearing.objects.filter(case__in=scope.cases, **filters)
         .select_related("case")
-        .only("pk", "public_id", "kind", "starts_at", "case__id", "case__public_id", "case__reference")
+        .only(
+            "pk", "public_id", "kind", "starts_at", "case__id", "case__public_id", "case__reference"
+        )
     )
 
 
