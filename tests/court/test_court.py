@@ -417,3 +417,29 @@ def test_the_outcome_page_waits_for_the_hearing_and_then_records_it(cast, login)
         assert response.status_code == 302
     saved = Hearing.objects.get(pk=hearing.pk)
     assert saved.outcome == "adjourned" and saved.attendance == "video"
+
+
+def test_hearings_leave_in_packs_only_as_court_orders(cast):
+    from caseflow.cases.features import members
+    from caseflow.court.packs import hearing_rows
+
+    with time_machine.travel(MONDAY, tick=False):
+        hearing = _hearing(cast)
+    _plan_with_order(cast)
+    (order,) = plan_orders(cast.case)
+    with time_machine.travel(THURSDAY_HEARING + dt.timedelta(hours=3), tick=False):
+        services.hearing_outcome_record(
+            actor=cast.assigned,
+            hearing=hearing,
+            expected_version=1,
+            outcome="order_made",
+            attendance="in_person",
+            orders=[order.key],
+            notes="",
+        )
+    rows = dict(hearing_rows(cast.case))
+    assert rows["Court hearing 1: court"] == "Exampletown Family Court"
+    assert rows["Court hearing 1: outcome"] == "Order made"
+    assert rows["Court hearing 1: orders made"] == "Protective order 1"
+    ours = [r for r in members(lambda f: f.pack_rows) if r.rows is hearing_rows]
+    assert [r.category for r in ours] == ["court_orders"]
