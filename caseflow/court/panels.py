@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from django.db.models import Exists, OuterRef
+from django.http import HttpRequest
 from django.utils import timezone
 
 from caseflow import policy
+from caseflow.cases.features import PanelResult
+from caseflow.cases.models import Case
 from caseflow.cases.panels import may_have
 from caseflow.court.models import Hearing
 
@@ -16,7 +19,7 @@ def case_facts() -> dict:
     return {"has_hearings": Exists(Hearing.objects.filter(case=OuterRef("pk")))}
 
 
-def case_panel(request, case):
+def case_panel(request: HttpRequest, case: Case) -> PanelResult:
     upcoming: list[Hearing] = []
     past: list[Hearing] = []
     if may_have(case, "has_hearings"):
