@@ -132,6 +132,7 @@ INSTALLED_APPS = [
     "caseflow.partners",
     "caseflow.calls",
     "caseflow.shelter",
+    "caseflow.court",
     "caseflow.reporting",
     "caseflow.platform",
     "caseflow.demo",

@@ -22,6 +22,7 @@ urlpatterns = [
     path("", include("caseflow.calls.urls")),
     path("", include("caseflow.reporting.urls")),
     path("", include("caseflow.shelter.urls")),
+    path("", include("caseflow.court.urls")),
     path("", include("caseflow.checkins.urls")),
     path("operator/", admin.site.urls),
 ]

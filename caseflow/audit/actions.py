@@ -258,6 +258,12 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("shelter.stay_view", R, _("Viewed a shelter stay")),
     ("shelter.stay_end", W, _("Ended a shelter stay")),
     ("shelter.turn_away", W, _("Recorded a household turned away for lack of space")),
+    # Court (hearings)
+    ("hearing.create", W, _("Recorded a court hearing")),
+    ("hearing.view", R, _("Viewed a court hearing")),
+    ("hearing.update", W, _("Changed a court hearing")),
+    ("hearing.outcome", W, _("Recorded a court hearing's outcome")),
+    ("hearing.steps", W, _("Added the safety steps around a court hearing")),
     # The advocate's day: one time rule
     ("agency.time_zone", W, _("Changed the agency's time zone")),
     # The duty line

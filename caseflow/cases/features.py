@@ -22,7 +22,8 @@ The members
     a registered feature names no installed app.
 ``order``
     Where the feature stands among the others (unique). Members that carry no order of their own
-    (facts, next-due, open work, pack rows, follow-up kinds, revokers) are read in this order.
+    (facts, calendar sources, next-due, open work, pack rows, follow-up kinds, revokers) are
+    read in this order.
 ``panels``
     :class:`Panel` sections of the case page. ``render(request, case)`` gets a case already
     resolved through policy (the read is recorded by the page) and returns ``(template name,
@@ -50,6 +51,11 @@ The members
     :class:`caseflow.cases.today.QueueSource`: ``fetch(scope)`` returns the items overdue or due
     today on the scope's cases (already within policy), metadata only, constant queries. Names
     unique; asked by ``(order, name)``.
+``calendar``
+    :class:`caseflow.cases.calendar.CalendarSource`: ``fetch(user, since, until)`` returns the
+    events of the user's own cases for the staff calendar feed (``checkins:feed``), a neutral
+    title and the time only, never case data (no name, reference, court or place); the contract
+    is in :mod:`caseflow.cases.calendar`. Names unique; asked in the features' order.
 ``next_due``
     ``() -> QuerySet`` of ``due_at`` values correlated on ``OuterRef("pk")``: what else falls due
     on a case besides its follow-ups (the case tables' "Next due" column).
@@ -107,6 +113,7 @@ from caseflow.lib.contributions import CredentialRevoker
 
 if TYPE_CHECKING:
     from caseflow.accounts.models import User
+    from caseflow.cases.calendar import CalendarSource
     from caseflow.cases.models import Case
     from caseflow.cases.timeline import Source
     from caseflow.cases.today import QueueSource
@@ -167,6 +174,7 @@ class CaseFeature:
     timeline: tuple[Source, ...] = ()
     trend: tuple[TrendSource, ...] = ()
     queue: tuple[QueueSource, ...] = ()
+    calendar: tuple[CalendarSource, ...] = ()
     next_due: tuple[Callable[[], QuerySet[Any]], ...] = ()
     open_work: tuple[OpenWork, ...] = ()
     closure_needs: ClosureNeeds | None = None
@@ -214,6 +222,7 @@ def clashes(features: Sequence[CaseFeature]) -> list[str]:
     unique("timeline kinds", [s.kind for f in features for s in f.timeline])
     unique("trend kinds", [s.kind for f in features for s in f.trend])
     unique("today-queue sources", [s.name for f in features for s in f.queue])
+    unique("calendar sources", [s.name for f in features for s in f.calendar])
     unique("kinds of open work", [w.kind for f in features for w in f.open_work])
     unique(
         "follow-up kinds",

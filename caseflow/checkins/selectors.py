@@ -261,6 +261,11 @@ def calendar_user(token: str) -> tuple[CalendarToken, User] | None:
     return row, row.user
 
 
+#: The calendar feed holds what falls due from a week ago to two months ahead.
+FEED_PAST = dt.timedelta(days=7)
+FEED_AHEAD = dt.timedelta(days=60)
+
+
 def feed_checkins(user: User, now: dt.datetime | None = None) -> list[CheckIn]:
     now = now or timezone.now()
     return list(
@@ -269,8 +274,8 @@ def feed_checkins(user: User, now: dt.datetime | None = None) -> list[CheckIn]:
                 assignee=user,
                 case__in=policy.visible_cases(user),
                 status=CheckInStatus.SCHEDULED,
-                due_at__gte=now - dt.timedelta(days=7),
-                due_at__lt=now + dt.timedelta(days=60),
+                due_at__gte=now - FEED_PAST,
+                due_at__lt=now + FEED_AHEAD,
             )
         )[:2000]
     )

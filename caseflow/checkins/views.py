@@ -23,6 +23,8 @@ from caseflow import policy
 from caseflow.accounts import zones
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.audit.services import record
+from caseflow.cases.calendar import PER_SOURCE as CALENDAR_PER_SOURCE
+from caseflow.cases.calendar import registered_sources as calendar_sources
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.cases.today import staff_zone
@@ -381,7 +383,8 @@ def _unlogged(response: HttpResponse) -> HttpResponse:
 
 @require_http_methods(["GET"])
 def feed(request: HttpRequest, token: str) -> HttpResponse:
-    """The user's check-ins as iCalendar. Events carry only "Check-in · <reference>"."""
+    """The user's check-ins as iCalendar. Events carry only "Check-in · <reference>"; the
+    events other parts add (:mod:`caseflow.cases.calendar`) a neutral title and the time."""
     found = selectors.calendar_user(token)
     if found is None:
         return _unlogged(HttpResponse(_("No such calendar"), status=404, content_type="text/plain"))
@@ -406,12 +409,31 @@ def feed(request: HttpRequest, token: str) -> HttpResponse:
         event.add("dtend", checkin.due_at + length)
         event.add("summary", f"Check-in · {checkin.case.reference}")
         cal.add_component(event)
+    # Other parts' events (court hearings...): a neutral title and the time, no case data.
+    others = [
+        found
+        for source in calendar_sources()
+        for found in source.fetch(user, stamp - selectors.FEED_PAST, stamp + selectors.FEED_AHEAD)[
+            :CALENDAR_PER_SOURCE
+        ]
+    ]
+    for other in others:
+        event = Event()
+        event.add("uid", f"{other.uid}@caseflow")
+        event.add("dtstamp", stamp)
+        event.add("dtstart", other.starts_at)
+        event.add("dtend", other.ends_at)
+        event.add("summary", other.title)
+        cal.add_component(event)
     services.calendar_token_used(row)
     record(
         "calendar.fetch",
         actor=user,
         obj=row,
-        detail={"events": len(rows), "cases": sorted({r.case_id for r in rows})},
+        detail={
+            "events": len(rows) + len(others),
+            "cases": sorted({r.case_id for r in rows} | {o.case_id for o in others}),
+        },
     )
     response = HttpResponse(cal.to_ical(), content_type="text/calendar; charset=utf-8")
     response["Cache-Control"] = "no-store, max-age=0"

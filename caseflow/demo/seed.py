@@ -76,6 +76,7 @@ SEED_HOOKS = [
     "caseflow.partners.demo",
     "caseflow.calls.demo",
     "caseflow.shelter.demo",
+    "caseflow.court.demo",
     "caseflow.reporting.demo",
 ]
 

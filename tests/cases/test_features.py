@@ -10,6 +10,7 @@ from django.db import models
 from caseflow.agreements.feature import FEATURE as AGREEMENTS
 from caseflow.cases import checks as case_checks
 from caseflow.cases import features
+from caseflow.cases.calendar import CalendarSource
 from caseflow.cases.features import CaseFeature, ClosureNeeds, OpenWork, Panel
 from caseflow.cases.timeline import Source
 from caseflow.cases.today import QueueSource
@@ -43,6 +44,7 @@ def test_the_project_registers_one_feature_per_app_and_passes_the_check():
         "casework",
         "confidentiality",
         "partners",
+        "court",
     ]
     assert _errors(case_checks.check_features()) == []
 
@@ -61,6 +63,7 @@ def test_the_same_feature_again_is_no_repeat(registry):
         ({"panels": (Panel(_nothing, order=10),)}, "panels' orders"),
         ({"timeline": (Source("note", "Notes", _nothing, order=1),)}, "timeline kinds"),
         ({"queue": (QueueSource("checkins", _nothing, order=1),)}, "today-queue sources"),
+        ({"calendar": (CalendarSource("court_hearings", _nothing),)}, "calendar sources"),
         ({"open_work": (OpenWork("checkins", "Again", _nothing, _nothing),)}, "open work"),
         ({"followup_kinds": (_Kinds,)}, "follow-up kinds"),
         ({"closure_needs": ClosureNeeds(_nothing, _nothing, _nothing)}, "needs"),

@@ -111,7 +111,15 @@ def _closure_reasons(agency):
 #: Where one form names a value differently from the rest (choices, not rows).
 PER_FORM = {
     ("ServiceForm", "releases"): lambda cast: [("release-id", "Consent to share: housing")],
+    ("OutcomeForm", "plan_orders"): lambda cast: [_plan_order()],
+    ("StepsForm", "choices"): lambda cast: [("plan_review", "Review the safety plan")],
 }
+
+
+def _plan_order():
+    from caseflow.court.orders import PlanOrder
+
+    return PlanOrder("order-key", "Exampletown Family Court · FL-1")
 
 
 def build_kwargs(cls, cast) -> dict:
