@@ -130,6 +130,7 @@ INSTALLED_APPS = [
     "caseflow.oversight",
     "caseflow.agency",
     "caseflow.partners",
+    "caseflow.assistance",
     "caseflow.reporting",
     "caseflow.demo",
 ]

@@ -14,6 +14,7 @@ from django.utils.http import urlsafe_base64_encode
 from tests.conftest import ACTORS, Cast, canary
 from tests.matrix import (
     agreements,
+    assistance,
     audit,
     casework,
     checkins,
@@ -37,6 +38,7 @@ for _part in (
     security,
     confidentiality,
     partners,
+    assistance,
     reporting,
 ):
     assert not set(_part.ROWS) & set(MATRIX), "a URL has two rows"

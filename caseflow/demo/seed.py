@@ -74,6 +74,7 @@ SEED_HOOKS = [
     "caseflow.agency.demo",
     "caseflow.cases.demo",
     "caseflow.partners.demo",
+    "caseflow.assistance.demo",
     "caseflow.reporting.demo",
 ]
 
