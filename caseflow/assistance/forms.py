@@ -92,7 +92,9 @@ class PaymentForm(forms.Form):
     funding_source: forms.ModelChoiceField = forms.ModelChoiceField(
         label=_("Paid from"), queryset=FundingSource.objects.none(), empty_label=None
     )
-    paid_on = forms.DateField(label=_("Paid on"), widget=forms.DateInput(attrs={"type": "date"}))
+    paid_on = forms.DateField(
+        label=_("Paid on"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
     details = forms.CharField(
         label=_("Details"),
         max_length=TEXT_MAX,

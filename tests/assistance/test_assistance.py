@@ -412,3 +412,13 @@ def test_the_agency_admin_keeps_the_settings_and_the_funds(cast, login):
     assert list(services.funding_sources(cast.agency.pk)) == []
     form = login(cast.assigned).get(reverse("assistance:payment_new", args=[cast.case.public_id]))
     assert "no fund to pay from yet" in form.content.decode()
+
+
+def test_the_form_starts_with_today_in_the_date_field(cast, fund, limit, login):
+    page = (
+        login(cast.assigned)
+        .get(reverse("assistance:payment_new", args=[cast.case.public_id]))
+        .content.decode()
+    )
+    assert 'type="date"' in page and 'value="2026-05-06"' in page
+    assert 'inputmode="decimal"' in page
