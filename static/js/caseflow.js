@@ -436,7 +436,10 @@
       var label = document.createElement("label");
       label.className = "form-label small";
       label.htmlFor = input.id;
-      label.textContent = select.dataset.languageFilter;
+      // Named after its list too, when a form has two ("Find a language: Interpreter").
+      var own = document.querySelector('label[for="' + select.id + '"]');
+      var listName = own ? own.textContent.replace("*", "").trim() : "";
+      label.textContent = select.dataset.languageFilter + (listName ? ": " + listName : "");
       var help = document.createElement("div");
       help.className = "form-text";
       help.id = input.id + "-help";
