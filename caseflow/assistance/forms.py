@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
+from babel.core import UnknownLocaleError
 from babel.numbers import get_currency_name
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
@@ -37,7 +38,7 @@ def currency_choices() -> list[tuple[str, str]]:
     locale = translation.to_locale(translation.get_language() or "en")
     try:
         return [(code, f"{get_currency_name(code, locale=locale)} ({code})") for code in CURRENCIES]
-    except ValueError:
+    except (UnknownLocaleError, ValueError):
         return [(code, f"{get_currency_name(code, locale='en')} ({code})") for code in CURRENCIES]
 
 

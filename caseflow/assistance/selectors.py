@@ -10,8 +10,16 @@ from decimal import Decimal
 from django.db.models import Count, Sum
 from django.http import Http404
 
-from caseflow.assistance.models import COUNTED, Payment, Receipt
+from caseflow.assistance.models import COUNTED, FundingSource, Payment, Receipt
 from caseflow.cases.models import Case
+
+
+def funding_source_get(agency_id: int, public_id: str) -> FundingSource:
+    """One of the agency's funds (404 for another agency's)."""
+    source = FundingSource.objects.filter(agency_id=agency_id, public_id=public_id).first()
+    if source is None:
+        raise Http404
+    return source
 
 
 def payment_get(case: Case, payment_id: str) -> Payment:

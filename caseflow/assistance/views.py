@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -17,7 +17,7 @@ from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.assistance import selectors, services
 from caseflow.assistance.forms import Decision, FundForm, PaymentForm, ReceiptForm, SettingsForm
-from caseflow.assistance.models import FundingSource, PaymentState
+from caseflow.assistance.models import PaymentState
 from caseflow.audit.services import record
 from caseflow.cases import evidence as files
 from caseflow.cases.models import Case
@@ -214,11 +214,7 @@ def assistance_settings(request: AuthenticatedRequest) -> HttpResponse:
                 messages.success(request, _("Fund added."))
                 return redirect("assistance:settings")
             if request.POST.get("form") == "retire":
-                source = FundingSource.objects.filter(
-                    agency_id=agency_id, public_id=request.POST.get("fund", "")
-                ).first()
-                if source is None:
-                    raise Http404
+                source = selectors.funding_source_get(agency_id, request.POST.get("fund", ""))
                 services.funding_source_retire(actor=request.user, source=source)
                 messages.success(request, _("Fund retired: past payments still name it."))
                 return redirect("assistance:settings")
