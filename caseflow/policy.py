@@ -130,6 +130,9 @@ CASE_ACTIONS: dict[str, rules.Predicate] = {
     # Approving the closure of a high-risk case: its team's supervisors (never the person who
     # asked for it: ``cases.journey.may_approve``).
     "approve_closure": is_case_supervisor,
+    # Approving a payment above the agency's limit: its team's supervisors (never the person who
+    # recorded it: ``assistance.services.may_decide``).
+    "approve_payment": is_case_supervisor,
 }
 
 

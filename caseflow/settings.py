@@ -133,6 +133,7 @@ INSTALLED_APPS = [
     "caseflow.calls",
     "caseflow.shelter",
     "caseflow.court",
+    "caseflow.assistance",
     "caseflow.reporting",
     "caseflow.platform",
     "caseflow.demo",

@@ -14,6 +14,7 @@ from django.utils.http import urlsafe_base64_encode
 from tests.conftest import ACTORS, Cast, canary
 from tests.matrix import (
     agreements,
+    assistance,
     audit,
     calls,
     casework,
@@ -41,6 +42,7 @@ for _part in (
     confidentiality,
     partners,
     court,
+    assistance,
     reporting,
     calls,
     shelter,

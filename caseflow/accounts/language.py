@@ -125,5 +125,6 @@ def context(request: HttpRequest) -> dict:
             "unsavedFrom": str(_("You have unsaved text in this form from %(saved)s.")),
             "putBack": str(_("Put it back")),
             "discard": str(_("Discard it")),
+            "languagesMatch": str(_("%(count)s languages match")),
         },
     }

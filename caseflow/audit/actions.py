@@ -264,6 +264,16 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("hearing.update", W, _("Changed a court hearing")),
     ("hearing.outcome", W, _("Recorded a court hearing's outcome")),
     ("hearing.steps", W, _("Added the safety steps around a court hearing")),
+    # Financial assistance
+    ("payment.record", W, _("Recorded a payment of financial assistance")),
+    ("payment.view", R, _("Viewed a payment of financial assistance")),
+    ("payment.decide", W, _("Approved or did not approve a payment")),
+    ("payment.receipt_add", W, _("Added a receipt to a payment")),
+    ("payment.receipt_view", R, _("Opened a receipt for a payment")),
+    ("assistance.settings.view", R, _("Viewed the financial assistance settings")),
+    ("assistance.settings.save", W, _("Changed the financial assistance settings")),
+    ("assistance.fund.add", W, _("Added a fund to pay assistance from")),
+    ("assistance.fund.retire", W, _("Retired a fund")),
     # The advocate's day: one time rule
     ("agency.time_zone", W, _("Changed the agency's time zone")),
     # The duty line

@@ -24,6 +24,7 @@ from caseflow.cases.models import (
     name_index_for,
 )
 from caseflow.cases.timeline import PEOPLE, Query
+from caseflow.lib import spoken_languages
 from caseflow.lib.i18n import gettext_lazy as _
 
 NAME_MAX = 200
@@ -63,16 +64,57 @@ def configure_fields(
             form.fields[name].label = setting["label"]
 
 
+class _LanguageOptions:
+    """Options that carry the words each language is found by (``data-search``): the page's
+    small script filters the list as the advocate types (``data-language-filter``)."""
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(  # type: ignore[misc]
+            name, value, label, selected, index, subindex=subindex, attrs=attrs
+        )
+        words = spoken_languages.search_attributes().get(str(value))
+        if words:
+            option["attrs"]["data-search"] = words
+        return option
+
+
+class LanguageSelectMultiple(_LanguageOptions, forms.SelectMultiple):
+    pass
+
+
+class LanguageSelect(_LanguageOptions, forms.Select):
+    pass
+
+
+def _filter_attrs(**attrs: object) -> dict:
+    return {
+        "data-language-filter": gettext("Find a language"),
+        "data-language-filter-help": gettext("Type part of its name in any language."),
+        **attrs,
+    }
+
+
+OTHER_LANGUAGE_HELP = _(
+    'When you chose "Other (say which)": the language, in your words. Stored encrypted.'
+)
+OTHER_LANGUAGE_NEEDED = _('Say which language, since "Other (say which)" is chosen.')
+
+
 class LanguageNeedsMixin(forms.Form):
     """How the person communicates: their languages, an interpreter, access needs."""
 
     languages = forms.MultipleChoiceField(
         required=False,
-        label=_("Languages they speak"),
+        label=_("Languages they speak or sign"),
         help_text=_("The one they prefer first. Choose several with Ctrl or ⌘."),
-        widget=forms.SelectMultiple(attrs={"size": 6}),
     )
     interpreter_language = forms.ChoiceField(required=False, label=_("Interpreter"))
+    other_language = forms.CharField(
+        max_length=100,
+        required=False,
+        label=_("Other language"),
+        help_text=OTHER_LANGUAGE_HELP,
+    )
     interpreter_independent = forms.BooleanField(
         required=False,
         initial=True,
@@ -94,8 +136,13 @@ class LanguageNeedsMixin(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = person_language_choices()
+        # Codes recorded before the curated list stay choosable, so an old record saves as it is.
+        recorded = [*(self.initial.get("languages") or [])]
+        recorded.append(self.initial.get("interpreter_language") or "")
+        choices = person_language_choices(recorded)
+        self.fields["languages"].widget = LanguageSelectMultiple(attrs=_filter_attrs(size=8))
         self.fields["languages"].choices = choices
+        self.fields["interpreter_language"].widget = LanguageSelect(attrs=_filter_attrs())
         self.fields["interpreter_language"].choices = [
             ("", _("No interpreter needed")),
             *choices,
@@ -103,6 +150,25 @@ class LanguageNeedsMixin(forms.Form):
 
     def clean_languages(self) -> str:
         return ",".join(self.cleaned_data.get("languages") or [])
+
+    def clean(self):
+        cleaned = super().clean()
+        chosen = [
+            *spoken_split(cleaned.get("languages") or ""),
+            cleaned.get("interpreter_language") or "",
+        ]
+        other = (cleaned.get("other_language") or "").strip()
+        if spoken_languages.OTHER in chosen:
+            if not other and "other_language" not in self.errors:
+                self.add_error("other_language", OTHER_LANGUAGE_NEEDED)
+        else:
+            other = ""
+        cleaned["other_language"] = other
+        return cleaned
+
+
+def spoken_split(value: str) -> list[str]:
+    return [code for code in value.split(",") if code]
 
 
 class PartyFieldsMixin(forms.Form):
@@ -162,6 +228,12 @@ class IntakeForm(forms.Form):
         label=_("Interpreter"),
         help_text=_("Never a family member, a friend or the other party."),
     )
+    survivor_other_language = forms.CharField(
+        max_length=100,
+        required=False,
+        label=_("Other language"),
+        help_text=OTHER_LANGUAGE_HELP,
+    )
     other_full_name = forms.CharField(
         max_length=NAME_MAX, required=False, label=_("Other party's full name")
     )
@@ -185,7 +257,9 @@ class IntakeForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = teams
         choices = person_language_choices()
+        self.fields["survivor_language"].widget = LanguageSelect(attrs=_filter_attrs())
         self.fields["survivor_language"].choices = [("", _("Not asked yet")), *choices]
+        self.fields["survivor_interpreter_language"].widget = LanguageSelect(attrs=_filter_attrs())
         self.fields["survivor_interpreter_language"].choices = [
             ("", _("No interpreter needed")),
             *choices,
@@ -196,6 +270,18 @@ class IntakeForm(forms.Form):
     def clean_reference(self) -> str:
         return self.cleaned_data["reference"].strip()
 
+    def clean(self):
+        cleaned = super().clean()
+        chosen = {cleaned.get("survivor_language"), cleaned.get("survivor_interpreter_language")}
+        other = (cleaned.get("survivor_other_language") or "").strip()
+        if spoken_languages.OTHER in chosen:
+            if not other and "survivor_other_language" not in self.errors:
+                self.add_error("survivor_other_language", OTHER_LANGUAGE_NEEDED)
+        else:
+            other = ""
+        cleaned["survivor_other_language"] = other
+        return cleaned
+
     def survivor(self) -> dict:
         d = self.cleaned_data
         return {
@@ -205,6 +291,7 @@ class IntakeForm(forms.Form):
             "email": d.get("survivor_email", ""),
             "languages": d.get("survivor_language", ""),
             "interpreter_language": d.get("survivor_interpreter_language", ""),
+            "other_language": d.get("survivor_other_language", ""),
         }
 
     def other_party(self) -> dict | None:

@@ -1,5 +1,6 @@
-"""The languages a survivor may speak (their names come translated from Django's own catalogue)
-and the ways a person may need to communicate, for the person's record.
+"""The languages a survivor may speak or sign (a curated list of ISO 639-3 languages,
+:mod:`caseflow.lib.spoken_languages`) and the ways a person may need to communicate, for the
+person's record.
 
 Which language caseflow itself speaks to staff is theirs and their agency's:
 :mod:`caseflow.accounts.language`."""
@@ -7,29 +8,19 @@ Which language caseflow itself speaks to staff is theirs and their agency's:
 from __future__ import annotations
 
 from django.conf import settings
-from django.conf.global_settings import LANGUAGES as ALL_LANGUAGES
 
+from caseflow.lib import spoken_languages
 from caseflow.lib.i18n import gettext_lazy as _
 
-#: Languages a person may speak, named in the reader's language (Django's own catalogue).
-#: Regional variants are folded into their language; a few are kept apart where it matters.
-_KEEP_VARIANTS = {"pt-br", "zh-hans", "zh-hant"}
-PERSON_LANGUAGES: list[tuple[str, str]] = [
-    (code, name) for code, name in ALL_LANGUAGES if "-" not in code or code in _KEEP_VARIANTS
-]
-_PERSON_LANGUAGE_NAMES = dict(PERSON_LANGUAGES)
 
-
-def person_language_choices() -> list[tuple[str, str]]:
-    """Sorted by name in the reader's language."""
-    return sorted(
-        ((code, str(_(name))) for code, name in PERSON_LANGUAGES), key=lambda item: item[1]
-    )
+def person_language_choices(extra: list[str] | tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """The curated spoken and signed languages (:mod:`caseflow.lib.spoken_languages`), sorted by
+    name in the reader's language, then "Other (say which)"; ``extra``: codes already recorded."""
+    return spoken_languages.choices(extra)
 
 
 def language_name(code: str) -> str:
-    name = _PERSON_LANGUAGE_NAMES.get(code)
-    return str(_(name)) if name else code
+    return spoken_languages.name_of(code)
 
 
 COMMUNICATION_NEEDS: list[tuple[str, str]] = [
@@ -53,8 +44,16 @@ def needs_of(party) -> dict | None:
     """A person's language and access needs in words, or None when nothing is recorded."""
     if party is None:
         return None
-    languages = [language_name(code) for code in split_languages(party.languages)]
-    interpreter = language_name(party.interpreter_language) if party.interpreter_language else ""
+    other = party.other_language or ""
+
+    def named(code: str) -> str:
+        # "Other (say which)": the language as the advocate wrote it.
+        if code == spoken_languages.OTHER and other:
+            return other
+        return language_name(code)
+
+    languages = [named(code) for code in split_languages(party.languages)]
+    interpreter = named(party.interpreter_language) if party.interpreter_language else ""
     communication = [
         str(_COMMUNICATION_NAMES.get(code, code)) for code in (party.communication_needs or [])
     ]

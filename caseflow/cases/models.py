@@ -203,6 +203,8 @@ class Party(CaseOwned):
     # communicate and their access needs say more about the person: encrypted.
     languages = models.CharField(max_length=100, blank=True, default="")
     interpreter_language = models.CharField(max_length=16, blank=True, default="")
+    # "Other (say which)": the language the advocate wrote when it is not on the list.
+    other_language = EncryptedTextField(null=True, blank=True)
     # The survivor's recorded wish: the interpreter is never a family member, a friend or the
     # other party.
     interpreter_independent = models.BooleanField(default=True)
@@ -221,6 +223,7 @@ class Party(CaseOwned):
         "email",
         "communication_needs",
         "access_needs",
+        "other_language",
     )
     # HMAC of normalised name + date of birth, for the conflict check; empty when no DOB is known.
     identity_index = models.CharField(max_length=64, blank=True, db_index=True)

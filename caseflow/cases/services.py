@@ -226,6 +226,7 @@ PARTY_FIELDS = (
     "notes",
     "languages",
     "interpreter_language",
+    "other_language",
     "interpreter_independent",
     "communication_needs",
     "access_needs",

@@ -9,7 +9,7 @@ from caseflow.shelter import panels, timeline
 FEATURE = CaseFeature(
     name="shelter",
     order=74,
-    panels=(Panel(panels.case_panel, order=47),),
+    panels=(Panel(panels.case_panel, order=46),),
     case_facts=panels.case_facts,
     timeline=timeline.SOURCES,
 )

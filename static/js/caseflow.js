@@ -419,7 +419,54 @@
     });
   }
 
+  // --- Long language lists: a select marked data-language-filter="label" gets a search box
+  // above it that hides the languages whose names (data-search on each option: the reader's
+  // name, the English one, the language's own) do not contain what is typed. Chosen languages
+  // always stay in view; how many match is announced politely.
+  function languageFilters() {
+    Array.prototype.forEach.call(document.querySelectorAll("select[data-language-filter]"), function (select, n) {
+      var box = document.createElement("div");
+      box.className = "mb-2";
+      var input = document.createElement("input");
+      input.type = "search";
+      input.className = "form-control form-control-sm";
+      input.id = select.id + "-find";
+      input.setAttribute("autocomplete", "off");
+      input.setAttribute("aria-controls", select.id);
+      var label = document.createElement("label");
+      label.className = "form-label small";
+      label.htmlFor = input.id;
+      // Named after its list too, when a form has two ("Find a language: Interpreter").
+      var own = document.querySelector('label[for="' + select.id + '"]');
+      var listName = own ? own.textContent.replace("*", "").trim() : "";
+      label.textContent = select.dataset.languageFilter + (listName ? ": " + listName : "");
+      var help = document.createElement("div");
+      help.className = "form-text";
+      help.id = input.id + "-help";
+      help.setAttribute("aria-live", "polite");
+      help.textContent = select.dataset.languageFilterHelp || "";
+      input.setAttribute("aria-describedby", help.id);
+      box.appendChild(label);
+      box.appendChild(input);
+      box.appendChild(help);
+      select.parentNode.insertBefore(box, select);
+      input.addEventListener("input", function () {
+        var wanted = input.value.trim().toLowerCase();
+        var shown = 0;
+        Array.prototype.forEach.call(select.options, function (option) {
+          var words = (option.dataset.search || "") + " " + option.textContent.toLowerCase();
+          var keep = !wanted || option.selected || option.value === "" || option.value === "mis" ||
+            words.indexOf(wanted) !== -1;
+          option.hidden = !keep;
+          if (keep && option.value) shown += 1;
+        });
+        help.textContent = wanted ? t("languagesMatch", "%(count)s languages match", { count: shown }) : (select.dataset.languageFilterHelp || "");
+      });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    languageFilters();
     conditionalReveal();
     repeatWords();
     scrollableTables();

@@ -126,10 +126,18 @@ def _strings(value) -> list[str]:
 
 
 def _language_names() -> set[str]:
-    """The interface's languages, each named in its own words on purpose."""
+    """The interface's languages, each named in its own words on purpose; and the names the
+    Unicode CLDR gives languages and currencies (Babel's data, in English for a locale it does
+    not know, such as the pseudo-locale)."""
     from django.conf import settings
+    from django.utils import translation
 
-    return {name for _code, name in settings.LANGUAGES}
+    from caseflow.assistance.forms import currency_choices
+    from caseflow.lib import spoken_languages
+
+    with translation.override("en"):
+        cldr = {name for _code, name in [*spoken_languages.choices(), *currency_choices()]}
+    return {name for _code, name in settings.LANGUAGES} | cldr
 
 
 def unmarked(texts: list[str], data: list[str], django_words: set[str]) -> list[str]:
