@@ -360,7 +360,7 @@ def _name_only_message(check: services.ConflictCheck, intake_fields: dict) -> st
 
 
 #: Where each role stands in the case page's People.
-PARTY_ORDER = {PartyRole.SURVIVOR: 0, PartyRole.CHILD: 1, PartyRole.OTHER_PARTY: 2}
+PARTY_ORDER: dict[str, int] = {PartyRole.SURVIVOR: 0, PartyRole.CHILD: 1, PartyRole.OTHER_PARTY: 2}
 
 
 def _iso(value) -> str | None:
