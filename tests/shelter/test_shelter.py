@@ -488,3 +488,16 @@ def test_two_bookings_racing_for_one_bed_one_wins(cast: Cast, allow_audit_flush,
     assert BedNight.objects.count() == 3
     assert set(BedNight.objects.values_list("stay_id", flat=True)) == {winner.pk}
     assert AuditEvent.objects.filter(action="shelter.stay_book").count() == 1
+
+
+def test_beat_moves_open_stays_on_through_the_named_task(cast: Cast, settings):
+    from caseflow.celery import app
+    from caseflow.shelter.tasks import holds_extend_task
+
+    name = settings.CELERY_BEAT_SCHEDULE["shelter-holds-extend"]["task"]
+    assert name in app.tasks
+    bed = make_bed(cast.agency)
+    with time_machine.travel(NOW, tick=False):
+        book(cast, bed, "2026-12-02")
+    with time_machine.travel(NOW + dt.timedelta(days=1), tick=False):
+        assert holds_extend_task() == {"nights_added": 1, "refused": 0}
