@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('accounts', '0005_agency_advocate_title'),
-        ('cases', '0013_party_other_language'),
+        ('cases', '0015_party_other_language'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
