@@ -23,6 +23,8 @@ urlpatterns = [
     path("", include("caseflow.partners.urls")),
     path("reports/funders/", include("caseflow.reporting.urls")),
     path("", include("caseflow.checkins.urls")),
+    path("", include("caseflow.api.urls")),
+    path("", include("caseflow.api.api_urls")),
     path("health/", health.health, name="health"),
     path("health/ready/", health.ready, name="health_ready"),
     path("status/", health.status, name="status"),

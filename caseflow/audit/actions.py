@@ -247,6 +247,13 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("partners.settings.view", R, _("Viewed the risk meeting settings")),
     ("partners.settings.save", W, _("Changed the risk meeting settings")),
     ("report.funder", R, _("Generated a funder report")),
+    # Integrations and webhooks
+    ("integration.register", S, _("Registered an integration")),
+    ("integration.revoke", S, _("Revoked an integration")),
+    ("api.case.read", R, _("Read the case's summary through the API")),
+    ("api.followups.read", R, _("Read the case's follow-ups through the API")),
+    ("webhook.subscribe", S, _("Subscribed an address to events")),
+    ("webhook.end", S, _("Ended a webhook subscription")),
     # The advocate's day: one time rule
     ("agency.time_zone", W, _("Changed the agency's time zone")),
 )
