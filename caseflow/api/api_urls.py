@@ -1,9 +1,10 @@
 """The API, version 1, under /api/v1/, with its OpenAPI schema and documentation page."""
 
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularAPIView
 
 from caseflow.api import endpoints
+from caseflow.api.docs import ApiDocs
 
 app_name = "api"
 
@@ -16,5 +17,5 @@ urlpatterns = [
     path(f"{V1}reports/", endpoints.report_list, name="reports"),
     path(f"{V1}reports/<slug:slug>/<str:start>/", endpoints.report_figures, name="report"),
     path(f"{V1}schema/", SpectacularAPIView.as_view(), name="schema"),
-    path(f"{V1}docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    path(f"{V1}docs/", ApiDocs.as_view(url_name="api:schema"), name="docs"),
 ]

@@ -63,7 +63,7 @@ class IntegrationForm(forms.Form):
 
     def __init__(self, *args: Any, teams: Any, today: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["team"].queryset = teams
+        self.fields["team"].queryset = teams  # type: ignore[attr-defined]
         self.today = today
         self.helper = _helper(_("Register the integration"))
 

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.http import Http404
 from django.utils import timezone
 
 from caseflow import policy
@@ -43,6 +44,14 @@ from caseflow.reporting import reports
 # --- Integrations ---------------------------------------------------------------------------
 
 
+def _admin_agency(actor: User) -> int:
+    """The agency whose integrations ``actor`` manages (PermissionDenied if none)."""
+    agency_id = policy.agency_id_of(actor) if policy.may_manage_integrations(actor) else None
+    if agency_id is None:
+        raise PermissionDenied
+    return agency_id
+
+
 @transaction.atomic
 def integration_register(
     *,
@@ -55,9 +64,7 @@ def integration_register(
     rate_per_minute: int = 60,
 ) -> tuple[Integration, str]:
     """Register an integration of the actor's agency; returns it and its key (shown once)."""
-    if not policy.may_manage_integrations(actor):
-        raise PermissionDenied
-    agency_id = policy.agency_id_of(actor)
+    agency_id = _admin_agency(actor)
     if team is not None and team.agency_id != agency_id:
         raise PermissionDenied
     unknown = set(scopes) - set(policy.INTEGRATION_SCOPES)
@@ -94,9 +101,7 @@ def integration_register(
 @transaction.atomic
 def integration_revoke(*, actor: User, integration: Integration) -> None:
     """End the integration's access: its next call is refused."""
-    if not policy.may_manage_integrations(actor) or integration.agency_id != policy.agency_id_of(
-        actor
-    ):
+    if integration.agency_id != _admin_agency(actor):
         raise PermissionDenied
     if integration.revoked_at is not None:
         return
@@ -106,14 +111,20 @@ def integration_revoke(*, actor: User, integration: Integration) -> None:
     record("integration.revoke", actor=actor, obj=integration)
 
 
-def agency_integrations(actor: User) -> list[Integration]:
-    if not policy.may_manage_integrations(actor):
-        raise PermissionDenied
+def agency_integrations(*, actor: User) -> list[Integration]:
     return list(
-        Integration.objects.filter(agency_id=policy.agency_id_of(actor))
+        Integration.objects.filter(agency_id=_admin_agency(actor))
         .select_related("team")
         .order_by("revoked_at", "name")
     )
+
+
+def agency_integration(agency_id: int, public_id: str) -> Integration:
+    """The agency's integration behind ``public_id`` (404 for another agency's)."""
+    found = Integration.objects.filter(public_id=public_id, agency_id=agency_id).first()
+    if found is None:
+        raise Http404
+    return found
 
 
 # --- Referrals ------------------------------------------------------------------------------
@@ -409,14 +420,13 @@ def webhook_subscribe(
 ) -> tuple[WebhookSubscription, str]:
     """Subscribe ``url`` to ``kinds`` for the actor's agency; returns the signing secret (shown
     once)."""
-    if not policy.may_manage_integrations(actor):
-        raise PermissionDenied
+    agency_id = _admin_agency(actor)
     _check_url(url)
     for kind in kinds:
         EventKind(kind)
     secret = secrets.token_urlsafe(32)
     subscription = WebhookSubscription(
-        agency_id=policy.agency_id_of(actor),
+        agency_id=agency_id,
         url=url,
         kinds=sorted(kinds),
         secret=secret,
@@ -429,9 +439,7 @@ def webhook_subscribe(
 
 @transaction.atomic
 def webhook_end(*, actor: User, subscription: WebhookSubscription) -> None:
-    if not policy.may_manage_integrations(actor) or subscription.agency_id != policy.agency_id_of(
-        actor
-    ):
+    if subscription.agency_id != _admin_agency(actor):
         raise PermissionDenied
     if subscription.ended_at is None:
         subscription.ended_at = timezone.now()
@@ -439,21 +447,22 @@ def webhook_end(*, actor: User, subscription: WebhookSubscription) -> None:
         record("webhook.end", actor=actor, obj=subscription)
 
 
-def agency_subscriptions(actor: User) -> list[WebhookSubscription]:
-    if not policy.may_manage_integrations(actor):
-        raise PermissionDenied
+def agency_subscriptions(*, actor: User) -> list[WebhookSubscription]:
     return list(
-        WebhookSubscription.objects.filter(
-            agency_id=policy.agency_id_of(actor), ended_at__isnull=True
-        )
+        WebhookSubscription.objects.filter(agency_id=_admin_agency(actor), ended_at__isnull=True)
     )
 
 
-def recent_deliveries(actor: User, limit: int = 50) -> list[WebhookDelivery]:
-    if not policy.may_manage_integrations(actor):
-        raise PermissionDenied
+def agency_subscription(agency_id: int, public_id: str) -> WebhookSubscription:
+    found = WebhookSubscription.objects.filter(public_id=public_id, agency_id=agency_id).first()
+    if found is None:
+        raise Http404
+    return found
+
+
+def recent_deliveries(*, actor: User, limit: int = 50) -> list[WebhookDelivery]:
     return list(
-        WebhookDelivery.objects.filter(agency_id=policy.agency_id_of(actor))
+        WebhookDelivery.objects.filter(agency_id=_admin_agency(actor))
         .select_related("subscription")
         .order_by("-occurred_at", "-pk")[:limit]
     )

@@ -9,7 +9,7 @@ import datetime as dt
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
@@ -18,7 +18,6 @@ from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.api import services
 from caseflow.api.forms import SCOPE_LABELS, IntegrationForm, SubscriptionForm
-from caseflow.api.models import Integration, WebhookSubscription
 from caseflow.lib.i18n import gettext_lazy as _
 
 
@@ -34,7 +33,7 @@ def _admin(request: AuthenticatedRequest) -> int:
 @require_http_methods(["GET"])
 def integration_list(request: AuthenticatedRequest) -> HttpResponse:
     _admin(request)
-    integrations = services.agency_integrations(request.user)
+    integrations = services.agency_integrations(actor=request.user)
     for integration in integrations:
         integration.scope_labels = [SCOPE_LABELS[s] for s in integration.scopes]  # type: ignore[attr-defined]
     return render(
@@ -42,8 +41,8 @@ def integration_list(request: AuthenticatedRequest) -> HttpResponse:
         "api/integration_list.html",
         {
             "integrations": integrations,
-            "subscriptions": services.agency_subscriptions(request.user),
-            "deliveries": services.recent_deliveries(request.user),
+            "subscriptions": services.agency_subscriptions(actor=request.user),
+            "deliveries": services.recent_deliveries(actor=request.user),
             "now": timezone.now(),
         },
     )
@@ -78,9 +77,7 @@ def integration_new(request: AuthenticatedRequest) -> HttpResponse:
 @require_http_methods(["POST"])
 def integration_revoke(request: AuthenticatedRequest, integration_id: str) -> HttpResponse:
     agency_id = _admin(request)
-    integration = Integration.objects.filter(public_id=integration_id, agency_id=agency_id).first()
-    if integration is None:
-        raise Http404
+    integration = services.agency_integration(agency_id, integration_id)
     services.integration_revoke(actor=request.user, integration=integration)
     messages.success(request, _("Integration revoked: its next call is refused."))
     return redirect("integrations:list")
@@ -107,11 +104,7 @@ def subscription_new(request: AuthenticatedRequest) -> HttpResponse:
 @require_http_methods(["POST"])
 def subscription_end(request: AuthenticatedRequest, subscription_id: str) -> HttpResponse:
     agency_id = _admin(request)
-    subscription = WebhookSubscription.objects.filter(
-        public_id=subscription_id, agency_id=agency_id
-    ).first()
-    if subscription is None:
-        raise Http404
+    subscription = services.agency_subscription(agency_id, subscription_id)
     services.webhook_end(actor=request.user, subscription=subscription)
     messages.success(request, _("Subscription ended: nothing more is sent to it."))
     return redirect("integrations:list")
