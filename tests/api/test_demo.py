@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from caseflow.accounts.models import User
 from caseflow.api.models import Integration, WebhookDelivery
+from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import Case, CaseStatus
 from caseflow.demo import seed
 
@@ -16,10 +17,13 @@ def test_demo_shows_integrations_in_use(db, login):
     names = set(Integration.objects.values_list("name", flat=True))
     assert {"County hotline platform", "State coalition data system", "Old website form"} <= names
     hotline = Integration.objects.get(name="County hotline platform")
-    referral = Case.objects.filter(
-        status=CaseStatus.REFERRAL, primary_advocate=None, team=hotline.team
+    opened = AuditEvent.objects.filter(action="case.create", actor=hotline.account)
+    referral = Case.objects.get(pk__in=opened.values("case_id"))
+    assert (referral.status, referral.primary_advocate, referral.team) == (
+        CaseStatus.REFERRAL,
+        None,
+        hotline.team,
     )
-    assert referral.count() == 1
     assert WebhookDelivery.objects.filter(kind="referral.received").count() == 1
     page = login(User.objects.get(username="ada.admin")).get(reverse("integrations:list"))
     assert page.status_code == 200
