@@ -8,9 +8,10 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth import logout
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve, reverse
+from django.utils.translation import gettext
 
 from caseflow.lib.request_context import client_ip, serving
 
@@ -51,6 +52,18 @@ class RequestSizeLimitMiddleware:
         except ValueError:
             length = -1
         if length < 0 or length > settings.REQUEST_MAX_BYTES:
+            if request.path.startswith("/api/"):
+                # The API answers in problem details (RFC 9457), as every API error.
+                return JsonResponse(
+                    {
+                        "type": "about:blank",
+                        "title": gettext("Request body too large"),
+                        "status": 413,
+                        "detail": gettext("The request body is larger than this API reads."),
+                    },
+                    status=413,
+                    content_type="application/problem+json",
+                )
             return render(request, "413.html", status=413)
         return self.get_response(request)
 

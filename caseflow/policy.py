@@ -9,7 +9,7 @@ without the right is 403.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import rules
 from django.core.exceptions import PermissionDenied
@@ -344,6 +344,7 @@ def navigation(user: Any) -> list[tuple[str, str]]:
     if role == Role.AGENCY_ADMIN:
         items.append((_("Staff and teams"), "agency:staff_list"))
         items.append((_("Risk meeting"), "partners:settings"))
+        items.append((_("Integrations"), "integrations:list"))
     if role in SHELTER_SITE_READERS:
         items.append((_("Shelter sites"), "shelter:sites"))
     return items
@@ -453,3 +454,84 @@ def audit_people(user: Any) -> QuerySet[User]:
 def may_review_break_glass(user: Any, grant: BreakGlassGrant) -> bool:
     """A supervisor of the case's team reviews each emergency access, never their own."""
     return grant.user_id != user.pk and is_case_supervisor.test(user, grant.case)
+
+
+# --- Integrations (other systems calling the API) -----------------------------------------------
+# An integration is registered by its agency's admin, with scopes, optionally one team, an
+# expiry. It is not a person: it has no role and no case is ever assigned to it. What it may
+# read is derived here from the same facts as everyone else's scope, and never reaches a
+# restricted case.
+
+#: Scopes an integration may be given.
+SCOPE_REFERRALS_WRITE = "referrals:write"
+SCOPE_CASES_SUMMARY = "cases:read-summary"
+SCOPE_CASES_NARRATIVE = "cases:read-narrative"
+SCOPE_REPORTS = "reports:read"
+INTEGRATION_SCOPES = (
+    SCOPE_REFERRALS_WRITE,
+    SCOPE_CASES_SUMMARY,
+    SCOPE_CASES_NARRATIVE,
+    SCOPE_REPORTS,
+)
+
+
+class IntegrationLike(Protocol):
+    """What policy reads of an integration (``caseflow.api.models.Integration``, a layer above)."""
+
+    agency_id: int
+    team_id: int | None
+    scopes: list[str]
+
+    def is_usable(self) -> bool: ...
+
+
+def may_manage_integrations(user: Any) -> bool:
+    """The agency admin registers and revokes integrations and webhook subscriptions."""
+    return is_agency_admin(user)
+
+
+def integration_may(integration: IntegrationLike | None, scope: str) -> bool:
+    """Whether ``integration`` is usable now (not revoked, not expired) and holds ``scope``."""
+    if integration is None or not integration.is_usable():
+        return False
+    if scope == SCOPE_CASES_NARRATIVE:
+        # Narratives are read with the summary, never on their own.
+        return SCOPE_CASES_SUMMARY in integration.scopes and scope in integration.scopes
+    return scope in integration.scopes
+
+
+def integration_cases(integration: IntegrationLike | None) -> QuerySet[Case]:
+    """The cases ``integration`` may read: its agency's (its team's, when it has one), never a
+    restricted one, and none without the summary scope."""
+    if not integration_may(integration, SCOPE_CASES_SUMMARY):
+        return Case.objects.none()
+    assert integration is not None
+    cases = Case.objects.filter(Q(agency_id=integration.agency_id), restricted=False)
+    if integration.team_id is not None:
+        cases = cases.filter(team_id=integration.team_id)
+    return cases
+
+
+def integration_intake_teams(integration: IntegrationLike | None) -> QuerySet[Team]:
+    """Teams a referral sent by ``integration`` may land in."""
+    if not integration_may(integration, SCOPE_REFERRALS_WRITE):
+        return Team.objects.none()
+    assert integration is not None
+    teams = Team.objects.filter(Q(agency_id=integration.agency_id))
+    if integration.team_id is not None:
+        teams = teams.filter(pk=integration.team_id)
+    return teams
+
+
+def get_case_for_integration(integration: IntegrationLike | None, public_id: str) -> Case:
+    """The case behind ``public_id`` if ``integration`` may read it; :class:`CaseNotFound`
+    otherwise (no such case, another agency's or team's, restricted: one answer)."""
+    case = (
+        integration_cases(integration)
+        .select_related("team", "agency")
+        .filter(public_id=public_id)
+        .first()
+    )
+    if case is None:
+        raise CaseNotFound(public_id, "view")
+    return case

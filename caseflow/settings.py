@@ -116,6 +116,9 @@ INSTALLED_APPS = [
     "django_otp.plugins.otp_totp",
     "django_otp.plugins.otp_static",
     "axes",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     # caseflow's apps, lowest layer first (see README, "Layout"; checked by import-linter).
     "caseflow.audit",
     "caseflow.outbox",
@@ -136,6 +139,7 @@ INSTALLED_APPS = [
     "caseflow.assistance",
     "caseflow.reporting",
     "caseflow.platform",
+    "caseflow.api",
     "caseflow.demo",
 ]
 
@@ -607,3 +611,44 @@ CELERY_BEAT_SCHEDULE["shelter-holds-extend"] = {
     "task": "caseflow.shelter.tasks.holds_extend",
     "schedule": 6 * 3600.0,
 }
+
+# --- api (integrations and webhooks) -----------------------------------------------------------
+# The API authenticates integrations by key only (never a browser session), answers in JSON and
+# every error as RFC 9457 problem details. See README, "Integrations".
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["caseflow.api.authentication.IntegrationKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["caseflow.api.authentication.IsIntegration"],
+    "DEFAULT_THROTTLE_CLASSES": ["caseflow.api.authentication.IntegrationRateThrottle"],
+    "DEFAULT_PARSER_CLASSES": ["caseflow.api.problems.StrictJSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "EXCEPTION_HANDLER": "caseflow.api.problems.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "caseflow API",
+    "DESCRIPTION": "Referrals in, case summaries and aggregate figures out, for the systems an "
+    "agency already runs. Authenticate with `Authorization: Bearer <key>`.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Served from static/ (no CDN: the CSP allows none).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+#: The largest request body the API reads (a referral is a few hundred bytes).
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024)
+#: How long a webhook receiver may take to answer before the attempt counts as failed.
+WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", "5"))
+#: Attempts before a delivery is given up (back-off doubles from one minute, at most six hours).
+WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 12)
+CELERY_BEAT_SCHEDULE["api-webhook-retries"] = {
+    "task": "caseflow.api.tasks.webhook_retry_sweep",
+    "schedule": 60.0,
+}
+#: Tests only: let a subscription name a plain-HTTP receiver on 127.0.0.1.
+WEBHOOK_ALLOW_LOOPBACK_HTTP = False

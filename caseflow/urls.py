@@ -25,5 +25,7 @@ urlpatterns = [
     path("", include("caseflow.court.urls")),
     path("", include("caseflow.assistance.urls")),
     path("", include("caseflow.checkins.urls")),
+    path("", include("caseflow.api.urls")),
+    path("", include("caseflow.api.api_urls")),
     path("operator/", admin.site.urls),
 ]

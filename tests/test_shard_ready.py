@@ -44,6 +44,8 @@ SHARED = {
 GLOBAL_VALUES = {
     "cases.CaseChange.audit_seq": "the number of the audit event it belongs to, in the same shard",
     "agreements.EscalationFiring.key": "built from the breach's id, unique across the cluster",
+    "api.Integration.key_prefix": "random, and read before the agency is known (a key names none)",
+    "api.Integration.account": "one account per integration; accounts are deployment-wide",
 }
 
 

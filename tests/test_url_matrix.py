@@ -14,6 +14,7 @@ from django.utils.http import urlsafe_base64_encode
 from tests.conftest import ACTORS, Cast, canary
 from tests.matrix import (
     agreements,
+    api,
     assistance,
     audit,
     calls,
@@ -46,6 +47,7 @@ for _part in (
     reporting,
     calls,
     shelter,
+    api,
 ):
     assert not set(_part.ROWS) & set(MATRIX), "a URL has two rows"
     MATRIX.update(_part.ROWS)
@@ -99,6 +101,8 @@ def url_for(name: str, row: Row, cast: Cast, target: str) -> str:
         return reverse(name, args=[cast.team1.pk])
     if row.kwargs == "report":  # a funder report
         return reverse(name, args=["voca"])
+    if row.kwargs in api.KWARGS:  # the integrations' pages and the API
+        return api.KWARGS[row.kwargs](name, cast, case)
     if row.kwargs == "link":  # an enrolment link whose token is wrong
         return reverse(name, args=[urlsafe_base64_encode(b"%d" % cast.same_team.pk), "c0ffee-0"])
     return reverse(name)

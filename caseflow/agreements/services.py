@@ -49,6 +49,7 @@ from caseflow.cases.models import Case, Party
 from caseflow.inbox.services import case_supervisors, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
 from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.outbox import events
 from caseflow.outbox import services as outbox
 
 log = logging.getLogger(__name__)
@@ -456,6 +457,9 @@ def breach_review(
         },
     )
     outbox.enqueue("caseflow.agreements.tasks.escalate_breach", breach_id=breach.pk)
+    events.publish(
+        events.EventKind.BREACH_RECORDED, agency_id=case.agency_id, case_public_id=case.public_id
+    )
     return breach
 
 

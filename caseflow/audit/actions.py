@@ -274,6 +274,13 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("assistance.settings.save", W, _("Changed the financial assistance settings")),
     ("assistance.fund.add", W, _("Added a fund to pay assistance from")),
     ("assistance.fund.retire", W, _("Retired a fund")),
+    # Integrations and webhooks
+    ("integration.register", S, _("Registered an integration")),
+    ("integration.revoke", S, _("Revoked an integration")),
+    ("api.case.read", R, _("Read the case's summary through the API")),
+    ("api.followups.read", R, _("Read the case's follow-ups through the API")),
+    ("webhook.subscribe", S, _("Subscribed an address to events")),
+    ("webhook.end", S, _("Ended a webhook subscription")),
     # The advocate's day: one time rule
     ("agency.time_zone", W, _("Changed the agency's time zone")),
     # The duty line

@@ -49,6 +49,7 @@ from caseflow.cases.models import (
 from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.inbox.services import case_supervisors, notifications_resolve, notify
 from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.outbox import events
 
 #: Risk bands in order, lowest first (``unknown`` is below every band: nothing assessed).
 RISK_ORDER: dict[str, int] = {
@@ -79,6 +80,31 @@ def case_open(
     and the demo, and is recorded as chosen at intake)."""
     if team not in policy.intake_teams(actor):
         raise PermissionDenied(_("You can only open cases in your own teams."))
+    return _open(
+        actor=actor,
+        advocate=actor,
+        team=team,
+        survivor=survivor,
+        other_party=other_party,
+        risk_level=risk_level,
+        summary=summary,
+        reference=reference,
+    )
+
+
+def _open(
+    *,
+    actor: User,
+    advocate: User | None,
+    team: Team,
+    survivor: dict[str, Any],
+    other_party: dict[str, Any] | None,
+    risk_level: str,
+    summary: str,
+    reference: str,
+) -> Case:
+    """Open the case (the caller checked policy): conflict check, reference, first episode,
+    risk at intake, the audit, the people, and the supervisors told of a possible conflict."""
     people = [(PartyRole.SURVIVOR, survivor["full_name"], survivor.get("date_of_birth"))]
     if other_party:
         people.append(
@@ -91,11 +117,11 @@ def case_open(
         team=team,
         reference=reference or services.next_reference(team.agency_id),
         risk_level=risk_level,
-        primary_advocate=actor,
+        primary_advocate=advocate,
         conflict_flag=conflict,
         summary=summary,
     )
-    services.set_assignees(case, [actor])
+    services.set_assignees(case, [advocate] if advocate is not None else [])
     episode_first(case=case, actor=actor)
     risk_from_intake(actor=actor, case=case, level=risk_level)
     record(
@@ -107,7 +133,7 @@ def case_open(
     )
     for role, data in ((PartyRole.SURVIVOR, survivor), (PartyRole.OTHER_PARTY, other_party)):
         if data:
-            services.party_save(actor=actor, case=case, party=Party(role=role), data=data)
+            services.party_write(actor=actor, case=case, party=Party(role=role), data=data)
     if conflict:
         # Opened despite a possible conflict: the team's supervisors decide what happens next.
         notify(
@@ -117,6 +143,69 @@ def case_open(
             key=f"conflict:{case.pk}",
             text=f"Case {case.reference} was opened despite a possible conflict: please review it.",
         )
+    events.publish(
+        events.EventKind.REFERRAL_RECEIVED, agency_id=case.agency_id, case_public_id=case.public_id
+    )
+    return case
+
+
+@transaction.atomic
+def referral_receive(
+    *,
+    actor: User,
+    integration: policy.IntegrationLike,
+    team: Team,
+    survivor: dict[str, Any],
+    other_party: dict[str, Any] | None,
+    summary: str = "",
+) -> Case:
+    """Take in a referral another system sent (``actor`` is the integration's own account): the
+    same conflict check and matching of earlier cases as intake, but nobody is chosen for the
+    other system: the case waits, unassigned, in "referral" for the team's supervisors, who are
+    told. A possible conflict flags the case; an earlier case of the survivor is named to the
+    supervisors only (never to the other system)."""
+    if team not in policy.integration_intake_teams(integration):
+        raise PermissionDenied(_("This integration may not send referrals to this team."))
+    earlier = earlier_cases(
+        actor=actor,
+        agency_id=team.agency_id,
+        full_name=survivor["full_name"],
+        date_of_birth=survivor.get("date_of_birth"),
+    )
+    case = _open(
+        actor=actor,
+        advocate=None,
+        team=team,
+        survivor=survivor,
+        other_party=other_party,
+        risk_level=RiskLevel.UNKNOWN,
+        summary=summary,
+        reference="",
+    )
+    supervisors = list(team.supervisors())
+    if earlier:
+        record(
+            "intake.earlier_case",
+            actor=actor,
+            case=case,
+            obj=case,
+            detail={"choice": "new_case", "cases": [], "elsewhere": len(earlier.elsewhere)},
+        )
+        notify(
+            recipients=supervisors,
+            kind="referral_known",
+            case=case,
+            key=f"referral-known:{case.pk}",
+            text=f"Referral {case.reference} may be a survivor the agency already knows: "
+            "please check before it is assigned.",
+        )
+    notify(
+        recipients=supervisors,
+        kind="referral_received",
+        case=case,
+        key=f"referral-received:{case.pk}",
+        text=f"Referral {case.reference} arrived from another system: please assign it.",
+    )
     return case
 
 

@@ -243,6 +243,12 @@ def party_save(
 ) -> Party:
     if not policy.may(actor, case, "edit"):
         raise PermissionDenied
+    return party_write(actor=actor, case=case, party=party, data=data)
+
+
+def party_write(*, actor: User, case: Case, party: Party, data: dict[str, Any]) -> Party:
+    """Save ``party`` on ``case`` and record it: for a caller that has checked policy itself
+    (:func:`party_save`, and a referral received from an integration, which no person works)."""
     adding = party.pk is None
     party.case = case
     changed = []

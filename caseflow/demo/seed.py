@@ -79,6 +79,7 @@ SEED_HOOKS = [
     "caseflow.court.demo",
     "caseflow.assistance.demo",
     "caseflow.reporting.demo",
+    "caseflow.api.demo",
 ]
 
 

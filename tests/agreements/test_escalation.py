@@ -106,10 +106,13 @@ def test_saving_a_breach_enqueues_the_task_with_the_id_only(
     agreement = make_agreement(cast.case, cast.assigned)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         breach = record_breach(agreement, cast.assigned, london(2025, 2, 25, 22, 0))
-    assert len(callbacks) == 1
-    intent = Intent.objects.get()
-    assert (intent.task, intent.kwargs) == (tasks.escalate_breach.name, {"breach_id": breach.pk})
-    assert no_enqueue == [(intent.task, {"breach_id": breach.pk, "intent_id": intent.pk})]
+    # The escalation, and the event for the agency's webhooks (ids only too).
+    assert len(callbacks) == 2
+    intent = Intent.objects.get(task=tasks.escalate_breach.name)
+    assert intent.kwargs == {"breach_id": breach.pk}
+    assert (intent.task, {"breach_id": breach.pk, "intent_id": intent.pk}) in no_enqueue
+    event = Intent.objects.get(task="caseflow.api.tasks.webhook_fanout")
+    assert set(event.kwargs) == {"kind", "agency_id", "case", "at"}
 
 
 @time_machine.travel(NOW, tick=False)

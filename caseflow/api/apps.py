@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class ApiConfig(AppConfig):
+    name = "caseflow.api"
+    label = "api"
+    verbose_name = "API and webhooks"
+
+    def ready(self) -> None:
+        from caseflow.api import schema  # noqa: F401 - registers the key's security scheme

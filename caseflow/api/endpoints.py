@@ -1,0 +1,137 @@
+"""The API's endpoints (``/api/v1/``): integrations only, by key; JSON in, JSON out; every
+error as problem details (:mod:`caseflow.api.problems`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions
+from rest_framework.decorators import api_view
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from caseflow import policy
+from caseflow.api import problems, serializers, services
+from caseflow.lib.i18n import gettext_lazy as _
+
+PROBLEM = OpenApiResponse(serializers.ProblemOut, description="Problem details (RFC 9457).")
+ERRORS = {code: PROBLEM for code in (400, 401, 403, 404, 413, 415, 422, 429)}
+
+
+def _scope(scope: str):  # type: ignore[no-untyped-def]
+    """Declare the scope a view needs (read by ``IsIntegration``)."""
+
+    def mark(view):  # type: ignore[no-untyped-def]
+        view.cls.required_scope = scope
+        return view
+
+    return mark
+
+
+@extend_schema(
+    operation_id="referral_create",
+    summary="Send a referral",
+    description='Opens a case in "referral" for the team to triage, checked as the intake '
+    "form checks it. Scope: `referrals:write`. With an `Idempotency-Key` header a repeat gets "
+    "the first answer and writes nothing; the same key with another body is a 409.",
+    request=serializers.ReferralIn,
+    parameters=[
+        OpenApiParameter(
+            "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False
+        )
+    ],
+    responses={201: serializers.ReferralOut, 200: serializers.ReferralOut, 409: PROBLEM, **ERRORS},
+)
+@_scope(policy.SCOPE_REFERRALS_WRITE)
+@api_view(["POST"])
+def referrals(request: Request) -> Response:
+    shape = serializers.ReferralIn(data=request.data)
+    shape.is_valid(raise_exception=True)
+    key = request.headers.get("Idempotency-Key", "").strip()
+    if len(key) > 100:
+        raise exceptions.ValidationError({"Idempotency-Key": [_("At most 100 characters.")]})
+    try:
+        answer = services.referral_create(
+            actor=request.user,
+            integration=request.auth,
+            data=dict(request.data),
+            idempotency_key=key,
+        )
+    except services.IdempotencyConflict:
+        raise problems.Conflict() from None
+    except services.ReferralInvalid as exc:
+        raise problems.Unprocessable(exc.errors) from None
+    return Response(answer.body, status=200 if answer.replayed else answer.status)
+
+
+@extend_schema(
+    operation_id="case_summary",
+    summary="A case's summary",
+    description="Scope: `cases:read-summary` (the summary text with `cases:read-narrative`). "
+    "Never a restricted case, nor another team's when the integration has a team. Each read is "
+    "recorded on the case.",
+    responses={200: serializers.CaseSummaryOut, **ERRORS},
+)
+@_scope(policy.SCOPE_CASES_SUMMARY)
+@api_view(["GET"])
+def case_summary(request: Request, public_id: str) -> Response:
+    return Response(
+        serializers.CaseSummaryOut(
+            services.case_summary(actor=request.user, integration=request.auth, public_id=public_id)
+        ).data
+    )
+
+
+@extend_schema(
+    operation_id="case_followups",
+    summary="A case's open follow-ups",
+    description="Scope: `cases:read-summary` (details with `cases:read-narrative`).",
+    responses={200: serializers.FollowUpOut(many=True), **ERRORS},
+)
+@_scope(policy.SCOPE_CASES_SUMMARY)
+@api_view(["GET"])
+def case_followups(request: Request, public_id: str) -> Response:
+    rows = services.case_followups(
+        actor=request.user, integration=request.auth, public_id=public_id
+    )
+    return Response(serializers.FollowUpOut(rows, many=True).data)
+
+
+@extend_schema(
+    operation_id="report_list",
+    summary="Funder reports and their periods",
+    description="Scope: `reports:read`.",
+    responses={200: serializers.ReportListOut(many=True), **ERRORS},
+)
+@_scope(policy.SCOPE_REPORTS)
+@api_view(["GET"])
+def report_list(request: Request) -> Response:
+    return Response(
+        serializers.ReportListOut(services.report_periods(integration=request.auth), many=True).data
+    )
+
+
+@extend_schema(
+    operation_id="report_figures",
+    summary="A funder report's aggregate figures",
+    description="Scope: `reports:read`. `start` is the first day of one of the report's "
+    "periods (see the list). Small counts are suppressed exactly as on the page: their text is "
+    '"*" and their value null.',
+    responses={200: serializers.ReportOut, **ERRORS},
+)
+@_scope(policy.SCOPE_REPORTS)
+@api_view(["GET"])
+def report_figures(request: Request, slug: str, start: str) -> Response:
+    try:
+        body: Any = services.report_figures(
+            actor=request.user,
+            integration=request.auth,
+            slug=slug,
+            start=dt.date.fromisoformat(start),
+        )
+    except (services.UnknownPeriod, ValueError):
+        raise exceptions.NotFound(_("No such report or period.")) from None
+    return Response(serializers.ReportOut(body).data)
