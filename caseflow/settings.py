@@ -131,6 +131,7 @@ INSTALLED_APPS = [
     "caseflow.agency",
     "caseflow.partners",
     "caseflow.reporting",
+    "caseflow.imports",
     "caseflow.demo",
 ]
 

@@ -21,6 +21,7 @@ urlpatterns = [
     path("", include("caseflow.confidentiality.urls")),
     path("audit/", include("caseflow.oversight.urls")),
     path("", include("caseflow.partners.urls")),
+    path("", include("caseflow.imports.urls")),
     path("reports/funders/", include("caseflow.reporting.urls")),
     path("", include("caseflow.checkins.urls")),
     path("health/", health.health, name="health"),

@@ -19,6 +19,7 @@ from tests.matrix import (
     checkins,
     confidentiality,
     core,
+    imports,
     partners,
     reporting,
     safety,
@@ -38,6 +39,7 @@ for _part in (
     confidentiality,
     partners,
     reporting,
+    imports,
 ):
     assert not set(_part.ROWS) & set(MATRIX), "a URL has two rows"
     MATRIX.update(_part.ROWS)
@@ -91,6 +93,8 @@ def url_for(name: str, row: Row, cast: Cast, target: str) -> str:
         return reverse(name, args=[cast.team1.pk])
     if row.kwargs == "report":  # a funder report
         return reverse(name, args=["voca"])
+    if row.kwargs == "batch":  # an agency admin's import batch
+        return imports.batch_url(name, cast)
     if row.kwargs == "link":  # an enrolment link whose token is wrong
         return reverse(name, args=[urlsafe_base64_encode(b"%d" % cast.same_team.pk), "c0ffee-0"])
     return reverse(name)

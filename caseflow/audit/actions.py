@@ -249,6 +249,9 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("report.funder", R, _("Generated a funder report")),
     # The advocate's day: one time rule
     ("agency.time_zone", W, _("Changed the agency's time zone")),
+    # Moving in: a caseload imported from the agency's earlier system (counts only)
+    ("import.check", Y, _("Checked a caseload file before importing it")),
+    ("import.commit", W, _("Imported a caseload file")),
 )
 
 ACTIONS: dict[str, Action] = {name: Action(name, kind, label) for name, kind, label in _ACTIONS}
