@@ -75,6 +75,7 @@ SEED_HOOKS = [
     "caseflow.cases.demo",
     "caseflow.partners.demo",
     "caseflow.reporting.demo",
+    "caseflow.imports.demo",
 ]
 
 
