@@ -14,12 +14,10 @@ batch's own key and destroyed with it once the batch is imported.
 from __future__ import annotations
 
 import base64
-import contextlib
 import datetime as dt
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone, translation
@@ -38,6 +36,7 @@ from caseflow.imports import reader, rows
 from caseflow.imports.models import BatchState, ImportBatch, ImportMapping, ImportRecord
 from caseflow.imports.template import FIELD_KEYS, auto_mapping
 from caseflow.inbox.services import followup_ensure
+from caseflow.lib import softcache
 from caseflow.lib.encryption import blind_index
 from caseflow.outbox.services import enqueue
 from caseflow.safety import services as safety_services
@@ -140,9 +139,8 @@ def batch_start(*, actor: User, batch: ImportBatch) -> bool:
     if locked.counts.get("rows", 0) > background_rows():
         locked.state = BatchState.QUEUED
         locked.save(update_fields=["state"])
-        from caseflow.imports.tasks import import_commit
-
-        enqueue(import_commit, batch_id=locked.pk)
+        # By name: the task module imports these services.
+        enqueue("caseflow.imports.tasks.import_commit", batch_id=locked.pk)
         batch.state = locked.state
         return True
     batch_commit(actor=actor, batch_id=batch.pk)
@@ -157,22 +155,18 @@ def progress_key(batch_id: int) -> str:
     return f"imports:progress:{batch_id}"
 
 
+#: The progress counter moves on once every this many rows.
+PROGRESS_STEP = 10
+
+
 def progress(batch: ImportBatch) -> int:
-    """Percent done of a running batch (read from the cache: a hint, never the truth)."""
+    """Percent done of a running batch (a counter in the cache: a hint, never the truth; with
+    the cache away the bar stays at its start and the import goes on)."""
     if batch.state == BatchState.DONE:
         return 100
-    try:
-        done = int(cache.get(progress_key(batch.pk)) or 0)
-    except Exception:
-        return 0
+    steps = int(softcache.remember(progress_key(batch.pk), lambda: 0, 3600) or 0)
     total = max(1, int(batch.counts.get("valid") or batch.counts.get("rows") or 1))
-    return min(99, done * 100 // total)
-
-
-def _tell_progress(batch_id: int, done: int) -> None:
-    # The cache is an optimisation: the import goes on without it.
-    with contextlib.suppress(Exception):
-        cache.set(progress_key(batch_id), done, 3600)
+    return min(99, steps * PROGRESS_STEP * 100 // total)
 
 
 def batch_commit(*, actor: User, batch_id: int, on_row: Any = None) -> dict[str, int]:
@@ -183,6 +177,7 @@ def batch_commit(*, actor: User, batch_id: int, on_row: Any = None) -> dict[str,
         _require_admin(actor, batch.agency_id)
         if batch.state == BatchState.DONE:
             return dict(batch.counts)
+        softcache.forget(progress_key(batch.pk))
         agency = Agency.objects.get(pk=batch.agency_id)
         checked = _check(table_of(batch), batch.mapping, batch.agency_id)
         if checked.problems:
@@ -198,8 +193,8 @@ def batch_commit(*, actor: User, batch_id: int, on_row: Any = None) -> dict[str,
                     updated += 1
                 if on_row is not None:
                     on_row(done)
-                if done % 10 == 0:
-                    _tell_progress(batch.pk, done)
+                if done % PROGRESS_STEP == 0:
+                    softcache.count(progress_key(batch.pk), 3600)
         counts = {
             **checked.counts(),
             "created": created,
@@ -221,7 +216,6 @@ def batch_commit(*, actor: User, batch_id: int, on_row: Any = None) -> dict[str,
             agency_id=batch.agency_id,
             detail=counts,
         )
-    _tell_progress(batch_id, counts["valid"])
     return counts
 
 
