@@ -31,7 +31,7 @@ class MappingForm(forms.Form):
         groups: dict[str, list[str]] = {}
         for field in FIELDS:
             self.fields[field.key] = forms.ChoiceField(
-                label=field.label, choices=choices, required=False
+                label=str(field.label), choices=choices, required=False
             )
             groups.setdefault(str(field.group), []).append(field.key)
         self.helper = FormHelper()

@@ -20,6 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone, translation
 
 from caseflow import policy
@@ -77,6 +78,7 @@ def batch_upload(*, actor: User, name: str, data: bytes) -> ImportBatch:
     fmt = reader.file_format(name)
     table = reader.read(data, fmt)
     agency_id = policy.agency_id_of(actor)
+    assert agency_id is not None  # an agency admin belongs to an agency
     saved = ImportMapping.objects.filter(agency_id=agency_id).first()
     batch = ImportBatch(
         agency_id=agency_id,
@@ -395,14 +397,15 @@ def _risk(*, actor: User, case: Any, risk: dict[str, Any], creating: bool) -> No
 # --- Reading batches -------------------------------------------------------------------------
 
 
-def batches_for(user: User):
+def batches_for(user: Any) -> QuerySet[ImportBatch]:
     """The batches of the agency ``user`` administers (none for anyone else)."""
-    if not policy.is_agency_admin(user):
+    agency_id = policy.agency_id_of(user)
+    if not policy.is_agency_admin(user) or agency_id is None:
         return ImportBatch.objects.none()
-    return ImportBatch.objects.filter(agency_id=policy.agency_id_of(user)).order_by("-created_at")
+    return ImportBatch.objects.filter(agency_id=agency_id).order_by("-created_at")
 
 
-def batch_for(user: User, public_id: str) -> ImportBatch | None:
+def batch_for(user: Any, public_id: str) -> ImportBatch | None:
     return batches_for(user).filter(public_id=public_id).first()
 
 
