@@ -97,11 +97,18 @@ def _errors(
     form: forms.Form, names: dict[str, str], mapping: dict[str, str], row: int
 ) -> list[Problem]:
     out = []
-    for name, messages in form.errors.items():
+    for name, errors in form.errors.as_data().items():
         key = names.get(name)
         column = _column(mapping, key) if key else gettext("the row")
-        for message in messages:
-            out.append(Problem(row, column, str(message)))
+        for error in errors:
+            if "value" in (error.params or {}):
+                # Django's message repeats the value given: the report keeps no value.
+                message = gettext(
+                    "This is not one of the values caseflow takes here: see the template."
+                )
+            else:
+                message = " ".join(error.messages)
+            out.append(Problem(row, column, message))
     return out
 
 

@@ -52,6 +52,7 @@ def test_dry_run_checks_every_row_and_writes_nothing(cast):
     assert rows_with_errors == [2, 3, 4, 5]
     # The report holds no value from the file.
     assert "fictional" not in str(batch.problems).lower()
+    assert "very worried" not in str(batch.problems)
     event = AuditEvent.objects.get(action="import.check")
     assert event.detail["errors"] == 4
     assert "fictional" not in str(event.detail).lower()
