@@ -140,6 +140,7 @@ INSTALLED_APPS = [
     "caseflow.reporting",
     "caseflow.platform",
     "caseflow.api",
+    "caseflow.imports",
     "caseflow.demo",
 ]
 

@@ -23,6 +23,7 @@ from tests.matrix import (
     confidentiality,
     core,
     court,
+    imports,
     partners,
     reporting,
     safety,
@@ -48,6 +49,7 @@ for _part in (
     calls,
     shelter,
     api,
+    imports,
 ):
     assert not set(_part.ROWS) & set(MATRIX), "a URL has two rows"
     MATRIX.update(_part.ROWS)
@@ -103,6 +105,8 @@ def url_for(name: str, row: Row, cast: Cast, target: str) -> str:
         return reverse(name, args=["voca"])
     if row.kwargs in api.KWARGS:  # the integrations' pages and the API
         return api.KWARGS[row.kwargs](name, cast, case)
+    if row.kwargs == "batch":  # an agency admin's import batch
+        return imports.batch_url(name, cast)
     if row.kwargs == "link":  # an enrolment link whose token is wrong
         return reverse(name, args=[urlsafe_base64_encode(b"%d" % cast.same_team.pk), "c0ffee-0"])
     return reverse(name)

@@ -289,6 +289,9 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("call.view", R, _("Viewed a call on the duty line")),
     ("call.attach", W, _("Put a call on a case")),
     ("call.open_case", W, _("Opened or took up a case from a call")),
+    # Moving in: a caseload imported from the agency's earlier system (counts only)
+    ("import.check", Y, _("Checked a caseload file before importing it")),
+    ("import.commit", W, _("Imported a caseload file")),
 )
 
 ACTIONS: dict[str, Action] = {name: Action(name, kind, label) for name, kind, label in _ACTIONS}

@@ -80,6 +80,7 @@ SEED_HOOKS = [
     "caseflow.assistance.demo",
     "caseflow.reporting.demo",
     "caseflow.api.demo",
+    "caseflow.imports.demo",
 ]
 
 
