@@ -39,8 +39,8 @@ class Row:
     GET: dict[str, int]
     POST: dict[str, int]
     # Which object fills the URL: "case", "party", "user", "team", "link", "report" (a funder
-    # report's name), "call" (a duty-line call on no case, built by ``url`` once, not per case).
-    # report's name), "batch" (an import batch of the cast's agency).
+    # report's name), "call" (a duty-line call on no case, built by ``url`` once, not per case),
+    # "batch" (an import batch of the cast's agency).
     kwargs: str | None = None
     # For URLs of objects inside a case: (cast, case) -> URL. The case is ``cast.case`` and
     # ``cast.restricted_case`` in turn; the builder creates the object it needs on that case.
