@@ -23,7 +23,7 @@ from tests.confidentiality.helpers import close
 from tests.confidentiality.test_purge import _purge_whole
 from tests.conftest import canary
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _secrets() -> list[str]:
