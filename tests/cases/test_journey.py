@@ -337,8 +337,8 @@ def test_a_supervisor_who_asks_cannot_approve_their_own_closure(cast: Cast):
     assert not journey.may_approve(cast.supervisor, closure)
     with pytest.raises(PermissionDenied):
         journey.closure_decide(
-        actor=cast.supervisor, closure=closure, approve=True, comment="Plan reviewed together."
-    )
+            actor=cast.supervisor, closure=closure, approve=True, comment="Plan reviewed together."
+        )
 
 
 def test_a_returned_closure_needs_a_comment_and_can_be_asked_again(cast: Cast):
