@@ -87,7 +87,12 @@ def close_for_demo(*, advocate: User, supervisor: User, case: Case, rng: random.
         },
     )
     if closure.state == ClosureState.AWAITING_APPROVAL:
-        closure = journey.closure_decide(actor=supervisor, closure=closure, approve=True)
+        closure = journey.closure_decide(
+            actor=supervisor,
+            closure=closure,
+            approve=True,
+            comment="Safety plan reviewed together; the refuge team holds it from now on.",
+        )
     return closure
 
 

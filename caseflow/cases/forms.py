@@ -717,7 +717,7 @@ class ClosureDecisionForm(forms.Form):
         required=False,
         max_length=TEXT_MAX,
         widget=forms.Textarea({"rows": 2}),
-        label=_("Comment (needed to return it)"),
+        label=_("Your reason (needed to approve or to return it)"),
     )
 
 

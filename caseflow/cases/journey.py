@@ -684,6 +684,16 @@ def pending_closure(case: Case) -> Closure | None:
     )
 
 
+def approved_closure(case: Case) -> Closure | None:
+    """The latest closure a supervisor approved (with their reason), for the closed case's page."""
+    return (
+        Closure.objects.filter(case=case, state=ClosureState.CLOSED, decided_by__isnull=False)
+        .select_related("decided_by")
+        .order_by("-closed_at", "-pk")
+        .first()
+    )
+
+
 def risk_at_intake(case: Case, episode: Episode) -> str:
     """The risk band at the start of the episode: the first band recorded from its opening
     (or the one in force then), else not assessed."""
@@ -813,8 +823,12 @@ def closure_decide(
     locked.case = case
     if not may_approve(actor, locked):
         raise PermissionDenied
-    if not approve and not comment.strip():
-        raise ValidationError(gettext("Say why the closure is returned."))
+    if not comment.strip():
+        raise ValidationError(
+            gettext("Give your reason for approving the closure.")
+            if approve
+            else gettext("Say why the closure is returned.")
+        )
     locked.decided_by = actor
     locked.decided_at = timezone.now()
     locked.decision_comment = comment.strip()
@@ -825,7 +839,8 @@ def closure_decide(
         actor=actor,
         case=case,
         obj=locked,
-        detail={"episode": locked.episode.number},
+        # The reason is on the closure, encrypted with the case: the event names the field only.
+        detail={"episode": locked.episode.number, "fields": ["decision_comment"]},
     )
     notifications_resolve(prefix=f"closure:{locked.pk}:")
     notify(

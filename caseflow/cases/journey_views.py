@@ -91,6 +91,19 @@ def closure(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     decision = None
     if awaiting and pending is not None and journey.may_approve(request.user, pending):
         decision = ClosureDecisionForm()
+    return _closure_page(request, case, pending=pending, form=form, decision=decision, high=high)
+
+
+def _closure_page(
+    request: AuthenticatedRequest,
+    case: Case,
+    *,
+    pending,
+    form,
+    decision,
+    high: bool,
+    status: int = 200,
+) -> HttpResponse:
     record(
         "closure.view",
         actor=request.user,
@@ -108,6 +121,9 @@ def closure(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "pending": pending,
             "decision": decision,
             "high": high,
+            "approved": journey.approved_closure(case)
+            if case.status == CaseStatus.CLOSED
+            else None,
             "open_work": journey.open_work(case) if case.status != CaseStatus.CLOSED else [],
             "risk_at_intake": (
                 RiskLevel(journey.risk_at_intake(case, episode)).label if episode else ""
@@ -116,6 +132,7 @@ def closure(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "own_request": pending is not None and pending.requested_by_id == request.user.pk,
             "pending_needs_met": journey.closure_need_labels(case, pending) if pending else [],
         },
+        status=status,
     )
 
 
@@ -139,19 +156,29 @@ def closure_decide(request: AuthenticatedRequest, case: Case) -> HttpResponse:
                 comment=form.cleaned_data["comment"],
             )
         except ValidationError as exc:
-            messages.error(request, exc.messages[0])
-            return redirect("cases:closure", case.public_id)
-        messages.success(
-            request,
-            gettext("Closure approved: the case is closed.")
-            if approve
-            else (
-                gettext("Closure returned to the IDVA.")
-                if says_idva()
-                else gettext("Closure returned to the advocate.")
-            ),
-        )
-    return redirect("cases:detail", case.public_id)
+            form.add_error("comment", exc.messages[0])
+        else:
+            messages.success(
+                request,
+                gettext("Closure approved: the case is closed.")
+                if approve
+                else (
+                    gettext("Closure returned to the IDVA.")
+                    if says_idva()
+                    else gettext("Closure returned to the advocate.")
+                ),
+            )
+            return redirect("cases:detail", case.public_id)
+    # The reason typed stays on the form, with what is missing beside it.
+    return _closure_page(
+        request,
+        case,
+        pending=pending,
+        form=None,
+        decision=form,
+        high=journey.needs_approval(case),
+        status=400,
+    )
 
 
 @login_required

@@ -12,7 +12,7 @@ from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.models import Role
 from caseflow.audit.services import record
-from caseflow.cases import selectors, today
+from caseflow.cases import decisions, selectors, today
 from caseflow.cases.selectors import supervisor_overview
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -31,6 +31,8 @@ def dashboard(request: AuthenticatedRequest) -> HttpResponse:
                 request.user, selectors.team_open_case_set(request.user), own_only=False
             )
             context.update(supervisor_overview(request.user))
+            context["decisions"] = decisions.decisions_waiting(request.user)
+            context["decisions_total"] = decisions.waiting_count(context["decisions"])
             shown += context["unassigned"]
         else:
             scope = today.scope_for(

@@ -43,3 +43,19 @@ def followup_kind_choices() -> list[tuple[str, str]]:
 def followup_kind_label(kind: str) -> str:
     label = _kinds().get(kind)
     return str(label) if label is not None else kind.replace("_", " ").capitalize()
+
+
+#: Notifications whose words are looked up from their kind when a person reads them (in that
+#: person's language), rather than read from the words stored when they were sent. No personal
+#: data: the link says where to look.
+NOTIFICATION_WORDS = {
+    "break_glass_not_justified": _(
+        "An emergency access was reviewed by a supervisor as not justified. Look at the "
+        "account of the member of staff who used it."
+    ),
+}
+
+
+def notification_words(kind: str, stored: str) -> str:
+    words = NOTIFICATION_WORDS.get(kind)
+    return str(words) if words is not None else stored

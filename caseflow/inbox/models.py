@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from caseflow.inbox.kinds import followup_kind_label
+from caseflow.inbox.kinds import followup_kind_label, notification_words
 from caseflow.lib.encryption import EncryptedTextField
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.lib.shard import CarriesAgency
@@ -165,3 +165,8 @@ class Notification(models.Model):
                 name="notification_unsent_idx",
             ),
         ]
+
+    @property
+    def words(self) -> str:
+        """What it says, in the reader's language where its kind has words of its own."""
+        return notification_words(self.kind, self.text)

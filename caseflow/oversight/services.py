@@ -12,7 +12,7 @@ from django.utils import timezone
 from caseflow.accounts.models import User
 from caseflow.audit.models import AuditEvent
 from caseflow.audit.services import record
-from caseflow.inbox.services import notifications_resolve
+from caseflow.inbox.services import notifications_resolve, notify
 
 # --- Break-glass review and expiry ---------------------------------------------------------------
 
@@ -58,7 +58,35 @@ def break_glass_review(*, actor: User, grant: Any, outcome: str, comment: str) -
         },
     )
     notifications_resolve(key=f"break_glass:{grant.pk}")
+    if outcome == BreakGlassOutcome.NOT_JUSTIFIED:
+        _raise_with_admins(grant)
     return grant
+
+
+def _raise_with_admins(grant: Any) -> None:
+    """An emergency access reviewed as not justified is raised with the agency's admins: a
+    notification by kind (its words are shown in each admin's language), linking to the account
+    of the member of staff who used it. No case reference, no names."""
+    from django.urls import reverse
+
+    from caseflow.accounts.models import Role
+    from caseflow.inbox.kinds import notification_words
+
+    admins = User.objects.filter(
+        is_active=True,
+        membership__agency_id=grant.agency_id,
+        membership__role=Role.AGENCY_ADMIN,
+        membership__is_active=True,
+    )
+    kind = "break_glass_not_justified"
+    notify(
+        recipients=admins,
+        kind=kind,
+        case=None,
+        key=f"break_glass:{grant.pk}:not_justified",
+        text=notification_words(kind, ""),
+        link=reverse("agency:staff_edit", args=[grant.user_id]),
+    )
 
 
 #: Grants that expired longer ago than this are assumed recorded (the sweep runs every minute).

@@ -164,3 +164,43 @@ def test_the_case_page_says_honestly_what_emergency_access_allows_and_until_when
     assert "read-only" not in body
     assert "You can read the case and record notes until" in body
     assert "your supervisor will review it" in body
+
+
+def test_not_justified_is_raised_with_the_agency_admins_in_words_without_personal_data(
+    cast, login, grant
+):
+    from django.utils import translation
+
+    from caseflow.inbox.models import Notification
+
+    raised = Notification.objects.filter(kind="break_glass_not_justified")
+    with time_machine.travel(T0 + dt.timedelta(hours=1), tick=False):
+        oversight.break_glass_review(
+            actor=cast.other_supervisor,
+            grant=grant,
+            outcome="not_justified",
+            comment="No reason to open it.",
+        )
+    assert set(raised.values_list("recipient_id", flat=True)) == {cast.agency_admin.pk}
+    note = raised.get()
+    assert note.case_id is None
+    assert note.link == reverse("agency:staff_edit", args=[cast.same_team.pk])
+    for personal in ("CASE-2", "Duty line", "No reason", cast.same_team.username):
+        assert personal not in note.text
+    # Delivered by the scheduler like every notification (a case-less one to an active admin).
+    from caseflow.checkins.scheduler import notification_deliver
+
+    assert notification_deliver(notification_id=note.pk) == "sent"
+    page = login(cast.agency_admin).get(reverse("checkins:notifications")).content.decode()
+    assert "reviewed by a supervisor as not justified" in page
+    with translation.override("es"):
+        assert note.words != note.text and "justificad" in note.words
+
+
+def test_justified_or_follow_up_raises_nothing_with_the_admins(cast, grant):
+    from caseflow.inbox.models import Notification
+
+    oversight.break_glass_review(
+        actor=cast.other_supervisor, grant=grant, outcome="follow_up", comment="Talk it over."
+    )
+    assert not Notification.objects.filter(kind="break_glass_not_justified").exists()

@@ -317,7 +317,9 @@ def test_a_high_risk_case_waits_for_a_supervisors_approval(cast: Cast):
     for someone in (cast.assigned, cast.same_team, cast.other_supervisor):
         with pytest.raises(PermissionDenied):
             journey.closure_decide(actor=someone, closure=closure, approve=True)
-    journey.closure_decide(actor=cast.supervisor, closure=closure, approve=True)
+    journey.closure_decide(
+        actor=cast.supervisor, closure=closure, approve=True, comment="Plan reviewed together."
+    )
     closure.refresh_from_db()
     assert closure.state == ClosureState.CLOSED and closure.decided_by == cast.supervisor
     assert Case.objects.get(pk=cast.case.pk).status == CaseStatus.CLOSED
@@ -334,7 +336,9 @@ def test_a_supervisor_who_asks_cannot_approve_their_own_closure(cast: Cast):
     )
     assert not journey.may_approve(cast.supervisor, closure)
     with pytest.raises(PermissionDenied):
-        journey.closure_decide(actor=cast.supervisor, closure=closure, approve=True)
+        journey.closure_decide(
+            actor=cast.supervisor, closure=closure, approve=True, comment="Plan reviewed together."
+        )
 
 
 def test_a_returned_closure_needs_a_comment_and_can_be_asked_again(cast: Cast):

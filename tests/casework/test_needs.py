@@ -431,7 +431,9 @@ def test_a_high_risk_closure_marks_needs_met_only_when_approved(cast, login):
     closure = Closure.objects.get(case=cast.case)
     page = login(cast.supervisor).get(reverse("cases:closure", args=[cast.case.public_id]))
     assert "Needs met" in page.content.decode()
-    journey.closure_decide(actor=cast.supervisor, closure=closure, approve=True)
+    journey.closure_decide(
+        actor=cast.supervisor, closure=closure, approve=True, comment="Plan reviewed together."
+    )
     housing.refresh_from_db()
     assert housing.status == NeedStatus.MET
     met = NeedStatusChange.objects.get(need=housing, to_status=NeedStatus.MET)
