@@ -19,7 +19,9 @@ ROOT = Path(caseflow.__file__).parent
 
 #: The audit workspace's case pages show audit metadata under their own scope
 #: (``policy.audit_cases``), never case content: they are not case pages.
-OTHER_SCOPE_NAMESPACES = {"audit"}
+#: The API's case reads are an integration's, not a signed-in person's: resolved by
+#: ``policy.get_case_for_integration`` and audited under the integration's name (tests/api).
+OTHER_SCOPE_NAMESPACES = {"audit", "api"}
 
 
 def _patterns(resolvers, namespace="", params=frozenset()):
@@ -63,7 +65,8 @@ def _head() -> int:
 RERENDERING_POSTS = sorted(
     name
     for name, row in MATRIX.items()
-    if (row.kwargs in ("case", "party") or row.url is not None)
+    # A duty-line call on no case (``kwargs="call"``) is not a case URL.
+    if (row.kwargs in ("case", "party") or (row.url is not None and row.kwargs != "call"))
     and not name.startswith("audit:")
     and row.POST["assigned"] == 200
 )

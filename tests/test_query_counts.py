@@ -30,11 +30,12 @@ LIST_PAGES = ("advocate dashboard", "supervisor dashboard", "case list")
 # Upper bounds, session, second factor, audit write and session save included (SQLite). The
 # case page asks once for what its panels need and queries only the lists that have rows.
 # The dashboards include the today queue: one query per source (check-ins, follow-ups, follow-ups
-# just done, contacts to review, high-risk cases without a current plan) and one for the
-# survivors' profiles when check-ins are listed.
+# just done, contacts to review, high-risk cases without a current plan, court hearings, and for
+# a supervisor payments waiting for approval) and one for the survivors' profiles when check-ins
+# are listed; a supervisor's also one per kind of decision waiting (four).
 MAX_QUERIES = {
     "advocate dashboard": 18,
-    "supervisor dashboard": 26,
+    "supervisor dashboard": 29,
     "case list": 14,
     "case page": 18,
 }

@@ -52,6 +52,12 @@ def call_get_for(user: Any, public_id: str) -> Call:
     return call
 
 
+def case_to_attach_to(user: Any, public_id: str) -> Any:
+    """The case chosen to take a call onto, through policy: 404 outside the user's scope, 403
+    when they may not work it (a call goes only onto a case its duty worker edits)."""
+    return policy.get_case_for(user, public_id, "edit")
+
+
 def agency_calls(user: Any) -> QuerySet[Call]:
     """Every call of ``user``'s agency, for the list and its counts (no content)."""
     if not policy.may_log_calls(user):

@@ -166,9 +166,15 @@ def _move_to_case(call: Call, case: Case) -> None:
 
 
 @transaction.atomic
-def call_attach(*, actor: User, call: Call, case: Case, action: str = "call.attach") -> Call:
+def call_attach(*, actor: User, call: Call, case: Case) -> Call:
     """Put ``call`` on ``case`` (one the actor works): it shows on the case's timeline and is read
     from then on by whoever may read the case."""
+    return _attach(actor=actor, call=call, case=case, opened=False)
+
+
+def _attach(*, actor: User, call: Call, case: Case, opened: bool) -> Call:
+    """Attach ``call`` to ``case``; ``opened`` says the case was opened (or taken up) from the
+    call, which records ``call.open_case`` rather than ``call.attach``."""
     _require_take_on(actor, call)
     policy.require(actor, case, "edit")
     if case.agency_id != call.agency_id:
@@ -181,7 +187,13 @@ def call_attach(*, actor: User, call: Call, case: Case, action: str = "call.atta
     call.attached_at = timezone.now()
     call.attached_by = actor
     call.save()
-    record(action, actor=actor, case=case, obj=call, detail={"caller_kind": call.caller_kind})
+    record(
+        "call.open_case" if opened else "call.attach",
+        actor=actor,
+        case=case,
+        obj=call,
+        detail={"caller_kind": call.caller_kind},
+    )
     return call
 
 
@@ -244,7 +256,7 @@ def call_open_case(
         summary=summary,
         reference=reference,
     )
-    call_attach(actor=actor, call=call, case=case, action="call.open_case")
+    _attach(actor=actor, call=call, case=case, opened=True)
     _carry(actor=actor, call=call, case=case)
     return case
 
@@ -262,6 +274,6 @@ def call_take_up_earlier(
     with it) as intake does, and carry what the call recorded onto it."""
     _require_take_on(actor, call)
     journey.reopen_from_intake(actor=actor, case=case, summary=summary, other_party=other_party)
-    call_attach(actor=actor, call=call, case=case, action="call.open_case")
+    _attach(actor=actor, call=call, case=case, opened=True)
     _carry(actor=actor, call=call, case=case)
     return case

@@ -282,7 +282,7 @@ def call_attach(request: AuthenticatedRequest, call_id: str) -> HttpResponse:
     form = AttachSearchForm()
     chosen = request.POST.get("case", "") if request.method == "POST" else ""
     if chosen:
-        case = policy.get_case_for(request.user, chosen, "edit")
+        case = selectors.case_to_attach_to(request.user, chosen)
         services.call_attach(actor=request.user, call=call, case=case)
         messages.success(
             request, gettext("The call is on case %(reference)s.") % {"reference": case.reference}

@@ -18,7 +18,6 @@ their own outbox, the notification rows themselves (see :mod:`caseflow.checkins.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -46,7 +45,15 @@ def enqueue(task: Any, **ids: int | str) -> Intent:
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise TypeError(f"outbox arguments are ids only: {key} is {type(value).__name__}")
     intent = Intent.objects.create(task=_name(task), kwargs=ids)
-    transaction.on_commit(functools.partial(_publish, intent.pk, intent.task, ids), robust=True)
+    pk, name = intent.pk, intent.task
+
+    # A function, not a functools.partial: when a robust on_commit callback raises, Django logs
+    # ``func.__qualname__``, which a partial lacks, and the AttributeError escaped the request
+    # (a 500 after the commit). The intent stays unsent and the outbox sends it later.
+    def publish() -> None:
+        _publish(pk, name, ids)
+
+    transaction.on_commit(publish, robust=True)
     return intent
 
 

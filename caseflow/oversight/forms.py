@@ -66,6 +66,21 @@ AREAS = {
     "intake": _("Episodes of support"),
     "journey": _("Episodes of support"),
     "reopen_request": _("Episodes of support"),
+    # Shelter and refuge
+    "shelter": _("Shelter and refuge"),
+    # Court
+    "hearing": _("Court hearings"),
+    # Financial assistance
+    "assistance": _("Financial assistance"),
+    "payment": _("Financial assistance"),
+    # Integrations and webhooks
+    "api": _("Integrations"),
+    "integration": _("Integrations"),
+    "webhook": _("Integrations"),
+    # The duty line
+    "call": _("Duty line calls"),
+    # Moving in
+    "import": _("Caseload imports"),
 }
 
 

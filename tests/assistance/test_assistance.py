@@ -221,7 +221,7 @@ def test_dates_in_the_future_or_long_ago_are_form_errors(cast, fund, limit, logi
 
 
 def test_an_amount_in_spanish_number_format(cast, fund, limit, login):
-    from caseflow.cases.language import set_user_language
+    from caseflow.accounts.language import set_user_language
 
     set_user_language(cast.assigned, "es")
     response = login(cast.assigned).post(

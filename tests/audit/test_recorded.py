@@ -19,7 +19,8 @@ NOT_CASE_URLS = {"checkins:feed", "checkins:notification_open"}
 def _per_case(row, name: str = "") -> bool:
     if name in NOT_CASE_URLS:
         return False
-    return row.kwargs in ("case", "party") or row.url is not None
+    # A duty-line call on no case (``kwargs="call"``) is not a case URL (tests/calls).
+    return row.kwargs in ("case", "party") or (row.url is not None and row.kwargs != "call")
 
 
 CASE_URLS = sorted(name for name, row in MATRIX.items() if _per_case(row, name))

@@ -163,9 +163,23 @@ def test_a_high_risk_case_closes_only_with_a_supervisors_approval(new_tab, live_
     expect(page.locator("main")).to_contain_text("Goals met")
     expect(page.locator("main")).to_contain_text("Housing")
     _fits(supervisor, "closure-approval")
+    # Approving needs the supervisor's reason: without one, the case stays open and says so.
+    page.get_by_role("button", name="Approve and close the case").click()
+    expect(page.locator("#comment-error")).to_have_text(
+        "Give your reason for approving the closure."
+    )
+    assert Case.objects.get(pk=cast.case.pk).status != CaseStatus.CLOSED
+    page.get_by_label("Your reason (needed to approve or to return it)").fill(
+        "Safety plan reviewed with the survivor; the duty line knows the case."
+    )
     page.get_by_role("button", name="Approve and close the case").click()
     expect(page.get_by_role("status").first).to_contain_text("Closure approved")
     assert Case.objects.get(pk=cast.case.pk).status == CaseStatus.CLOSED
+    # The closure page keeps who approved it and why.
+    supervisor.goto(f"/cases/{cast.case.public_id}/close/")
+    approved = page.get_by_role("region", name="Closure approved")
+    expect(approved).to_contain_text("Their reason")
+    expect(approved).to_contain_text("Safety plan reviewed with the survivor")
 
     # The outcomes recorded at closure, against the start.
     supervisor.goto(f"/cases/{cast.case.public_id}/journey/")

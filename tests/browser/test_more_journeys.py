@@ -123,7 +123,9 @@ def test_advocate_schedules_a_check_in_only_inside_a_safe_window(tab, live_serve
     expect(row).to_contain_text("Europe/London")
     expect(row).to_contain_text("Scheduled")
 
-    page.get_by_role("link", name="Check-ins").click()
+    # The site's own menu (the case page's "On this page" contents has a "Check-ins" link too).
+    site_nav = page.get_by_role("navigation", name="Main", exact=True)
+    site_nav.get_by_role("link", name="Check-ins").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Your check-ins")
     week = page.get_by_role("region", name="Next 7 days")
     entry = week.get_by_role("row").filter(has_text="CASE-1")

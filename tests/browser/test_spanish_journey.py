@@ -78,8 +78,12 @@ def test_a_spanish_speaking_advocates_monday_and_an_intake(new_tab, live_server,
     # A new referral: the survivor prefers Spanish and needs a Spanish interpreter.
     page.goto(live_server.url + "/cases/new/")
     page.get_by_label("Nombre completo de la persona superviviente").fill("Lucía Ficticia")
-    page.get_by_label("Idioma preferido de la persona superviviente").select_option("es")
-    page.get_by_label("Intérprete").select_option("es")
+    # The lists themselves (comboboxes), not the "Buscar un idioma: …" search box above each,
+    # whose name repeats its list's on purpose.
+    page.get_by_role("combobox", name="Idioma preferido de la persona superviviente").select_option(
+        "es"
+    )
+    page.get_by_role("combobox", name="Intérprete").select_option("es")
     _check(tab, "es-intake")
     page.get_by_role("button", name="Abrir el caso").click()
     expect(page.get_by_role("status").filter(has_text="abierto")).to_have_count(1)

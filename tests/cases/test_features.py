@@ -45,6 +45,9 @@ def test_the_project_registers_one_feature_per_app_and_passes_the_check():
         "confidentiality",
         "partners",
         "court",
+        "assistance",
+        "calls",
+        "shelter",
     ]
     assert _errors(case_checks.check_features()) == []
 

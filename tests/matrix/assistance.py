@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from caseflow.assistance.models import FundingSource, Payment, Receipt
 from caseflow.cases import evidence as files
+from tests.casework.helpers import pdf
 from tests.matrix.base import NOT_ALLOWED, Row, casework, expect
 
 
@@ -42,14 +43,16 @@ def _payment_url(name):
 
 def _receipt_url(cast, case):
     payment = make_payment(cast, case)
-    stored = files.store(case, b"matrix receipt", "assistance/receipts/")
+    # A real PDF, as the evidence rows use: a browser shows it in its own viewer (a made-up
+    # image would open the broken-image page, whose inline style the file's policy refuses).
+    stored = files.store(case, pdf(), "assistance/receipts/")
     receipt = Receipt.objects.create(
         case=case,
         payment=payment,
         storage_name=stored.storage_name,
-        filename="receipt.png",
-        content_type="image/png",
-        family="image",
+        filename="receipt.pdf",
+        content_type="application/pdf",
+        family="pdf",
         size=stored.size,
         sha256=stored.sha256,
         uploaded_by=cast.assigned,

@@ -13,6 +13,7 @@ from django.conf import settings as django_settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import RequestFactory
+from django.utils import timezone
 from django.utils.datastructures import MultiValueDict
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
@@ -88,6 +89,11 @@ def context_value(name: str, cast):
         "allowed": lambda: {value for value, _ in ReferralState.choices},
         "kind": lambda: "quarter",
         "agency_language_name": lambda: "English",
+        "today": lambda: timezone.localdate(),
+        "headings": lambda: ["Reference", "Survivor", "Opened on", "Team"],
+        "sites": lambda: [("site-id", "Riverside refuge")],
+        "rooms": lambda: [("room-id", "Riverside refuge · Room 1")],
+        "beds": lambda: [("bed-id", "Riverside refuge · Room 1 · Bed A")],
         "sources": lambda: __import__(
             "caseflow.cases.timeline"
         ).cases.timeline.registered_sources(),
@@ -113,7 +119,15 @@ PER_FORM = {
     ("ServiceForm", "releases"): lambda cast: [("release-id", "Consent to share: housing")],
     ("OutcomeForm", "plan_orders"): lambda cast: [_plan_order()],
     ("StepsForm", "choices"): lambda cast: [("plan_review", "Review the safety plan")],
+    ("PaymentForm", "sources"): lambda cast: _funding_sources(cast.agency),
+    ("StayForm", "cases"): lambda cast: [(cast.case.public_id, "CASE-1")],
 }
+
+
+def _funding_sources(agency):
+    from caseflow.assistance import services as assistance
+
+    return assistance.funding_sources(agency.pk)
 
 
 def _plan_order():
