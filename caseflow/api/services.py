@@ -469,6 +469,17 @@ def recent_deliveries(*, actor: User, limit: int = 50) -> list[WebhookDelivery]:
 
 
 @transaction.atomic
+def anyone_listening(agency_id: int, kind: str) -> bool:
+    """Whether the agency has a live subscription to ``kind`` (the outbox asks before it fans
+    an event out)."""
+    return any(
+        kind in kinds
+        for kinds in WebhookSubscription.objects.filter(
+            agency_id=agency_id, ended_at__isnull=True
+        ).values_list("kinds", flat=True)
+    )
+
+
 def webhook_fanout(*, kind: str, agency_id: int, case_public_id: str, at: str) -> int:
     """One delivery per subscription of the agency to ``kind`` (once, however often this runs),
     each sent through the outbox. Nothing is sent about a restricted case."""

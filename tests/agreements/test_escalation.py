@@ -106,13 +106,33 @@ def test_saving_a_breach_enqueues_the_task_with_the_id_only(
     agreement = make_agreement(cast.case, cast.assigned)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         breach = record_breach(agreement, cast.assigned, london(2025, 2, 25, 22, 0))
+    # The escalation only: the agency has no webhook subscription, so no event is fanned out.
+    assert len(callbacks) == 1
+    intent = Intent.objects.get()
+    assert (intent.task, intent.kwargs) == (tasks.escalate_breach.name, {"breach_id": breach.pk})
+    assert (intent.task, {"breach_id": breach.pk, "intent_id": intent.pk}) in no_enqueue
+
+
+@time_machine.travel(NOW, tick=False)
+def test_a_breach_is_an_event_for_an_agency_subscribed_to_breaches(
+    cast, django_capture_on_commit_callbacks, no_enqueue
+):
+    from caseflow.api.services import webhook_subscribe
+    from caseflow.outbox.events import EventKind
+
+    webhook_subscribe(
+        actor=cast.agency_admin,
+        url="https://hooks.example.org/caseflow",
+        kinds=[EventKind.BREACH_RECORDED],
+    )
+    agreement = make_agreement(cast.case, cast.assigned)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        record_breach(agreement, cast.assigned, london(2025, 2, 25, 22, 0))
     # The escalation, and the event for the agency's webhooks (ids only too).
     assert len(callbacks) == 2
-    intent = Intent.objects.get(task=tasks.escalate_breach.name)
-    assert intent.kwargs == {"breach_id": breach.pk}
-    assert (intent.task, {"breach_id": breach.pk, "intent_id": intent.pk}) in no_enqueue
     event = Intent.objects.get(task="caseflow.api.tasks.webhook_fanout")
     assert set(event.kwargs) == {"kind", "agency_id", "case", "at"}
+    assert event.kwargs["case"] == cast.case.public_id
 
 
 @time_machine.travel(NOW, tick=False)

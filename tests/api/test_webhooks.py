@@ -202,6 +202,23 @@ def test_a_breach_is_published_with_the_breach(cast, receivers, django_capture_o
     assert json.loads(receiver.received[0][1])["kind"] == "breach.recorded"
 
 
+def test_an_agency_nobody_listens_to_gets_no_fan_out(cast, receivers):
+    from caseflow.outbox import events
+    from tests.agreements.helpers import london, make_agreement, record_breach
+
+    agreement = make_agreement(cast.case, cast.assigned)
+    record_breach(agreement, cast.assigned, london(2026, 3, 9, 22, 0))
+    # Subscribed, but to referrals only; and ended subscriptions do not listen.
+    subscribe(cast, receivers().url)
+    ended, _secret = subscribe(cast, receivers().url, kinds=[EventKind.BREACH_RECORDED])
+    ended.ended_at = NOW
+    ended.save()
+    record_breach(agreement, cast.assigned, london(2026, 3, 9, 23, 0))
+    assert not Intent.objects.filter(task=events.FANOUT_TASK).exists()
+    assert services.anyone_listening(cast.case.agency_id, EventKind.REFERRAL_RECEIVED)
+    assert not services.anyone_listening(cast.case.agency_id, EventKind.BREACH_RECORDED)
+
+
 def test_nothing_is_sent_about_a_restricted_case_or_to_another_agency(cast, receivers):
     receiver = receivers()
     subscribe(cast, receiver.url, kinds=[EventKind.BREACH_RECORDED])
