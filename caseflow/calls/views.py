@@ -11,7 +11,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -24,12 +23,10 @@ from caseflow.audit.services import record
 from caseflow.calls import selectors, services
 from caseflow.calls.forms import AttachSearchForm, CallForm
 from caseflow.calls.models import Call, CallerKind
-from caseflow.cases import journey
 from caseflow.cases import selectors as case_selectors
-from caseflow.cases import services as case_services
-from caseflow.cases.fields import field_config
-from caseflow.cases.forms import IntakeForm, offer_to_open_despite_conflict
-from caseflow.cases.models import PartyRole
+from caseflow.cases.forms import IntakeForm
+from caseflow.cases.intake_flow import IntakeWay, intake_form, run_intake
+from caseflow.cases.models import Case, PartyRole
 from caseflow.lib.i18n import gettext_lazy as _
 
 #: How many days of counts the list shows, and how far back its rows go.
@@ -123,154 +120,53 @@ def _takeable(request: AuthenticatedRequest, call_id: str) -> Call:
     return call
 
 
-def _iso(value) -> str | None:
-    return value.isoformat() if value else None
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def call_open_case(request: AuthenticatedRequest, call_id: str) -> HttpResponse:
-    """Open a case from the call with the intake's own form and checks: the survivor's earlier
-    case is offered first, a possible conflict needs its own button, and the case is opened by
-    ``journey.case_open``."""
+    """Open a case from the call with the intake's own form and steps
+    (:mod:`caseflow.cases.intake_flow`): the survivor's earlier case is offered first, a possible
+    conflict needs its own button, and the case is opened by ``journey.case_open``."""
     call = _takeable(request, call_id)
-    teams = policy.intake_teams(request.user)
-    if not teams.exists():
-        raise PermissionDenied
-    intake_fields = field_config(request).settings
-    initial: dict[str, Any] = {"team": teams.first()}
+    initial: dict[str, Any] = {"team": policy.intake_teams(request.user).first()}
     if call.caller_kind == CallerKind.SURVIVOR:
         initial["survivor_full_name"] = call.caller_name or ""
         initial["survivor_phone"] = call.caller_phone or ""
-    form = IntakeForm(
-        request.POST or None, teams=teams, field_config=intake_fields, initial=initial
-    )
-    form.helper.form_id = "intake-form"
-    check = None
-    earlier = None
-    if request.method == "POST" and form.is_valid():
-        other = form.other_party()
-        agency_id = form.cleaned_data["team"].agency_id
-        survivor_dob = _iso(form.cleaned_data.get("survivor_date_of_birth"))
-        earlier = journey.earlier_cases(
-            actor=request.user,
-            agency_id=agency_id,
-            full_name=form.cleaned_data["survivor_full_name"],
-            date_of_birth=survivor_dob,
-        )
-        chosen = _earlier_case_choice(request, form, call, earlier, other)
-        if chosen is not None:
-            return chosen
-        people = [(PartyRole.SURVIVOR, form.cleaned_data["survivor_full_name"], survivor_dob)]
-        if other:
-            people.append((PartyRole.OTHER_PARTY, other["full_name"], _iso(other["date_of_birth"])))
-        check = case_services.conflict_check(agency_id=agency_id, people=people)
-        if earlier and "new_anyway" not in request.POST:
-            record(
-                "intake.earlier_case",
-                actor=request.user,
-                detail={
-                    "choice": "offered",
-                    "cases": [c.pk for c in earlier.yours],
-                    "elsewhere": len(earlier.elsewhere),
-                },
-            )
-            check = None
-        elif check.found and "despite_conflict" not in request.POST:
-            record("case.conflict_warning", actor=request.user)
-        else:
-            try:
-                with transaction.atomic():
-                    case = services.call_open_case(
-                        actor=request.user,
-                        call=call,
-                        team=form.cleaned_data["team"],
-                        survivor=form.survivor(),
-                        other_party=other,
-                        summary=form.cleaned_data.get("summary", ""),
-                        reference=form.cleaned_data["reference"],
-                    )
-            except IntegrityError:
-                form.add_error("reference", _("Another case already has this reference."))
-            else:
-                if case.conflict_flag:
-                    messages.warning(
-                        request,
-                        _(
-                            "Opened despite a possible conflict: the case is flagged and your "
-                            "supervisor has been told."
-                        ),
-                    )
-                messages.success(
-                    request,
-                    gettext("Case %(reference)s opened from the call.")
-                    % {"reference": case.reference},
-                )
-                return redirect("cases:detail", case.public_id)
-    if check is not None and check.found:
-        offer_to_open_despite_conflict(form)
-    offer = bool(earlier) and "new_anyway" not in request.POST
-    if offer:
-        form.helper.inputs = []  # type: ignore[attr-defined]
-    return render(
-        request,
-        "calls/open_case.html",
-        {
-            "call": call,
-            "form": form,
-            "conflict": check is not None and check.found,
-            "earlier": earlier if offer else None,
-            "new_anyway": "new_anyway" in request.POST,
-        },
-    )
+    form = intake_form(request, initial=initial)
 
-
-def _earlier_case_choice(
-    request: AuthenticatedRequest, form: IntakeForm, call: Call, earlier, other: dict | None
-) -> HttpResponse | None:
-    """The duty worker chose the survivor's earlier case: take it up with the call on it, or ask
-    the supervisors of the team that holds it (the call stays as it is). ``None`` otherwise."""
-    if not earlier:
-        return None
-    wanted = request.POST.get("reopen", "")
-    if wanted:
-        case = next((c for c in earlier.yours if c.public_id == wanted), None)
-        if case is None:
-            form.add_error(None, gettext("That case cannot be reopened from here."))
-            return None
-        services.call_take_up_earlier(
+    def open_case(form: IntakeForm, other: dict | None) -> Case:
+        return services.call_open_case(
             actor=request.user,
             call=call,
-            case=case,
-            summary=form.cleaned_data.get("summary", ""),
+            team=form.cleaned_data["team"],
+            survivor=form.survivor(),
             other_party=other,
+            summary=form.cleaned_data.get("summary", ""),
+            reference=form.cleaned_data["reference"],
         )
-        messages.success(
-            request,
-            gettext("The call is on case %(reference)s, with everything from before.")
-            % {"reference": case.reference},
+
+    def take_up(case: Case, summary: str, other: dict | None) -> None:
+        services.call_take_up_earlier(
+            actor=request.user, call=call, case=case, summary=summary, other_party=other
         )
-        return redirect("cases:detail", case.public_id)
-    if "ask_reopen" in request.POST and earlier.elsewhere:
-        journey.reopen_request_create(
-            actor=request.user,
-            case_ids=earlier.elsewhere,
-            note=form.cleaned_data.get("summary", ""),
-        )
-        record(
-            "intake.earlier_case",
-            actor=request.user,
-            detail={"choice": "asked_supervisor", "elsewhere": len(earlier.elsewhere)},
-        )
-        messages.success(
-            request,
-            gettext(
+
+    result = run_intake(
+        request,
+        form,
+        IntakeWay(
+            open_case=open_case,
+            take_up=take_up,
+            opened=_("Case %(reference)s opened from the call."),
+            taken_up=_("The call is on case %(reference)s, with everything from before."),
+            asked=_(
                 "Your request was sent to the supervisors of the team that holds the survivor's "
                 "earlier case. The call is kept here until then."
             ),
-        )
-        return redirect("calls:detail", call.public_id)
-    return None
+            after_asking=lambda: redirect("calls:detail", call.public_id),
+        ),
+    )
+    if isinstance(result, HttpResponse):
+        return result
+    return render(request, "calls/open_case.html", {"call": call, **result})
 
 
 @login_required

@@ -14,7 +14,6 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
@@ -36,8 +35,8 @@ from caseflow.cases.forms import (
     SearchForm,
     StatusForm,
     TimelineFilterForm,
-    offer_to_open_despite_conflict,
 )
+from caseflow.cases.intake_flow import IntakeWay, intake_form, run_intake
 from caseflow.cases.language import split_languages
 from caseflow.cases.models import STATUS_TRANSITIONS, Case, CaseStatus, Party, PartyRole
 from caseflow.cases.pages import case_page
@@ -190,181 +189,47 @@ def case_find_emergency(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def case_new(request: AuthenticatedRequest) -> HttpResponse:
-    teams = policy.intake_teams(request.user)
-    if not teams.exists():
-        raise PermissionDenied
-    intake_fields = field_config(request).settings
-    form = IntakeForm(request.POST or None, teams=teams, field_config=intake_fields)
-    form.helper.form_id = "intake-form"
-    check = None
-    earlier = None
-    if request.method == "POST" and form.is_valid():
-        other = form.other_party()
-        agency_id = form.cleaned_data["team"].agency_id
-        survivor_dob = _iso(form.cleaned_data.get("survivor_date_of_birth"))
-        # Is this survivor already known to the agency? Offer their earlier case before a new one.
-        earlier = journey.earlier_cases(
-            actor=request.user,
-            agency_id=agency_id,
-            full_name=form.cleaned_data["survivor_full_name"],
-            date_of_birth=survivor_dob,
-        )
-        chosen = _earlier_case_choice(request, form, earlier, other)
-        if chosen is not None:
-            return chosen
-        people = [(PartyRole.SURVIVOR, form.cleaned_data["survivor_full_name"], survivor_dob)]
-        if other:
-            people.append((PartyRole.OTHER_PARTY, other["full_name"], _iso(other["date_of_birth"])))
-        check = services.conflict_check(agency_id=agency_id, people=people)
-        if earlier and "new_anyway" not in request.POST:
-            # Offered, not yet chosen: nothing is opened until the advocate says which.
-            record(
-                "intake.earlier_case",
-                actor=request.user,
-                detail={
-                    "choice": "offered",
-                    "cases": [c.pk for c in earlier.yours],
-                    "elsewhere": len(earlier.elsewhere),
-                },
-            )
-            check = None
-        # Going on despite a possible conflict is its own button, never the one that found it.
-        elif check.found and "despite_conflict" not in request.POST:
-            record("case.conflict_warning", actor=request.user)
-        else:
-            try:
-                with transaction.atomic():
-                    case = journey.case_open(
-                        actor=request.user,
-                        team=form.cleaned_data["team"],
-                        survivor=form.survivor(),
-                        other_party=other,
-                        summary=form.cleaned_data.get("summary", ""),
-                        reference=form.cleaned_data["reference"],
-                    )
-                    if earlier:
-                        record(
-                            "intake.earlier_case",
-                            actor=request.user,
-                            case=case,
-                            obj=case,
-                            detail={
-                                "choice": "new_case",
-                                "cases": [c.pk for c in earlier.yours],
-                                "elsewhere": len(earlier.elsewhere),
-                            },
-                        )
-            except IntegrityError:
-                form.add_error("reference", _("Another case already has this reference."))
-            else:
-                if case.conflict_flag:
-                    messages.warning(
-                        request,
-                        _(
-                            "Opened despite a possible conflict: the case is flagged and your "
-                            "supervisor has been told."
-                        ),
-                    )
-                if check.name_only:
-                    messages.info(request, _name_only_message(check, intake_fields))
-                messages.success(
-                    request, _("Case %(reference)s opened.") % {"reference": case.reference}
-                )
-                return redirect("cases:detail", case.public_id)
-    if check is not None and check.found:
-        offer_to_open_despite_conflict(form)
-    offer = bool(earlier) and "new_anyway" not in request.POST
-    if offer:
-        form.helper.inputs = []  # type: ignore[attr-defined]
-    context = {
-        "form": form,
-        "conflict": check is not None and check.found,
-        "name_only": _name_only_message(check, intake_fields) if check else "",
-        "earlier": earlier if offer else None,
-        "new_anyway": "new_anyway" in request.POST,
-    }
-    return render(request, "cases/case_new.html", context)
+    """Take in a referral: the intake's steps (:mod:`caseflow.cases.intake_flow`), then the case
+    is opened by ``journey.case_open``."""
+    form = intake_form(request)
 
-
-def _earlier_case_choice(
-    request: AuthenticatedRequest, form: IntakeForm, earlier, other: dict | None
-) -> HttpResponse | None:
-    """The advocate chose the survivor's earlier case: reopen it (theirs to reopen), or ask the
-    supervisors of the team that holds it. ``None`` when they chose neither."""
-    if not earlier:
-        return None
-    wanted = request.POST.get("reopen", "")
-    if wanted:
-        case = next((c for c in earlier.yours if c.public_id == wanted), None)
-        if case is None:
-            form.add_error(None, gettext("That case cannot be reopened from here."))
-            return None
-        journey.reopen_from_intake(
+    def open_case(form: IntakeForm, other: dict | None) -> Case:
+        return journey.case_open(
             actor=request.user,
-            case=case,
-            summary=form.cleaned_data.get("summary", ""),
+            team=form.cleaned_data["team"],
+            survivor=form.survivor(),
             other_party=other,
+            summary=form.cleaned_data.get("summary", ""),
+            reference=form.cleaned_data["reference"],
         )
-        messages.success(
-            request,
-            gettext("Case %(reference)s reopened: everything from before is on it.")
-            % {"reference": case.reference},
+
+    def take_up(case: Case, summary: str, other: dict | None) -> None:
+        journey.reopen_from_intake(
+            actor=request.user, case=case, summary=summary, other_party=other
         )
-        return redirect("cases:detail", case.public_id)
-    if "ask_reopen" in request.POST and earlier.elsewhere:
-        journey.reopen_request_create(
-            actor=request.user,
-            case_ids=earlier.elsewhere,
-            note=form.cleaned_data.get("summary", ""),
-        )
-        record(
-            "intake.earlier_case",
-            actor=request.user,
-            detail={"choice": "asked_supervisor", "elsewhere": len(earlier.elsewhere)},
-        )
-        messages.success(
-            request,
-            gettext(
+
+    result = run_intake(
+        request,
+        form,
+        IntakeWay(
+            open_case=open_case,
+            take_up=take_up,
+            opened=_("Case %(reference)s opened."),
+            taken_up=_("Case %(reference)s reopened: everything from before is on it."),
+            asked=_(
                 "Your request was sent to the supervisors of the team that holds the survivor's "
                 "earlier case. You will be told when they decide; nothing was opened."
             ),
-        )
-        return redirect("dashboard")
-    return None
-
-
-def _name_only_message(check: services.ConflictCheck, intake_fields: dict) -> str:
-    """Why the conflict check compared names only, in words (empty if it did not)."""
-    if not check.name_only:
-        return ""
-    not_collected = [
-        field
-        for field in ("survivor_date_of_birth", "other_date_of_birth")
-        if intake_fields.get(field, {}).get("hidden")
-    ]
-    if not_collected:
-        return str(
-            _(
-                "The conflict check compared names only, because your agency does not collect "
-                "dates of birth. It may miss someone whose name is written differently, and may "
-                "match people who only share a name."
-            )
-        )
-    return str(
-        _(
-            "The conflict check compared names only, because no date of birth was given. It may "
-            "miss someone whose name is written differently, and may match people who only share "
-            "a name."
-        )
+            after_asking=lambda: redirect("dashboard"),
+        ),
     )
+    if isinstance(result, HttpResponse):
+        return result
+    return render(request, "cases/case_new.html", result)
 
 
 #: Where each role stands in the case page's People.
 PARTY_ORDER: dict[str, int] = {PartyRole.SURVIVOR: 0, PartyRole.CHILD: 1, PartyRole.OTHER_PARTY: 2}
-
-
-def _iso(value) -> str | None:
-    return value.isoformat() if value else None
 
 
 @login_required

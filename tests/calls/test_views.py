@@ -155,6 +155,23 @@ def test_opening_a_case_from_a_call_offers_the_survivors_earlier_case(cast, logi
     assert Call.objects.get(pk=call.pk).case_id == cast.case.pk
 
 
+def test_a_new_case_from_a_call_despite_an_earlier_one_is_recorded_as_the_intakes_is(
+    cast, login
+):
+    f.add_party(cast.case, PartyRole.SURVIVOR, full_name="Rowan Ashby")
+    call = _named(cast)
+    client = login(cast.assigned)
+    url = reverse("calls:open_case", args=[call.public_id])
+    answer = {"team": cast.team1.pk, "survivor_full_name": "Rowan Ashby", "new_anyway": "1"}
+    response = client.post(url, answer)
+    assert response.status_code == 302
+    call.refresh_from_db()
+    opened = Case.objects.get(pk=call.case_id)
+    assert opened.pk != cast.case.pk
+    choice = AuditEvent.objects.get(action="intake.earlier_case", case_id=opened.pk)
+    assert choice.detail == {"choice": "new_case", "cases": [cast.case.pk], "elsewhere": 0}
+
+
 def test_attaching_a_call_to_a_case_found_by_name(cast, login):
     f.add_party(cast.case, PartyRole.SURVIVOR, full_name="Rowan Ashby")
     f.add_party(cast.team2_case, PartyRole.SURVIVOR, full_name="Rowan Ashby")
