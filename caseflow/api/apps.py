@@ -8,7 +8,7 @@ class ApiConfig(AppConfig):
 
     def ready(self) -> None:
         from caseflow.api import schema  # noqa: F401 - registers the key's security scheme
-        from caseflow.api.services import anyone_listening
-        from caseflow.outbox import events
+        from caseflow.api.feature import FEATURE
+        from caseflow.cases.features import register_feature
 
-        events.register_audience(anyone_listening)
+        register_feature(FEATURE)

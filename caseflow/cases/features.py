@@ -78,6 +78,10 @@ The members
 ``user_language``
     ``(user) -> language code | None``: the language written to a member of staff outside a
     request (e-mails). At most one feature says it (cases).
+``event_audiences``
+    :class:`caseflow.lib.contributions.EventAudience`: ``(agency_id, kind) -> bool``, whether
+    the agency has anyone subscribed to an event (:mod:`caseflow.outbox.events`). An event
+    nobody listens to is not fanned out at all.
 
 Narrative fields are not a member: they are declared on the model that holds them
 (``narrative_fields`` / ``kept_encrypted_fields``, checked by ``confidentiality.E001``), where a
@@ -109,7 +113,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from caseflow.lib import contributions
-from caseflow.lib.contributions import CredentialRevoker
+from caseflow.lib.contributions import CredentialRevoker, EventAudience
 
 if TYPE_CHECKING:
     from caseflow.accounts.models import User
@@ -182,6 +186,7 @@ class CaseFeature:
     followup_kinds: tuple[type[models.TextChoices], ...] = ()
     credential_revokers: tuple[CredentialRevoker, ...] = ()
     user_language: Callable[[Any], str | None] | None = None
+    event_audiences: tuple[EventAudience, ...] = ()
 
 
 #: The registered features, by ``order``. Replaced (never changed in place) on each
@@ -257,6 +262,9 @@ class _Contributions:
     def user_language(self, user: Any) -> str | None:
         resolver = next((f.user_language for f in _FEATURES if f.user_language), None)
         return resolver(user) if resolver is not None else None
+
+    def anyone_listening(self, agency_id: int, kind: str) -> bool:
+        return any(listening(agency_id, kind) for listening in members(lambda f: f.event_audiences))
 
 
 contributions.install(_Contributions())

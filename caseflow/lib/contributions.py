@@ -1,11 +1,13 @@
 """What the layers below ``cases`` read of the features registered above them.
 
 A feature of a case (:mod:`caseflow.cases.features`) may bring follow-up kinds (read by the
-inbox), credentials to end with a user's sessions (read by accounts) and the language a member
-of staff reads (read here, by :func:`caseflow.lib.i18n.language_of`). Those readers sit below
-``cases`` and may not import it (import-linter's layers), so ``cases.features`` hands them one
-:class:`Contributions` object when it is imported, and they ask it. This is not a registry: it
-holds one reader, set once; the features themselves are registered only in ``cases.features``.
+inbox), credentials to end with a user's sessions (read by accounts), the language a member
+of staff reads (read here, by :func:`caseflow.lib.i18n.language_of`) and whether an agency has
+anyone to tell about an event (read by the outbox before it fans an event out). Those readers
+sit below ``cases`` and may not import it (import-linter's layers), so ``cases.features`` hands
+them one :class:`Contributions` object when it is imported, and they ask it. This is not a
+registry: it holds one reader, set once; the features themselves are registered only in
+``cases.features``.
 
 Before it is installed (a script that never set Django up) every answer is empty.
 """
@@ -25,6 +27,12 @@ class CredentialRevoker(Protocol):
     def __call__(self, *, actor: Any, user: Any) -> object: ...
 
 
+class EventAudience(Protocol):
+    """Whether agency ``agency_id`` has anyone subscribed to events of ``kind``."""
+
+    def __call__(self, agency_id: int, kind: str) -> bool: ...
+
+
 class Contributions(Protocol):
     def followup_kinds(self) -> Sequence[type[models.TextChoices]]:
         """Every feature's follow-up kinds, in the features' order."""
@@ -38,6 +46,10 @@ class Contributions(Protocol):
         """The language ``user`` chose (or their agency did), or ``None``."""
         ...
 
+    def anyone_listening(self, agency_id: int, kind: str) -> bool:
+        """Whether any feature's audience for events wants ``kind`` from the agency."""
+        ...
+
 
 class _Nothing:
     def followup_kinds(self) -> Sequence[type[models.TextChoices]]:
@@ -48,6 +60,9 @@ class _Nothing:
 
     def user_language(self, user: Any) -> str | None:
         return None
+
+    def anyone_listening(self, agency_id: int, kind: str) -> bool:
+        return False
 
 
 _installed: Contributions = _Nothing()

@@ -3,17 +3,17 @@
 An app that records something an agency's other systems subscribe to calls :func:`publish` in
 the transaction of its change: the event exists exactly when the change does, and is handed to
 the webhook fan-out (:mod:`caseflow.api.tasks`, named here only by its task name: this layer
-imports nothing above it). An event carries its kind, its time and the case's random public id:
-never a name, an address or any text of the case.
+imports nothing above it) when a feature's ``event_audiences`` says the agency has a
+subscriber. An event carries its kind, its time and the case's random public id: never a name,
+an address or any text of the case.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from django.db import models
 from django.utils import timezone
 
+from caseflow.lib.contributions import contributions
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.outbox.services import enqueue
 
@@ -29,23 +29,12 @@ class EventKind(models.TextChoices):
     CLOSURE_AWAITING_APPROVAL = "closure.awaiting_approval", _("Closure waiting for approval")
 
 
-#: Who may be listening: ``(agency_id, kind) -> bool``. The app that keeps the subscriptions
-#: registers one when it is ready; with none registered nothing is fanned out.
-_audiences: list[Callable[[int, str], bool]] = []
-
-
-def register_audience(listening: Callable[[int, str], bool]) -> None:
-    """Register a test of whether an agency has anyone subscribed to a kind of event."""
-    if listening not in _audiences:
-        _audiences.append(listening)
-
-
 def publish(kind: str, *, agency_id: int, case_public_id: str) -> None:
     """Tell the agency's subscribers that ``kind`` happened on the case, once this transaction
     commits (never before, and never lost if the broker is away). An agency nobody listens to
     gets no fan-out at all: a breach or a referral costs it no extra task."""
     EventKind(kind)  # an unknown kind raises
-    if not any(listening(agency_id, str(kind)) for listening in _audiences):
+    if not contributions().anyone_listening(agency_id, str(kind)):
         return
     enqueue(
         FANOUT_TASK,

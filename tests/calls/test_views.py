@@ -155,9 +155,7 @@ def test_opening_a_case_from_a_call_offers_the_survivors_earlier_case(cast, logi
     assert Call.objects.get(pk=call.pk).case_id == cast.case.pk
 
 
-def test_a_new_case_from_a_call_despite_an_earlier_one_is_recorded_as_the_intakes_is(
-    cast, login
-):
+def test_a_new_case_from_a_call_despite_an_earlier_one_is_recorded_as_the_intakes_is(cast, login):
     f.add_party(cast.case, PartyRole.SURVIVOR, full_name="Rowan Ashby")
     call = _named(cast)
     client = login(cast.assigned)

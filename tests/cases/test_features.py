@@ -48,6 +48,7 @@ def test_the_project_registers_one_feature_per_app_and_passes_the_check():
         "assistance",
         "calls",
         "shelter",
+        "api",
     ]
     assert _errors(case_checks.check_features()) == []
 

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from cryptography.fernet import Fernet, InvalidToken
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
 
 from caseflow.audit.services import record
 from caseflow.cases.models import CaseKey
-from caseflow.lib.encryption import DecryptionError, rewrap_data_key
+from caseflow.lib.key_rotation import KeyNotUnwrappable, NoMasterKey, rewrap_keys
 
 
 class Command(BaseCommand):
@@ -30,49 +27,35 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, batch_size: int, after: int, **options):
-        if len(settings.FIELD_ENCRYPTION_KEYS) < 1:
-            raise CommandError("FIELD_ENCRYPTION_KEYS is empty")
         if batch_size < 1:
             raise CommandError("--batch-size must be at least 1")
-        newest = Fernet(settings.FIELD_ENCRYPTION_KEYS[0].encode())
-        last = after
-        rewrapped = skipped = 0
-        while True:
-            with transaction.atomic():
-                batch = list(
-                    CaseKey.objects.filter(pk__gt=last)
-                    .order_by("pk")
-                    .select_for_update()
-                    .values_list("pk", "wrapped")[:batch_size]
-                )
-                if not batch:
-                    break
-                for pk, wrapped in batch:
-                    try:
-                        newest.decrypt(wrapped.encode())
-                    except InvalidToken:
-                        pass
-                    else:
-                        skipped += 1
-                        continue
-                    try:
-                        new = rewrap_data_key(wrapped)
-                    except DecryptionError as exc:
-                        raise CommandError(
-                            f"CaseKey {pk} cannot be unwrapped with any configured key; "
-                            f"stopped (resume with --after {last})"
-                        ) from exc
-                    # Conditional: a key changed meanwhile (e.g. shredded) is left alone.
-                    rewrapped += CaseKey.objects.filter(pk=pk, wrapped=wrapped).update(wrapped=new)
-                last = batch[-1][0]
-            self.stdout.write(f"rewrapped up to CaseKey pk {last}")
+        try:
+            rotation = rewrap_keys(
+                CaseKey.objects.all(),
+                "wrapped",
+                after=after,
+                batch_size=batch_size,
+                done_up_to=lambda last: self.stdout.write(f"rewrapped up to CaseKey pk {last}"),
+            )
+        except NoMasterKey as exc:
+            raise CommandError("FIELD_ENCRYPTION_KEYS is empty") from exc
+        except KeyNotUnwrappable as exc:
+            raise CommandError(
+                f"CaseKey {exc.pk} cannot be unwrapped with any configured key; "
+                f"stopped (resume with --after {exc.resume_after})"
+            ) from exc
         record(
             "security.keys_rotated",
             object_type="casekey",
-            detail={"rewrapped": rewrapped, "already_current": skipped, "after": after},
+            detail={
+                "rewrapped": rotation.rewrapped,
+                "already_current": rotation.already_current,
+                "after": after,
+            },
         )
         self.stdout.write(
             self.style.SUCCESS(
-                f"{rewrapped} data keys rewrapped, {skipped} already under the newest key."
+                f"{rotation.rewrapped} data keys rewrapped, {rotation.already_current} already "
+                "under the newest key."
             )
         )
