@@ -70,43 +70,6 @@ def is_the_other_party(case: Case, name: str) -> bool:
     return Party.objects.filter(case=case, role=PartyRole.OTHER_PARTY, name_index=index).exists()
 
 
-def _store_receipts(
-    *,
-    actor: User,
-    case: Case,
-    payment: Payment,
-    checked: Sequence[files.CheckedFile],
-    written: list[str],
-) -> list[Receipt]:
-    rows = []
-    for item in checked:
-        stored = files.store(case, item.data, RECEIPT_PREFIX)
-        written.append(stored.storage_name)
-        row = Receipt(
-            case=case,
-            payment=payment,
-            storage_name=stored.storage_name,
-            filename=item.name,
-            content_type=item.content_type,
-            family=item.family,
-            size=stored.size,
-            sha256=stored.sha256,
-            uploaded_by=actor,
-        )
-        row.save()
-        rows.append(row)
-    return rows
-
-
-def _lock_case_for_quota(case: Case, checked: Sequence[files.CheckedFile]) -> None:
-    """Refuse receipts that would take the case over its evidence quota; the case row is
-    locked first, so two uploads at once cannot both squeeze under it."""
-    if not checked:
-        return
-    Case.objects.select_for_update().filter(pk=case.pk).values_list("pk", flat=True).first()
-    files.check_quota(case, [len(item.data) for item in checked])
-
-
 @transaction.atomic
 def payment_record(
     *,
@@ -137,7 +100,7 @@ def payment_record(
     if is_the_other_party(case, payee_name):
         raise ValidationError(NOT_THE_OTHER_PARTY, code="other_party")
     limit = assistance_settings(case.agency_id).approval_limit
-    _lock_case_for_quota(case, receipts)
+    files.lock_case_for_quota(case, receipts)
     payment = Payment(
         case=case,
         amount=amount.quantize(Decimal("0.01")),
@@ -153,10 +116,15 @@ def payment_record(
         recorded_by=actor,
     )
     payment.save()
-    written: list[str] = []
-    try:
-        stored = _store_receipts(
-            actor=actor, case=case, payment=payment, checked=receipts, written=written
+    with files.removed_on_failure() as written:
+        stored = files.store_with_rows(
+            Receipt,
+            case=case,
+            actor=actor,
+            checked=receipts,
+            prefix=RECEIPT_PREFIX,
+            written=written,
+            payment=payment,
         )
         record(
             "payment.record",
@@ -173,9 +141,6 @@ def payment_record(
                 "receipts": [r.public_id for r in stored],
             },
         )
-    except Exception:
-        files.discard(written)
-        raise
     return payment
 
 
@@ -223,11 +188,16 @@ def receipt_add(
 ) -> list[Receipt]:
     case = payment.case
     policy.require(actor, case, "edit")
-    _lock_case_for_quota(case, receipts)
-    written: list[str] = []
-    try:
-        stored = _store_receipts(
-            actor=actor, case=case, payment=payment, checked=receipts, written=written
+    files.lock_case_for_quota(case, receipts)
+    with files.removed_on_failure() as written:
+        stored = files.store_with_rows(
+            Receipt,
+            case=case,
+            actor=actor,
+            checked=receipts,
+            prefix=RECEIPT_PREFIX,
+            written=written,
+            payment=payment,
         )
         record(
             "payment.receipt_add",
@@ -236,9 +206,6 @@ def receipt_add(
             obj=payment,
             detail={"receipts": [r.public_id for r in stored]},
         )
-    except Exception:
-        files.discard(written)
-        raise
     return stored
 
 

@@ -36,6 +36,8 @@ import io
 import logging
 import secrets
 import struct
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
@@ -383,6 +385,60 @@ def discard(names: list[str]) -> None:
                 storage.delete(name)
         except OSError:
             log.error("an evidence file could not be removed: %s", name)
+
+
+def lock_case_for_quota(case: Any, checked: Sequence[CheckedFile]) -> None:
+    """Refuse files that would take the case over its quota. The case row is locked first, so
+    two uploads at once cannot both squeeze under it."""
+    if not checked:
+        return
+    type(case).objects.select_for_update().filter(pk=case.pk).values_list("pk", flat=True).first()
+    check_quota(case, [len(item.data) for item in checked])
+
+
+@contextmanager
+def removed_on_failure() -> Iterator[list[str]]:
+    """Files written inside the block (their names appended to the list it gives) are removed
+    again if anything in it fails: rows and files are kept together or not at all."""
+    written: list[str] = []
+    try:
+        yield written
+    except Exception:
+        discard(written)
+        raise
+
+
+def store_with_rows(
+    model: Any,
+    *,
+    case: Any,
+    actor: Any,
+    checked: Sequence[CheckedFile],
+    prefix: str,
+    written: list[str],
+    **owner: Any,
+) -> list[Any]:
+    """Write each file and its ``model`` row (a model that holds evidence files) owned by
+    ``owner``. Each name written is appended to ``written`` as it goes, so that a failure in
+    this loop or after it removes them all (see :func:`removed_on_failure`)."""
+    rows = []
+    for item in checked:
+        stored = store(case, item.data, prefix)
+        written.append(stored.storage_name)
+        row = model(
+            case=case,
+            storage_name=stored.storage_name,
+            filename=item.name,
+            content_type=item.content_type,
+            family=item.family,
+            size=stored.size,
+            sha256=stored.sha256,
+            uploaded_by=actor,
+            **owner,
+        )
+        row.save()
+        rows.append(row)
+    return rows
 
 
 def read(case: Any, storage_name: str, sha256: str) -> bytes:

@@ -65,38 +65,17 @@ def _store_files(
     checked: Sequence[files.CheckedFile],
     written: list[str],
     **owner: Any,
-) -> tuple[list[Evidence], list[str]]:
-    """Write each file and its row. Appends each name written to ``written`` as it goes, so
-    that the caller removes them all if anything fails, this loop included; returns the rows
-    and ``written``."""
-    names = written
-    rows: list[Evidence] = []
-    for item in checked:
-        stored = files.store(case, item.data, EVIDENCE_PREFIX)
-        names.append(stored.storage_name)
-        row = Evidence(
-            case=case,
-            storage_name=stored.storage_name,
-            filename=item.name,
-            content_type=item.content_type,
-            family=item.family,
-            size=stored.size,
-            sha256=stored.sha256,
-            uploaded_by=actor,
-            **owner,
-        )
-        row.save()
-        rows.append(row)
-    return rows, names
-
-
-def _lock_case_for_quota(case: Case, checked: Sequence[files.CheckedFile]) -> None:
-    """Refuse files that would take the case over its quota. The case row is locked first, so
-    two uploads at once cannot both squeeze under it."""
-    if not checked:
-        return
-    Case.objects.select_for_update().filter(pk=case.pk).values_list("pk", flat=True).first()
-    files.check_quota(case, [len(item.data) for item in checked])
+) -> list[Evidence]:
+    """Write each file and its evidence row (:func:`caseflow.cases.evidence.store_with_rows`)."""
+    return files.store_with_rows(
+        Evidence,
+        case=case,
+        actor=actor,
+        checked=checked,
+        prefix=EVIDENCE_PREFIX,
+        written=written,
+        **owner,
+    )
 
 
 def current_grant(*, actor: User, case: Case) -> BreakGlassGrant | None:
@@ -140,7 +119,7 @@ def note_create(
         raise PermissionDenied
     if any(row is not None and row.case_id != case.pk for row in (need, goal)):
         raise PermissionDenied
-    _lock_case_for_quota(case, evidence)
+    files.lock_case_for_quota(case, evidence)
     note = CaseNote(
         case=case,
         kind=NoteKind(kind),
@@ -157,11 +136,8 @@ def note_create(
     )
     note.participants = list(participants)
     note.save()
-    names: list[str] = []
-    try:
-        stored, names = _store_files(
-            actor=actor, case=case, checked=evidence, note=note, written=names
-        )
+    with files.removed_on_failure() as written:
+        stored = _store_files(actor=actor, case=case, checked=evidence, note=note, written=written)
         record(
             "note.create",
             actor=actor,
@@ -186,9 +162,6 @@ def note_create(
                 actor=actor,
                 details=followup_details,
             )
-    except Exception:
-        files.discard(names)
-        raise
     return note
 
 
@@ -338,7 +311,7 @@ def incident_create(
     re-assessment for the advocate; the supervisors told when the case is at high risk).
     Raises :class:`~caseflow.cases.evidence.EvidenceRefused` over the case's quota."""
     policy.require(actor, case, "edit")
-    _lock_case_for_quota(case, evidence)
+    files.lock_case_for_quota(case, evidence)
     kinds = [k for k in IncidentKind.values if k in fields["kinds"]]
     police = fields.get("police", "unknown")
     incident = Incident(
@@ -363,10 +336,9 @@ def incident_create(
         recorded_by=actor,
     )
     incident.save()
-    names: list[str] = []
-    try:
-        stored, names = _store_files(
-            actor=actor, case=case, checked=evidence, incident=incident, written=names
+    with files.removed_on_failure() as written:
+        stored = _store_files(
+            actor=actor, case=case, checked=evidence, incident=incident, written=written
         )
         record(
             "incident.create",
@@ -382,9 +354,6 @@ def incident_create(
         )
         if incident.serious:
             outbox.enqueue("caseflow.casework.tasks.escalate_incident", incident_id=incident.pk)
-    except Exception:
-        files.discard(names)
-        raise
     return incident
 
 
@@ -399,11 +368,10 @@ def incident_add_evidence(
     Raises :class:`~caseflow.cases.evidence.EvidenceRefused` over the case's quota."""
     case = incident.case
     policy.require(actor, case, "edit")
-    _lock_case_for_quota(case, evidence)
-    names: list[str] = []
-    try:
-        stored, names = _store_files(
-            actor=actor, case=case, checked=evidence, incident=incident, written=names
+    files.lock_case_for_quota(case, evidence)
+    with files.removed_on_failure() as written:
+        stored = _store_files(
+            actor=actor, case=case, checked=evidence, incident=incident, written=written
         )
         record(
             "incident.evidence.add",
@@ -412,9 +380,6 @@ def incident_add_evidence(
             obj=incident,
             detail={"evidence": [e.public_id for e in stored]},
         )
-    except Exception:
-        files.discard(names)
-        raise
     return stored
 
 
