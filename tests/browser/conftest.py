@@ -199,6 +199,17 @@ def new_tab(browser, live_server, browser_db):
             context.close()
 
 
+#: The phone every journey is walked on.
+PHONE = {"width": 375, "height": 740}
+
+
+def fits_a_phone(tab, name: str) -> None:
+    """The page does not scroll sideways at 375 px, and axe finds nothing serious on it."""
+    width = tab.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"{name} scrolls sideways at 375 px ({width} px wide)"
+    tab.check(name)
+
+
 def sign_in(page, live_server, username: str, password: str) -> None:
     """Sign in through the login form and land on the dashboard. Every journey signs in here,
     so a new sign-in step (a second factor) is added in this one place."""

@@ -10,17 +10,9 @@ from playwright.sync_api import expect
 from caseflow.calls.models import Call
 from caseflow.cases.models import Case
 from tests import factories as f
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import PHONE, fits_a_phone, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
-
-PHONE = {"width": 375, "height": 740}
-
-
-def _fits(tab, name: str) -> None:
-    width = tab.page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"{name} scrolls sideways at 375 px ({width} px wide)"
-    tab.check(name)
 
 
 def test_a_duty_worker_logs_an_anonymous_call(new_tab, live_server, cast):
@@ -28,10 +20,10 @@ def test_a_duty_worker_logs_an_anonymous_call(new_tab, live_server, cast):
     page = tab.page
     sign_in(page, live_server, "assigned", f.PASSWORD)
     tab.goto("/calls/")
-    _fits(tab, "calls-list-empty")
+    fits_a_phone(tab, "calls-list-empty")
     page.get_by_role("link", name="Log a call").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Log a call")
-    _fits(tab, "call-new")
+    fits_a_phone(tab, "call-new")
     page.get_by_label("Anonymous", exact=True).check()
     page.get_by_label("How long (minutes)").fill("12")
     page.get_by_label("Safety now").check()
@@ -44,20 +36,20 @@ def test_a_duty_worker_logs_an_anonymous_call(new_tab, live_server, cast):
         page.get_by_text("An anonymous call keeps nothing that could identify the caller").first
     ).to_be_visible()
     expect(page.get_by_label("Safety now")).to_be_checked()
-    _fits(tab, "call-new-refused")
+    fits_a_phone(tab, "call-new-refused")
     assert not Call.objects.exists()
     page.get_by_label("Caller's name").fill("")
     page.get_by_role("button", name="Save the call").click()
     expect(page.get_by_role("status").first).to_contain_text("Anonymous call saved")
     expect(page.get_by_role("heading", level=1)).to_have_text("Call on the duty line")
     expect(page.get_by_role("link", name="Open a case from this call")).to_have_count(0)
-    _fits(tab, "call-anonymous")
+    fits_a_phone(tab, "call-anonymous")
     call = Call.objects.get()
     assert call.caller_kind == "anonymous" and call.needs == ["safety", "information"]
     tab.goto("/calls/")
     expect(page.locator(".call-list tbody tr")).to_have_count(1)
     expect(page.locator(".call-days tbody tr").first).to_contain_text("1")
-    _fits(tab, "calls-list")
+    fits_a_phone(tab, "calls-list")
 
 
 def test_a_duty_worker_logs_a_call_that_becomes_a_case(new_tab, live_server, cast):
@@ -75,11 +67,11 @@ def test_a_duty_worker_logs_a_call_that_becomes_a_case(new_tab, live_server, cas
     page.get_by_label("How and when it is safe to follow up").fill("Mornings, this number")
     page.get_by_role("button", name="Save the call").click()
     expect(page.get_by_role("status").first).to_contain_text("Call saved.")
-    _fits(tab, "call-named")
+    fits_a_phone(tab, "call-named")
     page.get_by_role("link", name="Open a case from this call").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Open a case from a call")
     expect(page.get_by_label("Survivor's full name")).to_have_value("Rowan Ashby")
-    _fits(tab, "call-open-case")
+    fits_a_phone(tab, "call-open-case")
     page.get_by_role("button", name="Open case").click()
     expect(page.get_by_role("status").filter(has_text="opened from the call")).to_be_visible()
     # As at any intake: no date of birth was given, so the check compared names only, and says so.
@@ -89,4 +81,4 @@ def test_a_duty_worker_logs_a_call_that_becomes_a_case(new_tab, live_server, cas
     assert case.primary_advocate == cast.assigned
     tab.goto(f"/cases/{case.public_id}/timeline/")
     expect(page.get_by_text("Call on the duty line").first).to_be_visible()
-    _fits(tab, "call-on-timeline")
+    fits_a_phone(tab, "call-on-timeline")

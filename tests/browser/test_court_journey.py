@@ -13,17 +13,9 @@ from caseflow.accounts import zones
 from caseflow.cases.models import RiskLevel
 from caseflow.court.models import Hearing
 from tests import factories as f
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import PHONE, fits_a_phone, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
-
-PHONE = {"width": 375, "height": 740}
-
-
-def _fits(tab, name: str) -> None:
-    width = tab.page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"{name} scrolls sideways at 375 px ({width} px wide)"
-    tab.check(name)
 
 
 def test_a_hearing_is_recorded_and_its_safety_steps_reach_the_today_queue(
@@ -60,7 +52,7 @@ def test_a_hearing_is_recorded_and_its_safety_steps_reach_the_today_queue(
     page.get_by_role("button", name="Record the hearing").click()
     expect(page.locator("main")).to_contain_text("more than ten years ago")
     assert not Hearing.objects.exists()
-    _fits(tab, "court-hearing-form")
+    fits_a_phone(tab, "court-hearing-form")
     page.get_by_label("Date and time").fill(f"{tomorrow.isoformat()}T15:00")
     page.get_by_role("button", name="Record the hearing").click()
     expect(page.get_by_role("status")).to_have_text("Hearing recorded.")
@@ -73,11 +65,11 @@ def test_a_hearing_is_recorded_and_its_safety_steps_reach_the_today_queue(
         "Arrange the accompaniment to court",
     ):
         expect(page.get_by_label(label)).to_be_checked()
-    _fits(tab, "court-safety-steps")
+    fits_a_phone(tab, "court-safety-steps")
     page.get_by_role("button", name="Add the ticked steps").click()
     expect(page.get_by_role("status")).to_have_text("4 safety steps added.")
     expect(page.locator("main")).to_contain_text("Exampletown Family Court")
-    _fits(tab, "court-hearing")
+    fits_a_phone(tab, "court-hearing")
 
     tab.goto("/")
     day = page.get_by_role("region", name="Your day")
@@ -86,7 +78,7 @@ def test_a_hearing_is_recorded_and_its_safety_steps_reach_the_today_queue(
     expect(day).to_contain_text("Protection order hearing")
     # The court's name stays on the case's own pages.
     expect(day).not_to_contain_text("Exampletown")
-    _fits(tab, "court-today-queue")
+    fits_a_phone(tab, "court-today-queue")
 
     tab.goto(f"/cases/{case.public_id}/")
     expect(page.get_by_role("region", name="Court")).to_contain_text("Protection order")

@@ -13,20 +13,13 @@ from caseflow.imports import sample
 from caseflow.imports.models import ImportBatch, ImportRecord
 from caseflow.imports.tasks import import_commit
 from tests import factories as f
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import PHONE, fits_a_phone, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-PHONE = {"width": 375, "height": 740}
 LABEL = "Caseload file (.csv or .xlsx)"
 #: Checking and importing 200 rows on a shared, loaded machine takes a while.
 SLOW = 600_000
-
-
-def _fits(tab, name: str) -> None:
-    width = tab.page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"{name} scrolls sideways at 375 px ({width} px wide)"
-    tab.check(name)
 
 
 def test_admin_imports_a_200_case_file_after_correcting_it(new_tab, live_server, cast, tmp_path):
@@ -45,19 +38,19 @@ def test_admin_imports_a_200_case_file_after_correcting_it(new_tab, live_server,
     tab.goto("/accounts/staff/")
     page.get_by_role("link", name="Import a caseload").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Import a caseload")
-    _fits(tab, "import-upload")
+    fits_a_phone(tab, "import-upload")
 
     page.get_by_label(LABEL).set_input_files(str(faulty))
     page.get_by_role("button", name="Upload and choose the columns").click(timeout=SLOW)
     expect(page.get_by_role("heading", name="Which column holds what")).to_be_visible()
-    _fits(tab, "import-mapping")
+    fits_a_phone(tab, "import-mapping")
     page.get_by_role("button", name="Check every row (nothing is written)").click(timeout=SLOW)
     expect(page.get_by_role("heading", name="Rows to correct")).to_be_visible(timeout=SLOW)
     problems = page.locator("#import-problems tbody tr")
     expect(problems).to_have_count(8)  # two rows of every 50
     expect(problems.first).to_contain_text("A date of birth cannot be in the future.")
     expect(page.get_by_role("button", name="Import these cases")).to_have_count(0)
-    _fits(tab, "import-report")
+    fits_a_phone(tab, "import-report")
     assert Case.objects.count() == cases_before
 
     page.get_by_role("link", name="Import a caseload").click()
@@ -70,7 +63,7 @@ def test_admin_imports_a_200_case_file_after_correcting_it(new_tab, live_server,
     page.get_by_role("button", name="Import these cases").click(timeout=SLOW)
     expect(page.get_by_role("status")).to_contain_text("The import has started.")
     expect(page.locator("progress#import-bar")).to_be_visible()
-    _fits(tab, "import-progress")
+    fits_a_phone(tab, "import-progress")
 
     # The worker's turn: the task the outbox sends, run here as a worker would run it.
     batch = ImportBatch.objects.get(state="queued")
@@ -78,7 +71,7 @@ def test_admin_imports_a_200_case_file_after_correcting_it(new_tab, live_server,
     expect(page.get_by_role("link", name="See the result")).to_be_visible(timeout=SLOW)
     page.get_by_role("link", name="See the result").click()
     expect(page.get_by_text("Imported", exact=True)).to_be_visible()
-    _fits(tab, "import-done")
+    fits_a_phone(tab, "import-done")
     assert Case.objects.count() == cases_before + 200
 
     advocate = new_tab(viewport=PHONE)
@@ -88,4 +81,4 @@ def test_admin_imports_a_200_case_file_after_correcting_it(new_tab, live_server,
     expect(
         advocate.page.get_by_text("First contact with case 1: referral discussed.")
     ).to_be_visible()
-    _fits(advocate, "import-case-history")
+    fits_a_phone(advocate, "import-case-history")

@@ -12,19 +12,12 @@ from caseflow.agreements import services as agreement_services
 from caseflow.casework.models import Need, NeedStatusChange, Service
 from tests import factories as f
 from tests.agreements.helpers import log_event, london, make_agreement
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import PHONE, fits_a_phone, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-PHONE = {"width": 375, "height": 740}
 SURVIVOR_TEXT = "Replied late about the school shoes."
 OTHER_TEXT = "He phoned three times after midnight."
-
-
-def _fits(tab, name: str) -> None:
-    width = tab.page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"{name} scrolls sideways at 375 px ({width} px wide)"
-    tab.check(name)
 
 
 def test_advocate_records_a_need_a_goal_and_a_service_and_the_need_is_met(tab, live_server, cast):
@@ -36,7 +29,7 @@ def test_advocate_records_a_need_a_goal_and_a_service_and_the_need_is_met(tab, l
     expect(panel).to_contain_text("No needs recorded yet.")
     panel.get_by_role("link", name="Record a need").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Record a need")
-    _fits(tab, "need-form")
+    fits_a_phone(tab, "need-form")
     page.get_by_label("What the survivor needs help with").select_option(label="Housing")
     page.get_by_label("More about it").fill("The tenancy is in his name.")
     page.get_by_role("button", name="Save need").click()
@@ -44,12 +37,12 @@ def test_advocate_records_a_need_a_goal_and_a_service_and_the_need_is_met(tab, l
     expect(page.get_by_role("status")).to_have_text("Need recorded.")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Housing")
     expect(page.locator("#need-status")).to_have_text("Identified")
-    _fits(tab, "need")
+    fits_a_phone(tab, "need")
 
     page.get_by_role("link", name="Set a goal").click()
     page.get_by_label("The goal").fill("A tenancy in her own name")
     page.get_by_label("Target date").fill("2031-06-30")
-    _fits(tab, "goal-form")
+    fits_a_phone(tab, "goal-form")
     page.get_by_role("button", name="Save goal").click()
     expect(page.get_by_role("status")).to_have_text("Goal set.")
     expect(page.locator("main")).to_contain_text("A tenancy in her own name")
@@ -58,7 +51,7 @@ def test_advocate_records_a_need_a_goal_and_a_service_and_the_need_is_met(tab, l
     page.get_by_label("Referred to another service").check()
     page.get_by_label("Who gave it or took the referral").fill("Council housing options team")
     page.get_by_label("What came of the referral").select_option(label="Accepted")
-    _fits(tab, "service-form")
+    fits_a_phone(tab, "service-form")
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("status")).to_have_text("Service recorded.")
     expect(page.locator("main")).to_contain_text("Referred to Council housing options team")
@@ -70,11 +63,11 @@ def test_advocate_records_a_need_a_goal_and_a_service_and_the_need_is_met(tab, l
     expect(page.get_by_role("status")).to_have_text("The need is now: met.")
     expect(page.locator("#need-status")).to_have_text("Met")
     expect(page.get_by_role("region", name="How it moved")).to_contain_text("Identified → Met")
-    _fits(tab, "need-met")
+    fits_a_phone(tab, "need-met")
 
     page.get_by_role("link", name="Needs, goals and services").click()
     expect(page.locator("main")).to_contain_text("Council housing options team")
-    _fits(tab, "needs-list")
+    fits_a_phone(tab, "needs-list")
 
     need = Need.objects.get(case=cast.case)
     assert need.status == "met"
@@ -119,7 +112,7 @@ def test_a_survivors_message_outside_the_terms_never_shows_as_a_breach(tab, live
     expect(survivor_row).to_contain_text("Not a breach")
     expect(survivor_row.locator(".text-bg-danger")).to_have_count(0)
     expect(page.locator(".contact-event", has_text=OTHER_TEXT)).to_contain_text("Breach")
-    _fits(tab, "contact-log")
+    fits_a_phone(tab, "contact-log")
 
     # The breach filter lists the other party's breach only.
     page.get_by_label("Show").select_option(label="Breaches only")
@@ -130,14 +123,14 @@ def test_a_survivors_message_outside_the_terms_never_shows_as_a_breach(tab, live
     page.get_by_role("button", name="Filter").click()
     expect(page.locator(".contact-event")).to_have_count(1)
     expect(page.locator(".contact-event .text-bg-danger")).to_have_count(0)
-    _fits(tab, "contact-log-from-survivor")
+    fits_a_phone(tab, "contact-log-from-survivor")
 
     # The agreement's chronology (what may go to a family court).
     tab.goto(base + "chronology/")
     main = page.locator("main")
     expect(main).to_contain_text(OTHER_TEXT)
     expect(main).not_to_contain_text(SURVIVOR_TEXT)
-    _fits(tab, "agreement-chronology")
+    fits_a_phone(tab, "agreement-chronology")
 
     # The case page counts one breach.
     tab.goto(f"/cases/{cast.case.public_id}/")

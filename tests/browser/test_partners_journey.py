@@ -15,17 +15,9 @@ from caseflow.confidentiality.models import Release
 from caseflow.confidentiality.services.releases import recipient_index
 from caseflow.partners import services
 from tests import factories as f
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import PHONE, fits_a_phone, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
-
-PHONE = {"width": 375, "height": 740}
-
-
-def _fits(tab, name: str) -> None:
-    width = tab.page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"{name} scrolls sideways at 375 px ({width} px wide)"
-    tab.check(name)
 
 
 def test_risk_meeting_housing_referral_and_a_funder_report(new_tab, live_server, cast):
@@ -59,7 +51,7 @@ def test_risk_meeting_housing_referral_and_a_funder_report(new_tab, live_server,
     section = page.get_by_role("region", name="Other agencies")
     section.get_by_role("link", name="Refer to the risk meeting").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Refer to MARAC")
-    _fits(tab, "meeting-refer")
+    fits_a_phone(tab, "meeting-refer")
     expect(page.get_by_label("A high risk assessment")).to_be_checked()
     page.get_by_label("Risk", exact=True).check()
     page.get_by_label("The agency's lawful basis for high-risk sharing").check()
@@ -68,7 +60,8 @@ def test_risk_meeting_housing_referral_and_a_funder_report(new_tab, live_server,
     expect(page.get_by_role("heading", level=1)).to_contain_text("Referral to MARAC")
 
     page.get_by_role("link", name="Add an action").click()
-    _fits(tab, "meeting-action")
+    expect(page.get_by_label("Action agreed")).to_be_visible()
+    fits_a_phone(tab, "meeting-action")
     page.get_by_label("Action agreed").fill("Call about the housing options")
     page.get_by_label("Done by someone here").select_option(value=str(cast.assigned.pk))
     page.get_by_label("Due on").fill((today - dt.timedelta(days=2)).isoformat())
@@ -81,13 +74,13 @@ def test_risk_meeting_housing_referral_and_a_funder_report(new_tab, live_server,
     page.get_by_role("button", name="Add the action").click()
     expect(page.locator("main")).to_contain_text("Riverside Police")
     expect(page.locator("main").get_by_text("Overdue", exact=True)).to_have_count(1)
-    _fits(tab, "meeting")
+    fits_a_phone(tab, "meeting")
 
     tab.goto("/")
     queue = page.locator("main")
     expect(queue).to_contain_text("Risk meeting action")
     expect(queue).to_contain_text("An action agreed at MARAC")
-    _fits(tab, "queue")
+    fits_a_phone(tab, "queue")
 
     tab.goto(f"/cases/{case.public_id}/")
     page.get_by_role("region", name="Other agencies").get_by_role(
@@ -99,7 +92,7 @@ def test_risk_meeting_housing_referral_and_a_funder_report(new_tab, live_server,
         value=release.public_id
     )
     page.get_by_label("Reply expected by").fill((today + dt.timedelta(days=5)).isoformat())
-    _fits(tab, "referral-form")
+    fits_a_phone(tab, "referral-form")
     page.get_by_role("button", name="Record the referral").click()
     expect(page.get_by_role("status")).to_have_text("Referral recorded.")
     expect(page.locator("#referral-state")).to_contain_text("Sent")
@@ -107,7 +100,7 @@ def test_risk_meeting_housing_referral_and_a_funder_report(new_tab, live_server,
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("status")).to_have_text("Referral updated.")
     expect(page.locator("#referral-state")).to_contain_text("Accepted")
-    _fits(tab, "referral")
+    fits_a_phone(tab, "referral")
 
     reports = new_tab(viewport=PHONE)
     sign_in(reports.page, live_server, "auditor", f.PASSWORD)
@@ -118,4 +111,4 @@ def test_risk_meeting_housing_referral_and_a_funder_report(new_tab, live_server,
     reports.page.get_by_role("button", name="Preview").click()
     expect(reports.page.locator("svg[role=img]").first).to_be_visible()
     expect(reports.page.get_by_role("table").first).to_be_visible()
-    _fits(reports, "funder-report")
+    fits_a_phone(reports, "funder-report")

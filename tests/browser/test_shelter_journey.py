@@ -10,17 +10,9 @@ from playwright.sync_api import expect
 
 from caseflow.shelter import services
 from tests import factories as f
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import PHONE, fits_a_phone, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
-
-PHONE = {"width": 375, "height": 740}
-
-
-def _fits(tab, name: str) -> None:
-    width = tab.page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"{name} scrolls sideways at 375 px ({width} px wide)"
-    tab.check(name)
 
 
 def test_a_stay_is_booked_on_the_board_and_ended(new_tab, live_server, cast):
@@ -42,10 +34,10 @@ def test_a_stay_is_booked_on_the_board_and_ended(new_tab, live_server, cast):
     page.get_by_label("Step-free access").check()
     page.get_by_role("button", name="Show").click()
     expect(page.locator("main")).not_to_contain_text("Attic")
-    _fits(tab, "bed-board")
+    fits_a_phone(tab, "bed-board")
     page.get_by_role("link", name="Book Bed 1, Garden room").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Book a stay")
-    _fits(tab, "book-stay")
+    fits_a_phone(tab, "book-stay")
     page.locator("main").get_by_label("Case").select_option(value=cast.case.public_id)
     yesterday = services.local_today(cast.agency) - dt.timedelta(days=1)
     page.get_by_label("First night").fill(yesterday.isoformat())
@@ -55,7 +47,7 @@ def test_a_stay_is_booked_on_the_board_and_ended(new_tab, live_server, cast):
     expect(page.get_by_role("heading", level=1)).to_have_text("Shelter stay")
     expect(page.locator("#stay-ends")).to_have_text("Staying, no end fixed")
     expect(page.locator("main")).to_contain_text("1 Example Lane")
-    _fits(tab, "stay")
+    fits_a_phone(tab, "stay")
 
     tab.goto("/shelter/")
     expect(page.locator("main")).to_contain_text("taken")
@@ -63,8 +55,10 @@ def test_a_stay_is_booked_on_the_board_and_ended(new_tab, live_server, cast):
     tab.goto(f"/cases/{cast.case.public_id}/")
     section = page.get_by_role("region", name="Shelter", exact=True)
     section.get_by_role("link", name="Oak House").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Shelter stay")
     page.get_by_role("link", name="End the stay").click()
-    _fits(tab, "stay-end")
+    expect(page.get_by_role("heading", level=1)).to_have_text("End the stay")
+    fits_a_phone(tab, "stay-end")
     page.get_by_role("button", name="End the stay").click()
     expect(page.get_by_role("status")).to_have_text("Stay ended.")
     expect(page.locator("#stay-nights")).to_have_text("1")

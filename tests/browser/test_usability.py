@@ -143,6 +143,7 @@ def test_empty_states_say_what_to_do_and_actions_confirm_with_a_message(tab, liv
     )
     tab.check("case-empty")
     page.get_by_role("link", name="Add a person").click()
+    expect(page.get_by_label("Role")).to_be_visible()
     tab.check("add-person")
     page.get_by_label("Role").select_option(label="Survivor (client)")
     page.get_by_label("Full name").fill("Sam Placeholder")
