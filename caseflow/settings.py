@@ -510,6 +510,11 @@ CELERY_BEAT_SCHEDULE["cases-forget-drafts"] = {
     "task": "caseflow.cases.tasks.forget_expired_drafts",
     "schedule": 3600.0,
 }
+# Open cases without an active primary advocate are raised with their supervisors daily.
+CELERY_BEAT_SCHEDULE["cases-no-primary-check"] = {
+    "task": "caseflow.cases.tasks.no_primary_check",
+    "schedule": 24 * 3600.0,
+}
 
 # --- Audit ----------------------------------------------------------------------------------
 # More than this many distinct cases outside one's caseload opened in an hour alerts the

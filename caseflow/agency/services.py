@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import ngettext
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -26,6 +27,7 @@ from caseflow.accounts.credentials import credentials_revoke
 from caseflow.accounts.models import Agency, Membership, Role, Team, User
 from caseflow.audit.services import record
 from caseflow.cases.drafts import drafts_forget_user
+from caseflow.cases.reassign import open_primary_cases
 from caseflow.inbox.models import NotificationChannel
 from caseflow.inbox.services import notify
 from caseflow.lib.i18n import gettext_lazy as _
@@ -113,6 +115,43 @@ def _admin_agency(actor: User) -> int:
     return actor.membership.agency_id
 
 
+def _refuse_leaving_cases_without_primary(user: User, data: dict[str, Any]) -> None:
+    """No open case is left without an active primary advocate: someone who is the primary
+    advocate of open cases keeps a casework role and stays active until their cases are handed
+    over (``cases.reassign``)."""
+    leaving = not data["is_active"] or data["role"] not in policy.CASEWORK_ROLES
+    if not leaving:
+        return
+    held = open_primary_cases(user)
+    count = held.count()
+    if count:
+        restricted = held.filter(restricted=True).count()
+        words = [
+            ngettext(
+                "This member of staff is the primary advocate of %(count)s open case. Their "
+                "team's supervisor hands it to someone else first, from Reassign cases; then "
+                "this change can be saved.",
+                "This member of staff is the primary advocate of %(count)s open cases. Their "
+                "team's supervisor hands them to someone else first, from Reassign cases; then "
+                "this change can be saved.",
+                count,
+            )
+            % {"count": count}
+        ]
+        if restricted:
+            words.append(
+                ngettext(
+                    "%(restricted)s of them is restricted: a supervisor on its access list hands "
+                    "it over.",
+                    "%(restricted)s of them are restricted: a supervisor on each one's access "
+                    "list hands it over.",
+                    restricted,
+                )
+                % {"restricted": restricted}
+            )
+        raise ValidationError(" ".join(words), code="open_cases")
+
+
 @transaction.atomic
 def staff_save(
     *,
@@ -137,6 +176,8 @@ def staff_save(
         old_role, old_active = user.membership.role, user.membership.is_active
     if user.pk == actor.pk and (data["role"] != old_role or not data["is_active"]):
         raise PermissionDenied(_("You cannot change your own role or deactivate yourself."))
+    if not adding:
+        _refuse_leaving_cases_without_primary(user, data)
     user.first_name = data["first_name"]
     user.last_name = data.get("last_name", "")
     user.email = data["email"]

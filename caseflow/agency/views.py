@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -81,6 +81,8 @@ def staff_edit(request: AuthenticatedRequest, user_id: int | None = None) -> Htt
             )
         except PermissionDenied as exc:
             form.add_error(None, str(exc) or _("Not allowed."))
+        except ValidationError as exc:
+            form.add_error(None, exc)
         else:
             messages.success(
                 request,

@@ -71,6 +71,7 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("case.create", W, _("Opened a case")),
     ("case.update", W, _("Changed the case")),
     ("case.assign", W, _("Assigned the case")),
+    ("case.reassign_many", W, _("Handed several cases to a new advocate")),
     ("case.status", W, _("Changed the case's status")),
     ("case.restrict", W, _("Changed who may see the case")),
     ("case.conflict_warning", W, _("Was warned of a possible conflict at intake")),
@@ -125,6 +126,7 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     # Check-ins
     ("checkins.dashboard.view", R, _("Viewed the check-ins dashboard")),
     ("checkin.create", W, _("Scheduled a check-in")),
+    ("checkin.handover", W, _("Passed the check-ins to the case's new advocate")),
     ("checkin_schedule.create", W, _("Set up recurring check-ins")),
     ("checkin.outcome", W, _("Recorded a check-in outcome")),
     ("checkin.cancel", W, _("Cancelled a check-in")),

@@ -17,10 +17,12 @@ import random
 
 from django.db.models import Count
 
+from caseflow import policy
 from caseflow.accounts.language import set_agency_language, set_user_language
 from caseflow.accounts.models import AdvocateTitle, Agency, User, set_advocate_title
-from caseflow.cases import journey
+from caseflow.cases import journey, reassign
 from caseflow.cases.models import (
+    OPEN_STATUSES,
     AbuseChange,
     Case,
     CaseStatus,
@@ -98,6 +100,7 @@ def close_for_demo(*, advocate: User, supervisor: User, case: Case, rng: random.
 
 def seed_demo(context) -> None:
     _languages(context)
+    _handover(context)
     now = context.now
     north = context.staff["north"]
     north_cases = [c for c in context.cases if c.team_id == north[1].teams.first().pk]
@@ -157,6 +160,30 @@ def seed_demo(context) -> None:
             case_ids=[closed.pk],
             note="Fictional: a new referral from the police for this client.",
         )
+
+
+def _handover(context) -> None:
+    """Hillview's supervisor shared out part of a caseload: two of Jo's open cases went to Ivan,
+    with their check-ins, and a first check-in proposed in the survivor's safe window where none
+    was booked (see Reassign cases)."""
+    hana, ivan, jo = (
+        User.objects.get(username=name)
+        for name in ("hana.supervisor", "ivan.advocate", "jo.advocate")
+    )
+    # Cases with no check-in booked (Jo keeps her day's work; Ivan is proposed a first one).
+    cases = list(
+        Case.objects.filter(primary_advocate=jo, status__in=OPEN_STATUSES, restricted=False)
+        .exclude(checkins__status="scheduled")
+        .order_by("pk")[:2]
+    )
+    if cases:
+        reassign.cases_reassign(actor=hana, cases=cases, primary=ivan)
+    # The seeders after this one read the cases' advocates from the context: theirs now.
+    handed = {c.pk for c in cases}
+    for case in context.cases:
+        if case.pk in handed:
+            case.refresh_from_db()
+            policy.forget_permissions(case)
 
 
 def _earlier_episodes(case: Case, now: dt.datetime) -> None:

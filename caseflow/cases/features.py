@@ -78,6 +78,11 @@ The members
 ``user_language``
     ``(user) -> language code | None``: the language written to a member of staff outside a
     request (e-mails). At most one feature says it (cases).
+``handover``
+    :class:`Handover`: ``(*, actor, case, previous, primary)``, called in the transaction that
+    hands an open case from its primary advocate ``previous`` (``None`` if it had none) to
+    ``primary`` (:mod:`caseflow.cases.reassign`): what the feature gave the previous advocate
+    to do on the case passes to the new one.
 ``event_audiences``
     :class:`caseflow.lib.contributions.EventAudience`: ``(agency_id, kind) -> bool``, whether
     the agency has anyone subscribed to an event (:mod:`caseflow.outbox.events`). An event
@@ -168,6 +173,14 @@ class PackRows:
     rows: Callable[[Case], PackRowsList]
 
 
+class Handover(Protocol):
+    """Passes the feature's work on ``case`` from ``previous`` to ``primary`` (see above)."""
+
+    def __call__(
+        self, *, actor: User, case: Case, previous: User | None, primary: User
+    ) -> None: ...
+
+
 @dataclass(frozen=True, eq=False)
 class CaseFeature:
     name: str
@@ -187,6 +200,7 @@ class CaseFeature:
     credential_revokers: tuple[CredentialRevoker, ...] = ()
     user_language: Callable[[Any], str | None] | None = None
     event_audiences: tuple[EventAudience, ...] = ()
+    handover: tuple[Handover, ...] = ()
 
 
 #: The registered features, by ``order``. Replaced (never changed in place) on each

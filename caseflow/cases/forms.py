@@ -727,3 +727,56 @@ class ClosureReasonForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.helper = _helper(gettext("Add the reason"))
+
+
+class ReassignFilterForm(forms.Form):
+    """Which cases to hand over: by primary advocate, team and risk level (all optional)."""
+
+    advocate = forms.ModelChoiceField(
+        queryset=User.objects.none(), required=False, label=_("Primary advocate now")
+    )
+    team = forms.ModelChoiceField(queryset=Team.objects.none(), required=False, label=_("Team"))
+    risk = forms.ChoiceField(choices=(), required=False, label=_("Risk level"))
+
+    def __init__(self, *args, advocates, teams, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["advocate"].queryset = advocates
+        self.fields["advocate"].label_from_instance = _staff_label
+        self.fields["advocate"].empty_label = _("Anyone")
+        self.fields["team"].queryset = teams
+        self.fields["team"].empty_label = _("Any of your teams")
+        self.fields["risk"].choices = [("", _("Any risk level")), *RiskLevel.choices]
+        self.helper = FormHelper()
+        self.helper.form_method = "get"
+        self.helper.add_input(Submit("show", _("Show the cases")))
+
+
+class ReassignForm(forms.Form):
+    """The cases chosen (their public ids, from the list shown) and the new primary advocate."""
+
+    cases = forms.MultipleChoiceField(
+        choices=(), widget=forms.CheckboxSelectMultiple, label=_("Cases to hand over")
+    )
+    primary = forms.ModelChoiceField(queryset=User.objects.none(), label=_("New primary advocate"))
+
+    def __init__(self, *args, cases, advocates, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["cases"].choices = [(c.public_id, _reassign_label(c)) for c in cases]
+        self.fields["cases"].error_messages["required"] = _("Choose at least one case.")
+        self.fields["cases"].error_messages["invalid_choice"] = _(
+            "One of the cases chosen is no longer in the list: show the cases again."
+        )
+        self.fields["primary"].queryset = advocates
+        self.fields["primary"].label_from_instance = _staff_label
+        self.helper = _helper(_("Hand over the cases chosen"))
+        self.helper.form_id = "reassign-form"
+
+
+def _reassign_label(case) -> str:
+    primary = _staff_label(case.primary_advocate) if case.primary_advocate else gettext("nobody")
+    return gettext("%(reference)s · %(team)s · %(risk)s risk · now with %(primary)s") % {
+        "reference": case.reference,
+        "team": case.team.name,
+        "risk": case.get_risk_level_display(),
+        "primary": primary,
+    }

@@ -1,15 +1,20 @@
 """What check-ins bring to a case (see :mod:`caseflow.cases.features`): their panel, past
 check-ins on the timeline and the trend, check-ins and follow-ups on the today queue, the next
-check-in in the case tables, future check-ins that closing cancels, and calendar feed links
-ended with a user's sessions."""
+check-in in the case tables, future check-ins that closing cancels, calendar feed links
+ended with a user's sessions, and the check-ins a handover passes to the new advocate."""
 
 from __future__ import annotations
 
 from caseflow.cases.features import CaseFeature, OpenWork, Panel
 from caseflow.cases.trend import TrendSource
 from caseflow.checkins import panels, timeline, today
+from caseflow.checkins.models import CheckInFollowUpKind
 from caseflow.checkins.selectors import checkin_trend, future_checkin_lines, next_checkin_due
-from caseflow.checkins.services import calendar_tokens_revoke_for, checkins_cancel_for_closure
+from caseflow.checkins.services import (
+    calendar_tokens_revoke_for,
+    checkins_cancel_for_closure,
+    checkins_handover,
+)
 from caseflow.lib.i18n import gettext_lazy as _
 
 FEATURE = CaseFeature(
@@ -41,4 +46,6 @@ FEATURE = CaseFeature(
         ),
     ),
     credential_revokers=(calendar_tokens_revoke_for,),
+    followup_kinds=(CheckInFollowUpKind,),
+    handover=(checkins_handover,),
 )

@@ -17,6 +17,12 @@ from caseflow.lib.encryption import EncryptedTextField
 from caseflow.lib.i18n import gettext_lazy as _
 
 
+class CheckInFollowUpKind(models.TextChoices):
+    """Follow-ups check-ins create (registered with the inbox)."""
+
+    FIRST_CHECKIN = "first_checkin", _("First check-in with a new advocate")
+
+
 class CheckInStatus(models.TextChoices):
     SCHEDULED = "scheduled", _("Scheduled")
     DONE = "done", _("Done")

@@ -24,12 +24,13 @@ from caseflow.cases.models import Case, Channel, SafeContactProfile
 from caseflow.checkins.models import (
     CalendarToken,
     CheckIn,
+    CheckInFollowUpKind,
     CheckInOutcome,
     CheckInSchedule,
     CheckInStatus,
 )
 from caseflow.inbox.models import FollowUp, FollowUpStatus
-from caseflow.inbox.services import notifications_resolve, notify
+from caseflow.inbox.services import followup_ensure, notifications_resolve, notify
 from caseflow.lib import recurrence, weekly_windows
 from caseflow.lib.concurrency import StaleEdit
 from caseflow.lib.i18n import gettext_lazy as _
@@ -646,3 +647,46 @@ def checkins_cancel_for_closure(case: Case, *, actor: User | None) -> int:
             detail={"series": True, "cancelled": cancelled, "source": "closure"},
         )
     return cancelled
+
+
+#: A handover proposes the new advocate's first check-in no sooner than this.
+HANDOVER_NOT_BEFORE = dt.timedelta(hours=2)
+
+
+def checkins_handover(*, actor: User, case: Case, previous: User | None, primary: User) -> None:
+    """The case passes from ``previous`` to ``primary`` (see ``cases.reassign``): the future
+    check-ins and repeats ``previous`` held on it pass to ``primary``; with no future check-in
+    left, a first check-in is proposed as a follow-up at the first time in the survivor's safe
+    window (or tomorrow, to be agreed, when she has no safe window recorded)."""
+    now = timezone.now()
+    moved = 0
+    if previous is not None:
+        moved = CheckIn.objects.filter(
+            case=case, assignee=previous, status=CheckInStatus.SCHEDULED, due_at__gt=now
+        ).update(assignee=primary)
+        CheckInSchedule.objects.filter(case=case, assignee=previous).update(assignee=primary)
+    if CheckIn.objects.filter(case=case, status=CheckInStatus.SCHEDULED, due_at__gt=now).exists():
+        proposed = None
+    else:
+        profile = profile_for(case)
+        safe = next_safe(profile, now + HANDOVER_NOT_BEFORE) if profile is not None else None
+        proposed = safe or now + dt.timedelta(days=1)
+        followup_ensure(
+            case=case,
+            kind=CheckInFollowUpKind.FIRST_CHECKIN,
+            due_at=proposed,
+            source_key=f"handover:{primary.pk}:{int(now.timestamp())}",
+            assignee=primary,
+            actor=actor,
+        )
+    record(
+        "checkin.handover",
+        actor=actor,
+        case=case,
+        obj=case,
+        detail={
+            "moved": moved,
+            "primary": primary.pk,
+            "first_checkin_proposed": proposed is not None,
+        },
+    )

@@ -49,6 +49,14 @@ def followup_kind_label(kind: str) -> str:
 #: person's language), rather than read from the words stored when they were sent. No personal
 #: data: the link says where to look.
 NOTIFICATION_WORDS = {
+    "handover": _(
+        "Cases were handed to you. Each case shows the survivor's safe ways to be contacted "
+        "first, and a first check-in is proposed in her safe window where none was booked."
+    ),
+    "no_primary": _(
+        "An open case of your team has no active primary advocate. Choose one on the case, or "
+        "hand several over at once from Reassign cases."
+    ),
     "break_glass_not_justified": _(
         "An emergency access was reviewed by a supervisor as not justified. Look at the "
         "account of the member of staff who used it."

@@ -14,7 +14,7 @@ from caseflow.agency.services import staff_save
 from caseflow.audit.models import AuditEvent
 from caseflow.cases import services
 from caseflow.cases.drafts import draft_save
-from caseflow.cases.models import Draft
+from caseflow.cases.models import Case, Draft
 from caseflow.cases.tasks import forget_expired_drafts
 
 pytestmark = pytest.mark.django_db
@@ -68,6 +68,8 @@ def test_an_author_who_loses_the_case_loses_their_drafts(cast):
 def test_a_deactivated_author_loses_their_drafts(cast):
     _draft(cast.assigned, cast.case)
     _draft(cast.supervisor, cast.case)
+    # Their open cases are handed over first (nobody with open cases can be switched off).
+    Case.objects.filter(primary_advocate=cast.assigned).update(primary_advocate=cast.same_team)
     staff_save(
         actor=cast.agency_admin,
         user=cast.assigned,

@@ -50,6 +50,12 @@ ROWS: dict[str, Row] = {
     ),
     "cases:list": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=NOT_ALLOWED),
     "cases:find": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=expect(403, **CASEWORKERS_ONLY)),
+    # Handing many cases over: supervisors, for the teams they supervise.
+    "cases:reassign": Row(
+        GET=expect(403, supervisor=200, other_supervisor=200),
+        POST=expect(403, supervisor=200, other_supervisor=200),
+        reauth=("POST",),
+    ),
     "cases:draft": Row(
         GET=casework(204, 204),
         POST=casework(204, 204),

@@ -57,6 +57,7 @@ def context_value(name: str, cast):
         "teams": lambda: Team.objects.filter(agency=agency),
         "users": lambda: User.objects.filter(membership__agency=agency),
         "members": lambda: User.objects.filter(membership__agency=agency),
+        "advocates": lambda: User.objects.filter(membership__agency=agency),
         "agency_id": lambda: agency.pk,
         "agency": lambda: agency,
         "roles": lambda: list(PartyRole.choices),
@@ -121,6 +122,7 @@ PER_FORM = {
     ("StepsForm", "choices"): lambda cast: [("plan_review", "Review the safety plan")],
     ("PaymentForm", "sources"): lambda cast: _funding_sources(cast.agency),
     ("StayForm", "cases"): lambda cast: [(cast.case.public_id, "CASE-1")],
+    ("ReassignForm", "cases"): lambda cast: [cast.case],
 }
 
 
