@@ -19,7 +19,8 @@ from django.utils import timezone
 
 from caseflow.accounts.models import Role, Team, User
 from caseflow.audit.models import AuditEvent
-from caseflow.cases.models import BreakGlassGrant, Case, CaseAssignment
+from caseflow.cases.models import BreakGlassGrant, Case, CaseAssignment, Cover
+from caseflow.lib import request_context
 from caseflow.lib.i18n import gettext_lazy as _
 
 #: Roles that work with case content. Auditors read audit trails and metadata; agency admins manage
@@ -60,12 +61,25 @@ def agency_id_of(user: Any) -> int | None:
     return user.membership.agency_id if active_role(user) else None
 
 
+def covered_for(user: Any) -> QuerySet[Any]:
+    """The ids of the colleagues ``user`` covers now (a cover a supervisor set, started, not yet
+    over and not ended early)."""
+    now = timezone.now()
+    return Cover.objects.filter(
+        covering=user, starts_at__lte=now, ends_at__gt=now, ended_at__isnull=True
+    ).values("absent")
+
+
 def visible_cases(user: Any) -> QuerySet[Case]:
     """The cases whose content ``user`` may read."""
     role = active_role(user)
     if role not in CASEWORK_ROLES:
         return Case.objects.none()
-    assigned = Exists(CaseAssignment.objects.filter(case=OuterRef("pk"), user=user))
+    assigned = Exists(
+        CaseAssignment.objects.filter(case=OuterRef("pk")).filter(
+            Q(user=user) | Q(user__in=covered_for(user))
+        )
+    )
     break_glass = Exists(
         BreakGlassGrant.objects.filter(
             case=OuterRef("pk"), user=user, expires_at__gt=timezone.now()
@@ -91,7 +105,25 @@ def can_view_case(user: Any, case: Case) -> bool:
 
 @rules.predicate
 def is_assigned(user: User, case: Case) -> bool:
-    return CaseAssignment.objects.filter(case=case, user=user).exists()
+    """Assigned to the case, or covering someone who is."""
+    return (
+        CaseAssignment.objects.filter(case=case)
+        .filter(Q(user=user) | Q(user__in=covered_for(user)))
+        .exists()
+    )
+
+
+def by_cover_only(user: Any, case: Case) -> bool:
+    """``user`` reaches ``case`` only because they cover a colleague assigned to it (not assigned
+    themselves, not supervising its team, not on its access list, no emergency access)."""
+    if not CaseAssignment.objects.filter(case=case, user__in=covered_for(user)).exists():
+        return False
+    return not (
+        CaseAssignment.objects.filter(case=case, user=user).exists()
+        or is_case_supervisor(user, case)
+        or is_restricted_listed(user, case)
+        or holds_break_glass(user, case)
+    )
 
 
 @rules.predicate
@@ -194,6 +226,10 @@ def get_case_for(user: Any, public_id: str, action: str = "view") -> Case:
     memo = case.__dict__.setdefault("_policy_memo", {})
     memo[(user.pk, _IN_SCOPE)] = True
     memo[(user.pk, action)] = True
+    context = request_context.current()
+    if context is not None and by_cover_only(user, case):
+        # Every event of this request about the case says it was done as cover.
+        context.cover_cases.add(case.pk)
     return case
 
 

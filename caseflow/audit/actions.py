@@ -72,6 +72,8 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("case.update", W, _("Changed the case")),
     ("case.assign", W, _("Assigned the case")),
     ("case.reassign_many", W, _("Handed several cases to a new advocate")),
+    ("cover.set", W, _("Set cover for a colleague who is away")),
+    ("cover.end", W, _("Ended a cover early")),
     ("case.status", W, _("Changed the case's status")),
     ("case.restrict", W, _("Changed who may see the case")),
     ("case.conflict_warning", W, _("Was warned of a possible conflict at intake")),

@@ -71,6 +71,8 @@ def record(
         object_id = object_id or str(getattr(obj, "public_id", None) or obj.pk)
     if case is not None:
         agency_id = agency_id or case.agency_id
+        if context is not None and case.pk in context.cover_cases:
+            detail = {**(detail or {}), "as_cover": True}
     row: dict[str, Any] = {
         "at": at or timezone.now(),
         "actor_id": actor_id,

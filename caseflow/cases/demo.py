@@ -16,11 +16,13 @@ import datetime as dt
 import random
 
 from django.db.models import Count
+from django.utils import timezone
 
 from caseflow import policy
+from caseflow.accounts import zones
 from caseflow.accounts.language import set_agency_language, set_user_language
 from caseflow.accounts.models import AdvocateTitle, Agency, User, set_advocate_title
-from caseflow.cases import journey, reassign
+from caseflow.cases import cover, journey, reassign
 from caseflow.cases.models import (
     OPEN_STATUSES,
     AbuseChange,
@@ -101,6 +103,7 @@ def close_for_demo(*, advocate: User, supervisor: User, case: Case, rng: random.
 def seed_demo(context) -> None:
     _languages(context)
     _handover(context)
+    _cover()
     now = context.now
     north = context.staff["north"]
     north_cases = [c for c in context.cases if c.team_id == north[1].teams.first().pk]
@@ -160,6 +163,22 @@ def seed_demo(context) -> None:
             case_ids=[closed.pk],
             note="Fictional: a new referral from the police for this client.",
         )
+
+
+def _cover() -> None:
+    """Cleo is on leave this week and next: Ben covers her cases (see Cover)."""
+    nadia, ben, cleo = (
+        User.objects.get(username=name)
+        for name in ("nadia.supervisor", "ben.advocate", "cleo.advocate")
+    )
+    today = timezone.localdate(timezone.now(), zones.agency_zone(nadia.membership.agency))
+    cover.cover_set(
+        actor=nadia,
+        absent=cleo,
+        covering=ben,
+        first_day=today,
+        last_day=today + dt.timedelta(days=13),
+    )
 
 
 def _handover(context) -> None:

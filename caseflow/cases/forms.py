@@ -780,3 +780,21 @@ def _reassign_label(case) -> str:
         "risk": case.get_risk_level_display(),
         "primary": primary,
     }
+
+
+class CoverForm(forms.Form):
+    """Who is away, who covers, and the first and last day."""
+
+    absent = forms.ModelChoiceField(queryset=User.objects.none(), label=_("Who is away"))
+    covering = forms.ModelChoiceField(queryset=User.objects.none(), label=_("Who covers"))
+    first_day = forms.DateField(
+        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args, people, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("absent", "covering"):
+            self.fields[name].queryset = people
+            self.fields[name].label_from_instance = _staff_label
+        self.helper = _helper(_("Set the cover"))

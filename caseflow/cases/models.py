@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 
 from cryptography.fernet import Fernet
@@ -716,3 +717,45 @@ class RiskLevelChange(CaseOwned):
     class Meta:
         ordering = ["case", "at", "pk"]
         indexes = [models.Index(fields=["case", "-at"])]
+
+
+class Cover(models.Model):
+    """While ``absent`` is away (leave, sickness), ``covering`` sees and works the cases
+    ``absent`` is assigned to, from ``starts_at`` until ``ends_at``: it ends by itself. Set by a
+    supervisor of their team; a restricted case stays with its access list. Every read of a
+    case through cover is audited as such (``policy.get_case_for`` marks it)."""
+
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="+")
+    absent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="covered_by"
+    )
+    covering = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="covers"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    #: Set when a supervisor ends the cover early.
+    ended_at = models.DateTimeField(null=True, blank=True)
+    set_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["starts_at", "pk"]
+        indexes = [models.Index(fields=["covering", "ends_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gt=models.F("starts_at")), name="cover_ends_after_start"
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(absent=models.F("covering")), name="cover_not_oneself"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"cover {self.pk}"
+
+    @property
+    def last_moment(self) -> dt.datetime:
+        """The last instant covered: shown as the last day in the reader's zone."""
+        return self.ends_at - dt.timedelta(microseconds=1)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from caseflow.cases import journey_views, reassign_views, views
+from caseflow.cases import cover_views, journey_views, reassign_views, views
 
 app_name = "cases"
 
@@ -12,6 +12,8 @@ urlpatterns = [
     path(f"{CASES}break-glass/", views.break_glass, name="break_glass"),
     path(f"{CASES}find/", views.case_find, name="find"),
     path(f"{CASES}reassign/", reassign_views.reassign_cases, name="reassign"),
+    path(f"{CASES}cover/", cover_views.cover_list, name="cover"),
+    path(f"{CASES}cover/<pid:cover_id>/end/", cover_views.cover_end, name="cover_end"),
     path(f"{CASES}find/emergency/", views.case_find_emergency, name="find_emergency"),
     path(f"{CASES}closure-reasons/", journey_views.closure_reasons, name="closure_reasons"),
     path(f"{CASES}<pid:public_id>/", views.case_detail, name="detail"),

@@ -29,6 +29,8 @@ class RequestContext:
     request_id: str = ""
     ip: str = ""
     case_reads: set[int] = field(default_factory=set)
+    #: Cases the actor reached only by covering a colleague (``policy.get_case_for``).
+    cover_cases: set[int] = field(default_factory=set)
 
 
 _context: contextvars.ContextVar[RequestContext | None] = contextvars.ContextVar(

@@ -26,6 +26,7 @@ AREAS = {
     "checkin": _("Check-ins"),
     "checkin_schedule": _("Check-ins"),
     "checkins": _("Check-ins"),
+    "cover": _("Cover"),
     "dashboard": _("Home page"),
     "demographics": _("Demographics"),
     "disclosure": _("Disclosures"),

@@ -1,8 +1,11 @@
-"""A supervisor hands a leaving advocate's open cases to a colleague at 375 px: from the team
-table on their home page, to the advocate's cases (all ticked), to the new primary advocate; and
-the agency admin's attempt to switch the advocate off before that is refused in words."""
+"""Staff change, at 375 px. A supervisor hands a leaving advocate's open cases to a colleague:
+from the team table on their home page, to the advocate's cases (all ticked), to the new primary
+advocate; the agency admin's attempt to switch the advocate off before that is refused in words.
+And a supervisor sets cover for someone away, and the colleague covering opens the case."""
 
 from __future__ import annotations
+
+import datetime as dt
 
 import pytest
 from playwright.sync_api import expect
@@ -52,3 +55,37 @@ def test_a_leaving_advocates_cases_are_handed_over_from_the_team_table(new_tab, 
     assert FollowUp.objects.filter(
         case=high, kind=CheckInFollowUpKind.FIRST_CHECKIN, assignee=cast.same_team
     ).exists()
+
+
+def test_a_supervisor_sets_cover_and_the_colleague_works_the_case(new_tab, live_server, cast):
+    from django.utils import timezone
+
+    from caseflow.accounts import zones
+
+    today = timezone.localdate(timezone.now(), zones.agency_zone(cast.agency))
+    tab = new_tab(viewport=PHONE)
+    page = tab.page
+    sign_in(page, live_server, "supervisor", f.PASSWORD)
+    page.get_by_role("link", name="Cover for someone away").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Cover")
+    expect(page.locator("main")).to_contain_text("Nobody in your teams is covered.")
+    page.get_by_label("Who is away").select_option(label=cast.assigned.get_full_name())
+    page.get_by_label("Who covers").select_option(label=cast.same_team.get_full_name())
+    page.get_by_label("First day").fill(today.isoformat())
+    # A last day before the first is a message on the form; nothing is set.
+    page.get_by_label("Last day").fill((today - dt.timedelta(days=1)).isoformat())
+    page.get_by_role("button", name="Set the cover").click()
+    expect(page.locator("main")).to_contain_text("The last day cannot be before the first day.")
+    fits_a_phone(tab, "cover-refused")
+    page.get_by_label("Last day").fill((today + dt.timedelta(days=6)).isoformat())
+    page.get_by_role("button", name="Set the cover").click()
+    expect(page.get_by_role("status").first).to_contain_text("Cover set.")
+    expect(page.locator("main")).to_contain_text(f"{cast.same_team.get_full_name()} covers")
+    fits_a_phone(tab, "cover-set")
+    page.context.clear_cookies()
+
+    sign_in(page, live_server, "same_team", f.PASSWORD)
+    tab.goto("/cases/")
+    page.get_by_role("link", name="CASE-1").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("CASE-1")
+    fits_a_phone(tab, "covered-case")

@@ -5,6 +5,26 @@ from django.urls import reverse
 from caseflow.cases.models import ReopenRequest
 from tests.matrix.base import CASEWORKERS_ONLY, NOT_ALLOWED, Row, casework, expect
 
+
+def _cover_url(cast) -> str:
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from caseflow.cases.models import Cover
+
+    now = timezone.now()
+    cover = Cover.objects.create(
+        agency=cast.agency,
+        absent=cast.assigned,
+        covering=cast.same_team,
+        starts_at=now - dt.timedelta(hours=1),
+        ends_at=now + dt.timedelta(days=2),
+        set_by=cast.supervisor,
+    )
+    return reverse("cases:cover_end", args=[cover.public_id])
+
+
 ROWS: dict[str, Row] = {
     "dashboard": Row(
         GET=expect(200),
@@ -50,6 +70,17 @@ ROWS: dict[str, Row] = {
     ),
     "cases:list": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=NOT_ALLOWED),
     "cases:find": Row(GET=expect(403, **CASEWORKERS_ONLY), POST=expect(403, **CASEWORKERS_ONLY)),
+    # Cover for someone away: supervisors, for the teams they supervise.
+    "cases:cover": Row(
+        GET=expect(403, supervisor=200, other_supervisor=200),
+        POST=expect(403, supervisor=200, other_supervisor=200),
+    ),
+    "cases:cover_end": Row(
+        GET=expect(405),
+        POST=expect(403, supervisor=302, other_supervisor=404),
+        kwargs="call",  # an object outside any case, built once
+        url=lambda cast, case: _cover_url(cast),
+    ),
     # Handing many cases over: supervisors, for the teams they supervise.
     "cases:reassign": Row(
         GET=expect(403, supervisor=200, other_supervisor=200),
