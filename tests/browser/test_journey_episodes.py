@@ -158,8 +158,11 @@ def test_a_high_risk_case_closes_only_with_a_supervisors_approval(new_tab, live_
     supervisor = new_tab(viewport=PHONE)
     page = supervisor.page
     sign_in(page, live_server, "supervisor", f.PASSWORD)
-    supervisor.goto(f"/cases/{cast.case.public_id}/")
-    page.get_by_role("link", name="See the closure").click()
+    # The supervisor's home starts with what waits for their decision.
+    waiting = page.get_by_role("region", name="Decisions waiting")
+    expect(waiting).to_contain_text("High-risk closures waiting for your approval")
+    _fits(supervisor, "decisions-waiting")
+    waiting.get_by_role("link", name="Decide CASE-1").click()
     expect(page.locator("main")).to_contain_text("Goals met")
     expect(page.locator("main")).to_contain_text("Housing")
     _fits(supervisor, "closure-approval")
