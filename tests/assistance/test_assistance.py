@@ -262,7 +262,10 @@ def test_a_hotel_night_paid_with_a_receipt(cast, fund, limit, login):
     assert receipt.payment.state == PaymentState.PAID
     assert receipt.size == len(demo_png()) and receipt.agency_id == cast.agency.pk
     with files.evidence_storage().open(receipt.storage_name, "rb") as handle:
-        assert b"PNG" not in handle.read()  # encrypted with the case key
+        stored = handle.read()
+    # Encrypted with the case key: not the image's bytes, and they come back with that key.
+    assert demo_png()[:8] not in stored
+    assert cast.case.data_key().decrypt(stored) == demo_png()
     page = client.get(response["Location"]).content.decode()
     assert "receipt.png" in page
     served = client.get(
