@@ -379,8 +379,7 @@ def navigation(user: Any) -> list[tuple[str, str]]:
     items.append((_("Security"), "accounts:security"))
     if role == Role.AGENCY_ADMIN:
         items.append((_("Staff and teams"), "agency:staff_list"))
-        items.append((_("Risk meeting"), "partners:settings"))
-        items.append((_("Integrations"), "integrations:list"))
+        items.append((_("Settings"), "agency:settings"))
     if role in SHELTER_SITE_READERS:
         items.append((_("Shelter sites"), "shelter:sites"))
     return items

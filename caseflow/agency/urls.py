@@ -7,6 +7,7 @@ app_name = "agency"
 ACCOUNTS = "accounts/"
 
 urlpatterns = [
+    path(f"{ACCOUNTS}settings/", views.agency_settings, name="settings"),
     path(f"{ACCOUNTS}staff/", views.staff_list, name="staff_list"),
     path(f"{ACCOUNTS}staff/new/", views.staff_edit, name="staff_new"),
     path(f"{ACCOUNTS}staff/<int:user_id>/", views.staff_edit, name="staff_edit"),

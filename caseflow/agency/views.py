@@ -17,6 +17,7 @@ from caseflow.accounts import language as language_settings
 from caseflow.accounts import zones
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.models import advocate_title, set_advocate_title
+from caseflow.accounts.overview import settings_overview
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.agency import services
 from caseflow.agency.forms import (
@@ -33,6 +34,16 @@ from caseflow.lib.i18n import gettext_lazy as _
 def _require_admin(request: HttpRequest) -> None:
     if not policy.is_agency_admin(request.user):
         raise PermissionDenied
+
+
+@login_required
+@require_http_methods(["GET"])
+def agency_settings(request: AuthenticatedRequest) -> HttpResponse:
+    """Every setting an agency admin keeps, in one place, each with a link to change it."""
+    _require_admin(request)
+    return render(
+        request, "agency/settings.html", settings_overview(request.user.membership.agency)
+    )
 
 
 @login_required

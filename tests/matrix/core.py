@@ -49,6 +49,7 @@ ROWS: dict[str, Row] = {
     "accounts:logout": Row(GET=expect(405, anonymous=405, deactivated=405), POST=expect(302)),
     "accounts:keep_alive": Row(GET=expect(405, anonymous=405, deactivated=405), POST=expect(204)),
     "agency:staff_list": Row(GET=expect(403, agency_admin=200), POST=NOT_ALLOWED),
+    "agency:settings": Row(GET=expect(403, agency_admin=200), POST=NOT_ALLOWED),
     "agency:staff_new": Row(
         GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), reauth=("POST",)
     ),
