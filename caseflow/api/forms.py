@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import Team
+from caseflow.api import webhooks
 from caseflow.outbox.events import EventKind
 
 SCOPE_LABELS = {
@@ -114,4 +115,11 @@ class SubscriptionForm(forms.Form):
         url = self.cleaned_data["url"]
         if not url.startswith("https://"):
             raise forms.ValidationError(_("The address must start with https://."))
+        if webhooks.address_problem(url, resolve=True):
+            raise forms.ValidationError(
+                _(
+                    "This address is on a private network or this machine. Events are sent "
+                    "only to public addresses on the internet."
+                )
+            )
         return url

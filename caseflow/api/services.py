@@ -407,11 +407,9 @@ class AddressRefused(ValueError):
 
 
 def _check_url(url: str) -> None:
-    if url.startswith("https://"):
-        return
-    if settings.WEBHOOK_ALLOW_LOOPBACK_HTTP and url.startswith("http://127.0.0.1:"):
-        return
-    raise AddressRefused(url)
+    """https, to a public address only (see ``webhooks.address_problem``)."""
+    if webhooks.address_problem(url, resolve=True):
+        raise AddressRefused(url)
 
 
 @transaction.atomic

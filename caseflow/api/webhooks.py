@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
+import socket
 import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from django.conf import settings
 
@@ -61,11 +64,65 @@ class Outcome:
         return 200 <= self.status < 300
 
 
+#: Host names that always mean this machine or a private network, whatever DNS says.
+_PRIVATE_NAMES = ("localhost", ".localhost", ".local", ".internal", ".lan", ".home.arpa")
+
+
+def _loopback_allowed(url: str) -> bool:
+    """Tests only (``WEBHOOK_ALLOW_LOOPBACK_HTTP``): a plain-HTTP receiver on 127.0.0.1."""
+    return bool(settings.WEBHOOK_ALLOW_LOOPBACK_HTTP) and url.startswith("http://127.0.0.1:")
+
+
+def _not_public(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return True
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return not ip.is_global or ip.is_multicast
+
+
+def address_problem(url: str, *, resolve: bool) -> str:
+    """Why caseflow will not send to ``url`` ("" when it will): not https, no host, or a host that
+    is (or, with ``resolve``, resolves to) a loopback, private, link-local or otherwise
+    non-public address. A webhook must never reach the agency's own network or the cloud's
+    metadata service (server-side request forgery). A name that does not resolve is no problem
+    here: the attempt then fails and is tried again later."""
+    if _loopback_allowed(url):
+        return ""
+    parts = urlsplit(url)
+    if parts.scheme != "https":
+        return "SchemeRefused"
+    host = (parts.hostname or "").rstrip(".").lower()
+    if not host:
+        return "NoHost"
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        if host == "localhost" or host.endswith(_PRIVATE_NAMES):
+            return "AddressRefused"
+    else:
+        return "AddressRefused" if _not_public(host) else ""
+    if not resolve:
+        return ""
+    try:
+        port = parts.port or 443
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, ValueError):
+        return ""
+    if any(_not_public(str(info[4][0])) for info in found):
+        return "AddressRefused"
+    return ""
+
+
 def send(url: str, *, secret: str, body: bytes, delivery_id: str) -> Outcome:
     """POST ``body`` once, within ``WEBHOOK_TIMEOUT_SECONDS``; never raises, never follows a
-    redirect."""
-    if not url.startswith(("https://", "http://")):
-        return Outcome(0, "SchemeRefused")
+    redirect, never sends to an address that is not public (checked again here, just before
+    sending, because what a name resolves to can change after it was subscribed)."""
+    problem = address_problem(url, resolve=True)
+    if problem:
+        return Outcome(0, problem)
     timestamp = int(time.time())
     request = urllib.request.Request(  # noqa: S310 - http(s) only, checked above
         url,

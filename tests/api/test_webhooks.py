@@ -284,3 +284,90 @@ def test_the_admin_subscribes_and_sees_each_outcome(cast, login, receivers):
     listing = client.get(reverse("integrations:list")).content.decode()
     assert "https://on-call.example.invalid/hook" in listing
     assert secret not in listing
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://10.0.0.5/hook",
+        "https://192.168.1.1/hook",
+        "https://169.254.169.254/latest/meta-data/",  # a cloud's metadata service
+        "https://127.0.0.1/hook",
+        "https://[::1]/hook",
+        "https://[::ffff:10.0.0.5]/hook",
+        "https://[fd00::1]/hook",
+        "https://localhost/hook",
+        "https://intranet.localhost/hook",
+        "https://payroll.internal/hook",
+        "https://printer.local/hook",
+        "http://8.8.8.8/hook",  # not https
+        "https:///hook",
+    ],
+)
+def test_no_webhook_goes_to_this_machine_or_a_private_network(url):
+    assert webhooks.address_problem(url, resolve=False) != ""
+
+
+def test_a_public_address_is_accepted():
+    assert webhooks.address_problem("https://8.8.8.8/hook", resolve=False) == ""
+    assert webhooks.address_problem("https://hooks.example.org/hook", resolve=False) == ""
+
+
+def _resolving_to(monkeypatch, address):
+    import socket
+
+    def fake(host, port, *args, **kwargs):
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
+
+    monkeypatch.setattr(webhooks.socket, "getaddrinfo", fake)
+
+
+def test_a_name_that_resolves_to_a_private_address_is_refused(monkeypatch):
+    _resolving_to(monkeypatch, "10.1.2.3")
+    assert webhooks.address_problem("https://hooks.example.org/x", resolve=True) == "AddressRefused"
+    _resolving_to(monkeypatch, "93.184.216.34")
+    assert webhooks.address_problem("https://hooks.example.org/x", resolve=True) == ""
+
+
+def test_the_form_refuses_a_private_address_in_words_and_keeps_nothing(cast, login, monkeypatch):
+    client = login(cast.agency_admin)
+    for url in ("https://10.0.0.5/hook", "https://payroll.internal/hook"):
+        response = client.post(
+            reverse("integrations:subscription_new"), {"url": url, "kinds": ["breach.recorded"]}
+        )
+        assert response.status_code == 200
+        assert "only to public addresses" in response.content.decode()
+    _resolving_to(monkeypatch, "172.16.0.9")
+    response = client.post(
+        reverse("integrations:subscription_new"),
+        {"url": "https://hooks.example.org/hook", "kinds": ["breach.recorded"]},
+    )
+    assert "only to public addresses" in response.content.decode()
+    assert not services.WebhookSubscription.objects.exists()
+    with pytest.raises(services.AddressRefused):
+        services.webhook_subscribe(
+            actor=cast.agency_admin, url="https://169.254.169.254/x", kinds=["breach.recorded"]
+        )
+
+
+def test_a_name_that_later_resolves_to_a_private_address_gets_nothing(
+    cast, monkeypatch, django_capture_on_commit_callbacks
+):
+    from tests.agreements.helpers import london, make_agreement, record_breach
+
+    _resolving_to(monkeypatch, "93.184.216.34")
+    subscribe(cast, "https://hooks.example.org/hook", kinds=[EventKind.BREACH_RECORDED])
+    # Later the name points inside the agency's network (DNS rebinding): nothing is sent.
+    _resolving_to(monkeypatch, "10.9.8.7")
+    sent = []
+    monkeypatch.setattr(
+        webhooks.urllib.request.OpenerDirector, "open", lambda *a, **k: sent.append(a)
+    )
+    agreement = make_agreement(cast.case, cast.assigned)
+    with django_capture_on_commit_callbacks(execute=False):
+        record_breach(agreement, cast.assigned, london(2026, 3, 9, 22, 0))
+    assert run_intents("caseflow.api.tasks.webhook_fanout") == 1
+    assert run_intents("caseflow.api.tasks.deliver_webhook") == 1
+    delivery = WebhookDelivery.objects.get()
+    assert (delivery.last_status, delivery.last_error) == (0, "AddressRefused")
+    assert delivery.state == DeliveryState.PENDING and sent == []
