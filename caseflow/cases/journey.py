@@ -781,6 +781,11 @@ def closure_submit(*, actor: User, case: Case, data: dict[str, Any]) -> Closure:
             % {"reference": case.reference},
             link=reverse("cases:closure", args=[case.public_id]),
         )
+        events.publish(
+            events.EventKind.CLOSURE_AWAITING_APPROVAL,
+            agency_id=case.agency_id,
+            case_public_id=case.public_id,
+        )
         return closure
     _close(actor=actor, case=case, closure=closure)
     return closure

@@ -43,7 +43,9 @@ from caseflow.cases.models import OPEN_STATUSES, Case
 from caseflow.checkins.models import CheckIn, CheckInSchedule, CheckInStatus, SchedulerHeartbeat
 from caseflow.inbox.kinds import followup_kind_choices
 from caseflow.inbox.models import FollowUp, FollowUpStatus, Notification, NotificationChannel
+from caseflow.lib.contributions import contributions
 from caseflow.lib.i18n import language_of
+from caseflow.outbox import events
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +105,7 @@ def _cases(case_ids: Iterable[int]) -> dict[int, dict]:
     rows: dict[int, dict] = {
         row["pk"]: dict(row)
         for row in Case.objects.filter(pk__in=set(case_ids)).values(
-            "pk", "reference", "public_id", "team_id"
+            "pk", "reference", "public_id", "team_id", "agency_id"
         )
     }
     for row in rows.values():
@@ -244,6 +246,23 @@ def _checkin_batch(
             result.per_stage[stage] += len(ids)
         if by_stage.get(3):
             record("checkin.missed", detail={"checkins": by_stage[3]})
+            # The agency's systems subscribed to missed check-ins hear of each case once (the
+            # question "is anyone listening" asked once per agency of the batch).
+            listening: dict[int, bool] = {}
+            for case_id in sorted({r["case_id"] for r in rows if r["stage"] == 3}):
+                missed = cases[case_id]
+                agency_id = missed["agency_id"]
+                if agency_id not in listening:
+                    listening[agency_id] = contributions().anyone_listening(
+                        agency_id, events.EventKind.CHECKIN_MISSED
+                    )
+                if not listening[agency_id]:
+                    continue
+                events.publish(
+                    events.EventKind.CHECKIN_MISSED,
+                    agency_id=missed["agency_id"],
+                    case_public_id=missed["public_id"],
+                )
         if created:
             enqueue(created)
         result.checkins += len(rows)

@@ -371,3 +371,36 @@ def test_a_name_that_later_resolves_to_a_private_address_gets_nothing(
     delivery = WebhookDelivery.objects.get()
     assert (delivery.last_status, delivery.last_error) == (0, "AddressRefused")
     assert delivery.state == DeliveryState.PENDING and sent == []
+
+
+def test_a_closure_waiting_for_approval_and_a_missed_check_in_are_events(cast, receivers):
+    from caseflow.cases.models import Case, RiskLevel
+    from caseflow.checkins import scheduler
+    from caseflow.outbox import events
+    from tests.cases.test_decisions_waiting import _outcomes
+    from tests.checkins.helpers import MONDAY, make_checkin
+
+    subscribe(
+        cast,
+        receivers().url,
+        kinds=[EventKind.CLOSURE_AWAITING_APPROVAL, EventKind.CHECKIN_MISSED],
+    )
+    Case.objects.filter(pk=cast.case.pk).update(risk_level=RiskLevel.HIGH)
+    cast.case.refresh_from_db()
+    from caseflow.cases import journey
+
+    journey.closure_submit(actor=cast.assigned, case=cast.case, data=_outcomes(cast.case))
+    due = MONDAY + dt.timedelta(hours=2)
+    make_checkin(cast.team2_case, cast.other_team, due)
+    make_checkin(cast.team2_case, cast.other_team, due + dt.timedelta(minutes=5))
+    scheduler.sweep(due + dt.timedelta(hours=3), enqueue=lambda ids: None)
+    published = sorted(
+        (i.kwargs["kind"], i.kwargs["case"]) for i in Intent.objects.filter(task=events.FANOUT_TASK)
+    )
+    # One event per case, however many of its check-ins were missed in the sweep.
+    assert published == sorted(
+        [
+            ("closure.awaiting_approval", cast.case.public_id),
+            ("checkin.missed", cast.team2_case.public_id),
+        ]
+    )
