@@ -164,6 +164,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "caseflow.middleware.NoStoreMiddleware",
     "caseflow.cases.middleware.AccessDeniedAuditMiddleware",
+    "caseflow.api.middleware.RefusedCallAuditMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 

@@ -22,6 +22,7 @@ from rest_framework.throttling import BaseThrottle
 
 from caseflow import policy
 from caseflow.api import keys
+from caseflow.api.middleware import note_refusal
 from caseflow.api.models import Integration
 from caseflow.lib import softcache
 from caseflow.lib.i18n import gettext_lazy as _
@@ -39,13 +40,16 @@ class IntegrationKeyAuthentication(BaseAuthentication):
         scheme, _sep, key = header.partition(" ")
         if scheme.lower() != "bearer":
             return None
-        integration = self._integration(key.strip())
+        integration, known = self._integration(key.strip())
         if integration is None:
+            if known is not None:
+                note_refusal(request, known, "revoked_or_expired")
             # Unknown, revoked and expired keys get one answer.
             raise exceptions.AuthenticationFailed(
                 _("The key is not valid, or it has been revoked or has expired.")
             )
         if not integration.allows_address(client_ip(request)):
+            note_refusal(request, integration, "address")
             raise exceptions.PermissionDenied(_("This integration may not call from this address."))
         now = timezone.now()
         if integration.last_used_at is None or integration.last_used_at < now - dt.timedelta(
@@ -54,20 +58,22 @@ class IntegrationKeyAuthentication(BaseAuthentication):
             Integration.objects.filter(pk=integration.pk).update(last_used_at=now)
         return integration.account, integration
 
-    def _integration(self, key: str) -> Integration | None:
+    def _integration(self, key: str) -> tuple[Integration | None, Integration | None]:
+        """``(usable integration, None)``; ``(None, integration)`` for the right key of one
+        revoked or expired; ``(None, None)`` for a key that matches nothing."""
         prefix = keys.parse(key)
         if prefix is None:
-            return None
+            return None, None
         found = (
             Integration.objects.select_related("account", "agency", "team")
             .filter(key_prefix=prefix)
             .first()
         )
         if found is None or not keys.matches(key, found.key_hash):
-            return None
+            return None, None
         if not found.is_usable() or not found.account.is_active:
-            return None
-        return found
+            return None, found
+        return found, None
 
     def authenticate_header(self, request: Any) -> str:
         return 'Bearer realm="caseflow"'
@@ -83,7 +89,10 @@ class IsIntegration(BasePermission):
         if not isinstance(integration, Integration):
             raise exceptions.NotAuthenticated(_("Send the integration's key."))
         scope = getattr(view, "required_scope", None)
-        return scope is not None and policy.integration_may(integration, scope)
+        allowed = scope is not None and policy.integration_may(integration, scope)
+        if not allowed:
+            note_refusal(request, integration, "scope")
+        return allowed
 
 
 class IntegrationRateThrottle(BaseThrottle):
@@ -94,6 +103,9 @@ class IntegrationRateThrottle(BaseThrottle):
         minute = int(time.time() // 60)
         self.reset_in = 60 - int(time.time() % 60)
         used = softcache.count(f"caseflow:api-rate:{integration.pk}:{minute}", timeout=120)
+        if used == integration.rate_per_minute + 1:
+            # The first call over the rate in a minute is recorded; the rest of the burst is not.
+            note_refusal(request, integration, "rate")
         return used <= integration.rate_per_minute
 
     def wait(self) -> float:

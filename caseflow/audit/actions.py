@@ -281,6 +281,7 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     # Integrations and webhooks
     ("integration.register", S, _("Registered an integration")),
     ("integration.revoke", S, _("Revoked an integration")),
+    ("api.refused", S, _("An integration's call was refused")),
     ("api.case.read", R, _("Read the case's summary through the API")),
     ("api.followups.read", R, _("Read the case's follow-ups through the API")),
     ("webhook.subscribe", S, _("Subscribed an address to events")),

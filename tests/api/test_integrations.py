@@ -180,3 +180,45 @@ def test_the_admin_is_given_nothing_of_case_content(cast, login, make_caller):
     body = login(cast.agency_admin).get(reverse("integrations:list")).content.decode()
     assert "CANARY" not in body
     assert timezone.now() == NOW
+
+
+def _refusals(caller) -> list[tuple]:
+    from caseflow.audit.models import AuditEvent
+
+    return [
+        (e.detail["reason"], e.detail["status"], e.actor_id)
+        for e in AuditEvent.objects.filter(
+            action="api.refused", object_id=caller.integration.public_id
+        ).order_by("pk")
+    ]
+
+
+def test_a_known_integrations_refused_calls_are_audited_once_each_and_strangers_are_not(
+    cast, make_caller
+):
+    from caseflow.audit.models import AuditEvent
+
+    # An address it may not call from.
+    outside = make_caller(name="Outside", allowed_addresses="10.1.2.0/24")
+    assert outside.get(summary_url(cast.case)).status_code == 403
+    assert _refusals(outside) == [("address", 403, outside.integration.account_id)]
+    # A scope it does not hold.
+    narrow = make_caller(scopes=["referrals:write"], name="Narrow")
+    assert narrow.get(summary_url(cast.case)).status_code == 403
+    assert _refusals(narrow) == [("scope", 403, narrow.integration.account_id)]
+    # Over its rate: the first refused call of the minute, not the whole burst.
+    busy = make_caller(name="Busy", rate_per_minute=1)
+    statuses = [busy.get(summary_url(cast.case)).status_code for _ in range(4)]
+    assert statuses == [200, 429, 429, 429]
+    assert _refusals(busy) == [("rate", 429, busy.integration.account_id)]
+    # Revoked: the right key of an integration that is no more.
+    revoked = make_caller(name="Revoked")
+    services.integration_revoke(actor=cast.agency_admin, integration=revoked.integration)
+    assert revoked.get(summary_url(cast.case)).status_code == 401
+    account = revoked.integration.account_id
+    assert _refusals(revoked) == [("revoked_or_expired", 401, account)]
+    # A key that matches nothing names nobody: nothing is written.
+    before = AuditEvent.objects.filter(action="api.refused").count()
+    response = busy.client.get(summary_url(cast.case), HTTP_AUTHORIZATION="Bearer cf_nothing")
+    assert response.status_code == 401
+    assert AuditEvent.objects.filter(action="api.refused").count() == before

@@ -77,7 +77,9 @@ def test_without_the_scope_it_is_403_and_nothing_is_read(cast, make_caller):
     response = caller.get(url("case_summary", cast.case))
     assert response.status_code == 403
     assert canary(cast.case) not in response.content.decode()
-    assert not AuditEvent.objects.filter(actor=caller.integration.account).exists()
+    # Nothing was read; the refusal itself is what the trail holds.
+    events = AuditEvent.objects.filter(actor=caller.integration.account)
+    assert [(e.action, e.detail["reason"]) for e in events] == [("api.refused", "scope")]
 
 
 def test_follow_ups_with_details_only_under_the_narrative_scope(cast, make_caller):
