@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Submit
 from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 
 from caseflow.accounts.models import User
+from caseflow.lib.forms import submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
-
-
-def _helper(label: str) -> FormHelper:
-    helper = FormHelper()
-    helper.add_input(Submit("submit", label))
-    return helper
 
 
 class LoginForm(AuthenticationForm):
@@ -27,7 +20,7 @@ class LoginForm(AuthenticationForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Sign in"))
+        self.helper = submit_helper(_("Sign in"))
 
 
 class CodeForm(forms.Form):
@@ -42,7 +35,7 @@ class CodeForm(forms.Form):
 
     def __init__(self, *args, submit: str = "Continue", **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(submit)
+        self.helper = submit_helper(submit)
 
 
 class EnrolForm(forms.Form):
@@ -58,7 +51,7 @@ class EnrolForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Turn on"))
+        self.helper = submit_helper(_("Turn on"))
 
 
 class ReauthForm(forms.Form):
@@ -80,7 +73,7 @@ class ReauthForm(forms.Form):
         self.fields["token"].required = code_required
         if not code_required:
             del self.fields["token"]
-        self.helper = _helper(_("Confirm"))
+        self.helper = submit_helper(_("Confirm"))
 
 
 class PasswordChangeForm(forms.Form):
@@ -99,7 +92,7 @@ class PasswordChangeForm(forms.Form):
     def __init__(self, *args, user: User, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
-        self.helper = _helper(_("Change password"))
+        self.helper = submit_helper(_("Change password"))
 
     def clean_old_password(self) -> str:
         value = self.cleaned_data["old_password"]
@@ -131,7 +124,7 @@ class SetPasswordForm(forms.Form):
     def __init__(self, *args, user: User, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
-        self.helper = _helper(_("Set password"))
+        self.helper = submit_helper(_("Set password"))
 
     def clean_new_password(self) -> str:
         value = self.cleaned_data["new_password"]

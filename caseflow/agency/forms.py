@@ -4,19 +4,12 @@ from __future__ import annotations
 
 import zoneinfo
 
-from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Submit
 from django import forms
 from django.conf import settings
 
 from caseflow.accounts.models import AdvocateTitle, Role, Team, User, role_words
+from caseflow.lib.forms import submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
-
-
-def _helper(label: str) -> FormHelper:
-    helper = FormHelper()
-    helper.add_input(Submit("submit", label))
-    return helper
 
 
 class StaffForm(forms.Form):
@@ -55,7 +48,7 @@ class StaffForm(forms.Form):
         ]
         if editing is not None:
             self.fields["username"].disabled = True
-        self.helper = _helper(_("Save"))
+        self.helper = submit_helper(_("Save"))
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
@@ -83,7 +76,7 @@ class TeamForm(forms.Form):
         members.label_from_instance = lambda u: (  # type: ignore[assignment]
             f"{u.get_full_name() or u.username} ({u.membership.get_role_display()})"
         )
-        self.helper = _helper(_("Save"))
+        self.helper = submit_helper(_("Save"))
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
@@ -106,7 +99,7 @@ class LanguageForm(forms.Form):
             ("", _("My agency's language (%(name)s)") % {"name": agency_language_name}),
             *settings.LANGUAGES,
         ]
-        self.helper = _helper(_("Save"))
+        self.helper = submit_helper(_("Save"))
 
 
 class AgencyLanguageForm(forms.Form):
@@ -134,7 +127,7 @@ class AgencyLanguageForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Save"))
+        self.helper = submit_helper(_("Save"))
 
 
 class TimeZoneForm(forms.Form):
@@ -150,4 +143,4 @@ class TimeZoneForm(forms.Form):
         super().__init__(*args, **kwargs)
         zones = sorted(z for z in zoneinfo.available_timezones() if "/" in z)
         self.fields["time_zone"].choices = [(z, z.replace("_", " ")) for z in zones]  # type: ignore[attr-defined]
-        self.helper = _helper(_("Save the time zone"))
+        self.helper = submit_helper(_("Save the time zone"))

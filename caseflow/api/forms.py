@@ -5,14 +5,13 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
-from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Submit
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from caseflow import policy
 from caseflow.accounts.models import Team
 from caseflow.api import webhooks
+from caseflow.lib.forms import submit_helper
 from caseflow.outbox.events import EventKind
 
 SCOPE_LABELS = {
@@ -21,13 +20,6 @@ SCOPE_LABELS = {
     policy.SCOPE_CASES_NARRATIVE: _("Also read the summary text and follow-up details"),
     policy.SCOPE_REPORTS: _("Read the funder reports' aggregate figures"),
 }
-
-
-def _helper(label: Any) -> FormHelper:
-    helper = FormHelper()
-    helper.form_method = "post"
-    helper.add_input(Submit("submit", label))
-    return helper
 
 
 class IntegrationForm(forms.Form):
@@ -66,7 +58,7 @@ class IntegrationForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = teams  # type: ignore[attr-defined]
         self.today = today
-        self.helper = _helper(_("Register the integration"))
+        self.helper = submit_helper(_("Register the integration"))
 
     def clean_expires_on(self) -> Any:
         value = self.cleaned_data["expires_on"]
@@ -109,7 +101,7 @@ class SubscriptionForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Subscribe"))
+        self.helper = submit_helper(_("Subscribe"))
 
     def clean_url(self) -> str:
         url = self.cleaned_data["url"]

@@ -12,25 +12,18 @@ from decimal import Decimal
 
 from babel.core import UnknownLocaleError
 from babel.numbers import get_currency_name
-from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from caseflow.assistance.models import CURRENCIES, MAX_AMOUNT, FundingSource, PayeeKind, Purpose
 from caseflow.cases import evidence as files
+from caseflow.lib.forms import submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 
 TEXT_MAX = 4000
 #: How far back a payment may be dated: a year further back is a typing slip.
 OLDEST_YEARS = 5
-
-
-def _helper(label: str) -> FormHelper:
-    helper = FormHelper()
-    helper.add_input(Submit("submit", label))
-    return helper
 
 
 def currency_choices() -> list[tuple[str, str]]:
@@ -109,7 +102,7 @@ class PaymentForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["funding_source"].queryset = sources
         self.fields["currency"].choices = currency_choices()
-        self.helper = _helper(_("Record the payment"))
+        self.helper = submit_helper(_("Record the payment"))
 
     def clean_paid_on(self) -> dt.date:
         value = self.cleaned_data["paid_on"]
@@ -135,7 +128,7 @@ class ReceiptForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Add the receipt"))
+        self.helper = submit_helper(_("Add the receipt"))
 
 
 class Decision(forms.Form):
@@ -155,7 +148,7 @@ class Decision(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Save the decision"))
+        self.helper = submit_helper(_("Save the decision"))
 
     def clean(self):
         cleaned = super().clean()

@@ -25,16 +25,11 @@ from caseflow.cases.models import (
 )
 from caseflow.cases.timeline import PEOPLE, Query
 from caseflow.lib import spoken_languages
+from caseflow.lib.forms import submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 
 NAME_MAX = 200
 TEXT_MAX = 4000
-
-
-def _helper(label: str) -> FormHelper:
-    helper = FormHelper()
-    helper.add_input(Submit("submit", label))
-    return helper
 
 
 def validate_birth_date(value: dt.date | None) -> None:
@@ -265,7 +260,7 @@ class IntakeForm(forms.Form):
             *choices,
         ]
         configure_fields(self, field_config, self.OPTIONAL_FIELDS)
-        self.helper = _helper(_("Open case"))
+        self.helper = submit_helper(_("Open case"))
 
     def clean_reference(self) -> str:
         return self.cleaned_data["reference"].strip()
@@ -314,7 +309,7 @@ class CaseEditForm(forms.Form):
     def __init__(self, *args, field_config=None, **kwargs):
         super().__init__(*args, **kwargs)
         configure_fields(self, field_config, self.OPTIONAL_FIELDS)
-        self.helper = _helper(_("Save"))
+        self.helper = submit_helper(_("Save"))
 
     def clean_reference(self) -> str:
         return self.cleaned_data["reference"].strip()
@@ -344,7 +339,7 @@ class PartyForm(PartyFieldsMixin, LanguageNeedsMixin):
             configure_fields(self, role_fields.get(roles[0][0]), self.OPTIONAL_FIELDS)
         else:
             self._configure_for_roles(role_fields)
-        self.helper = _helper(_("Save"))
+        self.helper = submit_helper(_("Save"))
 
     def _configure_for_roles(self, role_fields) -> None:
         names = self.role_names
@@ -401,7 +396,7 @@ class AssignForm(forms.Form):
         self.fields["others"].label_from_instance = _staff_label
         if idva:
             self.fields["primary"].label = _("Primary IDVA")
-        self.helper = _helper(_("Save assignment"))
+        self.helper = submit_helper(_("Save assignment"))
 
 
 class RestrictForm(forms.Form):
@@ -417,7 +412,7 @@ class RestrictForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["users"].queryset = users
         self.fields["users"].label_from_instance = _staff_label
-        self.helper = _helper(_("Save"))
+        self.helper = submit_helper(_("Save"))
 
 
 class StatusForm(forms.Form):
@@ -445,7 +440,7 @@ class BreakGlassForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Open the case"))
+        self.helper = submit_helper(_("Open the case"))
 
 
 def offer_to_open_despite_conflict(form: forms.Form) -> None:
@@ -509,7 +504,7 @@ class EmergencyByNameForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Open the case with emergency access"))
+        self.helper = submit_helper(_("Open the case with emergency access"))
         self.helper.form_action = "cases:find_emergency"
 
 
@@ -616,7 +611,7 @@ class RiskLevelForm(forms.Form):
         self.fields["risk_level"].choices = [  # type: ignore[attr-defined]
             (value, label) for value, label in RiskLevel.choices if value != current
         ]
-        self.helper = _helper(gettext("Change the risk level"))
+        self.helper = submit_helper(gettext("Change the risk level"))
 
 
 def _blank(choices) -> list[tuple[str, str]]:
@@ -687,7 +682,7 @@ class ClosureForm(forms.Form):
             self.fields["needs_met"].choices = list(open_needs)
         else:
             del self.fields["needs_met"]
-        self.helper = _helper(submit_label)
+        self.helper = submit_helper(submit_label)
         self.helper.form_id = "closure-form"
 
     def clean(self):
@@ -726,7 +721,7 @@ class ClosureReasonForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(gettext("Add the reason"))
+        self.helper = submit_helper(gettext("Add the reason"))
 
 
 class ReassignFilterForm(forms.Form):
@@ -768,7 +763,7 @@ class ReassignForm(forms.Form):
         )
         self.fields["primary"].queryset = advocates
         self.fields["primary"].label_from_instance = _staff_label
-        self.helper = _helper(_("Hand over the cases chosen"))
+        self.helper = submit_helper(_("Hand over the cases chosen"))
         self.helper.form_id = "reassign-form"
 
 
@@ -797,4 +792,4 @@ class CoverForm(forms.Form):
         for name in ("absent", "covering"):
             self.fields[name].queryset = people
             self.fields[name].label_from_instance = _staff_label
-        self.helper = _helper(_("Set the cover"))
+        self.helper = submit_helper(_("Set the cover"))

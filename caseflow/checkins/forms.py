@@ -6,8 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import zoneinfo
 
-from crispy_forms.helper import FormHelper
-from crispy_forms.layout import HTML, Column, Fieldset, Layout, Row, Submit
+from crispy_forms.layout import HTML, Column, Fieldset, Layout, Row
 from django import forms
 from django.utils import timezone
 
@@ -17,6 +16,7 @@ from caseflow.cases.models import Channel
 from caseflow.checkins.models import CheckInOutcome
 from caseflow.inbox.kinds import GeneralFollowUpKind, followup_kind_choices
 from caseflow.lib import recurrence, weekly_windows
+from caseflow.lib.forms import submit_helper
 from caseflow.lib.i18n import advocate_or_idva
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -119,12 +119,6 @@ def _staff_label(user: User) -> str:
     return user.get_full_name() or user.username
 
 
-def _helper(label: str) -> FormHelper:
-    helper = FormHelper()
-    helper.add_input(Submit("submit", label))
-    return helper
-
-
 class CheckInForm(forms.Form):
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     time = forms.TimeField(label=_("Time"), widget=forms.TimeInput(attrs={"type": "time"}))
@@ -163,7 +157,7 @@ class CheckInForm(forms.Form):
             self.fields["channel"].help_text = _("Safe channels: ") + ", ".join(
                 str(c[1]) for c in safe
             )
-        self.helper = _helper(_("Schedule check-in"))
+        self.helper = submit_helper(_("Schedule check-in"))
         self.helper.layout = Layout(
             "date",
             "time",
@@ -237,7 +231,7 @@ class OutcomeForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Record outcome"))
+        self.helper = submit_helper(_("Record outcome"))
 
     def clean_reschedule_date(self):
         value = self.cleaned_data.get("reschedule_date")
@@ -282,7 +276,7 @@ class FollowUpForm(forms.Form):
         self.fields["assignee"].queryset = assignees
         self.fields["assignee"].label_from_instance = _staff_label  # type: ignore[attr-defined]
         self.fields["due_at"].help_text = zones.your_time()
-        self.helper = _helper(_("Save follow-up"))
+        self.helper = submit_helper(_("Save follow-up"))
 
     def clean_due_at(self):
         value = self.cleaned_data["due_at"]
@@ -369,7 +363,7 @@ class SafeContactForm(forms.Form):
                     css_class="safe-window-row",
                 )
             )
-        self.helper = _helper(_("Save"))
+        self.helper = submit_helper(_("Save"))
         self.helper.layout = Layout(
             "timezone",
             "channels",

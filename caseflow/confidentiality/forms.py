@@ -14,21 +14,11 @@ from django.utils.translation import gettext, ngettext
 from caseflow.cases.models import FIELD_PLACES, IntakeField, Party, PartyRole
 from caseflow.confidentiality import services
 from caseflow.confidentiality.models import Category, CompelledKind
+from caseflow.lib.forms import date_field, submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 
 TEXT_MAX = 2000
 CATEGORY_REQUIRED = _("Choose at least one category of information.")
-
-
-def _helper(label: str, method: str = "post") -> FormHelper:
-    helper = FormHelper()
-    helper.form_method = method
-    helper.add_input(Submit("submit", label))
-    return helper
-
-
-def _date_field(label: str, **kw) -> forms.DateField:
-    return forms.DateField(label=label, widget=forms.DateInput(attrs={"type": "date"}), **kw)
 
 
 def _categories_field(label: str) -> forms.MultipleChoiceField:
@@ -62,8 +52,8 @@ class ReleaseForm(forms.Form):
         label=_("Purpose"), max_length=TEXT_MAX, widget=forms.Textarea({"rows": 2})
     )
     categories = _categories_field(_("Information the survivor agreed to share"))
-    signed_on = _date_field(_("Signed on"))
-    expires_on = _date_field(
+    signed_on = date_field(_("Signed on"))
+    expires_on = date_field(
         _("Expires on"),
         error_messages={"required": _("Give an expiry date: every release is time-limited.")},
         help_text=_("At most 12 months after signing."),
@@ -82,7 +72,7 @@ class ReleaseForm(forms.Form):
         for_child.choices = [("", "—")] + [
             (p.public_id, _party_label(p)) for p in parties if p.role == PartyRole.CHILD
         ]
-        self.helper = _helper(_("Record release"))
+        self.helper = submit_helper(_("Record release"))
 
     def clean_recipient(self) -> str:
         value = self.cleaned_data["recipient"].strip()
@@ -119,7 +109,7 @@ class RevokeForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Revoke release"))
+        self.helper = submit_helper(_("Revoke release"))
 
 
 class ReferralPackForm(forms.Form):
@@ -133,7 +123,7 @@ class ReferralPackForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Produce referral pack"))
+        self.helper = submit_helper(_("Produce referral pack"))
 
     def clean_recipient(self) -> str:
         value = self.cleaned_data["recipient"].strip()
@@ -171,7 +161,7 @@ class _ExportForm(forms.Form):
             choices=[("", "—")] + [(r.public_id, release_label(r, today)) for r in releases]
         )
         self.fields["release"].error_messages["required"] = _("Choose the release to share under.")
-        self.helper = _helper(self.submit_label)
+        self.helper = submit_helper(self.submit_label)
 
     def clean_recipient(self) -> str:
         value = self.cleaned_data["recipient"].strip()
@@ -224,7 +214,7 @@ class CaseExportForm(_ExportForm):
 
 class CompelledForm(forms.Form):
     kind = forms.ChoiceField(choices=CompelledKind.choices, label=_("Court order or subpoena"))
-    received_on = _date_field(_("Received on"))
+    received_on = date_field(_("Received on"))
     issuer = forms.CharField(max_length=200, label=_("Issuing court or body"))
     reference = forms.CharField(max_length=120, label=_("Its reference"))
     demanded = forms.CharField(
@@ -232,11 +222,11 @@ class CompelledForm(forms.Form):
     )
     recipient = forms.CharField(max_length=200, label=_("Disclosed to"))
     categories = _categories_field(_("What was disclosed"))
-    disclosed_on = _date_field(_("Disclosed on"))
+    disclosed_on = date_field(_("Disclosed on"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Record compelled disclosure"))
+        self.helper = submit_helper(_("Record compelled disclosure"))
 
     def clean_received_on(self) -> dt.date:
         value = self.cleaned_data["received_on"]
@@ -270,7 +260,7 @@ class RetentionForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Save schedule"))
+        self.helper = submit_helper(_("Save schedule"))
 
     def clean(self):
         data = super().clean()
@@ -310,7 +300,7 @@ class FieldSettingsForm(forms.Form):
                 required=False,
                 label=_("Label for %(label)s (blank: the default)") % {"label": label},
             )
-        self.helper = _helper(_("Save field settings"))
+        self.helper = submit_helper(_("Save field settings"))
 
     @staticmethod
     def initial_from(config: dict[str, dict]) -> dict:
@@ -337,12 +327,12 @@ class ReportForm(forms.Form):
         required=False,
         label=_("Break down by"),
     )
-    start = _date_field(_("Cases opened from"))
-    end = _date_field(_("to"))
+    start = date_field(_("Cases opened from"))
+    end = date_field(_("to"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Preview"), method="get")
+        self.helper = submit_helper(_("Preview"), method="get")
 
     def clean(self):
         data = super().clean()

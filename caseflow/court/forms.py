@@ -4,24 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Submit
 from django import forms
 
 from caseflow.accounts import zones
 from caseflow.court.models import Attendance, HearingKind, HearingOutcome, Support
 from caseflow.court.orders import PlanOrder
 from caseflow.court.services import starts_at_problem
+from caseflow.lib.forms import submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 
 TEXT_MAX = 2000
-
-
-def _helper(label: Any) -> FormHelper:
-    helper = FormHelper()
-    helper.form_method = "post"
-    helper.add_input(Submit("submit", label))
-    return helper
 
 
 class HearingForm(forms.Form):
@@ -52,7 +44,7 @@ class HearingForm(forms.Form):
     def __init__(self, *args: Any, submit: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["starts_at"].help_text = zones.your_time()
-        self.helper = _helper(submit or _("Record the hearing"))
+        self.helper = submit_helper(submit or _("Record the hearing"))
 
     def clean_starts_at(self):
         value = self.cleaned_data["starts_at"]
@@ -94,7 +86,7 @@ class OutcomeForm(forms.Form):
                 "The safety plan records no protective order yet: record an order there, "
                 "then choose it here."
             )
-        self.helper = _helper(_("Save the outcome"))
+        self.helper = submit_helper(_("Save the outcome"))
 
 
 class StepsForm(forms.Form):
@@ -107,4 +99,4 @@ class StepsForm(forms.Form):
     def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["steps"].choices = choices  # type: ignore[attr-defined]
-        self.helper = _helper(_("Add the ticked steps"))
+        self.helper = submit_helper(_("Add the ticked steps"))

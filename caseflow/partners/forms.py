@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Submit
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from caseflow.confidentiality.models import Category, Release
+from caseflow.lib.forms import date_field, submit_helper
 from caseflow.partners.models import (
     NOT_ASKED,
     QUESTIONS,
@@ -24,22 +23,6 @@ from caseflow.partners.models import (
 )
 
 TEXT_MAX = 2000
-
-
-def _helper(label: Any) -> FormHelper:
-    helper = FormHelper()
-    helper.form_method = "post"
-    helper.add_input(Submit("submit", label))
-    return helper
-
-
-def _date(label: Any, required: bool = True, **kw: Any) -> forms.DateField:
-    return forms.DateField(
-        label=label,
-        required=required,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-        **kw,
-    )
 
 
 def _choose(field: forms.Field, choices: Any) -> None:
@@ -77,13 +60,13 @@ class MeetingReferralForm(forms.Form):
         choices=SharingBasis.choices, widget=forms.RadioSelect, label=_("Shared under")
     )
     release = forms.ChoiceField(required=False, label=_("Consent to share (if shared under it)"))
-    referred_on = _date(_("Referred on"))
-    meeting_on = _date(_("Meeting date (if known)"), required=False)
+    referred_on = date_field(_("Referred on"))
+    meeting_on = date_field(_("Meeting date (if known)"), required=False)
 
     def __init__(self, *args: Any, releases: list[Release], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _choose(self.fields["release"], release_choices(releases))
-        self.helper = _helper(_("Refer to the meeting"))
+        self.helper = submit_helper(_("Refer to the meeting"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -95,7 +78,7 @@ class MeetingReferralForm(forms.Form):
 
 
 class MeetingUpdateForm(forms.Form):
-    meeting_on = _date(_("Meeting date"), required=False)
+    meeting_on = date_field(_("Meeting date"), required=False)
     outcome = forms.CharField(
         max_length=TEXT_MAX,
         required=False,
@@ -105,7 +88,7 @@ class MeetingUpdateForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Save the meeting"))
+        self.helper = submit_helper(_("Save the meeting"))
 
 
 class ActionForm(forms.Form):
@@ -116,12 +99,12 @@ class ActionForm(forms.Form):
     owner_agency = forms.CharField(
         max_length=200, required=False, label=_("…or by another agency (its name)")
     )
-    due_on = _date(_("Due on"))
+    due_on = date_field(_("Due on"))
 
     def __init__(self, *args: Any, owners: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _choose(self.fields["owner"], [("", _("Nobody here")), *owners])
-        self.helper = _helper(_("Add the action"))
+        self.helper = submit_helper(_("Add the action"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -156,8 +139,8 @@ class ReferralForm(forms.Form):
     release = forms.ChoiceField(
         required=False, label=_("Consent to share that allows it (for a referral out)")
     )
-    sent_on = _date(_("Sent or received on"))
-    respond_by = _date(_("Reply expected by"), required=False)
+    sent_on = date_field(_("Sent or received on"))
+    respond_by = date_field(_("Reply expected by"), required=False)
 
     def __init__(
         self,
@@ -171,18 +154,18 @@ class ReferralForm(forms.Form):
         _choose(self.fields["needs"], needs)
         if not needs:
             del self.fields["needs"]
-        self.helper = _helper(_("Record the referral"))
+        self.helper = submit_helper(_("Record the referral"))
 
 
 class ReferralStateForm(forms.Form):
     state = forms.ChoiceField(choices=ReferralState.choices, label=_("Where it has got to"))
-    on = _date(_("On"))
+    on = date_field(_("On"))
     version = forms.IntegerField(widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, allowed: set[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _choose(self.fields["state"], [c for c in ReferralState.choices if c[0] in allowed])
-        self.helper = _helper(_("Save"))
+        self.helper = submit_helper(_("Save"))
 
 
 class DemographicsForm(forms.Form):
@@ -202,7 +185,7 @@ class DemographicsForm(forms.Form):
                 initial=NOT_ASKED,
                 label=setting.get("label") or label,
             )
-        self.helper = _helper(_("Save the answers"))
+        self.helper = submit_helper(_("Save the answers"))
 
 
 class PartnerSettingsForm(forms.Form):
@@ -224,4 +207,4 @@ class PartnerSettingsForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Save the settings"))
+        self.helper = submit_helper(_("Save the settings"))

@@ -12,6 +12,7 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
+from caseflow.lib.forms import date_field
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import instruments as engine
 from caseflow.safety import sections
@@ -23,12 +24,6 @@ YES_NO = [("yes", _("Yes")), ("no", _("No")), ("", _("Not answered"))]
 
 def _textarea(rows: int = 3) -> forms.Textarea:
     return forms.Textarea({"rows": rows})
-
-
-def _date_field(label: str) -> forms.DateField:
-    return forms.DateField(
-        required=False, label=label, widget=forms.DateInput(attrs={"type": "date"})
-    )
 
 
 class PlanForm(forms.Form):
@@ -64,11 +59,11 @@ class PlanForm(forms.Form):
                 max_length=100,
                 required=False,
             )
-            self.fields[p + "granted"] = _date_field(
-                _("Order %(slot)s: granted on") % {"slot": slot}
+            self.fields[p + "granted"] = date_field(
+                _("Order %(slot)s: granted on") % {"slot": slot}, required=False
             )
-            self.fields[p + "expires"] = _date_field(
-                _("Order %(slot)s: expires on") % {"slot": slot}
+            self.fields[p + "expires"] = date_field(
+                _("Order %(slot)s: expires on") % {"slot": slot}, required=False
             )
             self.fields[p + "conditions"] = forms.CharField(
                 label=_("Order %(slot)s: conditions") % {"slot": slot},

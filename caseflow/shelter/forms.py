@@ -4,30 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Submit
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from caseflow.lib.forms import date_field, submit_helper
 from caseflow.shelter.models import Access
 
 TEXT_MAX = 2000
-
-
-def _helper(label: Any) -> FormHelper:
-    helper = FormHelper()
-    helper.form_method = "post"
-    helper.add_input(Submit("submit", label))
-    return helper
-
-
-def _date(label: Any, required: bool = True, **kw: Any) -> forms.DateField:
-    return forms.DateField(
-        label=label,
-        required=required,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-        **kw,
-    )
 
 
 def _features(label: Any) -> forms.MultipleChoiceField:
@@ -56,7 +39,7 @@ class SiteForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Save the site"))
+        self.helper = submit_helper(_("Save the site"))
 
 
 class RoomForm(forms.Form):
@@ -68,7 +51,7 @@ class RoomForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["site"].choices = sites  # type: ignore[attr-defined]
         self.fields["site"].error_messages["invalid_choice"] = _("Choose one of your sites.")
-        self.helper = _helper(_("Add the room"))
+        self.helper = submit_helper(_("Add the room"))
 
 
 class BedForm(forms.Form):
@@ -80,17 +63,17 @@ class BedForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["room"].choices = rooms  # type: ignore[attr-defined]
         self.fields["room"].error_messages["invalid_choice"] = _("Choose a room of your sites.")
-        self.helper = _helper(_("Add the bed"))
+        self.helper = submit_helper(_("Add the bed"))
 
 
 class StayForm(forms.Form):
     case = forms.ChoiceField(label=_("Case"))
     bed = forms.ChoiceField(label=_("Bed"))
-    starts_on = _date(_("First night"))
-    ends_on = _date(
+    starts_on = date_field(_("First night"))
+    ends_on = date_field(
         _("Leaves on"), required=False, help_text=_("Leave empty while no end is fixed.")
     )
-    planned_end_on = _date(_("Planned to leave on"), required=False)
+    planned_end_on = date_field(_("Planned to leave on"), required=False)
     children = forms.IntegerField(
         label=_("Children staying with her"), min_value=0, max_value=20, initial=0
     )
@@ -117,7 +100,7 @@ class StayForm(forms.Form):
         self.fields["bed"].error_messages["invalid_choice"] = _(
             "This bed is not at a site you can book. Choose another bed."
         )
-        self.helper = _helper(_("Book the stay"))
+        self.helper = submit_helper(_("Book the stay"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -133,21 +116,21 @@ class StayForm(forms.Form):
 
 
 class StayEndForm(forms.Form):
-    ends_on = _date(_("Left on"), help_text=_("Her last night was the night before."))
+    ends_on = date_field(_("Left on"), help_text=_("Her last night was the night before."))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("End the stay"))
+        self.helper = submit_helper(_("End the stay"))
 
 
 class TurnAwayForm(forms.Form):
-    on = _date(_("Date"))
+    on = date_field(_("Date"))
     adults = forms.IntegerField(label=_("Adults"), min_value=1, max_value=20, initial=1)
     children = forms.IntegerField(label=_("Children"), min_value=0, max_value=20, initial=0)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.helper = _helper(_("Count this household"))
+        self.helper = submit_helper(_("Count this household"))
 
 
 class NeedsForm(forms.Form):

@@ -1,0 +1,29 @@
+"""Pieces every part of caseflow's forms is built from (crispy-forms, Bootstrap 5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Submit
+from django import forms
+
+
+def submit_helper(label: Any, method: str = "post") -> FormHelper:
+    """A form helper with one submit button saying ``label``."""
+    helper = FormHelper()
+    helper.form_method = method
+    helper.add_input(Submit("submit", label))
+    return helper
+
+
+def date_field(label: Any, required: bool = True, **kw: Any) -> forms.DateField:
+    """A day, picked with the browser's date input. Its value is written year-month-day
+    whatever the reader's language, as the date input needs (a localised value would show as
+    empty)."""
+    return forms.DateField(
+        label=label,
+        required=required,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        **kw,
+    )
