@@ -7,7 +7,7 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 
 from caseflow.accounts.models import User
-from caseflow.lib.forms import submit_helper
+from caseflow.lib.form_parts import submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 
 

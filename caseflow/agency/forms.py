@@ -8,7 +8,7 @@ from django import forms
 from django.conf import settings
 
 from caseflow.accounts.models import AdvocateTitle, Role, Team, User, role_words
-from caseflow.lib.forms import submit_helper
+from caseflow.lib.form_parts import submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 
 

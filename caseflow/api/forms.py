@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from caseflow import policy
 from caseflow.accounts.models import Team
 from caseflow.api import webhooks
-from caseflow.lib.forms import submit_helper
+from caseflow.lib.form_parts import submit_helper
 from caseflow.outbox.events import EventKind
 
 SCOPE_LABELS = {

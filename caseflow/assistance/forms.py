@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 
 from caseflow.assistance.models import CURRENCIES, MAX_AMOUNT, FundingSource, PayeeKind, Purpose
 from caseflow.cases import evidence as files
-from caseflow.lib.forms import submit_helper
+from caseflow.lib.form_parts import submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 
 TEXT_MAX = 4000

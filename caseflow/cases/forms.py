@@ -25,7 +25,7 @@ from caseflow.cases.models import (
 )
 from caseflow.cases.timeline import PEOPLE, Query
 from caseflow.lib import spoken_languages
-from caseflow.lib.forms import submit_helper
+from caseflow.lib.form_parts import submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 
 NAME_MAX = 200

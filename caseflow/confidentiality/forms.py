@@ -14,7 +14,7 @@ from django.utils.translation import gettext, ngettext
 from caseflow.cases.models import FIELD_PLACES, IntakeField, Party, PartyRole
 from caseflow.confidentiality import services
 from caseflow.confidentiality.models import Category, CompelledKind
-from caseflow.lib.forms import date_field, submit_helper
+from caseflow.lib.form_parts import date_field, submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 
 TEXT_MAX = 2000

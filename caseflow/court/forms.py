@@ -10,7 +10,7 @@ from caseflow.accounts import zones
 from caseflow.court.models import Attendance, HearingKind, HearingOutcome, Support
 from caseflow.court.orders import PlanOrder
 from caseflow.court.services import starts_at_problem
-from caseflow.lib.forms import submit_helper
+from caseflow.lib.form_parts import submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 
 TEXT_MAX = 2000

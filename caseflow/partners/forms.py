@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from caseflow.confidentiality.models import Category, Release
-from caseflow.lib.forms import date_field, submit_helper
+from caseflow.lib.form_parts import date_field, submit_helper
 from caseflow.partners.models import (
     NOT_ASKED,
     QUESTIONS,

@@ -12,7 +12,7 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
-from caseflow.lib.forms import date_field
+from caseflow.lib.form_parts import date_field
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import instruments as engine
 from caseflow.safety import sections

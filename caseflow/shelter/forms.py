@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from caseflow.lib.forms import date_field, submit_helper
+from caseflow.lib.form_parts import date_field, submit_helper
 from caseflow.shelter.models import Access
 
 TEXT_MAX = 2000
