@@ -70,6 +70,21 @@ def is_the_other_party(case: Case, name: str) -> bool:
     return Party.objects.filter(case=case, role=PartyRole.OTHER_PARTY, name_index=index).exists()
 
 
+def _store_receipts(
+    *, actor: User, payment: Payment, receipts: Sequence[files.CheckedFile], written: list[str]
+) -> list[Receipt]:
+    """The payment's receipts, written with the evidence machinery (quota, encryption)."""
+    return files.store_with_rows(
+        Receipt,
+        case=payment.case,
+        actor=actor,
+        checked=receipts,
+        prefix=RECEIPT_PREFIX,
+        written=written,
+        payment=payment,
+    )
+
+
 @transaction.atomic
 def payment_record(
     *,
@@ -117,15 +132,7 @@ def payment_record(
     )
     payment.save()
     with files.removed_on_failure() as written:
-        stored = files.store_with_rows(
-            Receipt,
-            case=case,
-            actor=actor,
-            checked=receipts,
-            prefix=RECEIPT_PREFIX,
-            written=written,
-            payment=payment,
-        )
+        stored = _store_receipts(actor=actor, payment=payment, receipts=receipts, written=written)
         record(
             "payment.record",
             actor=actor,
@@ -190,15 +197,7 @@ def receipt_add(
     policy.require(actor, case, "edit")
     files.lock_case_for_quota(case, receipts)
     with files.removed_on_failure() as written:
-        stored = files.store_with_rows(
-            Receipt,
-            case=case,
-            actor=actor,
-            checked=receipts,
-            prefix=RECEIPT_PREFIX,
-            written=written,
-            payment=payment,
-        )
+        stored = _store_receipts(actor=actor, payment=payment, receipts=receipts, written=written)
         record(
             "payment.receipt_add",
             actor=actor,
