@@ -275,6 +275,21 @@ def supervised_teams(user: Any) -> QuerySet[Team]:
     return Team.objects.filter(members=user)
 
 
+def supervised_caseworkers(user: Any) -> QuerySet[User]:
+    """Active advocates and supervisors of the teams ``user`` supervises (who may cover, be
+    covered, or be handed cases by them)."""
+    return (
+        User.objects.filter(
+            teams__in=supervised_teams(user),
+            is_active=True,
+            membership__is_active=True,
+            membership__role__in=CASEWORK_ROLES,
+        )
+        .distinct()
+        .order_by("first_name", "last_name", "username")
+    )
+
+
 def assignable_users(case: Case) -> QuerySet[User]:
     """Who may be assigned to ``case``: active advocates and supervisors of its agency."""
     return User.objects.filter(

@@ -28,25 +28,13 @@ from caseflow.lib.i18n import gettext_lazy as _
 LONGEST = dt.timedelta(days=92)
 
 
-def team_people(actor: Any) -> QuerySet[User]:
-    """Active advocates and supervisors of the teams ``actor`` supervises."""
-    return (
-        User.objects.filter(
-            teams__in=policy.supervised_teams(actor),
-            is_active=True,
-            membership__is_active=True,
-            membership__role__in=policy.CASEWORK_ROLES,
-        )
-        .distinct()
-        .order_by("first_name", "last_name", "username")
-    )
-
-
 def covers_to_show(actor: Any) -> QuerySet[Cover]:
     """Covers now and to come for the people of the actor's teams."""
     return (
         Cover.objects.filter(
-            absent__in=team_people(actor), ended_at__isnull=True, ends_at__gt=timezone.now()
+            absent__in=policy.supervised_caseworkers(actor),
+            ended_at__isnull=True,
+            ends_at__gt=timezone.now(),
         )
         .select_related("absent", "covering")
         .order_by("starts_at", "pk")
@@ -70,7 +58,7 @@ def cover_set(
     people that cannot be."""
     if policy.active_role(actor) != Role.SUPERVISOR:
         raise PermissionDenied
-    people = set(team_people(actor).values_list("pk", flat=True))
+    people = set(policy.supervised_caseworkers(actor).values_list("pk", flat=True))
     if absent.pk not in people or covering.pk not in people:
         raise PermissionDenied
     if absent.pk == covering.pk:
@@ -113,7 +101,9 @@ def cover_set(
 @transaction.atomic
 def cover_end(*, actor: User, cover: Cover) -> Cover:
     """End a cover now (the absent colleague is back early)."""
-    if cover.absent_id not in set(team_people(actor).values_list("pk", flat=True)):
+    if cover.absent_id not in set(
+        policy.supervised_caseworkers(actor).values_list("pk", flat=True)
+    ):
         raise PermissionDenied
     locked = Cover.objects.select_for_update().get(pk=cover.pk)
     if locked.ended_at is None and locked.ends_at > timezone.now():

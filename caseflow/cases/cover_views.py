@@ -28,7 +28,7 @@ def _require_supervisor(request: AuthenticatedRequest) -> None:
 def cover_list(request: AuthenticatedRequest) -> HttpResponse:
     """Covers now and to come in the supervisor's teams, and the form to set one."""
     _require_supervisor(request)
-    form = CoverForm(request.POST or None, people=cover.team_people(request.user))
+    form = CoverForm(request.POST or None, people=policy.supervised_caseworkers(request.user))
     if request.method == "POST" and form.is_valid():
         try:
             cover.cover_set(

@@ -69,20 +69,6 @@ def reassignable_cases(
     return cases.select_related("team", "primary_advocate").order_by("reference", "pk")
 
 
-def advocates_to_choose(actor: Any) -> QuerySet[User]:
-    """Active advocates and supervisors of the teams ``actor`` supervises."""
-    return (
-        User.objects.filter(
-            teams__in=policy.supervised_teams(actor),
-            is_active=True,
-            membership__is_active=True,
-            membership__role__in=policy.CASEWORK_ROLES,
-        )
-        .distinct()
-        .order_by("first_name", "last_name", "username")
-    )
-
-
 @transaction.atomic
 def cases_reassign(*, actor: User, cases: Iterable[Case], primary: User) -> int:
     """Make ``primary`` the primary advocate of every one of ``cases``; the previous primary

@@ -33,7 +33,7 @@ def reassign_cases(request: AuthenticatedRequest) -> HttpResponse:
     """Choose cases of your teams by advocate, team and risk, then a new primary advocate."""
     if policy.active_role(request.user) != Role.SUPERVISOR:
         raise PermissionDenied
-    advocates = reassign.advocates_to_choose(request.user)
+    advocates = policy.supervised_caseworkers(request.user)
     # Whoever was primary, active or not, can be picked to find their cases.
     current = reassign.reassignable_cases(request.user).values("primary_advocate")
     holders = (advocates | policy.agency_users(request.user).filter(pk__in=current)).distinct()
