@@ -8,10 +8,12 @@ from __future__ import annotations
 import datetime as dt
 
 from caseflow.calls import services
-from caseflow.calls.models import CallerKind, CallNeed, CallResponse, SafetyConcern
+from caseflow.calls.models import Call, CallerKind, CallNeed, CallResponse, SafetyConcern
 from caseflow.cases.models import CaseStatus
 
-DAYS = 88
+#: Calls go back this many days: every day for the last RECENT, fewer before.
+DAYS = 190
+RECENT = 88
 
 NOTES = (
     "Wanted to know what the service offers before deciding anything (fictional).",
@@ -64,7 +66,10 @@ def seed_demo(context) -> None:
         for back in range(DAYS, 0, -1):
             day = now - dt.timedelta(days=back)
             weekend = day.weekday() >= 5
-            count = int(per_day * (1.6 if weekend else 1) + rng.random())
+            # Fewer a day further back: enough that the last finished quarter, which may have
+            # begun six months ago, has calls in the funders' reports.
+            rate = per_day if back <= RECENT else per_day * 0.3
+            count = int(rate * (1.6 if weekend else 1) + rng.random())
             for _ in range(count):
                 hour = rng.choice((9, 11, 13, 16, 18, 19, 20, 21, 22))
                 taken_at = day.replace(hour=hour, minute=rng.randrange(0, 60, 5))
@@ -86,7 +91,15 @@ def seed_demo(context) -> None:
                     fields["follow_up_wanted"] = rng.random() < 0.3
                     if fields["follow_up_wanted"]:
                         fields["follow_up_detail"] = "Weekdays after 6pm; no voicemail."
-                call = services.call_log(**fields)
+                if taken_at < now - services.OLDEST:
+                    # Older than a call may be logged: logged as of today, then dated back (as
+                    # an agency's earlier call log would be brought in).
+                    fields["taken_at"] = now - dt.timedelta(hours=1)
+                    call = services.call_log(**fields)
+                    Call.objects.filter(pk=call.pk).update(taken_at=taken_at, created_at=taken_at)
+                    call.refresh_from_db()
+                else:
+                    call = services.call_log(**fields)
                 if kind == CallerKind.SURVIVOR:
                     named.append(call)
     _take_some_on(context, named)

@@ -169,12 +169,27 @@ def suppress(
     def free(cells: Iterable[int]) -> set[int]:
         return {c for c in cells if c not in hidden and c not in frozen and c not in given}
 
+    def neighbours(cells: Iterable[int]) -> set[int]:
+        return {
+            c
+            for h in cells
+            for s in touching.get(h, [])
+            for c in (grid.sums[s][0], *grid.sums[s][1])
+        }
+
     def complement(cell: int) -> int | None:
-        candidates = free(
-            c for s in touching.get(cell, []) for c in (grid.sums[s][0], *grid.sums[s][1])
-        )
+        candidates = free(neighbours([cell]))
         if not candidates:
-            # Exposed through a chain of sums: hide the smallest cell any hidden cell's sums hold.
+            # Exposed through a chain of sums: the nearest cells along the chain first, the
+            # smallest of them whose hiding keeps ``cell`` from being worked out.
+            seen, ring = {cell}, {cell}
+            for _step in range(4):
+                ring = neighbours(ring) - seen
+                seen |= ring
+                for c in sorted(free(ring), key=rank):
+                    if cell not in exposed(n, grid.sums, hidden | {c}):
+                        return c
+            # Otherwise: hide the smallest cell any hidden cell's sums hold.
             candidates = free(
                 c
                 for h in hidden

@@ -7,6 +7,7 @@ filled in, some of them declined. Everything goes through the partners services.
 from __future__ import annotations
 
 import datetime as dt
+import random
 
 from caseflow.cases.models import CaseStatus, PartyRole, RiskLevel
 from caseflow.confidentiality.models import Category
@@ -18,20 +19,76 @@ HOUSING = "Safe Homes Housing Association (fictional)"
 POLICE = "Riverside Police (fictional)"
 
 
+#: How the demo's answers spread, as weights (an answer not listed is never given): roughly
+#: the people a US domestic-abuse service supports, so that every funder report shows numbers
+#: across its bands (most aged 25 to 44, mostly women, of every background), with "declined"
+#: and "not asked" among them.
+DEMO_WEIGHTS: dict[str, dict[str, int]] = {
+    "age_band": {
+        "13_17": 3,
+        "18_24": 14,
+        "25_34": 30,
+        "35_44": 25,
+        "45_54": 13,
+        "55_59": 5,
+        "60_64": 3,
+        "65_plus": 3,
+        DECLINED: 2,
+        NOT_ASKED: 2,
+    },
+    "gender_identity": {
+        "woman": 82,
+        "man": 9,
+        "non_binary": 3,
+        "transgender": 2,
+        "different": 1,
+        DECLINED: 2,
+        NOT_ASKED: 1,
+    },
+    "race_ethnicity": {
+        "white": 42,
+        "black": 20,
+        "hispanic": 18,
+        "asian": 6,
+        "indigenous": 3,
+        "mena": 2,
+        "pacific": 1,
+        "multiple": 4,
+        "other": 1,
+        DECLINED: 2,
+        NOT_ASKED: 1,
+    },
+    "disability": {"no": 68, "yes": 26, DECLINED: 3, NOT_ASKED: 3},
+    "language": {"english": 76, "spanish": 14, "other": 5, "interpreter": 4, NOT_ASKED: 1},
+    "relationship": {"ex_partner": 45, "partner": 34, "family": 15, "other": 4, DECLINED: 2},
+    "household": {
+        "with_children": 48,
+        "alone": 20,
+        "with_adults": 15,
+        "with_other_party": 9,
+        "no_fixed": 6,
+        NOT_ASKED: 2,
+    },
+    "children": {"none": 30, "one": 29, "two": 25, "three_plus": 14, NOT_ASKED: 2},
+    "immigration": {
+        "citizen": 80,
+        "visa": 8,
+        "no_recourse": 4,
+        "uncertain": 5,
+        DECLINED: 3,
+    },
+}
+
+
 def demo_answers(n: int) -> dict[str, str]:
-    """Plausible answers, concentrated on a few so that the demo's reports show counts, with
-    "declined" and "not asked" among them."""
+    """Survivor ``n``'s answers: drawn by :data:`DEMO_WEIGHTS`, the same for the same ``n``."""
     out = {}
     for i, question in enumerate(QUESTIONS):
-        given = [value for value, _label in answers(question) if value not in (DECLINED, NOT_ASKED)]
-        roll = (n * 7 + i * 3) % 20
-        if roll == 0:
-            out[question] = DECLINED
-        elif roll == 1:
-            out[question] = NOT_ASKED
-        else:
-            # Most answers fall on the first few choices of each question.
-            out[question] = given[(roll + n) % min(len(given), 3 if len(given) > 3 else 2)]
+        weights = DEMO_WEIGHTS[question]
+        given = {value for value, _label in answers(question)}
+        choices = [value for value in weights if value in given]
+        rng = random.Random(n * 1009 + i)
+        out[question] = rng.choices(choices, weights=[weights[c] for c in choices])[0]
     return out
 
 

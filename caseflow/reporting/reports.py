@@ -18,10 +18,15 @@ from typing import Any, NamedTuple, cast
 from cryptography.fernet import Fernet
 from django.conf import settings
 from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
+from django.utils import timezone
 from django.utils.dates import MONTHS
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from caseflow.assistance.models import COUNTED as PAID
+from caseflow.assistance.models import Payment
+from caseflow.calls.models import CallerKind
+from caseflow.calls.selectors import calls_by_caller_kind
 from caseflow.cases.language import language_name, split_languages
 from caseflow.cases.models import (
     AbuseChange,
@@ -61,6 +66,7 @@ from caseflow.partners.models import (
     answers,
 )
 from caseflow.safety.models import RiskAssessment
+from caseflow.shelter.selectors import shelter_figures
 
 # --- Periods ------------------------------------------------------------------------------------
 
@@ -356,13 +362,16 @@ class FunderReport:
     meaning: dict[int, Meaning] = field(default_factory=dict)
     #: Counts of things done in the period, which add up over periods (services, referrals).
     additive: set[int] = field(default_factory=set)
+    #: Figures that count no one (the beds the agency has): in no sum, so what suppression
+    #: decides for them touches no other cell, and always published as they are.
+    public: set[int] = field(default_factory=set)
 
     @property
     def displayed(self) -> set[int]:
         return {c for s in self.sections for r in s.rows for c in r.cells}
 
     def shown(self, index: int) -> Shown:
-        if index in self.hidden:
+        if index in self.hidden and index not in self.public:
             # One mark for every hidden cell: telling the small ones apart would bound the rest.
             return Shown("*", None)
         value = self.grid.values[index]
@@ -370,7 +379,7 @@ class FunderReport:
 
     @property
     def suppressed(self) -> int:
-        return len(self.hidden & self.displayed)
+        return len((self.hidden - self.public) & self.displayed)
 
     @property
     def cells(self) -> int:
@@ -400,6 +409,7 @@ class Builder:
         self.atoms: set[int] = set()
         self.meaning: dict[int, Meaning] = {}
         self.additive: set[int] = set()
+        self.public: set[int] = set()
 
     def breakdown(
         self,
@@ -415,11 +425,13 @@ class Builder:
         cells: Sequence[int] | None = None,
         measure: str = "",
         additive: bool = False,
+        public: bool = False,
     ) -> None:
         """One column of counts by ``choices``; with a ``total`` (key, label) row that the
         counts add up to. ``cells`` are given when the caller made them (bands of finer
         answers); a ``measure`` says what people the counts are (see :data:`Meaning`);
-        ``additive`` counts add up over periods."""
+        ``additive`` counts add up over periods; ``public`` figures count no one (beds) and are
+        never hidden."""
         if cells is None:
             cells = [
                 self.grid.cell(f"{key}:{value}", counts.get(value, 0)) for value, _l in choices
@@ -429,6 +441,8 @@ class Builder:
                     self.meaning[c] = (measure, frozenset([value]))
         if additive:
             self.additive.update(cells)
+        if public:
+            self.public.update(cells)
         rows = [Row(str(label), [c]) for (_v, label), c in zip(choices, cells, strict=True)]
         if total is not None:
             t = self.grid.cell(total[0], sum(self.grid.values[c] for c in cells))
@@ -518,6 +532,7 @@ class Builder:
             unpublished=self.atoms - shown,
             meaning={c: m for c, m in self.meaning.items()},
             additive=set(self.additive),
+            public=set(self.public),
         )
 
     def finish(self, slug: str, title: str, period: Period) -> FunderReport:
@@ -678,6 +693,9 @@ def _services(b: Builder, cases: Served, period: Period) -> None:
     plans = RiskAssessment.objects.filter(
         case_id__in=ids, created_at__gte=period.since, created_at__lt=period.until
     ).count()
+    payments = Payment.objects.filter(
+        case_id__in=ids, state__in=PAID, paid_on__gte=period.start, paid_on__lte=period.end
+    ).count()
     counts = {
         "support": sum(notes.get(k, 0) for k in ("call", "text", "email", "in_person", "video")),
         "court": notes.get(NoteKind.COURT, 0),
@@ -686,6 +704,7 @@ def _services(b: Builder, cases: Served, period: Period) -> None:
         "risk": plans,
         "referrals": referrals,
         "meetings": meetings,
+        "assistance": payments,
     }
     b.breakdown(
         "services",
@@ -698,6 +717,7 @@ def _services(b: Builder, cases: Served, period: Period) -> None:
             ("risk", _("Risk assessments")),
             ("referrals", _("Referrals to other services")),
             ("meetings", _("Referrals to the risk meeting")),
+            ("assistance", _("Emergency financial help (payments made)")),
         ],
         counts,
         total=("services:total", _("All services")),
@@ -724,6 +744,62 @@ def _victimisation(b: Builder, cases: Served, period: Period) -> None:
         total=None,
         column=str(PEOPLE),
         note=_("One person may report several types, so there is no total."),
+    )
+
+
+def _calls(b: Builder, agency_id: int, period: Period) -> None:
+    """Hotline and crisis calls taken in the period, by who called: every call, on a case or
+    not, anonymous ones included (they hold nothing personal and are only counted)."""
+    counts = calls_by_caller_kind(agency_id=agency_id, start=period.since, end=period.until)
+    b.breakdown(
+        "calls",
+        _("Hotline and crisis calls, by who called"),
+        CallerKind.choices,
+        counts,
+        total=("calls:total", _("All calls")),
+        column=_("Calls"),
+        additive=True,
+    )
+
+
+def _shelter(b: Builder, agency_id: int, period: Period) -> None:
+    """Shelter nights, the people sheltered, the beds, and the households turned away for lack
+    of space (:func:`caseflow.shelter.selectors.shelter_figures`)."""
+    figures = shelter_figures(agency_id, period.start, period.end, timezone.now().date())
+    b.breakdown(
+        "shelter",
+        _("Shelter"),
+        [
+            ("nights", _("Shelter nights (a bed slept in for a night)")),
+            ("turn_aways", _("Households turned away for lack of space")),
+            ("turned_people", _("People in the households turned away")),
+        ],
+        {
+            "nights": figures.shelter_nights,
+            "turn_aways": figures.turn_aways,
+            "turned_people": figures.people_turned_away,
+        },
+        total=None,
+        column=_("Count"),
+        additive=True,
+    )
+    b.breakdown(
+        "sheltered",
+        _("People sheltered"),
+        [("adults", _("Adults")), ("children", _("Children staying with them"))],
+        {"adults": figures.adults_sheltered, "children": figures.children_sheltered},
+        total=("sheltered:total", _("Everyone sheltered")),
+        column=str(PEOPLE),
+    )
+    b.breakdown(
+        "beds",
+        _("Bed count"),
+        [("beds", _("Beds in use at the agency's open sites"))],
+        {"beds": figures.beds},
+        total=None,
+        column=_("Beds"),
+        public=True,
+        note=_("Beds count no one, so the figure is never hidden."),
     )
 
 
@@ -755,6 +831,7 @@ def voca_quarterly(agency_id: int, period: Period) -> FunderReport:
     b = Builder()
     _new_and_returning(b, cases, period)
     _services(b, cases, period)
+    _calls(b, agency_id, period)
     _victimisation(b, cases, period)
     _demographic(b, cases, "age_band", _("Age"), VOCA_AGES, VOCA_AGE_LABELS, code="age")
     _demographic(b, cases, "gender_identity", _("Gender identity"))
@@ -807,6 +884,8 @@ def _fvpsa(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         column=_("Referrals"),
         additive=True,
     )
+    _calls(b, agency_id, period)
+    _shelter(b, agency_id, period)
 
 
 HUD_AGES = {
@@ -993,14 +1072,19 @@ REPORTS: dict[str, ReportKind] = {
     "voca": ReportKind(
         "voca",
         gettext_lazy("Quarterly performance measures (VOCA style)"),
-        gettext_lazy("People served, new and continuing, services by type, types of abuse."),
+        gettext_lazy(
+            "People served, new and continuing, services by type, hotline calls, types of abuse."
+        ),
         "federal_quarter",
         voca_quarterly,
     ),
     "fvpsa": ReportKind(
         "fvpsa",
         gettext_lazy("Annual counts (FVPSA style)"),
-        gettext_lazy("People served by age, race and ethnicity, services and referrals."),
+        gettext_lazy(
+            "People served by age, race and ethnicity, services, referrals, hotline calls and "
+            "shelter."
+        ),
         "federal_year",
         fvpsa_annual,
     ),

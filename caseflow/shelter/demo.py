@@ -62,14 +62,15 @@ def seed_demo(context) -> None:
         and c.primary_advocate_id
         and c.parties.filter(role=PartyRole.SURVIVOR).exists()
     ]
-    # Past stays, one bed after another, over the last five months; then the current ones.
+    # Past stays, one bed after another, over the last six months (so the last finished quarter,
+    # which may have begun six months ago, has shelter nights); then the current ones.
     for i, case in enumerate(cases[: len(beds) * 2]):
         bed = beds[i % len(beds)]
         actor = next((u for u in case.assignees.all() if policy.may(u, case, "edit")), None)
         if actor is None:
             continue
         if i < len(beds):
-            starts = today - dt.timedelta(days=150 - 9 * i)
+            starts = today - dt.timedelta(days=185 - 12 * i)
             ends = starts + dt.timedelta(days=14 + (i * 5) % 30)
             stay = services.stay_book(
                 actor=actor,
@@ -93,7 +94,18 @@ def seed_demo(context) -> None:
                 notes="Settling in; school place being arranged (fictional).",
             )
     advocate = context.staff["north"][0]
-    for days_ago, adults, children in ((2, 1, 2), (9, 1, 0), (23, 1, 3), (41, 2, 1), (67, 1, 1)):
+    for days_ago, adults, children in (
+        (2, 1, 2),
+        (9, 1, 0),
+        (23, 1, 3),
+        (41, 2, 1),
+        (67, 1, 1),
+        (98, 1, 2),
+        (121, 1, 0),
+        (143, 2, 2),
+        (166, 1, 1),
+        (179, 1, 3),
+    ):
         services.turnaway_record(
             actor=advocate,
             on=today - dt.timedelta(days=days_ago),

@@ -207,3 +207,31 @@ def test_needs_met_in_the_period_are_counted_by_their_status_now(cast):
     assert _cell(report, "needs_met:housing") == 1
     assert _cell(report, "needs_met:money") == 0
     assert _cell(report, "needs_met:total") == 1
+
+
+def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
+    """A first showing to a funder: the latest periods of the demo's reports count people of
+    working age and of several backgrounds, hotline calls (anonymous ones among them), shelter
+    nights and turn-aways, and payments."""
+    seed.seed()
+    agency = User.objects.get(username="ada.admin").membership.agency.pk
+    today = timezone.localdate()
+
+    def value(report: reports.FunderReport, key: str) -> int:
+        return report.grid.values[report.grid.keys[key]]
+
+    quarter = reports.periods("federal_quarter", today)[0]
+    voca = reports.release("voca", agency, quarter)
+    year = reports.release("fvpsa", agency, reports.periods("federal_year", today)[0])
+    for report in (voca, year):
+        assert value(report, "demo:age_band:25_34+35_44+45_54+55_59") >= 20
+        for race in ("white", "black", "hispanic"):
+            assert value(report, f"demo:race_ethnicity:{race}") >= 5, race
+        assert value(report, "demo:gender_identity:man") > 0
+        assert value(report, "calls:anonymous") >= 5
+        assert value(report, "calls:total") >= 20
+    assert value(year, "shelter:nights") >= 20
+    assert value(year, "shelter:turn_aways") > 0
+    assert value(year, "beds:beds") >= 5
+    shown = {s.title: [year.shown(r.cells[0]).text for r in s.rows] for s in year.sections}
+    assert shown["Bed count"] != ["*"]
