@@ -42,3 +42,19 @@ def test_the_demo_gives_high_risk_cases_a_visible_cycle(cast):
     assert Mark.objects.filter(kind="apology").count() == 4
     picture = trend.build(cast.case, [], today=NOW.date())
     assert "An apology: after 3 of the last 4 incidents, within 3 days." in picture.summary
+
+
+def test_the_seeded_demo_shows_the_cycle_on_its_high_risk_cases(login):
+    from django.urls import reverse
+
+    from caseflow.cases.models import Case
+    from caseflow.demo.seed import seed
+
+    seed()
+    marked = Case.objects.filter(pk__in=Mark.objects.values("case_id")).distinct()
+    assert marked.exists()
+    for case in marked:
+        assert case.risk_level == RiskLevel.HIGH and not case.restricted
+        page = login(case.primary_advocate).get(reverse("cases:journey", args=[case.public_id]))
+        assert page.status_code == 200
+        assert "An apology: after" in page.content.decode(), case.reference
