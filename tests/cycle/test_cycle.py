@@ -293,3 +293,24 @@ def test_the_agency_admin_adds_and_retires_kinds_that_advocates_then_see(cast, l
     assert login(cast.agency_admin).post(url, {"toggle": "999999"}).status_code == 404
     assert login(cast.agency_admin).post(url, {"toggle": "x"}).status_code == 404
     assert login(cast.assigned).get(url).status_code == 403
+
+
+# --- Partial purge -----------------------------------------------------------------------------
+
+
+def test_a_partial_purge_clears_her_words_and_keeps_the_dated_kind(cast):
+    from caseflow.confidentiality import services as conf_services
+    from caseflow.confidentiality.models import PurgeProposal, PurgeScope
+    from tests.confidentiality.helpers import close, fresh
+
+    incident = _incident(cast, when=dt.datetime(2020, 3, 1, 20, 0, tzinfo=dt.UTC))
+    mark = _mark(cast, incident, words="He cried and said sorry")
+    case = close(cast.case, 4)
+    conf_services.purge_propose_due()
+    proposal = PurgeProposal.objects.get(case=case, scope=PurgeScope.NARRATIVES)
+    conf_services.purge_approve(actor=cast.supervisor, proposal_id=proposal.pk)
+    certificate = conf_services.purge_execute(actor=cast.supervisor, proposal_id=proposal.pk)
+    assert certificate.purged["cleared"]["cycle.Mark"] == ["words"]
+    kept = Mark.objects.get(pk=mark.pk)
+    kept.case = fresh(case)
+    assert kept.words == "" and kept.kind == "apology" and kept.at == mark.at
