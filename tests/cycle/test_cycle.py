@@ -16,7 +16,7 @@ from caseflow.audit.models import AuditEvent
 from caseflow.cases import timeline, trend
 from caseflow.cases.models import FieldSetting, IntakeField
 from caseflow.confidentiality.models import Category
-from caseflow.confidentiality.pack import category_rows
+from caseflow.confidentiality.pack import build_sections, category_rows
 from caseflow.cycle import services
 from caseflow.cycle.models import AgencyKind, Mark
 from tests.agreements.helpers import log_event, make_agreement
@@ -235,6 +235,9 @@ def test_marks_leave_in_packs_by_category_and_her_words_only_while_collected(cas
     assert "An apology, 2026-03-02" in evidence and "Sorry, sorry" not in evidence
     narratives = " ".join(v for _, v in category_rows(case, Category.NARRATIVES))
     assert "Sorry, sorry" in narratives
+    # A release of other categories carries none of it.
+    sections = build_sections(case, [Category.CONTACT, Category.ADDRESS])
+    assert sections and not any("What followed harm" in k for _, rows in sections for k, _ in rows)
     FieldSetting.objects.create(agency=cast.agency, field=IntakeField.CYCLE_WORDS, hidden=True)
     narratives = " ".join(v for _, v in category_rows(case, Category.NARRATIVES))
     assert "Sorry, sorry" not in narratives
