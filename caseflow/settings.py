@@ -136,6 +136,7 @@ INSTALLED_APPS = [
     "caseflow.calls",
     "caseflow.shelter",
     "caseflow.court",
+    "caseflow.cycle",
     "caseflow.assistance",
     "caseflow.reporting",
     "caseflow.platform",

@@ -268,6 +268,9 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("hearing.update", W, _("Changed a court hearing")),
     ("hearing.outcome", W, _("Recorded a court hearing's outcome")),
     ("hearing.steps", W, _("Added the safety steps around a court hearing")),
+    # What the other party did after harm (the cycle)
+    ("cycle_mark.create", W, _("Marked what the other party did after an incident or a contact")),
+    ("cycle_kind.save", W, _("Changed the agency's kinds of what follows harm")),
     # Financial assistance
     ("payment.record", W, _("Recorded a payment of financial assistance")),
     ("payment.view", R, _("Viewed a payment of financial assistance")),

@@ -45,8 +45,9 @@ The members
     Kinds are unique across features; sources are listed by ``(order, kind)``.
 ``trend``
     :class:`caseflow.cases.trend.TrendSource`: ``fetch(case, since)`` returns ``(moment,
-    category)`` for the journey's trend picture, in a fixed number of queries. Kinds unique;
-    rows drawn by ``(order, kind)``.
+    category)`` for the journey's trend picture, in a fixed number of queries; ``summary(case,
+    since)``, optional, adds lines in words after the row's own (facts and counts only). Kinds
+    unique; rows drawn by ``(order, kind)``.
 ``queue``
     :class:`caseflow.cases.today.QueueSource`: ``fetch(scope)`` returns the items overdue or due
     today on the scope's cases (already within policy), metadata only, constant queries. Names

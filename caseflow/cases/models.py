@@ -403,6 +403,7 @@ class IntakeField(models.TextChoices):
     INCIDENT_INJURIES = "incident_injuries", _("Injuries (incidents)")
     INCIDENT_POLICE_REFERENCE = "incident_police_reference", _("Police reference (incidents)")
     INCIDENT_WITNESSES = "incident_witnesses", _("Witnesses (incidents)")
+    CYCLE_WORDS = "cycle_words", _("The survivor's words about what followed harm")
     # Demographics (caseflow.partners): asked respectfully, counted only in aggregate.
     DEMOGRAPHIC_AGE_BAND = "demographic_age_band", _("Age (demographics)")
     DEMOGRAPHIC_GENDER = "demographic_gender_identity", _("Gender identity (demographics)")
@@ -419,7 +420,8 @@ class IntakeField(models.TextChoices):
 
 
 #: Where each optional field is stored: ("party", role, attribute), or (kind, None, attribute) for
-#: a field of the case itself ("case") or of its notes ("note") or incidents ("incident").
+#: a field of the case itself ("case") or of its notes ("note"), incidents ("incident") or marks of
+#: what followed harm ("cycle_mark").
 #: The intake form names them after the setting itself; the party and case edit forms and the case
 #: page use the attribute.
 FIELD_PLACES: dict[str, tuple[str, str | None, str]] = {
@@ -433,6 +435,7 @@ FIELD_PLACES: dict[str, tuple[str, str | None, str]] = {
     IntakeField.INCIDENT_INJURIES: ("incident", None, "injuries"),
     IntakeField.INCIDENT_POLICE_REFERENCE: ("incident", None, "police_reference"),
     IntakeField.INCIDENT_WITNESSES: ("incident", None, "witnesses"),
+    IntakeField.CYCLE_WORDS: ("cycle_mark", None, "words"),
     IntakeField.DEMOGRAPHIC_AGE_BAND: ("demographics", None, "age_band"),
     IntakeField.DEMOGRAPHIC_GENDER: ("demographics", None, "gender_identity"),
     IntakeField.DEMOGRAPHIC_RACE: ("demographics", None, "race_ethnicity"),

@@ -36,6 +36,9 @@ class TrendSource:
     #: category -> (label, colour), in the order they are stacked.
     categories: dict[str, tuple[Any, str]]
     order: int = 50
+    #: summary(case, since) -> lines in words the source adds after its own count line (facts
+    #: and counts only, in the reader's language), in a fixed number of queries. Optional.
+    summary: Callable[[Case, dt.datetime], list[str]] | None = None
 
 
 def registered_sources() -> list[TrendSource]:
@@ -97,6 +100,7 @@ def build(case: Case, episodes: list[Episode], *, today: dt.date | None = None) 
     sources = registered_sources()
     since = dt.datetime.combine(first_day - dt.timedelta(days=365), dt.time.min, tzinfo=zone)
     fetched = {source.kind: source.fetch(case, since) for source in sources}
+    said = {source.kind: source.summary(case, since) for source in sources if source.summary}
     earliest = [
         timezone.localtime(moment, zone).date() for rows in fetched.values() for moment, _ in rows
     ]
@@ -150,7 +154,7 @@ def build(case: Case, episodes: list[Episode], *, today: dt.date | None = None) 
                 "last": count - 1 if last is None else last,
             }
         )
-    return _draw(case, columns, per, episode_rows, sources)
+    return _draw(case, columns, per, episode_rows, sources, said)
 
 
 # Drawing ----------------------------------------------------------------------------------------
@@ -161,7 +165,12 @@ GAP = 10
 
 
 def _draw(
-    case: Case, columns: list[Column], per: int, episodes: list[dict], sources: list[TrendSource]
+    case: Case,
+    columns: list[Column],
+    per: int,
+    episodes: list[dict],
+    sources: list[TrendSource],
+    said: dict[str, list[str]] | None = None,
 ) -> Trend:
     step = (WIDTH - LEFT - 10) / max(len(columns), 1)
     rows: list[dict] = []
@@ -270,11 +279,16 @@ def _draw(
                 ],
             }
         )
-    summary = _summary(columns, episodes, sources)
+    summary = _summary(columns, episodes, sources, said or {})
     return Trend(columns, per, episodes, rows, svg, summary, totals)
 
 
-def _summary(columns: list[Column], episodes: list[dict], sources: list[TrendSource]) -> list[str]:
+def _summary(
+    columns: list[Column],
+    episodes: list[dict],
+    sources: list[TrendSource],
+    said: dict[str, list[str]],
+) -> list[str]:
     lines = []
     lines.append(
         gettext("%(count)s episode(s) of support.") % {"count": len(episodes)}
@@ -309,4 +323,5 @@ def _summary(columns: list[Column], episodes: list[dict], sources: list[TrendSou
             )
         else:
             lines.append(gettext("%(label)s: none recorded.") % {"label": str(source.label)})
+        lines.extend(said.get(source.kind, []))
     return lines

@@ -276,6 +276,9 @@ _APPLIES_TO = {
     "case": _("The intake form, the case edit form and the case page."),
     "note": _("The case-note forms, the note's page and the case timeline."),
     "incident": _("The incident form, the incident's page and what leaves the agency."),
+    "cycle_mark": _(
+        "The form for what followed harm, the case timeline and what leaves the agency."
+    ),
     "demographics": _("The demographics form and page (counted only in funders' reports)."),
 }
 

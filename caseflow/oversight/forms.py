@@ -71,6 +71,9 @@ AREAS = {
     "shelter": _("Shelter and refuge"),
     # Court
     "hearing": _("Court hearings"),
+    # What follows harm
+    "cycle_mark": _("What follows harm"),
+    "cycle_kind": _("What follows harm"),
     # Financial assistance
     "assistance": _("Financial assistance"),
     "payment": _("Financial assistance"),

@@ -123,6 +123,9 @@ PER_FORM = {
     ("PaymentForm", "sources"): lambda cast: _funding_sources(cast.agency),
     ("StayForm", "cases"): lambda cast: [(cast.case.public_id, "CASE-1")],
     ("ReassignForm", "cases"): lambda cast: [cast.case],
+    ("MarkForm", "kinds"): lambda cast: __import__(
+        "caseflow.cycle.catalogue"
+    ).cycle.catalogue.offered(cast.agency.pk),
 }
 
 
