@@ -108,14 +108,20 @@ def disclosures(case, query: Query) -> list[Entry]:
     entries = []
     for row in newest_days(qs, query, DISCLOSURE, "disclosed_on"):
         row.case = case
-        authority = _("Court order or subpoena") if row.order_id else _("Consent to share")
+        if row.kind == DisclosureKind.OWN_COPY:
+            authority = _("Her own consent")
+            title = _("Given to the survivor: a copy of her own record")
+        else:
+            authority = _("Court order or subpoena") if row.order_id else _("Consent to share")
+            title = _("Shared outside the agency: %(get)s") % {
+                "get": _KINDS.get(row.kind, row.kind).lower()
+            }
         entries.append(
             Entry(
                 at=day_start(row.disclosed_on),
                 kind=DISCLOSURE,
                 key=key_of(row.pk),
-                title=_("Shared outside the agency: %(get)s")
-                % {"get": _KINDS.get(row.kind, row.kind).lower()},
+                title=title,
                 people=DISCLOSURE_PEOPLE,
                 date_only=True,
                 facts=(
