@@ -101,14 +101,24 @@ def releases(case, query: Query) -> list[Entry]:
 DISCLOSURE_PEOPLE = frozenset({OTHER_AGENCY})
 
 
+#: Her own copy of her record went to the survivor herself.
+OWN_COPY_PEOPLE = frozenset({SURVIVOR})
+
+
 def disclosures(case, query: Query) -> list[Entry]:
-    if not about(query, DISCLOSURE_PEOPLE):
+    if not about(query, DISCLOSURE_PEOPLE | OWN_COPY_PEOPLE):
         return []
     qs = Disclosure.objects.filter(case=case)
+    if not about(query, DISCLOSURE_PEOPLE):
+        qs = qs.filter(kind=DisclosureKind.OWN_COPY)
+    elif not about(query, OWN_COPY_PEOPLE):
+        qs = qs.exclude(kind=DisclosureKind.OWN_COPY)
     entries = []
     for row in newest_days(qs, query, DISCLOSURE, "disclosed_on"):
         row.case = case
+        people = DISCLOSURE_PEOPLE
         if row.kind == DisclosureKind.OWN_COPY:
+            people = OWN_COPY_PEOPLE
             authority = _("Her own consent")
             title = _("Given to the survivor: a copy of her own record")
         else:
@@ -122,7 +132,7 @@ def disclosures(case, query: Query) -> list[Entry]:
                 kind=DISCLOSURE,
                 key=key_of(row.pk),
                 title=title,
-                people=DISCLOSURE_PEOPLE,
+                people=people,
                 date_only=True,
                 facts=(
                     (_("To"), row.recipient),

@@ -225,3 +225,24 @@ def test_a_break_glass_reader_may_not_give_a_copy(cast, login, records):
     with time_machine.travel(NOW, tick=False):
         break_glass_open(actor=cast.same_team, reference=cast.case.reference, reason="duty line")
         assert login(cast.same_team).get(_url(cast.case)).status_code == 403
+
+
+def test_her_copy_is_on_the_timeline_as_given_to_her_not_shared_outside(cast, records):
+    from caseflow.cases.timeline import OTHER_AGENCY, SURVIVOR, Query
+    from caseflow.confidentiality.timeline import disclosures
+
+    chosen, *_rest = records
+    with time_machine.travel(NOW, tick=False):
+        services.own_copy_give(
+            actor=cast.assigned,
+            case=cast.case,
+            incident_ids=[chosen.public_id],
+            contact_ids=[],
+            language="en-gb",
+            survivor_consents=True,
+        )
+    (entry,) = disclosures(cast.case, Query(person=SURVIVOR))
+    assert str(entry.title) == "Given to the survivor: a copy of her own record"
+    assert ("Under", "Her own consent") in [(str(k), str(v)) for k, v in entry.facts]
+    assert disclosures(cast.case, Query(person=OTHER_AGENCY)) == []
+    assert len(disclosures(cast.case, Query())) == 1
