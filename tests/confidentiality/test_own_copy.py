@@ -13,10 +13,11 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from caseflow.audit.models import AuditEvent
+from caseflow.cases.models import PartyRole
 from caseflow.confidentiality import services
 from caseflow.confidentiality.models import Disclosure, DisclosureKind
 from tests.agreements.helpers import log_event, make_agreement
-from tests.casework.helpers import make_incident
+from tests.casework.helpers import make_incident, make_note
 from tests.confidentiality.helpers import party
 from tests.conftest import canary
 
@@ -100,7 +101,12 @@ def test_the_form_lists_her_records_with_none_ticked_and_her_language_first(cast
 
 def test_her_copy_holds_her_chosen_words_and_nothing_else(cast, login, records):
     chosen, other, contact, unchosen = records
+    other_party = party(cast.case, PartyRole.OTHER_PARTY)
+    other_party.address = "12 Hidden Lane, Othertown"
+    other_party.save()
     with time_machine.travel(NOW, tick=False):
+        # The agency's own note about the chosen incident stays with the agency.
+        make_note(cast.case, cast.assigned, incident=chosen, text="Agency note: risk rising.")
         response = _post(
             login(cast.assigned),
             cast.case,
@@ -108,6 +114,7 @@ def test_her_copy_holds_her_chosen_words_and_nothing_else(cast, login, records):
             contacts=[contact.public_id],
         )
     assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]  # never kept by a browser or proxy cache
     body = response.content.decode()
     paper = _paper(body)
     assert "<title>Notes for myself</title>" in body
@@ -119,6 +126,8 @@ def test_her_copy_holds_her_chosen_words_and_nothing_else(cast, login, records):
     for absent in (
         NOT_CHOSEN,
         "Unchosen contact words.",
+        "Hidden Lane",
+        "risk rising",
         "Mr Other Person",
         "Witness-Name",
         "POLICE-REF-778",
