@@ -151,6 +151,8 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("disclosure.referral_pack", D, _("Made a referral pack")),
     ("disclosure.evidence_pack", D, _("Made an evidence pack")),
     ("disclosure.case_export", D, _("Exported the case")),
+    # ``detail``: the categories, how many incidents and contacts, the copy's language.
+    ("disclosure.own_copy", D, _("Gave the survivor a copy of her own record")),
     ("disclosure.compelled", W, _("Recorded a court order or subpoena")),
     ("retention.save", W, _("Changed the retention rules")),
     ("legal_hold.place", W, _("Put a case on legal hold")),

@@ -2,7 +2,8 @@
 compelled disclosure, a retention schedule, a purge proposal waiting for its second approval,
 field settings (one optional field not collected, two relabelled), and on a case with a contact
 agreement a release that covers an evidence pack, the breach chronology and a case export, so they
-can be tried."""
+can be tried; and on a case with incidents and a contact log, her own copy of her record given to
+the survivor, with more of both left to choose from."""
 
 from __future__ import annotations
 
@@ -57,6 +58,30 @@ def _seed_export_release(context, north: list[Case], today: dt.date) -> None:
         signed_on=today - dt.timedelta(days=7),
         expires_on=today + relativedelta(months=6),
     )
+
+
+def _seed_own_copy(context) -> None:
+    """Her own copy on the first open case that has incidents and logged contacts to choose
+    from: her two latest incidents and the contacts described in her words."""
+    from caseflow.cases.language import survivor_interface_language
+
+    for case in context.cases:
+        if case.status == CaseStatus.CLOSED or case.restricted or not case.primary_advocate_id:
+            continue
+        incidents = services.case_incidents(case)
+        contacts = services.case_contacts(case)
+        if not incidents or not contacts:
+            continue
+        described = [c for c in contacts if c.description and "demo entry" not in c.description]
+        services.own_copy_give(
+            actor=case.primary_advocate,
+            case=case,
+            incident_ids=[i.public_id for i in incidents[-2:]],
+            contact_ids=[c.public_id for c in (described or contacts)[-2:]],
+            language=survivor_interface_language(case) or "en-gb",
+            survivor_consents=True,
+        )
+        return
 
 
 def seed_demo(context) -> None:
@@ -119,6 +144,7 @@ def seed_demo(context) -> None:
             disclosed_on=today - dt.timedelta(days=1),
         )
     _seed_export_release(context, north, today)
+    _seed_own_copy(context)
     services.release_expiry_sweep(now=context.now)
 
     admin = User.objects.filter(

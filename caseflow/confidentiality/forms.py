@@ -7,6 +7,7 @@ import datetime as dt
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
+from django.conf import settings
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
@@ -468,5 +469,70 @@ class TimelineShareForm(forms.Form):
                     "Choose either the release that covers it or the court order or subpoena that "
                     "compels it."
                 )
+            )
+        return data
+
+
+class OwnCopyForm(forms.Form):
+    """What goes on the survivor's own copy of her record.
+
+    Nothing is ticked at first. The copy is hers and so is the choice: the advocate reads the
+    list through with her and ticks what she asks for, one record at a time. A paper that will be
+    kept at home can be found by the other party, so nothing goes on it by default: an incident
+    she would rather not have in the house, or a contact about the children she does not need to
+    re-read, stays off unless she chooses it. (A "tick all" default would also make the quickest
+    path the one that puts most of her record on paper.)
+    """
+
+    incidents = forms.MultipleChoiceField(
+        label=_("Incidents"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Her account of what happened, with its date."),
+    )
+    contacts = forms.MultipleChoiceField(
+        label=_("Contacts"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Contacts from the contact log, with their dates."),
+    )
+    language = forms.ChoiceField(
+        label=_("Language of the copy"),
+        help_text=_("Headings and dates in her language; her own words stay as she said them."),
+    )
+    consent = forms.BooleanField(
+        label=_("She asked for this copy and agrees to take it"),
+        error_messages={
+            "required": _("Confirm that she asked for this copy and agrees to take it.")
+        },
+    )
+
+    def __init__(
+        self,
+        *args,
+        incidents: list[tuple[str, str]],
+        contacts: list[tuple[str, str]],
+        **kwargs,
+    ):
+        super().__init__(*args, **kwargs)
+        for name, choices in (
+            ("incidents", incidents),
+            ("contacts", contacts),
+            ("language", list(settings.LANGUAGES)),
+        ):
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = choices
+        self.helper = submit_helper(_("Show her copy"))
+
+    def clean(self):
+        data = super().clean()
+        if (
+            not data.get("incidents")
+            and not data.get("contacts")
+            and not self.has_error("incidents")
+        ):
+            raise forms.ValidationError(
+                _("Choose at least one incident or contact she wants on her copy.")
             )
         return data

@@ -96,6 +96,8 @@ class DisclosureKind(models.TextChoices):
     CASE_EXPORT = "case_export", _("Case export (with consent)")
     CHRONOLOGY = "chronology", _("Breach chronology")
     CASE_CHRONOLOGY = "case_chronology", _("Case chronology")
+    #: A copy of her own record given to the survivor, on her own consent (no release).
+    OWN_COPY = "own_copy", _("Her own copy (given to the survivor)")
 
 
 class CompelledKind(models.TextChoices):

@@ -7,9 +7,13 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from caseflow import policy
+from caseflow.agreements.labels import CHANNEL_LABELS, KIND_LABELS
 from caseflow.cases.models import Case, Party
+from caseflow.casework.models import IncidentKind
 from caseflow.confidentiality.models import (
     CompelledOrder,
     DeletionCertificate,
@@ -21,6 +25,12 @@ from caseflow.confidentiality.models import (
     Release,
 )
 from caseflow.confidentiality.services import active_hold, case_counts, schedule_for
+from caseflow.confidentiality.services.own_copy import (
+    FROM_WHOM,
+    case_contacts,
+    case_incidents,
+    contact_local,
+)
 
 
 def _bind(rows, case: Case) -> list:
@@ -143,3 +153,38 @@ def purge_preview(user: Any, proposal_id: int) -> dict[str, Any] | None:
         "counts": counts,
         "hold": active_hold(proposal.case),
     }
+
+
+def _preview(text: str, limit: int = 80) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def own_copy_choices(case: Case) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The incidents and contacts the survivor may choose for her own copy, oldest first, each
+    named by its date, its kind and the start of her words (for the advocate reading the list
+    through with her)."""
+    kinds = dict(IncidentKind.choices)
+    incidents = []
+    for incident in case_incidents(case):
+        day = date_format(timezone.localtime(incident.occurred_at), "DATE_FORMAT")
+        what = ", ".join(str(kinds[k]) for k in incident.kinds if k in kinds)
+        words = _preview(incident.what_happened)
+        incidents.append(
+            (incident.public_id, " · ".join(part for part in (day, what, words) if part))
+        )
+    contacts = []
+    for event in case_contacts(case):
+        when = date_format(contact_local(event), "DATETIME_FORMAT")
+        how = ", ".join(
+            str(label)
+            for label in (
+                KIND_LABELS.get(event.kind, ""),
+                CHANNEL_LABELS.get(event.channel, ""),
+                FROM_WHOM.get(event.direction, ""),
+            )
+            if label
+        )
+        words = _preview(event.description or event.topic)
+        contacts.append((event.public_id, " · ".join(part for part in (when, how, words) if part)))
+    return incidents, contacts

@@ -101,22 +101,38 @@ def releases(case, query: Query) -> list[Entry]:
 DISCLOSURE_PEOPLE = frozenset({OTHER_AGENCY})
 
 
+#: Her own copy of her record went to the survivor herself.
+OWN_COPY_PEOPLE = frozenset({SURVIVOR})
+
+
 def disclosures(case, query: Query) -> list[Entry]:
-    if not about(query, DISCLOSURE_PEOPLE):
+    if not about(query, DISCLOSURE_PEOPLE | OWN_COPY_PEOPLE):
         return []
     qs = Disclosure.objects.filter(case=case)
+    if not about(query, DISCLOSURE_PEOPLE):
+        qs = qs.filter(kind=DisclosureKind.OWN_COPY)
+    elif not about(query, OWN_COPY_PEOPLE):
+        qs = qs.exclude(kind=DisclosureKind.OWN_COPY)
     entries = []
     for row in newest_days(qs, query, DISCLOSURE, "disclosed_on"):
         row.case = case
-        authority = _("Court order or subpoena") if row.order_id else _("Consent to share")
+        people = DISCLOSURE_PEOPLE
+        if row.kind == DisclosureKind.OWN_COPY:
+            people = OWN_COPY_PEOPLE
+            authority = _("Her own consent")
+            title = _("Given to the survivor: a copy of her own record")
+        else:
+            authority = _("Court order or subpoena") if row.order_id else _("Consent to share")
+            title = _("Shared outside the agency: %(get)s") % {
+                "get": _KINDS.get(row.kind, row.kind).lower()
+            }
         entries.append(
             Entry(
                 at=day_start(row.disclosed_on),
                 kind=DISCLOSURE,
                 key=key_of(row.pk),
-                title=_("Shared outside the agency: %(get)s")
-                % {"get": _KINDS.get(row.kind, row.kind).lower()},
-                people=DISCLOSURE_PEOPLE,
+                title=title,
+                people=people,
                 date_only=True,
                 facts=(
                     (_("To"), row.recipient),

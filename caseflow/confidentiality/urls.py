@@ -20,6 +20,7 @@ urlpatterns = [
         name="chronology_share",
     ),
     path("cases/<pid:public_id>/timeline/share/", views.timeline_share, name="timeline_share"),
+    path(f"{CASE}own-copy/", views.own_copy, name="own_copy"),
     path(f"{CASE}compelled/new/", views.compelled_new, name="compelled_new"),
     path("confidentiality/purges/", views.purges, name="purges"),
     path("confidentiality/purges/approve/", views.purge_approve, name="purge_approve"),

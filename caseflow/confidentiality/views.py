@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from caseflow import policy
@@ -24,6 +25,7 @@ from caseflow.audit.services import record
 from caseflow.cases import timeline
 from caseflow.cases import views as case_views
 from caseflow.cases.fields import intake_field_config
+from caseflow.cases.language import needs_of, survivor_interface_language
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.confidentiality import selectors, services
@@ -36,6 +38,7 @@ from caseflow.confidentiality.forms import (
     FieldSettingsForm,
     HoldForm,
     LegalHoldForm,
+    OwnCopyForm,
     ProposalForm,
     ReferralPackForm,
     ReleaseForm,
@@ -54,6 +57,9 @@ NO_RELEASE = _(
     "Nothing was produced."
 )
 
+
+#: Her copy's title: it says nothing of what the paper is or where it came from.
+OWN_COPY_TITLE = _("Notes for myself")
 
 NO_RELEASE_CHOSEN = _(
     "Refused: the chosen release does not cover this export. It must be from the survivor "
@@ -305,6 +311,70 @@ def compelled_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         _("Record a court order or subpoena"),
         _("Record exactly what was disclosed. Tell the survivor only through their safe channel."),
         page="compelled_new",
+    )
+
+
+def _copy_language(case: Case) -> str:
+    """The survivor's first language caseflow speaks, else the reader's own."""
+    supported = [code for code, _name in settings.LANGUAGES]
+    for code in (survivor_interface_language(case), translation.get_language()):
+        if code in supported:
+            return code
+    return settings.LANGUAGE_CODE
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=("POST",))
+@case_page("edit")
+def own_copy(request: AuthenticatedRequest, case: Case) -> HttpResponse:
+    """Her own copy of her record: choose with her, confirm her consent, then the neutral paper
+    (printed, or saved as PDF, with the browser's own print)."""
+    incidents, contacts = selectors.own_copy_choices(case)
+    form = OwnCopyForm(
+        request.POST or None,
+        incidents=incidents,
+        contacts=contacts,
+        initial={"language": _copy_language(case)},
+    )
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            copy = services.own_copy_give(
+                actor=request.user,
+                case=case,
+                incident_ids=d["incidents"],
+                contact_ids=d["contacts"],
+                language=d["language"],
+                survivor_consents=d["consent"],
+            )
+        except services.OwnCopyRefused as exc:
+            form.add_error(None, str(exc))
+        else:
+            with translation.override(copy.language):
+                title = str(OWN_COPY_TITLE)
+            return render(
+                request,
+                "confidentiality/own_copy.html",
+                {
+                    "case": case,
+                    "copy": copy,
+                    "title": title,
+                    "print_language": copy.language,
+                    "printing": True,
+                },
+            )
+    survivor = services.survivor_of(case)
+    needs = needs_of(survivor)
+    return render(
+        request,
+        "confidentiality/own_copy_form.html",
+        {
+            "case": case,
+            "form": form,
+            "has_records": bool(incidents or contacts),
+            "languages": needs["languages"] if needs else [],
+        },
     )
 
 

@@ -30,7 +30,8 @@ def test_demo_seeds_confidentiality_data():
     assert FollowUp.objects.filter(kind=ConfidentialityFollowUpKind.RELEASE_EXPIRY).count() == 1
     assert CompelledOrder.objects.count() == 1
     assert FollowUp.objects.filter(kind=ConfidentialityFollowUpKind.LEGAL_REVIEW).exists()
-    assert Disclosure.objects.count() == 2  # a referral pack and the compelled disclosure
+    # A referral pack, the compelled disclosure and the survivor's own copy of her record.
+    assert Disclosure.objects.count() == 3
     assert RetentionSchedule.objects.count() == 1
     pending = PurgeProposal.objects.filter(status=ProposalStatus.PENDING)
     assert pending.filter(scope="whole").count() == 1
@@ -66,3 +67,19 @@ def test_demo_has_a_release_to_try_the_evidence_pack_and_case_export():
     assert evidence is not None and evidence.content_type == "image/png"
     assert evidence_read(case, evidence).startswith(b"\x89PNG\r\n\x1a\n")
     assert not case.restricted
+
+
+def test_demo_has_her_own_copy_given_with_more_records_left_to_choose():
+    seed()
+    from caseflow.agreements.models import ContactEvent
+    from caseflow.audit.models import AuditEvent
+    from caseflow.casework.models import Incident
+    from caseflow.confidentiality.models import DisclosureKind
+
+    given = Disclosure.objects.get(kind=DisclosureKind.OWN_COPY)
+    assert given.release_id is None
+    assert given.categories == ["evidence", "narratives"]
+    event = AuditEvent.objects.get(action="disclosure.own_copy")
+    assert event.detail["incidents"] == 2 and event.detail["contacts"] >= 1
+    assert Incident.objects.filter(case=given.case).count() > 2
+    assert ContactEvent.objects.filter(case=given.case).count() > event.detail["contacts"]

@@ -47,6 +47,9 @@ ROWS: dict[str, Row] = {
     "confidentiality:case_export": Row(
         GET=casework(200, 200), POST=casework(200, 200), kwargs="case", reauth=("POST",)
     ),
+    "confidentiality:own_copy": Row(
+        GET=casework(200, 200), POST=casework(200, 200), kwargs="case", reauth=("POST",)
+    ),
     "confidentiality:timeline_share": Row(
         GET=casework(200, 200), POST=casework(200, 200), kwargs="case", reauth=("POST",)
     ),

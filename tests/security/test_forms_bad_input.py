@@ -79,6 +79,7 @@ def context_value(name: str, cast):
         "evidence": lambda: conf_selectors.case_evidence(cast.case),
         "orders": lambda: conf_selectors.case_orders(cast.case),
         "incidents": lambda: [("incident-id", "2 Mar 2025: Threats")],
+        "contacts": lambda: [("event-id", "3 Mar 2025 21:10 · Message · Text message")],
         "amend": lambda: True,
         "reasons": lambda: _closure_reasons(agency),
         "submit_label": lambda: "Close the case",

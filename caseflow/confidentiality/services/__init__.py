@@ -19,6 +19,16 @@ from caseflow.confidentiality.services.exports import (
     evidence_pack_export,
 )
 from caseflow.confidentiality.services.field_settings import field_settings_save
+from caseflow.confidentiality.services.own_copy import (
+    CopyEntry,
+    OwnCopy,
+    OwnCopyRefused,
+    case_contacts,
+    case_incidents,
+    contact_local,
+    own_copy_give,
+    survivor_of,
+)
 from caseflow.confidentiality.services.purges import (
     PurgeRefused,
     active_hold,
