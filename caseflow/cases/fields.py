@@ -10,7 +10,13 @@ from typing import Any
 from django.http import HttpRequest
 
 from caseflow import policy
-from caseflow.cases.models import FIELD_PLACES, Case, FieldSetting, IntakeField
+from caseflow.cases.models import (
+    FIELD_PLACES,
+    HIDDEN_UNTIL_SHOWN,
+    Case,
+    FieldSetting,
+    IntakeField,
+)
 
 
 def intake_field_config(user: Any) -> dict[str, dict[str, Any]]:
@@ -19,13 +25,20 @@ def intake_field_config(user: Any) -> dict[str, dict[str, Any]]:
 
 
 def agency_field_config(agency_id: int | None) -> dict[str, dict[str, Any]]:
-    """An agency's settings for its optional fields: {IntakeField name: {hidden, label}}."""
+    """An agency's settings for its optional fields: {IntakeField name: {hidden, label}}; a
+    field of :data:`HIDDEN_UNTIL_SHOWN` the agency never set is hidden."""
     if agency_id is None:
         return {}
-    return {
-        s.field: {"hidden": s.hidden, "label": s.label}
-        for s in FieldSetting.objects.filter(agency_id=agency_id, field__in=IntakeField.values)
+    config: dict[str, dict[str, Any]] = {
+        str(name): {"hidden": True, "label": ""} for name in HIDDEN_UNTIL_SHOWN
     }
+    config.update(
+        {
+            s.field: {"hidden": s.hidden, "label": s.label}
+            for s in FieldSetting.objects.filter(agency_id=agency_id, field__in=IntakeField.values)
+        }
+    )
+    return config
 
 
 _REQUEST_CACHE = "_caseflow_field_config"

@@ -408,6 +408,10 @@ class IntakeField(models.TextChoices):
     DEMOGRAPHIC_AGE_BAND = "demographic_age_band", _("Age (demographics)")
     DEMOGRAPHIC_GENDER = "demographic_gender_identity", _("Gender identity (demographics)")
     DEMOGRAPHIC_RACE = "demographic_race_ethnicity", _("Race and ethnicity (demographics)")
+    DEMOGRAPHIC_ETHNIC_GROUP = (
+        "demographic_ethnic_group",
+        _("Ethnic group, the UK census's groups (demographics)"),
+    )
     DEMOGRAPHIC_DISABILITY = "demographic_disability", _("Disability (demographics)")
     DEMOGRAPHIC_LANGUAGE = "demographic_language", _("Language (demographics)")
     DEMOGRAPHIC_RELATIONSHIP = (
@@ -439,6 +443,7 @@ FIELD_PLACES: dict[str, tuple[str, str | None, str]] = {
     IntakeField.DEMOGRAPHIC_AGE_BAND: ("demographics", None, "age_band"),
     IntakeField.DEMOGRAPHIC_GENDER: ("demographics", None, "gender_identity"),
     IntakeField.DEMOGRAPHIC_RACE: ("demographics", None, "race_ethnicity"),
+    IntakeField.DEMOGRAPHIC_ETHNIC_GROUP: ("demographics", None, "ethnic_group"),
     IntakeField.DEMOGRAPHIC_DISABILITY: ("demographics", None, "disability"),
     IntakeField.DEMOGRAPHIC_LANGUAGE: ("demographics", None, "language"),
     IntakeField.DEMOGRAPHIC_RELATIONSHIP: ("demographics", None, "relationship"),
@@ -446,6 +451,11 @@ FIELD_PLACES: dict[str, tuple[str, str | None, str]] = {
     IntakeField.DEMOGRAPHIC_CHILDREN: ("demographics", None, "children"),
     IntakeField.DEMOGRAPHIC_IMMIGRATION: ("demographics", None, "immigration"),
 }
+
+
+#: Optional fields hidden until the agency shows them: the UK census's ethnic groups are asked
+#: by agencies in the UK, in place of (or beside) the US race and ethnicity question.
+HIDDEN_UNTIL_SHOWN = frozenset({IntakeField.DEMOGRAPHIC_ETHNIC_GROUP})
 
 
 class FieldSetting(models.Model):

@@ -9,9 +9,9 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from caseflow.cases.models import CaseStatus, PartyRole, RiskLevel
+from caseflow.cases.models import CaseStatus, IntakeField, PartyRole, RiskLevel
 from caseflow.confidentiality.models import Category
-from caseflow.confidentiality.services import release_record
+from caseflow.confidentiality.services import field_settings_save, release_record
 from caseflow.partners import services
 from caseflow.partners.models import DECLINED, NOT_ASKED, QUESTIONS, answers
 
@@ -58,6 +58,25 @@ DEMO_WEIGHTS: dict[str, dict[str, int]] = {
         DECLINED: 2,
         NOT_ASKED: 1,
     },
+    # An agency in England: the 2021 census's groups, roughly as in a large city.
+    "ethnic_group": {
+        "white_british": 48,
+        "white_other": 10,
+        "white_irish": 2,
+        "white_gypsy_traveller": 1,
+        "asian_indian": 6,
+        "asian_pakistani": 6,
+        "asian_bangladeshi": 3,
+        "asian_other": 2,
+        "black_african": 7,
+        "black_caribbean": 4,
+        "mixed_white_black_caribbean": 2,
+        "mixed_other": 2,
+        "other_arab": 2,
+        "other_any": 1,
+        DECLINED: 3,
+        NOT_ASKED: 1,
+    },
     "disability": {"no": 68, "yes": 26, DECLINED: 3, NOT_ASKED: 3},
     "language": {"english": 76, "spanish": 14, "other": 5, "interpreter": 4, NOT_ASKED: 1},
     "relationship": {"ex_partner": 45, "partner": 34, "family": 15, "other": 4, DECLINED: 2},
@@ -80,10 +99,14 @@ DEMO_WEIGHTS: dict[str, dict[str, int]] = {
 }
 
 
-def demo_answers(n: int) -> dict[str, str]:
-    """Survivor ``n``'s answers: drawn by :data:`DEMO_WEIGHTS`, the same for the same ``n``."""
+def demo_answers(n: int, *, uk: bool = False) -> dict[str, str]:
+    """Survivor ``n``'s answers: drawn by :data:`DEMO_WEIGHTS`, the same for the same ``n``.
+    Only an agency in the ``uk`` asks the census's ethnic groups."""
     out = {}
     for i, question in enumerate(QUESTIONS):
+        if question == "ethnic_group" and not uk:
+            out[question] = NOT_ASKED
+            continue
         weights = DEMO_WEIGHTS[question]
         given = {value for value, _label in answers(question)}
         choices = [value for value in weights if value in given]
@@ -200,6 +223,8 @@ def seed_demo(context) -> None:
                 expected_version=sent.version,
             )
     services.referral_followups_sweep(context.now)
+    # Riverside works in England: it asks the census's ethnic groups too.
+    field_settings_save(actor=admin, values={IntakeField.DEMOGRAPHIC_ETHNIC_GROUP: (False, "")})
     # The survivors' answers, some declined and some not asked.
     for n, case in enumerate(context.cases):
         advocate = case.primary_advocate
@@ -208,6 +233,6 @@ def seed_demo(context) -> None:
         services.demographics_save(
             actor=advocate,
             case=case,
-            values=demo_answers(n),
+            values=demo_answers(n, uk=case.agency_id == riverside.pk),
             expected_version=0,
         )

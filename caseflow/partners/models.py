@@ -235,6 +235,38 @@ QUESTIONS: dict[str, tuple[Any, list[tuple[str, Any]]]] = {
             ("other", _("Another")),
         ],
     ),
+    # The ethnic groups of the 2021 census of England and Wales (ONS), for agencies in the UK:
+    # hidden until the agency shows it on its field settings page.
+    "ethnic_group": (
+        _("Ethnic group"),
+        [
+            ("asian_indian", _("Asian or Asian British: Indian")),
+            ("asian_pakistani", _("Asian or Asian British: Pakistani")),
+            ("asian_bangladeshi", _("Asian or Asian British: Bangladeshi")),
+            ("asian_chinese", _("Asian or Asian British: Chinese")),
+            ("asian_other", _("Asian or Asian British: any other Asian background")),
+            ("black_caribbean", _("Black, Black British, Caribbean or African: Caribbean")),
+            ("black_african", _("Black, Black British, Caribbean or African: African")),
+            (
+                "black_other",
+                _("Black, Black British, Caribbean or African: any other Black background"),
+            ),
+            ("mixed_white_black_caribbean", _("Mixed or multiple: White and Black Caribbean")),
+            ("mixed_white_black_african", _("Mixed or multiple: White and Black African")),
+            ("mixed_white_asian", _("Mixed or multiple: White and Asian")),
+            ("mixed_other", _("Mixed or multiple: any other mixed or multiple background")),
+            (
+                "white_british",
+                _("White: English, Welsh, Scottish, Northern Irish or British"),
+            ),
+            ("white_irish", _("White: Irish")),
+            ("white_gypsy_traveller", _("White: Gypsy or Irish Traveller")),
+            ("white_roma", _("White: Roma")),
+            ("white_other", _("White: any other White background")),
+            ("other_arab", _("Another ethnic group: Arab")),
+            ("other_any", _("Another ethnic group: any other")),
+        ],
+    ),
     "disability": (
         _("Disability"),
         [("yes", _("Yes")), ("no", _("No"))],
@@ -283,6 +315,34 @@ QUESTIONS: dict[str, tuple[Any, list[tuple[str, Any]]]] = {
 }
 
 
+#: The five high-level groups of the ONS 2021 ethnic groups, each of the answers in it (the
+#: groups funders in the UK count by).
+ONS_GROUPS: dict[str, tuple[Any, tuple[str, ...]]] = {
+    "asian": (
+        _("Asian or Asian British"),
+        ("asian_indian", "asian_pakistani", "asian_bangladeshi", "asian_chinese", "asian_other"),
+    ),
+    "black": (
+        _("Black, Black British, Caribbean or African"),
+        ("black_caribbean", "black_african", "black_other"),
+    ),
+    "mixed": (
+        _("Mixed or multiple ethnic groups"),
+        (
+            "mixed_white_black_caribbean",
+            "mixed_white_black_african",
+            "mixed_white_asian",
+            "mixed_other",
+        ),
+    ),
+    "white": (
+        _("White"),
+        ("white_british", "white_irish", "white_gypsy_traveller", "white_roma", "white_other"),
+    ),
+    "other": (_("Another ethnic group"), ("other_arab", "other_any")),
+}
+
+
 def answers(question: str) -> list[tuple[str, Any]]:
     return [*QUESTIONS[question][1], *_ANSWERS]
 
@@ -300,6 +360,8 @@ class Demographics(CaseOwned):
     age_band = EncryptedTextField(default=NOT_ASKED)
     gender_identity = EncryptedTextField(default=NOT_ASKED)
     race_ethnicity = EncryptedTextField(default=NOT_ASKED)
+    # NULL on rows written before the question existed (read as "not asked").
+    ethnic_group = EncryptedTextField(null=True, default=NOT_ASKED)
     disability = EncryptedTextField(default=NOT_ASKED)
     language = EncryptedTextField(default=NOT_ASKED)
     relationship = EncryptedTextField(default=NOT_ASKED)

@@ -87,7 +87,7 @@ def seed_demo(context) -> None:
             partner_services.demographics_save(
                 actor=advocate,
                 case=case,
-                values=demo_answers(n),
+                values=demo_answers(n, uk=True),
                 expected_version=0,
             )
             if i % 3 == 0:

@@ -27,6 +27,7 @@ from caseflow.assistance.models import COUNTED as PAID
 from caseflow.assistance.models import Payment
 from caseflow.calls.models import CallerKind
 from caseflow.calls.selectors import calls_by_caller_kind
+from caseflow.cases.fields import agency_field_config
 from caseflow.cases.language import language_name, split_languages
 from caseflow.cases.models import (
     AbuseChange,
@@ -37,6 +38,7 @@ from caseflow.cases.models import (
     Episode,
     EpisodeStart,
     FeelsSafer,
+    IntakeField,
     Party,
     PartyRole,
     RiskLevel,
@@ -57,6 +59,7 @@ from caseflow.lib.suppression import Grid, suppress
 from caseflow.partners.models import (
     DECLINED,
     NOT_ASKED,
+    ONS_GROUPS,
     QUESTIONS,
     Demographics,
     Direction,
@@ -247,11 +250,6 @@ def read_answers(
                 for field, token in zip(fields, tokens, strict=True)
             },
         )
-
-
-def demographic_by_case(case_ids: Iterable[int], question: str) -> dict[int, str]:
-    """Each case's survivor's answer to ``question`` (absent: never asked)."""
-    return {case_id: given[question] for case_id, given in read_answers(case_ids, [question])}
 
 
 class Served:
@@ -1046,15 +1044,39 @@ def insights_outcomes(agency_id: int, period: Period) -> FunderReport:
         total=("needs_met:total", _("All needs met")),
         column=_("Needs"),
     )
-    ages = demographic_by_case({c.case_id for c in closures}, "age_band")
+    asked = ["age_band"]
+    if not agency_field_config(agency_id)[IntakeField.DEMOGRAPHIC_ETHNIC_GROUP]["hidden"]:
+        asked.append("ethnic_group")
+    given = dict(read_answers({c.case_id for c in closures}, asked))
+
+    def answer(case_id: int, question: str) -> str:
+        return given.get(case_id, {}).get(question, NOT_ASKED)
+
     b.breakdown(
         "exit_age",
         _("Age"),
         answers("age_band"),
-        Counter(ages.get(c.case_id, NOT_ASKED) for c in closures),
+        Counter(answer(c.case_id, "age_band") for c in closures),
         total=exits,
         column=str(PEOPLE),
     )
+    if "ethnic_group" in asked:
+        group_of = {a: g for g, (_l, members) in ONS_GROUPS.items() for a in members}
+        b.breakdown(
+            "exit_ethnic_group",
+            _("Ethnic group (the 2021 census's groups)"),
+            [
+                *((g, label) for g, (label, _m) in ONS_GROUPS.items()),
+                (DECLINED, _("Declined to answer")),
+                (NOT_ASKED, _("Not asked")),
+            ],
+            Counter(
+                group_of.get(answer(c.case_id, "ethnic_group"), answer(c.case_id, "ethnic_group"))
+                for c in closures
+            ),
+            total=exits,
+            column=str(PEOPLE),
+        )
     return b.finish("insights", str(REPORTS["insights"].title), period)
 
 
