@@ -136,6 +136,7 @@ INSTALLED_APPS = [
     "caseflow.calls",
     "caseflow.shelter",
     "caseflow.court",
+    "caseflow.wellbeing",
     "caseflow.assistance",
     "caseflow.reporting",
     "caseflow.platform",

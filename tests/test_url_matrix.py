@@ -29,6 +29,7 @@ from tests.matrix import (
     safety,
     security,
     shelter,
+    wellbeing,
 )
 from tests.matrix.base import Row
 
@@ -50,6 +51,7 @@ for _part in (
     shelter,
     api,
     imports,
+    wellbeing,
 ):
     assert not set(_part.ROWS) & set(MATRIX), "a URL has two rows"
     MATRIX.update(_part.ROWS)

@@ -268,6 +268,9 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("hearing.update", W, _("Changed a court hearing")),
     ("hearing.outcome", W, _("Recorded a court hearing's outcome")),
     ("hearing.steps", W, _("Added the safety steps around a court hearing")),
+    # Her own rating
+    ("wellbeing.record", W, _("Recorded the survivor's own rating of how she is")),
+    ("wellbeing.settings", W, _("Changed the questions of the survivor's own rating")),
     # Financial assistance
     ("payment.record", W, _("Recorded a payment of financial assistance")),
     ("payment.view", R, _("Viewed a payment of financial assistance")),

@@ -6,13 +6,17 @@ week come from the parts of caseflow that keep them (incidents, the other party'
 check-in outcomes), each a :class:`TrendSource` of a feature of the case
 (:mod:`caseflow.cases.features`). A source answers with the moments of its records
 in a range, each with a category, in a fixed number of queries.
+
+Numbers that are not counts (the survivor's own ratings of how safe she feels) come from a
+:class:`TrendLine`: ``(moment, series, number)``, each series on its own scale. A column shows
+the mean of a series' numbers in it; a column without any is a gap the line steps over.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +40,31 @@ class TrendSource:
     #: category -> (label, colour), in the order they are stacked.
     categories: dict[str, tuple[Any, str]]
     order: int = 50
+
+
+@dataclass(frozen=True)
+class Series:
+    label: Any
+    colour: str
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
+class TrendLine:
+    kind: str
+    #: What the row shows ("Her own rating").
+    label: Any
+    #: fetch(case, since) -> [(moment, series code, number)] from ``since`` (aware datetime).
+    fetch: Callable[[Case, dt.datetime], list[tuple[dt.datetime, str, int]]]
+    #: series code -> :class:`Series`, in the order they are listed.
+    series: dict[str, Series]
+    order: int = 50
+
+
+def registered_lines() -> list[TrendLine]:
+    """Every feature's trend lines, by ``(order, kind)``."""
+    return sorted(features.members(lambda f: f.trend_lines), key=lambda s: (s.order, s.kind))
 
 
 def registered_sources() -> list[TrendSource]:
@@ -62,6 +91,8 @@ class Column:
     start: dt.date
     end: dt.date  # exclusive
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: line kind -> series -> the numbers in the column.
+    values: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     risk: str = RiskLevel.UNKNOWN
     episode: int | None = None
 
@@ -97,9 +128,11 @@ def build(case: Case, episodes: list[Episode], *, today: dt.date | None = None) 
     sources = registered_sources()
     since = dt.datetime.combine(first_day - dt.timedelta(days=365), dt.time.min, tzinfo=zone)
     fetched = {source.kind: source.fetch(case, since) for source in sources}
+    lines = registered_lines()
+    measured = {line.kind: line.fetch(case, since) for line in lines}
     earliest = [
         timezone.localtime(moment, zone).date() for rows in fetched.values() for moment, _ in rows
-    ]
+    ] + [timezone.localtime(point[0], zone).date() for rows in measured.values() for point in rows]
     start = _monday(min([first_day, today, *earliest]))
     weeks = (_monday(today) - start).days // 7 + 1
     per = max(1, math.ceil(weeks / MAX_COLUMNS))
@@ -123,6 +156,12 @@ def build(case: Case, episodes: list[Episode], *, today: dt.date | None = None) 
             if index is not None:
                 bucket = columns[index].counts.setdefault(source.kind, {})
                 bucket[category] = bucket.get(category, 0) + 1
+    for line in lines:
+        for moment, code, number in measured[line.kind]:
+            index = slot(moment)
+            if index is not None and code in line.series:
+                kept = columns[index].values.setdefault(line.kind, {})
+                kept.setdefault(code, []).append(number)
     # The risk level in force at the end of each column.
     changes = list(RiskLevelChange.objects.filter(case=case).order_by("at", "pk"))
     level: str = RiskLevel.UNKNOWN
@@ -150,7 +189,7 @@ def build(case: Case, episodes: list[Episode], *, today: dt.date | None = None) 
                 "last": count - 1 if last is None else last,
             }
         )
-    return _draw(case, columns, per, episode_rows, sources)
+    return _draw(case, columns, per, episode_rows, sources, lines)
 
 
 # Drawing ----------------------------------------------------------------------------------------
@@ -160,8 +199,21 @@ ROW = 46
 GAP = 10
 
 
+def _mean(numbers: list[int]) -> float:
+    return sum(numbers) / len(numbers)
+
+
+def _number(value: float) -> str:
+    return f"{value:.1f}".removesuffix(".0")
+
+
 def _draw(
-    case: Case, columns: list[Column], per: int, episodes: list[dict], sources: list[TrendSource]
+    case: Case,
+    columns: list[Column],
+    per: int,
+    episodes: list[dict],
+    sources: list[TrendSource],
+    lines: Sequence[TrendLine] = (),
 ) -> Trend:
     step = (WIDTH - LEFT - 10) / max(len(columns), 1)
     rows: list[dict] = []
@@ -191,6 +243,36 @@ def _draw(
     risk_path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
     rows.append({"label": gettext("Risk level"), "y": risk_top, "kind": "risk"})
     top += ROW + GAP
+    # Lines of numbers, each series on its own scale.
+    line_rows = []
+    for line in lines:
+        drawn = []
+        for code, series in line.series.items():
+            marks: list[dict[str, Any]] = []
+            for i, column in enumerate(columns):
+                numbers = column.values.get(line.kind, {}).get(code)
+                if not numbers:
+                    continue
+                value = _mean(numbers)
+                share = (value - series.low) / max(series.high - series.low, 1)
+                marks.append(
+                    {
+                        "x": round(LEFT + (i + 0.5) * step, 1),
+                        "y": round(top + ROW - 4 - share * (ROW - 8), 1),
+                        "title": f"{series.label}: {_number(value)} ({series.low}–{series.high})",
+                    }
+                )
+            if marks:
+                drawn.append(
+                    {
+                        "label": str(series.label),
+                        "colour": series.colour,
+                        "path": " ".join(f"{p['x']},{p['y']}" for p in marks),
+                        "points": marks,
+                    }
+                )
+        line_rows.append({"label": str(line.label), "y": top, "base": top + ROW, "series": drawn})
+        top += ROW + GAP
     # Count rows.
     count_rows = []
     for source in sources:
@@ -242,6 +324,7 @@ def _draw(
             if level != RiskLevel.UNKNOWN
         ],
         "rows": count_rows,
+        "lines": line_rows,
         "first": columns[0].start if columns else None,
         "last": (columns[-1].end - dt.timedelta(days=1)) if columns else None,
         "axis_y": height - 8,
@@ -270,8 +353,40 @@ def _draw(
                 ],
             }
         )
-    summary = _summary(columns, episodes, sources)
+    summary = _summary(columns, episodes, sources) + _line_summary(columns, lines)
     return Trend(columns, per, episodes, rows, svg, summary, totals)
+
+
+def _line_summary(columns: list[Column], lines: Sequence[TrendLine]) -> list[str]:
+    result = []
+    for line in lines:
+        said = False
+        for code, series in line.series.items():
+            means = [
+                _mean(c.values[line.kind][code])
+                for c in columns
+                if c.values.get(line.kind, {}).get(code)
+            ]
+            if not means:
+                continue
+            said = True
+            result.append(
+                gettext(
+                    "%(line)s, %(series)s: %(first)s at first, %(now)s most recently "
+                    "(%(low)s to %(high)s)."
+                )
+                % {
+                    "line": str(line.label),
+                    "series": str(series.label).lower(),
+                    "first": _number(means[0]),
+                    "now": _number(means[-1]),
+                    "low": series.low,
+                    "high": series.high,
+                }
+            )
+        if not said:
+            result.append(gettext("%(label)s: none recorded.") % {"label": str(line.label)})
+    return result
 
 
 def _summary(columns: list[Column], episodes: list[dict], sources: list[TrendSource]) -> list[str]:

@@ -71,6 +71,8 @@ AREAS = {
     "shelter": _("Shelter and refuge"),
     # Court
     "hearing": _("Court hearings"),
+    # Her own rating
+    "wellbeing": _("The survivor's own rating"),
     # Financial assistance
     "assistance": _("Financial assistance"),
     "payment": _("Financial assistance"),

@@ -123,7 +123,14 @@ PER_FORM = {
     ("PaymentForm", "sources"): lambda cast: _funding_sources(cast.agency),
     ("StayForm", "cases"): lambda cast: [(cast.case.public_id, "CASE-1")],
     ("ReassignForm", "cases"): lambda cast: [cast.case],
+    ("RatingForm", "questions"): lambda cast: _rating_questions(),
 }
+
+
+def _rating_questions():
+    from caseflow.wellbeing.questions import QUESTIONS
+
+    return list(QUESTIONS.values())
 
 
 def _funding_sources(agency):
