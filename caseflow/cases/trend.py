@@ -196,6 +196,8 @@ def build(case: Case, episodes: list[Episode], *, today: dt.date | None = None) 
 
 LEFT, WIDTH = 150, 640
 ROW = 46
+#: A line of numbers is drawn taller than a row of counts, so that a change of one shows.
+LINE_ROW = 80
 GAP = 10
 
 
@@ -258,7 +260,7 @@ def _draw(
                 marks.append(
                     {
                         "x": round(LEFT + (i + 0.5) * step, 1),
-                        "y": round(top + ROW - 4 - share * (ROW - 8), 1),
+                        "y": round(top + LINE_ROW - 4 - share * (LINE_ROW - 8), 1),
                         "title": f"{series.label}: {_number(value)} ({series.low}–{series.high})",
                     }
                 )
@@ -267,12 +269,27 @@ def _draw(
                     {
                         "label": str(series.label),
                         "colour": series.colour,
+                        "low": series.low,
+                        "high": series.high,
                         "path": " ".join(f"{p['x']},{p['y']}" for p in marks),
                         "points": marks,
                     }
                 )
-        line_rows.append({"label": str(line.label), "y": top, "base": top + ROW, "series": drawn})
-        top += ROW + GAP
+        scales = {(d["low"], d["high"]) for d in drawn}
+        ticks = []
+        if len(scales) == 1:  # one scale for every series: its ends beside the row
+            ((low, high),) = scales
+            ticks = [(str(high), top + 8), (str(low), top + LINE_ROW - 1)]
+        line_rows.append(
+            {
+                "label": str(line.label),
+                "y": top,
+                "base": top + LINE_ROW,
+                "series": drawn,
+                "ticks": ticks,
+            }
+        )
+        top += LINE_ROW + GAP
     # Count rows.
     count_rows = []
     for source in sources:

@@ -44,10 +44,16 @@ def rating_record(
     checkin: CheckIn | None = None,
     note: CaseNote | None = None,
 ) -> Rating:
-    """Record her answers (at least one) and, if given, her own words."""
+    """Record her answers (at least one) and, if given, her own words. Taken at a check-in or
+    with a note, the rating is dated by it (the check-in's time, the note's), unless it is ahead."""
     policy.require(actor, case, "edit")
     now = timezone.now()
-    taken_at = taken_at or now
+    if taken_at is None:
+        taken_at = now
+        if checkin is not None and checkin.due_at <= now:
+            taken_at = checkin.due_at
+        elif note is not None and note.occurred_at <= now:
+            taken_at = note.occurred_at
     if not answers:
         raise ValidationError(_("Record at least one of her answers."))
     problems = answers_problems(answers)

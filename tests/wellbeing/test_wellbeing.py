@@ -112,6 +112,8 @@ def test_a_rating_is_recorded_encrypted_and_audited_without_her_numbers_or_words
         answers, words = cursor.fetchone()
     assert "coping" not in answers and "Scared" not in words
     stored = Rating.objects.get(pk=rating.pk)
+    # Dated by the check-in it was taken at.
+    assert stored.taken_at == MONDAY - dt.timedelta(hours=1)
     assert stored.answers == {"safe": 3, "coping": 4}
     assert stored.words == "Scared at night"
     assert stored.checkin_id == checkin.pk
