@@ -77,6 +77,7 @@ SEED_HOOKS = [
     "caseflow.calls.demo",
     "caseflow.shelter.demo",
     "caseflow.court.demo",
+    "caseflow.wellbeing.demo",
     "caseflow.assistance.demo",
     "caseflow.reporting.demo",
     "caseflow.api.demo",
