@@ -72,14 +72,7 @@ def rating_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     return render(
         request,
         "wellbeing/rating_form.html",
-        {
-            "case": case,
-            "form": form,
-            "checkin": checkin,
-            "note": note,
-            "missing": missing,
-        },
-        status=200,
+        {"case": case, "form": form, "checkin": checkin, "note": note},
     )
 
 

@@ -376,3 +376,32 @@ def test_the_closure_form_proposes_feels_safer_from_her_ratings(cast, login):
     body = client.get(url).content.decode()
     assert "Proposed from her own rating of how safe she feels: 3 of 10" in body
     assert '<option value="yes" selected>' in body
+
+
+@time_machine.travel(MONDAY, tick=False)
+def test_a_pack_holds_her_numbers_only_when_its_release_names_risk(cast):
+    from caseflow.confidentiality.pack import build_sections
+
+    _rate(cast, {"safe": 4}, at=MONDAY - WEEK, words="Tired of hiding")
+    only_contact = dict(build_sections(cast.case, ["contact"]))
+    assert not any("Her own rating" in label for rows in only_contact.values() for label, _ in rows)
+    with_risk = build_sections(cast.case, ["risk"])
+    assert any(
+        label == "Her own rating 1: How safe she feels"
+        for _s, rows in with_risk
+        for label, _ in rows
+    )
+    assert not any("Tired of hiding" in value for _s, rows in with_risk for _l, value in rows)
+    with_words = build_sections(cast.case, ["narratives"])
+    assert any("Tired of hiding" in value for _s, rows in with_words for _l, value in rows)
+
+
+@time_machine.travel(MONDAY, tick=False)
+def test_a_partial_purge_clears_her_words_and_keeps_her_numbers(cast):
+    from caseflow.confidentiality.services.purges import _clear_narratives
+
+    rating = _rate(cast, {"safe": 4, "coping": 5}, at=MONDAY - WEEK, words="Tired of hiding")
+    result = _clear_narratives(cast.case)
+    assert result["cleared"]["wellbeing.Rating"] == ["words"]
+    kept = Rating.objects.get(pk=rating.pk)
+    assert (kept.words, kept.answers) == ("", {"safe": 4, "coping": 5})
