@@ -405,3 +405,20 @@ def test_a_partial_purge_clears_her_words_and_keeps_her_numbers(cast):
     assert result["cleared"]["wellbeing.Rating"] == ["words"]
     kept = Rating.objects.get(pk=rating.pk)
     assert (kept.words, kept.answers) == ("", {"safe": 4, "coping": 5})
+
+
+@time_machine.travel(MONDAY, tick=False)
+def test_recording_a_reached_check_in_on_the_home_list_offers_her_rating(cast, login):
+    reached = make_checkin(cast.case, cast.assigned, MONDAY - dt.timedelta(hours=1))
+    no_answer = make_checkin(cast.case, cast.assigned, MONDAY - dt.timedelta(hours=2))
+    client = login(cast.assigned)
+    offers = {}
+    for checkin, outcome in ((reached, "reached"), (no_answer, "no_answer")):
+        response = client.post(
+            reverse("checkins:outcome", args=[cast.case.public_id, checkin.pk]),
+            {"outcome": outcome, "version": checkin.version, "next": "home"},
+            HTTP_HX_REQUEST="true",
+        )
+        assert response.status_code == 200
+        offers[outcome] = _url(cast.case, f"?checkin={checkin.pk}") in response.content.decode()
+    assert offers == {"reached": True, "no_answer": False}
