@@ -30,6 +30,7 @@ from tests.matrix import (
     safety,
     security,
     shelter,
+    wellbeing,
 )
 from tests.matrix.base import Row
 
@@ -52,6 +53,7 @@ for _part in (
     shelter,
     api,
     imports,
+    wellbeing,
 ):
     assert not set(_part.ROWS) & set(MATRIX), "a URL has two rows"
     MATRIX.update(_part.ROWS)

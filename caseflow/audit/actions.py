@@ -273,6 +273,9 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     # What the other party did after harm (the cycle)
     ("cycle_mark.create", W, _("Marked what the other party did after an incident or a contact")),
     ("cycle_kind.save", W, _("Changed the agency's kinds of what follows harm")),
+    # Her own rating
+    ("wellbeing.record", W, _("Recorded the survivor's own rating of how she is")),
+    ("wellbeing.settings", W, _("Changed the questions of the survivor's own rating")),
     # Financial assistance
     ("payment.record", W, _("Recorded a payment of financial assistance")),
     ("payment.view", R, _("Viewed a payment of financial assistance")),

@@ -48,6 +48,11 @@ The members
     category)`` for the journey's trend picture, in a fixed number of queries; ``summary(case,
     since)``, optional, adds lines in words after the row's own (facts and counts only). Kinds
     unique; rows drawn by ``(order, kind)``.
+``trend_lines``
+    :class:`caseflow.cases.trend.TrendLine`: ``fetch(case, since)`` returns ``(moment, series,
+    number)`` for a line of numbers on the journey's trend picture (the survivor's own ratings),
+    each series on its own scale, in a fixed number of queries. Kinds unique (with the trend's
+    count rows); lines drawn by ``(order, kind)`` beside the risk level, above the counts.
 ``queue``
     :class:`caseflow.cases.today.QueueSource`: ``fetch(scope)`` returns the items overdue or due
     today on the scope's cases (already within policy), metadata only, constant queries. Names
@@ -71,6 +76,11 @@ The members
     :class:`PackRows`: what a category of a referral pack or case export holds
     (``rows(case) -> [(label, value)]``). A category's rows follow the features' order. The
     categories are the confidentiality app's (``confidentiality.E003`` checks the names).
+``closure_proposals``
+    ``(case) -> {closure field: (value, words)}``: what the closure form starts with when nothing
+    was entered yet ("feels safer", read from her own ratings), and a line in plain words saying
+    what it was read from. The advocate can change it. A field proposed by two features takes
+    the first in the features' order.
 ``followup_kinds``
     ``TextChoices`` classes of the follow-ups the feature creates; the inbox stores the value and
     shows the label. A value is declared by one feature only.
@@ -127,7 +137,7 @@ if TYPE_CHECKING:
     from caseflow.cases.models import Case
     from caseflow.cases.timeline import Source
     from caseflow.cases.today import QueueSource
-    from caseflow.cases.trend import TrendSource
+    from caseflow.cases.trend import TrendLine, TrendSource
 
 T = TypeVar("T")
 PanelResult = tuple[str, dict[str, Any]] | None
@@ -191,12 +201,14 @@ class CaseFeature:
     case_related: tuple[str, ...] = ()
     timeline: tuple[Source, ...] = ()
     trend: tuple[TrendSource, ...] = ()
+    trend_lines: tuple[TrendLine, ...] = ()
     queue: tuple[QueueSource, ...] = ()
     calendar: tuple[CalendarSource, ...] = ()
     next_due: tuple[Callable[[], QuerySet[Any]], ...] = ()
     open_work: tuple[OpenWork, ...] = ()
     closure_needs: ClosureNeeds | None = None
     pack_rows: tuple[PackRows, ...] = ()
+    closure_proposals: tuple[Callable[[Case], dict[str, tuple[str, str]]], ...] = ()
     followup_kinds: tuple[type[models.TextChoices], ...] = ()
     credential_revokers: tuple[CredentialRevoker, ...] = ()
     user_language: Callable[[Any], str | None] | None = None
@@ -240,7 +252,11 @@ def clashes(features: Sequence[CaseFeature]) -> list[str]:
     unique("features' orders", [f.order for f in features])
     unique("case-page panels' orders", [p.order for f in features for p in f.panels])
     unique("timeline kinds", [s.kind for f in features for s in f.timeline])
-    unique("trend kinds", [s.kind for f in features for s in f.trend])
+    unique(
+        "trend kinds",
+        [s.kind for f in features for s in f.trend]
+        + [s.kind for f in features for s in f.trend_lines],
+    )
     unique("today-queue sources", [s.name for f in features for s in f.queue])
     unique("calendar sources", [s.name for f in features for s in f.calendar])
     unique("kinds of open work", [w.kind for f in features for w in f.open_work])
@@ -258,6 +274,15 @@ def clashes(features: Sequence[CaseFeature]) -> list[str]:
 def members(pick: Callable[[CaseFeature], Sequence[T]]) -> list[T]:
     """One member of every feature, in the features' order: ``members(lambda f: f.next_due)``."""
     return [item for feature in _FEATURES for item in pick(feature)]
+
+
+def closure_proposals(case: Case) -> dict[str, tuple[str, str]]:
+    """{closure field: (value, words)} every feature proposes for ``case``; the first wins."""
+    proposed: dict[str, tuple[str, str]] = {}
+    for propose in members(lambda f: f.closure_proposals):
+        for name, value in propose(case).items():
+            proposed.setdefault(name, value)
+    return proposed
 
 
 def closure_needs() -> ClosureNeeds | None:

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.audit.services import record
-from caseflow.cases import journey, trend
+from caseflow.cases import features, journey, trend
 from caseflow.cases.forms import (
     ClosureDecisionForm,
     ClosureForm,
@@ -42,6 +42,16 @@ def _closure_initial(closure) -> dict:
     return {name: getattr(closure, name) for name in journey.CLOSURE_FIELDS}
 
 
+def _propose(form: ClosureForm, case: Case, initial: dict) -> None:
+    """Start the fields nothing was entered in yet with what the case's features propose (her
+    own rating for "feels safer"), saying under each what it was read from."""
+    for name, (value, words) in features.closure_proposals(case).items():
+        if name not in form.fields or initial.get(name):
+            continue
+        form.initial[name] = value
+        form.fields[name].help_text = words
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("change_status", read="closure.view")
@@ -59,13 +69,15 @@ def closure(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     awaiting = pending is not None and pending.state == ClosureState.AWAITING_APPROVAL
     form = None
     if case.status != CaseStatus.CLOSED and not awaiting:
+        initial = _closure_initial(pending)
         form = ClosureForm(
             request.POST or None,
             reasons=reasons,
             submit_label=submit,
             open_needs=journey.closure_need_choices(case),
-            initial=_closure_initial(pending),
+            initial=initial,
         )
+        _propose(form, case, initial)
         if request.method == "POST" and form.is_valid():
             try:
                 with transaction.atomic():

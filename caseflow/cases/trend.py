@@ -6,13 +6,17 @@ week come from the parts of caseflow that keep them (incidents, the other party'
 check-in outcomes), each a :class:`TrendSource` of a feature of the case
 (:mod:`caseflow.cases.features`). A source answers with the moments of its records
 in a range, each with a category, in a fixed number of queries.
+
+Numbers that are not counts (the survivor's own ratings of how safe she feels) come from a
+:class:`TrendLine`: ``(moment, series, number)``, each series on its own scale. A column shows
+the mean of a series' numbers in it; a column without any is a gap the line steps over.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +45,31 @@ class TrendSource:
     summary: Callable[[Case, dt.datetime], list[str]] | None = None
 
 
+@dataclass(frozen=True)
+class Series:
+    label: Any
+    colour: str
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
+class TrendLine:
+    kind: str
+    #: What the row shows ("Her own rating").
+    label: Any
+    #: fetch(case, since) -> [(moment, series code, number)] from ``since`` (aware datetime).
+    fetch: Callable[[Case, dt.datetime], list[tuple[dt.datetime, str, int]]]
+    #: series code -> :class:`Series`, in the order they are listed.
+    series: dict[str, Series]
+    order: int = 50
+
+
+def registered_lines() -> list[TrendLine]:
+    """Every feature's trend lines, by ``(order, kind)``."""
+    return sorted(features.members(lambda f: f.trend_lines), key=lambda s: (s.order, s.kind))
+
+
 def registered_sources() -> list[TrendSource]:
     """Every feature's trend sources, by ``(order, kind)``."""
     return sorted(features.members(lambda f: f.trend), key=lambda s: (s.order, s.kind))
@@ -65,6 +94,8 @@ class Column:
     start: dt.date
     end: dt.date  # exclusive
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: line kind -> series -> the numbers in the column.
+    values: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     risk: str = RiskLevel.UNKNOWN
     episode: int | None = None
 
@@ -101,9 +132,11 @@ def build(case: Case, episodes: list[Episode], *, today: dt.date | None = None) 
     since = dt.datetime.combine(first_day - dt.timedelta(days=365), dt.time.min, tzinfo=zone)
     fetched = {source.kind: source.fetch(case, since) for source in sources}
     said = {source.kind: source.summary(case, since) for source in sources if source.summary}
+    lines = registered_lines()
+    measured = {line.kind: line.fetch(case, since) for line in lines}
     earliest = [
         timezone.localtime(moment, zone).date() for rows in fetched.values() for moment, _ in rows
-    ]
+    ] + [timezone.localtime(point[0], zone).date() for rows in measured.values() for point in rows]
     start = _monday(min([first_day, today, *earliest]))
     weeks = (_monday(today) - start).days // 7 + 1
     per = max(1, math.ceil(weeks / MAX_COLUMNS))
@@ -127,6 +160,12 @@ def build(case: Case, episodes: list[Episode], *, today: dt.date | None = None) 
             if index is not None:
                 bucket = columns[index].counts.setdefault(source.kind, {})
                 bucket[category] = bucket.get(category, 0) + 1
+    for line in lines:
+        for moment, code, number in measured[line.kind]:
+            index = slot(moment)
+            if index is not None and code in line.series:
+                kept = columns[index].values.setdefault(line.kind, {})
+                kept.setdefault(code, []).append(number)
     # The risk level in force at the end of each column.
     changes = list(RiskLevelChange.objects.filter(case=case).order_by("at", "pk"))
     level: str = RiskLevel.UNKNOWN
@@ -154,14 +193,24 @@ def build(case: Case, episodes: list[Episode], *, today: dt.date | None = None) 
                 "last": count - 1 if last is None else last,
             }
         )
-    return _draw(case, columns, per, episode_rows, sources, said)
+    return _draw(case, columns, per, episode_rows, sources, lines, said)
 
 
 # Drawing ----------------------------------------------------------------------------------------
 
 LEFT, WIDTH = 150, 640
 ROW = 46
+#: A line of numbers is drawn taller than a row of counts, so that a change of one shows.
+LINE_ROW = 80
 GAP = 10
+
+
+def _mean(numbers: list[int]) -> float:
+    return sum(numbers) / len(numbers)
+
+
+def _number(value: float) -> str:
+    return f"{value:.1f}".removesuffix(".0")
 
 
 def _draw(
@@ -170,6 +219,7 @@ def _draw(
     per: int,
     episodes: list[dict],
     sources: list[TrendSource],
+    lines: Sequence[TrendLine] = (),
     said: dict[str, list[str]] | None = None,
 ) -> Trend:
     step = (WIDTH - LEFT - 10) / max(len(columns), 1)
@@ -200,6 +250,51 @@ def _draw(
     risk_path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
     rows.append({"label": gettext("Risk level"), "y": risk_top, "kind": "risk"})
     top += ROW + GAP
+    # Lines of numbers, each series on its own scale.
+    line_rows = []
+    for line in lines:
+        drawn = []
+        for code, series in line.series.items():
+            marks: list[dict[str, Any]] = []
+            for i, column in enumerate(columns):
+                numbers = column.values.get(line.kind, {}).get(code)
+                if not numbers:
+                    continue
+                value = _mean(numbers)
+                share = (value - series.low) / max(series.high - series.low, 1)
+                marks.append(
+                    {
+                        "x": round(LEFT + (i + 0.5) * step, 1),
+                        "y": round(top + LINE_ROW - 4 - share * (LINE_ROW - 8), 1),
+                        "title": f"{series.label}: {_number(value)} ({series.low}–{series.high})",
+                    }
+                )
+            if marks:
+                drawn.append(
+                    {
+                        "label": str(series.label),
+                        "colour": series.colour,
+                        "low": series.low,
+                        "high": series.high,
+                        "path": " ".join(f"{p['x']},{p['y']}" for p in marks),
+                        "points": marks,
+                    }
+                )
+        scales = {(d["low"], d["high"]) for d in drawn}
+        ticks = []
+        if len(scales) == 1:  # one scale for every series: its ends beside the row
+            ((low, high),) = scales
+            ticks = [(str(high), top + 8), (str(low), top + LINE_ROW - 1)]
+        line_rows.append(
+            {
+                "label": str(line.label),
+                "y": top,
+                "base": top + LINE_ROW,
+                "series": drawn,
+                "ticks": ticks,
+            }
+        )
+        top += LINE_ROW + GAP
     # Count rows.
     count_rows = []
     for source in sources:
@@ -251,6 +346,7 @@ def _draw(
             if level != RiskLevel.UNKNOWN
         ],
         "rows": count_rows,
+        "lines": line_rows,
         "first": columns[0].start if columns else None,
         "last": (columns[-1].end - dt.timedelta(days=1)) if columns else None,
         "axis_y": height - 8,
@@ -279,8 +375,40 @@ def _draw(
                 ],
             }
         )
-    summary = _summary(columns, episodes, sources, said or {})
+    summary = _summary(columns, episodes, sources, said or {}) + _line_summary(columns, lines)
     return Trend(columns, per, episodes, rows, svg, summary, totals)
+
+
+def _line_summary(columns: list[Column], lines: Sequence[TrendLine]) -> list[str]:
+    result = []
+    for line in lines:
+        said = False
+        for code, series in line.series.items():
+            means = [
+                _mean(c.values[line.kind][code])
+                for c in columns
+                if c.values.get(line.kind, {}).get(code)
+            ]
+            if not means:
+                continue
+            said = True
+            result.append(
+                gettext(
+                    "%(line)s, %(series)s: %(first)s at first, %(now)s most recently "
+                    "(%(low)s to %(high)s)."
+                )
+                % {
+                    "line": str(line.label),
+                    "series": str(series.label).lower(),
+                    "first": _number(means[0]),
+                    "now": _number(means[-1]),
+                    "low": series.low,
+                    "high": series.high,
+                }
+            )
+        if not said:
+            result.append(gettext("%(label)s: none recorded.") % {"label": str(line.label)})
+    return result
 
 
 def _summary(

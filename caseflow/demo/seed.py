@@ -78,6 +78,7 @@ SEED_HOOKS = [
     "caseflow.shelter.demo",
     "caseflow.court.demo",
     "caseflow.cycle.demo",
+    "caseflow.wellbeing.demo",
     "caseflow.assistance.demo",
     "caseflow.reporting.demo",
     "caseflow.api.demo",

@@ -74,6 +74,8 @@ AREAS = {
     # What follows harm
     "cycle_mark": _("What follows harm"),
     "cycle_kind": _("What follows harm"),
+    # Her own rating
+    "wellbeing": _("The survivor's own rating"),
     # Financial assistance
     "assistance": _("Financial assistance"),
     "payment": _("Financial assistance"),

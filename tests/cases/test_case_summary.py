@@ -81,6 +81,7 @@ def test_the_contents_list_leads_to_each_section_shown(cast, login, people):
         "Notes",
         "Agreements",
         "Check-ins",
+        "Her own rating",
         "Sharing",
         "People",
     ]

@@ -14,6 +14,7 @@ from caseflow.cases.calendar import CalendarSource
 from caseflow.cases.features import CaseFeature, ClosureNeeds, OpenWork, Panel
 from caseflow.cases.timeline import Source
 from caseflow.cases.today import QueueSource
+from caseflow.cases.trend import TrendLine
 
 
 @pytest.fixture
@@ -48,6 +49,7 @@ def test_the_project_registers_one_feature_per_app_and_passes_the_check():
         "assistance",
         "calls",
         "shelter",
+        "wellbeing",
         "api",
     ]
     assert _errors(case_checks.check_features()) == []
@@ -72,6 +74,7 @@ def test_the_same_feature_again_is_no_repeat(registry):
         ({"followup_kinds": (_Kinds,)}, "follow-up kinds"),
         ({"closure_needs": ClosureNeeds(_nothing, _nothing, _nothing)}, "needs"),
         ({"user_language": _nothing}, "language"),
+        ({"trend_lines": (TrendLine("checkins", "Again", _nothing, {}),)}, "trend kinds"),
     ],
 )
 def test_anything_else_taken_twice_stops_start_up(registry, clash, words):
@@ -93,6 +96,22 @@ def test_a_feature_of_no_installed_app_is_an_error(registry):
     features.register_feature(CaseFeature(name="nowhere", order=99))
     errors = _errors(case_checks.check_features())
     assert [(e.id, e.obj) for e in errors] == [("cases.E002", "nowhere")]
+
+
+def test_the_first_feature_to_propose_a_closure_field_is_the_one_shown(registry, cast):
+    def safer(case):
+        return {"feels_safer": ("yes", "Read from one place.")}
+
+    def no(case):
+        return {"feels_safer": ("no", "Read from another."), "abuse_change": ("reduced", "")}
+
+    assert features.closure_proposals(cast.case) == {}  # no rating of hers yet
+    features.register_feature(CaseFeature(name="later", order=99, closure_proposals=(no,)))
+    features.register_feature(CaseFeature(name="late", order=98, closure_proposals=(safer,)))
+    assert features.closure_proposals(cast.case) == {
+        "feels_safer": ("yes", "Read from one place."),
+        "abuse_change": ("reduced", ""),
+    }
 
 
 def test_members_follow_the_features_order(registry):

@@ -127,7 +127,14 @@ PER_FORM = {
     ("MarkForm", "kinds"): lambda cast: __import__(
         "caseflow.cycle.catalogue"
     ).cycle.catalogue.offered(cast.agency.pk),
+    ("RatingForm", "questions"): lambda cast: _rating_questions(),
 }
+
+
+def _rating_questions():
+    from caseflow.wellbeing.questions import QUESTIONS
+
+    return list(QUESTIONS.values())
 
 
 def _funding_sources(agency):
