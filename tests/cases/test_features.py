@@ -43,6 +43,7 @@ def test_the_project_registers_one_feature_per_app_and_passes_the_check():
         "agreements",
         "checkins",
         "casework",
+        "cycle",
         "confidentiality",
         "partners",
         "court",
