@@ -92,7 +92,9 @@ The members
     whose ``day`` falls in ``[since, until)``, for the check-ins' sweep. The survivor's day is
     read in her safe-contact profile's zone. The check-ins app turns them into proposals in her
     safe window (:mod:`caseflow.checkins.proposals`); ``key`` names the record and the
-    occurrence, so an occurrence is proposed once. Kinds unique.
+    occurrence, so an occurrence is proposed once: its follow-up's source key is
+    :data:`OCCASION_SOURCE_PREFIX` + ``key``, which the feature cancels when the record goes.
+    Kinds unique.
 ``event_audiences``
     :class:`caseflow.lib.contributions.EventAudience`: ``(agency_id, kind) -> bool``, whether
     the agency has anyone subscribed to an event (:mod:`caseflow.outbox.events`). An event
@@ -190,6 +192,10 @@ class Handover(Protocol):
     def __call__(
         self, *, actor: User, case: Case, previous: User | None, primary: User
     ) -> None: ...
+
+
+#: The source key of the follow-up that keeps an occasion proposed is this + ``Occasion.key``.
+OCCASION_SOURCE_PREFIX = "proposal:"
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from django.utils import formats, timezone
 from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
-from caseflow.cases.features import Occasion, members
+from caseflow.cases.features import OCCASION_SOURCE_PREFIX, Occasion, members
 from caseflow.cases.models import Case, SafeContactProfile
 from caseflow.checkins import services
 from caseflow.checkins.models import CheckIn, CheckInFollowUpKind, CheckInStatus
@@ -48,7 +48,6 @@ NEAREST_DAYS = 3
 AHEAD_DAYS = 14
 #: The follow-up falls due this many days before the day wanted (or at once when nearer).
 REMIND_DAYS = 3
-SOURCE_PREFIX = "proposal:"
 
 
 # --- The safe slot nearest a day ---------------------------------------------------------------
@@ -236,7 +235,7 @@ def proposed_checkins(case: Case, now: dt.datetime | None = None) -> list[Propos
 
 
 def _source_key(key: str) -> str:
-    return f"{SOURCE_PREFIX}{key}"
+    return f"{OCCASION_SOURCE_PREFIX}{key}"
 
 
 def _remind_at(day: dt.date, now: dt.datetime) -> dt.datetime:

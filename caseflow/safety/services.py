@@ -17,12 +17,14 @@ from caseflow import policy
 from caseflow.accounts.models import Agency, User
 from caseflow.audit.services import record
 from caseflow.cases import journey
+from caseflow.cases.features import OCCASION_SOURCE_PREFIX
 from caseflow.cases.models import Case, CaseStatus, RiskLevel
+from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.inbox.services import case_supervisors, followup_cancel, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
 from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.safety import hard_dates, sections
 from caseflow.safety import instruments as engine
-from caseflow.safety import sections
 from caseflow.safety.hard_dates import EARLIEST_YEAR, MOST_DAYS_BEFORE
 from caseflow.safety.models import (
     HardDate,
@@ -550,8 +552,15 @@ def hard_date_add(
 
 @transaction.atomic
 def hard_date_remove(*, actor: User, hard_date: HardDate) -> None:
-    """Take a hard date off the survivor's plan (she no longer wants support around it)."""
+    """Take a hard date off the survivor's plan (she no longer wants support around it): the
+    check-ins still proposed for it are proposed no more (those already booked stay)."""
     case = hard_date.case
     policy.require(actor, case, "edit")
     record("hard_date.remove", actor=actor, case=case, obj=hard_date, detail={})
+    prefix = f"{OCCASION_SOURCE_PREFIX}{hard_dates.KIND}:{hard_date.pk}:"
+    pending = FollowUp.objects.filter(
+        case=case, source_key__startswith=prefix, status=FollowUpStatus.OPEN
+    ).values_list("source_key", flat=True)
+    for source_key in list(pending):
+        followup_cancel(case=case, source_key=source_key, actor=actor)
     hard_date.delete()

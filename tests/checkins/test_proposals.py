@@ -237,3 +237,13 @@ def test_the_proposals_page_answers_by_method_scope_and_right(cast, login):
         actor=cast.same_team, reference=cast.case.reference, reason="Crisis call"
     )
     assert login(cast.same_team).get(url).status_code == 403
+
+
+@time_machine.travel(MONDAY, tick=False)
+def test_taking_a_hard_date_off_the_plan_cancels_what_is_still_proposed_for_it(cast):
+    row = _hard_date(cast, dt.date(2026, 12, 12))
+    assert proposals.checkin_proposals_sweep() == 1
+    safety_services.hard_date_remove(actor=cast.assigned, hard_date=row)
+    followup = FollowUp.objects.get(kind=CheckInFollowUpKind.PROPOSED_CHECKIN)
+    assert followup.status == FollowUpStatus.CANCELLED
+    assert proposals.proposed_checkins(cast.case) == []
