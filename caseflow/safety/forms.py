@@ -12,6 +12,7 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
+from caseflow.cases.forms import configure_fields
 from caseflow.lib.form_parts import date_field, submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import instruments as engine
@@ -336,6 +337,10 @@ class HardDateForm(forms.Form):
         },
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, field_config: dict[str, dict] | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
+        # The agency may not collect her words, or call them something else.
+        configure_fields(self, field_config, ("words",))
         self.helper = submit_helper(_("Add the hard date"))

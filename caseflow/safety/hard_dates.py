@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db.models import Q
 
 from caseflow.cases.features import Occasion, OccasionSource
+from caseflow.cases.fields import FieldConfig, agency_field_config
 from caseflow.cases.models import OPEN_STATUSES, Case, SafeContactProfile
 from caseflow.safety.models import HardDate, HardDateKind
 
@@ -77,9 +78,20 @@ def occasion(row: HardDate, occurrence: dt.date, zone: ZoneInfo, label: str) -> 
     )
 
 
-def _words(row: HardDate) -> str:
+def words_setting(case: Case) -> dict:
+    """The agency's setting for her words (``{"hidden": ..., "label": ...}``, empty when none):
+    hidden, they are neither asked for nor shown anywhere, even where stored before."""
+    return FieldConfig(agency_field_config(case.agency_id)).for_kind("hard_date").get("words", {})
+
+
+def shown_words(row: HardDate, setting: dict) -> str:
+    return "" if setting.get("hidden") else row.words
+
+
+def _words(row: HardDate, setting: dict) -> str:
     kind = str(HardDateKind(row.kind).label)
-    return f"{kind}: {row.words}" if row.words else kind
+    words = shown_words(row, setting)
+    return f"{kind}: {words}" if words else kind
 
 
 def hard_dates_of(case: Case) -> list[HardDate]:
@@ -100,11 +112,12 @@ def for_case(case: Case, today: dt.date) -> list[Occasion]:
     """The next occasion of each of the case's hard dates, soonest first."""
     profile = SafeContactProfile.objects.filter(case=case).values_list("timezone", flat=True)
     zone = _zone(profile.first())
+    setting = words_setting(case)
     found = []
     for row in hard_dates_of(case):
         occurrence = next_occurrence(row.day, row.yearly, today)
         if occurrence is not None:
-            found.append(occasion(row, occurrence, zone, _words(row)))
+            found.append(occasion(row, occurrence, zone, _words(row, setting)))
     return sorted(found, key=lambda o: (o.day, o.key))
 
 

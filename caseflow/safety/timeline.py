@@ -8,6 +8,7 @@ from django.utils import formats
 from caseflow.cases.models import RiskLevel
 from caseflow.cases.timeline import STAFF, SURVIVOR, Entry, Query, Source, about, key_of, newest
 from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.safety.hard_dates import shown_words, words_setting
 from caseflow.safety.models import HardDate, RiskAssessment, SafetyPlanVersion
 
 PLAN, RISK, HARD_DATE = "plan_version", "risk_assessment", "hard_date"
@@ -78,14 +79,16 @@ def hard_dates(case, query: Query) -> list[Entry]:
         return []
     qs = HardDate.objects.filter(case=case).select_related("created_by")
     entries = []
-    for row in newest(qs, query, HARD_DATE, "created_at"):
+    rows = newest(qs, query, HARD_DATE, "created_at")
+    setting = words_setting(case) if rows else {}
+    for row in rows:
         row.case = case
         facts = [
             (_("The day"), formats.date_format(row.day, "j M Y")),
             (_("Every year"), _("Yes") if row.yearly else _("No")),
             (_("By"), _name(row.created_by)),
         ]
-        words = " ".join((row.words or "").split())
+        words = " ".join(shown_words(row, setting).split())
         entries.append(
             Entry(
                 at=row.created_at,

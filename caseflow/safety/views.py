@@ -20,6 +20,7 @@ from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.audit.services import record
 from caseflow.cases.drafts import keep_drafts
+from caseflow.cases.fields import field_config
 from caseflow.cases.language import survivor_interface_language
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
@@ -62,6 +63,7 @@ def plan_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "review_form": ReviewForm(),
             "can_edit": policy.may(request.user, case, "edit"),
             "hard_dates": hard_dates.upcoming(case, timezone.localdate()),
+            "hard_date_words": hard_dates.words_setting(case),
         },
     )
 
@@ -359,7 +361,9 @@ def assessment_detail(
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
 def hard_date_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
-    form = HardDateForm(request.POST or None)
+    form = HardDateForm(
+        request.POST or None, field_config=field_config(request, case).for_kind("hard_date")
+    )
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
@@ -367,7 +371,7 @@ def hard_date_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
                 actor=request.user,
                 case=case,
                 kind=d["kind"],
-                words=d["words"],
+                words=d.get("words", ""),
                 day=d["day"],
                 yearly=d["yearly"],
                 support_days_before=d["support_days_before"],

@@ -247,3 +247,23 @@ def test_taking_a_hard_date_off_the_plan_cancels_what_is_still_proposed_for_it(c
     followup = FollowUp.objects.get(kind=CheckInFollowUpKind.PROPOSED_CHECKIN)
     assert followup.status == FollowUpStatus.CANCELLED
     assert proposals.proposed_checkins(cast.case) == []
+
+
+def test_a_proposal_due_today_leads_from_the_today_queue_to_the_proposals(cast):
+    from caseflow.cases import today as today_queue
+    from caseflow.cases.selectors import my_open_case_set
+
+    with time_machine.travel(MONDAY, tick=False):
+        # Support on Thursday 10 December: the follow-up falls due three days before, today.
+        _hard_date(cast, dt.date(2026, 12, 11))
+        assert proposals.checkin_proposals_sweep() == 1
+        scope = today_queue.scope_for(
+            cast.assigned, my_open_case_set(cast.assigned), own_only=True, now=MONDAY
+        )
+        queue = today_queue.queue(scope)
+    items = [i for i in queue.today + queue.overdue if i.title.startswith("A check-in is proposed")]
+    assert len(items) == 1
+    assert items[0].action.url == reverse("checkins:proposals", args=[cast.case.public_id])
+    assert not items[0].action.post
+    # Nothing of her words on the queue.
+    assert "left" not in items[0].title

@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 
 from caseflow.audit.models import AuditEvent
 from caseflow.cases import services as case_services
+from caseflow.cases.models import FieldSetting, IntakeField
 from caseflow.cases.timeline import Query, page
+from caseflow.checkins.proposals import proposed_checkins
 from caseflow.safety import packs, services
 from caseflow.safety.feature import FEATURE
 from caseflow.safety.forms import HardDateForm
@@ -199,3 +201,43 @@ def test_hard_dates_leave_in_exports_only_as_part_of_the_safety_plan(cast):
     assert rows == [("Hard date: An anniversary", "17 Dec 2024 (every year) — The day I left")]
     categories = {p.category for p in FEATURE.pack_rows if p.rows is packs.hard_date_rows}
     assert categories == {"safety_plan"}
+
+
+# --- Field settings --------------------------------------------------------------------------
+
+
+@time_machine.travel(MONDAY, tick=False)
+def test_an_agency_that_does_not_collect_her_words_neither_asks_nor_shows_them(cast, login):
+    _add(cast)  # stored before the agency stopped collecting them
+    FieldSetting.objects.create(agency=cast.agency, field=IntakeField.HARD_DATE_WORDS, hidden=True)
+    client = login(cast.assigned)
+    form = client.get(reverse("safety:hard_date_new", args=[cast.case.public_id])).content
+    assert b'name="words"' not in form and b'name="day"' in form
+    # A value posted anyway is ignored.
+    response = client.post(
+        reverse("safety:hard_date_new", args=[cast.case.public_id]),
+        {
+            "kind": "release",
+            "words": "Posted anyway",
+            "day": "2027-02-01",
+            "support_days_before": 3,
+        },
+    )
+    assert response.status_code == 302
+    assert HardDate.objects.get(kind="release").words == ""
+    plan = client.get(reverse("safety:plan", args=[cast.case.public_id])).content.decode()
+    assert "The day I left" not in plan and "An anniversary" in plan
+    entry = next(e for e in page(cast.case, Query()).entries if e.kind == "hard_date")
+    assert "The day I left" not in entry.body
+    assert all("The day I left" not in value for _label, value in packs.hard_date_rows(cast.case))
+    labels = [p.label for p in proposed_checkins(cast.case)]
+    assert "An anniversary" in labels and not any("left" in label for label in labels)
+
+
+@time_machine.travel(MONDAY, tick=False)
+def test_an_agency_may_call_her_words_something_else(cast, login):
+    FieldSetting.objects.create(
+        agency=cast.agency, field=IntakeField.HARD_DATE_WORDS, label="What she calls the day"
+    )
+    form = login(cast.assigned).get(reverse("safety:hard_date_new", args=[cast.case.public_id]))
+    assert "What she calls the day" in form.content.decode()
