@@ -13,6 +13,8 @@ import datetime as dt
 from collections.abc import Iterable, Iterator
 from zoneinfo import ZoneInfo
 
+from django.utils import formats
+
 from caseflow.agreements import terms
 from caseflow.agreements.models import AgreementStatus, AgreementVersion, ContactAgreement
 from caseflow.cases.features import Occasion, OccasionSource
@@ -50,10 +52,11 @@ def handover_days(
 
 
 def _occasion(agreement_pk: int, case_id: int, day: dt.date, after: dt.datetime, place: str):
+    on = formats.date_format(day, "D j M Y")
     label = (
-        _("After the handover at %(place)s") % {"place": place}
+        _("After the handover at %(place)s, on %(day)s") % {"place": place, "day": on}
         if place
-        else _("After the handover")
+        else _("After the handover on %(day)s") % {"day": on}
     )
     return Occasion(
         case_id=case_id,

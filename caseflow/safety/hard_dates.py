@@ -21,10 +21,12 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db.models import Q
+from django.utils import formats
 
 from caseflow.cases.features import Occasion, OccasionSource
 from caseflow.cases.fields import FieldConfig, agency_field_config
 from caseflow.cases.models import OPEN_STATUSES, Case, SafeContactProfile
+from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety.models import HardDate, HardDateKind
 
 KIND = "hard_date"
@@ -72,7 +74,8 @@ def occasion(row: HardDate, occurrence: dt.date, zone: ZoneInfo, label: str) -> 
     return Occasion(
         case_id=row.case_id,
         key=f"{KIND}:{row.pk}:{occurrence.isoformat()}",
-        label=label,
+        label=str(_("%(what)s, on %(day)s"))
+        % {"what": label, "day": formats.date_format(occurrence, "D j M Y")},
         day=wanted,
         not_after=_midnight(end, zone),
     )

@@ -59,10 +59,12 @@ def test_an_advocate_adds_a_hard_date_and_sees_the_check_in_proposed_before_it(
     expect(page.get_by_role("status")).to_have_text("Hard date added.")
 
     expect(page.get_by_role("heading", level=1)).to_have_text("Check-ins proposed")
-    label = f"An anniversary: The day I left · {day_before:%a} {day_before.day} {day_before:%b %Y}"
+    label = f"An anniversary: The day I left, on {hard_day:%a} {hard_day.day} {hard_day:%b %Y}"
     proposal = page.get_by_label(label)
     expect(proposal).to_be_checked()
-    expect(page.locator("main")).to_contain_text("in the survivor's safe window")
+    # The check-in falls the day before, in her safe window.
+    when = f"{day_before:%a} {day_before.day} {day_before:%b %Y}, 00:00"
+    expect(page.locator("main")).to_contain_text(f"{when}, in the survivor's safe window")
     fits_a_phone(tab, "hard-date-proposals")
     page.get_by_role("button", name="Book the ticked check-ins").click()
     expect(page.get_by_role("status")).to_have_text("1 check-in booked.")

@@ -55,7 +55,7 @@ def _only(case, **kw):
 def test_a_check_in_is_proposed_in_her_safe_window_the_days_before_she_asked(cast):
     _hard_date(cast, dt.date(2026, 12, 17), before=1)
     proposal = _only(cast.case)
-    assert proposal.label == "An anniversary: The day I left"
+    assert proposal.label == "An anniversary: The day I left, on Thu 17 Dec 2026"
     assert proposal.day == dt.date(2026, 12, 16)
     assert proposal.when == dt.datetime(2026, 12, 16, 10, 0, tzinfo=dt.UTC)
     assert proposal.note == "Wed 16 Dec 2026, 10:00, in the survivor's safe window (their time)."
@@ -98,7 +98,7 @@ def test_without_safe_contact_details_nothing_is_proposed(cast):
 def test_a_yearly_date_is_proposed_across_the_year_boundary_then_the_next_year(cast):
     _hard_date(cast, dt.date(1990, 1, 5), yearly=True, kind="birthday", words="")
     proposal = _only(cast.case)
-    assert proposal.label == "A birthday"
+    assert proposal.label == "A birthday, on Tue 5 Jan 2027"
     assert proposal.day == dt.date(2027, 1, 4)
     assert proposal.when == dt.datetime(2027, 1, 4, 10, 0, tzinfo=dt.UTC)
     assert proposal.key.endswith(":2027-01-05")
@@ -136,7 +136,7 @@ def test_a_check_in_is_proposed_after_the_next_handover(cast):
     handover = terms.Handover(place="Contact centre", weekdays=frozenset({2}), time="17:00")
     _active_agreement(cast, handover)
     proposal = _only(cast.case)
-    assert proposal.label == "After the handover at Contact centre"
+    assert proposal.label == "After the handover at Contact centre, on Wed 9 Dec 2026"
     assert proposal.day == dt.date(2026, 12, 9)
     assert proposal.when == dt.datetime(2026, 12, 10, 10, 0, tzinfo=dt.UTC)
     assert proposal.note.startswith("No safe window opens on Wed 9 Dec 2026; the nearest is Thu")
@@ -219,7 +219,7 @@ def test_the_page_lists_the_proposals_ticked_and_books_the_ticked_ones(cast, log
     url = reverse("checkins:proposals", args=[cast.case.public_id])
     text = client.get(url).content.decode()
     assert text.count('name="proposals"') == 1 and "checked" in text
-    assert "An anniversary: The day I left" in text
+    assert "An anniversary: The day I left, on Thu 17 Dec 2026" in text
     code = _only(cast.case).code
     response = client.post(url, {"confirm": "1", "proposals": [code]})
     assert response.status_code == 302

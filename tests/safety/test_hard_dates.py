@@ -231,7 +231,10 @@ def test_an_agency_that_does_not_collect_her_words_neither_asks_nor_shows_them(c
     assert "The day I left" not in entry.body
     assert all("The day I left" not in value for _label, value in packs.hard_date_rows(cast.case))
     labels = [p.label for p in proposed_checkins(cast.case)]
-    assert "An anniversary" in labels and not any("left" in label for label in labels)
+    assert labels == [
+        "An anniversary, on Thu 17 Dec 2026",
+        "A release from prison, on Mon 1 Feb 2027",
+    ]
 
 
 @time_machine.travel(MONDAY, tick=False)
@@ -241,3 +244,16 @@ def test_an_agency_may_call_her_words_something_else(cast, login):
     )
     form = login(cast.assigned).get(reverse("safety:hard_date_new", args=[cast.case.public_id]))
     assert "What she calls the day" in form.content.decode()
+
+
+@time_machine.travel(MONDAY, tick=False)
+def test_a_partial_purge_clears_her_words_and_keeps_the_day(cast):
+    from caseflow.confidentiality import narratives
+    from caseflow.confidentiality.services.purges import _clear_narratives
+
+    row = _add(cast)
+    assert narratives.narrative_fields()[HardDate] == ("words",)
+    result = _clear_narratives(cast.case)
+    assert result["cleared"]["safety.HardDate"] == ["words"]
+    kept = HardDate.objects.get(pk=row.pk)
+    assert (kept.words, kept.day, kept.yearly) == ("", dt.date(2024, 12, 17), True)
