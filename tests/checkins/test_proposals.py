@@ -267,3 +267,14 @@ def test_a_proposal_due_today_leads_from_the_today_queue_to_the_proposals(cast):
     assert not items[0].action.post
     # Nothing of her words on the queue.
     assert "left" not in items[0].title
+
+
+@time_machine.travel(MONDAY, tick=False)
+def test_the_sweep_runs_hourly_from_beat_without_arguments(cast, settings):
+    from caseflow.checkins import tasks
+
+    entry = settings.CELERY_BEAT_SCHEDULE["checkins-proposals"]
+    assert entry["task"] == tasks.proposals_sweep.name and entry["schedule"] == 3600.0
+    _hard_date(cast, dt.date(2026, 12, 12))
+    assert tasks.proposals_sweep() == 1
+    assert tasks.proposals_sweep() == 0
