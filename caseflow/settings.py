@@ -606,6 +606,11 @@ CELERY_BEAT_SCHEDULE["checkins-sweep"] = {
     # A sweep that waited longer than a minute is superseded by the next one.
     "options": {"expires": 55},
 }
+# Hard dates and handovers coming up keep a check-in proposed (caseflow.checkins.proposals).
+CELERY_BEAT_SCHEDULE["checkins-proposals"] = {
+    "task": "caseflow.checkins.tasks.proposals_sweep",
+    "schedule": 3600.0,
+}
 
 # --- partners (risk meetings, referrals to other services) -------------------------------------
 CELERY_BEAT_SCHEDULE["partners-referral-followups"] = {

@@ -1,10 +1,11 @@
 """What contact agreements bring to a case (see :mod:`caseflow.cases.features`): their panel,
 contacts, breaches and versions on the timeline, breaches on the trend, contacts waiting for
-review on the today queue, and orders and evidence in referral packs."""
+review on the today queue, orders and evidence in referral packs, and each handover as an
+occasion for a check-in after it."""
 
 from __future__ import annotations
 
-from caseflow.agreements import packs, panels, timeline, today
+from caseflow.agreements import handovers, packs, panels, timeline, today
 from caseflow.agreements.models import AgreementFollowUpKind
 from caseflow.agreements.selectors import breach_trend
 from caseflow.cases.features import CaseFeature, PackRows, Panel
@@ -32,4 +33,5 @@ FEATURE = CaseFeature(
         PackRows("evidence", packs.evidence_rows),
     ),
     followup_kinds=(AgreementFollowUpKind,),
+    checkin_occasions=(handovers.SOURCE,),
 )

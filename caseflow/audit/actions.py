@@ -95,6 +95,8 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("plan.print", R, _("Printed the safety plan")),
     ("plan.save", W, _("Saved the safety plan")),
     ("plan.review", W, _("Reviewed the safety plan")),
+    ("hard_date.add", W, _("Noted a date that is hard for the survivor")),
+    ("hard_date.remove", W, _("Took a hard date off the safety plan")),
     ("risk.view", R, _("Viewed a risk assessment")),
     ("risk.assess", W, _("Recorded a risk assessment")),
     ("instrument.load", Y, _("Loaded a risk instrument")),
@@ -128,6 +130,7 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     # Check-ins
     ("checkins.dashboard.view", R, _("Viewed the check-ins dashboard")),
     ("checkin.create", W, _("Scheduled a check-in")),
+    ("checkin.proposals", W, _("Added the check-ins proposed around hard dates and handovers")),
     ("checkin.handover", W, _("Passed the check-ins to the case's new advocate")),
     ("checkin_schedule.create", W, _("Set up recurring check-ins")),
     ("checkin.outcome", W, _("Recorded a check-in outcome")),

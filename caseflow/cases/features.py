@@ -94,6 +94,17 @@ The members
     hands an open case from its primary advocate ``previous`` (``None`` if it had none) to
     ``primary`` (:mod:`caseflow.cases.reassign`): what the feature gave the previous advocate
     to do on the case passes to the new one.
+``checkin_occasions``
+    :class:`OccasionSource` per kind of date around which a check-in is proposed (a hard date
+    the survivor named, a handover in an agreement). ``for_case(case, today)`` returns the
+    case's next occasion of each record (one per record: a yearly date's next occurrence, the
+    next handover) as :class:`Occasion`; ``coming(since, until)`` every open case's occasions
+    whose ``day`` falls in ``[since, until)``, for the check-ins' sweep. The survivor's day is
+    read in her safe-contact profile's zone. The check-ins app turns them into proposals in her
+    safe window (:mod:`caseflow.checkins.proposals`); ``key`` names the record and the
+    occurrence, so an occurrence is proposed once: its follow-up's source key is
+    :data:`OCCASION_SOURCE_PREFIX` + ``key``, which the feature cancels when the record goes.
+    Kinds unique.
 ``event_audiences``
     :class:`caseflow.lib.contributions.EventAudience`: ``(agency_id, kind) -> bool``, whether
     the agency has anyone subscribed to an event (:mod:`caseflow.outbox.events`). An event
@@ -119,7 +130,8 @@ layers ask. No lower layer imports ``cases``, and import-linter's contracts hold
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import datetime as dt
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -192,6 +204,33 @@ class Handover(Protocol):
     ) -> None: ...
 
 
+#: The source key of the follow-up that keeps an occasion proposed is this + ``Occasion.key``.
+OCCASION_SOURCE_PREFIX = "proposal:"
+
+
+@dataclass(frozen=True)
+class Occasion:
+    """One date around which a check-in is proposed (see ``checkin_occasions``)."""
+
+    case_id: int
+    #: The record and the occurrence ("hard_date:12:2027-03-14"): one proposal per key.
+    key: str
+    #: Plain words for the advocate on the case's own pages (may be case data: never sent).
+    label: str
+    #: The survivor's day the check-in is wanted on.
+    day: dt.date
+    #: The check-in falls in ``[not_before, not_after)`` (UTC instants; ``None``: open).
+    not_before: dt.datetime | None = None
+    not_after: dt.datetime | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class OccasionSource:
+    kind: str
+    for_case: Callable[[Case, dt.date], list[Occasion]]
+    coming: Callable[[dt.date, dt.date], Iterable[Occasion]]
+
+
 @dataclass(frozen=True, eq=False)
 class CaseFeature:
     name: str
@@ -214,6 +253,7 @@ class CaseFeature:
     user_language: Callable[[Any], str | None] | None = None
     event_audiences: tuple[EventAudience, ...] = ()
     handover: tuple[Handover, ...] = ()
+    checkin_occasions: tuple[OccasionSource, ...] = ()
 
 
 #: The registered features, by ``order``. Replaced (never changed in place) on each
@@ -260,6 +300,7 @@ def clashes(features: Sequence[CaseFeature]) -> list[str]:
     unique("today-queue sources", [s.name for f in features for s in f.queue])
     unique("calendar sources", [s.name for f in features for s in f.calendar])
     unique("kinds of open work", [w.kind for f in features for w in f.open_work])
+    unique("check-in occasions", [o.kind for f in features for o in f.checkin_occasions])
     unique(
         "follow-up kinds",
         [value for f in features for choices in f.followup_kinds for value in choices.values],

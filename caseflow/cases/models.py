@@ -421,11 +421,13 @@ class IntakeField(models.TextChoices):
     DEMOGRAPHIC_HOUSEHOLD = "demographic_household", _("Household (demographics)")
     DEMOGRAPHIC_CHILDREN = "demographic_children", _("Children (demographics)")
     DEMOGRAPHIC_IMMIGRATION = "demographic_immigration", _("Immigration status (demographics)")
+    # The safety plan (caseflow.safety): the words she uses for a date that is hard for her.
+    HARD_DATE_WORDS = "hard_date_words", _("Her words for a hard date (safety plan)")
 
 
 #: Where each optional field is stored: ("party", role, attribute), or (kind, None, attribute) for
-#: a field of the case itself ("case") or of its notes ("note"), incidents ("incident") or marks of
-#: what followed harm ("cycle_mark").
+#: a field of the case itself ("case") or of its notes ("note"), incidents ("incident"), marks of
+#: what followed harm ("cycle_mark") or hard dates ("hard_date").
 #: The intake form names them after the setting itself; the party and case edit forms and the case
 #: page use the attribute.
 FIELD_PLACES: dict[str, tuple[str, str | None, str]] = {
@@ -450,6 +452,7 @@ FIELD_PLACES: dict[str, tuple[str, str | None, str]] = {
     IntakeField.DEMOGRAPHIC_HOUSEHOLD: ("demographics", None, "household"),
     IntakeField.DEMOGRAPHIC_CHILDREN: ("demographics", None, "children"),
     IntakeField.DEMOGRAPHIC_IMMIGRATION: ("demographics", None, "immigration"),
+    IntakeField.HARD_DATE_WORDS: ("hard_date", None, "words"),
 }
 
 

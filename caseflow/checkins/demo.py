@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 from caseflow.accounts import zones
 from caseflow.cases import today
 from caseflow.cases.models import OPEN_STATUSES, Case, SafeContactProfile
-from caseflow.checkins import scheduler, services
+from caseflow.checkins import proposals, scheduler, services
 from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInSchedule
 from caseflow.inbox.kinds import GeneralFollowUpKind
 from caseflow.inbox.models import Notification, NotificationChannel
@@ -205,6 +205,8 @@ def seed_demo(context) -> None:
                 assignee=advocate,
             )
 
+    # The hard dates and handovers of the coming fortnight each keep a check-in proposed.
+    proposals.checkin_proposals_sweep(now)
     # One sweep now: reminders for what is due, the overdue check-ins marked missed and
     # escalated. In-app notifications are delivered at once; the worker sends the e-mails.
     scheduler.sweep(now, enqueue=lambda ids: None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
+from typing import Any
 
 from crispy_forms.layout import HTML, Column, Fieldset, Layout, Row
 from django import forms
@@ -455,3 +456,17 @@ class SafeContactForm(forms.Form):
         if Channel.EMAIL in channels and not data.get("safe_email"):
             self.add_error("safe_email", _("Give the safe e-mail address."))
         return data
+
+
+class ProposalsForm(forms.Form):
+    """Which of the proposed check-ins to book (all ticked at first)."""
+
+    proposals = forms.MultipleChoiceField(
+        label=_("Check-ins to book"),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+
+    def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["proposals"].choices = choices  # type: ignore[attr-defined]

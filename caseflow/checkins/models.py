@@ -21,6 +21,7 @@ class CheckInFollowUpKind(models.TextChoices):
     """Follow-ups check-ins create (registered with the inbox)."""
 
     FIRST_CHECKIN = "first_checkin", _("First check-in with a new advocate")
+    PROPOSED_CHECKIN = "proposed_checkin", _("A check-in is proposed (a hard date or a handover)")
 
 
 class CheckInStatus(models.TextChoices):

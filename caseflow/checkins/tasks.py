@@ -8,7 +8,7 @@ from smtplib import SMTPException
 
 from celery import shared_task
 
-from caseflow.checkins import scheduler
+from caseflow.checkins import proposals, scheduler
 from caseflow.lib.tasks import CaseflowTask
 
 
@@ -30,3 +30,9 @@ def enqueue_deliveries(ids: list[int]) -> None:
 @shared_task(name="caseflow.checkins.tasks.sweep_due")
 def sweep_due() -> None:
     scheduler.sweep(enqueue=enqueue_deliveries)
+
+
+@shared_task(name="caseflow.checkins.tasks.proposals_sweep")
+def proposals_sweep() -> int:
+    """Hourly from beat; takes no arguments and is idempotent (follow-ups keyed by occasion)."""
+    return proposals.checkin_proposals_sweep()

@@ -15,7 +15,7 @@ from caseflow.cases.today import (
     QueueSource,
     Scope,
 )
-from caseflow.checkins.models import CheckIn, CheckInStatus
+from caseflow.checkins.models import CheckIn, CheckInFollowUpKind, CheckInStatus
 from caseflow.checkins.services import UNDO_WINDOW, profile_windows
 from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.lib.i18n import gettext_lazy as _
@@ -114,9 +114,29 @@ def followup_items(scope: Scope) -> list[QueueItem]:
         .order_by("due_at", "pk")[:PER_SOURCE]
     )
     return [
-        _followup_item(f, _("Mark done"), "checkins:followup_done", owner=_person(f.assignee))
+        _proposal_item(f, owner=_person(f.assignee))
+        if f.kind == CheckInFollowUpKind.PROPOSED_CHECKIN
+        else _followup_item(f, _("Mark done"), "checkins:followup_done", owner=_person(f.assignee))
         for f in followups
     ]
+
+
+def _proposal_item(followup: FollowUp, **extra) -> QueueItem:
+    """A check-in proposed around a hard date or a handover: a link to the proposals, where
+    booking it marks the follow-up done."""
+    return QueueItem(
+        due_at=followup.due_at,
+        kind="Follow-up",
+        title=followup.kind_label,
+        case_reference=followup.case.reference,
+        case_public_id=followup.case.public_id,
+        case_id=followup.case_id,
+        action=Action(
+            _("See what is proposed"),
+            reverse("checkins:proposals", args=[followup.case.public_id]),
+        ),
+        **extra,
+    )
 
 
 def _followup_item(followup: FollowUp, label: str, url_name: str, **extra) -> QueueItem:

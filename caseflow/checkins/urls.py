@@ -24,6 +24,7 @@ urlpatterns = [
     path("checkins/calendar/<str:token>.ics", views.feed, name="feed"),
     path("cases/<pid:public_id>/safe-contact/", views.safe_contact_edit, name="safe_contact"),
     path("checkins/case/<pid:public_id>/new/", views.checkin_new, name="new"),
+    path("checkins/case/<pid:public_id>/proposed/", views.proposals, name="proposals"),
     path(
         "checkins/case/<pid:public_id>/<int:checkin_id>/outcome/",
         views.checkin_outcome,

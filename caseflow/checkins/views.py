@@ -28,11 +28,13 @@ from caseflow.cases.calendar import registered_sources as calendar_sources
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.cases.today import staff_zone
+from caseflow.checkins import proposals as checkin_proposals
 from caseflow.checkins import selectors, services
 from caseflow.checkins.forms import (
     CheckInForm,
     FollowUpForm,
     OutcomeForm,
+    ProposalsForm,
     SafeContactForm,
     repeat_words_data,
 )
@@ -493,4 +495,38 @@ def safe_contact_edit(request: AuthenticatedRequest, case: Case) -> HttpResponse
         request,
         "cases/case_form.html",
         {"form": form, "case": case, "title": _("Safe-contact profile")},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@case_page("edit")
+def proposals(request: AuthenticatedRequest, case: Case) -> HttpResponse:
+    """The check-ins proposed before her hard dates and after handovers, to confirm."""
+    proposed = checkin_proposals.proposed_checkins(case)
+    open_ones = [p for p in proposed if p.available]
+    form = ProposalsForm(
+        request.POST or None,
+        choices=[(p.code, p.label) for p in open_ones],
+        initial={"proposals": [p.code for p in open_ones]},
+    )
+    if request.method == "POST" and form.is_valid():
+        added, problems = checkin_proposals.checkin_proposals_add(
+            actor=request.user, case=case, codes=form.cleaned_data["proposals"]
+        )
+        if added:
+            messages.success(
+                request,
+                ngettext("%(count)d check-in booked.", "%(count)d check-ins booked.", len(added))
+                % {"count": len(added)},
+            )
+        for problem in problems:
+            messages.warning(request, problem)
+        if not added and not problems:
+            messages.info(request, _("No check-in booked."))
+        return redirect("checkins:proposals", case.public_id)
+    return render(
+        request,
+        "checkins/proposals.html",
+        {"case": case, "form": form, "proposed": proposed},
     )

@@ -281,6 +281,7 @@ _APPLIES_TO = {
         "The form for what followed harm, the case timeline and what leaves the agency."
     ),
     "demographics": _("The demographics form and page (counted only in funders' reports)."),
+    "hard_date": _("The hard-date form, the safety plan, the timeline and what leaves the agency."),
 }
 
 

@@ -8,9 +8,10 @@ queue, the reminders and the calendar feed like any other.
 
 Conventions: times are UTC instants; "the day before" and "the day after" are the survivor's days
 (the zone of her safe-contact profile). A check-in is placed only in a safe window, found by the
-check-ins' own :func:`caseflow.checkins.services.next_safe`; when no window opens that day the
-step says so and proposes the nearest safe slot (before the hearing for the day before, after it
-for the day after). Follow-ups carry a source key naming the hearing and its time, so adding the
+check-ins' own :func:`caseflow.checkins.proposals.safe_slot_near` (the one that places the
+check-ins proposed around hard dates and handovers); when no window opens that day the step says
+so and proposes the nearest safe slot (before the hearing for the day before, after it for the
+day after). Follow-ups carry a source key naming the hearing and its time, so adding the
 steps twice adds nothing, and a hearing moved to another time proposes its steps again.
 """
 
@@ -30,10 +31,10 @@ from caseflow.audit.services import record
 from caseflow.cases.models import Case, SafeContactProfile
 from caseflow.checkins import services as checkins
 from caseflow.checkins.models import CheckIn, CheckInStatus
+from caseflow.checkins.proposals import day_bounds, safe_slot_near
 from caseflow.court.models import CourtFollowUpKind, Hearing
 from caseflow.inbox.models import FollowUp
 from caseflow.inbox.services import followup_ensure
-from caseflow.lib import weekly_windows
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety.models import SafetyFollowUpKind
 
@@ -46,8 +47,6 @@ PLAN_REVIEW, CHECKIN_BEFORE, CHECKIN_AFTER, ACCOMPANIMENT = (
 CODES = (PLAN_REVIEW, CHECKIN_BEFORE, CHECKIN_AFTER, ACCOMPANIMENT)
 #: The plan review falls due this long before the hearing (or at once when it is nearer).
 REVIEW_BEFORE = dt.timedelta(days=3)
-#: How far from the day itself the nearest safe slot is looked for.
-NEAREST_DAYS = 3
 
 
 @dataclass(frozen=True)
@@ -73,56 +72,6 @@ def _key(hearing: Hearing, code: str) -> str:
 
 def _shown(moment: dt.datetime, zone: ZoneInfo) -> str:
     return formats.date_format(moment.astimezone(zone), "D j M Y, H:i")
-
-
-def _day_bounds(day: dt.date, zone: ZoneInfo) -> tuple[dt.datetime, dt.datetime]:
-    start = dt.datetime.combine(day, dt.time(0), tzinfo=zone).astimezone(dt.UTC)
-    end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0), tzinfo=zone)
-    return start, end.astimezone(dt.UTC)
-
-
-def _latest_before(
-    profile: SafeContactProfile, lo: dt.datetime, hi: dt.datetime
-) -> dt.datetime | None:
-    """The latest safe slot starting in ``[lo, hi)`` (a whole minute, wholly in a window)."""
-    if hi <= lo:
-        return None
-    length = checkins.checkin_duration()
-    best = None
-    for begin, finish in weekly_windows.window_occurrences(
-        lo, hi, checkins.profile_windows(profile), profile.timezone
-    ):
-        slot = (min(finish - length, hi - dt.timedelta(minutes=1))).replace(second=0, microsecond=0)
-        if slot >= max(begin, lo) and slot + length <= finish:
-            best = slot if best is None or slot > best else best
-    return best
-
-
-def safe_slot_near(
-    profile: SafeContactProfile,
-    day: dt.date,
-    *,
-    not_before: dt.datetime,
-    not_after: dt.datetime | None = None,
-) -> tuple[dt.datetime | None, bool]:
-    """A safe slot on the survivor's ``day`` (the first one), else the nearest one within
-    :data:`NEAREST_DAYS`, never before ``not_before`` nor at or after ``not_after``. Returns
-    (slot or None, whether it is on ``day``)."""
-    zone = ZoneInfo(profile.timezone)
-    start, end = _day_bounds(day, zone)
-    ahead = checkins.next_safe(profile, max(start, not_before))
-    if ahead is not None and not_after is not None and ahead >= not_after:
-        ahead = None
-    if ahead is not None and ahead < end:
-        return ahead, True
-    if ahead is not None and ahead - end > dt.timedelta(days=NEAREST_DAYS):
-        ahead = None
-    behind = _latest_before(
-        profile, max(start - dt.timedelta(days=NEAREST_DAYS), not_before), start
-    )
-    if ahead is None or (behind is not None and start - behind < ahead - end):
-        return behind, False
-    return ahead, False
 
 
 def _checkin_step(
@@ -158,7 +107,7 @@ def _checkin_step(
     else:
         day = hearing_day + dt.timedelta(days=1)
         not_before, not_after = max(now, hearing.starts_at), None
-    start, end = _day_bounds(day, zone)
+    start, end = day_bounds(day, zone)
     already = CheckIn.objects.filter(
         case=case, status=CheckInStatus.SCHEDULED, due_at__gte=start, due_at__lt=end
     ).first()

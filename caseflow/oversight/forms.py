@@ -35,6 +35,7 @@ AREAS = {
     "fields": _("Field settings"),
     "followup": _("Follow-ups"),
     "goal": _("Needs, goals and services"),
+    "hard_date": _("Safety plans"),
     "incident": _("Incidents"),
     "instrument": _("Risk assessments"),
     "language": _("Language settings"),

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 
+from caseflow.cases.models import Case, RiskLevel
 from caseflow.safety import instruments as engine
 from caseflow.safety import services
+from caseflow.safety.hard_dates import on_year
 from caseflow.safety.models import RiskAssessment, SafetyPlan, SafetyPlanVersion
 
 SAFE_CONTACTS = [
@@ -80,6 +82,37 @@ WORDS_ITEM = "survivor_fears_serious_harm"
 WORDS_DEMO = "If he finds out I have been here, I think he will really hurt me. (Fictional.)"
 
 
+#: The dates that are hard for her, in her words (fictional): (kind, words, days from today,
+#: years back for a yearly date or None for a one-off, days before she wants a check-in).
+HARD_DATES = [
+    ("anniversary", "The night I left. (Fictional.)", 9, 2, 2),
+    ("birthday", "My daughter's birthday: he always tries to turn up. (Fictional.)", 23, 6, 3),
+    ("release", "When he comes out of prison. (Fictional.)", 12, None, 3),
+    ("court_date", "The final hearing. (Fictional.)", 5, None, 1),
+]
+
+
+def _hard_dates(context, case: Case, offset: int) -> None:
+    """Two or three hard dates on a high-risk case's plan, yearly and one-off."""
+    today = context.now.date()
+    advocate = case.primary_advocate
+    assert advocate is not None  # only cases with an advocate are given hard dates
+    chosen = HARD_DATES[offset % 2 :: 2] + ([HARD_DATES[2]] if offset % 3 == 0 else [])
+    for kind, words, days, years_back, before in dict.fromkeys(chosen):
+        day = today + dt.timedelta(days=days + offset % 4)
+        if years_back is not None:
+            day = on_year(day, day.year - years_back)
+        services.hard_date_add(
+            actor=advocate,
+            case=case,
+            kind=kind,
+            words=words,
+            day=day,
+            yearly=years_back is not None,
+            support_days_before=before,
+        )
+
+
 def _answers(context, instrument: engine.Instrument, heavy: bool) -> dict:
     rng = context.rng
     share = 0.75 if heavy else 0.3
@@ -131,4 +164,10 @@ def seed_demo(context) -> None:
         if index == 2:
             # One review already overdue: the sweep below turns it into a follow-up.
             SafetyPlan.objects.filter(case=case).update(review_by=today - dt.timedelta(days=4))
+    high = Case.objects.filter(
+        pk__in=[case.pk for case in context.cases], risk_level=RiskLevel.HIGH
+    ).select_related("primary_advocate")
+    for offset, case in enumerate(high.order_by("pk")):
+        if case.primary_advocate is not None:
+            _hard_dates(context, case, offset)
     services.safety_followups_sweep(context.now)

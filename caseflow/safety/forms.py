@@ -12,10 +12,13 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
-from caseflow.lib.form_parts import date_field
+from caseflow.cases.forms import configure_fields
+from caseflow.lib.form_parts import date_field, submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import instruments as engine
 from caseflow.safety import sections
+from caseflow.safety.hard_dates import MOST_DAYS_BEFORE
+from caseflow.safety.models import HardDateKind
 
 TEXT_MAX = 4000
 ORDER_SLOTS = 3
@@ -297,3 +300,47 @@ class AssessmentForm(forms.Form):
             item.id: values.get(self.cleaned_data.get(f"item_{item.id}") or "")
             for item in self.instrument.items
         }
+
+
+class HardDateForm(forms.Form):
+    """A date that is hard for the survivor: a day is required (a hard date without one cannot
+    be supported); her words for it are optional."""
+
+    kind = forms.ChoiceField(label=_("What kind of day"), choices=HardDateKind.choices)
+    words = forms.CharField(
+        label=_("Her words for it (optional)"),
+        max_length=200,
+        required=False,
+        help_text=_("As she puts it, for example “the day I left”."),
+    )
+    day = date_field(
+        _("The day"),
+        error_messages={
+            "required": _("Give the day: a hard date needs a day, month and year."),
+            "invalid": _("Give the day as a date: day, month and year."),
+        },
+    )
+    yearly = forms.BooleanField(
+        label=_("Every year"),
+        required=False,
+        help_text=_("An anniversary or a birthday comes back every year."),
+    )
+    support_days_before = forms.IntegerField(
+        label=_("Days before it she wants a check-in"),
+        initial=1,
+        min_value=0,
+        max_value=MOST_DAYS_BEFORE,
+        help_text=_("0 for the day itself."),
+        error_messages={
+            "required": _("Say how many days before (0 for the day itself)."),
+            "invalid": _("Give a whole number of days."),
+        },
+    )
+
+    def __init__(
+        self, *args: Any, field_config: dict[str, dict] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        # The agency may not collect her words, or call them something else.
+        configure_fields(self, field_config, ("words",))
+        self.helper = submit_helper(_("Add the hard date"))

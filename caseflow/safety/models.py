@@ -170,3 +170,43 @@ class RiskAssessment(CaseOwned):
 
     def get_effective_band_display(self) -> str:
         return RiskLevel(self.effective_band).label
+
+
+class HardDateKind(models.TextChoices):
+    ANNIVERSARY = "anniversary", _("An anniversary")
+    BIRTHDAY = "birthday", _("A birthday")
+    COURT_DATE = "court_date", _("A court date")
+    RELEASE = "release", _("A release from prison")
+    HANDOVER_DAY = "handover_day", _("A handover day")
+    OTHER = "other", _("Another day")
+
+
+class HardDate(CaseOwned):
+    """A date the survivor names as hard for her, part of her safety plan: what kind of day it
+    is, her own words for it (encrypted with the case's key), the day, whether it comes back
+    every year, and how many days before it she wants support. A check-in in her safe window is
+    proposed before each occurrence (:mod:`caseflow.safety.hard_dates`)."""
+
+    case = models.ForeignKey("cases.Case", on_delete=models.CASCADE, related_name="hard_dates")
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    kind = models.CharField(max_length=16, choices=HardDateKind.choices)
+    # The words she uses for it ("the day he left", "Mum's birthday").
+    words = EncryptedTextField(blank=True, default="")
+    # A day alone identifies nobody; the sweep reads it to propose check-ins ahead.
+    day = models.DateField()
+    yearly = models.BooleanField(default=False)
+    support_days_before = models.PositiveSmallIntegerField(default=1)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    narrative_fields = ("words",)
+    kept_encrypted_fields = ()
+
+    class Meta:
+        ordering = ["day", "pk"]
+        indexes = [models.Index(fields=["case", "day"])]
+
+    def __str__(self) -> str:
+        return f"Hard date {self.public_id}"

@@ -7,9 +7,12 @@ category and leave only under a release that names it.
 
 from __future__ import annotations
 
+from django.utils import formats
+
 from caseflow.cases.models import Case
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import sections
+from caseflow.safety.hard_dates import hard_dates_of, shown_words, words_setting
 from caseflow.safety.services import plan_content, plan_of
 
 #: (label, value) pairs, the shape of every section of a referral pack or case export.
@@ -34,6 +37,21 @@ def safety_plan_rows(case: Case) -> Rows:
             continue
         lines = sections.section_lines(content, section.key)
         rows.append((str(section.label), "\n".join(lines) if lines else "—"))
+    return rows
+
+
+def hard_date_rows(case: Case) -> Rows:
+    """The dates she named as hard: the kind of day, her words, the day and whether yearly."""
+    rows: Rows = []
+    setting = words_setting(case)
+    for row in hard_dates_of(case):
+        value = formats.date_format(row.day, "j M Y")
+        if row.yearly:
+            value += " " + str(_("(every year)"))
+        words = shown_words(row, setting)
+        if words:
+            value += f" — {words}"
+        rows.append((f"{_('Hard date')}: {row.get_kind_display()}", value))
     return rows
 
 

@@ -17,13 +17,18 @@ from caseflow import policy
 from caseflow.accounts.models import Agency, User
 from caseflow.audit.services import record
 from caseflow.cases import journey
+from caseflow.cases.features import OCCASION_SOURCE_PREFIX
 from caseflow.cases.models import Case, CaseStatus, RiskLevel
+from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.inbox.services import case_supervisors, followup_cancel, followup_ensure, notify
 from caseflow.lib.concurrency import StaleEdit
 from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.safety import hard_dates, sections
 from caseflow.safety import instruments as engine
-from caseflow.safety import sections
+from caseflow.safety.hard_dates import EARLIEST_YEAR, MOST_DAYS_BEFORE
 from caseflow.safety.models import (
+    HardDate,
+    HardDateKind,
     ProtectiveOrderExpiry,
     RiskAssessment,
     RiskInstrument,
@@ -474,3 +479,88 @@ def assessment_record(
             text=f"High risk assessed on case {case.reference}: consider a multi-agency referral.",
         )
     return assessment
+
+
+# --- hard dates ----------------------------------------------------------------------------------
+
+
+def _hard_date_problems(
+    *, kind: str, day: dt.date | None, yearly: bool, support_days_before: int, today: dt.date
+) -> dict[str, str]:
+    problems: dict[str, str] = {}
+    if kind not in HardDateKind.values:
+        problems["kind"] = str(_("Choose what kind of day it is."))
+    if day is None:
+        problems["day"] = str(_("Give the day: a hard date needs a day, month and year."))
+    elif day.year < EARLIEST_YEAR:
+        problems["day"] = str(_("That day is too long ago: check the year."))
+    elif not yearly and day < today:
+        problems["day"] = str(
+            _("That day has passed. If it comes back every year, tick “Every year”.")
+        )
+    if not 0 <= support_days_before <= MOST_DAYS_BEFORE:
+        problems["support_days_before"] = str(
+            _("Support can be planned from the day itself up to %(most)d days before.")
+            % {"most": MOST_DAYS_BEFORE}
+        )
+    return problems
+
+
+@transaction.atomic
+def hard_date_add(
+    *,
+    actor: User,
+    case: Case,
+    kind: str,
+    day: dt.date | None,
+    words: str = "",
+    yearly: bool = False,
+    support_days_before: int = 1,
+) -> HardDate:
+    """Note a date that is hard for the survivor on her plan. Raises ``ValidationError`` (by
+    field, nothing saved) for a date without a day, one too far back, a one-off date that has
+    passed, or support asked for too far ahead."""
+    policy.require(actor, case, "edit")
+    problems = _hard_date_problems(
+        kind=kind,
+        day=day,
+        yearly=yearly,
+        support_days_before=support_days_before,
+        today=timezone.localdate(),
+    )
+    if problems:
+        raise ValidationError(problems)
+    assert day is not None
+    row = HardDate.objects.create(
+        case=case,
+        kind=kind,
+        words=words.strip(),
+        day=day,
+        yearly=yearly,
+        support_days_before=support_days_before,
+        created_by=actor,
+    )
+    record(
+        "hard_date.add",
+        actor=actor,
+        case=case,
+        obj=row,
+        detail={"kind": kind, "yearly": yearly, "days_before": support_days_before},
+    )
+    return row
+
+
+@transaction.atomic
+def hard_date_remove(*, actor: User, hard_date: HardDate) -> None:
+    """Take a hard date off the survivor's plan (she no longer wants support around it): the
+    check-ins still proposed for it are proposed no more (those already booked stay)."""
+    case = hard_date.case
+    policy.require(actor, case, "edit")
+    record("hard_date.remove", actor=actor, case=case, obj=hard_date, detail={})
+    prefix = f"{OCCASION_SOURCE_PREFIX}{hard_dates.KIND}:{hard_date.pk}:"
+    pending = FollowUp.objects.filter(
+        case=case, source_key__startswith=prefix, status=FollowUpStatus.OPEN
+    ).values_list("source_key", flat=True)
+    for source_key in list(pending):
+        followup_cancel(case=case, source_key=source_key, actor=actor)
+    hard_date.delete()

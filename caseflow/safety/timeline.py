@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils import formats
 
 from caseflow.cases.models import RiskLevel
 from caseflow.cases.timeline import STAFF, SURVIVOR, Entry, Query, Source, about, key_of, newest
 from caseflow.lib.i18n import gettext_lazy as _
-from caseflow.safety.models import RiskAssessment, SafetyPlanVersion
+from caseflow.safety.hard_dates import shown_words, words_setting
+from caseflow.safety.models import HardDate, RiskAssessment, SafetyPlanVersion
 
-PLAN, RISK = "plan_version", "risk_assessment"
+PLAN, RISK, HARD_DATE = "plan_version", "risk_assessment", "hard_date"
 PEOPLE = frozenset({SURVIVOR, STAFF})
 BODY_MAX = 300
 _BANDS = dict(RiskLevel.choices)
@@ -70,6 +72,39 @@ def assessments(case, query: Query) -> list[Entry]:
     return entries
 
 
+def hard_dates(case, query: Query) -> list[Entry]:
+    """The dates she named as hard, when they were noted: the kind of day and the day, her words
+    as the body."""
+    if not about(query, PEOPLE):
+        return []
+    qs = HardDate.objects.filter(case=case).select_related("created_by")
+    entries = []
+    rows = newest(qs, query, HARD_DATE, "created_at")
+    setting = words_setting(case) if rows else {}
+    for row in rows:
+        row.case = case
+        facts = [
+            (_("The day"), formats.date_format(row.day, "j M Y")),
+            (_("Every year"), _("Yes") if row.yearly else _("No")),
+            (_("By"), _name(row.created_by)),
+        ]
+        words = " ".join(shown_words(row, setting).split())
+        entries.append(
+            Entry(
+                at=row.created_at,
+                kind=HARD_DATE,
+                key=key_of(row.pk),
+                title=_("Hard date noted: %(kind)s")
+                % {"kind": str(row.get_kind_display()).lower()},
+                body=words if len(words) <= BODY_MAX else words[: BODY_MAX - 1] + "…",
+                people=PEOPLE,
+                url=reverse("safety:plan", args=[case.public_id]),
+                facts=tuple(facts),
+            )
+        )
+    return entries
+
+
 SOURCES = (
     Source(
         kind=PLAN,
@@ -84,5 +119,12 @@ SOURCES = (
         fetch=assessments,
         order=21,
         categories=frozenset({"risk", "narratives"}),
+    ),
+    Source(
+        kind=HARD_DATE,
+        label=_("Hard dates"),
+        fetch=hard_dates,
+        order=22,
+        categories=frozenset({"safety_plan", "narratives"}),
     ),
 )

@@ -15,6 +15,12 @@ urlpatterns = [
     path(f"{CASE}diff/", views.plan_diff, name="plan_diff"),
     path(f"{CASE}review/", views.plan_review, name="plan_review"),
     path(f"{CASE}print/", views.plan_print, name="plan_print"),
+    path(f"{CASE}hard-dates/new/", views.hard_date_new, name="hard_date_new"),
+    path(
+        f"{CASE}hard-dates/<pid:hard_date_id>/remove/",
+        views.hard_date_remove,
+        name="hard_date_remove",
+    ),
     path(f"{CASE}assessments/", views.assessment_list, name="assessments"),
     path(
         f"{CASE}assessments/new/<int:instrument_id>/", views.assessment_new, name="assessment_new"

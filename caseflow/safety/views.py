@@ -11,7 +11,7 @@ from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -20,16 +20,18 @@ from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.audit.services import record
 from caseflow.cases.drafts import keep_drafts
+from caseflow.cases.fields import field_config
 from caseflow.cases.language import survivor_interface_language
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.lib.i18n import gettext_lazy as _
-from caseflow.safety import sections, services
+from caseflow.safety import hard_dates, sections, selectors, services
 from caseflow.safety.forms import (
     NEUTRAL_TITLE,
     ORDER_SLOTS,
     AssessmentForm,
     DiffForm,
+    HardDateForm,
     PlanForm,
     PrintForm,
     ReviewForm,
@@ -60,6 +62,8 @@ def plan_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "versions": versions,
             "review_form": ReviewForm(),
             "can_edit": policy.may(request.user, case, "edit"),
+            "hard_dates": hard_dates.upcoming(case, timezone.localdate()),
+            "hard_date_words": hard_dates.words_setting(case),
         },
     )
 
@@ -351,3 +355,43 @@ def assessment_detail(
         "safety/assessment_detail.html",
         {"case": case, "assessment": assessment, "items": items, "instrument": definition},
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@case_page("edit")
+def hard_date_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
+    form = HardDateForm(
+        request.POST or None, field_config=field_config(request, case).for_kind("hard_date")
+    )
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            services.hard_date_add(
+                actor=request.user,
+                case=case,
+                kind=d["kind"],
+                words=d.get("words", ""),
+                day=d["day"],
+                yearly=d["yearly"],
+                support_days_before=d["support_days_before"],
+            )
+        except ValidationError as exc:
+            for field, errors in exc.message_dict.items():
+                for error in errors:
+                    form.add_error(field if field in form.fields else None, error)
+        else:
+            messages.success(request, gettext("Hard date added."))
+            # The check-ins proposed before it, in her safe window, to confirm.
+            return redirect("checkins:proposals", case.public_id)
+    return render(request, "safety/hard_date_form.html", {"case": case, "form": form})
+
+
+@login_required
+@require_POST
+@case_page("edit")
+def hard_date_remove(request: AuthenticatedRequest, case: Case, hard_date_id: str) -> HttpResponse:
+    hard_date = selectors.hard_date_get(case, hard_date_id)
+    services.hard_date_remove(actor=request.user, hard_date=hard_date)
+    messages.success(request, gettext("Hard date taken off the plan."))
+    return redirect("safety:plan", case.public_id)

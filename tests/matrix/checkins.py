@@ -74,6 +74,8 @@ ROWS: dict[str, Row] = {
         url=lambda cast, case: reverse("checkins:feed", args=["x" * 43]),
     ),
     "checkins:new": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
+    # An empty POST is no answer (the page posts its "confirm"): the proposals are shown again.
+    "checkins:proposals": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
     "checkins:outcome": Row(
         GET=casework(200, 200), POST=casework(200, 200), url=_checkin_url("checkins:outcome")
     ),

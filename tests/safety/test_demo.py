@@ -40,3 +40,19 @@ def test_demo_seed_populates_plans_assessments_and_follow_ups():
             plan.case.risk_level
             == RiskAssessment.objects.filter(case=plan.case).first().effective_band
         )
+
+
+def test_the_demo_high_risk_cases_show_hard_dates_with_check_ins_proposed():
+    from caseflow.cases.models import Case, RiskLevel
+    from caseflow.checkins.proposals import proposed_checkins
+    from caseflow.safety.models import HardDate
+
+    seed()
+    high = Case.objects.filter(risk_level=RiskLevel.HIGH, hard_dates__isnull=False).distinct()
+    assert high.count() >= 2
+    assert not HardDate.objects.exclude(case__risk_level=RiskLevel.HIGH).exists()
+    assert HardDate.objects.filter(yearly=True).exists()
+    assert HardDate.objects.filter(yearly=False).exists()
+    assert FollowUp.objects.filter(kind="proposed_checkin").exists()
+    for case in high:
+        assert proposed_checkins(case)

@@ -121,6 +121,7 @@ PER_FORM = {
     ("ServiceForm", "releases"): lambda cast: [("release-id", "Consent to share: housing")],
     ("OutcomeForm", "plan_orders"): lambda cast: [_plan_order()],
     ("StepsForm", "choices"): lambda cast: [("plan_review", "Review the safety plan")],
+    ("ProposalsForm", "choices"): lambda cast: [("hard_date-1-2027-03-14", "A birthday")],
     ("PaymentForm", "sources"): lambda cast: _funding_sources(cast.agency),
     ("StayForm", "cases"): lambda cast: [(cast.case.public_id, "CASE-1")],
     ("ReassignForm", "cases"): lambda cast: [cast.case],
