@@ -384,3 +384,31 @@ def test_the_service_checks_the_integration_itself(cast, make_caller, agreement)
             ),
             integration=caller.integration,
         )
+
+
+def test_the_admin_grants_the_scope_on_the_page_and_the_key_records(cast, login, agreement):
+    from caseflow.api.models import Integration
+    from tests.api.conftest import Caller
+
+    page = login(cast.agency_admin)
+    form = page.get(reverse("integrations:new"))
+    assert policy.SCOPE_CONTACTS_WRITE in form.content.decode()
+    response = page.post(
+        reverse("integrations:new"),
+        {
+            "name": "Co-parenting app",
+            "scopes": [policy.SCOPE_CONTACTS_WRITE],
+            "team": cast.team1.pk,
+            "expires_on": "2026-06-30",
+            "rate_per_minute": "30",
+        },
+    )
+    assert response.status_code == 200
+    integration = Integration.objects.get(name="Co-parenting app")
+    assert integration.scopes == [policy.SCOPE_CONTACTS_WRITE]
+    page.logout()
+    caller = Caller(integration, response.context["key"], page)
+    assert caller.post(url(cast.case), {"events": EXPORT[:1]}).status_code == 201
+    # The contacts scope reads nothing.
+    summary = reverse("api:case_summary", args=[cast.case.public_id])
+    assert caller.get(summary).status_code == 403
