@@ -517,11 +517,13 @@ SCOPE_REFERRALS_WRITE = "referrals:write"
 SCOPE_CASES_SUMMARY = "cases:read-summary"
 SCOPE_CASES_NARRATIVE = "cases:read-narrative"
 SCOPE_REPORTS = "reports:read"
+SCOPE_CONTACTS_WRITE = "contacts:write"
 INTEGRATION_SCOPES = (
     SCOPE_REFERRALS_WRITE,
     SCOPE_CASES_SUMMARY,
     SCOPE_CASES_NARRATIVE,
     SCOPE_REPORTS,
+    SCOPE_CONTACTS_WRITE,
 )
 
 
@@ -550,10 +552,13 @@ def integration_may(integration: IntegrationLike | None, scope: str) -> bool:
     return scope in integration.scopes
 
 
-def integration_cases(integration: IntegrationLike | None) -> QuerySet[Case]:
-    """The cases ``integration`` may read: its agency's (its team's, when it has one), never a
-    restricted one, and none without the summary scope."""
-    if not integration_may(integration, SCOPE_CASES_SUMMARY):
+def integration_cases(
+    integration: IntegrationLike | None, scope: str = SCOPE_CASES_SUMMARY
+) -> QuerySet[Case]:
+    """The cases ``integration`` may read (or, with ``scope``, act on through that scope): its
+    agency's (its team's, when it has one), never a restricted one, and none without the
+    scope."""
+    if not integration_may(integration, scope):
         return Case.objects.none()
     assert integration is not None
     cases = Case.objects.filter(Q(agency_id=integration.agency_id), restricted=False)
@@ -573,11 +578,14 @@ def integration_intake_teams(integration: IntegrationLike | None) -> QuerySet[Te
     return teams
 
 
-def get_case_for_integration(integration: IntegrationLike | None, public_id: str) -> Case:
-    """The case behind ``public_id`` if ``integration`` may read it; :class:`CaseNotFound`
-    otherwise (no such case, another agency's or team's, restricted: one answer)."""
+def get_case_for_integration(
+    integration: IntegrationLike | None, public_id: str, scope: str = SCOPE_CASES_SUMMARY
+) -> Case:
+    """The case behind ``public_id`` if ``integration`` may read it (or act on it through
+    ``scope``); :class:`CaseNotFound` otherwise (no such case, another agency's or team's,
+    restricted: one answer)."""
     case = (
-        integration_cases(integration)
+        integration_cases(integration, scope)
         .select_related("team", "agency")
         .filter(public_id=public_id)
         .first()
@@ -585,3 +593,10 @@ def get_case_for_integration(integration: IntegrationLike | None, public_id: str
     if case is None:
         raise CaseNotFound(public_id, "view")
     return case
+
+
+def require_integration(integration: IntegrationLike, case: Case, scope: str) -> None:
+    """Raise ``PermissionDenied`` unless ``integration`` may act on ``case`` through ``scope``:
+    the check a service makes itself when an integration, not a person, calls it."""
+    if not integration_cases(integration, scope).filter(pk=case.pk).exists():
+        raise PermissionDenied

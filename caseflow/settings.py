@@ -664,5 +664,17 @@ CELERY_BEAT_SCHEDULE["api-webhook-retries"] = {
     "task": "caseflow.api.tasks.webhook_retry_sweep",
     "schedule": 60.0,
 }
+#: The largest body of a batch of contact events (a co-parenting app's export, up to
+#: ``API_CONTACT_EVENTS_MAX`` events with their text).
+API_CONTACT_EVENTS_MAX_BODY_BYTES = env_int("API_CONTACT_EVENTS_MAX_BODY_BYTES", 1024 * 1024)
+#: The most contact events one call records.
+API_CONTACT_EVENTS_MAX = env_int("API_CONTACT_EVENTS_MAX", 200)
+#: A high-risk case still without a safety plan this long after its risk became high is told to
+#: the agency's systems subscribed to "case.high_risk_without_plan" (once per occurrence).
+HIGH_RISK_PLAN_GRACE_HOURS = env_int("HIGH_RISK_PLAN_GRACE_HOURS", 24)
+CELERY_BEAT_SCHEDULE["api-high-risk-without-plan"] = {
+    "task": "caseflow.api.tasks.high_risk_sweep",
+    "schedule": 300.0,
+}
 #: Tests only: let a subscription name a plain-HTTP receiver on 127.0.0.1.
 WEBHOOK_ALLOW_LOOPBACK_HTTP = False

@@ -320,15 +320,23 @@ def event_log(
     description: str = "",
     evidence: Sequence[dict] = (),
     reported_at: dt.datetime | None = None,
+    integration: policy.IntegrationLike | None = None,
 ) -> ContactEvent:
     """Log a contact the survivor reported, with its evidence, and store what the breach checker
     proposes; the advocate then confirms or edits it (:func:`breach_review`). The survivor's own
     contact is not reviewed: it is recorded at once as within or outside the agreed terms, never
     as a breach (:mod:`caseflow.agreements.breaches`). Raises
     :class:`~caseflow.cases.evidence.EvidenceRefused` when the files would take the case over
-    its evidence quota."""
+    its evidence quota.
+
+    With ``integration`` the contact comes from another system (a co-parenting app's export sent
+    through the API, ``actor`` being the integration's own account): it must hold the contacts
+    scope for the case instead of an advocate's right to edit it."""
     case = agreement.case
-    policy.require(actor, case, "edit")
+    if integration is not None:
+        policy.require_integration(integration, case, policy.SCOPE_CONTACTS_WRITE)
+    else:
+        policy.require(actor, case, "edit")
     if evidence:
         # The case's evidence quota counts every file of the case; the case row is locked so
         # that two uploads at once cannot both squeeze under it.

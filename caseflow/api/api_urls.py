@@ -14,6 +14,11 @@ urlpatterns = [
     path(f"{V1}referrals/", endpoints.referrals, name="referrals"),
     path(f"{V1}cases/<pid:public_id>/summary/", endpoints.case_summary, name="case_summary"),
     path(f"{V1}cases/<pid:public_id>/follow-ups/", endpoints.case_followups, name="case_followups"),
+    path(
+        f"{V1}cases/<pid:public_id>/contact-events/",
+        endpoints.contact_events,
+        name="contact_events",
+    ),
     path(f"{V1}reports/", endpoints.report_list, name="reports"),
     path(f"{V1}reports/<slug:slug>/<str:start>/", endpoints.report_figures, name="report"),
     path(f"{V1}schema/", SpectacularAPIView.as_view(), name="schema"),

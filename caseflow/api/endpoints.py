@@ -31,6 +31,24 @@ def _scope(scope: str):  # type: ignore[no-untyped-def]
     return mark
 
 
+def _max_body(setting: str):  # type: ignore[no-untyped-def]
+    """Declare the setting that says how large a body a view reads (read by
+    ``problems.StrictJSONParser``; ``API_MAX_BODY_BYTES`` when undeclared)."""
+
+    def mark(view):  # type: ignore[no-untyped-def]
+        view.cls.max_body_setting = setting
+        return view
+
+    return mark
+
+
+def _idempotency_key(request: Request) -> str:
+    key = request.headers.get("Idempotency-Key", "").strip()
+    if len(key) > 100:
+        raise exceptions.ValidationError({"Idempotency-Key": [_("At most 100 characters.")]})
+    return key
+
+
 @extend_schema(
     operation_id="referral_create",
     summary="Send a referral",
@@ -50,9 +68,7 @@ def _scope(scope: str):  # type: ignore[no-untyped-def]
 def referrals(request: Request) -> Response:
     shape = serializers.ReferralIn(data=request.data)
     shape.is_valid(raise_exception=True)
-    key = request.headers.get("Idempotency-Key", "").strip()
-    if len(key) > 100:
-        raise exceptions.ValidationError({"Idempotency-Key": [_("At most 100 characters.")]})
+    key = _idempotency_key(request)
     try:
         answer = services.referral_create(
             actor=request.user,
@@ -63,6 +79,56 @@ def referrals(request: Request) -> Response:
     except services.IdempotencyConflict:
         raise problems.Conflict() from None
     except services.ReferralInvalid as exc:
+        raise problems.Unprocessable(exc.errors) from None
+    return Response(answer.body, status=200 if answer.replayed else answer.status)
+
+
+@extend_schema(
+    operation_id="contact_events_create",
+    summary="Record contact events from a co-parenting app's export",
+    description="Records up to 200 contact events on the case, all or none, each checked "
+    "against the case's contact agreement as a contact logged by an advocate is (the active "
+    "agreement, or the one named). Scope: `contacts:write`. The other party's contact waits for "
+    "the advocate's review before anything is a breach; the survivor's own contact is never a "
+    "breach: it is recorded as within or outside what was agreed. Each answer gives codes, never "
+    "text. An event whose `message_id` was recorded on the case before is not recorded again "
+    "(`new` is false); with an `Idempotency-Key` header a repeat of the whole call gets the first "
+    "answer, and the same key with another body is a 409.",
+    request=serializers.ContactEventsIn,
+    parameters=[
+        OpenApiParameter(
+            "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False
+        )
+    ],
+    responses={
+        201: serializers.ContactEventsOut,
+        200: serializers.ContactEventsOut,
+        409: PROBLEM,
+        **ERRORS,
+    },
+)
+@_scope(policy.SCOPE_CONTACTS_WRITE)
+@_max_body("API_CONTACT_EVENTS_MAX_BODY_BYTES")
+@api_view(["POST"])
+def contact_events(request: Request, public_id: str) -> Response:
+    shape = serializers.ContactEventsIn(data=request.data)
+    shape.is_valid(raise_exception=True)
+    key = _idempotency_key(request)
+    try:
+        answer = services.contact_events_record(
+            actor=request.user,
+            integration=request.auth,
+            public_id=public_id,
+            data=dict(shape.validated_data),
+            idempotency_key=key,
+        )
+    except services.IdempotencyConflict:
+        raise problems.Conflict() from None
+    except services.ContactsRaced:
+        raise problems.Conflict(
+            _("Some of these messages were being recorded by another call: send it again.")
+        ) from None
+    except services.ContactsInvalid as exc:
         raise problems.Unprocessable(exc.errors) from None
     return Response(answer.body, status=200 if answer.replayed else answer.status)
 

@@ -19,6 +19,9 @@ SCOPE_LABELS = {
     policy.SCOPE_CASES_SUMMARY: _("Read case summaries and follow-ups"),
     policy.SCOPE_CASES_NARRATIVE: _("Also read the summary text and follow-up details"),
     policy.SCOPE_REPORTS: _("Read the funder reports' aggregate figures"),
+    policy.SCOPE_CONTACTS_WRITE: _(
+        "Record contacts from a co-parenting app, checked against the case's agreement"
+    ),
 }
 
 

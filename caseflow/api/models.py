@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from caseflow.accounts.models import Agency, Team
-from caseflow.cases.models import new_public_id
+from caseflow.cases.models import CaseOwned, new_public_id
 from caseflow.lib import encryption
 from caseflow.lib.encryption import EncryptedTextField
 from caseflow.lib.i18n import gettext_lazy as _
@@ -172,4 +172,46 @@ class WebhookDelivery(models.Model):
                 name="api_delivery_due",
                 condition=Q(state="pending"),
             )
+        ]
+
+
+class ImportedContact(CaseOwned):
+    """A contact event another system sent (a co-parenting app's export), by the source's own
+    message id: an export sent again finds its events here and records none of them twice.
+    Holds a keyed digest of the message id (never the id itself, never any text of it)."""
+
+    case = models.ForeignKey("cases.Case", on_delete=models.CASCADE, related_name="+")
+    event = models.OneToOneField(
+        "agreements.ContactEvent", on_delete=models.CASCADE, related_name="+"
+    )
+    integration = models.ForeignKey(Integration, on_delete=models.PROTECT, related_name="+")
+    #: A keyed digest of the source's message id (``services._digest``).
+    source_digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    narrative_fields = ()
+    kept_encrypted_fields = ()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["case", "source_digest"], name="api_imported_contact_once"
+            )
+        ]
+
+
+class HighRiskNotice(CaseOwned):
+    """A high-risk case that stayed without a safety plan past the grace period, told once per
+    occurrence (``since``: when its risk last became high) to the agency's subscribers."""
+
+    case = models.ForeignKey("cases.Case", on_delete=models.CASCADE, related_name="+")
+    since = models.DateTimeField()
+    noticed_at = models.DateTimeField(default=timezone.now)
+
+    narrative_fields = ()
+    kept_encrypted_fields = ()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["case", "since"], name="api_high_risk_notice_once")
         ]

@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,15 +19,22 @@ from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils import timezone
 
 from caseflow import policy
 from caseflow.accounts.models import Team, User
+from caseflow.agreements import services as agreements
+from caseflow.agreements import terms
+from caseflow.agreements.models import AgreementStatus, ContactAgreement, ContactEvent
 from caseflow.api import keys, webhooks
 from caseflow.api.models import (
     DeliveryState,
+    HighRiskNotice,
     IdempotentCall,
+    ImportedContact,
     Integration,
     WebhookDelivery,
     WebhookSubscription,
@@ -35,9 +43,10 @@ from caseflow.audit.services import record
 from caseflow.cases import journey
 from caseflow.cases.fields import agency_field_config
 from caseflow.cases.forms import IntakeForm
-from caseflow.cases.models import Case
+from caseflow.cases.models import OPEN_STATUSES, Case, RiskLevel, RiskLevelChange
 from caseflow.inbox.models import FollowUp, FollowUpStatus
-from caseflow.outbox.events import EventKind
+from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.outbox.events import EventKind, publish
 from caseflow.outbox.services import enqueue
 from caseflow.reporting import reports
 
@@ -184,7 +193,20 @@ def referral_create(
     """A referral sent by ``integration``, validated by the intake form itself, opened by
     :func:`caseflow.cases.journey.referral_receive`. With ``idempotency_key`` a repeat gets the
     first answer and writes nothing; the same key with another body is a conflict."""
-    digest = _digest(data)
+    return _once(
+        integration=integration,
+        idempotency_key=idempotency_key,
+        digest=_digest(data),
+        run=lambda: _open_referral(actor=actor, integration=integration, data=data),
+    )
+
+
+def _once(
+    *, integration: Integration, idempotency_key: str, digest: str, run: Callable[[], Answer]
+) -> Answer:
+    """``run()`` in a transaction, once per ``idempotency_key`` (when there is one): a repeat
+    with the same body digest gets the first answer and writes nothing; another body under the
+    same key, or a call racing one with the same key, is an :class:`IdempotencyConflict`."""
     try:
         with transaction.atomic():
             if idempotency_key:
@@ -195,7 +217,7 @@ def referral_create(
                     if not hmac.compare_digest(found.body_digest, digest):
                         raise IdempotencyConflict()
                     return Answer(found.status, found.response, replayed=True)
-            answer = _open_referral(actor=actor, integration=integration, data=data)
+            answer = run()
             if idempotency_key:
                 with transaction.atomic():
                     IdempotentCall.objects.create(
@@ -251,6 +273,203 @@ def _open_referral(*, actor: User, integration: Integration, data: dict[str, Any
     except ValidationError as exc:
         raise ReferralInvalid({"": [str(m) for m in exc.messages]}) from None
     return Answer(201, {"id": case.public_id, "status": case.status})
+
+
+# --- Contact events (a co-parenting app's export) -------------------------------------------
+
+
+class ContactsInvalid(Exception):
+    def __init__(self, errors: dict[str, list[str]]):
+        super().__init__("contact events invalid")
+        self.errors = errors
+
+
+class ContactsRaced(Exception):
+    """Another call recorded some of the same messages at the same moment: this one wrote
+    nothing (sending it again answers which were recorded)."""
+
+
+#: ``sender`` in the API -> the contact log's direction.
+SENDERS = {
+    "other_party": terms.Direction.TO_SURVIVOR,
+    "survivor": terms.Direction.FROM_SURVIVOR,
+}
+SENDER_OF = {direction.value: sender for sender, direction in SENDERS.items()}
+
+
+def contact_events_record(
+    *,
+    actor: User,
+    integration: Integration,
+    public_id: str,
+    data: dict[str, Any],
+    idempotency_key: str = "",
+) -> Answer:
+    """Record the contact events of a co-parenting app's export on the case behind
+    ``public_id``, all or none, each through the contact log
+    (:func:`caseflow.agreements.services.event_log`: checked against the agreement's terms, the
+    other party's contact waiting for the advocate's review in the breach register's own way, the
+    survivor's own recorded as within or outside what was agreed, never as a breach). An event
+    whose ``message_id`` was recorded on the case before is not recorded again: its answer says
+    so. With ``idempotency_key`` a repeat of the whole call gets the first answer."""
+    case = policy.get_case_for_integration(integration, public_id, policy.SCOPE_CONTACTS_WRITE)
+    return _once(
+        integration=integration,
+        idempotency_key=idempotency_key,
+        digest=_digest({"contact-events": case.public_id, **data}),
+        run=lambda: _record_contacts(actor=actor, integration=integration, case=case, data=data),
+    )
+
+
+def _source_digest(case: Case, message_id: str) -> str:
+    return _digest({"case": case.public_id, "message": message_id})
+
+
+def _agreement_for(case: Case, agreement_id: str) -> ContactAgreement:
+    """The agreement named, or the case's one active agreement."""
+    agreements = ContactAgreement.objects.filter(case=case)
+    if agreement_id:
+        found = agreements.filter(public_id=agreement_id).first()
+        if found is None:
+            raise ContactsInvalid({"agreement": [str(_("No such agreement on this case."))]})
+    else:
+        active = list(agreements.filter(status=AgreementStatus.ACTIVE)[:2])
+        if not active:
+            raise ContactsInvalid(
+                {
+                    "agreement": [
+                        str(_("This case has no active contact agreement to check against."))
+                    ]
+                }
+            )
+        if len(active) > 1:
+            raise ContactsInvalid(
+                {"agreement": [str(_("This case has several active agreements: name one."))]}
+            )
+        found = active[0]
+    found.case = case
+    return found
+
+
+def _outcome(row: ContactEvent, message_id: str | None, *, new: bool) -> dict[str, Any]:
+    """What the answer says of one event: codes only, never the event's text nor the checker's
+    sentences (they may quote it)."""
+    outside = [
+        {"term": str(v.get("term", "")), "code": str(v.get("code", ""))}
+        for v in (row.proposed or [])
+    ]
+    return {
+        "message_id": message_id,
+        "id": row.public_id,
+        "new": new,
+        "sender": SENDER_OF.get(row.direction, row.direction),
+        "within_agreement": row.version_number is not None and not outside,
+        "agreement_in_force": row.version_number is not None,
+        "outside": outside,
+        "review": row.review,
+    }
+
+
+def _record_contacts(
+    *, actor: User, integration: Integration, case: Case, data: dict[str, Any]
+) -> Answer:
+    agreement = _agreement_for(case, data.get("agreement") or "")
+    items: list[dict[str, Any]] = list(data["events"])
+    errors: dict[str, list[str]] = {}
+    parsed: list[terms.ContactEvent | None] = []
+    for index, item in enumerate(items):
+        try:
+            parsed.append(
+                terms.ContactEvent(
+                    occurred_at=item["occurred_at"],
+                    channel=terms.Channel(item.get("channel") or terms.Channel.APP),
+                    direction=SENDERS[item["sender"]],
+                    topic=item.get("topic") or "",
+                    kind=terms.EventKind(item.get("kind") or terms.EventKind.MESSAGE),
+                    handover_missed=bool(item.get("handover_missed", False)),
+                    direct_contact_at_handover=bool(item.get("direct_contact_at_handover", False)),
+                )
+            )
+        except terms.TermsError as exc:
+            errors[f"events.{index}.{exc.field}"] = [str(_("Not valid for this kind of contact."))]
+            parsed.append(None)
+    digests: list[str | None] = []
+    seen: set[str] = set()
+    for index, item in enumerate(items):
+        message_id = item.get("message_id") or ""
+        digest = _source_digest(case, message_id) if message_id else None
+        if digest is not None and digest in seen:
+            errors[f"events.{index}.message_id"] = [str(_("Sent twice in this batch."))]
+        if digest is not None:
+            seen.add(digest)
+        digests.append(digest)
+    if errors:
+        raise ContactsInvalid(errors)
+    earlier = {
+        row.source_digest: row.event
+        for row in ImportedContact.objects.filter(case=case, source_digest__in=seen).select_related(
+            "event"
+        )
+    }
+    events = [event for event in parsed if event is not None]
+    assert len(events) == len(items)
+    outcomes: list[dict[str, Any] | None] = [None] * len(items)
+    new_rows: list[tuple[str | None, ContactEvent]] = []
+    # Oldest first: each event is checked against those before it (the frequency cap counts).
+    for index in sorted(range(len(items)), key=lambda i: (events[i].occurred_at, i)):
+        message_id = items[index].get("message_id") or None
+        digest = digests[index]
+        if digest is not None and digest in earlier:
+            found = earlier[digest]
+            found.case = case
+            outcomes[index] = _outcome(found, message_id, new=False)
+            continue
+        row = agreements.event_log(
+            actor=actor,
+            agreement=agreement,
+            event=events[index],
+            description=items[index].get("text") or "",
+            integration=integration,
+        )
+        new_rows.append((digest, row))
+        outcomes[index] = _outcome(row, message_id, new=True)
+    try:
+        with transaction.atomic():
+            ImportedContact.objects.bulk_create(
+                [
+                    ImportedContact(
+                        case=case,
+                        agency_id=case.agency_id,
+                        event=row,
+                        integration=integration,
+                        source_digest=digest,
+                    )
+                    for digest, row in new_rows
+                    if digest is not None
+                ]
+            )
+    except IntegrityError:
+        raise ContactsRaced() from None
+    record(
+        "api.contacts.write",
+        actor=actor,
+        case=case,
+        obj=case,
+        detail={
+            "integration": integration.public_id,
+            "agreement": agreement.public_id,
+            "recorded": [row.public_id for _digest, row in new_rows],
+            "already_recorded": len(items) - len(new_rows),
+        },
+    )
+    body = {
+        "case": case.public_id,
+        "agreement": agreement.public_id,
+        "recorded": len(new_rows),
+        "already_recorded": len(items) - len(new_rows),
+        "events": outcomes,
+    }
+    return Answer(201 if new_rows else 200, body)
 
 
 # --- Reading cases --------------------------------------------------------------------------
@@ -567,3 +786,75 @@ def delivery_retry_sweep(*, batch_size: int = 200) -> int:
         for pk in ids:
             enqueue("caseflow.api.tasks.deliver_webhook", delivery_id=pk)
     return len(ids)
+
+
+# --- High-risk cases without a plan ---------------------------------------------------------
+
+
+def _high_risk_since() -> Any:
+    """When the case's risk last became high: the latest change to high from another level (or
+    from none), else the case's opening (a level set before changes were recorded)."""
+    became_high = (
+        RiskLevelChange.objects.filter(case=OuterRef("pk"), level=RiskLevel.HIGH)
+        .exclude(previous=RiskLevel.HIGH)
+        .order_by("-at", "-pk")
+        .values("at")[:1]
+    )
+    return Coalesce(Subquery(became_high), F("opened_at"))
+
+
+def high_risk_sweep(*, now: dt.datetime | None = None, batch_size: int = 200) -> int:
+    """Tell the agency's subscribed systems of each open high-risk case that has had no safety
+    plan for ``HIGH_RISK_PLAN_GRACE_HOURS`` since its risk became high: once per case and
+    occurrence (a case whose risk falls and becomes high again, still without a plan, is told
+    again). Claims its batch with ``SKIP LOCKED`` (two sweeps never take the same cases); the
+    notice row makes a repeat, or a retried sweep, tell nobody twice. Returns the cases told."""
+    now = now or timezone.now()
+    cutoff = now - dt.timedelta(hours=settings.HIGH_RISK_PLAN_GRACE_HOURS)
+    told = 0
+    while True:
+        with transaction.atomic():
+            due = (
+                Case.objects.filter(status__in=OPEN_STATUSES, risk_level=RiskLevel.HIGH)
+                .filter(Q(safety_plan__isnull=True) | Q(safety_plan__version=0))
+                .annotate(since=_high_risk_since())
+                .filter(since__lte=cutoff)
+                .exclude(
+                    Exists(
+                        HighRiskNotice.objects.filter(case=OuterRef("pk"), since=OuterRef("since"))
+                    )
+                )
+                .order_by("pk")
+            )
+            if connection.features.has_select_for_update_skip_locked:
+                due = due.select_for_update(skip_locked=True, of=("self",))
+            rows = list(due.values("pk", "public_id", "agency_id", "since")[:batch_size])
+            if not rows:
+                return told
+            HighRiskNotice.objects.bulk_create(
+                [
+                    HighRiskNotice(
+                        case_id=row["pk"], agency_id=row["agency_id"], since=row["since"]
+                    )
+                    for row in rows
+                ],
+                ignore_conflicts=True,
+            )
+            record("api.high_risk_without_plan", detail={"cases": [row["pk"] for row in rows]})
+            # Is anyone listening: asked once per agency of the batch.
+            listening: dict[int, bool] = {}
+            for row in rows:
+                agency_id = row["agency_id"]
+                if agency_id not in listening:
+                    listening[agency_id] = anyone_listening(
+                        agency_id, EventKind.HIGH_RISK_WITHOUT_PLAN
+                    )
+                if listening[agency_id]:
+                    publish(
+                        EventKind.HIGH_RISK_WITHOUT_PLAN,
+                        agency_id=agency_id,
+                        case_public_id=row["public_id"],
+                    )
+            told += len(rows)
+        if len(rows) < batch_size:
+            return told

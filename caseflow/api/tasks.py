@@ -23,3 +23,8 @@ def deliver_webhook(delivery_id: int) -> None:
 @shared_task(name="caseflow.api.tasks.webhook_retry_sweep")
 def webhook_retry_sweep() -> None:
     services.delivery_retry_sweep()
+
+
+@shared_task(name="caseflow.api.tasks.high_risk_sweep")
+def high_risk_sweep() -> None:
+    services.high_risk_sweep()

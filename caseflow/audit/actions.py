@@ -295,6 +295,12 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("api.refused", S, _("An integration's call was refused")),
     ("api.case.read", R, _("Read the case's summary through the API")),
     ("api.followups.read", R, _("Read the case's follow-ups through the API")),
+    ("api.contacts.write", W, _("Recorded contacts from another system through the API")),
+    (
+        "api.high_risk_without_plan",
+        Y,
+        _("High-risk cases without a safety plan were found after the grace period"),
+    ),
     ("webhook.subscribe", S, _("Subscribed an address to events")),
     ("webhook.end", S, _("Ended a webhook subscription")),
     # The advocate's day: one time rule

@@ -23,6 +23,7 @@ FULL = [
     policy.SCOPE_CASES_SUMMARY,
     policy.SCOPE_CASES_NARRATIVE,
     policy.SCOPE_REPORTS,
+    policy.SCOPE_CONTACTS_WRITE,
 ]
 CASES = ("case", "restricted_case", "team2_case", "foreign_case")
 
@@ -73,6 +74,9 @@ def case_read(actor: str, target: str) -> int:
 def expected(endpoint: str, actor: str, target: str) -> int:
     if endpoint in ("case_summary", "case_followups"):
         return case_read(actor, target)
+    if endpoint == "contact_events":
+        # Every case has an active agreement: an entitled call records the export.
+        return 201 if case_read(actor, target) == 200 else case_read(actor, target)
     if actor in GONE:
         return GONE[actor]
     if endpoint == "referrals":
@@ -93,14 +97,53 @@ def call(client, key, endpoint, case):
         )
     if endpoint == "reports":
         return client.get(reverse("api:reports"), **headers)
+    if endpoint == "contact_events":
+        return client.generic(
+            "POST",
+            reverse("api:contact_events", args=[case.public_id]),
+            json.dumps({"events": [CONTACT_EVENT]}),
+            content_type="application/json",
+            **headers,
+        )
     return client.get(reverse(f"api:{endpoint}", args=[case.public_id]), **headers)
 
 
-@pytest.mark.parametrize("endpoint", ["referrals", "case_summary", "case_followups", "reports"])
-def test_api_matrix(cast, client, keys, endpoint):
+CONTACT_EVENT = {
+    "occurred_at": "2026-03-09T18:20:00Z",
+    "sender": "other_party",
+    "topic": "school",
+    "text": "Pick-up moved to 4pm on Friday.",
+}
+
+
+@pytest.fixture
+def agreements(cast):
+    """An active agreement on every case (made by someone who works it)."""
+    from caseflow.agreements import services as agreement_services
+    from caseflow.agreements.models import AgreementStatus
+    from tests.agreements.helpers import make_agreement
+
+    workers = {
+        "case": cast.assigned,
+        "restricted_case": cast.assigned,
+        "team2_case": cast.other_team,
+        "foreign_case": cast.other_agency,
+    }
+    for target, actor in workers.items():
+        made = make_agreement(getattr(cast, target), actor, start=dt.date(2026, 3, 2))
+        agreement_services.agreement_set_status(
+            actor=actor, agreement=made, expected_lock=made.lock, status=AgreementStatus.ACTIVE
+        )
+
+
+ENDPOINTS = ["referrals", "case_summary", "case_followups", "reports", "contact_events"]
+
+
+@pytest.mark.parametrize("endpoint", ENDPOINTS)
+def test_api_matrix(cast, client, keys, agreements, endpoint):
     failures = []
     checked = 0
-    targets = CASES if endpoint.startswith("case_") else ("case",)
+    targets = CASES if endpoint.startswith("case_") or endpoint == "contact_events" else ("case",)
     for actor, key in keys.items():
         for target in targets:
             case = getattr(cast, target)
@@ -116,6 +159,8 @@ def test_api_matrix(cast, client, keys, endpoint):
                 failures.append(f"{actor} {target}: not problem details")
             body = response.content.decode()
             allowed = ENTITLED.get(actor, set()) if response.status_code == 200 else set()
+            if endpoint == "contact_events" and "Pick-up" in body:
+                failures.append(f"{actor} {target}: the message's text came back")
             for other in CASES:
                 if other not in allowed and canary(getattr(cast, other)) in body:
                     failures.append(f"{actor} {target} leaked {other}")

@@ -30,3 +30,22 @@ def test_demo_shows_integrations_in_use(db, login):
     body = page.content.decode()
     assert "County hotline platform" in body
     assert "https://on-call.demo.invalid/caseflow" in body
+
+
+def test_demo_shows_a_co_parenting_apps_export_recorded(db):
+    from caseflow.agreements.models import ContactEvent, ReviewState
+    from caseflow.api.models import ImportedContact
+
+    seed.seed()
+    app = Integration.objects.get(name="Co-parenting app export")
+    imported = ImportedContact.objects.filter(integration=app)
+    assert imported.count() == 3
+    events = ContactEvent.objects.filter(pk__in=imported.values("event_id"))
+    assert {e.logged_by_id for e in events} == {app.account_id}
+    reviews = sorted(events.values_list("review", flat=True))
+    assert reviews.count(ReviewState.PENDING) == 2
+    assert set(reviews) - {ReviewState.PENDING} <= {
+        ReviewState.SURVIVOR_WITHIN,
+        ReviewState.SURVIVOR_OUTSIDE,
+    }
+    assert AuditEvent.objects.filter(action="api.contacts.write", actor=app.account).exists()

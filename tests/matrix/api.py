@@ -64,6 +64,7 @@ ROWS: dict[str, Row] = {
     "api:referrals": Row(GET=NO_KEY, POST=NO_KEY),
     "api:case_summary": Row(GET=NO_KEY, POST=NO_KEY, kwargs="api_case"),
     "api:case_followups": Row(GET=NO_KEY, POST=NO_KEY, kwargs="api_case"),
+    "api:contact_events": Row(GET=NO_KEY, POST=NO_KEY, kwargs="api_case"),
     "api:reports": Row(GET=NO_KEY, POST=NO_KEY),
     "api:report": Row(GET=NO_KEY, POST=NO_KEY, kwargs="api_report"),
     # The schema and its documentation hold no data: anyone may read them.
