@@ -104,5 +104,10 @@ def test_a_duty_worker_records_the_crisis_call_and_the_supervisor_asks_for_follo
         "Emergency access follow-up"
     )
     fits_a_phone(review, "emergency-access-follow-up")
+
+    # The note written under the access says how the access was judged.
+    review.goto(reverse("casework:note", args=[case.public_id, note.public_id]))
+    expect(page.locator("main")).to_contain_text("Written under emergency access")
+    expect(page.locator("main")).to_contain_text("Needs follow-up")
     followup = FollowUp.objects.get(case=case, assignee=cast.supervisor)
     assert followup.details == "Go over the duty-line handover with her."
