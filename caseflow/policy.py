@@ -150,7 +150,7 @@ def holds_break_glass(user: User, case: Case) -> bool:
 CASE_ACTIONS: dict[str, rules.Predicate] = {
     # Reading the file: anyone in scope (assigned, supervising, listed, or break-glass).
     "view": rules.always_allow,
-    # Changing the record: the people who work the case. Break-glass is read-only.
+    # Changing the record: the people who work the case. Break-glass reads and records notes.
     "edit": is_caseworker,
     "change_status": is_caseworker,
     # Writing down a call taken under emergency access is allowed (the note is flagged for the

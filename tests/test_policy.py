@@ -73,7 +73,7 @@ def test_session_epoch_bump_ends_the_session(cast: Cast, login):
     assert client.get(url).status_code == 302
 
 
-def test_break_glass_grants_read_only_access_for_a_limited_time(cast: Cast, login):
+def test_break_glass_opens_the_case_without_edits_for_a_limited_time(cast: Cast, login):
     client = login(cast.same_team)
     detail = reverse("cases:detail", args=[cast.case.public_id])
     assert client.get(detail).status_code == 404

@@ -325,6 +325,19 @@ class BreakGlassOutcome(models.TextChoices):
     FOLLOW_UP = "follow_up", _("Needs follow-up")
 
 
+#: Outcomes the reviewer explains in a comment.
+BREAK_GLASS_COMMENT_NEEDED = frozenset(
+    {BreakGlassOutcome.NOT_JUSTIFIED, BreakGlassOutcome.FOLLOW_UP}
+)
+
+
+class CaseFollowUpKind(models.TextChoices):
+    """Follow-ups the case itself creates (registered with the inbox)."""
+
+    #: An emergency access reviewed as needing follow-up: for the reviewing supervisor.
+    BREAK_GLASS_FOLLOW_UP = "break_glass_follow_up", _("Emergency access follow-up")
+
+
 class BreakGlassGrant(CaseOwned):
     """Time-limited emergency access to an unassigned case, with the typed reason."""
 

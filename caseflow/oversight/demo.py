@@ -1,11 +1,17 @@
-"""Demo data for the audit workspace: reads by several members of staff, and one reviewed and one
-unreviewed emergency access (the demo seed has already opened the unreviewed one)."""
+"""Demo data for the audit workspace: reads by several members of staff, two reviewed emergency
+accesses (one justified; one with a crisis call recorded under it, needing follow-up, with the
+supervisor's follow-up on her list) and one unreviewed (the demo seed has already opened it)."""
 
 from __future__ import annotations
+
+import datetime as dt
+
+from django.utils import timezone
 
 from caseflow import policy
 from caseflow.audit.services import record
 from caseflow.cases import services as case_services
+from caseflow.casework.services import note_create
 from caseflow.oversight.services import break_glass_review
 
 
@@ -41,4 +47,44 @@ def seed_demo(context) -> None:
         grant=grant,
         outcome="justified",
         comment="Duty cover. Advocate informed the next morning.",
+    )
+
+    # A South duty worker takes a crisis call for another North case and records it; the
+    # supervisor asks for follow-up: a follow-up on the case, on her own list.
+    duty = south[2] if len(south) > 2 else None
+    if duty is None:
+        return
+    crisis = (
+        policy.break_glass_candidates(duty)
+        .filter(team__name="North team")
+        .exclude(pk=target.pk)
+        .exclude(assignments__user=duty)
+        .order_by("reference")
+        .first()
+    )
+    if crisis is None:
+        return
+    grant = case_services.break_glass_open(
+        actor=duty,
+        reference=crisis.reference,
+        reason="Crisis call on the duty line at night; her advocate was off shift.",
+    )
+    record("case.view", actor=duty, case=crisis, obj=crisis)
+    note_create(
+        actor=duty,
+        case=crisis,
+        kind="call",
+        participants=["survivor"],
+        direction="incoming",
+        occurred_at=timezone.now() - dt.timedelta(minutes=40),
+        duration_minutes=25,
+        text="She called from a friend's phone after an argument at home. Safe for tonight at "
+        "her sister's; agreed her advocate calls her tomorrow in her safe window.",
+    )
+    break_glass_review(
+        actor=nadia,
+        grant=grant,
+        outcome="follow_up",
+        comment="Right to take the call. Go over the night handover with the duty team so the "
+        "advocate hears of it first thing.",
     )

@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 
 from caseflow.accounts.models import User
 from caseflow.audit import actions
-from caseflow.cases.models import BreakGlassOutcome
+from caseflow.cases.models import BREAK_GLASS_COMMENT_NEEDED, BreakGlassOutcome
 from caseflow.lib.i18n import gettext_lazy as _
 
 #: The parts of caseflow an action belongs to (the part of its name before the dot), in words.
@@ -176,7 +176,19 @@ class ReviewForm(forms.Form):
     comment = forms.CharField(
         label=_("Review comment"),
         max_length=2000,
+        required=False,
         widget=forms.Textarea(attrs={"rows": 4}),
-        help_text=_("Why, and what follows from it (e.g. a word with the colleague)."),
-        error_messages={"required": _("Say why, in a sentence or two.")},
+        help_text=_(
+            "Why, and what follows from it (e.g. a word with the colleague). Needed when the "
+            "access was not justified or needs follow-up; a follow-up is then added for you."
+        ),
     )
+
+    def clean(self) -> dict:
+        data = super().clean() or {}
+        if (
+            data.get("outcome") in BREAK_GLASS_COMMENT_NEEDED
+            and not (data.get("comment") or "").strip()
+        ):
+            self.add_error("comment", _("Say why, in a sentence or two."))
+        return data

@@ -12,7 +12,7 @@ from django.utils import timezone
 from caseflow.accounts.models import User
 from caseflow.audit.models import AuditEvent
 from caseflow.audit.services import record
-from caseflow.inbox.services import notifications_resolve, notify
+from caseflow.inbox.services import followup_ensure, notifications_resolve, notify
 
 # --- Break-glass review and expiry ---------------------------------------------------------------
 
@@ -24,16 +24,21 @@ class AlreadyReviewed(Exception):
 @transaction.atomic
 def break_glass_review(*, actor: User, grant: Any, outcome: str, comment: str) -> Any:
     """Review one emergency access: justified, not justified or needing follow-up, with the
-    reviewer's comment (encrypted with the case)."""
+    reviewer's comment (encrypted with the case; asked for unless it was justified). Needing
+    follow-up adds a follow-up on the case for the reviewer, the comment as its details; not
+    justified is raised with the agency's admins."""
     from django.core.exceptions import PermissionDenied
 
     from caseflow import policy
-    from caseflow.cases.models import BreakGlassGrant, BreakGlassOutcome
+    from caseflow.cases.models import BREAK_GLASS_COMMENT_NEEDED, BreakGlassGrant, BreakGlassOutcome
 
     if not policy.may_review_break_glass(actor, grant):
         raise PermissionDenied
     if outcome not in BreakGlassOutcome.values:
         raise ValueError(f"unknown review outcome {outcome!r}")
+    comment = comment.strip()
+    if outcome in BREAK_GLASS_COMMENT_NEEDED and not comment:
+        raise ValueError(f"a review as {outcome!r} needs a comment")
     now = timezone.now()
     # A conditional update: of two reviewers saving at once, exactly one wins.
     updated = BreakGlassGrant.objects.filter(pk=grant.pk, reviewed_at__isnull=True).update(
@@ -60,7 +65,29 @@ def break_glass_review(*, actor: User, grant: Any, outcome: str, comment: str) -
     notifications_resolve(key=f"break_glass:{grant.pk}")
     if outcome == BreakGlassOutcome.NOT_JUSTIFIED:
         _raise_with_admins(grant)
+    elif outcome == BreakGlassOutcome.FOLLOW_UP:
+        _follow_up_for_reviewer(grant, actor=actor, now=now)
     return grant
+
+
+#: How long the reviewer has to follow up an emergency access.
+FOLLOW_UP_DAYS = 2
+
+
+def _follow_up_for_reviewer(grant: Any, *, actor: User, now: dt.datetime) -> None:
+    """A follow-up on the case for the supervisor who asked for it (shown with their own follow-ups
+    and on the case), the review comment as its details (encrypted with the case)."""
+    from caseflow.cases.models import CaseFollowUpKind
+
+    followup_ensure(
+        case=grant.case,
+        kind=CaseFollowUpKind.BREAK_GLASS_FOLLOW_UP,
+        due_at=now + dt.timedelta(days=FOLLOW_UP_DAYS),
+        source_key=f"break_glass:{grant.pk}:follow_up",
+        assignee=actor,
+        actor=actor,
+        details=grant.review_comment,
+    )
 
 
 def _raise_with_admins(grant: Any) -> None:

@@ -17,6 +17,7 @@ from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
+from caseflow.cases.models import BreakGlassOutcome
 from caseflow.lib.csvcells import csv_cell
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.oversight import selectors, services
@@ -268,7 +269,16 @@ def break_glass_review(request: AuthenticatedRequest, grant_id: int) -> HttpResp
         except services.AlreadyReviewed:
             messages.error(request, _("Someone has reviewed this emergency access already."))
         else:
-            messages.success(request, _("Your review of the emergency access is recorded."))
+            if form.cleaned_data["outcome"] == BreakGlassOutcome.FOLLOW_UP:
+                messages.success(
+                    request,
+                    _(
+                        "Your review of the emergency access is recorded. A follow-up on the "
+                        "case is on your list."
+                    ),
+                )
+            else:
+                messages.success(request, _("Your review of the emergency access is recorded."))
         return redirect("audit:break_glass")
     record(
         "audit.break_glass.view",

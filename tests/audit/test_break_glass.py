@@ -53,11 +53,15 @@ def test_review_marks_it_reviewed_with_a_comment(cast, login, grant):
     assert queue["pending"] == [] and [g.pk for g in queue["done"]] == [grant.pk]
 
 
-def test_a_review_needs_a_comment_and_is_never_overwritten(cast, login, grant):
+def test_a_review_needs_a_comment_unless_justified_and_is_never_overwritten(cast, login, grant):
     client = login(cast.other_supervisor)
     url = reverse("audit:break_glass_review", args=[grant.pk])
-    response = client.post(url, {"outcome": "justified", "comment": ""})
-    assert response.status_code == 200 and response.context["form"].errors
+    # Not justified and needing follow-up are explained; a blank comment is no explanation.
+    for outcome in ("not_justified", "follow_up"):
+        for comment in ("", "   "):
+            response = client.post(url, {"outcome": outcome, "comment": comment})
+            assert response.status_code == 200
+            assert "Say why, in a sentence or two." in response.context["form"].errors["comment"]
     assert client.post(url, {"outcome": "justified", "comment": "x" * 2001}).context["form"].errors
     # The outcome is asked for: without it, or with one that is not offered, nothing is saved.
     for outcome in ("", "fine"):
@@ -204,3 +208,69 @@ def test_justified_or_follow_up_raises_nothing_with_the_admins(cast, grant):
         actor=cast.other_supervisor, grant=grant, outcome="follow_up", comment="Talk it over."
     )
     assert not Notification.objects.filter(kind="break_glass_not_justified").exists()
+
+
+def test_justified_needs_no_comment(cast, login, grant):
+    client = login(cast.other_supervisor)
+    response = client.post(
+        reverse("audit:break_glass_review", args=[grant.pk]), {"outcome": "justified"}
+    )
+    assert response.status_code == 302
+    grant = BreakGlassGrant.objects.select_related("case").get(pk=grant.pk)
+    assert (grant.review_outcome, grant.review_comment) == ("justified", "")
+    assert grant.reviewed_by == cast.other_supervisor
+
+
+def test_the_service_refuses_a_review_that_needs_a_comment_without_one(cast, grant):
+    for outcome in ("not_justified", "follow_up"):
+        with pytest.raises(ValueError):
+            oversight.break_glass_review(
+                actor=cast.other_supervisor, grant=grant, outcome=outcome, comment=" "
+            )
+    assert not BreakGlassGrant.objects.filter(pk=grant.pk, reviewed_at__isnull=False).exists()
+
+
+def test_needs_follow_up_puts_a_follow_up_on_the_reviewers_list(cast, login, grant):
+    from caseflow.inbox.models import FollowUp, FollowUpStatus
+
+    client = login(cast.other_supervisor)
+    reviewed_at = T0 + dt.timedelta(hours=3)
+    with time_machine.travel(reviewed_at, tick=False):
+        response = client.post(
+            reverse("audit:break_glass_review", args=[grant.pk]),
+            {"outcome": "follow_up", "comment": "Talk to her about the duty rota."},
+            follow=True,
+        )
+    assert "A follow-up on the case is on your list." in response.content.decode()
+    followup = FollowUp.objects.get(case=grant.case)
+    assert followup.assignee == cast.other_supervisor
+    assert followup.kind == "break_glass_follow_up"
+    assert followup.status == FollowUpStatus.OPEN
+    assert followup.due_at == reviewed_at + dt.timedelta(days=oversight.FOLLOW_UP_DAYS)
+    assert followup.details == "Talk to her about the duty rota."
+    # Recorded by code: the outcome and the follow-up's kind, never the comment.
+    review = AuditEvent.objects.get(action="break_glass.review")
+    assert review.detail["outcome"] == "follow_up"
+    created = AuditEvent.objects.get(action="followup.create")
+    assert created.detail == {"kind": "break_glass_follow_up", "source": "break_glass"}
+    events = AuditEvent.objects.filter(action__in=["break_glass.review", "followup.create"])
+    assert events.count() == 2
+    for event in events:
+        assert "duty rota" not in str(event.detail)
+    # The supervisor finds it among their own follow-ups, in words.
+    with time_machine.travel(reviewed_at + dt.timedelta(hours=1), tick=False):
+        home = client.get(reverse("checkins:home")).content.decode()
+    assert "Emergency access follow-up" in home and "break_glass_follow_up" not in home
+
+
+def test_justified_and_not_justified_add_no_follow_up(cast, grant):
+    from caseflow.inbox.models import FollowUp
+
+    oversight.break_glass_review(
+        actor=cast.other_supervisor, grant=grant, outcome="justified", comment=""
+    )
+    second = cases.break_glass_open(actor=cast.same_team, reference="CASE-2", reason="Again")
+    oversight.break_glass_review(
+        actor=cast.other_supervisor, grant=second, outcome="not_justified", comment="No need."
+    )
+    assert not FollowUp.objects.exists()

@@ -10,6 +10,7 @@ from caseflow.audit.models import AuditEvent
 from caseflow.audit.verify import verify_chain
 from caseflow.cases.models import BreakGlassGrant
 from caseflow.demo import seed
+from caseflow.inbox.models import FollowUp
 
 
 def test_demo_populates_the_audit_workspace(db, login):
@@ -28,6 +29,13 @@ def test_demo_populates_the_audit_workspace(db, login):
     assert page.status_code == 200 and len(page.context["page"].events) == 50
     queue = client.get(reverse("audit:break_glass")).context
     assert queue["done"]
+    # One review asked for follow-up: the crisis call is on the case, the follow-up on her list.
+    followed = grants.get(review_outcome="follow_up")
+    assert followed.notes_written.count() == 1
+    nadia = User.objects.get(username="nadia.supervisor")
+    assert FollowUp.objects.filter(
+        case=followed.case, assignee=nadia, kind="break_glass_follow_up"
+    ).exists()
     client = login(User.objects.get(username="sam.supervisor"))
     assert client.get(reverse("audit:break_glass")).context["pending"]
     client = login(User.objects.get(username="oli.auditor"))
