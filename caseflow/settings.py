@@ -137,6 +137,7 @@ INSTALLED_APPS = [
     "caseflow.shelter",
     "caseflow.court",
     "caseflow.cycle",
+    "caseflow.servicelog",
     "caseflow.assistance",
     "caseflow.reporting",
     "caseflow.platform",

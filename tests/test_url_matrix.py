@@ -29,6 +29,7 @@ from tests.matrix import (
     reporting,
     safety,
     security,
+    servicelog,
     shelter,
 )
 from tests.matrix.base import Row
@@ -52,6 +53,7 @@ for _part in (
     shelter,
     api,
     imports,
+    servicelog,
 ):
     assert not set(_part.ROWS) & set(MATRIX), "a URL has two rows"
     MATRIX.update(_part.ROWS)
