@@ -54,8 +54,8 @@ class StandardCategory(models.TextChoices):
 
     # VOCA A. Information and referral
     VOCA_A1 = "voca_a1", _("Information about the criminal justice process")
-    VOCA_A2 = "voca_a2", _("Information about victims' rights and notifications")
-    VOCA_A3 = "voca_a3", _("Referral to other victim service programmes")
+    VOCA_A2 = "voca_a2", _("Information about rights and being told of case events")
+    VOCA_A3 = "voca_a3", _("Referral to other support services for survivors")
     VOCA_A4 = "voca_a4", _("Referral to other services, supports and resources")
     # VOCA B. Personal advocacy and accompaniment
     VOCA_B1 = "voca_b1", _("Advocacy and accompaniment to emergency medical care")
@@ -81,7 +81,7 @@ class StandardCategory(models.TextChoices):
     VOCA_D3 = "voca_d3", _("Relocation assistance")
     # VOCA E. Criminal and civil justice system assistance
     VOCA_E1 = "voca_e1", _("Notification of criminal justice events")
-    VOCA_E2 = "voca_e2", _("Victim impact statement assistance")
+    VOCA_E2 = "voca_e2", _("Help with an impact statement")
     VOCA_E3 = "voca_e3", _("Assistance with restitution")
     VOCA_E4 = "voca_e4", _("Protection or restraining order assistance")
     VOCA_E5 = "voca_e5", _("Family law assistance (custody, visitation or support)")

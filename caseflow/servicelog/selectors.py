@@ -73,6 +73,11 @@ DEFAULT_CATEGORY = {
     "stay": StandardCategory.VOCA_D1,
     "hearing": StandardCategory.VOCA_E9,
 }
+#: For a hearing, by its kind (the rest: court advocacy and accompaniment).
+HEARING_CATEGORY = {
+    "protection_order": StandardCategory.VOCA_E4,
+    "child_arrangements": StandardCategory.VOCA_E5,
+}
 #: For a note, by its kind (the rest: emotional support).
 NOTE_CATEGORY = {
     NoteKind.COURT: (StandardCategory.INSIGHTS_COURT, StandardCategory.VOCA_E9),
@@ -92,6 +97,8 @@ def suggested_category(agency_id: int | None, kind: str, source: Any) -> str:
         candidates = [insights, voca]
     else:
         code = DEFAULT_CATEGORY[kind]
+        if kind == "hearing":
+            code = HEARING_CATEGORY.get(source.kind, code)
         insights_twin = {
             "call": StandardCategory.INSIGHTS_EMOTIONAL,
             "stay": StandardCategory.INSIGHTS_HOUSING,

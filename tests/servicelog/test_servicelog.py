@@ -177,12 +177,12 @@ def test_sources_suggest_their_category_and_minutes(cast):
     agency = cast.agency.pk
     assert selectors.suggested_category(agency, "call", call) == "voca_c2"
     assert selectors.suggested_category(agency, "stay", None) == "voca_d1"
-    assert selectors.suggested_category(agency, "hearing", None) == "voca_e9"
+    assert selectors.suggested_category(agency, "hearing", _hearing(cast)) == "voca_e4"
     assert selectors.suggested_category(agency, "note", court) == "insights_court"
     assert selectors.suggested_minutes("call", call) == 12
     assert selectors.suggested_minutes("note", court) == 40
     services.service_schemes_save(actor=cast.agency_admin, schemes=["insights"])
-    assert selectors.suggested_category(agency, "hearing", None) == "insights_court"
+    assert selectors.suggested_category(agency, "hearing", _hearing(cast)) == "insights_court"
 
 
 # --- The pages ------------------------------------------------------------------------------------
