@@ -79,6 +79,7 @@ SEED_HOOKS = [
     "caseflow.court.demo",
     "caseflow.cycle.demo",
     "caseflow.assistance.demo",
+    "caseflow.servicelog.demo",
     "caseflow.reporting.demo",
     "caseflow.api.demo",
     "caseflow.imports.demo",
