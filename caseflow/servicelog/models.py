@@ -7,8 +7,10 @@ Insights service types), stored as codes and shown in the reader's language, and
 categories, kept by its admin. The agency chooses which schemes it counts by.
 
 A service record is counting data: a category, minutes, a date, who gave it and what it came from.
-No free text and nothing personal, but it is case data (its case's policy decides who records
-it), so it belongs to its case and goes with it in a purge. What it came from is a foreign key by
+No free text and nothing personal, but it is case data: its case's policy decides who records
+it. Its case may be empty (a call on no case), so it is not a case-owned row (those have a
+required case): like a call, it is deleted with its case, and a purge that shreds the case's
+content keeps it, a count that identifies no one. What it came from is a foreign key by
 name to the note, call, stay or hearing: this app sits beside calls, shelter and court and imports
 none of them.
 """
@@ -17,7 +19,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from cryptography.fernet import Fernet
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -202,12 +203,6 @@ class ServiceRecord(CarriesAgency):
     )
     created_at = models.DateTimeField(default=timezone.now)
 
-    # Case data with nothing encrypted: nothing for a partial purge to clear; a full purge
-    # deletes the case's records with the rest.
-    case_owned = True
-    narrative_fields = ()
-    kept_encrypted_fields = ()
-
     class Meta:
         ordering = ["-given_on", "-pk"]
         indexes = [
@@ -242,9 +237,6 @@ class ServiceRecord(CarriesAgency):
 
     def __str__(self) -> str:
         return f"Service {self.public_id}"
-
-    def data_key(self) -> Fernet:
-        return self.case.data_key()  # type: ignore[union-attr]
 
     @property
     def category_label(self) -> str:
