@@ -138,6 +138,7 @@ INSTALLED_APPS = [
     "caseflow.court",
     "caseflow.cycle",
     "caseflow.wellbeing",
+    "caseflow.servicelog",
     "caseflow.assistance",
     "caseflow.reporting",
     "caseflow.platform",

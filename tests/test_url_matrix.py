@@ -29,6 +29,7 @@ from tests.matrix import (
     reporting,
     safety,
     security,
+    servicelog,
     shelter,
     wellbeing,
 )
@@ -54,6 +55,7 @@ for _part in (
     api,
     imports,
     wellbeing,
+    servicelog,
 ):
     assert not set(_part.ROWS) & set(MATRIX), "a URL has two rows"
     MATRIX.update(_part.ROWS)

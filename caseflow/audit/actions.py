@@ -273,6 +273,12 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("hearing.update", W, _("Changed a court hearing")),
     ("hearing.outcome", W, _("Recorded a court hearing's outcome")),
     ("hearing.steps", W, _("Added the safety steps around a court hearing")),
+    # Services counted in the funders' categories
+    ("service_count.record", W, _("Counted a service in a funder's category")),
+    ("service_count.categories_view", R, _("Viewed the agency's service categories")),
+    ("service_count.schemes", W, _("Changed the schemes the agency counts services by")),
+    ("service_count.category_add", W, _("Added a service category of the agency's own")),
+    ("service_count.category_active", W, _("Retired or restored a service category")),
     # What the other party did after harm (the cycle)
     ("cycle_mark.create", W, _("Marked what the other party did after an incident or a contact")),
     ("cycle_kind.save", W, _("Changed the agency's kinds of what follows harm")),

@@ -109,6 +109,7 @@ def call_detail(request: AuthenticatedRequest, call_id: str) -> HttpResponse:
             "call": call,
             "may_take_on": policy.may_take_on_call(request.user, call),
             "may_see_case": call.case is not None,
+            "may_count": call.case is None or policy.may(request.user, call.case, "edit"),
         },
     )
 

@@ -116,6 +116,7 @@ def note_detail(request: AuthenticatedRequest, case: Case, note_id: str) -> Http
                 "fields": field_config(request, case).for_kind("note"),
                 "mode": services.note_change_mode(request.user, note),
                 "may_review": policy.reviews_break_glass(request.user),
+                "may_count": note.kind != "internal" and policy.may(request.user, case, "edit"),
             },
         )
     )

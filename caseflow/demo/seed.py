@@ -80,6 +80,7 @@ SEED_HOOKS = [
     "caseflow.cycle.demo",
     "caseflow.wellbeing.demo",
     "caseflow.assistance.demo",
+    "caseflow.servicelog.demo",
     "caseflow.reporting.demo",
     "caseflow.api.demo",
     "caseflow.imports.demo",

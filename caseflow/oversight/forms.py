@@ -57,6 +57,7 @@ AREAS = {
     "safe_contact": _("Safe contact"),
     "service": _("Needs, goals and services"),
     "security": _("Sign-in and security"),
+    "service_count": _("Services counted for funders"),
     "session": _("Sign-in and security"),
     "staff": _("Staff"),
     "team": _("Teams"),

@@ -69,6 +69,7 @@ from caseflow.partners.models import (
     answers,
 )
 from caseflow.safety.models import RiskAssessment
+from caseflow.servicelog.selectors import counts_by_category, report_categories
 from caseflow.shelter.selectors import shelter_figures
 
 # --- Periods ------------------------------------------------------------------------------------
@@ -724,6 +725,22 @@ def _services(b: Builder, cases: Served, period: Period) -> None:
     )
 
 
+def _funder_categories(b: Builder, agency_id: int, period: Period) -> None:
+    """Services given in the period, counted in the funders' categories staff chose for each
+    (:mod:`caseflow.servicelog`): every service the agency counted, on a case or from a call on
+    none. The rows are the same for every period read at one time, so a year's cells are tied
+    to its quarters' by key. Their minutes are not reported: see the reporting README."""
+    b.breakdown(
+        "service_categories",
+        _("Services given, by the funder's categories"),
+        report_categories(agency_id),
+        counts_by_category(agency_id, period.start, period.end),
+        total=("service_categories:total", _("All services counted in a category")),
+        column=_("Services"),
+        additive=True,
+    )
+
+
 def _victimisation(b: Builder, cases: Served, period: Period) -> None:
     people: dict[str, set[int]] = {k: set() for k in IncidentKind.values}
     for case_id, kinds in Incident.objects.filter(
@@ -829,6 +846,7 @@ def voca_quarterly(agency_id: int, period: Period) -> FunderReport:
     b = Builder()
     _new_and_returning(b, cases, period)
     _services(b, cases, period)
+    _funder_categories(b, agency_id, period)
     _calls(b, agency_id, period)
     _victimisation(b, cases, period)
     _demographic(b, cases, "age_band", _("Age"), VOCA_AGES, VOCA_AGE_LABELS, code="age")
@@ -865,6 +883,7 @@ def _fvpsa(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     _demographic(b, cases, "children", _("Children"))
     _languages(b, cases)
     _services(b, cases, period)
+    _funder_categories(b, agency_id, period)
     referrals = Counter(
         ServiceReferral.objects.filter(
             case_id__in=cases.ids,

@@ -268,6 +268,7 @@ def stay_detail(request: AuthenticatedRequest, case: Case, stay_id: str) -> Http
             "features": stay.bed.all_features(),
             "access_labels": dict(Access.choices),
             "can_end": stay.ended_at is None and policy.may(request.user, case, "edit"),
+            "may_count": policy.may(request.user, case, "edit"),
         },
     )
 

@@ -50,6 +50,7 @@ def test_the_project_registers_one_feature_per_app_and_passes_the_check():
         "assistance",
         "calls",
         "shelter",
+        "servicelog",
         "wellbeing",
         "api",
     ]

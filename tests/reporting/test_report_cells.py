@@ -39,6 +39,7 @@ from caseflow.cases.models import (
 from caseflow.checkins.models import CheckIn, CheckInStatus
 from caseflow.partners.models import DECLINED, Demographics
 from caseflow.reporting import reports
+from caseflow.servicelog import services as servicelog
 from caseflow.shelter import services as shelter
 from caseflow.shelter.models import Bed, Room, Site
 from tests import factories as f
@@ -109,10 +110,12 @@ def population(cast):
         cases.append(case)
     # Services in the quarter: 6 support calls and 2 court notes (and an internal one, not a
     # service), 7 check-ins done (and one missed), 3 payments made (one waiting is not counted).
-    for n in range(6):
-        make_note(cases[n], actor, when=_at("2026-05-04"), kind="call")
-    for n in range(2):
-        make_note(cases[n], actor, when=_at("2026-05-05"), kind="court")
+    support_notes = [
+        make_note(cases[n], actor, when=_at("2026-05-04"), kind="call") for n in range(6)
+    ]
+    court_notes = [
+        make_note(cases[n], actor, when=_at("2026-05-05"), kind="court") for n in range(2)
+    ]
     make_note(cases[3], actor, when=_at("2026-05-05"), kind="internal")
     for n in range(8):
         CheckIn.objects.create(
@@ -140,9 +143,10 @@ def population(cast):
         kinds = ["coercive", "physical"] if n < 5 else ["coercive"]
         make_incident(cases[n], actor, when=_at("2026-04-25"), kinds=kinds)
     # Calls: 6 anonymous, 5 from survivors, 2 from professionals; and two that do not count.
+    quarter_calls = []
     for n, kind in enumerate(["anonymous"] * 6 + ["survivor"] * 5 + ["professional"] * 2):
         with time_machine.travel(_at(f"2026-05-{n + 1:02d}", 21), tick=False):
-            calls.call_log(actor=actor, caller_kind=kind)
+            quarter_calls.append(calls.call_log(actor=actor, caller_kind=kind))
     with time_machine.travel(_at("2026-07-01", 0), tick=False):
         calls.call_log(actor=actor, caller_kind="survivor")
     with time_machine.travel(_at("2026-05-02"), tick=False):
@@ -168,6 +172,50 @@ def population(cast):
             shelter.turnaway_record(
                 actor=actor, on=dt.date(2026, 4, 11 + n), adults=1, children=1 if n < 3 else 0
             )
+    # Services counted in the funders' categories. The agency counted 5 anonymous calls as
+    # VOCA's hotline counselling (on no case), then chose to count by Insights only (and a
+    # category of its own): the VOCA row it used is still shown. In the quarter besides: the 6
+    # support notes as emotional support, the 2 court notes as support at court, the first stay
+    # as peer mentoring (its own). In July (the year's fourth quarter): one safety planning.
+    # Another agency's is not counted.
+    admin = cast.agency_admin
+    with time_machine.travel(_at("2026-07-02"), tick=False):
+        counted = [("call", s, "voca_c2", "2026-05-01") for s in quarter_calls[:5]]
+        for kind, source, category, day in counted:
+            servicelog.service_record(
+                actor=actor,
+                source_kind=kind,
+                source=source,
+                category=category,
+                minutes=30,
+                given_on=dt.date.fromisoformat(day),
+            )
+        servicelog.service_schemes_save(actor=admin, schemes=["insights"])
+        own = servicelog.service_category_add(actor=admin, label="Peer mentoring")
+        counted = [
+            *(("note", s, "insights_emotional", "2026-05-04") for s in support_notes),
+            *(("note", s, "insights_court", "2026-05-05") for s in court_notes),
+            ("stay", cases[0].shelter_stays.get(), f"own:{own.public_id}", "2026-04-10"),
+            ("note", support_notes[0], "insights_safety_planning", "2026-07-01"),
+        ]
+        for kind, source, category, day in counted:
+            servicelog.service_record(
+                actor=actor,
+                source_kind=kind,
+                source=source,
+                category=category,
+                minutes=30,
+                given_on=dt.date.fromisoformat(day),
+            )
+        foreign = make_note(cast.foreign_case, cast.other_agency, when=_at("2026-05-04"))
+        servicelog.service_record(
+            actor=cast.other_agency,
+            source_kind="note",
+            source=foreign,
+            category="insights_emotional",
+            minutes=30,
+            given_on=dt.date(2026, 5, 4),
+        )
     # Every case closed in June, through a closure record with its outcomes.
     for n, case in enumerate(cases):
         closed = _at(f"2026-06-{n + 1:02d}")
@@ -224,7 +272,10 @@ def _printed(report: reports.FunderReport) -> dict[str, list[tuple[str, str]]]:
 #: bands would give away the 2 aged 45 - 54; the year's calls count one survivor's call on 1 July
 #: (the fourth quarter, where it is hidden), so the year's total and survivors' calls are
 #: hidden; the insights crosstab hides the cells that would give away the 2 whose risk went from
-#: high to medium. Beds count no one and are always shown.
+#: high to medium. Beds count no one and are always shown. Services in the funders' categories:
+#: the quarter hides the 2 at court and the 1 of the agency's own category; the year counts one
+#: safety planning on 1 July (the fourth quarter, where it is hidden), so it and the year's total
+#: (15, one more than the quarter's 14) are hidden.
 EXPECTED = {
     "voca": {
         "New, returning and continuing": [
@@ -243,6 +294,21 @@ EXPECTED = {
             ("Referrals to the risk meeting", "0"),
             ("Emergency financial help (payments made)", "*3"),
             ("All services", "18"),
+        ],
+        "Services given, by the funder's categories": [
+            ("Hotline or crisis line counselling", "5"),
+            ("Safety planning", "0"),
+            ("Risk assessment", "0"),
+            ("Support at court", "*2"),
+            ("Support with the police and criminal justice", "0"),
+            ("Housing advocacy", "0"),
+            ("Help with money and benefits", "0"),
+            ("Support with children and child contact", "0"),
+            ("Health and wellbeing support", "0"),
+            ("Emotional support", "6"),
+            ("Liaison with other agencies", "0"),
+            ("Peer mentoring", "*1"),
+            ("All services counted in a category", "14"),
         ],
         "Hotline and crisis calls, by who called": [
             ("The survivor", "*5"),
@@ -391,6 +457,21 @@ EXPECTED = {
             ("Referrals to the risk meeting", "0"),
             ("Emergency financial help (payments made)", "*3"),
             ("All services", "18"),
+        ],
+        "Services given, by the funder's categories": [
+            ("Hotline or crisis line counselling", "5"),
+            ("Safety planning", "*1"),
+            ("Risk assessment", "0"),
+            ("Support at court", "*2"),
+            ("Support with the police and criminal justice", "0"),
+            ("Housing advocacy", "0"),
+            ("Help with money and benefits", "0"),
+            ("Support with children and child contact", "0"),
+            ("Health and wellbeing support", "0"),
+            ("Emotional support", "6"),
+            ("Liaison with other agencies", "0"),
+            ("Peer mentoring", "*1"),
+            ("All services counted in a category", "*15"),
         ],
         "Referrals to other services, by service": [
             ("Housing", "0"),

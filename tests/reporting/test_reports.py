@@ -211,8 +211,8 @@ def test_needs_met_in_the_period_are_counted_by_their_status_now(cast):
 
 def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     """A first showing to a funder: the latest periods of the demo's reports count people of
-    working age and of several backgrounds, hotline calls (anonymous ones among them), shelter
-    nights and turn-aways, and payments."""
+    working age and of several backgrounds, hotline calls (anonymous ones among them), services
+    in the funders' categories, shelter nights and turn-aways, and payments."""
     seed.seed()
     agency = User.objects.get(username="ada.admin").membership.agency.pk
     today = timezone.localdate()
@@ -230,6 +230,10 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
         assert value(report, "demo:gender_identity:man") > 0
         assert value(report, "calls:anonymous") >= 5
         assert value(report, "calls:total") >= 20
+        # Services in the funders' categories: calls as hotline counselling, notes as support.
+        assert value(report, "service_categories:voca_c2") >= 5
+        assert value(report, "service_categories:insights_emotional") >= 5
+        assert value(report, "service_categories:total") >= 20
     assert value(year, "shelter:nights") >= 20
     assert value(year, "shelter:turn_aways") > 0
     assert value(year, "beds:beds") >= 5

@@ -119,6 +119,9 @@ def _closure_reasons(agency):
 #: Where one form names a value differently from the rest (choices, not rows).
 PER_FORM = {
     ("ServiceForm", "releases"): lambda cast: [("release-id", "Consent to share: housing")],
+    ("ServiceCountForm", "choices"): lambda cast: __import__(
+        "caseflow.servicelog.selectors"
+    ).servicelog.selectors.category_choices(cast.agency.pk),
     ("OutcomeForm", "plan_orders"): lambda cast: [_plan_order()],
     ("StepsForm", "choices"): lambda cast: [("plan_review", "Review the safety plan")],
     ("ProposalsForm", "choices"): lambda cast: [("hard_date-1-2027-03-14", "A birthday")],
