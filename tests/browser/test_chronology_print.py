@@ -1,7 +1,8 @@
 """Every paper prints safe: the case chronology and a referral pack, at 375 px, printed through
 the page's "Print" button and through Ctrl+P, to PDF with the browser's own header and footer
 switched on (page title and web address). The PDF holds the entries, the short number and no web
-address, no title that says what the paper is, and no case reference."""
+address, no title that says what the paper is, and no case reference. Printed from the page itself
+(the browser's menu), the paper is left out."""
 
 from __future__ import annotations
 
@@ -82,6 +83,14 @@ def test_the_chronology_and_a_referral_pack_print_naming_nothing(new_tab, live_s
         assert HER_WORDS in text and "Case opened" in text, how
         assert "SHA-256" in text, how
         _names_nothing(text, case, f"chronology printed by {how}")
+    # Printed from the page itself (the browser's menu), whose address the footer carries: the
+    # paper is left out, and a line says how to print it.
+    page.emulate_media(media="print")
+    pdf = page.pdf(display_header_footer=True, header_template=HEADER, footer_template=FOOTER)
+    page.emulate_media(media="screen")
+    text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
+    assert "opens the paper on its own, without this page's web address" in text
+    assert HER_WORDS not in text and "SHA-256" not in text and "Record of events" not in text
 
     tab.goto(reverse("confidentiality:referral_pack", args=[case.public_id]))
     page.get_by_label("Recipient organisation").fill(RECIPIENT)
