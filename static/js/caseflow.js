@@ -314,6 +314,15 @@
     var button = event.target.closest && event.target.closest("[data-print-clean]");
     if (button) printClean(button);
   });
+  // Ctrl+P (Cmd+P) on such a page prints the same clean paper, never the page with its address.
+  document.addEventListener("keydown", function (event) {
+    if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+    if (event.key !== "p" && event.key !== "P") return;
+    var button = document.querySelector("[data-print-clean]");
+    if (!button) return;
+    event.preventDefault();
+    printClean(button);
+  });
 
   // --- Wide tables scroll inside their own box on a phone: that box can take the keyboard's
   // focus, so arrow keys scroll it (the table inside keeps its own caption as its name).
