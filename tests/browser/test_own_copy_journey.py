@@ -88,7 +88,7 @@ def test_the_advocate_prints_her_own_copy_and_it_names_nothing(new_tab, live_ser
     page.get_by_label(re.compile("extra night")).check()
     page.get_by_label("She asked for this copy and agrees to take it").check()
     page.get_by_role("button", name="Show her copy").click()
-    expect(page).to_have_title("Notes for myself")
+    expect(page).to_have_title("Notas para mí")
     paper_area = page.locator("#print-area")
     expect(paper_area).to_contain_text(HER_WORDS)
     expect(paper_area).to_contain_text("1 marzo 2026")
@@ -100,7 +100,7 @@ def test_the_advocate_prints_her_own_copy_and_it_names_nothing(new_tab, live_ser
     paper = opened.value
     paper.wait_for_load_state()
     paper.wait_for_function("window.printAsked === true")
-    expect(paper).to_have_title("Notes for myself")
+    expect(paper).to_have_title("Notas para mí")
     paper.emulate_media(media="print")
     pdf = paper.pdf(
         display_header_footer=True,
@@ -111,7 +111,7 @@ def test_the_advocate_prints_her_own_copy_and_it_names_nothing(new_tab, live_ser
     paper.close()
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
     flat = " ".join(text.split())
-    assert "Notes for myself" in flat
+    assert "Notas para mí" in flat
     assert HER_WORDS in flat and CONTACT_WORDS in flat
     assert "1 marzo 2026" in flat and "3 marzo 2026, 18:30" in flat
     for revealing in (
