@@ -117,7 +117,7 @@ def test_her_copy_holds_her_chosen_words_and_nothing_else(cast, login, records):
     assert "no-store" in response["Cache-Control"]  # never kept by a browser or proxy cache
     body = response.content.decode()
     paper = _paper(body)
-    assert "<title>Notes for myself</title>" in body
+    assert "<title>Notas para mí</title>" in body  # the title in her language
     assert HER_WORDS in paper and CONTACT_WORDS in paper and "The kitchen" in paper
     # Dates in her language; the incident (1 March) comes before the contact (3 March).
     assert "1 marzo 2026" in paper and "3 marzo 2026, 18:30" in paper
