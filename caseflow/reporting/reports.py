@@ -197,7 +197,7 @@ class CaseRow(NamedTuple):
     pk: int
     #: Opened on or after the period's first day.
     opened_in_period: bool
-    #: Closed (a leaver, in HUD's words).
+    #: Closed by the period's end (a leaver, in HUD's words).
     left: bool
 
 
@@ -263,7 +263,7 @@ class Served:
         flags = cases.annotate(
             opened_in=ExpressionWrapper(Q(opened_at__gte=period.since), BooleanField()),
             left=ExpressionWrapper(
-                Q(status=CaseStatus.CLOSED, closed_at__isnull=False), BooleanField()
+                Q(status=CaseStatus.CLOSED, closed_at__lt=period.until), BooleanField()
             ),
         )
         self.rows = [
@@ -982,6 +982,58 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     _demographic(
         b, cases, "race_ethnicity", "Q12: Race and Ethnicity", HUD_RACE, HUD_RACE_LABELS, "Q12"
     )
+    _length_of_participation(b, period, cases)
+
+
+#: HUD's bands of the length of participation (Q22a1), each the most days it holds.
+HUD_LENGTHS = [
+    ("30", "30 days or less", 30),
+    ("60", "31 to 60 days", 60),
+    ("90", "61 to 90 days", 90),
+    ("180", "91 to 180 days", 180),
+    ("365", "181 to 365 days", 365),
+    ("730", "366 to 730 days (1-2 Yrs)", 730),
+    ("1095", "731 to 1,095 days (2-3 Yrs)", 1095),
+    ("1460", "1,096 to 1,460 days (3-4 Yrs)", 1460),
+    ("1825", "1,461 to 1,825 days (4-5 Yrs)", 1825),
+    ("more", "More than 1,825 days (> 5 Yrs)", None),
+]
+
+
+def hud_length_band(days: int) -> str:
+    """The Q22a1 band of a participation of ``days`` days."""
+    for code, _label, most in HUD_LENGTHS:
+        if most is None or days <= most:
+            return code
+    raise AssertionError("the last band holds every length")
+
+
+def _length_of_participation(b: Builder, period: Period, cases: Served) -> None:
+    """Q22a1: days from the case's opening to its closing (a leaver) or to the period's last day
+    (a stayer), by HUD's bands, leavers and stayers; its totals are Q5a's (the same people)."""
+    rows = Case.objects.filter(pk__in=cases.ids).values_list("pk", "opened_at", "closed_at")
+    left = {c.pk for c in cases if c.left}
+    counts: Counter[tuple[str, str]] = Counter()
+    for pk, opened_at, closed_at in rows.iterator(chunk_size=2000):
+        if pk not in cases.pks:
+            continue
+        if pk in left:
+            days = (closed_at.date() - opened_at.date()).days
+        else:
+            days = (period.end - opened_at.date()).days
+        counts[(hud_length_band(max(days, 0)), "leavers" if pk in left else "stayers")] += 1
+    b.crosstab(
+        "q22",
+        "Q22a1: Length of Participation",
+        [(code, label) for code, label, _most in HUD_LENGTHS],
+        [("leavers", "Leavers"), ("stayers", "Stayers")],
+        counts,
+        total_key=SERVED[0],
+        code="Q22a1",
+    )
+    grid = b.grid
+    for column in ("leavers", "stayers"):
+        grid.sum(grid.keys[f"q5a:{column}"], [grid.keys[f"q22:*:{column}"]], link=True)
 
 
 BANDS = [

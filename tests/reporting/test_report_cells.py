@@ -535,6 +535,20 @@ EXPECTED = {
             ("Data Not Collected", "*1"),
             ("People served", "20"),
         ],
+        "Q22a1": [
+            ("30 days or less", "0 0 0"),
+            ("31 to 60 days", "0 0 0"),
+            # Each referred on 1 to 20 April and closed on the same day of June: 61 days.
+            ("61 to 90 days", "20 0 20"),
+            ("91 to 180 days", "0 0 0"),
+            ("181 to 365 days", "0 0 0"),
+            ("366 to 730 days (1-2 Yrs)", "0 0 0"),
+            ("731 to 1,095 days (2-3 Yrs)", "0 0 0"),
+            ("1,096 to 1,460 days (3-4 Yrs)", "0 0 0"),
+            ("1,461 to 1,825 days (4-5 Yrs)", "0 0 0"),
+            ("More than 1,825 days (> 5 Yrs)", "0 0 0"),
+            ("Total", "20 0 20"),
+        ],
     },
     "insights": {
         "Risk at intake (rows) and at exit (columns)": [
@@ -626,3 +640,22 @@ def test_a_quarter_reads_the_same_before_and_after_its_year_is_run(population):
     before = _printed(reports.release("voca", population, QUARTER))
     reports.release("fvpsa", population, YEAR)
     assert _printed(reports.release("voca", population, QUARTER)) == before == EXPECTED["voca"]
+
+
+@pytest.mark.parametrize(
+    ("days", "band"),
+    [
+        (0, "30"),
+        (30, "30"),
+        (31, "60"),
+        (61, "90"),
+        (90, "90"),
+        (91, "180"),
+        (365, "365"),
+        (366, "730"),
+        (1825, "1825"),
+        (1826, "more"),
+    ],
+)
+def test_hud_length_of_participation_bands_hold_their_last_day(days, band):
+    assert reports.hud_length_band(days) == band
