@@ -1017,11 +1017,10 @@ def _length_of_participation(b: Builder, period: Period, cases: Served) -> None:
     for pk, opened_at, closed_at in rows.iterator(chunk_size=2000):
         if pk not in cases.pks:
             continue
-        if pk in left:
-            days = (closed_at.date() - opened_at.date()).days
-        else:
-            days = (period.end - opened_at.date()).days
-        counts[(hud_length_band(max(days, 0)), "leavers" if pk in left else "stayers")] += 1
+        leaver = pk in left  # closed before the period's end: ``closed_at`` is set
+        end = closed_at.date() if leaver and closed_at is not None else period.end
+        days = (end - opened_at.date()).days
+        counts[(hud_length_band(max(days, 0)), "leavers" if leaver else "stayers")] += 1
     b.crosstab(
         "q22",
         "Q22a1: Length of Participation",
