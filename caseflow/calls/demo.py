@@ -11,9 +11,11 @@ from caseflow.calls import services
 from caseflow.calls.models import Call, CallerKind, CallNeed, CallResponse, SafetyConcern
 from caseflow.cases.models import CaseStatus
 
-#: Calls go back this many days: every day for the last RECENT, fewer before.
-DAYS = 190
+#: Calls go back this many days (two years: the latest finished federal year may have begun
+#: 24 months ago): every day for the last RECENT, fewer before, fewer still before OLDER.
+DAYS = 760
 RECENT = 88
+OLDER = 190
 
 NOTES = (
     "Wanted to know what the service offers before deciding anything (fictional).",
@@ -68,7 +70,7 @@ def seed_demo(context) -> None:
             weekend = day.weekday() >= 5
             # Fewer a day further back: enough that the last finished quarter, which may have
             # begun six months ago, has calls in the funders' reports.
-            rate = per_day if back <= RECENT else per_day * 0.3
+            rate = per_day if back <= RECENT else per_day * (0.3 if back <= OLDER else 0.06)
             count = int(rate * (1.6 if weekend else 1) + rng.random())
             for _ in range(count):
                 hour = rng.choice((9, 11, 13, 16, 18, 19, 20, 21, 22))

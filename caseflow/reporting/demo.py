@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from django.utils import timezone
+
 from caseflow.cases import journey
 from caseflow.cases.demo import close_for_demo
 from caseflow.cases.models import (
@@ -23,6 +25,7 @@ from caseflow.casework import needs as casework_needs
 from caseflow.casework.models import Need, NeedKind, NeedStatus, NeedStatusChange
 from caseflow.partners import services as partner_services
 from caseflow.partners.demo import demo_answers
+from caseflow.reporting.reports import periods
 
 #: More cases per Riverside team.
 EXTRA = 60
@@ -63,8 +66,21 @@ def _close(case, advocate, supervisor, when: dt.datetime, n: int) -> None:
     Episode.objects.filter(pk=closure.episode_id).update(closed_at=when)
 
 
+def _closing_day(case, quarter, i: int, now: dt.datetime) -> dt.datetime:
+    """A day in the latest finished quarter (so that, whatever the day the demo is made, the
+    intake and exit report has exits enough to count), or, for a case opened after it, a day
+    between its opening and now."""
+    span = (quarter.end - quarter.start).days
+    day = quarter.start + dt.timedelta(days=(i * 7) % (span + 1))
+    when = dt.datetime.combine(day, dt.time(12), tzinfo=dt.UTC)
+    if when <= case.opened_at:
+        when = case.opened_at + (now - case.opened_at) / 2
+    return when
+
+
 def seed_demo(context) -> None:
     now = context.now
+    quarter = periods("quarter", timezone.localdate(now))[0]
     n = 0
     for team_key in ("north", "south"):
         people = context.staff[team_key]
@@ -99,4 +115,5 @@ def seed_demo(context) -> None:
                         kind=kind,
                         identified_on=case.opened_at.date(),
                     )
-                _close(case, advocate, people[0], now - dt.timedelta(days=1 + (i * 11) % 150), n)
+            if i % 3 == 0 or i % 2 == 0:
+                _close(case, advocate, people[0], _closing_day(case, quarter, i, now), n)

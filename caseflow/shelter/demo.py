@@ -62,15 +62,15 @@ def seed_demo(context) -> None:
         and c.primary_advocate_id
         and c.parties.filter(role=PartyRole.SURVIVOR).exists()
     ]
-    # Past stays, one bed after another, over the last six months (so the last finished quarter,
-    # which may have begun six months ago, has shelter nights); then the current ones.
+    # Past stays, one to a bed, over the last year (so the last finished quarter and federal
+    # year, whatever the day, have shelter nights); then the current ones.
     for i, case in enumerate(cases[: len(beds) * 2]):
         bed = beds[i % len(beds)]
         actor = next((u for u in case.assignees.all() if policy.may(u, case, "edit")), None)
         if actor is None:
             continue
         if i < len(beds):
-            starts = today - dt.timedelta(days=185 - 12 * i)
+            starts = today - dt.timedelta(days=365 - 30 * i)
             ends = starts + dt.timedelta(days=14 + (i * 5) % 30)
             stay = services.stay_book(
                 actor=actor,
@@ -105,6 +105,14 @@ def seed_demo(context) -> None:
         (143, 2, 2),
         (166, 1, 1),
         (179, 1, 3),
+        (230, 1, 0),
+        (290, 2, 1),
+        (350, 1, 2),
+        (420, 1, 0),
+        (490, 1, 1),
+        (560, 2, 0),
+        (640, 1, 2),
+        (720, 1, 0),
     ):
         services.turnaway_record(
             actor=advocate,

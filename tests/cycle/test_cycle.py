@@ -214,6 +214,9 @@ def test_marks_are_on_the_timeline_with_her_words(cast):
 
 @time_machine.travel(NOW, tick=False)
 def test_the_journey_draws_marks_beside_harm_and_says_the_pattern(cast, login):
+    # Opened before the incidents (the cast is made at the real, or the moved, clock).
+    cast.case.opened_at = NOW - dt.timedelta(weeks=20)
+    cast.case.save(update_fields=["opened_at"])
     for week in range(4):
         incident = _incident(cast, when=INCIDENT_AT - dt.timedelta(weeks=week + 1))
         _mark(cast, incident, kind="apology" if week else "promise")

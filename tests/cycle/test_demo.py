@@ -24,7 +24,9 @@ NOW = dt.datetime(2026, 3, 9, 12, 0, tzinfo=dt.UTC)
 @time_machine.travel(NOW, tick=False)
 def test_the_demo_gives_high_risk_cases_a_visible_cycle(cast):
     cast.case.risk_level = RiskLevel.HIGH
-    cast.case.save(update_fields=["risk_level"])
+    # Opened before the incidents (the cast is made at the real, or the moved, clock).
+    cast.case.opened_at = NOW - dt.timedelta(weeks=20)
+    cast.case.save(update_fields=["risk_level", "opened_at"])
     for weeks in (12, 8, 4, 1):
         make_incident(cast.case, cast.assigned, when=NOW - dt.timedelta(weeks=weeks))
         make_incident(cast.team2_case, cast.other_team, when=NOW - dt.timedelta(weeks=weeks))

@@ -27,9 +27,9 @@ def test_demo_keeps_two_sites_with_current_and_past_stays_and_turn_aways(cast):
     stays = list(Stay.objects.filter(agency=cast.agency))
     assert stays, "the demo books stays"
     assert all(s.ended_at is not None for s in stays), "with three cases, all go to past stays"
-    assert TurnAway.objects.filter(agency=cast.agency).count() == 10
+    assert TurnAway.objects.filter(agency=cast.agency).count() == 18
     figures = selectors.shelter_figures(
-        cast.agency.pk, dt.date(2025, 12, 1), dt.date(2026, 6, 30), today=dt.date(2026, 6, 4)
+        cast.agency.pk, dt.date(2025, 6, 1), dt.date(2026, 6, 30), today=dt.date(2026, 6, 4)
     )
     assert figures.shelter_nights > 0 and figures.people_sheltered > 0
-    assert figures.turn_aways == 10 and figures.beds == 10
+    assert figures.turn_aways == 13 and figures.beds == 10

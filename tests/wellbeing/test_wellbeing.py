@@ -318,6 +318,9 @@ def test_packs_hold_her_numbers_under_risk_and_her_words_under_narratives(cast):
 
 @time_machine.travel(MONDAY, tick=False)
 def test_the_journey_draws_her_trend_beside_the_staffs_figures(cast, login):
+    # Opened before the ratings (the cast is made at the real, or the moved, clock).
+    cast.case.opened_at = MONDAY - 10 * WEEK
+    cast.case.save(update_fields=["opened_at"])
     for weeks, safe in ((6, 2), (4, 3), (2, 5), (0, 7)):
         _rate(cast, {"safe": safe, "coping": 4}, at=MONDAY - weeks * WEEK)
     picture = trend.build(cast.case, [])
