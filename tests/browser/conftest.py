@@ -104,6 +104,26 @@ class Tab:
         expect.set_options(timeout=EXPECT_TIMEOUT_MS)
         page.on("console", self._console)
         page.on("pageerror", lambda exc: self.page_errors.append(str(exc)))
+        #: Requests sent and not yet answered (a draft being saved as the test ends).
+        self.in_flight = 0
+        page.on("request", lambda _r: self._flight(1))
+        page.on("requestfinished", lambda _r: self._flight(-1))
+        page.on("requestfailed", lambda _r: self._flight(-1))
+
+    def _flight(self, change: int) -> None:
+        self.in_flight = max(0, self.in_flight + change)
+
+    def settle(self) -> None:
+        """Wait for the answers to requests still in flight, so that the live server is done
+        with the database before the test empties it (a draft saved as a page closes held a
+        lock that the emptying waited on, and the other way round)."""
+        for _answer in range(20):
+            if self.in_flight <= 0:
+                return
+            try:
+                self.page.wait_for_event("requestfinished", timeout=5000)
+            except Exception:  # noqa: BLE001 - an unanswered request is the test's own concern
+                return
 
     def _console(self, message) -> None:
         if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
@@ -170,6 +190,7 @@ def tab(browser, live_server, browser_db):
     tab = Tab(page, live_server.url)
     yield tab
     try:
+        tab.settle()
         tab.assert_clean()
     finally:
         context.close()
@@ -193,6 +214,7 @@ def new_tab(browser, live_server, browser_db):
     yield _new
     try:
         for t in tabs:
+            t.settle()
             t.assert_clean()
     finally:
         for context in contexts:
