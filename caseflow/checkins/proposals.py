@@ -53,7 +53,8 @@ REMIND_DAYS = 3
 # --- The safe slot nearest a day ---------------------------------------------------------------
 
 
-def _shown(moment: dt.datetime, zone: ZoneInfo) -> str:
+def shown(moment: dt.datetime, zone: ZoneInfo) -> str:
+    """A moment as the page writes it, in ``zone`` (the survivor's)."""
     return formats.date_format(moment.astimezone(zone), "D j M Y, H:i")
 
 
@@ -177,32 +178,43 @@ def _proposal(
             day,
             already,
             str(_("A check-in is already booked for it: %(when)s."))
-            % {"when": _shown(already, zone)},
+            % {"when": shown(already, zone)},
             done=True,
         )
     if occasion.not_after is not None and occasion.not_after <= now:
         return Proposal(key, label, day, None, str(_("That day has passed.")))
     not_before = max(now, occasion.not_before) if occasion.not_before else now
-    slot, on_day = safe_slot_near(profile, day, not_before=not_before, not_after=occasion.not_after)
+    slot, note = slot_in_words(
+        profile, day, zone, not_before=not_before, not_after=occasion.not_after
+    )
+    if slot is None:
+        return Proposal(key, label, day, None, note)
+    return Proposal(key, label, day, slot, note, channel=channel)
+
+
+def slot_in_words(
+    profile: SafeContactProfile,
+    day: dt.date,
+    zone: ZoneInfo,
+    *,
+    not_before: dt.datetime,
+    not_after: dt.datetime | None,
+) -> tuple[dt.datetime | None, str]:
+    """The check-in slot for ``day`` (:func:`safe_slot_near`) and the line that says where it
+    falls: in her safe window that day, the nearest one when none opens, or none at all."""
+    slot, on_day = safe_slot_near(profile, day, not_before=not_before, not_after=not_after)
     day_words = formats.date_format(day, "D j M Y")
     if slot is None:
-        return Proposal(
-            key,
-            label,
-            day,
-            None,
-            str(_("No safe window opens on %(day)s, nor in the days around it."))
-            % {"day": day_words},
-        )
-    if on_day:
-        note = str(_("%(when)s, in the survivor's safe window (their time).")) % {
-            "when": _shown(slot, zone)
+        return None, str(_("No safe window opens on %(day)s, nor in the days around it.")) % {
+            "day": day_words
         }
-    else:
-        note = str(
-            _("No safe window opens on %(day)s; the nearest is %(when)s (the survivor's time).")
-        ) % {"day": day_words, "when": _shown(slot, zone)}
-    return Proposal(key, label, day, slot, note, channel=channel)
+    if on_day:
+        return slot, str(_("%(when)s, in the survivor's safe window (their time).")) % {
+            "when": shown(slot, zone)
+        }
+    return slot, str(
+        _("No safe window opens on %(day)s; the nearest is %(when)s (the survivor's time).")
+    ) % {"day": day_words, "when": shown(slot, zone)}
 
 
 def occasions_for(case: Case, today: dt.date) -> list[Occasion]:

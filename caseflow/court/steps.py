@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import formats, timezone
+from django.utils import timezone
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -31,7 +31,7 @@ from caseflow.audit.services import record
 from caseflow.cases.models import Case, SafeContactProfile
 from caseflow.checkins import services as checkins
 from caseflow.checkins.models import CheckIn, CheckInStatus
-from caseflow.checkins.proposals import day_bounds, safe_slot_near
+from caseflow.checkins.proposals import day_bounds, shown, slot_in_words
 from caseflow.court.models import CourtFollowUpKind, Hearing
 from caseflow.inbox.models import FollowUp
 from caseflow.inbox.services import followup_ensure
@@ -68,10 +68,6 @@ class Step:
 
 def _key(hearing: Hearing, code: str) -> str:
     return f"hearing:{hearing.pk}:{hearing.starts_at:%Y%m%d%H%M}:{code}"
-
-
-def _shown(moment: dt.datetime, zone: ZoneInfo) -> str:
-    return formats.date_format(moment.astimezone(zone), "D j M Y, H:i")
 
 
 def _checkin_step(
@@ -117,29 +113,14 @@ def _checkin_step(
             label,
             already.due_at,
             str(_("A check-in is already booked that day: %(when)s."))
-            % {"when": _shown(already.due_at, zone)},
+            % {"when": shown(already.due_at, zone)},
             done=True,
         )
     if end <= now:
         return Step(code, label, None, str(_("That day has passed.")))
-    slot, on_day = safe_slot_near(profile, day, not_before=not_before, not_after=not_after)
-    day_words = formats.date_format(day, "D j M Y")
+    slot, note = slot_in_words(profile, day, zone, not_before=not_before, not_after=not_after)
     if slot is None:
-        return Step(
-            code,
-            label,
-            None,
-            str(_("No safe window opens on %(day)s, nor in the days around it."))
-            % {"day": day_words},
-        )
-    if on_day:
-        note = str(_("%(when)s, in the survivor's safe window (their time).")) % {
-            "when": _shown(slot, zone)
-        }
-    else:
-        note = str(
-            _("No safe window opens on %(day)s; the nearest is %(when)s (the survivor's time).")
-        ) % {"day": day_words, "when": _shown(slot, zone)}
+        return Step(code, label, None, note)
     return Step(code, label, slot, note, channel=channel)
 
 
@@ -168,7 +149,7 @@ def proposed_steps(case: Case, hearing: Hearing, now: dt.datetime | None = None)
             steps.append(Step(code, str(label), None, str(_("The hearing has started."))))
         else:
             steps.append(
-                Step(code, str(label), due, str(_("Due %(when)s.")) % {"when": _shown(due, zone)})
+                Step(code, str(label), due, str(_("Due %(when)s.")) % {"when": shown(due, zone)})
             )
     profile = checkins.profile_for(case)
     steps.insert(
