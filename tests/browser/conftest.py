@@ -9,6 +9,7 @@ trips Django's async-unsafe guard although nothing here is async; hence the vari
 from __future__ import annotations
 
 import http.client
+import io
 import os
 import re
 from pathlib import Path
@@ -254,3 +255,56 @@ def sign_in(page, live_server, username: str, password: str) -> None:
     page.get_by_label("Code").fill(code_for(device))
     page.get_by_role("button", name="Continue").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(r"^Hello, "))
+
+
+# --- Printing ------------------------------------------------------------------------------------
+
+#: The browser's own header and footer, on as in a person's print dialog: the page's title and
+#: its web address, which a safe paper must not give away.
+PRINT_HEADER = '<div style="font-size:10px;width:100%"><span class="title"></span></div>'
+PRINT_FOOTER = '<div style="font-size:10px;width:100%"><span class="url"></span></div>'
+
+
+def pdf_pages(page) -> list[str]:
+    """What ``page`` prints to PDF with the browser's header and footer on: each page's text."""
+    from pypdf import PdfReader
+
+    pdf = page.pdf(
+        display_header_footer=True,
+        header_template=PRINT_HEADER,
+        footer_template=PRINT_FOOTER,
+        margin={"top": "20mm", "bottom": "20mm", "left": "10mm", "right": "10mm"},
+    )
+    return [p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages]
+
+
+def pdf_text(page) -> str:
+    """What ``page`` prints to PDF with the browser's header and footer on, as text."""
+    return "\n".join(pdf_pages(page))
+
+
+def print_paper(page, title: str, *, press: str | None = None) -> str:
+    """:func:`print_paper_pages`, as one text."""
+    return "\n".join(print_paper_pages(page, title, press=press))
+
+
+def print_paper_pages(page, title: str, *, press: str | None = None) -> list[str]:
+    """The paper ``page`` opens on its own through its "Print" button (or the key ``press``),
+    under ``title``, printed to PDF, as text. The print dialog must be recorded, not opened
+    (``window.print`` replaced by an init script: headless Chromium would block on it)."""
+    from playwright.sync_api import expect
+
+    with page.expect_popup() as opened:
+        if press:
+            page.keyboard.press(press)
+        else:
+            page.get_by_role("button", name="Print", exact=True).click()
+    paper = opened.value
+    paper.wait_for_load_state()
+    paper.wait_for_function("window.printAsked === true")
+    expect(paper).to_have_title(title)
+    paper.emulate_media(media="print")
+    try:
+        return pdf_pages(paper)
+    finally:
+        paper.close()

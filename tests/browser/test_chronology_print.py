@@ -7,47 +7,26 @@ address, no title that says what the paper is, and no case reference. Printed fr
 from __future__ import annotations
 
 import datetime as dt
-import io
 
 import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
-from pypdf import PdfReader
 
 from caseflow.confidentiality.models import Category
 from tests import factories as f
-from tests.browser.conftest import PHONE, fits_a_phone, sign_in
+from tests.browser.conftest import PHONE, fits_a_phone, pdf_text, print_paper, sign_in
 from tests.casework.helpers import make_incident
 from tests.confidentiality.helpers import RECIPIENT, release
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-HEADER = '<div style="font-size:10px;width:100%"><span class="title"></span></div>'
-FOOTER = '<div style="font-size:10px;width:100%"><span class="url"></span></div>'
 HER_WORDS = "He followed her car from the school to the supermarket."
 REVEALING = ("http", "localhost", "/cases/", "caseflow", "chronology", "referral pack")
 
 
 def _print(page, how: str) -> str:
     """The paper the page prints (through its button, or Ctrl+P), as the PDF's text."""
-    with page.expect_popup() as opened:
-        if how == "button":
-            page.get_by_role("button", name="Print", exact=True).click()
-        else:
-            page.keyboard.press("Control+P")
-    paper = opened.value
-    paper.wait_for_load_state()
-    paper.wait_for_function("window.printAsked === true")
-    expect(paper).to_have_title("Notes")
-    paper.emulate_media(media="print")
-    pdf = paper.pdf(
-        display_header_footer=True,
-        header_template=HEADER,
-        footer_template=FOOTER,
-        margin={"top": "20mm", "bottom": "20mm", "left": "10mm", "right": "10mm"},
-    )
-    paper.close()
-    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+    text = print_paper(page, "Notes", press=None if how == "button" else how)
     return " ".join(text.split())
 
 
@@ -86,9 +65,8 @@ def test_the_chronology_and_a_referral_pack_print_naming_nothing(new_tab, live_s
     # Printed from the page itself (the browser's menu), whose address the footer carries: the
     # paper is left out, and a line says how to print it.
     page.emulate_media(media="print")
-    pdf = page.pdf(display_header_footer=True, header_template=HEADER, footer_template=FOOTER)
+    text = " ".join(pdf_text(page).split())
     page.emulate_media(media="screen")
-    text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
     assert "opens the paper on its own, without this page's web address" in text
     assert HER_WORDS not in text and "SHA-256" not in text and "Record of events" not in text
 

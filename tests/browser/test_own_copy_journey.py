@@ -6,26 +6,22 @@ in her language, and no web address, agency name, case reference or anyone else'
 from __future__ import annotations
 
 import datetime as dt
-import io
 import re
 
 import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
-from pypdf import PdfReader
 
 from caseflow.confidentiality.models import Disclosure, DisclosureKind
 from tests import factories as f
 from tests.agreements.helpers import log_event, make_agreement
-from tests.browser.conftest import PHONE, fits_a_phone, sign_in
+from tests.browser.conftest import PHONE, fits_a_phone, print_paper, sign_in
 from tests.casework.helpers import make_incident
 from tests.confidentiality.helpers import party
 from tests.conftest import canary
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-HEADER = '<div style="font-size:10px;width:100%"><span class="title"></span></div>'
-FOOTER = '<div style="font-size:10px;width:100%"><span class="url"></span></div>'
 HER_WORDS = "He took my phone and read my messages out loud."
 CONTACT_WORDS = "Said he would keep the children an extra night."
 
@@ -95,21 +91,7 @@ def test_the_advocate_prints_her_own_copy_and_it_names_nothing(new_tab, live_ser
     fits_a_phone(tab, "own-copy-paper")
     assert Disclosure.objects.get().kind == DisclosureKind.OWN_COPY
 
-    with page.expect_popup() as opened:
-        page.get_by_role("button", name="Print", exact=True).click()
-    paper = opened.value
-    paper.wait_for_load_state()
-    paper.wait_for_function("window.printAsked === true")
-    expect(paper).to_have_title("Notas para mí")
-    paper.emulate_media(media="print")
-    pdf = paper.pdf(
-        display_header_footer=True,
-        header_template=HEADER,
-        footer_template=FOOTER,
-        margin={"top": "20mm", "bottom": "20mm", "left": "10mm", "right": "10mm"},
-    )
-    paper.close()
-    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+    text = print_paper(page, "Notas para mí")
     flat = " ".join(text.split())
     assert "Notas para mí" in flat
     assert HER_WORDS in flat and CONTACT_WORDS in flat

@@ -4,31 +4,15 @@ says what the paper is, and leaves out empty sections; the page keeps the privac
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
-from pypdf import PdfReader
 
 from caseflow.safety import services
 from tests import factories as f
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import print_paper, print_paper_pages, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
-
-HEADER = '<div style="font-size:10px;width:100%"><span class="title"></span></div>'
-FOOTER = '<div style="font-size:10px;width:100%"><span class="url"></span></div>'
-
-
-def _pdf_text(page) -> str:
-    pdf = page.pdf(
-        display_header_footer=True,
-        header_template=HEADER,
-        footer_template=FOOTER,
-        margin={"top": "20mm", "bottom": "20mm", "left": "10mm", "right": "10mm"},
-    )
-    return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
 
 
 def test_the_printed_plan_names_nothing_and_leaves_out_what_is_empty(tab, live_server, cast):
@@ -45,21 +29,13 @@ def test_the_printed_plan_names_nothing_and_leaves_out_what_is_empty(tab, live_s
     tab.check("safe-print")
     # The browser's print dialog is recorded, not opened (headless Chromium would block on it).
     page.context.add_init_script("window.print = () => { window.printAsked = true; };")
-    with page.expect_popup() as opened:
-        page.get_by_role("button", name="Print", exact=True).click()
-    paper = opened.value
-    paper.wait_for_load_state()
-    expect(paper).to_have_title("Notes")
-    paper.wait_for_function("window.printAsked === true")
-    paper.emulate_media(media="print")
-    text = _pdf_text(paper)
+    text = print_paper(page, "Notes")
     assert "Front room is safest." in text and "Taxi to the refuge." in text
     assert "Notes" in text
     for revealing in ("Safety plan", "/cases/", "localhost", "http", "Nothing recorded"):
         assert revealing.lower() not in text.lower(), f"the paper shows {revealing!r}"
     assert cast.case.reference not in text and cast.case.public_id not in text
 
-    paper.close()
     # The privacy key works on the print page too.
     page.keyboard.press("Escape")
     page.keyboard.press("Escape")
@@ -73,21 +49,7 @@ def _printed(tab, path: str):
     expect(page).to_have_title("Notes")
     page.context.add_init_script("window.print = () => { window.printAsked = true; };")
     tab.goto(path)
-    with page.expect_popup() as opened:
-        page.get_by_role("button", name="Print", exact=True).click()
-    paper = opened.value
-    paper.wait_for_load_state()
-    paper.wait_for_function("window.printAsked === true")
-    expect(paper).to_have_title("Notes")
-    paper.emulate_media(media="print")
-    pdf = paper.pdf(
-        display_header_footer=True,
-        header_template=HEADER,
-        footer_template=FOOTER,
-        margin={"top": "20mm", "bottom": "20mm", "left": "10mm", "right": "10mm"},
-    )
-    paper.close()
-    return [p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages]
+    return print_paper_pages(page, "Notes")
 
 
 def test_the_printed_chronologies_name_nothing_and_fingerprint_the_last_page(
