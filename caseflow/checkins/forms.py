@@ -17,7 +17,7 @@ from caseflow.cases.models import Channel
 from caseflow.checkins.models import CheckInOutcome
 from caseflow.inbox.kinds import GeneralFollowUpKind, followup_kind_choices
 from caseflow.lib import recurrence, weekly_windows
-from caseflow.lib.form_parts import submit_helper
+from caseflow.lib.form_parts import moment_field, submit_helper
 from caseflow.lib.i18n import advocate_or_idva
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -254,10 +254,7 @@ class FollowUpForm(forms.Form):
     kind = forms.ChoiceField(
         label=_("Kind"), choices=followup_kind_choices, initial=GeneralFollowUpKind.TASK
     )
-    due_at = forms.DateTimeField(
-        label=_("Due"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-    )
+    due_at = moment_field(_("Due"))
     details = forms.CharField(
         label=_("Details"),
         max_length=DETAILS_MAX,

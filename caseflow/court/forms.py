@@ -10,7 +10,7 @@ from caseflow.accounts import zones
 from caseflow.court.models import Attendance, HearingKind, HearingOutcome, Support
 from caseflow.court.orders import PlanOrder
 from caseflow.court.services import starts_at_problem
-from caseflow.lib.form_parts import submit_helper
+from caseflow.lib.form_parts import moment_field, submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 
 TEXT_MAX = 2000
@@ -24,10 +24,7 @@ class HearingForm(forms.Form):
         required=False,
         help_text=_("Stored encrypted; never in the calendar feed or reminders."),
     )
-    starts_at = forms.DateTimeField(
-        label=_("Date and time"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-    )
+    starts_at = moment_field(_("Date and time"))
     attendance = forms.ChoiceField(
         label=_("How the survivor attends"),
         choices=Attendance.choices,

@@ -8,7 +8,7 @@ from django import forms
 
 from caseflow.accounts import zones
 from caseflow.cycle.services import WORDS_MAX
-from caseflow.lib.form_parts import submit_helper
+from caseflow.lib.form_parts import moment_field, submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 
 
@@ -16,10 +16,7 @@ class MarkForm(forms.Form):
     kind = forms.ChoiceField(
         label=_("What did the other party do afterwards?"), widget=forms.RadioSelect
     )
-    at = forms.DateTimeField(
-        label=_("When"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-    )
+    at = moment_field(_("When"))
     words = forms.CharField(
         label=_("In her own words (optional)"),
         help_text=_("What she said about it, as she said it. Stored encrypted."),

@@ -27,3 +27,15 @@ def date_field(label: Any, required: bool = True, **kw: Any) -> forms.DateField:
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         **kw,
     )
+
+
+def moment_field(label: Any, required: bool = True, **kw: Any) -> forms.DateTimeField:
+    """A day and a time, picked with the browser's date-and-time input, written
+    year-month-dayThour:minute whatever the reader's language (the order the input reads, so a
+    typed day and month cannot be swapped)."""
+    return forms.DateTimeField(
+        label=label,
+        required=required,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        **kw,
+    )
