@@ -18,6 +18,8 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from caseflow.lib.i18n import gettext_lazy as _lazy
+
 _current: contextvars.ContextVar[zoneinfo.ZoneInfo | None] = contextvars.ContextVar(
     "caseflow_staff_zone", default=None
 )
@@ -93,3 +95,39 @@ def your_time(extra: str = "") -> str:
     """The help text of a time staff enter: in their own (the agency's) time."""
     words = gettext("Your time (%(zone)s).") % {"zone": zone_words()}
     return f"{words} {extra}".strip()
+
+
+#: The zones an agency admin chooses from, with the words people use for them (the agencies
+#: caseflow serves work in the UK, Ireland, North America, Australia and New Zealand). An
+#: agency whose zone is not here keeps it (:func:`zone_choices`); an operator can set any zone.
+COMMON_ZONES: tuple[tuple[str, str], ...] = (
+    ("Europe/London", _lazy("United Kingdom (London)")),
+    ("Europe/Dublin", _lazy("Ireland (Dublin)")),
+    ("America/New_York", _lazy("US Eastern time (New York)")),
+    ("America/Chicago", _lazy("US Central time (Chicago)")),
+    ("America/Denver", _lazy("US Mountain time (Denver)")),
+    ("America/Phoenix", _lazy("US Mountain time, no daylight saving (Arizona)")),
+    ("America/Los_Angeles", _lazy("US Pacific time (Los Angeles)")),
+    ("America/Anchorage", _lazy("Alaska (Anchorage)")),
+    ("Pacific/Honolulu", _lazy("Hawaii (Honolulu)")),
+    ("America/Puerto_Rico", _lazy("Puerto Rico (San Juan)")),
+    ("America/Halifax", _lazy("Canada Atlantic time (Halifax)")),
+    ("America/Toronto", _lazy("Canada Eastern time (Toronto)")),
+    ("America/Winnipeg", _lazy("Canada Central time (Winnipeg)")),
+    ("America/Edmonton", _lazy("Canada Mountain time (Edmonton)")),
+    ("America/Vancouver", _lazy("Canada Pacific time (Vancouver)")),
+    ("Australia/Sydney", _lazy("Australia Eastern time (Sydney)")),
+    ("Australia/Adelaide", _lazy("Australia Central time (Adelaide)")),
+    ("Australia/Perth", _lazy("Australia Western time (Perth)")),
+    ("Pacific/Auckland", _lazy("New Zealand (Auckland)")),
+)
+
+
+def zone_choices(keep: str = "") -> list[tuple[str, str]]:
+    """The choices of the agency's time-zone picker: :data:`COMMON_ZONES`, and ``keep`` (the
+    agency's present zone) when it is a real zone not among them, so saving the form never
+    changes a zone nobody touched."""
+    choices = list(COMMON_ZONES)
+    if keep and is_valid(keep) and keep not in dict(choices):
+        choices.insert(0, (keep, zone_words(zoneinfo.ZoneInfo(keep))))
+    return choices

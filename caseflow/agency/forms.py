@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import zoneinfo
-
 from django import forms
 from django.conf import settings
 
+from caseflow.accounts import zones
 from caseflow.accounts.models import AdvocateTitle, Role, Team, User, role_words
 from caseflow.lib.form_parts import submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
@@ -141,6 +140,6 @@ class TimeZoneForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        zones = sorted(z for z in zoneinfo.available_timezones() if "/" in z)
-        self.fields["time_zone"].choices = [(z, z.replace("_", " ")) for z in zones]  # type: ignore[attr-defined]
+        keep = (self.initial or {}).get("time_zone", "")
+        self.fields["time_zone"].choices = zones.zone_choices(keep)  # type: ignore[attr-defined]
         self.helper = submit_helper(_("Save the time zone"))
