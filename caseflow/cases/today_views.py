@@ -13,7 +13,7 @@ from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.models import Role
 from caseflow.accounts.overview import settings_overview
 from caseflow.audit.services import record
-from caseflow.cases import decisions, selectors, today
+from caseflow.cases import audit_start, decisions, selectors, today
 from caseflow.cases.selectors import supervisor_overview
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -52,6 +52,9 @@ def dashboard(request: AuthenticatedRequest) -> HttpResponse:
         # The read covers the cases listed and those the queue names.
         listed = {c.pk for c in shown} | queue.case_ids
         record("dashboard.view", actor=request.user, detail={"cases": sorted(listed)})
+    elif role == Role.AUDITOR:
+        # The auditor starts with what waits in the trail, counted (no case content).
+        context["starts"] = audit_start.where_to_start(request.user)
     elif role == Role.AGENCY_ADMIN:
         # The admin's real work is the agency's settings: they start the home page.
         context.update(settings_overview(request.user.membership.agency))

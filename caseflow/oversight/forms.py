@@ -133,7 +133,10 @@ class AuditFilterForm(forms.Form):
     )
     action = forms.ChoiceField(required=False, label=_("What they did"))
     user = forms.ModelChoiceField(
-        queryset=User.objects.none(), required=False, label=_("Staff member")
+        queryset=User.objects.none(),
+        required=False,
+        label=_("Staff member"),
+        empty_label=_("Anyone"),
     )
     case = forms.CharField(required=False, max_length=40, label=_("Case reference"))
     before = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.audit.models import AuditEvent, AuditEventQuerySet
+from caseflow.cases.audit_start import ALERT_KINDS
 from caseflow.cases.models import BreakGlassGrant, Case
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.oversight.templatetags.audit_words import code_words, field_words
@@ -268,9 +269,6 @@ def grant_for(user: Any, grant_id: int) -> BreakGlassGrant | None:
         .select_related("case", "case__team", "user", "reviewed_by")
         .first()
     )
-
-
-ALERT_KINDS = ("break_glass", "unusual_access")
 
 
 def alerts_for(user: Any, size: int = 10) -> list:
