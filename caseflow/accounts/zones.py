@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from caseflow.lib.i18n import gettext_lazy as _lazy
+from caseflow.lib.i18n import gettext_lazy as _
 
 _current: contextvars.ContextVar[zoneinfo.ZoneInfo | None] = contextvars.ContextVar(
     "caseflow_staff_zone", default=None
@@ -101,25 +101,25 @@ def your_time(extra: str = "") -> str:
 #: caseflow serves work in the UK, Ireland, North America, Australia and New Zealand). An
 #: agency whose zone is not here keeps it (:func:`zone_choices`); an operator can set any zone.
 COMMON_ZONES: tuple[tuple[str, str], ...] = (
-    ("Europe/London", _lazy("United Kingdom (London)")),
-    ("Europe/Dublin", _lazy("Ireland (Dublin)")),
-    ("America/New_York", _lazy("US Eastern time (New York)")),
-    ("America/Chicago", _lazy("US Central time (Chicago)")),
-    ("America/Denver", _lazy("US Mountain time (Denver)")),
-    ("America/Phoenix", _lazy("US Mountain time, no daylight saving (Arizona)")),
-    ("America/Los_Angeles", _lazy("US Pacific time (Los Angeles)")),
-    ("America/Anchorage", _lazy("Alaska (Anchorage)")),
-    ("Pacific/Honolulu", _lazy("Hawaii (Honolulu)")),
-    ("America/Puerto_Rico", _lazy("Puerto Rico (San Juan)")),
-    ("America/Halifax", _lazy("Canada Atlantic time (Halifax)")),
-    ("America/Toronto", _lazy("Canada Eastern time (Toronto)")),
-    ("America/Winnipeg", _lazy("Canada Central time (Winnipeg)")),
-    ("America/Edmonton", _lazy("Canada Mountain time (Edmonton)")),
-    ("America/Vancouver", _lazy("Canada Pacific time (Vancouver)")),
-    ("Australia/Sydney", _lazy("Australia Eastern time (Sydney)")),
-    ("Australia/Adelaide", _lazy("Australia Central time (Adelaide)")),
-    ("Australia/Perth", _lazy("Australia Western time (Perth)")),
-    ("Pacific/Auckland", _lazy("New Zealand (Auckland)")),
+    ("Europe/London", _("United Kingdom (London)")),
+    ("Europe/Dublin", _("Ireland (Dublin)")),
+    ("America/New_York", _("US Eastern time (New York)")),
+    ("America/Chicago", _("US Central time (Chicago)")),
+    ("America/Denver", _("US Mountain time (Denver)")),
+    ("America/Phoenix", _("US Mountain time, no daylight saving (Arizona)")),
+    ("America/Los_Angeles", _("US Pacific time (Los Angeles)")),
+    ("America/Anchorage", _("Alaska (Anchorage)")),
+    ("Pacific/Honolulu", _("Hawaii (Honolulu)")),
+    ("America/Puerto_Rico", _("Puerto Rico (San Juan)")),
+    ("America/Halifax", _("Canada Atlantic time (Halifax)")),
+    ("America/Toronto", _("Canada Eastern time (Toronto)")),
+    ("America/Winnipeg", _("Canada Central time (Winnipeg)")),
+    ("America/Edmonton", _("Canada Mountain time (Edmonton)")),
+    ("America/Vancouver", _("Canada Pacific time (Vancouver)")),
+    ("Australia/Sydney", _("Australia Eastern time (Sydney)")),
+    ("Australia/Adelaide", _("Australia Central time (Adelaide)")),
+    ("Australia/Perth", _("Australia Western time (Perth)")),
+    ("Pacific/Auckland", _("New Zealand (Auckland)")),
 )
 
 
