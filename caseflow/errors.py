@@ -18,14 +18,14 @@ from urllib.parse import urlsplit
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template import loader
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 
 from caseflow.lib.request_context import current_request_id
 
 log = logging.getLogger(__name__)
 
 FALLBACK = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex, nofollow">
+<html lang="{lang}"><head><meta charset="utf-8"><meta name="robots" content="noindex, nofollow">
 <title>{title} · caseflow</title></head>
 <body>
 <h1>{title}</h1><p>{text}</p>{rid}<p><a href="/">Back to the start</a></p></body></html>
@@ -45,6 +45,24 @@ PAGES = {
         gettext_noop("Not found"),
         gettext_noop("There is nothing here, or nothing you can open."),
     ),
+    405: (
+        gettext_noop("Not available here"),
+        gettext_noop(
+            "This page cannot be used that way. Go back to the page you were on and use its "
+            "buttons and links."
+        ),
+    ),
+    410: (
+        gettext_noop("No longer here"),
+        gettext_noop("What was here has been removed. Go back to the start."),
+    ),
+    429: (
+        gettext_noop("Too many requests"),
+        gettext_noop(
+            "caseflow received too many requests from you in a short time. Wait a "
+            "minute, then try again."
+        ),
+    ),
     500: (
         gettext_noop("Something went wrong"),
         gettext_noop(
@@ -59,9 +77,16 @@ PAGES = {
 REFERENCE = gettext_noop("If you contact support, give them this reference: ")
 
 
+def page_words(status: int) -> tuple[str, str]:
+    """The title and message of a status's page, in the active language: a status without its
+    own words gets its class's (a 4xx the 400 page's, a 5xx the 500 page's)."""
+    words = PAGES.get(status) or PAGES[400 if status < 500 else 500]
+    return gettext(words[0]), gettext(words[1])
+
+
 def render_error(request: HttpRequest, status: int) -> HttpResponse:
     rid = current_request_id(request)
-    title, text = (gettext(words) for words in PAGES[status])
+    title, text = page_words(status)
     try:
         html = loader.get_template("error.html").render(
             {"title": title, "message": text, "request_id": rid}
@@ -69,6 +94,7 @@ def render_error(request: HttpRequest, status: int) -> HttpResponse:
     except Exception:  # noqa: BLE001 - an error page must answer whatever is broken
         log.exception("error page %s could not be rendered; the inline page is served", status)
         html = FALLBACK.format(
+            lang=escape(get_language() or "en"),
             title=title,
             text=text,
             rid=f"<p>{gettext(REFERENCE)}<code>{escape(rid)}</code></p>" if rid else "",

@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import gettext
 
+from caseflow.errors import render_error
 from caseflow.lib.request_context import client_ip, serving
 
 
@@ -214,3 +215,33 @@ class SecondFactorMiddleware:
                     url += "?" + urlencode({"next": request.get_full_path()})
                 return HttpResponseRedirect(url)
         return self.get_response(request)
+
+
+class ErrorPageMiddleware:
+    """Give every page-less error answer caseflow's error page, in the reader's language.
+
+    Django and the views answer some refusals with an empty body (405 from
+    ``require_http_methods``, a bare ``HttpResponseBadRequest``, 410): a blank white page in a
+    browser. An empty 4xx or 5xx HTML answer outside the API is replaced by caseflow's page for
+    its status (:func:`caseflow.errors.render_error`), keeping its headers (``Allow`` on a 405).
+    It sits after the language middleware, so the page is in the reader's language; answers that
+    carry their own page (a form's errors, the 404 and 403 handlers) are left as they are."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            400 <= response.status_code < 600
+            and not getattr(response, "streaming", False)
+            and not response.content
+            and not request.path.startswith("/api/")
+            and response.get("Content-Type", "").startswith("text/html")
+        ):
+            page = render_error(request, response.status_code)
+            for header, value in response.items():
+                if header.lower() not in {"content-type", "content-length"}:
+                    page[header] = value
+            return page
+        return response

@@ -151,7 +151,6 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "caseflow.middleware.RequestIdMiddleware",
-    "caseflow.middleware.RequestSizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -162,6 +161,10 @@ MIDDLEWARE = [
     "caseflow.middleware.SessionTimeoutMiddleware",
     "caseflow.middleware.SecondFactorMiddleware",
     "caseflow.accounts.language.LanguageMiddleware",
+    # After the language: the 413 and error pages are in the reader's language. Nothing above
+    # reads the body (the security token is checked later, when the view is chosen).
+    "caseflow.middleware.ErrorPageMiddleware",
+    "caseflow.middleware.RequestSizeLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",

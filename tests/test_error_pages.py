@@ -136,3 +136,66 @@ def test_a_refused_form_is_told_in_the_readers_language(cast):
     body = response.content.decode()
     assert response.status_code == 403 and 'lang="es"' in body
     assert "This form was not sent" not in body
+
+
+# --------------------------------------------------------------------------------------------------
+# Every error page in the reader's language, and no blank page.
+
+
+def _spanish(cast, login):
+    from caseflow.accounts.language import set_agency_language
+
+    set_agency_language(cast.agency.pk, "es")
+    return login(cast.assigned)
+
+
+def test_not_found_and_not_allowed_are_in_the_readers_language(cast, login, settings):
+    from django.urls import reverse
+
+    settings.DEBUG = False
+    client = _spanish(cast, login)
+    missing = client.get("/no-such-page/")
+    assert missing.status_code == 404
+    body = missing.content.decode()
+    assert 'lang="es"' in body and "There is nothing here" not in body
+    # A case of another agency answers as if it did not exist, in Spanish too.
+    other = client.get(reverse("cases:detail", args=[cast.foreign_case.public_id]))
+    assert other.status_code == 404 and 'lang="es"' in other.content.decode()
+    # A GET-only page posted to: caseflow's page in Spanish, not a blank one; Allow is kept.
+    posted = client.post(reverse("dashboard"))
+    assert posted.status_code == 405
+    body = posted.content.decode()
+    assert 'lang="es"' in body and "<h1>" in body and "Not available here" not in body
+    assert posted["Allow"] == "GET"
+
+
+def test_an_empty_refusal_gets_the_page_of_its_class_and_the_api_is_left_alone(rf, db):
+    from django.http import HttpResponse
+
+    from caseflow.middleware import ErrorPageMiddleware
+
+    def answer(status, path="/somewhere/"):
+        request = rf.get(path)
+        request.request_id = "rid-1"
+        return ErrorPageMiddleware(lambda r: HttpResponse(status=status))(request)
+
+    assert "Bad request" in answer(400).content.decode()
+    assert "No longer here" in answer(410).content.decode()
+    # A 4xx without its own words gets the 400 page's; a 5xx the 500 page's.
+    assert "Bad request" in answer(418).content.decode()
+    assert "Something went wrong" in answer(503).content.decode()
+    assert answer(405, "/api/v1/cases/").content == b""
+    assert answer(200).content == b""
+
+
+def test_a_body_too_large_is_refused_in_the_readers_language(cast, login, settings):
+    from django.urls import reverse
+
+    settings.REQUEST_MAX_BYTES = 1000
+    client = _spanish(cast, login)
+    response = client.post(
+        reverse("cases:new"), data=b"x" * 1001, content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 413
+    body = response.content.decode()
+    assert 'lang="es"' in body and "Too large" not in body
