@@ -173,7 +173,7 @@ class _ExportForm(forms.Form):
 
 def evidence_label(evidence) -> str:
     size = ngettext("%(size)s byte", "%(size)s bytes", evidence.size) % {"size": evidence.size}
-    day = date_format(evidence.created_at, "j M Y")
+    day = date_format(evidence.created_at, "DATE_FORMAT")
     return f"{day} · {evidence.filename} · {evidence.content_type}, {size}"
 
 

@@ -46,7 +46,7 @@ def _consent_title(release: Release) -> str:
 
 
 def _day(day) -> str:
-    return date_format(day, "j M Y")
+    return date_format(day, "DATE_FORMAT")
 
 
 def releases(case, query: Query) -> list[Entry]:

@@ -45,7 +45,7 @@ def hard_date_rows(case: Case) -> Rows:
     rows: Rows = []
     setting = words_setting(case)
     for row in hard_dates_of(case):
-        value = formats.date_format(row.day, "j M Y")
+        value = formats.date_format(row.day, "DATE_FORMAT")
         if row.yearly:
             value += " " + str(_("(every year)"))
         words = shown_words(row, setting)

@@ -84,7 +84,7 @@ def hard_dates(case, query: Query) -> list[Entry]:
     for row in rows:
         row.case = case
         facts = [
-            (_("The day"), formats.date_format(row.day, "j M Y")),
+            (_("The day"), formats.date_format(row.day, "DATE_FORMAT")),
             (_("Every year"), _("Yes") if row.yearly else _("No")),
             (_("By"), _name(row.created_by)),
         ]

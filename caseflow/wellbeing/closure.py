@@ -58,8 +58,8 @@ def closure_proposals(case: Case) -> dict[str, tuple[str, str]]:
         "first": first,
         "last": last,
         "high": question.high,
-        "first_on": date_format(timezone.localtime(first_at), "j M Y"),
-        "last_on": date_format(timezone.localtime(last_at), "j M Y"),
+        "first_on": date_format(timezone.localtime(first_at), "DATE_FORMAT"),
+        "last_on": date_format(timezone.localtime(last_at), "DATE_FORMAT"),
     }
     return {"feels_safer": (value, str(words))}
 
