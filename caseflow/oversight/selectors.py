@@ -272,11 +272,12 @@ def grant_for(user: Any, grant_id: int) -> BreakGlassGrant | None:
 
 
 def alerts_for(user: Any, size: int = 10) -> list:
-    """The user's latest audit alerts: emergency accesses and unusual access patterns."""
+    """The user's audit alerts still to deal with (emergency accesses, unusual access patterns),
+    latest first: one dealt with (the access reviewed, the alert read) is no longer listed."""
     from caseflow.inbox.models import Notification
 
     return list(
-        Notification.objects.filter(recipient=user, kind__in=ALERT_KINDS)
+        Notification.objects.filter(recipient=user, kind__in=ALERT_KINDS, read_at__isnull=True)
         .only("kind", "text", "link", "created_at", "read_at")
         .order_by("-created_at", "-pk")[:size]
     )

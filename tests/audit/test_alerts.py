@@ -96,3 +96,21 @@ def test_break_glass_use_notifies_and_shows_as_an_alert(cast, login):
     break_glass_open(actor=cast.same_team, reference="CASE-2", reason="Cover")
     body = login(cast.other_supervisor).get(reverse("audit:events")).content.decode()
     assert "Emergency access opened on case CASE-2" in body
+
+
+def test_an_alert_dealt_with_is_no_longer_listed(cast, login):
+    from caseflow.cases.models import BreakGlassGrant, BreakGlassOutcome
+    from caseflow.cases.services import break_glass_open
+    from caseflow.oversight.services import break_glass_review
+
+    grant = break_glass_open(actor=cast.same_team, reference="CASE-2", reason="Cover")
+    second = break_glass_open(actor=cast.same_team, reference="CASE-2", reason="Cover again")
+    assert isinstance(grant, BreakGlassGrant)
+    break_glass_review(
+        actor=cast.other_supervisor, grant=grant, outcome=BreakGlassOutcome.JUSTIFIED, comment=""
+    )
+    response = login(cast.other_supervisor).get(reverse("audit:events"))
+    alerts = response.context["alerts"]
+    # The reviewed access's alert is cleared; the one still to review stays.
+    assert [note.key for note in alerts] == [f"break_glass:{second.pk}"]
+    assert Notification.objects.get(key=f"break_glass:{grant.pk}").read_at is not None
