@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -38,31 +38,31 @@ SEND_LINK = "caseflow.accounts.tasks.send_account_link"
 #: What the person and their supervisors are told, per kind of change (no personal data).
 _TOLD = {
     "casework_role": (
-        _(
+        gettext_noop(
             "You were given a casework role on caseflow. If you did not expect this, tell your "
             "supervisor."
         ),
-        _(
+        gettext_noop(
             "A member of your team was given a casework role by an agency admin. Please check it "
             "was expected."
         ),
     ),
     "password_reset": (
-        _(
+        gettext_noop(
             "Your caseflow password was reset: choose a new one with the link sent to you by "
             "e-mail. If you did not ask for this, tell your supervisor."
         ),
-        _(
+        gettext_noop(
             "An agency admin reset the password of a member of your team. Please check it was "
             "expected."
         ),
     ),
     "second_factor_reset": (
-        _(
+        gettext_noop(
             "Your caseflow second factor was reset: set up your authenticator app at your next "
             "sign-in. If you did not ask for this, tell your supervisor."
         ),
-        _(
+        gettext_noop(
             "An agency admin reset the second factor of a member of your team. Please check it was "
             "expected."
         ),
@@ -94,7 +94,7 @@ def _tell(user: User, change: str) -> None:
             kind="account_change",
             case=None,
             key=key,
-            text=to_person,
+            message=to_person,
             channel=channel,
             link=reverse("accounts:security"),
         )
@@ -103,7 +103,7 @@ def _tell(user: User, change: str) -> None:
             kind="account_change",
             case=None,
             key=key,
-            text=to_supervisors,
+            message=to_supervisors,
             channel=channel,
             link=reverse("audit:user", args=[user.pk]),
         )

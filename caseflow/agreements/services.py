@@ -21,6 +21,7 @@ from django.core.files.storage import Storage
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -607,7 +608,10 @@ def _fire(breach: Breach, rule: str) -> EscalationFiring:
         kind="breach_escalation",
         case=case,
         key=key,
-        text=f"Case {case.reference}: contact-agreement breach escalation, risk re-assessment due.",
+        message=gettext_noop(
+            "Case %(reference)s: contact-agreement breach escalation, risk re-assessment due."
+        ),
+        values={"reference": case.reference},
     )
     if created:
         record(

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from caseflow import policy
 from caseflow.accounts.models import Team, User
@@ -141,7 +141,10 @@ def _open(
             kind="conflict",
             case=case,
             key=f"conflict:{case.pk}",
-            text=f"Case {case.reference} was opened despite a possible conflict: please review it.",
+            message=gettext_noop(
+                "Case %(reference)s was opened despite a possible conflict: please review it."
+            ),
+            values={"reference": case.reference},
         )
     events.publish(
         events.EventKind.REFERRAL_RECEIVED, agency_id=case.agency_id, case_public_id=case.public_id
@@ -196,15 +199,21 @@ def referral_receive(
             kind="referral_known",
             case=case,
             key=f"referral-known:{case.pk}",
-            text=f"Referral {case.reference} may be a survivor the agency already knows: "
-            "please check before it is assigned.",
+            message=gettext_noop(
+                "Referral %(reference)s may be a survivor the agency already knows: please "
+                "check before it is assigned."
+            ),
+            values={"reference": case.reference},
         )
     notify(
         recipients=supervisors,
         kind="referral_received",
         case=case,
         key=f"referral-received:{case.pk}",
-        text=f"Referral {case.reference} arrived from another system: please assign it.",
+        message=gettext_noop(
+            "Referral %(reference)s arrived from another system: please assign it."
+        ),
+        values={"reference": case.reference},
     )
     return case
 
@@ -515,11 +524,11 @@ def reopen_request_create(
             kind="reopen_request",
             case=case,
             key=f"reopen_request:{asked.pk}",
-            text=gettext(
+            message=gettext_noop(
                 "A colleague has a new referral for the client of case %(reference)s: please "
                 "reopen it and assign it, or decline."
-            )
-            % {"reference": case.reference},
+            ),
+            values={"reference": case.reference},
         )
         made.append(asked)
     return made
@@ -573,15 +582,15 @@ def reopen_request_decide(*, actor: User, asked: ReopenRequest, accept: bool) ->
         kind="reopen_request",
         case=case if accept else None,
         key=f"reopen_request:{asked.pk}:decided",
-        text=(
-            gettext("Your request was accepted: case %(reference)s is assigned to you.")
-            % {"reference": case.reference}
+        message=(
+            gettext_noop("Your request was accepted: case %(reference)s is assigned to you.")
             if accept
-            else gettext(
+            else gettext_noop(
                 "Your request to take up a client's earlier case was declined. Ask the "
                 "supervisor of that team."
             )
         ),
+        values={"reference": case.reference} if accept else None,
         link=None if accept else "",
     )
 
@@ -777,8 +786,8 @@ def closure_submit(*, actor: User, case: Case, data: dict[str, Any]) -> Closure:
             kind="closure_approval",
             case=case,
             key=f"closure:{closure.pk}:{closure.version}",
-            text=gettext("Closing high-risk case %(reference)s needs your approval.")
-            % {"reference": case.reference},
+            message=gettext_noop("Closing high-risk case %(reference)s needs your approval."),
+            values={"reference": case.reference},
             link=reverse("cases:closure", args=[case.public_id]),
         )
         events.publish(
@@ -853,12 +862,12 @@ def closure_decide(
         kind="closure_approval",
         case=case,
         key=f"closure:{locked.pk}:{locked.version}:decided",
-        text=(
-            gettext("The closure of case %(reference)s was approved.")
+        message=(
+            gettext_noop("The closure of case %(reference)s was approved.")
             if approve
-            else gettext("The closure of case %(reference)s was returned: see the comment.")
-        )
-        % {"reference": case.reference},
+            else gettext_noop("The closure of case %(reference)s was returned: see the comment.")
+        ),
+        values={"reference": case.reference},
     )
     if approve:
         _close(actor=actor, case=case, closure=locked)
@@ -1030,11 +1039,11 @@ def risk_level_override(
             kind="risk_lowered",
             case=case,
             key=f"risk_lowered:{change.pk}",
-            text=gettext(
+            message=gettext_noop(
                 "The risk level of case %(reference)s was lowered below its latest assessment: "
                 "please review the reason."
-            )
-            % {"reference": case.reference},
+            ),
+            values={"reference": case.reference},
         )
     return change
 

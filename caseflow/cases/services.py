@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from caseflow import policy
 from caseflow.accounts.models import Role, User
@@ -314,11 +315,9 @@ def _break_glass_within_limit(*, actor: User) -> None:
         kind="unusual_access",
         case=None,
         key=f"break_glass_limit:{actor.pk}:{now:%Y%m%d%H}",
-        text=(
-            _(
-                "Unusual access: a member of your team reached the limit of emergency accesses "
-                "within an hour. Please review their activity."
-            )
+        message=gettext_noop(
+            "Unusual access: a member of your team reached the limit of emergency accesses "
+            "within an hour. Please review their activity."
         ),
         link=reverse("audit:user", args=[actor.pk]),
     )
@@ -377,7 +376,8 @@ def _break_glass_grant(*, actor: User, case: Case | None, reason: str, via: str)
         kind="break_glass",
         case=case,
         key=f"break_glass:{grant.pk}",
-        text=f"Emergency access opened on case {case.reference}: please review it.",
+        message=gettext_noop("Emergency access opened on case %(reference)s: please review it."),
+        values={"reference": case.reference},
     )
     detail: dict = {"grant": grant.pk, "minutes": settings.BREAK_GLASS_MINUTES}
     if via:

@@ -14,7 +14,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -415,7 +415,10 @@ def incident_escalate(*, incident_id: int) -> bool:
         kind="incident_escalation",
         case=case,
         key=key,
-        text=f"Case {case.reference}: a serious incident was recorded on a high-risk case.",
+        message=gettext_noop(
+            "Case %(reference)s: a serious incident was recorded on a high-risk case."
+        ),
+        values={"reference": case.reference},
     )
     claimed = Incident.objects.filter(pk=incident.pk, supervisors_told_at__isnull=True).update(
         supervisors_told_at=timezone.now()

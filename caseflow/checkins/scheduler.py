@@ -34,14 +34,14 @@ from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from caseflow import policy
 from caseflow.accounts.models import Role, User
 from caseflow.audit.services import record
 from caseflow.cases.models import OPEN_STATUSES, Case
 from caseflow.checkins.models import CheckIn, CheckInSchedule, CheckInStatus, SchedulerHeartbeat
-from caseflow.inbox.kinds import followup_kind_choices
+from caseflow.inbox.kinds import message_params, stored_text
 from caseflow.inbox.models import FollowUp, FollowUpStatus, Notification, NotificationChannel
 from caseflow.lib.contributions import contributions
 from caseflow.lib.i18n import language_of
@@ -52,12 +52,18 @@ log = logging.getLogger(__name__)
 HEARTBEAT = "sweep"
 
 #: Notification texts: a kind and a case reference, nothing else.
+#: The words of each kind, kept as a message with its values and written in the reader's
+#: language when shown (:func:`caseflow.inbox.kinds.notification_words`).
 TEXTS = {
-    "checkin_reminder": "Check-in due in {lead} minutes on case {ref}.",
-    "checkin_due": "Check-in due now on case {ref}.",
-    "checkin_missed": "Check-in missed on case {ref}: no outcome {grace} minutes after it was due.",
-    "followup_reminder": "Follow-up ({label}) due in {lead} minutes on case {ref}.",
-    "followup_due": "Follow-up ({label}) due now on case {ref}.",
+    "checkin_reminder": gettext_noop("Check-in due in %(lead)s minutes on case %(reference)s."),
+    "checkin_due": gettext_noop("Check-in due now on case %(reference)s."),
+    "checkin_missed": gettext_noop(
+        "Check-in missed on case %(reference)s: no outcome %(grace)s minutes after it was due."
+    ),
+    "followup_reminder": gettext_noop(
+        "Follow-up (%(followup)s) due in %(lead)s minutes on case %(reference)s."
+    ),
+    "followup_due": gettext_noop("Follow-up (%(followup)s) due now on case %(reference)s."),
 }
 STAGE_KINDS = {1: "reminder", 2: "due", 3: "missed"}
 
@@ -138,6 +144,7 @@ _NOTE_COLUMNS = (
     "link",
     "checkin_id",
     "followup_id",
+    "params",
     "created_at",
     "enqueued_at",
     "dropped",
@@ -152,11 +159,12 @@ def _rows_of_json_sql(vendor: str) -> str:
         values = ", ".join(
             f"(e->>{i})::bigint" if i in _NOTE_INTS else f"e->>{i}" for i in range(9)
         )
+        values += ", (e->>9)::jsonb"
         return (
             f"SELECT {values}, %s, %s, '' "  # noqa: S608 - no value is interpolated
             "FROM json_array_elements(%s::json) AS e WHERE true"
         )
-    values = ", ".join(f"json_extract(value, '$[{i}]')" for i in range(9))
+    values = ", ".join(f"json_extract(value, '$[{i}]')" for i in range(10))
     # WHERE true: SQLite needs it to parse the ON CONFLICT clause after a SELECT.
     return f"SELECT {values}, %s, %s, '' FROM json_each(%s) WHERE true"  # noqa: S608 - as above
 
@@ -167,14 +175,28 @@ def _notes(
     kind: str,
     case: dict,
     key: str,
-    text: str,
+    values: dict,
     checkin_id: int | None = None,
     followup_id: int | None = None,
 ) -> list[tuple]:
     """The notification rows for one subject: each recipient once, in-app and e-mail (the
-    leading values of ``_NOTE_COLUMNS``)."""
+    leading values of ``_NOTE_COLUMNS``), its words as ``TEXTS[kind]`` with ``values``."""
+    params = message_params(TEXTS[kind], values)
+    text = stored_text(params)
+    kept = json.dumps(params, separators=(",", ":"))
     return [
-        (user_id, channel, kind, case["pk"], key, text, case["link"], checkin_id, followup_id)
+        (
+            user_id,
+            channel,
+            kind,
+            case["pk"],
+            key,
+            text,
+            case["link"],
+            checkin_id,
+            followup_id,
+            kept,
+        )
         for user_id in dict.fromkeys(recipients)
         for channel in (NotificationChannel.IN_APP, NotificationChannel.EMAIL)
     ]
@@ -230,11 +252,11 @@ def _checkin_batch(
                 kind=kind,
                 case=case,
                 key=f"checkin:{row['pk']}:{STAGE_KINDS[stage]}:{row['due_at']:%Y%m%dT%H%MZ}",
-                text=TEXTS[kind].format(
-                    ref=case["reference"],
-                    lead=settings.REMINDER_LEAD_MINUTES,
-                    grace=settings.CHECKIN_GRACE_MINUTES,
-                ),
+                values={
+                    "reference": case["reference"],
+                    "lead": settings.REMINDER_LEAD_MINUTES,
+                    "grace": settings.CHECKIN_GRACE_MINUTES,
+                },
                 checkin_id=row["pk"],
             )
         created = _insert_notes(notes)
@@ -279,7 +301,6 @@ def _followup_batch(
     due = FollowUp.objects.filter(status=FollowUpStatus.OPEN).filter(
         Q(reminder_stage=0, due_at__lte=now + lead) | Q(reminder_stage=1, due_at__lte=now)
     )
-    labels = dict(followup_kind_choices())
     with transaction.atomic():
         rows = _claim(
             due, ("pk", "case_id", "assignee_id", "due_at", "reminder_stage", "kind"), batch
@@ -301,11 +322,11 @@ def _followup_batch(
                 kind=kind,
                 case=case,
                 key=f"followup:{row['pk']}:{STAGE_KINDS[stage]}:{row['due_at']:%Y%m%dT%H%MZ}",
-                text=TEXTS[kind].format(
-                    ref=case["reference"],
-                    lead=settings.REMINDER_LEAD_MINUTES,
-                    label=labels.get(row["kind"], "task"),
-                ),
+                values={
+                    "reference": case["reference"],
+                    "lead": settings.REMINDER_LEAD_MINUTES,
+                    "followup": row["kind"],
+                },
                 followup_id=row["pk"],
             )
         created = _insert_notes(notes)
@@ -462,7 +483,7 @@ def _test_pause() -> None:
 def email_body(note: Notification) -> str:
     with translation.override(language_of(note.recipient)):
         return (
-            f"{note.text}\n\n"
+            f"{note.words}\n\n"
             + gettext("Open caseflow to see it:")
             + f" {settings.CASEFLOW_BASE_URL}{note.link}\n\n"
             + gettext(
@@ -470,6 +491,11 @@ def email_body(note: Notification) -> str:
             )
             + "\n"
         )
+
+
+def email_subject(note: Notification) -> str:
+    with translation.override(language_of(note.recipient)):
+        return f"caseflow: {note.words}"
 
 
 def notification_deliver(*, notification_id: int) -> str:
@@ -494,7 +520,7 @@ def notification_deliver(*, notification_id: int) -> str:
         _test_pause()
         if note.channel == NotificationChannel.EMAIL:
             send_mail(
-                subject=f"caseflow: {note.text}",
+                subject=email_subject(note),
                 message=email_body(note),
                 from_email=None,
                 recipient_list=[note.recipient.email],

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from caseflow import policy
 from caseflow.accounts import zones
@@ -399,7 +400,10 @@ def checkins_recheck_for_case(*, case: Case, actor: User | None = None) -> list[
             kind="checkin_unsafe",
             case=case,
             key=f"checkin:{checkin.pk}:unsafe:{version}",
-            text=f"A check-in on case {case.reference} is no longer safe: please reschedule it.",
+            message=gettext_noop(
+                "A check-in on case %(reference)s is no longer safe: please reschedule it."
+            ),
+            values={"reference": case.reference},
         )
     if flagged or restored:
         record(

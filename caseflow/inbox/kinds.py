@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import Any
 
+from django.conf import settings
 from django.db import models
+from django.utils import translation
+from django.utils.translation import gettext
 
 from caseflow.lib.contributions import contributions
 from caseflow.lib.i18n import gettext_lazy as _
@@ -64,6 +68,45 @@ NOTIFICATION_WORDS = {
 }
 
 
-def notification_words(kind: str, stored: str) -> str:
+#: In a notification's ``params``: the message its words are written from (its English source,
+#: marked with ``gettext_noop`` where it is sent, translated when read).
+WORDS_KEY = "_words"
+
+
+def message_params(message: str, values: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What a notification stores to be written in its reader's language: ``message`` (marked
+    with ``gettext_noop`` by the caller) and the values of its placeholders."""
+    return {WORDS_KEY: message, **(values or {})}
+
+
+def words_of(params: dict[str, Any]) -> str | None:
+    """The words ``params`` stand for, in the active language (``None`` if they hold no
+    message, or values its translation cannot take). A ``followup`` value is a follow-up kind,
+    written as its label."""
+    message = params.get(WORDS_KEY)
+    if not isinstance(message, str) or not message:
+        return None
+    values = {k: v for k, v in params.items() if k != WORDS_KEY}
+    if "followup" in values:
+        values["followup"] = followup_kind_label(str(values["followup"]))
+    translated = gettext(message)
+    try:
+        return translated % values if "%(" in translated else translated
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def stored_text(params: dict[str, Any]) -> str:
+    """The words kept beside the message (in the language caseflow is set up in): what an old
+    reader, a search or a log line sees."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return (words_of(params) or "")[:200]
+
+
+def notification_words(kind: str, stored: str, params: dict[str, Any] | None = None) -> str:
+    """What a notification says, in the active language: its kind's own words, else its
+    message translated with its values, else the words stored when it was sent."""
     words = NOTIFICATION_WORDS.get(kind)
-    return str(words) if words is not None else stored
+    if words is not None:
+        return str(words)
+    return words_of(params or {}) or stored

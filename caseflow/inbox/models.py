@@ -129,7 +129,12 @@ class Notification(models.Model):
     )
     # What this is about and when it was due, e.g. "followup:17:2026-12-01T10:00Z".
     key = models.CharField(max_length=160)
+    #: The words in the language caseflow was set up in (e-mail subjects, searches, old rows).
     text = models.CharField(max_length=200)
+    #: The words as a message and its values (``WORDS_KEY``: the message, marked for
+    #: translation where it is sent; the rest fill its placeholders): written in the reader's
+    #: language when shown. No personal data: a case reference or a count at most.
+    params = models.JSONField(default=dict, blank=True)
     link = models.CharField(max_length=200, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now)
     sent_at = models.DateTimeField(null=True, blank=True)
@@ -169,4 +174,4 @@ class Notification(models.Model):
     @property
     def words(self) -> str:
         """What it says, in the reader's language where its kind has words of its own."""
-        return notification_words(self.kind, self.text)
+        return notification_words(self.kind, self.text, self.params)

@@ -12,7 +12,7 @@ def in_app_notifications(user: Any, limit: int = 100) -> list[Notification]:
     return list(
         Notification.objects.filter(
             recipient=user, channel=NotificationChannel.IN_APP, sent_at__isnull=False
-        ).only("pk", "kind", "text", "link", "created_at", "read_at")[:limit]
+        ).only("pk", "kind", "text", "params", "link", "created_at", "read_at")[:limit]
     )
 
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from caseflow.audit.services import record
+from caseflow.inbox.kinds import message_params, stored_text
 from caseflow.inbox.models import FollowUp, FollowUpStatus, Notification, NotificationChannel
 
 if TYPE_CHECKING:
@@ -76,15 +77,26 @@ def notify(
     kind: str,
     case: Any,
     key: str,
-    text: str,
+    text: str = "",
+    message: str = "",
+    values: dict[str, Any] | None = None,
     channel: str = NotificationChannel.IN_APP,
     link: str | None = None,
 ) -> list[Notification]:
     """Create one notification per recipient, once per ``key``.
 
-    ``text`` must not contain personal data: name the kind and the case reference only. The link
-    is the case page unless another is given.
+    Its words are ``message`` (marked with ``gettext_noop``) with ``values`` for its
+    placeholders, kept as they are and written in each reader's language when shown; ``text``
+    (words already written) only for a kind with words of its own. Neither may contain personal
+    data: name the kind and the case reference only. The link is the case page unless another
+    is given.
     """
+    if bool(text) == bool(message):
+        raise ValueError("give the notification's message (or, for a kind with words, its text)")
+    params: dict[str, Any] = {}
+    if message:
+        params = message_params(message, values)
+        text = stored_text(params)
     created = []
     if link is None:
         link = reverse("cases:detail", args=[case.public_id]) if case is not None else ""
@@ -98,6 +110,7 @@ def notify(
                     case=case,
                     key=key,
                     text=text,
+                    params=params,
                     link=link,
                 )
         except IntegrityError:

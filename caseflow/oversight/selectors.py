@@ -278,7 +278,7 @@ def alerts_for(user: Any, size: int = 10) -> list:
 
     return list(
         Notification.objects.filter(recipient=user, kind__in=ALERT_KINDS, read_at__isnull=True)
-        .only("kind", "text", "link", "created_at", "read_at")
+        .only("kind", "text", "params", "link", "created_at", "read_at")
         .order_by("-created_at", "-pk")[:size]
     )
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from caseflow.accounts.models import User
 from caseflow.audit.models import AuditEvent
@@ -259,10 +260,11 @@ def unusual_access_sweep(*, now: dt.datetime | None = None) -> list[int]:
                 kind="unusual_access",
                 case=None,
                 key=f"unusual_access:{user_id}:{hour}",
-                text=(
-                    f"Unusual access: a member of your team opened {outside} cases outside "
+                message=gettext_noop(
+                    "Unusual access: a member of your team opened %(count)s cases outside "
                     "their caseload within an hour. Please review their activity."
                 ),
+                values={"count": outside},
             )
             if not notes:
                 continue

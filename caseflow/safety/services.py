@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from caseflow import policy
 from caseflow.accounts.models import Agency, User
@@ -476,7 +477,10 @@ def assessment_record(
             kind="risk_high",
             case=case,
             key=f"assessment:{assessment.pk}:high",
-            text=f"High risk assessed on case {case.reference}: consider a multi-agency referral.",
+            message=gettext_noop(
+                "High risk assessed on case %(reference)s: consider a multi-agency referral."
+            ),
+            values={"reference": case.reference},
         )
     return assessment
 

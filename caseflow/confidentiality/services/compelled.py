@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -190,7 +191,10 @@ def compelled_record(
         kind="legal_review",
         case=case,
         key=f"compelled:{order.pk}",
-        text=f"A compelled disclosure was recorded on case {case.reference}: legal review needed.",
+        message=gettext_noop(
+            "A compelled disclosure was recorded on case %(reference)s: legal review needed."
+        ),
+        values={"reference": case.reference},
     )
     due, details = _next_safe_contact(case, now)
     followup, _created = followup_ensure(
