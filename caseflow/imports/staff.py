@@ -72,11 +72,18 @@ COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "teams",
-        _("Teams, separated by semicolons (a new name creates the team)"),
+        _(
+            "Teams, separated by semicolons (a new name creates the team; blank: someone already "
+            "here keeps their teams)"
+        ),
         "North team",
         ("team",),
     ),
-    Column("active", _("Active (yes or no; blank is yes)"), "yes"),
+    Column(
+        "active",
+        _("Active (yes or no; blank: yes for someone new, unchanged for someone already here)"),
+        "yes",
+    ),
     Column(
         "username",
         _("Username (blank: made from the e-mail)"),
@@ -289,9 +296,16 @@ def check(table: reader.Table, *, actor: User, agency_id: int) -> StaffChecked:
         active_text = _norm(values.get("active", ""))
         if active_text and active_text not in _YES and active_text not in _NO:
             problem("active", gettext("Write yes or no."))
-        is_active = not active_text or active_text in _YES
+        if active_text:
+            is_active = active_text in _YES
+        else:
+            # Blank: a new person is active; someone already here stays as they are.
+            is_active = user is None or (user.is_active and user.membership.is_active)
         team_keys: list[str] = []
         names = [n.strip() for n in re.split(r"[;,]", values.get("teams", "")) if n.strip()]
+        if not names and user is not None:
+            # Blank: someone already here keeps their teams.
+            names = [t.name.strip() for t in user.teams.all()]
         for name in names:
             key = name.lower()
             if key in team_keys:

@@ -257,3 +257,20 @@ def test_caseload_and_staff_pages_keep_to_their_own_kind(cast, login):
     assert client.get(reverse("imports:batch", args=[batch.public_id])).status_code == 404
     ImportBatch.objects.filter(pk=batch.pk).update(agency=cast.other_agency.membership.agency)
     assert client.get(reverse("imports:staff_batch", args=[batch.public_id])).status_code == 404
+
+
+def test_blank_cells_leave_someone_already_here_as_they_are(cast):
+    person = cast.deactivated
+    batch = _upload(cast, f"name,email,role\nDe Activated,{person.email},advocate\n")
+    assert batch.counts["errors"] == 0, batch.problems
+    _commit(cast, batch)
+    person.refresh_from_db()
+    assert not person.is_active and not person.membership.is_active
+    assert [t.name for t in person.teams.all()] == ["Team 1"]
+
+
+def test_someone_with_open_cases_is_not_switched_off_by_file(cast):
+    person = cast.assigned
+    batch = _upload(cast, HEAD + f"Assigned Person,{person.email},advocate,Team 1,no\n")
+    assert [(p["row"], p["column"]) for p in batch.problems] == [(2, "active")]
+    assert "primary advocate" in batch.problems[0]["message"]
