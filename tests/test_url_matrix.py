@@ -113,6 +113,8 @@ def url_for(name: str, row: Row, cast: Cast, target: str) -> str:
         return api.KWARGS[row.kwargs](name, cast, case)
     if row.kwargs == "batch":  # an agency admin's import batch
         return imports.batch_url(name, cast)
+    if row.kwargs == "staff_batch":  # an agency admin's checked staff file
+        return imports.staff_batch_url(name, cast)
     if row.kwargs == "link":  # an enrolment link whose token is wrong
         return reverse(name, args=[urlsafe_base64_encode(b"%d" % cast.same_team.pk), "c0ffee-0"])
     return reverse(name)

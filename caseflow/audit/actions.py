@@ -320,6 +320,8 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     # Moving in: a caseload imported from the agency's earlier system (counts only)
     ("import.check", Y, _("Checked a caseload file before importing it")),
     ("import.commit", W, _("Imported a caseload file")),
+    ("import.staff_check", Y, _("Checked a staff file before importing it")),
+    ("import.staff_commit", W, _("Imported a staff file")),
 )
 
 ACTIONS: dict[str, Action] = {name: Action(name, kind, label) for name, kind, label in _ACTIONS}

@@ -22,6 +22,21 @@ class UploadForm(forms.Form):
         self.helper.add_input(Submit("submit", _("Upload and choose the columns")))
 
 
+class StaffUploadForm(forms.Form):
+    file = forms.FileField(
+        label=_("Staff file (.csv or .xlsx)"),
+        help_text=_(
+            "One row per member of staff, as in the staff template. Nothing is written until you "
+            "confirm."
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = FormHelper()
+        self.helper.add_input(Submit("submit", _("Upload and check every row")))
+
+
 class MappingForm(forms.Form):
     """For each of caseflow's fields, the column of the file that holds it."""
 

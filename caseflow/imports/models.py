@@ -36,6 +36,11 @@ class BatchState(models.TextChoices):
     STOPPED = "stopped", _("Not imported: nothing was written")
 
 
+class BatchKind(models.TextChoices):
+    CASELOAD = "caseload", _("Caseload")
+    STAFF = "staff", _("Staff")
+
+
 class ImportBatch(models.Model):
     """One uploaded file, from upload to commit."""
 
@@ -46,6 +51,8 @@ class ImportBatch(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     state = models.CharField(max_length=12, choices=BatchState.choices, default=BatchState.UPLOADED)
+    #: What the file holds: the caseload, or the staff with their teams and roles.
+    kind = models.CharField(max_length=12, choices=BatchKind.choices, default=BatchKind.CASELOAD)
     #: "csv" or "xlsx": how the sealed file is read.
     file_format = models.CharField(max_length=8)
     wrapped_key = models.TextField(blank=True, default="")

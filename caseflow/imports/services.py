@@ -34,7 +34,13 @@ from caseflow.casework.services import note_create
 from caseflow.checkins import services as checkin_services
 from caseflow.checkins.models import CheckIn, CheckInStatus
 from caseflow.imports import reader, rows
-from caseflow.imports.models import BatchState, ImportBatch, ImportMapping, ImportRecord
+from caseflow.imports.models import (
+    BatchKind,
+    BatchState,
+    ImportBatch,
+    ImportMapping,
+    ImportRecord,
+)
 from caseflow.imports.template import FIELD_KEYS, auto_mapping
 from caseflow.inbox.services import followup_ensure
 from caseflow.lib import softcache
@@ -101,6 +107,8 @@ def batch_check(*, actor: User, batch: ImportBatch, mapping: dict[str, str]) -> 
     """The dry run: save the mapping (for this batch and the agency's next), check every row,
     keep the report (row numbers, columns, messages; no values). Nothing else is written."""
     _require_admin(actor, batch.agency_id)
+    if batch.kind != BatchKind.CASELOAD:
+        raise ValidationError("This file is not a caseload.")
     if batch.state not in (BatchState.UPLOADED, BatchState.CHECKED, BatchState.STOPPED):
         raise ValidationError("This batch has already been imported.")
     table = table_of(batch)
@@ -179,6 +187,8 @@ def batch_commit(*, actor: User, batch_id: int, on_row: Any = None) -> dict[str,
         _require_admin(actor, batch.agency_id)
         if batch.state == BatchState.DONE:
             return dict(batch.counts)
+        if batch.kind != BatchKind.CASELOAD:
+            raise BatchHasErrors(0)
         softcache.forget(progress_key(batch.pk))
         agency = Agency.objects.get(pk=batch.agency_id)
         checked = _check(table_of(batch), batch.mapping, batch.agency_id)
@@ -397,16 +407,16 @@ def _risk(*, actor: User, case: Any, risk: dict[str, Any], creating: bool) -> No
 # --- Reading batches -------------------------------------------------------------------------
 
 
-def batches_for(user: Any) -> QuerySet[ImportBatch]:
-    """The batches of the agency ``user`` administers (none for anyone else)."""
+def batches_for(user: Any, kind: str = BatchKind.CASELOAD) -> QuerySet[ImportBatch]:
+    """The batches of one kind of the agency ``user`` administers (none for anyone else)."""
     agency_id = policy.agency_id_of(user)
     if not policy.is_agency_admin(user) or agency_id is None:
         return ImportBatch.objects.none()
-    return ImportBatch.objects.filter(agency_id=agency_id).order_by("-created_at")
+    return ImportBatch.objects.filter(agency_id=agency_id, kind=kind).order_by("-created_at")
 
 
-def batch_for(user: Any, public_id: str) -> ImportBatch | None:
-    return batches_for(user).filter(public_id=public_id).first()
+def batch_for(user: Any, public_id: str, kind: str = BatchKind.CASELOAD) -> ImportBatch | None:
+    return batches_for(user, kind).filter(public_id=public_id).first()
 
 
 def sample_for(user: User, n: int = 12) -> bytes:

@@ -1,4 +1,4 @@
-"""The agency admin's caseload import, under /imports/."""
+"""The agency admin's caseload and staff imports, under /imports/."""
 
 from django.urls import path
 
@@ -13,4 +13,8 @@ urlpatterns = [
     path("imports/<pid:batch_id>/", views.batch, name="batch"),
     path("imports/<pid:batch_id>/commit/", views.commit, name="commit"),
     path("imports/<pid:batch_id>/progress/", views.batch_progress, name="progress"),
+    path("imports/staff/", views.staff_upload, name="staff_upload"),
+    path("imports/staff/template.csv", views.staff_template, name="staff_template"),
+    path("imports/staff/<pid:batch_id>/", views.staff_batch, name="staff_batch"),
+    path("imports/staff/<pid:batch_id>/commit/", views.staff_commit, name="staff_commit"),
 ]

@@ -1,4 +1,5 @@
-"""The agency admin's pages: upload, map the columns, read the dry run, import."""
+"""The agency admin's pages: upload, map the columns, read the dry run, import; the same for
+the staff file (its columns are fixed by the staff template: nothing to map)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
-from caseflow.imports import reader, services
-from caseflow.imports.forms import MappingForm, UploadForm
-from caseflow.imports.models import BatchState, ImportBatch
+from caseflow.accounts.reauth import require_recent_auth
+from caseflow.imports import reader, services, staff
+from caseflow.imports.forms import MappingForm, StaffUploadForm, UploadForm
+from caseflow.imports.models import BatchKind, BatchState, ImportBatch
 from caseflow.imports.template import BY_KEY, template_csv
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -166,3 +168,89 @@ def batch_progress(request: AuthenticatedRequest, batch_id: str) -> HttpResponse
             "progress": services.progress(found),
         },
     )
+
+
+# --- Staff ---------------------------------------------------------------------------------------
+
+
+def _staff_batch(request: HttpRequest, batch_id: str) -> ImportBatch:
+    _require_admin(request)
+    found = services.batch_for(request.user, batch_id, BatchKind.STAFF)
+    if found is None:
+        raise Http404(_("No such import"))
+    return found
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def staff_upload(request: AuthenticatedRequest) -> HttpResponse:
+    _require_admin(request)
+    form = StaffUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        handle = form.cleaned_data["file"]
+        data = handle.read(reader.max_bytes() + 1)
+        try:
+            created = staff.staff_upload(actor=request.user, name=handle.name, data=data)
+        except reader.FileRefused as exc:
+            form.add_error("file", str(exc))
+        else:
+            return redirect("imports:staff_batch", created.public_id)
+    return render(
+        request,
+        "imports/staff_upload.html",
+        {
+            "form": form,
+            "batches": services.batches_for(request.user, BatchKind.STAFF)[:20],
+            "columns": staff.COLUMNS,
+        },
+    )
+
+
+@login_required
+@require_GET
+def staff_template(request: AuthenticatedRequest) -> HttpResponse:
+    _require_admin(request)
+    response = HttpResponse(staff.template_csv(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="caseflow-staff-template.csv"'
+    return response
+
+
+@login_required
+@require_GET
+def staff_batch(request: AuthenticatedRequest, batch_id: str) -> HttpResponse:
+    found = _staff_batch(request, batch_id)
+    problems = [{**p, "message": gettext(p["message"])} for p in found.problems[:500]]
+    return render(
+        request,
+        "imports/staff_batch.html",
+        {
+            "batch": found,
+            "problems": problems,
+            "more_problems": max(0, len(found.problems) - 500),
+            "new_teams": staff.new_teams(found, request.user) if not found.problems else [],
+            "may_commit": found.state == BatchState.CHECKED and not found.counts.get("errors"),
+        },
+    )
+
+
+@login_required
+@require_POST
+@require_recent_auth
+def staff_commit(request: AuthenticatedRequest, batch_id: str) -> HttpResponse:
+    found = _staff_batch(request, batch_id)
+    try:
+        counts = staff.staff_commit(actor=request.user, batch_id=found.pk)
+    except (ValidationError, PermissionDenied, staff.StaffBatchHasErrors):
+        messages.error(
+            request, gettext("Nothing was imported: upload the file again and correct the rows.")
+        )
+        return redirect("imports:staff_batch", found.public_id)
+    messages.success(
+        request,
+        gettext(
+            "Staff imported: %(created)s added, %(updated)s updated. New staff are e-mailed a "
+            "link to choose their password."
+        )
+        % {"created": counts.get("created", 0), "updated": counts.get("updated", 0)},
+    )
+    return redirect("agency:staff_list")
