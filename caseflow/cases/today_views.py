@@ -85,6 +85,6 @@ def _overdue_per_person(people: list, queue: today.Queue) -> None:
     """How many overdue items each person of the supervisor's teams has (for their table)."""
     counts: dict[str, int] = {}
     for item in queue.overdue:
-        counts[item.owner] = counts.get(item.owner, 0) + 1
+        counts[item.owner] = counts.get(item.owner, 0) + item.count
     for person in people:
         person.overdue = counts.get(person.get_full_name() or person.username, 0)
