@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+from collections.abc import Iterable
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -517,16 +518,17 @@ def _like(followup: FollowUp):
 
 
 @transaction.atomic
-def followup_done_together(*, actor: User, followup: FollowUp) -> int:
-    """Mark ``followup`` and the like open automatic follow-ups merged with it done, at one
-    moment (so they are undone together). Audited per follow-up. Returns how many."""
+def followup_done_together(*, actor: User, followup: FollowUp, ids: Iterable[int]) -> int:
+    """Mark ``followup`` and the like open automatic follow-ups merged with it on the queue
+    (``ids``, those the person saw: none due later) done, at one moment, so they are undone
+    together. Audited per follow-up. Returns how many."""
     case = followup.case
     policy.require(actor, case, "edit")
     if not followup.source_key:
         return int(followup_done(actor=actor, followup=followup))
     ids = list(
         _like(followup)
-        .filter(status=FollowUpStatus.OPEN)
+        .filter(status=FollowUpStatus.OPEN, pk__in={followup.pk, *ids})
         .select_for_update()
         .values_list("pk", flat=True)
     )

@@ -182,7 +182,11 @@ def _merged_item(like: list[FollowUp], **extra) -> QueueItem:
     first = like[0]
     since = first.due_at.astimezone(staff_zone()).date()
     item = _followup_item(
-        first, _("Mark all done"), "checkins:followup_done", together=True, **extra
+        first,
+        _("Mark all done"),
+        "checkins:followup_done",
+        together=",".join(str(f.pk) for f in like),
+        **extra,
     )
     return replace(
         item,
@@ -210,10 +214,11 @@ def _proposal_item(followup: FollowUp, **extra) -> QueueItem:
 
 
 def _followup_item(
-    followup: FollowUp, label: str, url_name: str, *, together: bool = False, **extra
+    followup: FollowUp, label: str, url_name: str, *, together: str = "", **extra
 ) -> QueueItem:
     """A follow-up in the queue, with one one-tap action (``label``, POST to ``url_name``);
-    ``together``: the action is for it and the like automatic follow-ups merged with it."""
+    ``together``: the action is for it and the like automatic follow-ups merged with it (their
+    primary keys, or "1" where the service finds them itself)."""
     return QueueItem(
         due_at=followup.due_at,
         kind="Follow-up",
@@ -225,7 +230,7 @@ def _followup_item(
             label,
             reverse(url_name, args=[followup.case.public_id, followup.pk]),
             post=True,
-            fields=(("next", "dashboard"),) + ((("together", "1"),) if together else ()),
+            fields=(("next", "dashboard"),) + ((("together", together),) if together else ()),
         ),
         **extra,
     )
@@ -262,7 +267,11 @@ def recently_done_items(scope: Scope) -> list[QueueItem]:
     for like in groups.values():
         like.sort(key=lambda f: (f.due_at, f.pk))
         item = _followup_item(
-            like[0], _("Undo"), "checkins:followup_undo", together=len(like) > 1, done=True
+            like[0],
+            _("Undo"),
+            "checkins:followup_undo",
+            together="1" if len(like) > 1 else "",
+            done=True,
         )
         if len(like) > 1:
             since = like[0].due_at.astimezone(staff_zone()).date()

@@ -329,8 +329,11 @@ def followup_edit(
 @case_page("edit")
 def followup_done(request: AuthenticatedRequest, case: Case, followup_id: int) -> HttpResponse:
     followup = selectors.followup_for(case, followup_id)
-    if request.POST.get("together"):
-        changed = bool(services.followup_done_together(actor=request.user, followup=followup))
+    together = [int(pk) for pk in request.POST.get("together", "").split(",") if pk.isdigit()]
+    if together:
+        changed = bool(
+            services.followup_done_together(actor=request.user, followup=followup, ids=together)
+        )
     else:
         changed = services.followup_done(actor=request.user, followup=followup)
     if _is_htmx(request):

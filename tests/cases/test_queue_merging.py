@@ -53,7 +53,7 @@ def test_like_automatic_follow_ups_are_one_item_with_a_count_and_the_earliest_da
     assert item.count == 5 and item.due_at == earliest
     assert item.title == f"Re-assess risk: 5 incidents since {since.day} {since:%b}"
     assert item.action.label == "Mark all done"
-    assert ("together", "1") in item.action.fields
+    assert ("together", ",".join(str(a.pk) for a in reversed(autos))) in item.action.fields
     assert len(queue.overdue) == 4  # the merged one, the other case's and the two tasks
 
 
@@ -85,10 +85,21 @@ def test_only_its_person_and_case_are_marked_done_together(cast, login):
     now = timezone.now()
     mine = [_auto(cast.case, cast.assigned, now - (n + 1) * H, n) for n in range(2)]
     theirs = _auto(cast.case, cast.same_team, now - H, 7)
+    later = _auto(cast.case, cast.assigned, now + 10 * DAY, 8)  # not on the queue yet
     (item,) = [i for i in _queue(cast.assigned).overdue if i.count > 1]
     login(cast.assigned).post(item.action.url, dict(item.action.fields))
     theirs.refresh_from_db()
-    assert theirs.status == FollowUpStatus.OPEN
+    later.refresh_from_db()
+    assert theirs.status == FollowUpStatus.OPEN and later.status == FollowUpStatus.OPEN
+    # Naming the other person's follow-up in the form does not reach it either.
+    again = _auto(cast.case, cast.assigned, now - H, 9)
+    login(cast.assigned).post(
+        reverse("checkins:followup_done", args=[cast.case.public_id, again.pk]),
+        {"together": f"{again.pk},{theirs.pk},{later.pk},x,-1"},
+    )
+    again.refresh_from_db()
+    theirs.refresh_from_db()
+    assert again.status == FollowUpStatus.DONE and theirs.status == FollowUpStatus.OPEN
     assert {m.status for m in FollowUp.objects.filter(pk__in=[m.pk for m in mine])} == {
         FollowUpStatus.DONE
     }
@@ -182,3 +193,19 @@ def test_high_risk_without_a_plan_is_first_of_the_advocates_overdue_list(cast):
     first = _queue(cast.assigned).overdue[0]
     assert first.title == "High risk, and no safety plan yet"
     assert first.action.label == "Start the safety plan"
+
+
+def test_serious_incidents_recorded_one_after_another_are_one_re_assessment(cast):
+    from caseflow.casework import services as casework
+    from tests.casework.helpers import make_incident
+
+    for _n in range(5):
+        incident = make_incident(cast.case, cast.assigned, kinds=["physical"])
+        casework.incident_escalate(incident_id=incident.pk)
+    assert FollowUp.objects.filter(kind="incident_risk_review").count() == 5
+    later = timezone.now() + 2 * DAY
+    scope = today.scope_for(
+        cast.assigned, selectors.my_open_case_set(cast.assigned), own_only=True, now=later
+    )
+    (item,) = [i for i in today.queue(scope).overdue if i.case_reference == "CASE-1"]
+    assert item.count == 5 and item.title.startswith("Re-assess risk: 5 incidents since ")
