@@ -57,6 +57,7 @@ def review_items(scope: Scope) -> list[QueueItem]:
                 ),
             ),
             owner=e.logged_by.get_full_name() or e.logged_by.username,
+            owner_id=e.logged_by.pk,
         )
         for e in events
     ]

@@ -55,6 +55,7 @@ def pending_approvals(scope: Scope) -> list[QueueItem]:
                     reverse("assistance:payment", args=[case.public_id, payment.public_id]),
                 ),
                 owner=who.get_full_name() or who.username,
+                owner_id=who.pk,
                 all_day=True,
             )
         )

@@ -746,6 +746,22 @@ class ReassignFilterForm(forms.Form):
         self.helper.add_input(Submit("show", _("Show the cases")))
 
 
+class QueueFilterForm(forms.Form):
+    """Which of a supervisor's team queue to show: one person's, one kind, only what is overdue
+    (all optional)."""
+
+    staff = forms.TypedChoiceField(
+        choices=(), coerce=int, empty_value=None, required=False, label=_("Staff")
+    )
+    kind = forms.ChoiceField(choices=(), required=False, label=_("Kind"))
+    overdue = forms.BooleanField(required=False, label=_("Overdue only"))
+
+    def __init__(self, *args, owners, choices, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["staff"].choices = [("", _("Anyone")), *owners]
+        self.fields["kind"].choices = [("", _("Any kind")), *choices]
+
+
 class ReassignForm(forms.Form):
     """The cases chosen (their public ids, from the list shown) and the new primary advocate."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import zoneinfo
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db.models import QuerySet
@@ -61,8 +61,9 @@ class QueueItem:
     action: Action
     #: The case's primary key, for the audit record of what the page listed (never shown).
     case_id: int = 0
-    #: Whose item it is (shown on a supervisor's queue).
+    #: Whose item it is (shown on a supervisor's queue), and their primary key (for its filter).
     owner: str = ""
+    owner_id: int = 0
     #: The survivor's local time and whether it is safe to reach them now, when it matters.
     local_time: str = ""
     safe_now: bool | None = None
@@ -71,6 +72,19 @@ class QueueItem:
     #: Just done, and still undoable: listed apart with its "Undo".
     done: bool = False
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: How many like things this one line stands for (automatic follow-ups of one kind on one
+    #: case are merged into one item, with the earliest due date).
+    count: int = 1
+    #: Like items (on a supervisor's queue, grouped under one line): a stable key of the kind
+    #: (defaults to the source's name) and its words (defaults to ``kind``).
+    group_key: str = ""
+    group_label: str = ""
+    #: Listed first of its list whatever its date (a high-risk case with no safety plan yet).
+    first: bool = False
+
+    @property
+    def like(self) -> str:
+        return str(self.group_label or self.kind)
 
 
 @dataclass(frozen=True)
@@ -126,8 +140,11 @@ def queue(scope: Scope) -> Queue:
     """Every source's items for ``scope``: overdue first (oldest first), then due today."""
     items: list[QueueItem] = []
     for source in registered_sources():
-        items.extend(source.fetch(scope)[:PER_SOURCE])
-    items.sort(key=lambda i: (i.due_at, i.kind, i.case_reference))
+        items.extend(
+            i if i.group_key else replace(i, group_key=source.name)
+            for i in source.fetch(scope)[:PER_SOURCE]
+        )
+    items.sort(key=lambda i: (not i.first, i.due_at, str(i.kind), i.case_reference))
     recent = [i for i in items if i.done]
     items = [i for i in items if not i.done]
     overdue = [i for i in items if _is_overdue(i, scope)]
@@ -147,3 +164,65 @@ def local_date_start(day: dt.date) -> dt.datetime:
 
 def staff_day(scope: Scope) -> dt.date:
     return scope.now.astimezone(staff_zone()).date()
+
+
+@dataclass
+class KindGroup:
+    """Like items of one person, under one expandable line."""
+
+    key: str
+    label: str
+    #: ("overdue" or "today", item), oldest first.
+    rows: list[tuple[str, QueueItem]] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return sum(item.count for _key, item in self.rows)
+
+    @property
+    def overdue(self) -> int:
+        return sum(item.count for key, item in self.rows if key == "overdue")
+
+
+@dataclass
+class PersonGroup:
+    owner: str
+    owner_id: int
+    kinds: list[KindGroup] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return sum(group.count for group in self.kinds)
+
+    @property
+    def overdue(self) -> int:
+        return sum(group.overdue for group in self.kinds)
+
+
+def grouped(
+    queue: Queue, *, owner_id: int = 0, kind: str = "", overdue_only: bool = False
+) -> list[PersonGroup]:
+    """A supervisor's queue, by person (by name) then by kind of item (in the order of the
+    person's oldest item of that kind), keeping only what the filters ask for."""
+    rows = [("overdue", i) for i in queue.overdue]
+    if not overdue_only:
+        rows += [("today", i) for i in queue.today]
+    people: dict[tuple[str, int], PersonGroup] = {}
+    for key, item in rows:
+        if (owner_id and item.owner_id != owner_id) or (kind and item.group_key != kind):
+            continue
+        person = people.get((item.owner, item.owner_id))
+        if person is None:
+            person = people[(item.owner, item.owner_id)] = PersonGroup(item.owner, item.owner_id)
+        group = next((g for g in person.kinds if g.key == item.group_key), None)
+        if group is None:
+            group = KindGroup(item.group_key, item.like)
+            person.kinds.append(group)
+        group.rows.append((key, item))
+    return sorted(people.values(), key=lambda p: (p.owner.casefold(), p.owner_id))
+
+
+def kinds_listed(queue: Queue) -> list[tuple[str, str]]:
+    """The kinds of item on ``queue`` as (key, words), for its filter."""
+    kinds = {i.group_key: i.like for i in queue.overdue + queue.today}
+    return sorted(kinds.items(), key=lambda kv: kv[1].casefold())

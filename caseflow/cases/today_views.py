@@ -14,6 +14,7 @@ from caseflow.accounts.models import Role
 from caseflow.accounts.overview import settings_overview
 from caseflow.audit.services import record
 from caseflow.cases import audit_start, decisions, selectors, today
+from caseflow.cases.forms import QueueFilterForm
 from caseflow.cases.selectors import supervisor_overview
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -49,6 +50,7 @@ def dashboard(request: AuthenticatedRequest) -> HttpResponse:
         context["staff_zone"] = today.staff_zone().key
         if role == Role.SUPERVISOR:
             _overdue_per_person(context["per_advocate"], queue)
+            context.update(_team_queue(request, queue, context["per_advocate"]))
         # The read covers the cases listed and those the queue names.
         listed = {c.pk for c in shown} | queue.case_ids
         record("dashboard.view", actor=request.user, detail={"cases": sorted(listed)})
@@ -61,10 +63,31 @@ def dashboard(request: AuthenticatedRequest) -> HttpResponse:
     return render(request, "cases/dashboard.html", context)
 
 
+def _team_queue(request: AuthenticatedRequest, queue: today.Queue, people: list) -> dict:
+    """The supervisor's queue by person then kind, with its filter form (GET)."""
+    form = QueueFilterForm(
+        request.GET or None,
+        owners=[(str(p.pk), p.get_full_name() or p.username) for p in people],
+        choices=today.kinds_listed(queue),
+    )
+    filters: dict = {}
+    if form.is_bound and form.is_valid():
+        filters = {
+            "owner_id": form.cleaned_data["staff"] or 0,
+            "kind": form.cleaned_data["kind"],
+            "overdue_only": form.cleaned_data["overdue"],
+        }
+    return {
+        "queue_filter": form,
+        "queue_filtered": bool(filters and any(filters.values())),
+        "queue_people": today.grouped(queue, **filters),
+    }
+
+
 def _overdue_per_person(people: list, queue: today.Queue) -> None:
     """How many overdue items each person of the supervisor's teams has (for their table)."""
     counts: dict[str, int] = {}
     for item in queue.overdue:
-        counts[item.owner] = counts.get(item.owner, 0) + 1
+        counts[item.owner] = counts.get(item.owner, 0) + item.count
     for person in people:
         person.overdue = counts.get(person.get_full_name() or person.username, 0)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+from collections.abc import Iterable
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -510,6 +511,84 @@ def followup_done(*, actor: User, followup: FollowUp) -> bool:
 
 #: How long "Mark done" can be undone, by the person who pressed it.
 UNDO_WINDOW = dt.timedelta(minutes=10)
+
+
+def _like(followup: FollowUp):
+    """The open automatic follow-ups merged with ``followup`` on the today queue: of its kind, on
+    its case, for its person (see :func:`caseflow.checkins.today.merged`)."""
+    return FollowUp.objects.filter(
+        case_id=followup.case_id, kind=followup.kind, assignee_id=followup.assignee_id
+    ).exclude(source_key="")
+
+
+@transaction.atomic
+def followup_done_together(*, actor: User, followup: FollowUp, ids: Iterable[int]) -> int:
+    """Mark ``followup`` and the like open automatic follow-ups merged with it on the queue
+    (``ids``, those the person saw: none due later) done, at one moment, so they are undone
+    together. Audited per follow-up. Returns how many."""
+    case = followup.case
+    policy.require(actor, case, "edit")
+    if not followup.source_key:
+        return int(followup_done(actor=actor, followup=followup))
+    ids = list(
+        _like(followup)
+        .filter(status=FollowUpStatus.OPEN, pk__in={followup.pk, *ids})
+        .select_for_update()
+        .values_list("pk", flat=True)
+    )
+    now = timezone.now()
+    FollowUp.objects.filter(pk__in=ids, status=FollowUpStatus.OPEN).update(
+        status=FollowUpStatus.DONE, done_at=now, done_by=actor
+    )
+    for pk in ids:
+        notifications_resolve(prefix=f"followup:{pk}:")
+        record(
+            "followup.done",
+            actor=actor,
+            case=case,
+            object_type="followup",
+            object_id=str(pk),
+            detail={"together": len(ids)},
+        )
+    if followup.pk in ids:
+        followup.status = FollowUpStatus.DONE
+    return len(ids)
+
+
+@transaction.atomic
+def followup_reopen_together(*, actor: User, followup: FollowUp) -> int:
+    """Undo "Mark all done": the follow-ups marked done with ``followup`` are open again. Only
+    their marker, only for a short while. Audited per follow-up. Returns how many."""
+    case = followup.case
+    policy.require(actor, case, "edit")
+    if not followup.source_key or followup.done_at is None:
+        return int(followup_reopen(actor=actor, followup=followup))
+    ids = list(
+        _like(followup)
+        .filter(
+            status=FollowUpStatus.DONE,
+            done_by=actor,
+            done_at=followup.done_at,
+            done_at__gte=timezone.now() - UNDO_WINDOW,
+        )
+        .select_for_update()
+        .values_list("pk", flat=True)
+    )
+    FollowUp.objects.filter(pk__in=ids).update(
+        status=FollowUpStatus.OPEN, done_at=None, done_by=None
+    )
+    for pk in ids:
+        record(
+            "followup.reopen",
+            actor=actor,
+            case=case,
+            object_type="followup",
+            object_id=str(pk),
+            detail={"together": len(ids)},
+        )
+    if followup.pk in ids:
+        followup.status = FollowUpStatus.OPEN
+    return len(ids)
 
 
 def followup_reopen(*, actor: User, followup: FollowUp) -> bool:

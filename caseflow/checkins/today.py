@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.translation import ngettext
 
 from caseflow.cases.models import Channel, SafeContactProfile
 from caseflow.cases.today import (
@@ -14,6 +18,7 @@ from caseflow.cases.today import (
     QueueItem,
     QueueSource,
     Scope,
+    staff_zone,
 )
 from caseflow.checkins.models import CheckIn, CheckInFollowUpKind, CheckInStatus
 from caseflow.checkins.services import UNDO_WINDOW, profile_windows
@@ -86,11 +91,16 @@ def checkin_items(scope: Scope) -> list[QueueItem]:
                     reverse("checkins:outcome", args=[case.public_id, checkin.pk]),
                 ),
                 owner=_person(checkin.assignee),
+                owner_id=checkin.assignee_id or 0,
                 local_time=local_time,
                 safe_now=safe_now,
             )
         )
     return items
+
+
+#: Follow-ups read from the database for one queue, before like ones are merged.
+FETCHED = PER_SOURCE * 4
 
 
 def followup_items(scope: Scope) -> list[QueueItem]:
@@ -99,26 +109,90 @@ def followup_items(scope: Scope) -> list[QueueItem]:
     )
     if scope.own_only:
         rows = rows.filter(assignee=scope.user)
-    followups = (
+    followups = list(
         rows.select_related("case", "assignee")
         .only(
             "pk",
             "kind",
             "due_at",
+            "source_key",
             "case__public_id",
             "case__reference",
             "assignee__username",
             "assignee__first_name",
             "assignee__last_name",
         )
-        .order_by("due_at", "pk")[:PER_SOURCE]
+        .order_by("due_at", "pk")[:FETCHED]
     )
-    return [
-        _proposal_item(f, owner=_person(f.assignee))
-        if f.kind == CheckInFollowUpKind.PROPOSED_CHECKIN
-        else _followup_item(f, _("Mark done"), "checkins:followup_done", owner=_person(f.assignee))
-        for f in followups
-    ]
+    items = []
+    for like in merged(followups):
+        f = like[0]
+        extra: dict[str, Any] = {
+            "owner": _person(f.assignee),
+            "owner_id": f.assignee_id or 0,
+            "group_key": f"followups:{f.kind}",
+            "group_label": f"{_('Follow-up')}: {f.kind_label}",
+        }
+        if f.kind == CheckInFollowUpKind.PROPOSED_CHECKIN:
+            items.append(_proposal_item(f, **extra))
+        elif len(like) > 1:
+            items.append(_merged_item(like, **extra))
+        else:
+            items.append(_followup_item(f, _("Mark done"), "checkins:followup_done", **extra))
+    return items[:PER_SOURCE]
+
+
+def merged(followups: list[FollowUp]) -> list[list[FollowUp]]:
+    """Follow-ups in lists of like ones, in the order of the first of each: the automatic ones
+    (with a ``source_key``) of one kind on one case for one person are one list; every other
+    follow-up is alone in its own."""
+    groups: dict[tuple, list[FollowUp]] = {}
+    for f in followups:
+        if f.source_key and f.kind != CheckInFollowUpKind.PROPOSED_CHECKIN:
+            key: tuple = (f.case_id, f.kind, f.assignee_id)
+        else:
+            key = ("alone", f.pk)
+        groups.setdefault(key, []).append(f)
+    return list(groups.values())
+
+
+def merged_title(kind: str, label: str, count: int, since: dt.date) -> str:
+    """The words of ``count`` like automatic follow-ups, the earliest due on ``since``."""
+    words = {"since": date_format(since, "j M"), "count": count, "label": label}
+    if kind == "incident_risk_review":
+        return (
+            ngettext(
+                "Re-assess risk: %(count)d incident since %(since)s",
+                "Re-assess risk: %(count)d incidents since %(since)s",
+                count,
+            )
+            % words
+        )
+    return (
+        ngettext(
+            "%(label)s: %(count)d since %(since)s", "%(label)s: %(count)d since %(since)s", count
+        )
+        % words
+    )
+
+
+def _merged_item(like: list[FollowUp], **extra) -> QueueItem:
+    """Like automatic follow-ups as one item, due when the earliest is: one tap marks them all
+    done."""
+    first = like[0]
+    since = first.due_at.astimezone(staff_zone()).date()
+    item = _followup_item(
+        first,
+        _("Mark all done"),
+        "checkins:followup_done",
+        together=",".join(str(f.pk) for f in like),
+        **extra,
+    )
+    return replace(
+        item,
+        title=merged_title(first.kind, first.kind_label, len(like), since),
+        count=len(like),
+    )
 
 
 def _proposal_item(followup: FollowUp, **extra) -> QueueItem:
@@ -139,8 +213,12 @@ def _proposal_item(followup: FollowUp, **extra) -> QueueItem:
     )
 
 
-def _followup_item(followup: FollowUp, label: str, url_name: str, **extra) -> QueueItem:
-    """A follow-up in the queue, with one one-tap action (``label``, POST to ``url_name``)."""
+def _followup_item(
+    followup: FollowUp, label: str, url_name: str, *, together: str = "", **extra
+) -> QueueItem:
+    """A follow-up in the queue, with one one-tap action (``label``, POST to ``url_name``);
+    ``together``: the action is for it and the like automatic follow-ups merged with it (their
+    primary keys, or "1" where the service finds them itself)."""
     return QueueItem(
         due_at=followup.due_at,
         kind="Follow-up",
@@ -152,26 +230,58 @@ def _followup_item(followup: FollowUp, label: str, url_name: str, **extra) -> Qu
             label,
             reverse(url_name, args=[followup.case.public_id, followup.pk]),
             post=True,
-            fields=(("next", "dashboard"),),
+            fields=(("next", "dashboard"),) + ((("together", together),) if together else ()),
         ),
         **extra,
     )
 
 
 def recently_done_items(scope: Scope) -> list[QueueItem]:
-    """Follow-ups the user marked done a moment ago: still undoable."""
+    """Follow-ups the user marked done a moment ago: still undoable (those marked done together
+    are undone together)."""
     rows = FollowUp.objects.filter(
         case__in=scope.cases,
         status=FollowUpStatus.DONE,
         done_by=scope.user,
         done_at__gte=scope.now - UNDO_WINDOW,
     )
-    followups = (
+    followups = list(
         rows.select_related("case")
-        .only("pk", "kind", "due_at", "done_at", "case__public_id", "case__reference")
-        .order_by("-done_at", "-pk")[:PER_SOURCE]
+        .only(
+            "pk",
+            "kind",
+            "due_at",
+            "done_at",
+            "source_key",
+            "assignee_id",
+            "case__public_id",
+            "case__reference",
+        )
+        .order_by("-done_at", "-pk")[:FETCHED]
     )
-    return [_followup_item(f, "Undo", "checkins:followup_undo", done=True) for f in followups]
+    groups: dict[tuple, list[FollowUp]] = {}
+    for f in followups:
+        key = (f.case_id, f.kind, f.assignee_id, f.done_at) if f.source_key else ("alone", f.pk)
+        groups.setdefault(key, []).append(f)
+    items = []
+    for like in groups.values():
+        like.sort(key=lambda f: (f.due_at, f.pk))
+        item = _followup_item(
+            like[0],
+            _("Undo"),
+            "checkins:followup_undo",
+            together="1" if len(like) > 1 else "",
+            done=True,
+        )
+        if len(like) > 1:
+            since = like[0].due_at.astimezone(staff_zone()).date()
+            item = replace(
+                item,
+                title=merged_title(like[0].kind, like[0].kind_label, len(like), since),
+                count=len(like),
+            )
+        items.append(item)
+    return items[:PER_SOURCE]
 
 
 #: This part's sources of the today queue (its feature brings them).

@@ -329,7 +329,13 @@ def followup_edit(
 @case_page("edit")
 def followup_done(request: AuthenticatedRequest, case: Case, followup_id: int) -> HttpResponse:
     followup = selectors.followup_for(case, followup_id)
-    changed = services.followup_done(actor=request.user, followup=followup)
+    together = [int(pk) for pk in request.POST.get("together", "").split(",") if pk.isdigit()]
+    if together:
+        changed = bool(
+            services.followup_done_together(actor=request.user, followup=followup, ids=together)
+        )
+    else:
+        changed = services.followup_done(actor=request.user, followup=followup)
     if _is_htmx(request):
         return render(
             request, "checkins/_followup_done.html", {"followup": followup, "changed": changed}
@@ -344,7 +350,12 @@ def followup_done(request: AuthenticatedRequest, case: Case, followup_id: int) -
 @case_page("edit")
 def followup_undo(request: AuthenticatedRequest, case: Case, followup_id: int) -> HttpResponse:
     followup = selectors.followup_for(case, followup_id)
-    if services.followup_reopen(actor=request.user, followup=followup):
+    reopen = (
+        services.followup_reopen_together
+        if request.POST.get("together")
+        else services.followup_reopen
+    )
+    if reopen(actor=request.user, followup=followup):
         messages.success(request, _("Follow-up is open again."))
     else:
         messages.error(

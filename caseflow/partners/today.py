@@ -68,6 +68,7 @@ def action_items(scope: Scope) -> list[QueueItem]:
                     reverse("partners:meeting", args=[case.public_id, action.referral.public_id]),
                 ),
                 owner=owner.get_full_name() or owner.username,
+                owner_id=owner.pk,
                 all_day=True,
             )
         )

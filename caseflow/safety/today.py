@@ -76,6 +76,8 @@ def plan_items(scope: Scope) -> list[QueueItem]:
                 owner=(advocate.get_full_name() or advocate.username)
                 if advocate
                 else gettext("Unassigned"),
+                owner_id=advocate.pk if advocate else 0,
+                first=plan is None or plan.version == 0,
                 all_day=True,
             )
         )

@@ -76,6 +76,10 @@ def test_the_main_pages_of_the_demo_on_a_phone(new_tab, live_server):
     supervisor = new_tab(viewport=PHONE)
     sign_in(supervisor.page, live_server, "nadia.supervisor", logins["nadia.supervisor"])
     team = supervisor.page.get_by_role("region", name="Your teams today")
-    expect(team.get_by_role("list", name="Overdue").get_by_role("listitem").first).to_be_visible()
-    expect(team.get_by_role("list", name="Due today").get_by_role("listitem").first).to_be_visible()
+    # By person, then kind: one line per kind, opened to see the items.
+    line = team.locator("details.queue-group summary").first
+    expect(line).to_be_visible()
+    line.click()
+    expect(team.locator("details[open] .queue-item").first).to_be_visible()
+    expect(team.get_by_role("button", name="Filter")).to_be_visible()
     _look(supervisor, "supervisor-team")

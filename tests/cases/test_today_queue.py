@@ -100,7 +100,7 @@ def test_the_supervisor_sees_the_teams_items_with_owners_and_overdue_counts(cast
     owner = cast.assigned.get_full_name()
     assert [(i.case_reference, i.owner) for i in queue.overdue] == [("CASE-1", owner)]
     page = login(cast.supervisor).get(reverse("dashboard")).content.decode()
-    assert "Your teams today" in page and "Overdue (1)" in page
+    assert "Your teams today" in page and "1 overdue" in page
     assert "CASE-2" not in page
 
 
