@@ -37,6 +37,7 @@ class _TransferForm(forms.Form):
 class TransferRequestForm(_TransferForm):
     receiving_agency = forms.ModelChoiceField(
         queryset=Agency.objects.none(),
+        empty_label="—",
         label=_("The service that takes the case on"),
         help_text=_("Services on caseflow. The release must name it exactly."),
         error_messages={
@@ -85,6 +86,7 @@ class DecideForm(forms.Form):
     )
     team = forms.ModelChoiceField(
         queryset=Team.objects.none(),
+        empty_label="—",
         required=False,
         label=_("In your team"),
         error_messages={"invalid_choice": _("Choose one of your own teams.")},
