@@ -15,7 +15,7 @@ from caseflow.confidentiality.models import Category
 from caseflow.confidentiality.services import release_record
 from caseflow.transfers import services
 
-CATEGORIES = [Category.CONTACT, Category.ADDRESS, Category.RISK, Category.NARRATIVES]
+CATEGORIES: list[str] = [Category.CONTACT, Category.ADDRESS, Category.RISK, Category.NARRATIVES]
 
 
 def _candidates(context, agency_id: int) -> list[Case]:
@@ -38,10 +38,12 @@ def seed_demo(context) -> None:
     made = []
     for case in _candidates(context, hillview.pk)[-2:]:
         case = Case.objects.get(pk=case.pk)
+        advocate = case.primary_advocate
+        assert advocate is not None  # a candidate has one
         survivor = Party.objects.get(case=case, role=PartyRole.SURVIVOR)
         survivor.case = case
         release = release_record(
-            actor=case.primary_advocate,
+            actor=advocate,
             case=case,
             consenting_party=survivor,
             recipient=hillview.name,
@@ -52,7 +54,7 @@ def seed_demo(context) -> None:
         )
         made.append(
             services.transfer_request(
-                actor=case.primary_advocate,
+                actor=advocate,
                 case=case,
                 receiving_agency=hillview,
                 release_id=release.public_id,
