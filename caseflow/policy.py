@@ -307,6 +307,30 @@ def intake_teams(user: Any) -> QuerySet[Team]:
     return Team.objects.filter(Q(agency_id=agency_id_of(user)), members=user)
 
 
+# --- Transfers between agencies -----------------------------------------------------------------
+
+
+def may_transfer(user: Any, case: Case) -> bool:
+    """Whether ``user`` may transfer ``case`` to another service (under a release): a supervisor
+    of its team or its primary advocate, as for a referral pack, while the case is open. A
+    restricted case: only those on its access list."""
+    if not case.is_open or not may(user, case, "edit"):
+        return False
+    return bool(is_case_supervisor(user, case)) or case.primary_advocate_id == user.pk
+
+
+def transfer_deciding_agency(user: Any) -> int | None:
+    """The agency whose transfers in ``user`` decides (its supervisors), or None. A supervisor
+    of the receiving agency sees what the transfer disclosed and nothing else of the sending
+    case, which stays outside their scope."""
+    return agency_id_of(user) if active_role(user) == Role.SUPERVISOR else None
+
+
+def may_decide_transfer(user: Any, transfer: Any) -> bool:
+    agency_id = transfer_deciding_agency(user)
+    return agency_id is not None and transfer.receiving_agency_id == agency_id
+
+
 # --- Agency-wide duties, by role ------------------------------------------------------------------
 
 #: Who decides purges (propose, approve, run), who runs the aggregate reports, who sees the

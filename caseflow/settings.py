@@ -139,6 +139,7 @@ INSTALLED_APPS = [
     "caseflow.cycle",
     "caseflow.wellbeing",
     "caseflow.servicelog",
+    "caseflow.transfers",
     "caseflow.assistance",
     "caseflow.reporting",
     "caseflow.platform",

@@ -24,6 +24,7 @@ urlpatterns = [
     path("", include("caseflow.shelter.urls")),
     path("", include("caseflow.court.urls")),
     path("", include("caseflow.servicelog.urls")),
+    path("", include("caseflow.transfers.urls")),
     path("", include("caseflow.cycle.urls")),
     path("", include("caseflow.wellbeing.urls")),
     path("", include("caseflow.assistance.urls")),

@@ -32,10 +32,11 @@ LIST_PAGES = ("advocate dashboard", "supervisor dashboard", "case list")
 # The dashboards include the today queue: one query per source (check-ins, follow-ups, follow-ups
 # just done, contacts to review, high-risk cases without a current plan, court hearings, and for
 # a supervisor payments waiting for approval) and one for the survivors' profiles when check-ins
-# are listed; a supervisor's also one per kind of decision waiting (four).
+# are listed; a supervisor's also one per kind of decision waiting (five, transfers in included).
 MAX_QUERIES = {
     "advocate dashboard": 18,
-    "supervisor dashboard": 29,
+    # Decisions waiting: one query per kind, the transfers in from other agencies included.
+    "supervisor dashboard": 30,
     "case list": 14,
     "case page": 18,
 }

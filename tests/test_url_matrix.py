@@ -31,6 +31,7 @@ from tests.matrix import (
     security,
     servicelog,
     shelter,
+    transfers,
     wellbeing,
 )
 from tests.matrix.base import Row
@@ -56,6 +57,7 @@ for _part in (
     imports,
     wellbeing,
     servicelog,
+    transfers,
 ):
     assert not set(_part.ROWS) & set(MATRIX), "a URL has two rows"
     MATRIX.update(_part.ROWS)

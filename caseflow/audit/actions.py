@@ -157,6 +157,13 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     # ``detail``: the categories, how many incidents and contacts, the copy's language.
     ("disclosure.own_copy", D, _("Gave the survivor a copy of her own record")),
     ("disclosure.compelled", W, _("Recorded a court order or subpoena")),
+    # Transfers to another service (``detail``: the transfer, release, disclosure and categories;
+    # ids and choices only). Every step is a disclosure of the sending case.
+    ("disclosure.transfer", D, _("Asked another service to take the case on")),
+    ("disclosure.transfer_pack", D, _("Sent the case to a service not on caseflow")),
+    ("transfer.view", D, _("Read a transfer request from another service")),
+    ("transfer.accept", D, _("Took on a case transferred from another service")),
+    ("transfer.refuse", D, _("Refused a case transferred from another service")),
     ("retention.save", W, _("Changed the retention rules")),
     ("legal_hold.place", W, _("Put a case on legal hold")),
     ("purge.confirm_view", R, _("Looked at what a purge would destroy")),

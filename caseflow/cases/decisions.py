@@ -1,6 +1,7 @@
 """What waits for a supervisor's decision, for the top of their home page: high-risk closures to
 approve, emergency access to review, open cases without an active primary advocate and risk
-levels lowered by hand below the latest assessment.
+levels lowered by hand below the latest assessment; then what the features add
+(``CaseFeature.decisions``: transfers in from another agency).
 
 Metadata only (case reference, kind, date and the link where the decision is made): no names and
 nothing encrypted is loaded. One query per kind, whatever the number of items.
@@ -15,6 +16,7 @@ from django.db.models import Count, OuterRef, Q, Subquery, Window
 from django.urls import reverse
 
 from caseflow import policy
+from caseflow.cases import features
 from caseflow.cases.models import (
     OPEN_STATUSES,
     BreakGlassGrant,
@@ -144,6 +146,7 @@ def decisions_waiting(user: Any) -> list[Group]:
                 for c in lowered
             ],
         ),
+        *(group(user) for group in features.members(lambda f: f.decisions)),
     ]
 
 

@@ -105,6 +105,12 @@ The members
     occurrence, so an occurrence is proposed once: its follow-up's source key is
     :data:`OCCASION_SOURCE_PREFIX` + ``key``, which the feature cancels when the record goes.
     Kinds unique.
+``decisions``
+    ``(user) -> caseflow.cases.decisions.Group``: one more kind of decision waiting for a
+    supervisor, shown at the top of their home page after the case's own kinds, in the
+    features' order (transfers in, from another agency). Metadata only (no names, nothing
+    encrypted), one query whatever the number of items, items oldest first and at most
+    ``decisions.SHOWN``; the group is returned even when empty, under a ``kind`` of its own.
 ``event_audiences``
     :class:`caseflow.lib.contributions.EventAudience`: ``(agency_id, kind) -> bool``, whether
     the agency has anyone subscribed to an event (:mod:`caseflow.outbox.events`). An event
@@ -146,6 +152,7 @@ from caseflow.lib.contributions import CredentialRevoker, EventAudience
 if TYPE_CHECKING:
     from caseflow.accounts.models import User
     from caseflow.cases.calendar import CalendarSource
+    from caseflow.cases.decisions import Group
     from caseflow.cases.models import Case
     from caseflow.cases.timeline import Source
     from caseflow.cases.today import QueueSource
@@ -252,6 +259,7 @@ class CaseFeature:
     credential_revokers: tuple[CredentialRevoker, ...] = ()
     user_language: Callable[[Any], str | None] | None = None
     event_audiences: tuple[EventAudience, ...] = ()
+    decisions: tuple[Callable[[Any], Group], ...] = ()
     handover: tuple[Handover, ...] = ()
     checkin_occasions: tuple[OccasionSource, ...] = ()
 

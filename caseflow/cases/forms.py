@@ -638,7 +638,8 @@ class ClosureForm(forms.Form):
         label=_("More about the reason (optional)"),
     )
     plan_check = forms.ChoiceField(
-        choices=_blank(PlanExitCheck.choices), label=_("Safety plan at closure")
+        choices=_blank([c for c in PlanExitCheck.choices if c[0] != PlanExitCheck.TRANSFERRED]),
+        label=_("Safety plan at closure"),
     )
     if_things_change = forms.CharField(
         required=False,

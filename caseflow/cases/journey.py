@@ -28,6 +28,7 @@ from caseflow.audit.services import record
 from caseflow.cases import features, services
 from caseflow.cases.models import (
     STATUS_TRANSITIONS,
+    AbuseChange,
     Case,
     CaseStatus,
     Closure,
@@ -36,8 +37,10 @@ from caseflow.cases.models import (
     Episode,
     EpisodeStart,
     EpisodeStatus,
+    FeelsSafer,
     Party,
     PartyRole,
+    PlanExitCheck,
     ReopenRequest,
     ReopenRequestState,
     RiskLevel,
@@ -872,6 +875,49 @@ def closure_decide(
     if approve:
         _close(actor=actor, case=case, closure=locked)
     return locked
+
+
+@transaction.atomic
+def close_on_transfer(*, actor: User, case: Case) -> Closure:
+    """Close ``case`` because another service on caseflow accepted its transfer: the caller
+    (``caseflow.transfers``) checked that ``actor``, a supervisor of the receiving agency, may
+    decide it, under a valid release, in the transaction that opens the new case.
+
+    The reason is "Transferred to another service"; the safety plan goes with the transfer (the
+    receiving service reviews it) and the outcomes are not known. No second approval is asked
+    for, whatever the risk: a supervisor took the case on. A closure waiting for approval or
+    returned is replaced. The case is then closed, and read-only, like any closed case."""
+    locked = Case.objects.select_for_update().get(pk=case.pk)
+    if locked.status == CaseStatus.CLOSED:
+        raise ValidationError(gettext("This case is already closed."))
+    ensure_standard_reasons(case.agency_id)
+    reason = ClosureReason.objects.get(
+        agency_id=case.agency_id, standard=StandardClosureReason.TRANSFERRED
+    )
+    episode = _ensure_episode(case, None)
+    closure = Closure.objects.filter(episode=episode).first()
+    if closure is not None:
+        notifications_resolve(prefix=f"closure:{closure.pk}:")
+        closure.version += 1
+    closure = closure or Closure(case=case, episode=episode)
+    closure.reason = reason
+    closure.plan_check = PlanExitCheck.TRANSFERRED
+    closure.abuse_change = AbuseChange.NOT_KNOWN
+    closure.feels_safer = FeelsSafer.NOT_ASKED
+    closure.needs_met = []
+    closure.risk_at_intake = risk_at_intake(case, episode)
+    closure.risk_at_exit = locked.risk_level
+    closure.requested_by = actor
+    closure.requested_at = timezone.now()
+    closure.decided_by = None
+    closure.decided_at = None
+    closure.decision_comment = ""
+    closure.needs_approval = False
+    closure.state = ClosureState.CLOSED
+    closure.save()
+    record("closure.record", actor=actor, case=case, obj=closure, detail=_closure_detail(closure))
+    _close(actor=actor, case=case, closure=closure)
+    return closure
 
 
 def _close(*, actor: User, case: Case, closure: Closure) -> None:

@@ -558,6 +558,9 @@ class StandardClosureReason(models.TextChoices):
     MOVED_AWAY = "moved_away", _("Moved out of the area")
     REFERRED_ON = "referred_on", _("Referred on to another service")
     OTHER = "other", _("Other")
+    #: Set by an accepted transfer (``caseflow.transfers``); also for closing by hand after a
+    #: transfer pack went to a service not on caseflow.
+    TRANSFERRED = "transferred", _("Transferred to another service")
 
 
 class ClosureReason(models.Model):
@@ -599,6 +602,8 @@ class PlanExitCheck(models.TextChoices):
     NOT_REACHED = "not_reached", _("Could not be reviewed: the survivor could not be reached")
     DECLINED = "declined", _("The survivor did not want to review it")
     NO_PLAN = "no_plan", _("There is no safety plan")
+    #: Set by an accepted transfer only (the receiving service reviews it): not on the form.
+    TRANSFERRED = "transferred", _("Passed on with the transfer")
 
 
 class AbuseChange(models.TextChoices):

@@ -98,6 +98,8 @@ class DisclosureKind(models.TextChoices):
     CASE_CHRONOLOGY = "case_chronology", _("Case chronology")
     #: A copy of her own record given to the survivor, on her own consent (no release).
     OWN_COPY = "own_copy", _("Her own copy (given to the survivor)")
+    #: The case transferred to another service, on caseflow or not (``caseflow.transfers``).
+    TRANSFER = "transfer", _("Transfer to another service (with consent)")
 
 
 class CompelledKind(models.TextChoices):

@@ -84,6 +84,7 @@ SEED_HOOKS = [
     "caseflow.reporting.demo",
     "caseflow.api.demo",
     "caseflow.imports.demo",
+    "caseflow.transfers.demo",
 ]
 
 

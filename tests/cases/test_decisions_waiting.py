@@ -90,6 +90,7 @@ def test_each_kind_is_counted_for_the_supervisor_of_the_team_only(cast: Cast):
         "emergency": 0,
         "no_primary": 0,
         "lowered": 0,
+        "transfers_in": 0,
     }
     _high_closure(cast)
     _grant(cast.case, cast.same_team)
@@ -104,6 +105,7 @@ def test_each_kind_is_counted_for_the_supervisor_of_the_team_only(cast: Cast):
         "emergency": 1,
         "no_primary": 2,
         "lowered": 1,
+        "transfers_in": 0,
     }
     assert _totals(cast.other_supervisor)["emergency"] == 1
     assert _totals(cast.other_supervisor)["closures"] == 0

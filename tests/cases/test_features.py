@@ -45,6 +45,7 @@ def test_the_project_registers_one_feature_per_app_and_passes_the_check():
         "casework",
         "cycle",
         "confidentiality",
+        "transfers",
         "partners",
         "court",
         "assistance",

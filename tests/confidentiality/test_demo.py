@@ -9,6 +9,7 @@ from caseflow.confidentiality.models import (
     CompelledOrder,
     ConfidentialityFollowUpKind,
     Disclosure,
+    DisclosureKind,
     ProposalStatus,
     PurgeProposal,
     Release,
@@ -17,6 +18,7 @@ from caseflow.confidentiality.models import (
 from caseflow.demo.seed import seed
 from caseflow.inbox.models import FollowUp
 from caseflow.partners.models import ServiceReferral
+from caseflow.transfers.models import Transfer
 
 pytestmark = pytest.mark.django_db
 
@@ -26,12 +28,20 @@ def test_demo_seeds_confidentiality_data():
     assert Release.objects.filter(revoked_at__isnull=False).count() == 1
     # Besides the two the partners demo gives for its housing referrals.
     referrals = ServiceReferral.objects.exclude(release=None).values("release_id")
-    assert Release.objects.filter(revoked_at__isnull=True).exclude(pk__in=referrals).count() == 3
+    # And the two the transfers demo gives for its transfers to Hillview.
+    transfers = Transfer.objects.values("release_id")
+    assert (
+        Release.objects.filter(revoked_at__isnull=True)
+        .exclude(pk__in=referrals)
+        .exclude(pk__in=transfers)
+        .count()
+        == 3
+    )
     assert FollowUp.objects.filter(kind=ConfidentialityFollowUpKind.RELEASE_EXPIRY).count() == 1
     assert CompelledOrder.objects.count() == 1
     assert FollowUp.objects.filter(kind=ConfidentialityFollowUpKind.LEGAL_REVIEW).exists()
     # A referral pack, the compelled disclosure and the survivor's own copy of her record.
-    assert Disclosure.objects.count() == 3
+    assert Disclosure.objects.exclude(kind=DisclosureKind.TRANSFER).count() == 3
     assert RetentionSchedule.objects.count() == 1
     pending = PurgeProposal.objects.filter(status=ProposalStatus.PENDING)
     assert pending.filter(scope="whole").count() == 1

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from caseflow.accounts.models import Team, User
+from caseflow.accounts.models import Agency, Team, User
 from caseflow.cases.models import PartyRole
 from caseflow.confidentiality import selectors as conf_selectors
 from caseflow.partners.models import ReferralState
@@ -55,6 +55,7 @@ def context_value(name: str, cast):
     agency = cast.agency
     table = {
         "teams": lambda: Team.objects.filter(agency=agency),
+        "agencies": lambda: Agency.objects.exclude(pk=agency.pk),
         "users": lambda: User.objects.filter(membership__agency=agency),
         "members": lambda: User.objects.filter(membership__agency=agency),
         "advocates": lambda: User.objects.filter(membership__agency=agency),

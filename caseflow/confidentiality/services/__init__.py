@@ -17,6 +17,9 @@ from caseflow.confidentiality.services.exports import (
     Export,
     case_export,
     evidence_pack_export,
+    transfer_authorise,
+    transfer_disclose,
+    transfer_pack,
 )
 from caseflow.confidentiality.services.field_settings import field_settings_save
 from caseflow.confidentiality.services.own_copy import (
@@ -45,6 +48,7 @@ from caseflow.confidentiality.services.releases import (
     recipient_index,
     release_covering,
     release_expiry_sweep,
+    release_problem,
     release_record,
     release_revoke,
 )

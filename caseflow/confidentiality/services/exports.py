@@ -180,24 +180,7 @@ def case_export(
             recipient=recipient,
             categories=wanted,
         )
-        document = {
-            "format": "caseflow-case-export/1",
-            "case": case.reference,
-            "disclosure": disclosure.pk,
-            "release": release.public_id,
-            "categories": wanted,
-            "generated_at": timezone.now().isoformat(),
-            "sections": [
-                {
-                    "category": category,
-                    "label": label,
-                    "items": [{"item": item, "value": str(value)} for item, value in rows],
-                }
-                for category, (label, rows) in zip(
-                    wanted, build_sections(case, wanted), strict=True
-                )
-            ],
-        }
+        document = _document("caseflow-case-export/1", case, disclosure, release, wanted)
         record(
             "disclosure.case_export",
             actor=actor,
@@ -210,5 +193,83 @@ def case_export(
         release,
         _json_bytes(document),
         f"case-export-{case.public_id[:8]}-{disclosure.pk}.json",
+        "application/json",
+    )
+
+
+def _document(
+    fmt: str, case: Case, disclosure: Disclosure, release: Release, categories: list[str]
+) -> dict[str, Any]:
+    """The case's sections for ``categories``, built by the referral pack's providers."""
+    return {
+        "format": fmt,
+        "case": case.reference,
+        "disclosure": disclosure.pk,
+        "release": release.public_id,
+        "categories": categories,
+        "generated_at": timezone.now().isoformat(),
+        "sections": [
+            {
+                "category": category,
+                "label": label,
+                "items": [{"item": item, "value": str(value)} for item, value in rows],
+            }
+            for category, (label, rows) in zip(
+                categories, build_sections(case, categories), strict=True
+            )
+        ],
+    }
+
+
+def transfer_authorise(
+    *,
+    actor: User,
+    case: Case,
+    release_id: str,
+    recipient: str,
+    categories: list[str],
+) -> Release:
+    """The case's release ``release_id`` if it covers transferring ``categories`` of ``case`` to
+    ``recipient`` (a service on caseflow or not) today. A refusal is audited (call this outside
+    any transaction that may roll back, so that the refusal stands) and raises
+    :class:`ReleaseRequired`."""
+    return _authorise(
+        actor=actor,
+        case=case,
+        kind=DisclosureKind.TRANSFER,
+        release_id=release_id,
+        recipient=recipient,
+        categories=sorted(set(categories)),
+    )
+
+
+def transfer_disclose(
+    *, actor: User, case: Case, release: Release, recipient: str, categories: list[str]
+) -> Disclosure:
+    """The record of the transfer's disclosure under ``release`` (already authorised by
+    :func:`transfer_authorise`). The caller (``caseflow.transfers``) audits the transfer in the
+    same transaction."""
+    return _disclose(
+        actor=actor,
+        case=case,
+        kind=DisclosureKind.TRANSFER,
+        release=release,
+        recipient=recipient,
+        categories=sorted(set(categories)),
+    )
+
+
+def transfer_pack(case: Case, disclosure: Disclosure) -> Export:
+    """The transfer pack of ``disclosure`` for a service not on caseflow: the case export's
+    sections for the categories the transfer disclosed."""
+    assert disclosure.release is not None  # a transfer is never disclosed without a release
+    document = _document(
+        "caseflow-transfer-pack/1", case, disclosure, disclosure.release, disclosure.categories
+    )
+    return Export(
+        disclosure,
+        disclosure.release,
+        _json_bytes(document),
+        f"transfer-pack-{case.public_id[:8]}-{disclosure.pk}.json",
         "application/json",
     )
