@@ -7,7 +7,7 @@ import datetime as dt
 import zoneinfo
 from typing import Any
 
-from crispy_forms.layout import HTML, Column, Fieldset, Layout, Row
+from crispy_forms.layout import HTML, Column, Fieldset, Layout, Row, Submit
 from django import forms
 from django.utils import timezone
 
@@ -158,8 +158,16 @@ class CheckInForm(forms.Form):
             self.fields["channel"].help_text = _("Safe channels: ") + ", ".join(
                 str(c[1]) for c in safe
             )
+            # Her only (or first) safe channel, unless one was asked for.
+            if not self.initial.get("channel"):
+                self.initial["channel"] = safe[0][0]
         self.helper = submit_helper(_("Schedule check-in"))
+        # Fills the date and time with the next safe slot; saves nothing.
+        self.helper.add_input(
+            Submit("use_slot", _("Use the next safe slot"), css_class="btn-outline-secondary")
+        )
         self.helper.layout = Layout(
+            HTML('{% include "checkins/_safe_times.html" %}'),
             "date",
             "time",
             "channel",
@@ -171,6 +179,17 @@ class CheckInForm(forms.Form):
             ),
             "days",
             "until",
+        )
+
+    def warn_duplicate(self, message: str) -> None:
+        """Say that a check-in like this one is already booked, and offer to book it anyway."""
+        self.add_error(None, message)
+        self.helper.add_input(
+            Submit(
+                "confirm_duplicate",
+                _("Schedule it anyway"),
+                css_class="btn-outline-danger",
+            )
         )
 
     def words(self) -> str:
