@@ -163,9 +163,10 @@ class CheckInForm(forms.Form):
                 self.initial["channel"] = safe[0][0]
         self.helper = submit_helper(_("Schedule check-in"))
         # Fills the date and time with the next safe slot; saves nothing.
-        self.helper.add_input(
-            Submit("use_slot", _("Use the next safe slot"), css_class="btn-outline-secondary")
-        )
+        # The date and time may still be empty: the browser must not hold the button back.
+        use_slot = Submit("use_slot", _("Use the next safe slot"), formnovalidate="formnovalidate")
+        use_slot.field_classes = "btn btn-secondary"
+        self.helper.add_input(use_slot)
         self.helper.layout = Layout(
             HTML('{% include "checkins/_safe_times.html" %}'),
             "date",
@@ -184,13 +185,9 @@ class CheckInForm(forms.Form):
     def warn_duplicate(self, message: str) -> None:
         """Say that a check-in like this one is already booked, and offer to book it anyway."""
         self.add_error(None, message)
-        self.helper.add_input(
-            Submit(
-                "confirm_duplicate",
-                _("Schedule it anyway"),
-                css_class="btn-outline-danger",
-            )
-        )
+        anyway = Submit("confirm_duplicate", _("Schedule it anyway"))
+        anyway.field_classes = "btn btn-outline-danger"
+        self.helper.add_input(anyway)
 
     def words(self) -> str:
         """The repeat as currently chosen (the submitted values, else the initial ones)."""
