@@ -1,11 +1,17 @@
-"""Can we contact the survivor now? The answer the case page starts with, from the safe windows
-of their safe-contact profile, in their own time zone."""
+"""Can we contact the survivor now, and when next? The answer the case page starts with, from the
+safe windows of their safe-contact profile, in their own time zone.
+
+:func:`next_safe_slot` is the one place the next safe slot is worked out: the case page, the
+check-in form's "Use the next safe slot" and every offer of a slot after a refusal ask it, so
+they always agree."""
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
+
+from django.conf import settings
 
 from caseflow.cases.models import Channel, SafeContactProfile
 from caseflow.lib import weekly_windows
@@ -34,17 +40,51 @@ class ContactNow:
         return [_CHANNELS.get(c, c) for c in self.channels]
 
 
-def contact_now(profile: SafeContactProfile, now: dt.datetime) -> ContactNow:
+def profile_windows(profile: SafeContactProfile) -> list[weekly_windows.Window]:
+    """The profile's safe windows that can be read (a damaged one is left out, not guessed)."""
     windows = []
     for data in profile.windows:
         try:
             windows.append(weekly_windows.Window.from_dict(data))
         except ValueError:
             continue
+    return windows
+
+
+def contact_length() -> dt.timedelta:
+    """How long a check-in lasts: a safe slot leaves this much time inside a safe window."""
+    return dt.timedelta(minutes=settings.CHECKIN_MINUTES)
+
+
+def next_safe_slot(profile: SafeContactProfile, after: dt.datetime) -> dt.datetime | None:
+    """The earliest instant (UTC, on a whole minute) at or after ``after`` at which a whole
+    check-in fits inside one of the survivor's safe windows; None when there is none within
+    :data:`HORIZON`."""
+    after = after.replace(second=0, microsecond=0) + (
+        dt.timedelta(minutes=1) if after.second or after.microsecond else dt.timedelta(0)
+    )
+    return weekly_windows.next_safe_slot(
+        after,
+        profile_windows(profile),
+        profile.timezone,
+        contact_length(),
+        horizon_days=HORIZON.days,
+    )
+
+
+def contact_now(profile: SafeContactProfile, now: dt.datetime) -> ContactNow:
+    windows = profile_windows(profile)
     zone = ZoneInfo(profile.timezone)
-    intervals = weekly_windows.window_occurrences(now, now + HORIZON, windows, profile.timezone)
+    intervals = weekly_windows.window_occurrences(
+        now, now + HORIZON + contact_length(), windows, profile.timezone
+    )
     current = next((i for i in intervals if i[0] <= now < i[1]), None)
-    upcoming = next((i for i in intervals if i[0] > now), None)
+    # The next window is where the next safe slot falls, the same slot the check-in form offers
+    # (a window too short for a whole check-in is passed over).
+    slot = next_safe_slot(profile, current[1] if current else now)
+    upcoming = next((i for i in intervals if slot is not None and i[0] <= slot < i[1]), None)
+    if upcoming is not None and slot is not None:
+        upcoming = (slot, upcoming[1])
     return ContactNow(
         safe=current is not None,
         zone=profile.timezone,

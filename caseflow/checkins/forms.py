@@ -7,7 +7,7 @@ import datetime as dt
 import zoneinfo
 from typing import Any
 
-from crispy_forms.layout import HTML, Column, Fieldset, Layout, Row
+from crispy_forms.layout import HTML, Column, Fieldset, Layout, Row, Submit
 from django import forms
 from django.utils import timezone
 
@@ -158,8 +158,17 @@ class CheckInForm(forms.Form):
             self.fields["channel"].help_text = _("Safe channels: ") + ", ".join(
                 str(c[1]) for c in safe
             )
+            # Her only (or first) safe channel, unless one was asked for.
+            if not self.initial.get("channel"):
+                self.initial["channel"] = safe[0][0]
         self.helper = submit_helper(_("Schedule check-in"))
+        # Fills the date and time with the next safe slot; saves nothing.
+        # The date and time may still be empty: the browser must not hold the button back.
+        use_slot = Submit("use_slot", _("Use the next safe slot"), formnovalidate="formnovalidate")
+        use_slot.field_classes = "btn btn-secondary"
+        self.helper.add_input(use_slot)
         self.helper.layout = Layout(
+            HTML('{% include "checkins/_safe_times.html" %}'),
             "date",
             "time",
             "channel",
@@ -172,6 +181,13 @@ class CheckInForm(forms.Form):
             "days",
             "until",
         )
+
+    def warn_duplicate(self, message: str) -> None:
+        """Say that a check-in like this one is already booked, and offer to book it anyway."""
+        self.add_error(None, message)
+        anyway = Submit("confirm_duplicate", _("Schedule it anyway"))
+        anyway.field_classes = "btn btn-outline-danger"
+        self.helper.add_input(anyway)
 
     def words(self) -> str:
         """The repeat as currently chosen (the submitted values, else the initial ones)."""

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from caseflow.cases.models import CaseOwned
+from caseflow.cases.models import CaseOwned, Channel
 from caseflow.lib.encryption import EncryptedTextField
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -49,7 +49,7 @@ class CheckInSchedule(CaseOwned):
     rule = models.CharField(max_length=200)
     dtstart_local = models.CharField(max_length=16)  # "YYYY-MM-DDTHH:MM", wall time in tz
     tz = models.CharField(max_length=64)
-    channel = models.CharField(max_length=16)
+    channel = models.CharField(max_length=16, choices=Channel.choices)
     assignee = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="checkin_schedules"
     )
@@ -89,7 +89,7 @@ class CheckIn(CaseOwned):
         blank=True,
         related_name="occurrences",
     )
-    channel = models.CharField(max_length=16)
+    channel = models.CharField(max_length=16, choices=Channel.choices)
     due_at = models.DateTimeField()
     assignee = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="checkins"

@@ -307,3 +307,22 @@ def future_checkin_lines(case: Case) -> list[str]:
         % {"due": f"{timezone.localtime(row.due_at, zone):%d %b %Y %H:%M}"}
         for row in rows
     ]
+
+
+#: Two open check-ins on the same channel closer than this are probably one booked twice.
+TWIN_WITHIN = dt.timedelta(minutes=30)
+
+
+def open_twin(case, channel: str, due_at: dt.datetime) -> CheckIn | None:
+    """An open check-in of ``case`` on ``channel`` within :data:`TWIN_WITHIN` of ``due_at``."""
+    return (
+        CheckIn.objects.open()
+        .filter(
+            case=case,
+            channel=channel,
+            due_at__gt=due_at - TWIN_WITHIN,
+            due_at__lt=due_at + TWIN_WITHIN,
+        )
+        .order_by("due_at")
+        .first()
+    )

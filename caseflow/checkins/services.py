@@ -21,6 +21,7 @@ from caseflow import policy
 from caseflow.accounts import zones
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
+from caseflow.cases import contact
 from caseflow.cases import services as case_services
 from caseflow.cases.models import Case, Channel, SafeContactProfile
 from caseflow.checkins.models import (
@@ -78,7 +79,7 @@ def format_local(moment: dt.datetime, tz: str) -> str:
 
 
 def checkin_duration() -> dt.timedelta:
-    return dt.timedelta(minutes=settings.CHECKIN_MINUTES)
+    return contact.contact_length()
 
 
 def profile_for(case: Case) -> SafeContactProfile | None:
@@ -89,13 +90,7 @@ def profile_for(case: Case) -> SafeContactProfile | None:
 
 
 def profile_windows(profile: SafeContactProfile) -> list[weekly_windows.Window]:
-    windows = []
-    for data in profile.windows:
-        try:
-            windows.append(weekly_windows.Window.from_dict(data))
-        except ValueError:
-            continue
-    return windows
+    return contact.profile_windows(profile)
 
 
 def slot_problem(profile: SafeContactProfile | None, due_at: dt.datetime, channel: str) -> str:
@@ -113,13 +108,8 @@ def slot_problem(profile: SafeContactProfile | None, due_at: dt.datetime, channe
 
 
 def next_safe(profile: SafeContactProfile, after: dt.datetime) -> dt.datetime | None:
-    # Slots start on a whole minute.
-    after = after.replace(second=0, microsecond=0) + (
-        dt.timedelta(minutes=1) if after.second or after.microsecond else dt.timedelta(0)
-    )
-    return weekly_windows.next_safe_slot(
-        after, profile_windows(profile), profile.timezone, checkin_duration()
-    )
+    """The next safe slot, as the case page shows it (:func:`contact.next_safe_slot`)."""
+    return contact.next_safe_slot(profile, after)
 
 
 #: How long before its due time an outcome may be recorded (an advocate may call a little early;

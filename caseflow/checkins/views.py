@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from icalendar import Calendar, Event
@@ -23,13 +24,14 @@ from caseflow import policy
 from caseflow.accounts import zones
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.audit.services import record
+from caseflow.cases import contact
 from caseflow.cases.calendar import PER_SOURCE as CALENDAR_PER_SOURCE
 from caseflow.cases.calendar import registered_sources as calendar_sources
-from caseflow.cases.models import Case
+from caseflow.cases.models import Case, Channel
 from caseflow.cases.pages import case_page
 from caseflow.cases.today import staff_zone
 from caseflow.checkins import proposals as checkin_proposals
-from caseflow.checkins import selectors, services
+from caseflow.checkins import safe_times, selectors, services
 from caseflow.checkins.forms import (
     CheckInForm,
     FollowUpForm,
@@ -137,6 +139,30 @@ def _checkin_form_context(case):
     }
 
 
+def _with_next_slot(request: HttpRequest, profile, channels: list[str], now: dt.datetime):
+    """The form's values as sent, with the date and time of the next safe slot (and a safe
+    channel), and what to say about it."""
+    post = request.POST
+    initial: dict[str, object] = {
+        name: post.get(name, "")[:40]
+        for name in ("date", "time", "channel", "assignee", "repeat", "until")
+    }
+    initial["days"] = post.getlist("days")[:7]
+    if profile is None:
+        return initial, _(
+            "This case has no safe-contact profile yet: record one before scheduling."
+        )
+    slot = contact.next_safe_slot(profile, now)
+    if slot is None:
+        return initial, _("There is no safe slot in the next two weeks.")
+    local = slot.astimezone(ZoneInfo(profile.timezone))
+    initial["date"] = local.date().isoformat()
+    initial["time"] = local.strftime("%H:%M")
+    if initial["channel"] not in channels and channels:
+        initial["channel"] = next(c for c in Channel.values if c in channels)
+    return initial, _("The next safe slot is filled in. Nothing is saved until you schedule it.")
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("edit")
@@ -147,34 +173,61 @@ def checkin_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     for name in ("date", "time", "channel"):
         if request.GET.get(name):
             initial[name] = request.GET[name][:20]
-    form = CheckInForm(
-        request.POST or None,
-        initial=initial,
-        assignees=assignees,
-        tz=extra["tz"],
-        channels=extra["channels"],
-    )
+    profile = extra["profile"]
+    now = timezone.now()
+    slot_note = ""
+    if request.method == "POST" and "use_slot" in request.POST:
+        # Fill in the next safe slot and show the form again: nothing is checked or saved yet.
+        initial, slot_note = _with_next_slot(request, profile, extra["channels"], now)
+        form = CheckInForm(
+            initial=initial, assignees=assignees, tz=extra["tz"], channels=extra["channels"]
+        )
+    else:
+        form = CheckInForm(
+            request.POST or None,
+            initial=initial,
+            assignees=assignees,
+            tz=extra["tz"],
+            channels=extra["channels"],
+        )
     offer = None
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and "use_slot" not in request.POST and form.is_valid():
         d = form.cleaned_data
-        try:
-            with transaction.atomic():
-                services.checkin_schedule(
-                    actor=request.user,
-                    case=case,
-                    due_local=dt.datetime.combine(d["date"], d["time"]),
-                    channel=d["channel"],
-                    assignee=d["assignee"],
-                    rule=d["rrule"],
+        due_local = dt.datetime.combine(d["date"], d["time"])
+        twin = None
+        if "confirm_duplicate" not in request.POST:
+            twin = selectors.open_twin(case, d["channel"], services.to_utc(due_local, extra["tz"]))
+        if twin is not None:
+            when = twin.due_at.astimezone(ZoneInfo(extra["tz"]))
+            form.warn_duplicate(
+                _(
+                    "A check-in by %(channel)s is already booked for %(when)s their time. "
+                    "Nothing was saved: change the time, or schedule this one as well."
                 )
-        except services.UnsafeSlot as exc:
-            form.add_error(None, exc.full_message())
-            offer = exc.next_slot_local
-        except ValidationError as exc:
-            form.add_error(None, exc.messages[0])
+                % {
+                    "channel": twin.get_channel_display().lower(),
+                    "when": date_format(when, "D j M, H:i"),
+                }
+            )
         else:
-            messages.success(request, _("Check-in scheduled."))
-            return redirect("cases:detail", case.public_id)
+            try:
+                with transaction.atomic():
+                    services.checkin_schedule(
+                        actor=request.user,
+                        case=case,
+                        due_local=due_local,
+                        channel=d["channel"],
+                        assignee=d["assignee"],
+                        rule=d["rrule"],
+                    )
+            except services.UnsafeSlot as exc:
+                form.add_error(None, exc.full_message())
+                offer = exc.next_slot_local
+            except ValidationError as exc:
+                form.add_error(None, exc.messages[0])
+            else:
+                messages.success(request, _("Check-in scheduled."))
+                return redirect("cases:detail", case.public_id)
     if request.method == "GET":
         record("case.view", actor=request.user, case=case, obj=case, detail={"page": "checkin_new"})
     return render(
@@ -185,6 +238,8 @@ def checkin_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "case": case,
             "offer": offer,
             "title": _("Schedule a check-in"),
+            "safe_times": safe_times.safe_times(profile, now) if profile else None,
+            "slot_note": slot_note,
             "repeat_words": form.words(),
             "repeat_words_data": repeat_words_data(),
             **extra,
