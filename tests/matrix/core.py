@@ -46,6 +46,26 @@ ROWS: dict[str, Row] = {
         GET=expect(302, anonymous=200, deactivated=200),
         POST=expect(302, anonymous=200, deactivated=200),
     ),
+    # Sign-in at an agency's identity provider. The cast's agency has none: its address sends
+    # everyone to the password sign-in, starting is not found, a callback nobody started is
+    # refused, and re-authenticating goes to the password one (or to sign in).
+    "accounts:agency_login": Row(
+        GET=expect(302, anonymous=302, deactivated=302),
+        POST=expect(405, anonymous=405, deactivated=405),
+        kwargs="call",
+        url=lambda cast, case: reverse("accounts:agency_login", args=[cast.agency.slug]),
+    ),
+    "accounts:provider_start": Row(
+        GET=expect(405, anonymous=405, deactivated=405),
+        POST=expect(404, anonymous=404, deactivated=404),
+        kwargs="call",
+        url=lambda cast, case: reverse("accounts:provider_start", args=[cast.agency.slug]),
+    ),
+    "accounts:provider_callback": Row(
+        GET=expect(403, anonymous=403, deactivated=403),
+        POST=expect(405, anonymous=405, deactivated=405),
+    ),
+    "accounts:provider_reauth": Row(GET=expect(302), POST=expect(302)),
     "accounts:logout": Row(GET=expect(405, anonymous=405, deactivated=405), POST=expect(302)),
     "accounts:keep_alive": Row(GET=expect(405, anonymous=405, deactivated=405), POST=expect(204)),
     "agency:staff_list": Row(GET=expect(403, agency_admin=200), POST=NOT_ALLOWED),
