@@ -25,6 +25,15 @@ def _cover_url(cast) -> str:
     return reverse("cases:cover_end", args=[cover.public_id])
 
 
+def _provider_group_url(cast, case) -> str:
+    from caseflow.accounts.models import ProviderGroup, Role
+
+    group, _ = ProviderGroup.objects.get_or_create(
+        agency=cast.agency, name="caseworkers", defaults={"role": Role.ADVOCATE}
+    )
+    return reverse("agency:provider_group_delete", args=[group.pk])
+
+
 ROWS: dict[str, Row] = {
     "dashboard": Row(
         GET=expect(200),
@@ -77,6 +86,17 @@ ROWS: dict[str, Row] = {
         GET=expect(403, agency_admin=200),
         POST=expect(403, agency_admin=200),
         kwargs="user",
+        reauth=("POST",),
+    ),
+    # Which groups of the agency's identity provider give which role: the agency admin only.
+    "agency:provider_groups": Row(
+        GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), reauth=("POST",)
+    ),
+    "agency:provider_group_delete": Row(
+        GET=expect(405, anonymous=405, deactivated=405),
+        POST=expect(403, agency_admin=302),
+        kwargs="call",
+        url=_provider_group_url,
         reauth=("POST",),
     ),
     "agency:time_zone": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
