@@ -85,7 +85,11 @@ def start(
     """Send the browser to the provider. A re-authentication asks the provider to sign the
     person in again (``prompt=login``, ``max_age=0``)."""
     request.session[PENDING] = {"agency": provider.agency_id, "reauth": reauth}
-    extra: dict[str, Any] = {"prompt": "login", "max_age": 0} if reauth else {}
+    # ``access_type=offline`` is how Google gives the refresh token the recheck needs; other
+    # providers ignore it (they take ``offline_access`` among the scopes).
+    extra: dict[str, Any] = {"access_type": "offline"}
+    if reauth:
+        extra.update(prompt="login", max_age=0)
     return _client(provider).authorize_redirect(request, redirect_uri, **extra)
 
 
@@ -228,11 +232,13 @@ def finish(request: HttpRequest) -> Outcome:
             ).exists()
         ):
             raise Refused("other_person")
-        request.session[REAUTH_AT] = sf.now_ts()
         if mfa:
             request.session[sf.PROVIDER_MFA] = True
             sf.mark_recent_auth(request)
             record("security.reauth", actor=user, detail={"via": "provider"})
+        else:
+            # Signed in again at the provider; caseflow's code is still to come.
+            request.session[REAUTH_AT] = sf.now_ts()
         return Outcome(user=user, mfa=mfa, reauth=True)  # type: ignore[arg-type]
     user, _created = _user_for(provider, claims, refresh_token)
     identity = ProviderIdentity.objects.get(issuer=claims["iss"], subject=str(claims["sub"]))

@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from caseflow.accounts import oidc
 from caseflow.accounts import second_factor as sf
@@ -48,8 +48,11 @@ def agency_login(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "accounts/agency_login.html", {"agency": agency})
 
 
-@require_POST
+@require_http_methods(["GET"])
 def provider_start(request: HttpRequest, slug: str) -> HttpResponse:
+    """Off to the provider. A link, not a form: a form's redirect to another site is blocked by
+    the pages' ``form-action 'self'``. Starting changes nothing here but the person's own
+    session, and the answer is only taken in the session that started it (``state``)."""
     agency = get_object_or_404(Agency, slug=slug)
     provider = oidc.provider_of(agency)
     if provider is None:

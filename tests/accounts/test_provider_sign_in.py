@@ -52,7 +52,7 @@ def idp(db):
 
 def _sign_in(client, running, agency, username: str):
     """Caseflow's start, the provider's sign-in, and caseflow's callback."""
-    start = client.post(reverse("accounts:provider_start", args=[agency.slug]))
+    start = client.get(reverse("accounts:provider_start", args=[agency.slug]))
     assert start.status_code == 302
     back = running.sign_in(start["Location"], username)
     if not back:
@@ -109,7 +109,7 @@ def test_no_mapped_group_is_refused_with_a_clear_page(client, idp):
 def test_a_forged_or_replayed_callback_is_refused(client, idp):
     running, agency, _team = idp
     running.person("dina", groups=["advocates-north"], mfa=True)
-    start = client.post(reverse("accounts:provider_start", args=[agency.slug]))
+    start = client.get(reverse("accounts:provider_start", args=[agency.slug]))
     back = running.sign_in(start["Location"], "dina")
     parts = urlsplit(back)
     wrong_state = parts.query.replace("state=", "state=x")
@@ -151,7 +151,7 @@ def test_agency_without_provider_keeps_password_sign_in(client, db):
     assert client.get(reverse("accounts:agency_login", args=[agency.slug]))["Location"] == reverse(
         "accounts:login"
     )
-    assert client.post(reverse("accounts:provider_start", args=[agency.slug])).status_code == 404
+    assert client.get(reverse("accounts:provider_start", args=[agency.slug])).status_code == 404
     user = staff(agency)
     user.set_password("a long password for this")
     user.save()
@@ -160,3 +160,33 @@ def test_agency_without_provider_keeps_password_sign_in(client, db):
         {"username": user.username, "password": "a long password for this"},
     )
     assert response.status_code == 302
+
+
+def test_confirming_identity_again_goes_back_to_the_provider(client, idp, settings):
+    running, agency, _team = idp
+    running.person("gail", groups=["advocates-north"], mfa=True)
+    _sign_in(client, running, agency, "gail")
+    session = client.session
+    session[sf.RECENT_AUTH_AT] = sf.now_ts() - settings.RECENT_AUTH_MINUTES * 60 - 1
+    session.save()
+    response = client.get(reverse("accounts:reauth") + "?next=/accounts/security/")
+    assert response["Location"].startswith(reverse("accounts:provider_reauth"))
+    to_provider = client.get(response["Location"])
+    assert to_provider["Location"].startswith(running.issuer)
+    assert "prompt=login" in to_provider["Location"]
+    back = urlsplit(running.sign_in(to_provider["Location"], "gail"))
+    answer = client.get(f"{back.path}?{back.query}")
+    assert answer["Location"] == "/accounts/security/"
+    assert now_recent(client)
+    # Someone else signing in at the provider does not confirm her.
+    running.person("hana", groups=["advocates-north"], mfa=True)
+    to_provider = client.get(reverse("accounts:provider_reauth"))
+    back = urlsplit(running.sign_in(to_provider["Location"], "hana"))
+    assert client.get(f"{back.path}?{back.query}").status_code == 403
+
+
+def now_recent(client) -> bool:
+    from django.conf import settings
+
+    at = client.session.get(sf.RECENT_AUTH_AT)
+    return at is not None and sf.now_ts() - float(at) < settings.RECENT_AUTH_MINUTES * 60

@@ -65,8 +65,8 @@ ROWS: dict[str, Row] = {
         url=lambda cast, case: reverse("accounts:agency_login", args=[cast.agency.slug]),
     ),
     "accounts:provider_start": Row(
-        GET=expect(405, anonymous=405, deactivated=405),
-        POST=expect(404, anonymous=404, deactivated=404),
+        GET=expect(404, anonymous=404, deactivated=404),
+        POST=expect(405, anonymous=405, deactivated=405),
         kwargs="call",
         url=lambda cast, case: reverse("accounts:provider_start", args=[cast.agency.slug]),
     ),

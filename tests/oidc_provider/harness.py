@@ -5,6 +5,7 @@ would."""
 from __future__ import annotations
 
 import atexit
+import html
 import os
 import re
 import secrets
@@ -75,32 +76,38 @@ class Provider:
         )
 
     def sign_in(self, authorize_url: str, username: str, password: str = "provider-pass") -> str:
-        """Sign in at the provider as a browser would, and return where it sends the browser
-        back (caseflow's callback, with the code and state), or ``""`` when it refuses."""
+        """Follow the provider as a browser would, signing in where it asks, and return where
+        it sends the browser back (caseflow's callback, with the code and state), or ``""``
+        when it refuses the person."""
         browser = requests.Session()
-        page = browser.get(f"{self.url}/login/", timeout=10)
-        csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
-        assert csrf is not None
-        next_path = authorize_url[len(self.url) :]
-        answer = browser.post(
-            f"{self.url}/login/",
-            data={
-                "csrfmiddlewaretoken": csrf.group(1),
-                "username": username,
-                "password": password,
-                "next": next_path,
-            },
-            headers={"Referer": f"{self.url}/login/"},
-            allow_redirects=False,
-            timeout=10,
-        )
-        if answer.status_code != 302:
-            return ""
-        answer = browser.get(
-            urljoin(self.url, answer.headers["Location"]), allow_redirects=False, timeout=10
-        )
-        assert answer.status_code == 302, answer.text[:500]
-        return answer.headers["Location"]
+        url, signed_in = authorize_url, False
+        for _step in range(10):
+            answer = browser.get(url, allow_redirects=False, timeout=10)
+            if answer.status_code == 302:
+                url = urljoin(url, answer.headers["Location"])
+                if not url.startswith(self.url):
+                    return url
+                continue
+            csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', answer.text)
+            next_field = re.search(r'name="next" value="([^"]*)"', answer.text)
+            assert csrf is not None and not signed_in, answer.text[:500]
+            posted = browser.post(
+                url,
+                data={
+                    "csrfmiddlewaretoken": csrf.group(1),
+                    "username": username,
+                    "password": password,
+                    "next": html.unescape(next_field.group(1)) if next_field else "",
+                },
+                headers={"Referer": url},
+                allow_redirects=False,
+                timeout=10,
+            )
+            if posted.status_code != 302:
+                return ""
+            signed_in = True
+            url = urljoin(url, posted.headers["Location"])
+        raise AssertionError("the provider kept redirecting")
 
 
 _provider: Provider | None = None
