@@ -63,6 +63,19 @@ def provider_of(agency: Agency) -> IdentityProvider | None:
     return IdentityProvider.objects.filter(agency=agency, enabled=True).first()
 
 
+def provider_set_up(agency: Agency) -> IdentityProvider | None:
+    """The agency's provider, switched on or not (for its settings page)."""
+    return IdentityProvider.objects.filter(agency=agency).first()
+
+
+def groups_of(agency: Agency) -> list[ProviderGroup]:
+    return list(ProviderGroup.objects.filter(agency=agency).select_related("team"))
+
+
+def identity_of(user: User) -> ProviderIdentity | None:
+    return ProviderIdentity.objects.filter(user_id=user.pk).first()
+
+
 def _client(provider: IdentityProvider) -> DjangoOAuth2App:
     name = f"agency-{provider.agency_id}"
     return DjangoOAuth2App(

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 from caseflow.accounts import oidc
 from caseflow.accounts import second_factor as sf
 from caseflow.accounts.forms import CodeForm
-from caseflow.accounts.models import Agency, ProviderIdentity
+from caseflow.accounts.models import Agency
 from caseflow.audit.services import record
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -91,7 +91,7 @@ def provider_reauth(request: HttpRequest) -> HttpResponse:
     signs them in again, then (unless it checked a second factor) caseflow asks for a code."""
     if not request.user.is_authenticated:
         return redirect("accounts:login")
-    identity = ProviderIdentity.objects.filter(user_id=request.user.pk).first()
+    identity = oidc.identity_of(request.user)  # type: ignore[arg-type]
     membership = request.user.membership_or_none  # type: ignore[union-attr]
     provider = oidc.provider_of(membership.agency) if membership else None
     if identity is None or provider is None:

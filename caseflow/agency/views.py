@@ -14,15 +14,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
 from caseflow.accounts import language as language_settings
-from caseflow.accounts import zones
+from caseflow.accounts import oidc, zones
 from caseflow.accounts.http import AuthenticatedRequest
-from caseflow.accounts.models import (
-    IdentityProvider,
-    ProviderGroup,
-    advocate_title,
-    role_words,
-    set_advocate_title,
-)
+from caseflow.accounts.models import advocate_title, role_words, set_advocate_title
 from caseflow.accounts.overview import settings_overview
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.agency import services
@@ -298,14 +292,14 @@ def provider_groups(request: AuthenticatedRequest) -> HttpResponse:
         )
         messages.success(request, _("Saved. It applies from each person's next sign-in."))
         return redirect("agency:provider_groups")
-    groups = ProviderGroup.objects.filter(agency=agency).select_related("team")
+    groups = oidc.groups_of(agency)
     return render(
         request,
         "agency/provider_groups.html",
         {
             "form": form,
             "groups": [(g, role_words(g.role, agency.pk)) for g in groups],
-            "provider": IdentityProvider.objects.filter(agency=agency).first(),
+            "provider": oidc.provider_set_up(agency),
         },
     )
 
