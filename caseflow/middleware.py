@@ -103,6 +103,48 @@ class ActiveMembershipMiddleware:
         return self.get_response(request)
 
 
+class ProviderRecheckMiddleware:
+    """Someone who signed in at their agency's identity provider is asked about there again
+    every ``OIDC_RECHECK_SECONDS``: switched off at the provider, their session ends. A provider
+    that cannot be reached is given one more period before the session ends too."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from caseflow.accounts import oidc
+
+        user = request.user
+        identity = request.session.get(oidc.IDENTITY) if user.is_authenticated else None
+        if identity is not None:
+            from caseflow.accounts import second_factor as sf
+
+            now = sf.now_ts()
+            checked = float(request.session.get(oidc.CHECKED_AT) or 0)
+            if now - checked >= settings.OIDC_RECHECK_SECONDS:
+                allowed = oidc.still_allowed(identity)
+                unreachable_too_long = (
+                    allowed is None and now - checked >= 2 * settings.OIDC_RECHECK_SECONDS
+                )
+                if allowed:
+                    request.session[oidc.CHECKED_AT] = now
+                elif allowed is False or unreachable_too_long:
+                    from django.contrib import messages
+
+                    from caseflow.audit.services import record
+
+                    record("session.revoked", actor=user, detail={"reason": "provider"})
+                    logout(request)
+                    messages.info(
+                        request,
+                        gettext(
+                            "Your agency's sign-in service no longer lets this account in. "
+                            "You are signed out."
+                        ),
+                    )
+        return self.get_response(request)
+
+
 class AgencyTimeZoneMiddleware:
     """The one time rule: every page is read and written in the staff's agency's time zone
     (the default zone before sign-in), so times are shown and typed as staff live them."""

@@ -167,6 +167,8 @@ MIDDLEWARE = [
     "caseflow.middleware.ErrorPageMiddleware",
     "caseflow.middleware.RequestSizeLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # After the messages: a person signed out here is told why on the sign-in page.
+    "caseflow.middleware.ProviderRecheckMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "caseflow.middleware.NoStoreMiddleware",
@@ -312,6 +314,18 @@ SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Strict"
 SESSION_COOKIE_AGE = env_int("SESSION_ABSOLUTE_SECONDS", 12 * 3600)
 SESSION_IDLE_SECONDS = env_int("SESSION_IDLE_SECONDS", 15 * 60)
+# Sign-in at an agency's identity provider: how often a session asks the provider again whether
+# the person is still allowed in, and which ``acr`` values say the provider checked a second
+# factor (an ``amr`` of mfa, otp, hwk and the like says so too).
+OIDC_RECHECK_SECONDS = env_int("OIDC_RECHECK_SECONDS", 300)
+OIDC_MFA_ACR_VALUES = tuple(
+    v
+    for v in os.environ.get(
+        "OIDC_MFA_ACR_VALUES",
+        "http://schemas.openid.net/pape/policies/2007/06/multi-factor,mfa",
+    ).split(",")
+    if v
+)
 # Unsaved text of long forms, kept on the server (encrypted, author only) for this many days.
 DRAFT_DAYS = env_int("DRAFT_DAYS", 7)
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True

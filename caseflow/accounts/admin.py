@@ -15,7 +15,7 @@ from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
 
-from caseflow.accounts.models import Agency, Membership, Role, Team, User
+from caseflow.accounts.models import Agency, IdentityProvider, Membership, Role, Team, User
 
 CASEWORK_ROLES = frozenset({Role.ADVOCATE, Role.SUPERVISOR, Role.AUDITOR})
 NO_CASEWORK_BY_OPERATORS = (
@@ -83,3 +83,52 @@ class TeamAdmin(admin.ModelAdmin):
     list_display = ("name", "agency")
     list_filter = ("agency",)
     filter_horizontal = ("members",)
+
+
+class IdentityProviderForm(forms.ModelForm):
+    """The client secret is written, never shown: left empty, the one kept stays."""
+
+    issuer = forms.URLField(
+        max_length=300,
+        assume_scheme="https",
+        help_text="The provider's issuer; its discovery document is read from "
+        "<issuer>/.well-known/openid-configuration.",
+    )
+
+    client_secret = forms.CharField(
+        required=False,
+        widget=forms.PasswordInput(render_value=False),
+        help_text="Leave empty to keep the secret already saved.",
+    )
+
+    class Meta:
+        model = IdentityProvider
+        fields = ("agency", "issuer", "client_id", "client_secret", "scopes", "enabled")
+
+    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.initial["client_secret"] = ""
+
+    def clean_client_secret(self) -> str:
+        secret = self.cleaned_data.get("client_secret") or ""
+        if not secret and self.instance.pk is None:
+            raise forms.ValidationError("The provider's client secret is needed.")
+        return secret
+
+    def save(self, commit: bool = True):  # type: ignore[no-untyped-def]
+        secret = self.cleaned_data.get("client_secret")
+        obj = super().save(commit=False)
+        if not secret and obj.pk is not None:
+            obj.client_secret = IdentityProvider.objects.get(pk=obj.pk).client_secret
+        if commit:
+            obj.save()
+        return obj
+
+
+@admin.register(IdentityProvider)
+class IdentityProviderAdmin(admin.ModelAdmin):
+    """An agency's identity provider (OpenID Connect). Which of its groups gives which role is
+    kept by the agency admin, on the agency's settings."""
+
+    form = IdentityProviderForm
+    list_display = ("agency", "issuer", "enabled")

@@ -1,10 +1,13 @@
 """Agencies (tenants), teams, staff and their roles."""
 
+from cryptography.fernet import MultiFernet
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext
 
+from caseflow.lib import encryption
+from caseflow.lib.encryption import EncryptedTextField
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.lib.softcache import forget, remember
 
@@ -171,3 +174,73 @@ class LanguageSetting(models.Model):
                 name="language_one_per_agency",
             ),
         ]
+
+
+class IdentityProvider(models.Model):
+    """An agency's own identity provider (OpenID Connect), set up by the operators. With one,
+    the agency's staff sign in there; agencies without one keep caseflow's password sign-in."""
+
+    agency = models.OneToOneField(
+        Agency, on_delete=models.CASCADE, related_name="identity_provider"
+    )
+    #: The issuer; its discovery document is at ``<issuer>/.well-known/openid-configuration``.
+    issuer = models.URLField(max_length=300)
+    client_id = models.CharField(max_length=300)
+    #: Kept encrypted with the deployment's keys (the token request needs it back).
+    client_secret = EncryptedTextField()
+    kept_encrypted_fields = ("client_secret",)
+    #: What caseflow asks for; ``offline_access`` (or the provider's own way) brings the
+    #: refresh token the periodic recheck uses.
+    scopes = models.CharField(max_length=300, default="openid profile email offline_access")
+    enabled = models.BooleanField(default=True)
+
+    def __str__(self) -> str:
+        return f"{self.agency}: {self.issuer}"
+
+    def data_key(self) -> MultiFernet:
+        return encryption.master()
+
+    @property
+    def discovery_url(self) -> str:
+        return self.issuer.rstrip("/") + "/.well-known/openid-configuration"
+
+
+class ProviderGroup(models.Model):
+    """One group the provider names in its ``groups`` claim, and the role (and team) it gives
+    in caseflow. Kept by the agency admin."""
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="provider_groups")
+    name = models.CharField(max_length=200)
+    role = models.CharField(max_length=20, choices=Role.choices)
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["agency", "name"], name="provider_group_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ProviderIdentity(models.Model):
+    """Who a member of staff is at their agency's provider (issuer and subject), and the
+    refresh token that lets caseflow ask again whether they are still allowed in."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="provider_identities")
+    issuer = models.CharField(max_length=300)
+    subject = models.CharField(max_length=255)
+    refresh_token = EncryptedTextField(blank=True, default="")
+    kept_encrypted_fields = ("refresh_token",)
+    signed_in_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["issuer", "subject"], name="provider_identity_unique")
+        ]
+
+    def data_key(self) -> MultiFernet:
+        return encryption.master()

@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 
 from caseflow.accounts import language, zones
-from caseflow.accounts.models import Agency, Team, User
+from caseflow.accounts.models import Agency, IdentityProvider, Team, User
 
 
 def settings_overview(agency: Agency) -> dict[str, Any]:
@@ -20,5 +20,6 @@ def settings_overview(agency: Agency) -> dict[str, Any]:
         ).count(),
         "team_count": Team.objects.filter(agency=agency).count(),
         "language_name": dict(settings.LANGUAGES).get(chosen, chosen),
+        "has_provider": IdentityProvider.objects.filter(agency=agency, enabled=True).exists(),
         "zone_name": zones.agency_zone(agency).key if agency.time_zone else "",
     }

@@ -38,6 +38,8 @@ RECENT_AUTH_AT = "caseflow_recent_auth_at"
 SESSION_EPOCH = "session_epoch"
 REAUTH_FAILURES = "caseflow_reauth_failures"
 REAUTH_FAILURE_LIMIT = 5
+# Set when the agency's identity provider said, in the ID token, that it checked a second factor.
+PROVIDER_MFA = "caseflow_provider_mfa"
 
 
 def now_ts() -> float:
@@ -59,6 +61,8 @@ def second_factor_done(request: HttpRequest) -> bool:
     user = request.user
     # django-otp's middleware gives the user ``is_verified``.
     verified = user.is_authenticated and user.is_verified()  # type: ignore[union-attr,attr-defined]
+    if user.is_authenticated and request.session.get(PROVIDER_MFA):
+        return True
     return bool(verified or (user.is_authenticated and demo_exempt(user)))
 
 

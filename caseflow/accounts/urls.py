@@ -1,6 +1,6 @@
 from django.urls import path
 
-from caseflow.accounts import views
+from caseflow.accounts import provider_views, views
 
 app_name = "accounts"
 
@@ -19,4 +19,16 @@ urlpatterns = [
     path(f"{ACCOUNTS}logout-everywhere/", views.logout_everywhere, name="logout_everywhere"),
     path(f"{ACCOUNTS}password/", views.password_change, name="password_change"),
     path(f"{ACCOUNTS}link/<str:uidb64>/<str:token>/", views.account_link, name="link"),
+    path(f"{ACCOUNTS}agency/<slug:slug>/", provider_views.agency_login, name="agency_login"),
+    path(
+        f"{ACCOUNTS}agency/<slug:slug>/start/",
+        provider_views.provider_start,
+        name="provider_start",
+    ),
+    path(
+        f"{ACCOUNTS}provider/callback/",
+        provider_views.provider_callback,
+        name="provider_callback",
+    ),
+    path(f"{ACCOUNTS}provider/reauth/", provider_views.provider_reauth, name="provider_reauth"),
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import io
+from urllib.parse import urlencode
 
 import qrcode
 import qrcode.image.svg
@@ -12,6 +13,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -167,6 +169,10 @@ def enrol_qr(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def reauth(request: AuthenticatedRequest) -> HttpResponse:
+    if not request.user.has_usable_password() and request.user.provider_identities.exists():
+        # Someone who signs in at their agency's provider confirms who they are there.
+        target = reverse("accounts:provider_reauth")
+        return redirect(f"{target}?{urlencode({'next': _next_url(request)})}")
     form = ReauthForm(request.POST or None, code_required=not sf.demo_exempt(request.user))
     if request.method == "POST" and form.is_valid():
         if sf.reauthenticate(

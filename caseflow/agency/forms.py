@@ -143,3 +143,38 @@ class TimeZoneForm(forms.Form):
         keep = (self.initial or {}).get("time_zone", "")
         self.fields["time_zone"].choices = zones.zone_choices(keep)  # type: ignore[attr-defined]
         self.helper = submit_helper(_("Save the time zone"))
+
+
+class ProviderGroupForm(forms.Form):
+    """One group of the agency's identity provider, and the role (and team) it gives."""
+
+    name = forms.CharField(
+        max_length=200,
+        label=_("Group at your identity provider"),
+        help_text=_("Exactly as the provider names it (for Microsoft Entra ID, the group's ID)."),
+    )
+    role = forms.ChoiceField(choices=Role.choices, label=_("Role in caseflow"))
+    team = forms.ModelChoiceField(
+        queryset=Team.objects.none(), required=False, label=_("Team"), empty_label=_("No team")
+    )
+
+    def __init__(self, *args, teams, agency_id: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.agency_id = agency_id
+        team = self.fields["team"]
+        assert isinstance(team, forms.ModelChoiceField)
+        team.queryset = teams
+        role = self.fields["role"]
+        assert isinstance(role, forms.ChoiceField)
+        role.choices = [(value, role_words(value, agency_id)) for value in Role.values]
+        self.helper = submit_helper(_("Add"))
+
+    def clean_name(self) -> str:
+        from caseflow.accounts.models import ProviderGroup
+
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError(_("Give the group's name."))
+        if ProviderGroup.objects.filter(agency_id=self.agency_id, name=name).exists():
+            raise forms.ValidationError(_("This group already gives a role. Remove it first."))
+        return name

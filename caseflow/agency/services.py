@@ -24,7 +24,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from caseflow import policy
 from caseflow.accounts import links
 from caseflow.accounts.credentials import credentials_revoke
-from caseflow.accounts.models import Agency, Membership, Role, Team, User
+from caseflow.accounts.models import Agency, Membership, ProviderGroup, Role, Team, User
 from caseflow.audit.services import record
 from caseflow.cases.drafts import drafts_forget_user
 from caseflow.cases.reassign import open_primary_cases
@@ -320,3 +320,35 @@ def agency_time_zone_save(*, actor: User, time_zone: str) -> Agency:
         detail={"before": before, "after": time_zone},
     )
     return agency
+
+
+@transaction.atomic
+def provider_group_add(*, actor: User, name: str, role: str, team: Team | None) -> ProviderGroup:
+    """Staff in provider group ``name`` get ``role`` (and ``team``) from their next sign-in."""
+    agency_id = _admin_agency(actor)
+    if team is not None and team.agency_id != agency_id:
+        raise PermissionDenied
+    group = ProviderGroup.objects.create(agency_id=agency_id, name=name, role=Role(role), team=team)
+    record(
+        "security.provider_groups_change",
+        actor=actor,
+        object_type="providergroup",
+        object_id=str(group.pk),
+        detail={"change": "add", "role": group.role},
+    )
+    return group
+
+
+@transaction.atomic
+def provider_group_delete(*, actor: User, group_id: int) -> bool:
+    agency_id = _admin_agency(actor)
+    deleted, _ = ProviderGroup.objects.filter(agency_id=agency_id, pk=group_id).delete()
+    if deleted:
+        record(
+            "security.provider_groups_change",
+            actor=actor,
+            object_type="providergroup",
+            object_id=str(group_id),
+            detail={"change": "delete"},
+        )
+    return bool(deleted)

@@ -26,4 +26,10 @@ urlpatterns = [
     path(f"{ACCOUNTS}teams/<int:team_id>/", views.team_edit, name="team_edit"),
     path(f"{ACCOUNTS}language/", views.language, name="language"),
     path(f"{ACCOUNTS}agency-language/", views.agency_language, name="agency_language"),
+    path(f"{ACCOUNTS}provider-groups/", views.provider_groups, name="provider_groups"),
+    path(
+        f"{ACCOUNTS}provider-groups/<int:group_id>/delete/",
+        views.provider_group_delete,
+        name="provider_group_delete",
+    ),
 ]

@@ -14,15 +14,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
 from caseflow.accounts import language as language_settings
-from caseflow.accounts import zones
+from caseflow.accounts import oidc, zones
 from caseflow.accounts.http import AuthenticatedRequest
-from caseflow.accounts.models import advocate_title, set_advocate_title
+from caseflow.accounts.models import advocate_title, role_words, set_advocate_title
 from caseflow.accounts.overview import settings_overview
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.agency import services
 from caseflow.agency.forms import (
     AgencyLanguageForm,
     LanguageForm,
+    ProviderGroupForm,
     StaffForm,
     TeamForm,
     TimeZoneForm,
@@ -268,3 +269,47 @@ def time_zone(request: AuthenticatedRequest) -> HttpResponse:
         "agency/time_zone.html",
         {"form": form, "agency": agency, "chosen": bool(agency.time_zone)},
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=("POST",))
+def provider_groups(request: AuthenticatedRequest) -> HttpResponse:
+    """Which groups of the agency's identity provider give which role and team in caseflow."""
+    _require_admin(request)
+    agency = request.user.membership.agency
+    form = ProviderGroupForm(
+        request.POST or None,
+        teams=policy.agency_teams(request.user),
+        agency_id=agency.pk,
+    )
+    if request.method == "POST" and form.is_valid():
+        services.provider_group_add(
+            actor=request.user,
+            name=form.cleaned_data["name"],
+            role=form.cleaned_data["role"],
+            team=form.cleaned_data["team"],
+        )
+        messages.success(request, _("Saved. It applies from each person's next sign-in."))
+        return redirect("agency:provider_groups")
+    groups = oidc.groups_of(agency)
+    return render(
+        request,
+        "agency/provider_groups.html",
+        {
+            "form": form,
+            "groups": [(g, role_words(g.role, agency.pk)) for g in groups],
+            "provider": oidc.provider_set_up(agency),
+        },
+    )
+
+
+@require_POST
+@login_required
+@require_recent_auth
+def provider_group_delete(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+    _require_admin(request)
+    if not services.provider_group_delete(actor=request.user, group_id=group_id):
+        raise Http404(_("No such group"))
+    messages.success(request, _("Removed. It applies from each person's next sign-in."))
+    return redirect("agency:provider_groups")

@@ -203,6 +203,9 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("security.recovery_code_used", S, _("Used a recovery code")),
     ("security.reauth", S, _("Confirmed their identity again")),
     ("security.reauth_failed", S, _("Identity not confirmed again")),
+    ("security.provider_login", S, _("Signed in through the agency's identity provider")),
+    ("security.provider_login_refused", S, _("Sign-in through the identity provider refused")),
+    ("security.provider_groups_change", W, _("Changed which provider groups give which role")),
     ("session.revoked", S, _("Their session was revoked")),
     ("session.expired", S, _("Their session expired")),
     # Oversight

@@ -50,7 +50,8 @@ def test_every_setting_is_listed_with_how_it_stands_and_each_link_opens(cast, lo
 def test_the_admins_home_starts_with_the_settings_and_others_do_not_see_them(cast, login):
     home = login(cast.agency_admin).get(reverse("dashboard")).content.decode()
     assert reverse("confidentiality:fields") in home and reverse("imports:upload") in home
-    assert "not available in caseflow yet" in home  # sign-in through a provider, said plainly
+    # Sign-in through a provider, said plainly: the operators set it up.
+    assert "ask the caseflow operators to set it up" in home
     for other in (cast.supervisor, cast.assigned, cast.auditor):
         page = login(other).get(reverse("dashboard")).content.decode()
         assert reverse("confidentiality:fields") not in page

@@ -25,6 +25,15 @@ def _cover_url(cast) -> str:
     return reverse("cases:cover_end", args=[cover.public_id])
 
 
+def _provider_group_url(cast, case) -> str:
+    from caseflow.accounts.models import ProviderGroup, Role
+
+    group, _ = ProviderGroup.objects.get_or_create(
+        agency=cast.agency, name="caseworkers", defaults={"role": Role.ADVOCATE}
+    )
+    return reverse("agency:provider_group_delete", args=[group.pk])
+
+
 ROWS: dict[str, Row] = {
     "dashboard": Row(
         GET=expect(200),
@@ -46,6 +55,26 @@ ROWS: dict[str, Row] = {
         GET=expect(302, anonymous=200, deactivated=200),
         POST=expect(302, anonymous=200, deactivated=200),
     ),
+    # Sign-in at an agency's identity provider. The cast's agency has none: its address sends
+    # everyone to the password sign-in, starting is not found, a callback nobody started is
+    # refused, and re-authenticating goes to the password one (or to sign in).
+    "accounts:agency_login": Row(
+        GET=expect(302, anonymous=302, deactivated=302),
+        POST=expect(405, anonymous=405, deactivated=405),
+        kwargs="call",
+        url=lambda cast, case: reverse("accounts:agency_login", args=[cast.agency.slug]),
+    ),
+    "accounts:provider_start": Row(
+        GET=expect(404, anonymous=404, deactivated=404),
+        POST=expect(405, anonymous=405, deactivated=405),
+        kwargs="call",
+        url=lambda cast, case: reverse("accounts:provider_start", args=[cast.agency.slug]),
+    ),
+    "accounts:provider_callback": Row(
+        GET=expect(403, anonymous=403, deactivated=403),
+        POST=expect(405, anonymous=405, deactivated=405),
+    ),
+    "accounts:provider_reauth": Row(GET=expect(302), POST=expect(302)),
     "accounts:logout": Row(GET=expect(405, anonymous=405, deactivated=405), POST=expect(302)),
     "accounts:keep_alive": Row(GET=expect(405, anonymous=405, deactivated=405), POST=expect(204)),
     "agency:staff_list": Row(GET=expect(403, agency_admin=200), POST=NOT_ALLOWED),
@@ -57,6 +86,17 @@ ROWS: dict[str, Row] = {
         GET=expect(403, agency_admin=200),
         POST=expect(403, agency_admin=200),
         kwargs="user",
+        reauth=("POST",),
+    ),
+    # Which groups of the agency's identity provider give which role: the agency admin only.
+    "agency:provider_groups": Row(
+        GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), reauth=("POST",)
+    ),
+    "agency:provider_group_delete": Row(
+        GET=expect(405, anonymous=405, deactivated=405),
+        POST=expect(403, agency_admin=302),
+        kwargs="call",
+        url=_provider_group_url,
         reauth=("POST",),
     ),
     "agency:time_zone": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
