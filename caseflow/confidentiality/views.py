@@ -187,7 +187,9 @@ def referral_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     )
 
 
-def _download(export: services.Export) -> HttpResponse:
+def export_download(export: services.Export) -> HttpResponse:
+    """An export handed over as a file never kept by the browser's cache (the case exports,
+    the chronologies and the transfer pack)."""
     response = HttpResponse(export.data, content_type=export.content_type)
     # The file name holds the case's public id and the disclosure number: nothing personal.
     response["Content-Disposition"] = f'attachment; filename="{export.filename}"'
@@ -229,7 +231,7 @@ def evidence_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
                 ),
             )
         else:
-            return _download(export)
+            return export_download(export)
     return _form_page(
         request,
         case,
@@ -263,7 +265,7 @@ def case_export(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         except services.ReleaseRequired:
             form.add_error(None, NO_RELEASE_CHOSEN)
         else:
-            return _download(export)
+            return export_download(export)
     return _form_page(
         request,
         case,

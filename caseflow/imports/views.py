@@ -3,6 +3,9 @@ the staff file (its columns are fixed by the staff template: nothing to map)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -38,12 +41,27 @@ def _require_admin(request: HttpRequest) -> None:
         raise PermissionDenied
 
 
-def _batch(request: HttpRequest, batch_id: str) -> ImportBatch:
+def _batch(request: HttpRequest, batch_id: str, kind: str = BatchKind.CASELOAD) -> ImportBatch:
     _require_admin(request)
-    found = services.batch_for(request.user, batch_id)
+    found = services.batch_for(request.user, batch_id, kind)
     if found is None:
         raise Http404(_("No such import"))
     return found
+
+
+def _received(request: AuthenticatedRequest, form: Any, upload: Callable[..., ImportBatch]):
+    """The file posted on ``form``, read (one byte over the limit at most, so that a larger
+    one is refused) and sealed in a batch by ``upload``; ``None`` when nothing valid was posted
+    or the file was refused (said on the form)."""
+    if request.method != "POST" or not form.is_valid():
+        return None
+    handle = form.cleaned_data["file"]
+    data = handle.read(reader.max_bytes() + 1)
+    try:
+        return upload(actor=request.user, name=handle.name, data=data)
+    except reader.FileRefused as exc:
+        form.add_error("file", str(exc))
+        return None
 
 
 @login_required
@@ -51,15 +69,9 @@ def _batch(request: HttpRequest, batch_id: str) -> ImportBatch:
 def upload(request: AuthenticatedRequest) -> HttpResponse:
     _require_admin(request)
     form = UploadForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        handle = form.cleaned_data["file"]
-        data = handle.read(reader.max_bytes() + 1)
-        try:
-            created = services.batch_upload(actor=request.user, name=handle.name, data=data)
-        except reader.FileRefused as exc:
-            form.add_error("file", str(exc))
-        else:
-            return redirect("imports:batch", created.public_id)
+    created = _received(request, form, services.batch_upload)
+    if created is not None:
+        return redirect("imports:batch", created.public_id)
     return render(
         request,
         "imports/upload.html",
@@ -173,28 +185,14 @@ def batch_progress(request: AuthenticatedRequest, batch_id: str) -> HttpResponse
 # --- Staff ---------------------------------------------------------------------------------------
 
 
-def _staff_batch(request: HttpRequest, batch_id: str) -> ImportBatch:
-    _require_admin(request)
-    found = services.batch_for(request.user, batch_id, BatchKind.STAFF)
-    if found is None:
-        raise Http404(_("No such import"))
-    return found
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def staff_upload(request: AuthenticatedRequest) -> HttpResponse:
     _require_admin(request)
     form = StaffUploadForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        handle = form.cleaned_data["file"]
-        data = handle.read(reader.max_bytes() + 1)
-        try:
-            created = staff.staff_upload(actor=request.user, name=handle.name, data=data)
-        except reader.FileRefused as exc:
-            form.add_error("file", str(exc))
-        else:
-            return redirect("imports:staff_batch", created.public_id)
+    created = _received(request, form, staff.staff_upload)
+    if created is not None:
+        return redirect("imports:staff_batch", created.public_id)
     return render(
         request,
         "imports/staff_upload.html",
@@ -218,7 +216,7 @@ def staff_template(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 @require_GET
 def staff_batch(request: AuthenticatedRequest, batch_id: str) -> HttpResponse:
-    found = _staff_batch(request, batch_id)
+    found = _batch(request, batch_id, BatchKind.STAFF)
     problems = [{**p, "message": gettext(p["message"])} for p in found.problems[:500]]
     return render(
         request,
@@ -237,7 +235,7 @@ def staff_batch(request: AuthenticatedRequest, batch_id: str) -> HttpResponse:
 @require_POST
 @require_recent_auth
 def staff_commit(request: AuthenticatedRequest, batch_id: str) -> HttpResponse:
-    found = _staff_batch(request, batch_id)
+    found = _batch(request, batch_id, BatchKind.STAFF)
     try:
         counts = staff.staff_commit(actor=request.user, batch_id=found.pk)
     except (ValidationError, PermissionDenied, staff.StaffBatchHasErrors):

@@ -18,6 +18,7 @@ from caseflow.accounts.reauth import require_recent_auth
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.confidentiality import selectors as confidentiality_selectors
+from caseflow.confidentiality.views import export_download
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.transfers import services
 from caseflow.transfers.forms import (
@@ -106,14 +107,7 @@ def transfer_external(request: AuthenticatedRequest, case: Case) -> HttpResponse
         except services.TransferRefused as exc:
             form.add_error(None, str(exc))
         else:
-            export = pack.export
-            response = HttpResponse(export.data, content_type=export.content_type)
-            # The file name holds the case's public id and the disclosure number: nothing
-            # personal.
-            response["Content-Disposition"] = f'attachment; filename="{export.filename}"'
-            response["Cache-Control"] = "no-store"
-            response["X-Content-Type-Options"] = "nosniff"
-            return response
+            return export_download(pack.export)
     return _form_page(
         request,
         case,
