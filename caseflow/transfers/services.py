@@ -13,10 +13,12 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from caseflow import policy
-from caseflow.accounts.models import Agency, Team, User
+from caseflow.accounts.models import Agency, Role, Team, User
 from caseflow.audit.services import record
 from caseflow.cases import journey
 from caseflow.cases import services as case_services
@@ -25,6 +27,7 @@ from caseflow.cases.models import Case, Party, PartyRole, SafeContactProfile
 from caseflow.confidentiality import services as confidentiality
 from caseflow.confidentiality.models import Category
 from caseflow.confidentiality.pack import Rows, build_sections
+from caseflow.inbox.services import notifications_resolve, notify
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.transfers.models import RefusalReason, Transfer, TransferState
 
@@ -132,7 +135,57 @@ def transfer_request(
                 "receiving_agency": receiving_agency.pk,
             },
         )
+        _tell_receiving_supervisors(transfer)
     return transfer
+
+
+def _key(transfer: Transfer) -> str:
+    return f"transfer:{transfer.pk}"
+
+
+def _tell_receiving_supervisors(transfer: Transfer) -> None:
+    """The receiving agency's supervisors are told a transfer waits for their answer: no
+    reference of the sending agency's case, no name; the link opens the request."""
+    supervisors = User.objects.filter(
+        is_active=True,
+        membership__agency_id=transfer.receiving_agency_id,
+        membership__role=Role.SUPERVISOR,
+        membership__is_active=True,
+    )
+    notify(
+        recipients=supervisors,
+        kind="transfer_in",
+        case=None,
+        key=_key(transfer),
+        message=gettext_noop(
+            "Another service asks your agency to take a case on, with the survivor's consent: "
+            "please answer."
+        ),
+        link=reverse("transfers:decide", args=[transfer.public_id]),
+    )
+
+
+def _tell_requester(transfer: Transfer, *, accepted: bool) -> None:
+    """The answer is a decision made: the receiving supervisors' notices clear themselves,
+    and whoever asked is told, on the sending case."""
+    notifications_resolve(key=_key(transfer))
+    notify(
+        recipients=[transfer.requested_by],
+        kind="transfer_answer",
+        case=transfer.case,
+        key=f"{_key(transfer)}:answered",
+        message=(
+            gettext_noop(
+                "The other service took on case %(reference)s: it is closed as transferred."
+            )
+            if accepted
+            else gettext_noop(
+                "The other service refused the transfer of case %(reference)s: their reason "
+                "is on the case."
+            )
+        ),
+        values={"reference": transfer.case.reference},
+    )
 
 
 @dataclass
@@ -326,6 +379,7 @@ def transfer_accept(*, actor: User, transfer: Transfer, team: Team) -> Case:
         detail = {"transfer": locked.pk, "categories": locked.categories}
         record("transfer.accept", actor=actor, case=sending, obj=locked, detail=detail)
         record("transfer.accept", actor=actor, case=new_case, obj=new_case, detail=detail)
+        _tell_requester(locked, accepted=True)
     transfer.state = locked.state
     transfer.new_case = new_case
     return new_case
@@ -423,4 +477,5 @@ def transfer_refuse(*, actor: User, transfer: Transfer, reason: str, comment: st
         obj=locked,
         detail={"transfer": locked.pk, "reason": reason, "fields": ["refusal_comment"]},
     )
+    _tell_requester(locked, accepted=False)
     transfer.state = locked.state

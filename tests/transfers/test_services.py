@@ -240,3 +240,36 @@ def test_transfers_in_wait_in_the_receiving_supervisors_decisions(cast):
     assert {g.kind: g.total for g in decisions.decisions_waiting(cast.supervisor)}[
         "transfers_in"
     ] == 0
+
+
+def test_the_receiving_supervisors_are_told_and_the_asker_hears_the_answer(cast):
+    from caseflow.inbox.models import Notification
+
+    receiver = receiving_supervisor(cast)
+    transfer = requested(cast)
+    told = Notification.objects.get(kind="transfer_in")
+    assert told.recipient == receiver and told.read_at is None
+    # Nothing of the sending agency's case: no reference, no case, no name.
+    assert cast.case.reference not in told.text and told.case is None
+    assert canary(cast.case) not in told.text + told.link + told.key
+    assert transfer.public_id in told.link
+    services.transfer_accept(actor=receiver, transfer=transfer, team=cast.other_agency_team)
+    told.refresh_from_db()
+    assert told.read_at is not None  # the decision made clears it
+    answer = Notification.objects.get(kind="transfer_answer")
+    assert answer.recipient == cast.assigned and answer.case == cast.case
+    assert answer.text == (
+        f"The other service took on case {cast.case.reference}: it is closed as transferred."
+    )
+
+
+def test_a_refusal_is_told_to_whoever_asked(cast):
+    from caseflow.inbox.models import Notification
+
+    receiver = receiving_supervisor(cast)
+    transfer = requested(cast)
+    services.transfer_refuse(actor=receiver, transfer=transfer, reason=RefusalReason.OUT_OF_AREA)
+    answer = Notification.objects.get(kind="transfer_answer")
+    assert answer.recipient == cast.assigned
+    assert "refused the transfer" in answer.text
+    assert Notification.objects.get(kind="transfer_in").read_at is not None
