@@ -14,6 +14,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format, time_format
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from caseflow import policy
@@ -539,7 +541,12 @@ def draft(request: AuthenticatedRequest, case: Case, form: str) -> HttpResponse:
             return HttpResponse(status=204)
         saved = timezone.localtime(kept.updated_at, today.staff_zone())
         return JsonResponse(
-            {"saved": f"{saved:%H:%M} on {saved.day} {saved:%b}", "fields": kept.data}
+            {
+                # In the reader's language: "14:30 on 3 Dec 2026".
+                "saved": gettext("%(time)s on %(day)s")
+                % {"time": time_format(saved, "H:i"), "day": date_format(saved, "DATE_FORMAT")},
+                "fields": kept.data,
+            }
         )
     if request.POST.get("discard"):
         drafts.draft_discard(user=request.user, case=case, form=form)

@@ -105,3 +105,16 @@ def test_the_long_forms_keep_drafts(cast, login, url_name, key):
     page = login(cast.assigned).get(reverse(url_name, args=[cast.case.public_id])).content.decode()
     assert f'data-draft-url="{_url(cast.case, key)}"' in page
     assert f'data-draft-key="{key}"' in page
+
+
+def test_when_a_draft_was_kept_is_said_in_the_readers_language(cast, login):
+    from caseflow.accounts.language import set_agency_language
+
+    client = login(cast.assigned)
+    client.post(_url(cast.case), {"leaving": TEXT, "csrfmiddlewaretoken": "x"})
+    english = client.get(_url(cast.case)).json()["saved"]
+    assert " on " in english
+    set_agency_language(cast.agency.pk, "es")
+    spanish = client.get(_url(cast.case)).json()["saved"]
+    assert " on " not in spanish and " del " in spanish
+    assert spanish[:5] == english[:5]  # the same time, 24-hour
