@@ -36,6 +36,8 @@ SHARED = {
     "outbox.Intent": "the outbox queue; its payload carries ids only",
     "checkins.SchedulerHeartbeat": "one row per scheduler",
     "checkins.CalendarToken": "a user's feed token, found by its hash before the user is known",
+    "accounts.ProviderIdentity": "found by the provider's issuer and subject at sign-in, before "
+    "the user is known; routed by its user's membership",
     "inbox.Notification": "a user's inbox, on the shard of the recipient's agency",
     "safety.RiskInstrument": "a reference table: shared instruments (no agency) and agency ones",
 }

@@ -88,7 +88,8 @@ AREAS = {
     # The duty line
     "call": _("Duty line calls"),
     # Moving in
-    "import": _("Caseload imports"),
+    "import": _("Imports of caseloads and staff"),
+    "transfer": _("Transfers"),
 }
 
 

@@ -83,6 +83,7 @@ def test_the_contents_list_leads_to_each_section_shown(cast, login, people):
         "Check-ins",
         "Her own rating",
         "Sharing",
+        "Transfers",
         "People",
     ]
     for anchor, _ in anchors:

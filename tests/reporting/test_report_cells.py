@@ -531,6 +531,7 @@ EXPECTED = {
             ("Moved out of the area", "*3"),
             ("Referred on to another service", "0"),
             ("Other", "0"),
+            ("Transferred to another service", "0"),
             ("All exits", "20"),
         ],
         "Needs met in the period": [
