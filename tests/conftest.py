@@ -114,14 +114,23 @@ def pytest_report_header(config):
     return None
 
 
+def pytest_collection_modifyitems(config, items):
+    """A test that signs in through the real identity provider (the ``idp`` fixture) is marked
+    ``identity_provider``: the provider is another process, on the real clock."""
+    for item in items:
+        if "idp" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.identity_provider)
+
+
 @pytest.fixture(autouse=True)
 def moved_clock():
     """With ``CASEFLOW_TEST_CLOCK`` set, every test starts at that moment and the clock runs on
     from there, so that a run on another day shows which tests depend on today's date. A test
     that pins its own time with ``time_machine.travel`` still gets that time (travels nest).
 
-    Only this process's clock moves: the browser and the Celery worker keep the real one, so a
-    moved-clock run leaves out the ``browser`` and ``celery_worker`` tests."""
+    Only this process's clock moves: the browser, the Celery worker and the identity provider
+    keep the real one, so a moved-clock run leaves out the ``browser``, ``celery_worker`` and
+    ``identity_provider`` tests."""
     if TEST_CLOCK is None:
         yield
         return
