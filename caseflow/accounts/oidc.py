@@ -162,7 +162,7 @@ def _user_for(
     agency = provider.agency
     role, teams = mapped(agency, _groups(claims))
     identity = (
-        ProviderIdentity.objects.select_for_update()
+        ProviderIdentity.objects.select_for_update(of=("self",))
         .select_related("user")
         .filter(issuer=claims["iss"], subject=str(claims["sub"]))
         .first()
@@ -278,7 +278,7 @@ def still_allowed(identity_pk: int) -> bool | None:
     asked (network, or no refresh token)."""
     with transaction.atomic():
         identity = (
-            ProviderIdentity.objects.select_for_update()
+            ProviderIdentity.objects.select_for_update(of=("self",))
             .select_related("user__membership")
             .filter(pk=identity_pk)
             .first()
