@@ -146,9 +146,12 @@ def _key(transfer: Transfer) -> str:
 def _tell_receiving_supervisors(transfer: Transfer) -> None:
     """The receiving agency's supervisors are told a transfer waits for their answer: no
     reference of the sending agency's case, no name; the link opens the request."""
+    agency_id = transfer.receiving_agency_id
+    if agency_id is None:  # a service not on caseflow: nobody here to tell
+        return
     supervisors = User.objects.filter(
         is_active=True,
-        membership__agency_id=transfer.receiving_agency_id,
+        membership__agency_id=agency_id,
         membership__role=Role.SUPERVISOR,
         membership__is_active=True,
     )
