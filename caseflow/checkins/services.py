@@ -15,7 +15,8 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_noop
+from django.utils.formats import date_format
+from django.utils.translation import gettext, gettext_noop
 
 from caseflow import policy
 from caseflow.accounts import zones
@@ -65,8 +66,10 @@ class UnsafeSlot(Exception):
             return self.message
         local = self.next_slot_local
         if local is None:
-            return f"{self.message} There is no safe slot in the next two weeks."
-        return f"{self.message} The next safe slot is {format_local(local, self.tz)}."
+            return f"{self.message} {gettext('There is no safe slot in the next two weeks.')}"
+        return f"{self.message} " + gettext("The next safe slot is %(slot)s.") % {
+            "slot": format_local(local, self.tz)
+        }
 
 
 class AlreadyRecorded(Exception):
@@ -74,8 +77,10 @@ class AlreadyRecorded(Exception):
 
 
 def format_local(moment: dt.datetime, tz: str) -> str:
+    """A moment in the survivor's zone, in the reader's language: "Mon 7 Dec 2026 09:00
+    (Europe/London)"."""
     local = moment.astimezone(ZoneInfo(tz))
-    return f"{local:%a %d %b %Y %H:%M} ({tz})"
+    return f"{date_format(local, 'D')} {date_format(local, 'DATETIME_FORMAT')} ({tz})"
 
 
 def checkin_duration() -> dt.timedelta:
@@ -99,7 +104,7 @@ def slot_problem(profile: SafeContactProfile | None, due_at: dt.datetime, channe
         return _("This case has no safe-contact profile yet: record one before scheduling.")
     if channel not in profile.channels:
         label = Channel(channel).label if channel in Channel.values else channel
-        return f"{label} is not a safe channel for this survivor."
+        return gettext("%(channel)s is not a safe channel for this survivor.") % {"channel": label}
     windows = profile_windows(profile)
     slot = weekly_windows.next_safe_slot(due_at, windows, profile.timezone, checkin_duration(), 1)
     if slot != due_at:
@@ -204,7 +209,8 @@ def checkin_schedule(
         problem = slot_problem(profile, instant, channel)
         if problem:
             raise UnsafeSlot(
-                f"The repeat on {format_local(instant, tz)} is not safe: {problem}",
+                gettext("The repeat on %(when)s is not safe: %(problem)s")
+                % {"when": format_local(instant, tz), "problem": problem},
                 next_safe(profile, instant),
                 tz,
             )

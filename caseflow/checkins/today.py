@@ -158,7 +158,7 @@ def merged(followups: list[FollowUp]) -> list[list[FollowUp]]:
 
 def merged_title(kind: str, label: str, count: int, since: dt.date) -> str:
     """The words of ``count`` like automatic follow-ups, the earliest due on ``since``."""
-    words = {"since": date_format(since, "j M"), "count": count, "label": label}
+    words = {"since": date_format(since, "MONTH_DAY_FORMAT"), "count": count, "label": label}
     if kind == "incident_risk_review":
         return (
             ngettext(

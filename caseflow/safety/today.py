@@ -59,7 +59,7 @@ def plan_items(scope: Scope) -> list[QueueItem]:
         else:
             assert plan.review_by is not None
             title = gettext("High risk, and the safety plan was due for review on %(date)s") % {
-                "date": date_format(plan.review_by, "j M")
+                "date": date_format(plan.review_by, "MONTH_DAY_FORMAT")
             }
             due_at = local_date_start(plan.review_by)
             action = Action(_("Open the plan"), reverse("safety:plan", args=[case.public_id]))

@@ -7,6 +7,7 @@ import datetime as dt
 import pytest
 import time_machine
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils import translation
 
 from caseflow.audit.models import AuditEvent
 from caseflow.checkins import services
@@ -60,7 +61,11 @@ def test_outside_a_window_is_refused_with_the_next_safe_slot(cast):
         schedule(cast, dt.datetime(2026, 12, 7, 9, 0))
     assert exc.value.next_slot == dt.datetime(2026, 12, 7, 10, 0, tzinfo=UTC)
     assert "outside the survivor's safe windows" in exc.value.full_message()
-    assert "Mon 07 Dec 2026 10:00 (Europe/London)" in exc.value.full_message()
+    assert "Mon 7 Dec 2026 10:00 (Europe/London)" in exc.value.full_message()
+    # Said in the reader's language, the day and month included.
+    with translation.override("es"):
+        spanish = exc.value.full_message()
+    assert "El próximo hueco seguro es lun 7 dic 2026 10:00 (Europe/London)." in spanish
     # A check-in must fit wholly inside the window: 11:50 + 15 minutes ends after 12:00.
     with pytest.raises(services.UnsafeSlot) as late:
         schedule(cast, dt.datetime(2026, 12, 7, 11, 50))
@@ -71,6 +76,8 @@ def test_outside_a_window_is_refused_with_the_next_safe_slot(cast):
 @time_machine.travel(MONDAY, tick=False)
 def test_an_unsafe_channel_is_refused(cast):
     with pytest.raises(services.UnsafeSlot, match="Text message is not a safe channel"):
+        schedule(cast, dt.datetime(2026, 12, 7, 10, 30), channel="text")
+    with translation.override("es"), pytest.raises(services.UnsafeSlot, match="no es un canal"):
         schedule(cast, dt.datetime(2026, 12, 7, 10, 30), channel="text")
 
 

@@ -1,7 +1,8 @@
-DATE_FORMAT = "j M Y"
-DATETIME_FORMAT = "j M Y H:i"
+# Spanish writes month abbreviations in lower case ("7 dic 2026"): "b", not "M" (which capitalises).
+DATE_FORMAT = "j b Y"
+DATETIME_FORMAT = "j b Y H:i"
 TIME_FORMAT = "H:i"
-MONTH_DAY_FORMAT = "j M"
+MONTH_DAY_FORMAT = "j b"
 YEAR_MONTH_FORMAT = "F Y"
 SHORT_DATE_FORMAT = "d/m/Y"
 SHORT_DATETIME_FORMAT = "d/m/Y H:i"
