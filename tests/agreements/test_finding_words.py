@@ -124,7 +124,7 @@ def test_a_finding_sentence_follows_the_reader_and_falls_back_when_unreadable():
     }
     with translation.override("es"):
         assert finding_sentence(stored) == (
-            "Entrega de los niños a las 17:40 del viernes 7 Mar 2025 (hora de Europe/London), "
+            "Entrega de los niños a las 17:40 del viernes 7 mar 2025 (hora de Europe/London), "
             "40 minutos después de la hora acordada de las 17:00 (margen: 1 minuto antes o "
             "después)."
         )
