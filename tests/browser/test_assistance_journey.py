@@ -53,6 +53,10 @@ def test_a_hotel_night_is_paid_with_a_receipt_and_approved(new_tab, live_server,
     expect(queue).to_contain_text("Payment to approve")
     expect(queue).to_contain_text("Emergency hotel nights, £190.00")
     fits_a_phone(boss, "queue-with-approval")
+    # The team queue is one line per person and kind: open the line to reach the item.
+    queue.locator("details.queue-group", has_text="Emergency hotel nights").locator(
+        "summary"
+    ).click()
     boss.page.get_by_role("link", name="Approve or not").first.click()
     expect(boss.page.get_by_label("Approve the payment")).to_be_visible()
     fits_a_phone(boss, "payment-decide")

@@ -101,7 +101,7 @@ def test_advocate_sees_the_reminder_a_real_worker_delivers(tab, live_server, cas
     panel.get_by_role("link", name="Schedule a check-in").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Schedule a check-in")
     page.get_by_label("Date").fill(due.date().isoformat())
-    page.get_by_label("Time").fill(due.strftime("%H:%M"))
+    page.get_by_role("textbox", name="Time").fill(due.strftime("%H:%M"))
     page.get_by_label("Channel").select_option(label="Phone call")
     page.get_by_role("button", name="Schedule check-in").click()
     expect(page.get_by_role("status")).to_have_text("Check-in scheduled.")
