@@ -70,6 +70,22 @@ def _waiting(case: Case) -> bool:
     return Transfer.objects.filter(case=case, state=TransferState.REQUESTED).exists()
 
 
+def _authorised(*, actor: User, case: Case, release_id: str, recipient: str, categories: list[str]):
+    """The release ``release_id`` of ``case``, checked to name ``recipient`` and cover every one
+    of ``categories``, or ``TransferRefused`` in words. Called outside any transaction: a
+    refusal is audited and stands."""
+    try:
+        return confidentiality.transfer_authorise(
+            actor=actor,
+            case=case,
+            release_id=release_id,
+            recipient=recipient,
+            categories=categories,
+        )
+    except confidentiality.ReleaseRequired as exc:
+        raise TransferRefused(str(NO_RELEASE)) from exc
+
+
 def transfer_request(
     *,
     actor: User,
@@ -91,17 +107,13 @@ def transfer_request(
         problem = str(_("A transfer of this case is already waiting for an answer."))
     if problem:
         raise TransferRefused(problem)
-    try:
-        # Outside the transaction: a refusal is audited and stands.
-        release = confidentiality.transfer_authorise(
-            actor=actor,
-            case=case,
-            release_id=release_id,
-            recipient=receiving_agency.name,
-            categories=categories,
-        )
-    except confidentiality.ReleaseRequired as exc:
-        raise TransferRefused(str(NO_RELEASE)) from exc
+    release = _authorised(
+        actor=actor,
+        case=case,
+        release_id=release_id,
+        recipient=receiving_agency.name,
+        categories=categories,
+    )
     with transaction.atomic():
         locked = Case.objects.select_for_update().get(pk=case.pk)
         if not locked.is_open or _waiting(case):
@@ -216,16 +228,9 @@ def transfer_external(
     problem = _categories_problem(categories, on_caseflow=False)
     if problem:
         raise TransferRefused(problem)
-    try:
-        release = confidentiality.transfer_authorise(
-            actor=actor,
-            case=case,
-            release_id=release_id,
-            recipient=recipient,
-            categories=categories,
-        )
-    except confidentiality.ReleaseRequired as exc:
-        raise TransferRefused(str(NO_RELEASE)) from exc
+    release = _authorised(
+        actor=actor, case=case, release_id=release_id, recipient=recipient, categories=categories
+    )
     with transaction.atomic():
         disclosure = confidentiality.transfer_disclose(
             actor=actor, case=case, release=release, recipient=recipient, categories=categories
