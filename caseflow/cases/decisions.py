@@ -44,6 +44,9 @@ class Group:
     action: Any
     total: int = 0
     items: list[Item] = field(default_factory=list)
+    #: Where all of this kind are dealt with together, and the link's words (optional).
+    more_link: str = ""
+    more_words: Any = ""
 
 
 def _take(rows: list[Any]) -> int:
@@ -135,6 +138,8 @@ def decisions_waiting(user: Any) -> list[Group]:
                 Item(c.reference, c.opened_at, reverse("cases:assign", args=[c.public_id]))
                 for c in no_primary
             ],
+            reverse("cases:reassign"),
+            _("Hand several cases over at once"),
         ),
         Group(
             "lowered",

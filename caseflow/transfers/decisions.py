@@ -20,6 +20,8 @@ def transfers_in(user: Any) -> Group:
         "transfers_in",
         _("Cases other services ask you to take on"),
         _("Answer"),
+        more_link=reverse("transfers:incoming"),
+        more_words=_("Every transfer from other services, answered or not"),
     )
     agency_id = policy.transfer_deciding_agency(user)
     if agency_id is None:
