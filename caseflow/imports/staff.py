@@ -109,6 +109,38 @@ def template_csv() -> bytes:
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 
+def sample_for(actor: User) -> bytes:
+    """A fictional staff file for ``actor``'s agency to try the import on: three new people
+    (one in a team the agency does not have yet, which the check lists first), one member of
+    staff already here, given again unchanged (re-importing never adds anyone twice), and one
+    row with a role caseflow does not know, the error the check lists by row and column."""
+    agency_id = _require_admin(actor)
+    team = Team.objects.filter(agency_id=agency_id).order_by("name").first()
+    first_team = team.name if team else "North team"
+    here = (
+        Membership.objects.filter(agency_id=agency_id, role=Role.ADVOCATE, user__is_active=True)
+        .exclude(user__email="")
+        .select_related("user")
+        .order_by("user__username")
+        .first()
+    )
+    people = [
+        ("Robin Example (fictional)", "robin.example@example.org", "advocate", first_team),
+        ("Kit Sample (fictional)", "kit.sample@example.org", "supervisor", first_team),
+        ("Jo Placeholder (fictional)", "jo.placeholder@example.org", "advocate", "Night line"),
+    ]
+    if here is not None:
+        name = here.user.get_full_name() or here.user.username
+        people.append((name, here.user.email, "advocate", ""))
+    people.append(("Sam Notreal (fictional)", "sam.notreal@example.org", "volunteer", first_team))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(COLUMN_KEYS))
+    writer.writeheader()
+    for name, email, role, teams in people:
+        writer.writerow({"name": name, "email": email, "role": role, "teams": teams})
+    return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
 def _norm(text: str) -> str:
     return " ".join(str(text).replace("_", " ").replace("-", " ").lower().split())
 

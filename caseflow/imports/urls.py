@@ -15,6 +15,7 @@ urlpatterns = [
     path("imports/<pid:batch_id>/progress/", views.batch_progress, name="progress"),
     path("imports/staff/", views.staff_upload, name="staff_upload"),
     path("imports/staff/template.csv", views.staff_template, name="staff_template"),
+    path("imports/staff/sample.csv", views.staff_sample, name="staff_sample"),
     path("imports/staff/<pid:batch_id>/", views.staff_batch, name="staff_batch"),
     path("imports/staff/<pid:batch_id>/commit/", views.staff_commit, name="staff_commit"),
 ]

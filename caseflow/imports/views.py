@@ -215,6 +215,15 @@ def staff_template(request: AuthenticatedRequest) -> HttpResponse:
 
 @login_required
 @require_GET
+def staff_sample(request: AuthenticatedRequest) -> HttpResponse:
+    _require_admin(request)
+    response = HttpResponse(staff.sample_for(request.user), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="caseflow-staff-sample.csv"'
+    return response
+
+
+@login_required
+@require_GET
 def staff_batch(request: AuthenticatedRequest, batch_id: str) -> HttpResponse:
     found = _batch(request, batch_id, BatchKind.STAFF)
     problems = [{**p, "message": gettext(p["message"])} for p in found.problems[:500]]

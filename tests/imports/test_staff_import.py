@@ -274,3 +274,30 @@ def test_someone_with_open_cases_is_not_switched_off_by_file(cast):
     batch = _upload(cast, HEAD + f"Assigned Person,{person.email},advocate,Team 1,no\n")
     assert [(p["row"], p["column"]) for p in batch.problems] == [(2, "active")]
     assert "primary advocate" in batch.problems[0]["message"]
+
+
+def test_the_sample_file_shows_new_people_a_new_team_someone_already_here_and_one_error(
+    cast, login
+):
+    cast.assigned.email = "assigned@agency-a.example.org"
+    cast.assigned.save(update_fields=["email"])
+    client = login(cast.agency_admin)
+    page = client.get(reverse("imports:staff_upload")).content.decode()
+    assert reverse("imports:staff_sample") in page
+    response = client.get(reverse("imports:staff_sample"))
+    assert response["Content-Disposition"].endswith('caseflow-staff-sample.csv"')
+    users = User.objects.count()
+
+    batch = _upload(cast, response.content)
+    counts = batch.counts
+    assert (counts["rows"], counts["errors"], counts["new"], counts["teams_new"]) == (5, 1, 3, 1)
+    assert counts["update"] + counts["unchanged"] == 1
+    assert staff.new_teams(batch, cast.agency_admin) == ["Night line"]
+    problems = staff._check(batch, cast.agency_admin).problems
+    assert {(p.row, p.column) for p in problems} == {(6, "role")}
+    assert User.objects.count() == users  # the check writes nothing
+    assert b"assigned@agency-a.example.org" in response.content
+
+
+def test_the_staff_sample_is_the_agency_admins_only(cast, login):
+    assert login(cast.supervisor).get(reverse("imports:staff_sample")).status_code == 403

@@ -44,6 +44,7 @@ ROWS: dict[str, Row] = {
     # The staff import: an empty POST re-shows the upload form with its error.
     "imports:staff_upload": Row(GET=expect(403, **ADMIN), POST=expect(403, **ADMIN)),
     "imports:staff_template": Row(GET=expect(403, **ADMIN), POST=NOT_ALLOWED),
+    "imports:staff_sample": Row(GET=expect(403, **ADMIN), POST=NOT_ALLOWED),
     "imports:staff_batch": Row(GET=expect(403, **ADMIN), POST=NOT_ALLOWED, kwargs="staff_batch"),
     # A checked file without errors is imported, then on to the staff page.
     "imports:staff_commit": Row(
