@@ -4,9 +4,11 @@ role's GET with 200, built on the case the role may see."""
 
 from __future__ import annotations
 
+import polib
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
+from caseflow.accounts.language import set_agency_language
 from tests import factories as f
 from tests.browser.conftest import assert_no_serious_axe_violation, sign_in
 from tests.test_url_matrix import MATRIX, url_for
@@ -76,5 +78,87 @@ def test_every_page_fits_a_phone_and_is_axe_clean(new_tab, live_server, cast, ac
             assert_no_serious_axe_violation(page, name)
         except AssertionError as exc:
             problems.append(str(exc))
+    assert visited >= 5, f"only {visited} pages walked for {actor}"
+    assert not problems, "\n".join(problems)
+
+
+def _too_wide(page) -> str:
+    """The innermost element whose removal brings the page back within the phone's width (the
+    one that makes it scroll sideways), named for the failure message."""
+    return page.evaluate(
+        """(limit) => {
+            const fits = () => document.documentElement.scrollWidth <= limit;
+            const culprit = (el) => {
+                for (const child of el.children) {
+                    const before = child.style.display;
+                    child.style.display = 'none';
+                    const fixed = fits();
+                    child.style.display = before;
+                    if (fixed) return culprit(child) || child;
+                }
+                return null;
+            };
+            const found = culprit(document.body);
+            if (!found) return 'no single element';
+            return found.tagName.toLowerCase() + (found.className ? '.' + found.className : '')
+                + ' "' + (found.textContent || '').trim().slice(0, 60) + '"';
+        }""",
+        PHONE["width"],
+    )
+
+
+def _english_phrases() -> list[str]:
+    """caseflow's own interface phrases in English whose Spanish differs: any of them on a page
+    read in Spanish is a string left untranslated (or never marked and copied from one that
+    is). Phrases of two words or more, without placeholders, so that data cannot match them."""
+    from tests.i18n.pseudo import SOURCE
+
+    phrases = {
+        entry.msgid
+        for entry in polib.pofile(str(SOURCE))
+        if not entry.obsolete
+        and entry.msgstr
+        and entry.msgstr != entry.msgid
+        and " " in entry.msgid.strip()
+        and len(entry.msgid) >= 12
+        and not any(mark in entry.msgid for mark in ("%", "{", "\n"))
+    }
+    return sorted(phrases, key=len, reverse=True)
+
+
+@pytest.mark.parametrize("actor", sorted(ROLES))
+def test_every_page_in_spanish_fits_a_phone_with_no_english_left(new_tab, live_server, cast, actor):
+    """The same walk with the agency's language set to Spanish: every page says it is Spanish,
+    fits 375 px (Spanish runs longer than English) and shows none of caseflow's English phrases."""
+    english = _english_phrases()
+    tab = new_tab(viewport=PHONE)
+    page = tab.page
+    sign_in(page, live_server, actor, f.PASSWORD)
+    set_agency_language(cast.agency.pk, "es")
+    problems: list[str] = []
+    visited = 0
+    for name, url in _pages(actor, cast):
+        try:
+            response = page.goto(live_server.url + url)
+        except PlaywrightError as exc:
+            if "Download is starting" in str(exc):
+                continue  # a file download, not a page
+            raise
+        if response is None or response.status != 200:
+            problems.append(f"{name}: answered {response and response.status}")
+            continue
+        if "text/html" not in (response.headers.get("content-type") or ""):
+            continue
+        visited += 1
+        page.wait_for_load_state("load")
+        if page.locator("html").get_attribute("lang") != "es":
+            problems.append(f"{name}: not in Spanish")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > PHONE["width"]:
+            problems.append(f"{name}: {width} px wide at 375 px: {_too_wide(page)}")
+        text = page.locator("body").inner_text()
+        left = [phrase for phrase in english if phrase in text]
+        if left:
+            problems.append(f"{name}: English left: {left[:5]}")
     assert visited >= 5, f"only {visited} pages walked for {actor}"
     assert not problems, "\n".join(problems)
