@@ -155,9 +155,14 @@ class CheckInForm(forms.Form):
         self.fields["time"].help_text = in_zone
         safe = [c for c in Channel.choices if c[0] in channels]
         if safe:
-            self.fields["channel"].help_text = _("Safe channels: ") + ", ".join(
-                str(c[1]) for c in safe
+            # Only her safe channels are offered: an unsafe one is not a choice to get wrong.
+            channel = self.fields["channel"]
+            assert isinstance(channel, forms.ChoiceField)
+            channel.choices = safe
+            channel.error_messages["invalid_choice"] = _(
+                "Choose one of the survivor's safe channels."
             )
+            channel.help_text = _("Safe channels: ") + ", ".join(str(c[1]) for c in safe)
             # Her only (or first) safe channel, unless one was asked for.
             if not self.initial.get("channel"):
                 self.initial["channel"] = safe[0][0]

@@ -96,6 +96,24 @@ def test_form_preselects_her_safe_channel_and_shows_her_safe_times_above_the_dat
 
 
 @time_machine.travel(MONDAY, tick=False)
+def test_only_her_safe_channels_are_offered_and_an_unsafe_one_is_refused_on_the_form(cast, login):
+    _text_only(cast.case)
+    client = login(cast.assigned)
+    body = client.get(_new(cast)).content.decode()
+    assert '<option value="text" selected>' in body
+    assert '<option value="phone"' not in body and '<option value="email"' not in body
+    data = {"date": "2026-12-07", "time": "10:00", "channel": "phone", "assignee": cast.assigned.pk}
+    response = client.post(_new(cast), data)
+    assert response.status_code == 200
+    assert "Choose one of the survivor&#x27;s safe channels." in response.content.decode()
+    assert not CheckIn.objects.exists()
+    # Without safe-contact rules every channel is offered.
+    SafeContactProfile.objects.filter(case=cast.case).delete()
+    body = client.get(_new(cast)).content.decode()
+    assert '<option value="phone"' in body and '<option value="text"' in body
+
+
+@time_machine.travel(MONDAY, tick=False)
 def test_use_the_next_safe_slot_fills_it_in_and_saves_nothing(cast, login):
     _text_only(cast.case)
     client = login(cast.assigned)
