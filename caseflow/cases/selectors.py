@@ -1,4 +1,5 @@
-"""Read-side queries for list pages: metadata only, scoped by policy, constant query counts."""
+"""Read-side queries for list pages: metadata and the survivor's name, scoped by policy, constant
+query counts."""
 
 from __future__ import annotations
 
@@ -6,7 +7,17 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, DateTimeField, Exists, OuterRef, Q, QuerySet, Subquery
+from django.core.exceptions import ObjectDoesNotExist
+from django.db.models import (
+    Count,
+    DateTimeField,
+    Exists,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
 from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
 from rapidfuzz.distance import OSA
@@ -22,6 +33,7 @@ from caseflow.cases.models import (
     CaseKey,
     CaseStatus,
     Party,
+    PartyRole,
     RiskLevel,
     name_index_for,
 )
@@ -58,9 +70,12 @@ class _Earliest(Least):
 
 
 def case_rows(queryset, user: Any = None):
-    """The columns list pages show: metadata only, nothing encrypted is loaded. With ``user``,
-    each row also says whether that user reaches the case through emergency access now
-    (``emergency``), for the badge."""
+    """The columns list pages show: metadata, and the survivor's name (:func:`list_name`). Of
+    what is encrypted only the survivor's names are loaded: the case's wrapped data key comes in
+    the same row, the survivors of the rows in one more query, so the count stays flat in rows.
+    ``queryset`` must come from ``policy.visible_cases`` (every row is a case the user may read).
+    With ``user``, each row also says whether that user reaches the case through emergency
+    access now (``emergency``), for the badge."""
     if user is not None:
         queryset = queryset.annotate(
             emergency=Exists(
@@ -69,8 +84,16 @@ def case_rows(queryset, user: Any = None):
                 )
             )
         )
+    survivors = Prefetch(
+        "parties",
+        queryset=Party.objects.filter(role=PartyRole.SURVIVOR)
+        .only("pk", "case_id", "full_name", "known_as")
+        .order_by("created_at", "pk"),
+        to_attr="survivor_rows",
+    )
     return (
-        queryset.select_related("primary_advocate", "team")
+        queryset.select_related("primary_advocate", "team", "key")
+        .prefetch_related(survivors)
         # The next scheduled check-in or open follow-up, whichever is first: two correlated
         # subqueries in the same query, so the page's query count does not grow with its rows.
         .annotate(next_due=_next_due())
@@ -85,9 +108,36 @@ def case_rows(queryset, user: Any = None):
             "primary_advocate__first_name",
             "primary_advocate__last_name",
             "primary_advocate__username",
+            "key__wrapped",
         )
         .order_by("-opened_at", "pk")
     )
+
+
+def initials_of(name: str) -> str:
+    """``"Riley Sample"`` → ``"R.S."``: the first letter or digit of each word, in capitals."""
+    firsts = (next((ch for ch in word if ch.isalnum()), "") for word in name.split())
+    return "".join(f"{first.upper()}." for first in firsts if first)
+
+
+def list_name(case: Case, *, initials: bool = False) -> str:
+    """The survivor's name on a row of :func:`case_rows`: the name she chose to be called if
+    she gave one, else her full name; with ``initials`` (the agency's setting for screens others
+    may see) only its initials. Empty when the case has no survivor recorded or its key was
+    destroyed."""
+    survivors = getattr(case, "survivor_rows", None)
+    if not survivors:
+        return ""
+    if "_data_key" not in case.__dict__:
+        try:
+            wrapped = case.key.wrapped
+        except ObjectDoesNotExist:
+            return ""  # shredded
+        case.__dict__["_data_key"] = unwrap_data_key(wrapped)
+    survivor = survivors[0]
+    survivor.case = case  # shares the unwrapped data key
+    name = survivor.shown_name or ""
+    return initials_of(name) if initials else name
 
 
 def case_page_facts(case: Case, annotations: dict, related: tuple[str, ...] = ()) -> dict:
