@@ -298,6 +298,8 @@ class SimilarNames:
     cases: list[Case]
     #: Whether the user may see more cases than were read (``SIMILAR_SCAN_LIMIT``).
     partial: bool
+    #: Every case found (``cases`` lists at most ``NAME_MATCH_LIMIT`` of them).
+    found: frozenset[int] = frozenset()
 
 
 def _words_match(wanted: list[str], words: list[str]) -> bool:
@@ -314,15 +316,31 @@ def _words_match(wanted: list[str], words: list[str]) -> bool:
     return True
 
 
-def find_similar_in_own_cases(user, *, name: str, role: str) -> SimilarNames:
+def _names_match(wanted: list[str], party: Party) -> bool:
+    """A name of ``party`` (full name, the name they go by, another name they were known by)
+    matches every word of ``wanted``; with nothing wanted, any person does."""
+    if not wanted:
+        return True
+    return any(
+        known and _words_match(wanted, normalise_identity(known).split())
+        for known in (party.full_name, party.known_as or "", *party.alias_list)
+    )
+
+
+def find_similar_in_own_cases(
+    user, *, name: str = "", role: str, date_of_birth: dt.date | None = None
+) -> SimilarNames:
     """The cases ``user`` may read where a person of ``role`` is called something like
-    ``name``: part of the name, the surname alone, the name they go by, or one letter off.
+    ``name``: part of the name, the surname alone, the name they go by, another name they were
+    known by, or one letter off. With ``date_of_birth`` the person was also born that day (a
+    date of birth alone finds everyone of the role born that day).
 
     Names are encrypted, so this reads and decrypts the names of the user's own cases in
     memory (never the agency's: the agency-wide check stays exact, on the blind index). Nothing
     is stored or logged but the cases found."""
     wanted = normalise_identity(name).split()
-    if not wanted:
+    born = date_of_birth.isoformat() if date_of_birth is not None else None
+    if not wanted and born is None:
         return SimilarNames([], False)
     visible = policy.visible_cases(user)
     case_ids = list(
@@ -334,7 +352,7 @@ def find_similar_in_own_cases(user, *, name: str, role: str) -> SimilarNames:
     found: set[int] = set()
     parties = (
         Party.objects.filter(case_id__in=case_ids, role=role)
-        .only("pk", "case_id", "full_name", "known_as")
+        .only("pk", "case_id", "full_name", "known_as", "aliases", "date_of_birth")
         .iterator(chunk_size=500)
     )
     unwrapped: dict[int, Any] = {}
@@ -346,12 +364,12 @@ def find_similar_in_own_cases(user, *, name: str, role: str) -> SimilarNames:
         holder = Case(pk=party.case_id)
         holder.__dict__["_data_key"] = unwrapped[party.case_id]
         party.case = holder
-        for known in (party.full_name, party.known_as or ""):
-            if known and _words_match(wanted, normalise_identity(known).split()):
-                found.add(party.case_id)
-                break
+        if born is not None and party.date_of_birth != born:
+            continue
+        if _names_match(wanted, party):
+            found.add(party.case_id)
     cases = list(case_rows(visible.filter(pk__in=found), user)[:NAME_MATCH_LIMIT])
-    return SimilarNames(cases, partial)
+    return SimilarNames(cases, partial, frozenset(found))
 
 
 def break_glass_until(user: User, case: Case) -> dt.datetime | None:
