@@ -31,6 +31,8 @@ class Agency(models.Model):
     advocate_title = models.CharField(
         max_length=16, choices=AdvocateTitle.choices, default=AdvocateTitle.ADVOCATE
     )
+    #: Case lists show the survivor's initials instead of her name (screens others may see).
+    list_initials = models.BooleanField(default=False)
 
     class Meta:
         verbose_name_plural = "agencies"
@@ -72,6 +74,29 @@ def advocate_title(agency_id: int | None) -> str:
 def set_advocate_title(agency_id: int, title: str) -> None:
     Agency.objects.filter(pk=agency_id).update(advocate_title=AdvocateTitle(title))
     forget(_title_key(agency_id))
+
+
+def _initials_key(agency_id: int) -> str:
+    return f"caseflow:list-initials:{agency_id}"
+
+
+def lists_show_initials(agency_id: int | None) -> bool:
+    """Whether the agency's case lists show the survivor's initials instead of her name (cached:
+    read on every list page; from the database when the cache is away)."""
+    if agency_id is None:
+        return False
+
+    def read() -> bool:
+        return bool(
+            Agency.objects.filter(pk=agency_id).values_list("list_initials", flat=True).first()
+        )
+
+    return remember(_initials_key(agency_id), read, _TITLE_CACHE_SECONDS)
+
+
+def set_lists_show_initials(agency_id: int, initials: bool) -> None:
+    Agency.objects.filter(pk=agency_id).update(list_initials=initials)
+    forget(_initials_key(agency_id))
 
 
 def role_words(role: str, agency_id: int | None) -> str:

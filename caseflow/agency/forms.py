@@ -1,4 +1,5 @@
-"""The agency admin's forms: a member of staff, a team and the agency's time zone."""
+"""The agency admin's forms: a member of staff, a team, the agency's time zone and how its lists
+name survivors."""
 
 from __future__ import annotations
 
@@ -143,6 +144,21 @@ class TimeZoneForm(forms.Form):
         keep = (self.initial or {}).get("time_zone", "")
         self.fields["time_zone"].choices = zones.zone_choices(keep)  # type: ignore[attr-defined]
         self.helper = submit_helper(_("Save the time zone"))
+
+
+class ListNamesForm(forms.Form):
+    list_initials = forms.BooleanField(
+        required=False,
+        label=_("Show initials instead of names in lists (for shared screens)"),
+        help_text=_(
+            "Case lists and search results then show each survivor's initials only. Her full "
+            "name is still on her case page."
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = submit_helper(_("Save"))
 
 
 class ProviderGroupForm(forms.Form):

@@ -24,7 +24,16 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from caseflow import policy
 from caseflow.accounts import links
 from caseflow.accounts.credentials import credentials_revoke
-from caseflow.accounts.models import Agency, Membership, ProviderGroup, Role, Team, User
+from caseflow.accounts.models import (
+    Agency,
+    Membership,
+    ProviderGroup,
+    Role,
+    Team,
+    User,
+    lists_show_initials,
+    set_lists_show_initials,
+)
 from caseflow.audit.services import record
 from caseflow.cases.drafts import drafts_forget_user
 from caseflow.cases.reassign import open_primary_cases
@@ -320,6 +329,22 @@ def agency_time_zone_save(*, actor: User, time_zone: str) -> Agency:
         detail={"before": before, "after": time_zone},
     )
     return agency
+
+
+@transaction.atomic
+def agency_list_initials_save(*, actor: User, initials: bool) -> None:
+    """Whether the admin's agency's case lists show survivors' initials instead of names."""
+    agency_id = _admin_agency(actor)
+    before = lists_show_initials(agency_id)
+    set_lists_show_initials(agency_id, initials)
+    record(
+        "agency.list_initials",
+        actor=actor,
+        object_type="agency",
+        object_id=str(agency_id),
+        agency_id=agency_id,
+        detail={"before": before, "after": initials},
+    )
 
 
 @transaction.atomic

@@ -22,6 +22,7 @@ urlpatterns = [
         name="staff_password_reset",
     ),
     path(f"{ACCOUNTS}time-zone/", views.time_zone, name="time_zone"),
+    path(f"{ACCOUNTS}names-in-lists/", views.list_names, name="list_names"),
     path(f"{ACCOUNTS}teams/new/", views.team_edit, name="team_new"),
     path(f"{ACCOUNTS}teams/<int:team_id>/", views.team_edit, name="team_edit"),
     path(f"{ACCOUNTS}language/", views.language, name="language"),

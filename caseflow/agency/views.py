@@ -16,13 +16,19 @@ from caseflow import policy
 from caseflow.accounts import language as language_settings
 from caseflow.accounts import oidc, zones
 from caseflow.accounts.http import AuthenticatedRequest
-from caseflow.accounts.models import advocate_title, role_words, set_advocate_title
+from caseflow.accounts.models import (
+    advocate_title,
+    lists_show_initials,
+    role_words,
+    set_advocate_title,
+)
 from caseflow.accounts.overview import settings_overview
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.agency import services
 from caseflow.agency.forms import (
     AgencyLanguageForm,
     LanguageForm,
+    ListNamesForm,
     ProviderGroupForm,
     StaffForm,
     TeamForm,
@@ -269,6 +275,26 @@ def time_zone(request: AuthenticatedRequest) -> HttpResponse:
         "agency/time_zone.html",
         {"form": form, "agency": agency, "chosen": bool(agency.time_zone)},
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def list_names(request: AuthenticatedRequest) -> HttpResponse:
+    """Whether the agency's case lists name survivors or show their initials only."""
+    _require_admin(request)
+    agency_id = request.user.membership.agency_id
+    # An unticked box sends nothing: a POST is bound even when empty.
+    form = ListNamesForm(
+        request.POST if request.method == "POST" else None,
+        initial={"list_initials": lists_show_initials(agency_id)},
+    )
+    if request.method == "POST" and form.is_valid():
+        services.agency_list_initials_save(
+            actor=request.user, initials=form.cleaned_data["list_initials"]
+        )
+        messages.success(request, gettext("Saved. Case lists now show it this way."))
+        return redirect("agency:list_names")
+    return render(request, "agency/list_names.html", {"form": form})
 
 
 @login_required

@@ -321,6 +321,7 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("webhook.end", S, _("Ended a webhook subscription")),
     # The advocate's day: one time rule
     ("agency.time_zone", W, _("Changed the agency's time zone")),
+    ("agency.list_initials", W, _("Changed whether case lists show names or initials")),
     # The duty line
     ("call.create", W, _("Logged a call on the duty line")),
     ("call.list", R, _("Listed the duty line's calls")),

@@ -166,6 +166,10 @@ def spoken_split(value: str) -> list[str]:
     return [code for code in value.split(",") if code]
 
 
+#: The other names of a person, all lines together.
+ALIASES_MAX = 1000
+
+
 class PartyFieldsMixin(forms.Form):
     full_name = forms.CharField(max_length=NAME_MAX, label=_("Full name"))
     known_as = forms.CharField(
@@ -173,6 +177,16 @@ class PartyFieldsMixin(forms.Form):
         required=False,
         label=_("Known as"),
         help_text=_("The name the person chose to be called, if it is not their full name."),
+    )
+    aliases = forms.CharField(
+        max_length=ALIASES_MAX,
+        required=False,
+        label=_("Other names"),
+        help_text=_(
+            "Names the person has been known by: an earlier surname, another spelling. One a "
+            "line. A search by name in your own cases finds them too."
+        ),
+        widget=forms.Textarea({"rows": 2}),
     )
     pronouns = forms.CharField(
         max_length=40, required=False, label=_("Pronouns"), help_text=_("For example: she/her.")
@@ -192,6 +206,16 @@ class PartyFieldsMixin(forms.Form):
     notes = forms.CharField(
         label=_("Notes"), max_length=TEXT_MAX, required=False, widget=forms.Textarea({"rows": 3})
     )
+
+    def clean_aliases(self) -> str:
+        """One name a line, blank lines and spaces around each name dropped."""
+        names = [line.strip() for line in self.cleaned_data.get("aliases", "").splitlines()]
+        names = [name for name in names if name]
+        if any(len(name) > NAME_MAX for name in names):
+            raise forms.ValidationError(
+                _("Each name may have at most %(count)s characters.") % {"count": NAME_MAX}
+            )
+        return "\n".join(names)
 
 
 class IntakeForm(forms.Form):
@@ -459,15 +483,27 @@ class SearchForm(forms.Form):
 
 
 class NameSearchForm(forms.Form):
-    """Finding a case by a person's name. Sent by POST so that the name never appears in a
-    URL, a browser history or an access log."""
+    """Finding a case by a person's name, date of birth or both. Sent by POST so that neither
+    ever appears in a URL, a browser history or an access log."""
 
     name = forms.CharField(
         max_length=200,
-        label=_("Full name"),
+        required=False,
+        label=_("Name"),
         help_text=_(
-            "First and last name, as on the case. Capitals, accents' forms, punctuation "
-            "and word order do not matter."
+            "Capitals, accents' forms, punctuation and word order do not matter. In your own "
+            "cases part of a name, the surname alone or another name the person is known by "
+            "is enough; across the agency, give the full name."
+        ),
+    )
+    date_of_birth = forms.DateField(
+        required=False,
+        validators=[validate_birth_date],
+        widget=forms.DateInput(attrs={"type": "date"}),
+        label=_("Date of birth"),
+        help_text=_(
+            "If you know it. Alone, it finds the people born that day in your own cases; with "
+            "a name, both must match."
         ),
     )
     role = forms.ChoiceField(
@@ -486,10 +522,20 @@ class NameSearchForm(forms.Form):
         self.helper.form_tag = False
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"]
-        if not name_index_for(name):
+        name = self.cleaned_data["name"].strip()
+        if name and not name_index_for(name):
             raise forms.ValidationError(_("Enter a name with at least one letter."))
         return name
+
+    def clean(self):
+        cleaned = super().clean()
+        if (
+            not cleaned.get("name")
+            and not cleaned.get("date_of_birth")
+            and not ({"name", "date_of_birth"} & set(self.errors))
+        ):
+            self.add_error("name", _("Enter a name, a date of birth, or both."))
+        return cleaned
 
 
 def _staff_label(user) -> str:

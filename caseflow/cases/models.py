@@ -192,6 +192,9 @@ class Party(CaseOwned):
     #: The name the person chose to be called, shown before the full name where it is set.
     # (null when not given: rows written before these existed have no key-sealed empty value).
     known_as = EncryptedTextField(null=True, blank=True)
+    #: Other names the person has been known by (earlier names, other spellings), one a line:
+    #: found by a name search in the searcher's own cases, never by the agency-wide check.
+    aliases = EncryptedTextField(null=True, blank=True)
     pronouns = EncryptedTextField(null=True, blank=True)
     date_of_birth = EncryptedTextField(null=True, blank=True)  # ISO date
     address = EncryptedTextField(blank=True, default="")
@@ -217,6 +220,7 @@ class Party(CaseOwned):
     kept_encrypted_fields = (
         "full_name",
         "known_as",
+        "aliases",
         "pronouns",
         "date_of_birth",
         "address",
@@ -244,6 +248,11 @@ class Party(CaseOwned):
     def shown_name(self) -> str:
         """The name to address the person by: the one they chose, else their full name."""
         return self.known_as or self.full_name
+
+    @property
+    def alias_list(self) -> list[str]:
+        """The other names the person has been known by, one per line as written."""
+        return [line.strip() for line in (self.aliases or "").splitlines() if line.strip()]
 
     def save(self, *args, **kwargs):
         # Kept in step with the name on every save that sets it (a name read back from the

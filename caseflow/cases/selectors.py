@@ -1,4 +1,5 @@
-"""Read-side queries for list pages: metadata only, scoped by policy, constant query counts."""
+"""Read-side queries for list pages: metadata and the survivor's name, scoped by policy, constant
+query counts."""
 
 from __future__ import annotations
 
@@ -6,7 +7,17 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, DateTimeField, Exists, OuterRef, Q, QuerySet, Subquery
+from django.core.exceptions import ObjectDoesNotExist
+from django.db.models import (
+    Count,
+    DateTimeField,
+    Exists,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
 from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
 from rapidfuzz.distance import OSA
@@ -22,6 +33,7 @@ from caseflow.cases.models import (
     CaseKey,
     CaseStatus,
     Party,
+    PartyRole,
     RiskLevel,
     name_index_for,
 )
@@ -58,9 +70,12 @@ class _Earliest(Least):
 
 
 def case_rows(queryset, user: Any = None):
-    """The columns list pages show: metadata only, nothing encrypted is loaded. With ``user``,
-    each row also says whether that user reaches the case through emergency access now
-    (``emergency``), for the badge."""
+    """The columns list pages show: metadata, and the survivor's name (:func:`list_name`). Of
+    what is encrypted only the survivor's names are loaded: the case's wrapped data key comes in
+    the same row, the survivors of the rows in one more query, so the count stays flat in rows.
+    ``queryset`` must come from ``policy.visible_cases`` (every row is a case the user may read).
+    With ``user``, each row also says whether that user reaches the case through emergency
+    access now (``emergency``), for the badge."""
     if user is not None:
         queryset = queryset.annotate(
             emergency=Exists(
@@ -69,8 +84,16 @@ def case_rows(queryset, user: Any = None):
                 )
             )
         )
+    survivors = Prefetch(
+        "parties",
+        queryset=Party.objects.filter(role=PartyRole.SURVIVOR)
+        .only("pk", "case_id", "full_name", "known_as")
+        .order_by("created_at", "pk"),
+        to_attr="survivor_rows",
+    )
     return (
-        queryset.select_related("primary_advocate", "team")
+        queryset.select_related("primary_advocate", "team", "key")
+        .prefetch_related(survivors)
         # The next scheduled check-in or open follow-up, whichever is first: two correlated
         # subqueries in the same query, so the page's query count does not grow with its rows.
         .annotate(next_due=_next_due())
@@ -85,9 +108,36 @@ def case_rows(queryset, user: Any = None):
             "primary_advocate__first_name",
             "primary_advocate__last_name",
             "primary_advocate__username",
+            "key__wrapped",
         )
         .order_by("-opened_at", "pk")
     )
+
+
+def initials_of(name: str) -> str:
+    """``"Riley Sample"`` → ``"R.S."``: the first letter or digit of each word, in capitals."""
+    firsts = (next((ch for ch in word if ch.isalnum()), "") for word in name.split())
+    return "".join(f"{first.upper()}." for first in firsts if first)
+
+
+def list_name(case: Case, *, initials: bool = False) -> str:
+    """The survivor's name on a row of :func:`case_rows`: the name she chose to be called if
+    she gave one, else her full name; with ``initials`` (the agency's setting for screens others
+    may see) only its initials. Empty when the case has no survivor recorded or its key was
+    destroyed."""
+    survivors = getattr(case, "survivor_rows", None)
+    if not survivors:
+        return ""
+    if "_data_key" not in case.__dict__:
+        try:
+            wrapped = case.key.wrapped
+        except ObjectDoesNotExist:
+            return ""  # shredded
+        case.__dict__["_data_key"] = unwrap_data_key(wrapped)
+    survivor = survivors[0]
+    survivor.case = case  # shares the unwrapped data key
+    name = survivor.shown_name or ""
+    return initials_of(name) if initials else name
 
 
 def case_page_facts(case: Case, annotations: dict, related: tuple[str, ...] = ()) -> dict:
@@ -248,6 +298,8 @@ class SimilarNames:
     cases: list[Case]
     #: Whether the user may see more cases than were read (``SIMILAR_SCAN_LIMIT``).
     partial: bool
+    #: Every case found (``cases`` lists at most ``NAME_MATCH_LIMIT`` of them).
+    found: frozenset[int] = frozenset()
 
 
 def _words_match(wanted: list[str], words: list[str]) -> bool:
@@ -264,15 +316,31 @@ def _words_match(wanted: list[str], words: list[str]) -> bool:
     return True
 
 
-def find_similar_in_own_cases(user, *, name: str, role: str) -> SimilarNames:
+def _names_match(wanted: list[str], party: Party) -> bool:
+    """A name of ``party`` (full name, the name they go by, another name they were known by)
+    matches every word of ``wanted``; with nothing wanted, any person does."""
+    if not wanted:
+        return True
+    return any(
+        known and _words_match(wanted, normalise_identity(known).split())
+        for known in (party.full_name, party.known_as or "", *party.alias_list)
+    )
+
+
+def find_similar_in_own_cases(
+    user, *, name: str = "", role: str, date_of_birth: dt.date | None = None
+) -> SimilarNames:
     """The cases ``user`` may read where a person of ``role`` is called something like
-    ``name``: part of the name, the surname alone, the name they go by, or one letter off.
+    ``name``: part of the name, the surname alone, the name they go by, another name they were
+    known by, or one letter off. With ``date_of_birth`` the person was also born that day (a
+    date of birth alone finds everyone of the role born that day).
 
     Names are encrypted, so this reads and decrypts the names of the user's own cases in
     memory (never the agency's: the agency-wide check stays exact, on the blind index). Nothing
     is stored or logged but the cases found."""
     wanted = normalise_identity(name).split()
-    if not wanted:
+    born = date_of_birth.isoformat() if date_of_birth is not None else None
+    if not wanted and born is None:
         return SimilarNames([], False)
     visible = policy.visible_cases(user)
     case_ids = list(
@@ -284,7 +352,7 @@ def find_similar_in_own_cases(user, *, name: str, role: str) -> SimilarNames:
     found: set[int] = set()
     parties = (
         Party.objects.filter(case_id__in=case_ids, role=role)
-        .only("pk", "case_id", "full_name", "known_as")
+        .only("pk", "case_id", "full_name", "known_as", "aliases", "date_of_birth")
         .iterator(chunk_size=500)
     )
     unwrapped: dict[int, Any] = {}
@@ -296,12 +364,12 @@ def find_similar_in_own_cases(user, *, name: str, role: str) -> SimilarNames:
         holder = Case(pk=party.case_id)
         holder.__dict__["_data_key"] = unwrapped[party.case_id]
         party.case = holder
-        for known in (party.full_name, party.known_as or ""):
-            if known and _words_match(wanted, normalise_identity(known).split()):
-                found.add(party.case_id)
-                break
+        if born is not None and party.date_of_birth != born:
+            continue
+        if _names_match(wanted, party):
+            found.add(party.case_id)
     cases = list(case_rows(visible.filter(pk__in=found), user)[:NAME_MATCH_LIMIT])
-    return SimilarNames(cases, partial)
+    return SimilarNames(cases, partial, frozenset(found))
 
 
 def break_glass_until(user: User, case: Case) -> dt.datetime | None:

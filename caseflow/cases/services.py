@@ -219,6 +219,7 @@ def case_restrict(
 PARTY_FIELDS = (
     "full_name",
     "known_as",
+    "aliases",
     "pronouns",
     "date_of_birth",
     "address",
@@ -260,7 +261,7 @@ def party_write(*, actor: User, case: Case, party: Party, data: dict[str, Any]) 
         value = data[name]
         if isinstance(value, dt.date):
             value = value.isoformat()
-        if name in ("date_of_birth", "known_as", "pronouns") and not value:
+        if name in ("date_of_birth", "known_as", "aliases", "pronouns") and not value:
             value = None
         if adding or getattr(party, name) != value:
             changed.append(name)

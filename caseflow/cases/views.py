@@ -3,6 +3,7 @@ redirect. Reads of case content are audited here, in the request's transaction."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -93,10 +94,19 @@ def case_find(request: AuthenticatedRequest) -> HttpResponse:
     similar = None
     if request.method == "POST" and form.is_valid():
         role = form.cleaned_data["role"]
-        result = selectors.find_by_name(request.user, name=form.cleaned_data["name"], role=role)
-        similar = selectors.find_similar_in_own_cases(
-            request.user, name=form.cleaned_data["name"], role=role
+        name = form.cleaned_data["name"]
+        born = form.cleaned_data["date_of_birth"]
+        result = (
+            selectors.find_by_name(request.user, name=name, role=role)
+            if name
+            else selectors.NameMatches([], False)
         )
+        similar = selectors.find_similar_in_own_cases(
+            request.user, name=name, role=role, date_of_birth=born
+        )
+        if born is not None:
+            # A name and a date of birth: the exact matches were born that day too.
+            result = replace(result, cases=[c for c in result.cases if c.pk in similar.found])
         exact = {c.pk for c in result.cases}
         similar.cases = [c for c in similar.cases if c.pk not in exact]
         record(
@@ -104,6 +114,8 @@ def case_find(request: AuthenticatedRequest) -> HttpResponse:
             actor=request.user,
             detail={
                 "role": role,
+                "with_name": bool(name),
+                "with_date_of_birth": born is not None,
                 "cases": [c.pk for c in result.cases],
                 "similar": [c.pk for c in similar.cases],
                 "elsewhere": result.elsewhere,
@@ -121,6 +133,9 @@ def case_find(request: AuthenticatedRequest) -> HttpResponse:
             "similar": similar,
             "emergency": emergency,
             "searched_role": form.cleaned_data.get("role") if result is not None else None,
+            "searched_name": bool(form.cleaned_data.get("name")) if result is not None else False,
+            "searched_born": result is not None
+            and form.cleaned_data.get("date_of_birth") is not None,
             "survivor": PartyRole.SURVIVOR,
             "may_break_glass": policy.may_break_glass(request.user),
         },

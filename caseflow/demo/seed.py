@@ -24,7 +24,7 @@ from caseflow.audit.heads import publish_head
 from caseflow.cases import journey
 from caseflow.cases import services as case_services
 from caseflow.cases.demo import close_for_demo
-from caseflow.cases.models import CaseStatus, Channel, RiskLevel
+from caseflow.cases.models import CaseStatus, Channel, PartyRole, RiskLevel
 from caseflow.checkins import services as checkin_services
 
 FIRST = [
@@ -255,6 +255,13 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
 
     # A possible conflict: a new client names an existing client as the other party.
     _, first_case, first_survivor = cases[0]
+    # She has been known by another surname: a search in her advocate's cases finds her by it.
+    case_services.party_save(
+        actor=staff["north"][1],
+        case=first_case,
+        party=first_case.parties.get(role=PartyRole.SURVIVOR),
+        data={"aliases": f"{first_survivor['full_name'].split()[0]} Formername"},
+    )
     journey.case_open(
         actor=staff["north"][2],
         team=north,

@@ -79,6 +79,7 @@ SENSITIVE_KEYS = frozenset(
         "authorization",
         "full_name",
         "known_as",
+        "aliases",
         "pronouns",
         "name",
         "first_name",

@@ -127,7 +127,7 @@ def test_advocate_records_a_call_and_an_incident_with_a_photo_and_a_voice_note(
 
     # And the case is found by the survivor's name.
     tab.goto("/cases/find/")
-    page.get_by_label("Full name").fill(f"survivor {canary(cast.case).lower()}")
+    page.get_by_label("Name", exact=True).fill(f"survivor {canary(cast.case).lower()}")
     page.get_by_role("button", name="Find").click()
     found = page.get_by_role("region", name="What we found")
     expect(found.get_by_role("link", name=cast.case.reference)).to_be_visible()

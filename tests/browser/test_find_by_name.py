@@ -31,7 +31,7 @@ def test_duty_worker_finds_a_survivor_by_name_and_opens_the_case(new_tab, live_s
     _fits(page)
 
     # Their own team's case: listed, with a link to it.
-    page.get_by_label("Full name").fill(f"survivor {canary(cast.case).lower()}")
+    page.get_by_label("Name", exact=True).fill(f"survivor {canary(cast.case).lower()}")
     page.get_by_role("button", name="Find").click()
     results = page.get_by_role("region", name="What we found")
     expect(results.get_by_role("link", name="CASE-1")).to_be_visible()
@@ -39,7 +39,7 @@ def test_duty_worker_finds_a_survivor_by_name_and_opens_the_case(new_tab, live_s
     _fits(page)
 
     # Another team's case: only that one may exist, and the way in.
-    page.get_by_label("Full name").fill(f"{canary(cast.team2_case)}, Survivor")
+    page.get_by_label("Name", exact=True).fill(f"{canary(cast.team2_case)}, Survivor")
     page.get_by_role("button", name="Find").click()
     expect(results).to_contain_text("may exist elsewhere in the agency")
     expect(results).not_to_contain_text("CASE-2")

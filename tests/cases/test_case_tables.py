@@ -35,7 +35,7 @@ def test_rows_link_each_case_and_escape_what_they_show(cast):
     cast.case.restricted = True
     cast.case.save()
     rows = list(case_rows(Case.objects.filter(pk=cast.case.pk)))
-    html = str(case_table_rows(rows))
+    html = str(case_table_rows(Context({}), rows))
     assert f'href="{reverse("cases:detail", args=[cast.case.public_id])}"' in html
     assert "&lt;b&gt;REF&amp;1&lt;/b&gt;" in html and "<b>" not in html
     assert "Restricted" in html

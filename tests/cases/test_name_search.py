@@ -45,7 +45,15 @@ def test_the_assigned_advocate_finds_the_case_and_the_audit_keeps_no_name(cast, 
     assert ELSEWHERE not in page
     event = AuditEvent.objects.filter(action="case.search_name").latest("pk")
     assert event.actor_id == cast.assigned.pk
-    assert set(event.detail) == {"role", "cases", "similar", "elsewhere"}
+    assert set(event.detail) == {
+        "role",
+        "with_name",
+        "with_date_of_birth",
+        "cases",
+        "similar",
+        "elsewhere",
+    }
+    assert (event.detail["with_name"], event.detail["with_date_of_birth"]) == (True, False)
     assert (event.detail["role"], event.detail["cases"]) == ("survivor", [cast.case.pk])
     assert event.detail["elsewhere"] is False
     # A similar name (another canary one character off) is listed apart, never twice.

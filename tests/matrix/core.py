@@ -100,6 +100,7 @@ ROWS: dict[str, Row] = {
         reauth=("POST",),
     ),
     "agency:time_zone": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
+    "agency:list_names": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=302)),
     "agency:team_new": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
     "agency:team_edit": Row(
         GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), kwargs="team"

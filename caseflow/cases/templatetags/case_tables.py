@@ -17,7 +17,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from caseflow import policy
+from caseflow.accounts.models import lists_show_initials
 from caseflow.cases.models import CaseStatus, RiskLevel
+from caseflow.cases.selectors import list_name
 
 register = template.Library()
 
@@ -27,6 +30,7 @@ _PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{16,32}")
 _ROW = (
     "    <tr>\n"
     '      <td><a href="{url}">{reference}</a>{restricted}{emergency}</td>\n'
+    '      <td class="survivor-name">{name}</td>\n'
     "      <td>{status}</td>\n"
     '      <td><span class="badge risk-{risk}">{risk_label}</span></td>\n'
     "      <td>{team}</td>\n"
@@ -57,9 +61,17 @@ def _person(user) -> str:
     return user.get_full_name() or user.username
 
 
-@register.simple_tag
-def case_table_rows(rows) -> SafeString:
+def _initials(context) -> bool:
+    """Whether the reader's agency shows initials instead of names in its lists."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    return lists_show_initials(policy.agency_id_of(user)) if user is not None else False
+
+
+@register.simple_tag(takes_context=True)
+def case_table_rows(context, rows) -> SafeString:
     """The ``<tr>`` of each row of ``selectors.case_rows``."""
+    initials = _initials(context)
     prefix, _, suffix = reverse("cases:detail", args=[_SENTINEL]).partition(_SENTINEL)
     statuses = dict(CaseStatus.choices)
     risks = dict(RiskLevel.choices)
@@ -75,6 +87,7 @@ def case_table_rows(rows) -> SafeString:
         return {
             "url": url,
             "reference": case.reference,
+            "name": list_name(case, initials=initials) or "—",
             "restricted": _restricted() if case.restricted else "",
             "emergency": _EMERGENCY if getattr(case, "emergency", False) else "",
             "status": statuses.get(case.status, case.status),

@@ -230,6 +230,7 @@ _CODES = {
 #: Field names (``fields``) in words.
 _FIELDS = {
     "address": _("address"),
+    "aliases": _("other names"),
     "assignee": _("assigned to"),
     "channel": _("channel"),
     "code_word": _("code word"),
