@@ -111,7 +111,8 @@ def evidence_field(*, required: bool = False) -> MultipleFileField:
 def _when(value: dt.datetime) -> dt.datetime:
     now = timezone.now()
     if value > now + dt.timedelta(minutes=5):
-        other = swapped(timezone.localtime(value).date())
+        day = timezone.localtime(value).date()
+        other = swapped(day) if day > timezone.localdate() else None
         if other is not None and other <= timezone.localdate():
             # Typed the other way round, most likely: say which date would fit.
             raise forms.ValidationError(
