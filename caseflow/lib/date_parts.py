@@ -87,7 +87,8 @@ class DatePartsWidget(forms.MultiWidget):
     def __init__(self, *, with_time: bool = False, attrs: dict[str, Any] | None = None):
         self.with_time = with_time
         names = DATE_PARTS + (TIME_PARTS if with_time else ())
-        widgets = {
+        self.part_names = names
+        widgets: dict[str, forms.Widget | type[forms.Widget]] = {
             name: forms.TextInput(
                 attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": _WIDTHS[name]}
             )
@@ -130,7 +131,7 @@ class DatePartsWidget(forms.MultiWidget):
         if attrs.get("aria-invalid"):
             css = f"{css} is-invalid"
         attrs.setdefault("aria-describedby", f"{base_id}_helptext")
-        names = list(self.widgets_names)
+        names = [f"_{part}" for part in self.part_names]
         values = dict(zip(names, value, strict=False))
         order = part_order() + (TIME_PARTS if self.with_time else ())
 
