@@ -88,6 +88,7 @@ class DatePartsWidget(forms.MultiWidget):
         self.with_time = with_time
         names = DATE_PARTS + (TIME_PARTS if with_time else ())
         self.part_names = names
+        self.unreadable_whole = False
         widgets: dict[str, forms.Widget | type[forms.Widget]] = {
             name: forms.TextInput(
                 attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": _WIDTHS[name]}
@@ -110,9 +111,12 @@ class DatePartsWidget(forms.MultiWidget):
 
     def value_from_datadict(self, data: Any, files: Any, name: str) -> list[Any]:
         parts = super().value_from_datadict(data, files, name)
+        self.unreadable_whole = False
         if all(p in (None, "") for p in parts) and data.get(name):
             whole = _from_iso(str(data.get(name)), self.with_time)
             if whole is None:
+                # Said by the field (each form has its own copy of its widgets).
+                self.unreadable_whole = True
                 return [str(data.get(name))] + [""] * (len(parts) - 1)
             return [str(p) for p in self.decompress(whole)]
         return parts
@@ -206,6 +210,10 @@ class DatePartsField(forms.MultiValueField):
     def compress(self, data_list: list[Any]) -> dt.date | dt.datetime | None:
         if not data_list:
             return None
+        if getattr(self.widget, "unreadable_whole", False):
+            raise forms.ValidationError(
+                _("Enter a real date, year first: for example 2026-03-27."), code="invalid"
+            )
         names = DATE_PARTS + (TIME_PARTS if self.with_time else ())
         raw = dict(zip(names, data_list, strict=False))
         missing = [n for n in part_order() if not raw.get(n)]
@@ -232,7 +240,9 @@ class DatePartsField(forms.MultiValueField):
                     }[name],
                     code="number",
                 )
-            numbers[name] = int(text)
+            # A run of digits longer than any part is out of range, whatever its value (and
+            # never handed to int(), which refuses very long ones).
+            numbers[name] = int(text) if len(text) <= 6 else 10**6
         if not 1 <= numbers["month"] <= 12:
             raise forms.ValidationError(_("The month must be between 1 and 12."), code="month")
         if not 1 <= numbers["day"] <= 31:

@@ -81,6 +81,11 @@ def test_a_whole_value_posted_year_first_is_read_as_written():
         assert form.is_valid(), form.errors
     assert form.cleaned_data["at"] == dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
     assert form.cleaned_data["day"] == dt.date(2026, 1, 12)
+    # Written any other way, the order cannot be known: refused in words.
+    unreadable = When({"at": "01/12/2026 09:00", "day": "12.1.2026"})
+    assert not unreadable.is_valid()
+    for name in ("at", "day"):
+        assert unreadable.errors[name] == ["Enter a real date, year first: for example 2026-03-27."]
 
 
 @pytest.mark.parametrize(
@@ -100,6 +105,8 @@ def test_a_whole_value_posted_year_first_is_read_as_written():
         ("1 12 2026 9 60", "0 and 59"),
         ("1 12 2026 -1 0", "as a number"),
         ("١ 12 2026 9 0", "as a number"),
+        ("1 12 " + "9" * 5000 + " 9 0", "as 4 digits"),
+        ("1 " + "1" * 5000 + " 2026 9 0", "between 1 and 12"),
         # 01:30 on 29 March 2026 never happened in London: the clocks went from 01:00 to 02:00.
         ("29 3 2026 1 30", "clocks"),
     ],
