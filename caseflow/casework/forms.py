@@ -160,6 +160,8 @@ class NoteFields(forms.Form):
 
     #: Fields an agency may hide or relabel (``cases.models.IntakeField``).
     OPTIONAL_FIELDS = ("duration_minutes",)
+    #: A new note's "When" is now unless changed; a note changed keeps its own time.
+    WHEN_DEFAULTS_TO_NOW = False
 
     def __init__(
         self,
@@ -195,6 +197,12 @@ class NoteFields(forms.Form):
         self.helper.form_tag = False
         self.helper.disable_csrf = True
         self.helper.layout = layout_with_date_parts(self)
+        if self.WHEN_DEFAULTS_TO_NOW and not self.is_bound and not self.initial.get("occurred_at"):
+            now = timezone.localtime().replace(second=0, microsecond=0)
+            self.initial["occurred_at"] = now
+            self.fields["occurred_at"].collapsed_words = gettext(  # type: ignore[attr-defined]
+                "Now: %(when)s"
+            ) % {"when": date_format(now, "DATETIME_FORMAT")}
 
     def clean_occurred_at(self) -> dt.datetime:
         return _when(self.cleaned_data["occurred_at"])
@@ -204,6 +212,7 @@ class NoteForm(NoteFields):
     """A new note. Its time is now unless changed (shown in words, the parts behind "Change");
     a time not today is read back before the note is saved (:meth:`unconfirmed_date`)."""
 
+    WHEN_DEFAULTS_TO_NOW = True
     evidence = evidence_field()
     followup = forms.BooleanField(label=_("Also create a follow-up"), required=False)
     followup_due = forms.DateTimeField(
@@ -223,15 +232,6 @@ class NoteForm(NoteFields):
         widget=forms.Textarea(attrs={"rows": 2, "data-reveal-when": "followup"}),
         help_text=_("Stored encrypted; never shown in reminders."),
     )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        if not self.is_bound and not self.initial.get("occurred_at"):
-            now = timezone.localtime().replace(second=0, microsecond=0)
-            self.initial["occurred_at"] = now
-            self.fields["occurred_at"].collapsed_words = gettext(  # type: ignore[attr-defined]
-                "Now: %(when)s"
-            ) % {"when": date_format(now, "DATETIME_FORMAT")}
 
     def unconfirmed_date(self, confirmed: str) -> ReadBack | None:
         """The read-back to show before saving, unless the time is today or ``confirmed`` (what
