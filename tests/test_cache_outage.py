@@ -26,6 +26,7 @@ pytestmark = pytest.mark.django_db
 SERIOUS = {
     "kinds": ["physical"],
     "occurred_on": "2025-03-02",
+    "date_confirmed": "2025-03-02",
     "approximate": "on",
     "when_described": "last weekend",
     "person": "other_party",
@@ -37,6 +38,7 @@ NOTE = {
     "participants": ["survivor"],
     "direction": "incoming",
     "occurred_at": "2025-03-02T08:30",
+    "date_confirmed": "2025-03-02T08:30",
     "duration_minutes": "25",
     "text": "Called about the hearing.",
 }

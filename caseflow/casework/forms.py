@@ -11,6 +11,7 @@ from typing import Any
 from crispy_forms.helper import FormHelper
 from django import forms
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 
@@ -30,6 +31,8 @@ from caseflow.casework.models import (
     ServiceHow,
     ServiceOutcome,
 )
+from caseflow.lib.date_parts import DatePartsField, ReadBack, read_back, spoken_date, swapped
+from caseflow.lib.form_parts import layout_with_date_parts
 from caseflow.lib.i18n import advocate_or_idva
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -108,6 +111,17 @@ def evidence_field(*, required: bool = False) -> MultipleFileField:
 def _when(value: dt.datetime) -> dt.datetime:
     now = timezone.now()
     if value > now + dt.timedelta(minutes=5):
+        day = timezone.localtime(value).date()
+        other = swapped(day) if day > timezone.localdate() else None
+        if other is not None and other <= timezone.localdate():
+            # Typed the other way round, most likely: say which date would fit.
+            raise forms.ValidationError(
+                _(
+                    "This time is in the future. Did you mean %(day)s? The day and the month "
+                    "may be the wrong way round."
+                )
+                % {"day": spoken_date(other)}
+            )
         raise forms.ValidationError(_("This time is in the future."))
     if value < now - dt.timedelta(days=366 * 30):
         raise forms.ValidationError(_("This time is too far in the past."))
@@ -132,11 +146,7 @@ class NoteFields(forms.Form):
     direction = forms.ChoiceField(
         label=_("Direction"), choices=Direction.choices, initial=Direction.NONE
     )
-    occurred_at = forms.DateTimeField(
-        label=_("When"),
-        widget=DateTimeLocalInput(),
-        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
-    )
+    occurred_at = DatePartsField(label=_("When"), with_time=True)
     duration_minutes = forms.IntegerField(
         label=_("How long (minutes)"), min_value=0, max_value=24 * 60, required=False
     )
@@ -150,6 +160,8 @@ class NoteFields(forms.Form):
 
     #: Fields an agency may hide or relabel (``cases.models.IntakeField``).
     OPTIONAL_FIELDS = ("duration_minutes",)
+    #: A new note's "When" is now unless changed; a note changed keeps its own time.
+    WHEN_DEFAULTS_TO_NOW = False
 
     def __init__(
         self,
@@ -184,12 +196,23 @@ class NoteFields(forms.Form):
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True
+        self.helper.layout = layout_with_date_parts(self)
+        if self.WHEN_DEFAULTS_TO_NOW and not self.is_bound and not self.initial.get("occurred_at"):
+            now = timezone.localtime().replace(second=0, microsecond=0)
+            self.initial["occurred_at"] = now
+            self.fields["occurred_at"].collapsed_words = gettext(  # type: ignore[attr-defined]
+                "Now: %(when)s"
+            ) % {"when": date_format(now, "DATETIME_FORMAT")}
 
     def clean_occurred_at(self) -> dt.datetime:
         return _when(self.cleaned_data["occurred_at"])
 
 
 class NoteForm(NoteFields):
+    """A new note. Its time is now unless changed (shown in words, the parts behind "Change");
+    a time not today is read back before the note is saved (:meth:`unconfirmed_date`)."""
+
+    WHEN_DEFAULTS_TO_NOW = True
     evidence = evidence_field()
     followup = forms.BooleanField(label=_("Also create a follow-up"), required=False)
     followup_due = forms.DateTimeField(
@@ -209,6 +232,12 @@ class NoteForm(NoteFields):
         widget=forms.Textarea(attrs={"rows": 2, "data-reveal-when": "followup"}),
         help_text=_("Stored encrypted; never shown in reminders."),
     )
+
+    def unconfirmed_date(self, confirmed: str) -> ReadBack | None:
+        """The read-back to show before saving, unless the time is today or ``confirmed`` (what
+        the confirm button posted) is this very time."""
+        check = read_back(self.cleaned_data["occurred_at"], with_time=True)
+        return None if check is None or check.token == confirmed else check
 
     def clean(self):
         data = super().clean()
@@ -260,6 +289,7 @@ class NoteChangeForm(NoteFields):
             )
         else:
             del self.fields["reason"]
+        self.helper.layout = layout_with_date_parts(self)
 
 
 class IncidentForm(forms.Form):
@@ -268,9 +298,7 @@ class IncidentForm(forms.Form):
         choices=IncidentKind.choices,
         widget=forms.CheckboxSelectMultiple,
     )
-    occurred_on = forms.DateField(
-        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-    )
+    occurred_on = DatePartsField(label=_("Date"))
     occurred_time = forms.TimeField(
         label=_("Time"),
         required=False,
@@ -346,6 +374,15 @@ class IncidentForm(forms.Form):
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True
+        self.helper.layout = layout_with_date_parts(self)
+
+    def unconfirmed_date(self, confirmed: str) -> ReadBack | None:
+        """The read-back to show before saving, unless the incident is dated today or
+        ``confirmed`` (what the confirm button posted) is this very date and time."""
+        data = self.cleaned_data
+        timed = data.get("occurred_time") is not None
+        check = read_back(data["occurred_at"] if timed else data["occurred_on"], with_time=timed)
+        return None if check is None or check.token == confirmed else check
 
     def clean(self):
         data = super().clean()

@@ -61,7 +61,10 @@ def note_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         },
         field_config=field_config(request, case).for_kind("note"),
     )
+    read_back = None
     if request.method == "POST" and form.is_valid():
+        read_back = form.unconfirmed_date(request.POST.get("date_confirmed", ""))
+    if request.method == "POST" and form.is_valid() and read_back is None:
         data = form.cleaned_data
         try:
             note = services.note_create(
@@ -87,7 +90,13 @@ def note_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             messages.success(request, _("Note recorded."))
             return redirect("casework:note", case.public_id, note.public_id)
     under_emergency = not policy.may(request.user, case, "edit")
-    context = {"case": case, "form": form, "under_emergency": under_emergency}
+    context = {
+        "case": case,
+        "form": form,
+        "under_emergency": under_emergency,
+        "read_back": read_back,
+        "files_dropped": bool(read_back and request.FILES),
+    }
     if not under_emergency:
         context |= draft_context(case, "note-new")
     return render(request, "casework/note_form.html", context)
@@ -201,7 +210,10 @@ def incident_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         request.FILES or None,
         field_config=field_config(request, case).for_kind("incident"),
     )
+    read_back = None
     if request.method == "POST" and form.is_valid():
+        read_back = form.unconfirmed_date(request.POST.get("date_confirmed", ""))
+    if request.method == "POST" and form.is_valid() and read_back is None:
         data = form.cleaned_data
         try:
             incident = services.incident_create(
@@ -218,7 +230,13 @@ def incident_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     return render(
         request,
         "casework/incident_form.html",
-        {"case": case, "form": form} | draft_context(case, "incident-new"),
+        {
+            "case": case,
+            "form": form,
+            "read_back": read_back,
+            "files_dropped": bool(read_back and request.FILES),
+        }
+        | draft_context(case, "incident-new"),
     )
 
 

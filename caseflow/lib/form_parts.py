@@ -5,8 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Submit
+from crispy_forms.layout import Field, Layout, Submit
 from django import forms
+
+from caseflow.lib.date_parts import DatePartsField
+
+#: How a date typed in parts is shown: a fieldset whose legend is the field's label.
+DATE_PARTS_TEMPLATE = "forms/date_parts_field.html"
 
 
 def submit_helper(label: Any, method: str = "post") -> FormHelper:
@@ -38,4 +43,15 @@ def moment_field(label: Any, required: bool = True, **kw: Any) -> forms.DateTime
         required=required,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         **kw,
+    )
+
+
+def layout_with_date_parts(form: forms.Form) -> Layout:
+    """The form's fields in order, each date typed in parts shown as its own fieldset (call it
+    once the form has dropped the fields it does not ask for)."""
+    return Layout(
+        *(
+            Field(name, template=DATE_PARTS_TEMPLATE) if isinstance(field, DatePartsField) else name
+            for name, field in form.fields.items()
+        )
     )

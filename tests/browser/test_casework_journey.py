@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 from playwright.sync_api import expect
 
+from caseflow.accounts import zones
 from caseflow.casework.models import CaseNote, Evidence, Incident
 from tests import factories as f
 from tests.browser.conftest import sign_in
@@ -32,7 +33,6 @@ def test_advocate_records_a_call_and_an_incident_with_a_photo_and_a_voice_note(
     tab, live_server, cast
 ):
     page = tab.page
-    earlier = dt.datetime.now(dt.UTC) - dt.timedelta(hours=3)
     sign_in(page, live_server, "assigned", f.PASSWORD)
     tab.goto(f"/cases/{cast.case.public_id}/")
     section = page.get_by_role("region", name="Notes and incidents")
@@ -45,7 +45,7 @@ def test_advocate_records_a_call_and_an_incident_with_a_photo_and_a_voice_note(
     page.get_by_label("What kind of contact").select_option(label="Phone call")
     page.get_by_label("The survivor").check()
     page.get_by_label("Direction").select_option(label="They contacted us")
-    page.get_by_label("When").fill(earlier.strftime("%Y-%m-%dT%H:%M"))
+    expect(page.get_by_role("group", name="When")).to_contain_text("Now:")
     page.get_by_label("How long (minutes)").fill("20")
     page.locator("#id_text").fill("She called about the weekend handover.")
     page.get_by_role("button", name="Save note").click()
@@ -65,8 +65,12 @@ def test_advocate_records_a_call_and_an_incident_with_a_photo_and_a_voice_note(
     _fits_a_phone(tab, "incident-form")
     page.get_by_label("Threats").check()
     page.get_by_label("Stalking or harassment").check()
-    page.locator("#id_occurred_on").fill(earlier.strftime("%Y-%m-%d"))
-    page.locator("#id_occurred_time").fill(earlier.strftime("%H:%M"))
+    # Earlier today, in the staff's own time (typed in parts; today's date saves in one step).
+    today = dt.datetime.now(zones.default_zone()).date()
+    page.get_by_label("Day").fill(str(today.day))
+    page.get_by_label("Month").fill(str(today.month))
+    page.get_by_label("Year").fill(str(today.year))
+    page.locator("#id_occurred_time").fill("00:00")
     page.get_by_label("Where").fill("Outside the school")
     page.locator("#id_what_happened").fill("He waited by the gate and shouted.")
     page.get_by_label("Evidence files").set_input_files(

@@ -158,17 +158,20 @@ def test_the_agency_admin_sets_the_zone_and_it_is_audited(cast, login):
 def test_note_and_incident_times_are_read_in_the_agency_zone(cast, login):
     _zone(cast.agency, "America/Chicago")
     client = login(cast.assigned)
-    response = client.post(
-        reverse("casework:incident_new", args=[cast.case.public_id]),
-        {
-            "kinds": ["physical"],
-            "occurred_on": "2026-12-06",
-            "occurred_time": "21:15",
-            "person": "other_party",
-            "what_happened": "Pushed against the door.",
-            "police": "unknown",
-        },
-    )
+    url = reverse("casework:incident_new", args=[cast.case.public_id])
+    data = {
+        "kinds": ["physical"],
+        "occurred_on": "2026-12-06",
+        "occurred_time": "21:15",
+        "person": "other_party",
+        "what_happened": "Pushed against the door.",
+        "police": "unknown",
+    }
+    # Yesterday in Chicago (already the 7th in UTC) is read back in Chicago's time first.
+    asked = client.post(url, data).content.decode()
+    assert "This incident will be dated Sunday 6 December 2026 at 21:15. Save it?" in asked
+    assert 'value="2026-12-06T21:15"' in asked
+    response = client.post(url, {**data, "date_confirmed": "2026-12-06T21:15"})
     assert response.status_code == 302, response.content.decode()[:3000]
     from caseflow.casework.models import Incident
 

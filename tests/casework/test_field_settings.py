@@ -19,6 +19,7 @@ FORM = {
     "kinds": ["physical"],
     "occurred_on": "2025-03-02",
     "occurred_time": "21:15",
+    "date_confirmed": "2025-03-02T21:15",
     "person": "other_party",
     "what_happened": "Pushed her.",
     "police": "yes",

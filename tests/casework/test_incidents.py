@@ -32,6 +32,7 @@ def test_recording_an_incident_through_the_form(cast, login):
         {
             "kinds": ["coercive", "economic"],
             "occurred_on": "2025-03-02",
+            "date_confirmed": "2025-03-02",
             "approximate": "on",
             "when_described": "early March",
             "place": "At home",

@@ -236,15 +236,15 @@ def test_a_note_can_be_about_a_need_or_a_goal(cast, login):
         reverse("casework:note_new", args=[cast.case.public_id]) + f"?need={need.public_id}"
     ).content.decode()
     assert f'value="{need.public_id}" selected' in form_page
+    an_hour_ago = (dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
     response = client.post(
         reverse("casework:note_new", args=[cast.case.public_id]),
         {
             "kind": "call",
             "participants": ["survivor"],
             "direction": "incoming",
-            "occurred_at": (dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)).strftime(
-                "%Y-%m-%dT%H:%M"
-            ),
+            "occurred_at": an_hour_ago,
+            "date_confirmed": an_hour_ago,
             "text": "Talked about the housing offer.",
             "need": need.public_id,
             "goal": goal.public_id,

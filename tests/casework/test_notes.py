@@ -259,6 +259,7 @@ def test_a_note_can_be_about_a_check_in_of_the_same_case_only(cast, login):
         "participants": ["survivor"],
         "direction": "outgoing",
         "occurred_at": "2025-03-02T10:00",
+        "date_confirmed": "2025-03-02T10:00",
         "text": "Called at the check-in time; she was fine.",
     }
     client.post(url, {**data, "checkin": str(mine.pk)})

@@ -35,6 +35,7 @@ pytestmark = [pytest.mark.celery_worker, pytest.mark.xdist_group("celery_worker"
 SERIOUS = {
     "kinds": ["physical"],
     "occurred_on": "2025-03-02",
+    "date_confirmed": "2025-03-02",
     "approximate": "on",
     "when_described": "last weekend",
     "person": "other_party",

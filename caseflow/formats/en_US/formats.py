@@ -9,3 +9,5 @@ FIRST_DAY_OF_WEEK = 0
 DECIMAL_SEPARATOR = "."
 THOUSAND_SEPARATOR = ","
 NUMBER_GROUPING = 3
+# The day in full words, read back before a dated record is saved ("Tuesday, December 1, 2026").
+SPOKEN_DATE_FORMAT = "l, F j, Y"

@@ -10,3 +10,5 @@ FIRST_DAY_OF_WEEK = 1
 DECIMAL_SEPARATOR = ","
 THOUSAND_SEPARATOR = "."
 NUMBER_GROUPING = 3
+# The day in full words, read back before a dated record is saved ("martes 1 de diciembre de 2026").
+SPOKEN_DATE_FORMAT = r"l j \d\e F \d\e Y"
