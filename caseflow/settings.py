@@ -527,6 +527,16 @@ CELERY_BEAT_SCHEDULE["confidentiality-purge-proposals"] = {
     "task": "caseflow.confidentiality.tasks.propose_purges",
     "schedule": 6 * 3600.0,
 }
+# Funder reports whose period counts more people than this are prepared by a worker (the page
+# follows the work), kept sealed for their asker REPORT_KEEP_HOURS and then purged (hourly). A
+# report still "being prepared" after REPORT_STALE_SECONDS may be started again by its asker.
+REPORT_BACKGROUND_THRESHOLD = env_int("REPORT_BACKGROUND_THRESHOLD", 2000)
+REPORT_KEEP_HOURS = env_int("REPORT_KEEP_HOURS", 24)
+REPORT_STALE_SECONDS = env_int("REPORT_STALE_SECONDS", 900)
+CELERY_BEAT_SCHEDULE["reporting-purge-prepared"] = {
+    "task": "caseflow.reporting.tasks.purge_prepared",
+    "schedule": 3600.0,
+}
 # Drafts unchanged for DRAFT_DAYS, and those of deactivated staff, are forgotten hourly.
 CELERY_BEAT_SCHEDULE["cases-forget-drafts"] = {
     "task": "caseflow.cases.tasks.forget_expired_drafts",

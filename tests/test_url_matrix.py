@@ -113,6 +113,8 @@ def url_for(name: str, row: Row, cast: Cast, target: str) -> str:
         return reverse(name, args=["voca"])
     if row.kwargs in api.KWARGS:  # the integrations' pages and the API
         return api.KWARGS[row.kwargs](name, cast, case)
+    if row.kwargs == "prepared":  # a funder report the cast's supervisor asked to prepare
+        return reporting.prepared_url(name, cast)
     if row.kwargs == "batch":  # an agency admin's import batch
         return imports.batch_url(name, cast)
     if row.kwargs == "staff_batch":  # an agency admin's checked staff file

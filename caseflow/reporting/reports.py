@@ -12,6 +12,8 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
 
@@ -303,6 +305,29 @@ class Served:
         return self._counts[question]
 
 
+# --- Progress -----------------------------------------------------------------------------------
+
+#: Called once per step of a report being built (a breakdown added, a suppression run), when a
+#: caller follows the work (:func:`following_steps`); nothing otherwise.
+_on_step: ContextVar[Callable[[], object] | None] = ContextVar("report_on_step", default=None)
+
+
+def step() -> None:
+    hook = _on_step.get()
+    if hook is not None:
+        hook()
+
+
+@contextmanager
+def following_steps(on_step: Callable[[], object]) -> Iterator[None]:
+    """Call ``on_step`` at each step of the reports built inside (see :data:`STEPS`)."""
+    token = _on_step.set(on_step)
+    try:
+        yield
+    finally:
+        _on_step.reset(token)
+
+
 # --- What a report is ---------------------------------------------------------------------------
 
 
@@ -454,6 +479,7 @@ class Builder:
         self.sections.append(
             Section(title, [column], rows, code=code, note=note, has_total=total is not None)
         )
+        step()
 
     def crosstab(
         self,
@@ -497,6 +523,7 @@ class Builder:
         self.sections.append(
             Section(title, columns, rows, chart_column=len(columns) - 1, code=code, note=note)
         )
+        step()
 
     def band(self, key: str, measure: str, members: Sequence[str], counts: Counter[str]) -> int:
         """The cell of a band of answers, tied to the cells of the answers it is made of (the
@@ -537,6 +564,7 @@ class Builder:
     def finish(self, slug: str, title: str, period: Period) -> FunderReport:
         report = self.report(slug, title, period, self.sections)
         report.hidden = suppress(self.grid, report.threshold, unpublished=report.unpublished)
+        step()
         return report
 
 
@@ -1298,6 +1326,7 @@ def annual_release(agency_id: int, fy: int) -> dict[str, FunderReport]:
         fixed=fixed,
         fixed_hidden=fixed_hidden,
     )
+    step()
     for report in made.values():
         report.hidden = hidden
         report.unpublished = unpublished

@@ -1,20 +1,43 @@
 """Generating a funder report: who may, for which agency, and the audit record of every
-generation (preview or CSV)."""
+generation (preview or CSV); and the large ones prepared in the background.
+
+A report whose period counts more than ``REPORT_BACKGROUND_THRESHOLD`` people is not computed
+in the request: :func:`prepared_start` records a :class:`PreparedReport` and, in the same
+transaction, its task in the outbox (the report's id only). The worker first marks it running
+(:func:`prepared_claim`, committed on its own: the page can say so at once), then computes it in
+one transaction (:func:`prepared_compute`) that writes the sealed CSV, the state "ready" and the
+audit record together at its very end. Progress is a counter in the cache, moved at each step
+of the report (:func:`progress`): a write to the database would either wait for that
+transaction (invisible until it commits) or need a second connection that SQLite would lock
+out; the cache is a hint, never the truth, and with the cache away the bar stays at its start
+while the work goes on. A worker killed half-way leaves the report running with no result; the
+outbox sends the task again, and its asker may start it again once it is stale."""
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
+import logging
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db.models import Min
+from django.db import transaction
+from django.db.models import F, Min
 from django.utils import timezone
 
 from caseflow import policy
 from caseflow.accounts.models import User
 from caseflow.audit.services import record
 from caseflow.cases.models import Case
+from caseflow.lib import softcache
+from caseflow.lib.csvcells import csv_cell
+from caseflow.outbox.services import enqueue
 from caseflow.reporting import reports
+from caseflow.reporting.models import PreparedReport, PreparedState
 from caseflow.reporting.reports import FunderReport, Period
+
+log = logging.getLogger(__name__)
 
 
 def first_case_day(*, actor: User) -> dt.date | None:
@@ -26,8 +49,8 @@ def first_case_day(*, actor: User) -> dt.date | None:
     return None if first is None else timezone.localdate(first)
 
 
-def funder_report(*, actor: User, slug: str, period: Period, fmt: str) -> FunderReport:
-    """The actor's own agency's report ``slug`` for ``period``; audited whatever the format."""
+def _agency_for(actor: User, slug: str, period: Period) -> int:
+    """The actor's agency, when the actor may run report ``slug`` for ``period``."""
     if not policy.may_run_reports(actor):
         raise PermissionDenied
     agency_id = policy.agency_id_of(actor)
@@ -41,6 +64,12 @@ def funder_report(*, actor: User, slug: str, period: Period, fmt: str) -> Funder
     ):
         # Free dates could be subtracted from one another (the reporting README).
         raise ValueError("not one of the periods this report is given out for")
+    return agency_id
+
+
+def funder_report(*, actor: User, slug: str, period: Period, fmt: str) -> FunderReport:
+    """The actor's own agency's report ``slug`` for ``period``; audited whatever the format."""
+    agency_id = _agency_for(actor, slug, period)
     report = reports.release(slug, agency_id, period)
     record(
         "report.funder",
@@ -55,3 +84,192 @@ def funder_report(*, actor: User, slug: str, period: Period, fmt: str) -> Funder
         },
     )
     return report
+
+
+def csv_bytes(report: FunderReport) -> bytes:
+    """The report's CSV, as the download gives it (inline or prepared: the same bytes)."""
+    out = io.StringIO(newline="")
+    csv.writer(out).writerows([csv_cell(c) for c in row] for row in report.csv_rows())
+    return out.getvalue().encode("utf-8")
+
+
+# --- Large reports, prepared in the background ---------------------------------------------------
+
+#: How many steps each report takes (:func:`reports.step`), as counted on the demo agency; a
+#: report with more breakdowns than that shows 99% until it is ready.
+STEPS = {"voca": 12, "fvpsa": 67, "hud": 67, "insights": 8}
+
+
+def is_large(*, actor: User, slug: str, period: Period) -> bool:
+    """The period counts more people than a request should (``REPORT_BACKGROUND_THRESHOLD``)."""
+    agency_id = _agency_for(actor, slug, period)
+    served = reports.served_cases(agency_id, period)
+    return served[: settings.REPORT_BACKGROUND_THRESHOLD + 1].count() > (
+        settings.REPORT_BACKGROUND_THRESHOLD
+    )
+
+
+@transaction.atomic
+def prepared_start(*, actor: User, slug: str, period: Period) -> PreparedReport:
+    """Ask for report ``slug`` for ``period`` to be prepared by a worker, for ``actor`` only."""
+    agency_id = _agency_for(actor, slug, period)
+    now = timezone.now()
+    prepared = PreparedReport.objects.create(
+        agency_id=agency_id,
+        requested_by=actor,
+        slug=slug,
+        period_start=period.start,
+        period_end=period.end,
+        total=STEPS.get(slug, 1),
+        created_at=now,
+        expires_at=now + dt.timedelta(hours=settings.REPORT_KEEP_HOURS),
+    )
+    # By name: the task module imports these services.
+    enqueue("caseflow.reporting.tasks.prepare_report", report_id=prepared.pk)
+    return prepared
+
+
+def prepared_for(user: User, public_id: str) -> PreparedReport | None:
+    """The prepared report ``public_id`` when ``user`` asked for it, still runs reports in the
+    same agency and it has not expired; ``None`` for anyone and anything else."""
+    if not policy.may_run_reports(user):
+        return None
+    agency_id = policy.agency_id_of(user)
+    if agency_id is None:
+        return None
+    return PreparedReport.objects.filter(
+        public_id=public_id,
+        requested_by=user,
+        agency_id=agency_id,
+        expires_at__gt=timezone.now(),
+    ).first()
+
+
+def progress_key(report_id: int) -> str:
+    return f"reporting:progress:{report_id}"
+
+
+def progress(prepared: PreparedReport) -> int:
+    """Percent done (a counter in the cache while it runs: a hint, never the truth)."""
+    if prepared.state == PreparedState.READY:
+        return 100
+    if prepared.state != PreparedState.RUNNING:
+        return 0
+    steps = int(softcache.remember(progress_key(prepared.pk), lambda: 0, 3600) or 0)
+    return min(99, steps * 100 // max(1, prepared.total))
+
+
+def is_stale(prepared: PreparedReport) -> bool:
+    """Started long ago and still not done: its worker must have been lost."""
+    if prepared.state == PreparedState.FAILED:
+        return True
+    if prepared.state == PreparedState.READY:
+        return False
+    since = prepared.started_at or prepared.created_at
+    return since < timezone.now() - dt.timedelta(seconds=settings.REPORT_STALE_SECONDS)
+
+
+def prepared_claim(*, report_id: int) -> bool:
+    """A worker starts on the report: mark it running (committed at once, outside the work's
+    transaction, so its page can say so). False when there is nothing to do."""
+    softcache.forget(progress_key(report_id))
+    return bool(
+        PreparedReport.objects.filter(
+            pk=report_id,
+            state__in=[PreparedState.WAITING, PreparedState.RUNNING, PreparedState.FAILED],
+            expires_at__gt=timezone.now(),
+        ).update(
+            state=PreparedState.RUNNING,
+            started_at=timezone.now(),
+            attempts=F("attempts") + 1,
+            done=0,
+            last_error="",
+        )
+    )
+
+
+#: Failures that will not pass by trying again at once: the report is marked failed (its asker
+#: may try again) and the task is done.
+class PreparationFailed(Exception):
+    pass
+
+
+def prepared_compute(*, report_id: int) -> None:
+    """Compute the report and keep its sealed CSV, all in one transaction: nothing is written
+    before the end, so a worker killed half-way leaves no partial result. Idempotent: a report
+    ready (or gone) is left alone. Raises :class:`PreparationFailed` (nothing written) when its
+    asker may no longer run it or its period is no longer given out."""
+    with transaction.atomic():
+        prepared = (
+            PreparedReport.objects.select_for_update()
+            .select_related("requested_by")
+            .filter(pk=report_id, expires_at__gt=timezone.now())
+            .first()
+        )
+        if prepared is None or prepared.state == PreparedState.READY:
+            return
+        period = reports.Period(prepared.period_start, prepared.period_end, "")
+        key = progress_key(prepared.pk)
+        try:
+            with reports.following_steps(lambda: softcache.count(key, 3600)):
+                report = funder_report(
+                    actor=prepared.requested_by, slug=prepared.slug, period=period, fmt="prepared"
+                )
+        except (PermissionDenied, ValueError) as exc:
+            raise PreparationFailed(type(exc).__name__) from exc
+        prepared.result = prepared.seal(csv_bytes(report))
+        prepared.state = PreparedState.READY
+        prepared.done = prepared.total
+        prepared.finished_at = timezone.now()
+        prepared.counts = {"cells": report.cells, "suppressed": report.suppressed}
+        prepared.save(update_fields=["result", "state", "done", "finished_at", "counts"])
+    softcache.forget(key)
+
+
+def prepared_fail(*, report_id: int, error: str) -> None:
+    """Mark the report failed (its asker may try again): never one that is ready."""
+    PreparedReport.objects.filter(pk=report_id).exclude(state=PreparedState.READY).update(
+        state=PreparedState.FAILED, last_error=error[:100], finished_at=timezone.now()
+    )
+
+
+@transaction.atomic
+def prepared_retry(*, actor: User, prepared: PreparedReport) -> bool:
+    """Start again a report that failed or whose worker was lost. False when it is not stale."""
+    locked = PreparedReport.objects.select_for_update().get(pk=prepared.pk)
+    if locked.requested_by_id != actor.pk or not is_stale(locked):
+        return False
+    _agency_for(actor, locked.slug, reports.Period(locked.period_start, locked.period_end, ""))
+    locked.state = PreparedState.WAITING
+    locked.started_at = None
+    locked.last_error = ""
+    locked.save(update_fields=["state", "started_at", "last_error"])
+    enqueue("caseflow.reporting.tasks.prepare_report", report_id=locked.pk)
+    return True
+
+
+def prepared_download(*, actor: User, prepared: PreparedReport) -> bytes:
+    """The CSV of a ready report, for its asker only; audited (the report, its period and its
+    counts)."""
+    if prepared.requested_by_id != actor.pk or prepared.state != PreparedState.READY:
+        raise PermissionDenied
+    data = prepared.opened()
+    record(
+        "report.prepared_download",
+        actor=actor,
+        agency_id=prepared.agency_id,
+        detail={
+            "report": prepared.slug,
+            "from": prepared.period_start.isoformat(),
+            "to": prepared.period_end.isoformat(),
+            "format": "csv",
+            **prepared.counts,
+        },
+    )
+    return data
+
+
+def prepared_purge(*, now: dt.datetime | None = None) -> int:
+    """Delete the prepared reports past their expiry, their sealed CSV and key with them."""
+    deleted, _kinds = PreparedReport.objects.expired(now or timezone.now()).delete()
+    return deleted

@@ -5,9 +5,15 @@ from caseflow.reporting import views
 app_name = "reporting"
 
 REPORTS = "reports/funders/"
+PREPARED = "reports/prepared/<pid:report_id>/"
 
 urlpatterns = [
     path(f"{REPORTS}", views.report_list, name="list"),
     path(f"{REPORTS}<slug:slug>/", views.report_preview, name="preview"),
     path(f"{REPORTS}<slug:slug>/csv/", views.report_csv, name="csv"),
+    path(f"{REPORTS}<slug:slug>/prepare/", views.report_prepare, name="prepare"),
+    path(PREPARED, views.prepared, name="prepared"),
+    path(f"{PREPARED}progress/", views.prepared_progress, name="prepared_progress"),
+    path(f"{PREPARED}download/", views.prepared_download, name="prepared_download"),
+    path(f"{PREPARED}retry/", views.prepared_retry, name="prepared_retry"),
 ]

@@ -1,9 +1,10 @@
 """Funder report pages: the list, a preview (tables and charts) and the CSV. Agency-wide pages
-for the roles that run reports; every generation is audited by the service."""
+for the roles that run reports; every generation is audited by the service. A report whose
+period counts many people is prepared in the background: its page follows the work and offers
+the CSV when it is ready, to the person who asked and nobody else."""
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 
 from django.contrib import messages
@@ -13,15 +14,15 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.reauth import require_recent_auth
-from caseflow.lib.csvcells import csv_cell
 from caseflow.reporting import reports, services
 from caseflow.reporting.charts import bar_chart
 from caseflow.reporting.forms import PeriodForm
+from caseflow.reporting.models import PreparedReport, PreparedState
 
 
 def _kind(request: AuthenticatedRequest, slug: str) -> reports.ReportKind:
@@ -75,6 +76,8 @@ def report_preview(request: AuthenticatedRequest, slug: str) -> HttpResponse:
             "report": report,
             "sections": sections,
             "csv_url": f"{reverse('reporting:csv', args=[slug])}?{request.GET.urlencode()}",
+            "large": report is not None
+            and services.is_large(actor=request.user, slug=slug, period=form.chosen()),
         },
     )
 
@@ -88,9 +91,93 @@ def report_csv(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     if not (form.is_bound and form.is_valid()):
         messages.error(request, _("Choose the period, and preview the report first."))
         return redirect("reporting:preview", slug)
+    if services.is_large(actor=request.user, slug=slug, period=form.chosen()):
+        messages.info(request, _("This report counts many people: prepare it below."))
+        return redirect(f"{reverse('reporting:preview', args=[slug])}?{request.GET.urlencode()}")
     report = services.funder_report(actor=request.user, slug=slug, period=form.chosen(), fmt="csv")
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    return _csv_response(services.csv_bytes(report), slug)
+
+
+def _csv_response(data: bytes, slug: str) -> HttpResponse:
+    response = HttpResponse(data, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="caseflow-{slug}.csv"'
-    writer = csv.writer(response)
-    writer.writerows([csv_cell(c) for c in row] for row in report.csv_rows())
     return response
+
+
+# --- Large reports, prepared in the background ---------------------------------------------------
+
+
+@login_required
+@require_POST
+@require_recent_auth
+def report_prepare(request: AuthenticatedRequest, slug: str) -> HttpResponse:
+    kind = _kind(request, slug)
+    form = PeriodForm(request.POST or None, kind=kind.period, earliest=_earliest(request))
+    if not (form.is_bound and form.is_valid()):
+        messages.error(request, _("Choose the period, and preview the report first."))
+        return redirect("reporting:preview", slug)
+    prepared = services.prepared_start(actor=request.user, slug=slug, period=form.chosen())
+    messages.info(request, _("The report is being prepared. This page shows how far it has got."))
+    return redirect("reporting:prepared", prepared.public_id)
+
+
+def _prepared(request: AuthenticatedRequest, report_id: str) -> PreparedReport:
+    """The prepared report, for the person who asked for it only: 404 for anyone else, and
+    once it has expired."""
+    found = services.prepared_for(request.user, report_id)
+    if found is None:
+        raise Http404(_("No such report"))
+    return found
+
+
+def _prepared_context(prepared: PreparedReport) -> dict:
+    kind = reports.REPORTS[prepared.slug]
+    return {
+        "prepared": prepared,
+        "kind": kind,
+        "period": reports.Period(prepared.period_start, prepared.period_end, ""),
+        "running": prepared.state in (PreparedState.WAITING, PreparedState.RUNNING),
+        "ready": prepared.state == PreparedState.READY,
+        "stale": services.is_stale(prepared),
+        "progress": services.progress(prepared),
+    }
+
+
+@login_required
+@require_GET
+def prepared(request: AuthenticatedRequest, report_id: str) -> HttpResponse:
+    found = _prepared(request, report_id)
+    return render(request, "reporting/prepared.html", _prepared_context(found))
+
+
+@login_required
+@require_GET
+def prepared_progress(request: AuthenticatedRequest, report_id: str) -> HttpResponse:
+    found = _prepared(request, report_id)
+    return render(request, "reporting/_prepared_progress.html", _prepared_context(found))
+
+
+@login_required
+@require_GET
+@require_recent_auth
+def prepared_download(request: AuthenticatedRequest, report_id: str) -> HttpResponse:
+    found = _prepared(request, report_id)
+    if found.state != PreparedState.READY:
+        messages.info(request, _("The report is not ready yet."))
+        return redirect("reporting:prepared", found.public_id)
+    return _csv_response(services.prepared_download(actor=request.user, prepared=found), found.slug)
+
+
+@login_required
+@require_POST
+def prepared_retry(request: AuthenticatedRequest, report_id: str) -> HttpResponse:
+    found = _prepared(request, report_id)
+    try:
+        started = services.prepared_retry(actor=request.user, prepared=found)
+    except (PermissionDenied, ValueError):
+        started = False
+        messages.error(request, _("This report can no longer be prepared for this period."))
+    else:
+        if started:
+            messages.info(request, _("The report is being prepared again."))
+    return redirect("reporting:prepared", found.public_id)

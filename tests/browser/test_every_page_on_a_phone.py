@@ -38,6 +38,8 @@ NOT_CRAWLED = {
     # An htmx fragment (the progress bar imports:batch swaps in every 2 s), not a page: no
     # <html lang>, no <title>. The page that shows it, imports:batch, is crawled.
     "imports:progress": "htmx fragment of imports:batch, not a page",
+    # The same for a funder report prepared in the background: reporting:prepared is crawled.
+    "reporting:prepared_progress": "htmx fragment of reporting:prepared, not a page",
 }
 
 

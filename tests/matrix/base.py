@@ -40,7 +40,8 @@ class Row:
     POST: dict[str, int]
     # Which object fills the URL: "case", "party", "user", "team", "link", "report" (a funder
     # report's name), "call" (a duty-line call on no case, built by ``url`` once, not per case),
-    # "batch" (an import batch of the cast's agency), "staff_batch" (a checked staff file of it).
+    # "batch" (an import batch of the cast's agency), "staff_batch" (a checked staff file of it),
+    # "prepared" (a funder report the cast's supervisor asked to be prepared in the background).
     kwargs: str | None = None
     # For URLs of objects inside a case: (cast, case) -> URL. The case is ``cast.case`` and
     # ``cast.restricted_case`` in turn; the builder creates the object it needs on that case.

@@ -1,0 +1,103 @@
+"""A funder report prepared in the background: asked for on the preview page when the period
+counts many people, computed by a worker, kept sealed for its asker until it expires.
+
+What is kept names no one: the report's name, its period, the counts of its progress and the
+CSV itself, which holds aggregate counts only (suppressed as on the preview). The CSV is still
+sealed with a key of the prepared report's own (wrapped by the master keys, as a case's data
+key is): destroying the key when it expires makes every copy unreadable, in backups too.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from cryptography.fernet import Fernet
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from caseflow.accounts.models import Agency
+from caseflow.cases.models import new_public_id
+from caseflow.lib.encryption import KeyDestroyed, new_wrapped_data_key, unwrap_data_key
+from caseflow.lib.i18n import gettext_lazy as _
+
+
+class PreparedState(models.TextChoices):
+    WAITING = "waiting", _("Waiting for its turn")
+    RUNNING = "running", _("Being prepared")
+    READY = "ready", _("Ready to download")
+    FAILED = "failed", _("Not prepared")
+
+
+class PreparedReportQuerySet(models.QuerySet):
+    def expired(self, now: dt.datetime) -> PreparedReportQuerySet:
+        return self.filter(expires_at__lte=now)
+
+
+class PreparedReport(models.Model):
+    """One request for a report's CSV, from the request to its expiry."""
+
+    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    #: The report's name (``reports.REPORTS``) and its fixed period: no personal data.
+    slug = models.CharField(max_length=20)
+    period_start = models.DateField()
+    period_end = models.DateField()
+    state = models.CharField(
+        max_length=10, choices=PreparedState.choices, default=PreparedState.WAITING
+    )
+    #: Steps done of the steps the report takes, as of the last state change (the live count
+    #: while it runs is in the cache: see ``services.progress``).
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    #: How many times a worker has started on it.
+    attempts = models.PositiveIntegerField(default=0)
+    #: The class of the last failure, never its message (which could carry anything).
+    last_error = models.CharField(max_length=100, blank=True, default="")
+    wrapped_key = models.TextField(blank=True, default="")
+    #: The CSV, sealed with the report's own key; written only with the state ``ready``.
+    result = models.BinaryField(null=True, blank=True, editable=False)
+    #: Counts only, for the audit record of each download: {"cells", "suppressed"}.
+    counts = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField()
+
+    objects = PreparedReportQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["expires_at"], name="reporting_prepared_expiry_idx")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(result__isnull=True) | Q(state="ready"),
+                name="reporting_prepared_result_only_when_ready",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.slug} {self.period_start}..{self.period_end}"
+
+    def save(self, *args, **kwargs):
+        if self._state.adding and not self.wrapped_key:
+            self.wrapped_key = new_wrapped_data_key()
+        super().save(*args, **kwargs)
+
+    def data_key(self) -> Fernet:
+        if not self.wrapped_key:
+            raise KeyDestroyed("this prepared report has no data key")
+        return unwrap_data_key(self.wrapped_key)
+
+    def seal(self, data: bytes) -> bytes:
+        return self.data_key().encrypt(data)
+
+    def opened(self) -> bytes:
+        """The CSV, decrypted. Raises ``KeyDestroyed`` once expired."""
+        if self.result is None:
+            raise KeyDestroyed("this prepared report has no result")
+        return self.data_key().decrypt(bytes(self.result))
