@@ -112,7 +112,8 @@ def _too_wide(page) -> str:
 def _english_phrases() -> list[str]:
     """caseflow's own interface phrases in English whose Spanish differs or is missing: any of
     them on a page read in Spanish is a string left untranslated (or never marked and copied
-    from one that is). Phrases of two words or more, without placeholders, so that data cannot match them."""
+    from one that is). Phrases of two words or more, without placeholders, so that data cannot
+    match them."""
     from tests.i18n.pseudo import SOURCE
 
     phrases = {
