@@ -54,7 +54,12 @@ def report_preview(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     form.initial = form.default()
     report = None
     sections = []
+    large = False
     if form.is_bound and form.is_valid():
+        # A large report is not computed in the request at all (it would outlast the web
+        # process's timeout): the page offers to prepare it in the background instead.
+        large = services.is_large(actor=request.user, slug=slug, period=form.chosen())
+    if form.is_bound and form.is_valid() and not large:
         report = services.funder_report(
             actor=request.user, slug=slug, period=form.chosen(), fmt="preview"
         )
@@ -76,8 +81,7 @@ def report_preview(request: AuthenticatedRequest, slug: str) -> HttpResponse:
             "report": report,
             "sections": sections,
             "csv_url": f"{reverse('reporting:csv', args=[slug])}?{request.GET.urlencode()}",
-            "large": report is not None
-            and services.is_large(actor=request.user, slug=slug, period=form.chosen()),
+            "large": large,
         },
     )
 

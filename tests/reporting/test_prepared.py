@@ -88,8 +88,17 @@ def test_a_large_report_is_prepared_by_a_worker_through_the_outbox(
     cast, served, large, login, django_capture_on_commit_callbacks
 ):
     client = login(cast.supervisor)
-    page = client.get(reverse("reporting:preview", args=["voca"]), _period())
+
+    def not_in_the_request(**kwargs):
+        raise AssertionError("a large report was computed in the request")
+
+    # The preview does not compute a large report either: it offers to prepare it.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(services, "funder_report", not_in_the_request)
+        page = client.get(reverse("reporting:preview", args=["voca"]), _period())
+    assert page.status_code == 200
     assert "Prepare this CSV" in page.content.decode()
+    assert "exactly what the CSV will contain" not in page.content.decode()
     assert reverse("reporting:csv", args=["voca"]) not in page.content.decode()
     # The CSV is not computed in the request any more: back to the preview.
     csv = client.get(reverse("reporting:csv", args=["voca"]), _period())
