@@ -114,6 +114,23 @@ def prepared_start(*, actor: User, slug: str, period: Period) -> PreparedReport:
     """Ask for report ``slug`` for ``period`` to be prepared by a worker, for ``actor`` only."""
     agency_id = _agency_for(actor, slug, period)
     now = timezone.now()
+    # Asked again (a second click, the back button) while the same one is still being
+    # prepared: that one, not a second job.
+    in_hand = (
+        PreparedReport.objects.filter(
+            requested_by=actor,
+            agency_id=agency_id,
+            slug=slug,
+            period_start=period.start,
+            period_end=period.end,
+            state__in=(PreparedState.WAITING, PreparedState.RUNNING),
+            expires_at__gt=now,
+        )
+        .order_by("-created_at")
+        .first()
+    )
+    if in_hand is not None:
+        return in_hand
     prepared = PreparedReport.objects.create(
         agency_id=agency_id,
         requested_by=actor,

@@ -115,6 +115,10 @@ def test_a_large_report_is_prepared_by_a_worker_through_the_outbox(
     body = waiting.content.decode()
     assert 'id="prepared-bar"' in body and 'hx-trigger="every 2s"' in body
     assert "Refresh this page" in body and "Download this CSV" not in body
+    # Asked again while it is being prepared: the same report, no second job.
+    again = client.post(reverse("reporting:prepare", args=["voca"]), _period())
+    assert again["Location"] == reverse("reporting:prepared", args=[prepared.public_id])
+    assert PreparedReport.objects.count() == 1 and Intent.objects.count() == 1
 
 
 def test_the_prepared_csv_is_the_inline_csv_byte_for_byte_and_its_download_is_audited(
