@@ -408,7 +408,7 @@ def _open_copy(*, actor: User, team: Team, sending: Case, transfer: Transfer) ->
     hidden = {name for name, s in _survivor_config(sending).items() if s.get("hidden")}
     survivor: dict[str, Any] = {"full_name": survivor_party.full_name}
     if Category.CONTACT in covered:
-        for name in ("known_as", "pronouns", "phone", "email"):
+        for name in ("known_as", "aliases", "pronouns", "phone", "email"):
             value = getattr(survivor_party, name)
             if value and name not in hidden:
                 survivor[name] = value

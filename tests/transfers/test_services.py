@@ -103,6 +103,10 @@ def test_one_waiting_transfer_per_case(cast):
 
 def test_accepting_opens_a_new_case_there_and_closes_the_sending_case(cast):
     receiver = receiving_supervisor(cast)
+    sending_survivor = cast.case.parties.get(role=PartyRole.SURVIVOR)
+    sending_survivor.case = cast.case
+    sending_survivor.aliases = "Robin Earlier\nRobyn Example"
+    sending_survivor.save()
     transfer = requested(cast)
     new_case = services.transfer_accept(
         actor=receiver, transfer=transfer, team=cast.other_agency_team
@@ -114,6 +118,7 @@ def test_accepting_opens_a_new_case_there_and_closes_the_sending_case(cast):
     survivor.case = new_case
     assert survivor.full_name == f"Survivor {canary(cast.case)}"
     assert survivor.phone == f"phone {canary(cast.case)}"
+    assert survivor.aliases == "Robin Earlier\nRobyn Example"  # other names go with contact
     assert not new_case.parties.filter(role=PartyRole.OTHER_PARTY).exists()
     assert new_case.summary == f"summary {canary(cast.case)}"
     new_case.safe_contact.case = new_case
