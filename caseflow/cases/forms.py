@@ -208,14 +208,18 @@ class PartyFieldsMixin(forms.Form):
     )
 
     def clean_aliases(self) -> str:
-        """One name a line, blank lines and spaces around each name dropped."""
-        names = [line.strip() for line in self.cleaned_data.get("aliases", "").splitlines()]
-        names = [name for name in names if name]
-        if any(len(name) > NAME_MAX for name in names):
-            raise forms.ValidationError(
-                _("Each name may have at most %(count)s characters.") % {"count": NAME_MAX}
-            )
-        return "\n".join(names)
+        return clean_other_names(self.cleaned_data.get("aliases", ""))
+
+
+def clean_other_names(value: str) -> str:
+    """Other names, one a line: blank lines and spaces around each name dropped."""
+    names = [line.strip() for line in (value or "").splitlines()]
+    names = [name for name in names if name]
+    if any(len(name) > NAME_MAX for name in names):
+        raise forms.ValidationError(
+            _("Each name may have at most %(count)s characters.") % {"count": NAME_MAX}
+        )
+    return "\n".join(names)
 
 
 class IntakeForm(forms.Form):
@@ -233,6 +237,13 @@ class IntakeForm(forms.Form):
         label=_("Referral summary"),
     )
     survivor_full_name = forms.CharField(max_length=NAME_MAX, label=_("Survivor's full name"))
+    survivor_aliases = forms.CharField(
+        max_length=ALIASES_MAX,
+        required=False,
+        label=_("Survivor's other names"),
+        help_text=_("An earlier surname, another spelling: one a line, if there are any."),
+        widget=forms.Textarea({"rows": 2}),
+    )
     survivor_date_of_birth = forms.DateField(
         required=False,
         validators=[validate_birth_date],
@@ -289,6 +300,9 @@ class IntakeForm(forms.Form):
     def clean_reference(self) -> str:
         return self.cleaned_data["reference"].strip()
 
+    def clean_survivor_aliases(self) -> str:
+        return clean_other_names(self.cleaned_data.get("survivor_aliases", ""))
+
     def clean(self):
         cleaned = super().clean()
         chosen = {cleaned.get("survivor_language"), cleaned.get("survivor_interpreter_language")}
@@ -305,6 +319,7 @@ class IntakeForm(forms.Form):
         d = self.cleaned_data
         return {
             "full_name": d["survivor_full_name"],
+            "aliases": d.get("survivor_aliases", ""),
             "date_of_birth": d.get("survivor_date_of_birth"),
             "phone": d.get("survivor_phone", ""),
             "email": d.get("survivor_email", ""),

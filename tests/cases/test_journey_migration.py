@@ -23,6 +23,12 @@ AFTER = [("cases", "0009_episodes_closure_risk_sources")]
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("allow_audit_flush")
 def test_existing_cases_get_their_first_episode_and_risk_source():
+    # The agency and its team are written with today's models before going back: going back
+    # unapplies the accounts migrations that depend on later cases migrations (a column they
+    # added goes with them), while the columns of earlier accounts migrations stay, which the
+    # historical models below do not know. Rows written first are read back through them.
+    live = LiveAgency.objects.create(name="Old agency", slug="old")
+    live_team = LiveTeam.objects.create(agency=live, name="Old team")
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)
     old = executor.loader.project_state(BEFORE).apps
@@ -32,11 +38,8 @@ def test_existing_cases_get_their_first_episode_and_risk_source():
     CaseKey = old.get_model("cases", "CaseKey")
     # The historical model has no key of its own: the summary is never read by the migration.
     Case.data_key = lambda self: Fernet(Fernet.generate_key())
-    # Only the cases app goes back: the agencies' table keeps its later columns, so its rows
-    # are written with today's models and read back through the historical ones.
-    live = LiveAgency.objects.create(name="Old agency", slug="old")
     agency = Agency.objects.get(pk=live.pk)
-    team = Team.objects.get(pk=LiveTeam.objects.create(agency=live, name="Old team").pk)
+    team = Team.objects.get(pk=live_team.pk)
     opened = timezone.now() - dt.timedelta(days=300)
     closed_at = timezone.now() - dt.timedelta(days=10)
     made = {}

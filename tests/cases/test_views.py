@@ -33,7 +33,10 @@ INTAKE = {
 
 def test_intake_opens_a_case_with_encrypted_people(cast: Cast, login):
     client = login(cast.assigned)
-    response = client.post(reverse("cases:new"), {**INTAKE, "team": cast.team1.pk})
+    response = client.post(
+        reverse("cases:new"),
+        {**INTAKE, "team": cast.team1.pk, "survivor_aliases": " Rae Earlier\n\nRay Example "},
+    )
     assert response.status_code == 302
     case = Case.objects.get(parties__role=PartyRole.SURVIVOR, reference__startswith="CF-")
     assert response["Location"] == reverse("cases:detail", args=[case.public_id])
@@ -42,6 +45,9 @@ def test_intake_opens_a_case_with_encrypted_people(cast: Cast, login):
     assert not case.conflict_flag
     names = {p.role: p.full_name for p in case.parties.all()}
     assert names == {"survivor": "Rae Example", "other_party": "Lee Sample"}
+    survivor = case.parties.get(role=PartyRole.SURVIVOR)
+    survivor.case = case
+    assert survivor.aliases == "Rae Earlier\nRay Example"
     assert case.public_id not in ("", str(case.pk))
     assert AuditEvent.objects.filter(action="case.create", case_id=case.pk).count() == 1
 
@@ -185,6 +191,7 @@ def test_intake_refuses_a_team_of_another_agency_and_ignores_extra_fields(cast: 
         ("survivor_date_of_birth", "not-a-date", "Enter a valid date"),
         ("survivor_date_of_birth", "2999-01-01", "cannot be in the future"),
         ("survivor_email", "nope", "Enter a valid email address"),
+        ("survivor_aliases", "x" * 201, "Each name may have at most 200 characters."),
     ],
 )
 def test_intake_bad_input_gets_form_errors_and_saves_nothing(cast, login, field, value, message):
