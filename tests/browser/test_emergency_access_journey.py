@@ -53,11 +53,12 @@ def test_a_duty_worker_records_the_crisis_call_and_the_supervisor_asks_for_follo
     expect(page.get_by_role("heading", level=1)).to_have_text("Record a note")
     expect(page.locator("main")).to_contain_text("You are working under emergency access.")
     fits_a_phone(duty, "emergency-access-note-form")
-    earlier = timezone.localtime(timezone.now(), zones.default_zone()) - dt.timedelta(minutes=20)
+    # The call she has just taken: "When" is now unless she changes it.
+    started = timezone.now()
     page.get_by_label("What kind of contact").select_option(label="Phone call")
     page.get_by_label("The survivor").check()
     page.get_by_label("Direction").select_option(label="They contacted us")
-    page.get_by_label("When").fill(earlier.strftime("%Y-%m-%dT%H:%M"))
+    expect(page.get_by_role("group", name="When")).to_contain_text("Now:")
     page.get_by_label("How long (minutes)").fill("25")
     page.locator("#id_text").fill("She called from a friend's phone; safe for tonight.")
     page.get_by_role("button", name="Save note").click()
@@ -66,6 +67,7 @@ def test_a_duty_worker_records_the_crisis_call_and_the_supervisor_asks_for_follo
     fits_a_phone(duty, "emergency-access-note")
     note = CaseNote.objects.get(case=case, author=cast.same_team)
     assert note.break_glass_id == grant.pk
+    assert started - dt.timedelta(minutes=1) <= note.occurred_at <= timezone.now()
 
     # The case's supervisor reviews the access.
     review = new_tab(viewport=PHONE)
