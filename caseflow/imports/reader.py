@@ -11,11 +11,13 @@ a formula typed for a spreadsheet: refused the same way. Nothing here raises on 
 
 from __future__ import annotations
 
+import codecs
 import csv
 import datetime as dt
 import io
 import zipfile
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.utils.translation import gettext
@@ -28,13 +30,41 @@ class FileRefused(Exception):
     """The file cannot be read at all; the message says why, in words."""
 
 
-@dataclass
+@dataclass(frozen=True)
+class Row:
+    #: The row's number as the admin sees it in their spreadsheet.
+    number: int
+    #: {heading: text}; a formula cell is "" here and its heading is in ``formulas``.
+    values: dict[str, str]
+    #: The headings of the cells in this row that held a formula (never evaluated, never kept).
+    formulas: frozenset[str] = frozenset()
+
+
 class Table:
-    headings: list[str]
-    #: (row number as the admin sees it in their spreadsheet, {heading: text}).
-    rows: list[tuple[int, dict[str, str]]] = field(default_factory=list)
-    #: (row number, heading): cells that held a formula (kept out of ``rows``' values).
-    formulas: list[tuple[int, str]] = field(default_factory=list)
+    """A file's headings and how many rows it has. The rows are read from the file again each
+    time they are walked, one at a time, so a check holds the file and one row, never every row
+    (the memory of a check does not grow with the file beyond the file itself)."""
+
+    def __init__(
+        self,
+        headings: list[str],
+        count: int,
+        header: int,
+        raw: Callable[[], Iterable[list[object]]],
+    ) -> None:
+        self.headings = headings
+        self.count = count
+        self._header = header
+        self._raw = raw
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[Row]:
+        for number, raw in _numbered(self._raw()):
+            if number <= self._header:
+                continue
+            yield _row(number, raw, self.headings)
 
 
 def max_bytes() -> int:
@@ -60,51 +90,70 @@ def read(data: bytes, fmt: str) -> Table:
             gettext("The file is larger than %(mb)s MB: split it into smaller batches.")
             % {"mb": max_bytes() // (1024 * 1024)}
         )
-    if not data.strip():
+    if not data or data.isspace():  # (strip() would copy the file)
         raise FileRefused(gettext("The file is empty."))
-    raw_rows = _xlsx_rows(data) if fmt == "xlsx" else _csv_rows(data)
-    return _table(raw_rows)
+    raw = _xlsx_rows(data) if fmt == "xlsx" else _csv_rows(data)
+    return _table(raw)
 
 
-def _decode(data: bytes) -> str:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
+#: How much of the file is decoded at a time while its encoding is checked.
+_CHUNK = 64 * 1024
+
+
+def _encoding(data: bytes) -> tuple[str, int]:
+    """The file's text encoding and where its text starts (after a byte-order mark): UTF-8,
+    else Windows-1252. Checked a piece at a time, so no decoded copy of the file is held."""
+    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    view = memoryview(data)[start:]
+    for encoding in ("utf-8", "cp1252"):
+        decoder = codecs.getincrementaldecoder(encoding)()
         try:
-            text = data.decode("cp1252")
+            for offset in range(0, len(view), _CHUNK):
+                if "\x00" in decoder.decode(view[offset : offset + _CHUNK]):
+                    raise FileRefused(gettext("This is not a CSV file: save it as “CSV UTF-8”."))
+            decoder.decode(b"", final=True)
         except UnicodeDecodeError:
-            raise FileRefused(
-                gettext(
-                    "The file's text encoding could not be read: save it as “CSV UTF-8” and "
-                    "upload it again."
-                )
-            ) from None
-    if "\x00" in text:
-        raise FileRefused(gettext("This is not a CSV file: save it as “CSV UTF-8”."))
-    return text
+            continue
+        return encoding, start
+    raise FileRefused(
+        gettext(
+            "The file's text encoding could not be read: save it as “CSV UTF-8” and upload it "
+            "again."
+        )
+    )
 
 
-def _csv_rows(data: bytes) -> list[list[object]]:
-    text = _decode(data)
+def _csv_rows(data: bytes) -> Callable[[], Iterable[list[object]]]:
+    encoding, start = _encoding(data)
+
+    def text() -> io.TextIOWrapper:
+        # Lines with their own endings, as the csv module expects (newline=""), decoded as
+        # they are read: the file's bytes are shared, not copied.
+        stream = io.BytesIO(data)
+        stream.seek(start)
+        return io.TextIOWrapper(stream, encoding=encoding, newline="")
+
     try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+        dialect = csv.Sniffer().sniff(text().read(4096), delimiters=",;\t")
         delimiter = dialect.delimiter
     except csv.Error:
         delimiter = ","
-    try:
-        return [
-            list(r)
-            for r in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-        ]
-    except csv.Error:
-        raise FileRefused(
-            gettext("The file is not a well-formed CSV file (a quote is left open?).")
-        ) from None
+
+    def rows() -> Iterator[list[object]]:
+        # ``_table`` walks the rows once to count them: a file that is not well-formed is
+        # refused there, before anything else reads it.
+        try:
+            for r in csv.reader(text(), delimiter=delimiter, strict=True):
+                yield list(r)
+        except csv.Error:
+            raise FileRefused(
+                gettext("The file is not a well-formed CSV file (a quote is left open?).")
+            ) from None
+
+    return rows
 
 
-def _xlsx_rows(data: bytes) -> list[list[object]]:
+def _xlsx_rows(data: bytes) -> Callable[[], Iterable[list[object]]]:
     from openpyxl import load_workbook
 
     try:
@@ -119,17 +168,17 @@ def _xlsx_rows(data: bytes) -> list[list[object]]:
             gettext("The spreadsheet could not be read: it may be damaged or cut short.")
         ) from None
     sheet = book.worksheets[0]
-    rows: list[list[object]] = []
-    for row in sheet.iter_rows():
-        cells: list[object] = []
-        for cell in row:
-            if cell.data_type == "f" or (
-                isinstance(cell.value, str) and cell.value.startswith("=")
-            ):
-                cells.append(_Formula())
-            else:
-                cells.append(cell.value)
-        rows.append(cells)
+
+    def rows() -> Iterator[list[object]]:
+        for row in sheet.iter_rows():
+            yield [
+                _Formula()
+                if cell.data_type == "f"
+                or (isinstance(cell.value, str) and cell.value.startswith("="))
+                else cell.value
+                for cell in row
+            ]
+
     return rows
 
 
@@ -153,16 +202,25 @@ def _text(value: object) -> str:
     return str(value).strip()
 
 
-def _table(raw_rows: list[list[object]]) -> Table:
-    numbered = [
-        (n, r)
-        for n, r in enumerate(raw_rows, start=1)
-        if any(_text(c) for c in r if not isinstance(c, _Formula))
-        or any(isinstance(c, _Formula) for c in r)
-    ]
-    if not numbered:
+def _blank(raw: list[object]) -> bool:
+    return not any(isinstance(c, _Formula) or _text(c) for c in raw)
+
+
+def _numbered(raw_rows: Iterable[list[object]]) -> Iterator[tuple[int, list[object]]]:
+    """The non-blank rows with their numbers as a spreadsheet shows them."""
+    for number, raw in enumerate(raw_rows, start=1):
+        if not _blank(raw):
+            yield number, raw
+
+
+def _table(raw: Callable[[], Iterable[list[object]]]) -> Table:
+    """Read the headings and count the rows (refusing a file that is not well-formed, or too
+    long, as it goes); the rows themselves are not kept."""
+    numbered = _numbered(raw())
+    first = next(numbered, None)
+    if first is None:
         raise FileRefused(gettext("The file has no rows."))
-    header_number, header = numbered[0]
+    header_number, header = first
     headings = [_text(c) if not isinstance(c, _Formula) else "" for c in header]
     while headings and not headings[-1]:
         headings.pop()
@@ -175,27 +233,27 @@ def _table(raw_rows: list[list[object]]) -> Table:
                 gettext("Two columns have the same heading: give each column its own.")
             )
         seen.add(h)
-    table = Table(headings=[h for h in headings])
-    body = numbered[1:]
-    if len(body) > max_rows():
-        raise FileRefused(
-            gettext("The file has more than %(n)s rows: split it into smaller batches.")
-            % {"n": max_rows()}
-        )
-    for number, raw in body:
-        values: dict[str, str] = {}
-        for index, heading in enumerate(headings):
-            if not heading:
-                continue
-            cell = raw[index] if index < len(raw) else None
-            if isinstance(cell, _Formula):
-                table.formulas.append((number, heading))
-                values[heading] = ""
-                continue
-            text = _text(cell)
-            if text.startswith("="):
-                table.formulas.append((number, heading))
-                text = ""
-            values[heading] = text
-        table.rows.append((number, values))
-    return table
+    count = 0
+    for _row_number in numbered:
+        count += 1
+        if count > max_rows():
+            raise FileRefused(
+                gettext("The file has more than %(n)s rows: split it into smaller batches.")
+                % {"n": max_rows()}
+            )
+    return Table(headings, count, header_number, raw)
+
+
+def _row(number: int, raw: list[object], headings: list[str]) -> Row:
+    values: dict[str, str] = {}
+    formulas: set[str] = set()
+    for index, heading in enumerate(headings):
+        if not heading:
+            continue
+        cell = raw[index] if index < len(raw) else None
+        text = "" if isinstance(cell, _Formula) else _text(cell)
+        if isinstance(cell, _Formula) or text.startswith("="):
+            formulas.add(heading)
+            text = ""
+        values[heading] = text
+    return Row(number, values, frozenset(formulas))

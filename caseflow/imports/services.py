@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -91,7 +92,7 @@ def batch_upload(*, actor: User, name: str, data: bytes) -> ImportBatch:
         created_by=actor,
         file_format=fmt,
         mapping=auto_mapping(table.headings, saved.mapping if saved else None),
-        counts={"rows": len(table.rows)},
+        counts={"rows": len(table)},
     )
     batch.content = base64.b64encode(data).decode()
     batch.save()
@@ -132,11 +133,16 @@ def batch_check(*, actor: User, batch: ImportBatch, mapping: dict[str, str]) -> 
     return checked
 
 
-def _check(table: reader.Table, mapping: dict[str, str], agency_id: int) -> rows.Checked:
+def _check(
+    table: reader.Table,
+    mapping: dict[str, str],
+    agency_id: int,
+    each: Callable[[rows.Prepared], None] | None = None,
+) -> rows.Checked:
     # Messages are kept in English and shown in the reader's language (see the report page).
     agency = Agency.objects.get(pk=agency_id)
     with translation.override("en"), zones.using(zones.agency_zone(agency)):
-        return rows.check(table, mapping, agency_id=agency_id)
+        return rows.check(table, mapping, agency_id=agency_id, each=each, matches=each is None)
 
 
 @transaction.atomic
@@ -191,27 +197,39 @@ def batch_commit(*, actor: User, batch_id: int, on_row: Any = None) -> dict[str,
             raise BatchHasErrors(0)
         softcache.forget(progress_key(batch.pk))
         agency = Agency.objects.get(pk=batch.agency_id)
+        # The dry run again (its flags are the batch's), then the rows written one at a time as
+        # they pass a second check: neither walk holds more than one row of the file.
         checked = _check(table_of(batch), batch.mapping, batch.agency_id)
         if checked.problems:
             raise BatchHasErrors(len(checked.problems))
-        with zones.using(zones.agency_zone(agency)):
-            created = updated = 0
-            for done, prepared in enumerate(checked.prepared, start=1):
+        done = {"created": 0, "updated": 0}
+        # The check reads in English (its messages are kept that way); the rows are written in
+        # the language the commit was asked in, as they were before the check handed them over.
+        language = translation.get_language()
+
+        def write(prepared: rows.Prepared) -> None:
+            with translation.override(language):
                 if prepared.existing is None:
                     _create(prepared, batch)
-                    created += 1
+                    done["created"] += 1
                 else:
                     _update(prepared, batch)
-                    updated += 1
-                if on_row is not None:
-                    on_row(done)
-                if done % PROGRESS_STEP == 0:
-                    softcache.count(progress_key(batch.pk), 3600)
+                    done["updated"] += 1
+            rows_done = done["created"] + done["updated"]
+            if on_row is not None:
+                on_row(rows_done)
+            if rows_done % PROGRESS_STEP == 0:
+                softcache.count(progress_key(batch.pk), 3600)
+
+        with zones.using(zones.agency_zone(agency)):
+            written = _check(table_of(batch), batch.mapping, batch.agency_id, each=write)
+        if written.problems:
+            raise BatchHasErrors(len(written.problems))
         counts = {
             **checked.counts(),
-            "created": created,
-            "updated": updated,
-            "notes": sum(len(p.notes) for p in checked.prepared),
+            "created": done["created"],
+            "updated": done["updated"],
+            "notes": checked.notes,
         }
         batch.counts = counts
         batch.flags = [{"row": row, "kind": kind} for row, kind in checked.flags]

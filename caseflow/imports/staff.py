@@ -229,7 +229,7 @@ def _split_name(values: dict[str, str]) -> tuple[str, str]:
 def check(table: reader.Table, *, actor: User, agency_id: int) -> StaffChecked:
     """Check every row with the staff form's rules; nothing is written. Messages are in
     English (shown in the reader's language on the page), with no value from the file."""
-    result = StaffChecked(rows=len(table.rows))
+    result = StaffChecked(rows=len(table))
     columns = columns_of(table.headings)
     missing = [
         c
@@ -249,9 +249,7 @@ def check(table: reader.Table, *, actor: User, agency_id: int) -> StaffChecked:
     teams = Team.objects.filter(agency_id=agency_id)
     by_team = {t.name.strip().lower(): t for t in teams}
     roles = role_codes(agency_id)
-    emails = {cells.get(columns["email"], "").strip().lower() for _number, cells in table.rows} - {
-        ""
-    }
+    emails = {row.values.get(columns["email"], "").strip().lower() for row in table} - {""}
     owners: dict[str, list[User]] = {}
     for owner in (
         User.objects.annotate(email_lower=Lower("email"))
@@ -259,10 +257,10 @@ def check(table: reader.Table, *, actor: User, agency_id: int) -> StaffChecked:
         .select_related("membership")
     ):
         owners.setdefault(owner.email.lower(), []).append(owner)
-    formula_cells = set(table.formulas)
     seen_emails: dict[str, int] = {}
     usernames: set[str] = set()
-    for number, cells in table.rows:
+    for row in table:
+        number, cells = row.number, row.values
         values = {key: cells.get(heading, "").strip() for key, heading in columns.items()}
         problems: list[Problem] = []
 
@@ -272,7 +270,7 @@ def check(table: reader.Table, *, actor: User, agency_id: int) -> StaffChecked:
             out.append(Problem(number, columns.get(key, key), message))
 
         for key, heading in columns.items():
-            if (number, heading) in formula_cells:
+            if heading in row.formulas:
                 problem(
                     key,
                     gettext(
