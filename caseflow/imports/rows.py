@@ -171,11 +171,10 @@ def check(
     *,
     agency_id: int,
     each: Callable[[Prepared], None] | None = None,
-    matches: bool = True,
 ) -> Checked:
     """Check every row, one at a time; nothing is written here. ``each`` is handed every row
-    that passes, as it passes, until a row fails; ``matches=False`` leaves out the conflict
-    and re-referral checks (a commit writing the rows it is handed keeps its dry run's flags)."""
+    that passes, as it passes (after its conflict and re-referral checks), until a row
+    fails."""
     result = Checked(rows=len(table))
     lookups = Lookups(agency_id)
     seen_ids: dict[str, int] = {}
@@ -222,7 +221,7 @@ def check(
             result.flags.append((number, "same_survivor"))
         else:
             seen_people[person] = number
-        if prepared.existing is None and matches:
+        if prepared.existing is None:
             result.flags.extend((number, kind) for kind in _matches(prepared, agency_id))
         result.valid += 1
         result.new += prepared.existing is None

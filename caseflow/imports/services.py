@@ -142,7 +142,7 @@ def _check(
     # Messages are kept in English and shown in the reader's language (see the report page).
     agency = Agency.objects.get(pk=agency_id)
     with translation.override("en"), zones.using(zones.agency_zone(agency)):
-        return rows.check(table, mapping, agency_id=agency_id, each=each, matches=each is None)
+        return rows.check(table, mapping, agency_id=agency_id, each=each)
 
 
 @transaction.atomic
@@ -197,11 +197,10 @@ def batch_commit(*, actor: User, batch_id: int, on_row: Any = None) -> dict[str,
             raise BatchHasErrors(0)
         softcache.forget(progress_key(batch.pk))
         agency = Agency.objects.get(pk=batch.agency_id)
-        # The dry run again (its flags are the batch's), then the rows written one at a time as
-        # they pass a second check: neither walk holds more than one row of the file.
-        checked = _check(table_of(batch), batch.mapping, batch.agency_id)
-        if checked.problems:
-            raise BatchHasErrors(len(checked.problems))
+        # The rows are checked again and each is written as it passes, its conflict and
+        # re-referral checks made just before (so also against the rows of this file written
+        # before it); a row that fails leaves the file unwritten (the transaction rolls back).
+        # Only one row of the file is held at a time.
         done = {"created": 0, "updated": 0}
         # The check reads in English (its messages are kept that way); the rows are written in
         # the language the commit was asked in, as they were before the check handed them over.
@@ -222,9 +221,9 @@ def batch_commit(*, actor: User, batch_id: int, on_row: Any = None) -> dict[str,
                 softcache.count(progress_key(batch.pk), 3600)
 
         with zones.using(zones.agency_zone(agency)):
-            written = _check(table_of(batch), batch.mapping, batch.agency_id, each=write)
-        if written.problems:
-            raise BatchHasErrors(len(written.problems))
+            checked = _check(table_of(batch), batch.mapping, batch.agency_id, each=write)
+        if checked.problems:
+            raise BatchHasErrors(len(checked.problems))
         counts = {
             **checked.counts(),
             "created": done["created"],

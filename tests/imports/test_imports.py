@@ -277,3 +277,19 @@ def test_views_refuse_wrong_method_other_agency_and_other_roles(cast, login):
         login(cast.agency_admin).get(reverse("imports:batch", args=[other.public_id])).status_code
         == 404
     )
+
+
+def test_the_commit_checks_each_row_against_the_rows_written_before_it(cast):
+    data = sample.rows(2, team="Team 1", advocate="assigned", today=TODAY)
+    # Row 3's survivor is row 2's other party: nothing in the agency matches her before the file
+    # is written, so the dry run cannot see it; the commit, writing row 2 first, does.
+    data[1]["survivor_full_name"] = data[0]["other_full_name"]
+    data[1]["survivor_date_of_birth"] = data[0]["other_date_of_birth"]
+    batch, _ = _checked(cast, sample.to_csv(data))
+    assert (3, "conflict") not in {(f["row"], f["kind"]) for f in batch.flags}
+    services.batch_start(actor=cast.agency_admin, batch=batch)
+    batch.refresh_from_db()
+    assert batch.state == BatchState.DONE
+    assert (3, "conflict") in {(f["row"], f["kind"]) for f in batch.flags}
+    assert batch.counts["flagged"] >= 1
+    assert ImportRecord.objects.get(source_id=data[1]["source_id"]).case.conflict_flag
