@@ -203,6 +203,7 @@ def test_the_link_token_never_reaches_an_access_log(cast: Cast, login):
     assert token not in line and "/[redacted]/" in line
 
 
+@pytest.mark.demo
 def test_the_demo_shows_a_new_starter_and_a_reset(db):
     from caseflow.demo import seed
 

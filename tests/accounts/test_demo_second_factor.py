@@ -18,6 +18,7 @@ from tests.accounts.flows import password_login
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.demo
 def test_demo_seed_enrols_one_user_and_exempts_the_others(settings, tmp_path):
     logins = seed.seed()
     path = seed.write_logins(logins, tmp_path / "demo-users.json")

@@ -3,6 +3,7 @@ hotline waiting for the North team, and the on-call system's deliveries on the a
 
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
 
 from caseflow.accounts.models import User
@@ -12,6 +13,7 @@ from caseflow.cases.models import Case, CaseStatus
 from caseflow.demo import seed
 
 
+@pytest.mark.demo
 def test_demo_shows_integrations_in_use(db, login):
     seed.seed()
     names = set(Integration.objects.values_list("name", flat=True))
@@ -32,6 +34,7 @@ def test_demo_shows_integrations_in_use(db, login):
     assert "https://on-call.demo.invalid/caseflow" in body
 
 
+@pytest.mark.demo
 def test_demo_shows_a_co_parenting_apps_export_recorded(db):
     from caseflow.agreements.models import ContactEvent, ReviewState
     from caseflow.api.models import ImportedContact

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
 
 from caseflow.accounts.models import User
@@ -13,6 +14,7 @@ from caseflow.demo import seed
 from caseflow.inbox.models import FollowUp
 
 
+@pytest.mark.demo
 def test_demo_populates_the_audit_workspace(db, login):
     seed.seed()
     grants = BreakGlassGrant.objects.all()

@@ -19,6 +19,7 @@ pytestmark = pytest.mark.django_db
 NOW = dt.datetime(2026, 11, 10, 12, 0, tzinfo=dt.UTC)
 
 
+@pytest.mark.demo
 def test_demo_shows_the_duty_line(login):
     with time_machine.travel(NOW, tick=False):
         seed.seed()

@@ -25,6 +25,7 @@ from caseflow.demo.seed import seed
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.demo
 def test_the_demo_shows_episodes_outcomes_and_approvals(login):
     seed()
     # Every case has its episodes.

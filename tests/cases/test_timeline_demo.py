@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
 
 from caseflow.cases import timeline
@@ -10,6 +11,7 @@ from caseflow.cases.timeline import Query
 from caseflow.demo import seed
 
 
+@pytest.mark.demo
 def test_demo_cases_fill_the_timeline(db, login):
     seed.seed()
     kinds_by_case = {}

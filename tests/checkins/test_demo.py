@@ -22,6 +22,7 @@ from tests import factories as f
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.demo
 def test_demo_populates_check_ins(login):
     seed.seed()
     assert CheckIn.objects.filter(status=CheckInStatus.SCHEDULED, schedule__isnull=False).exists()
@@ -112,6 +113,7 @@ def test_demo_stops_with_a_clear_error_when_a_check_in_cannot_be_placed(cast):
     assert not CheckIn.objects.filter(case__in=cases).exists()
 
 
+@pytest.mark.demo
 def test_every_demo_advocate_and_supervisor_has_a_monday_morning_queue():
     from caseflow.accounts import zones
     from caseflow.accounts.models import Agency, Role

@@ -23,6 +23,7 @@ from caseflow.transfers.models import Transfer
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.demo
 def test_demo_seeds_confidentiality_data():
     seed()
     assert Release.objects.filter(revoked_at__isnull=False).count() == 1
@@ -53,6 +54,7 @@ def test_demo_seeds_confidentiality_data():
     assert relabelled.exists()
 
 
+@pytest.mark.demo
 def test_demo_has_a_release_to_try_the_evidence_pack_and_case_export():
     seed()
     from caseflow.agreements.models import Breach
@@ -79,6 +81,7 @@ def test_demo_has_a_release_to_try_the_evidence_pack_and_case_export():
     assert not case.restricted
 
 
+@pytest.mark.demo
 def test_demo_has_her_own_copy_given_with_more_records_left_to_choose():
     seed()
     from caseflow.agreements.models import ContactEvent

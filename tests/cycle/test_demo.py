@@ -46,6 +46,7 @@ def test_the_demo_gives_high_risk_cases_a_visible_cycle(cast):
     assert "An apology: after 3 of the last 4 incidents, within 3 days." in picture.summary
 
 
+@pytest.mark.demo
 def test_the_seeded_demo_shows_the_cycle_on_its_high_risk_cases(login):
     from django.urls import reverse
 

@@ -18,6 +18,7 @@ pytestmark = pytest.mark.django_db
 NOW = dt.datetime(2026, 12, 2, 9, 0, tzinfo=dt.UTC)
 
 
+@pytest.mark.demo
 def test_demo_shows_an_import_done_and_one_to_correct(login):
     with time_machine.travel(NOW, tick=False):
         seed.seed()

@@ -38,6 +38,7 @@ def _backdated(case: Case) -> Case:
     return case
 
 
+@pytest.mark.demo
 def test_the_demo_reports_mostly_counts_and_shows_partners_work(login):
     seed.seed()
     admin = User.objects.get(username="ada.admin")
@@ -221,6 +222,7 @@ def test_needs_met_in_the_period_are_counted_by_their_status_now(cast):
 
 
 @time_machine.travel(dt.datetime(2026, 12, 2, 12, tzinfo=dt.UTC), tick=False)
+@pytest.mark.demo
 def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     """A first showing to a funder: the latest periods of the demo's reports count people of
     working age and of several backgrounds, hotline calls (anonymous ones among them), services

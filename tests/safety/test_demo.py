@@ -12,6 +12,7 @@ from caseflow.safety.models import RiskAssessment, RiskInstrument, SafetyPlan, S
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.demo
 def test_demo_seed_populates_plans_assessments_and_follow_ups():
     seed()
     assert RiskInstrument.objects.filter(slug="caseflow-sample", agency__isnull=True).exists()
@@ -42,6 +43,7 @@ def test_demo_seed_populates_plans_assessments_and_follow_ups():
         )
 
 
+@pytest.mark.demo
 def test_the_demo_high_risk_cases_show_hard_dates_with_check_ins_proposed():
     from caseflow.cases.models import Case, RiskLevel
     from caseflow.checkins.proposals import proposed_checkins

@@ -11,6 +11,7 @@ from caseflow.transfers.models import Transfer, TransferState
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.demo
 def test_demo_seeds_one_transfer_waiting_and_one_taken_on():
     seed()
     assert Transfer.objects.filter(state=TransferState.REQUESTED).count() == 1
