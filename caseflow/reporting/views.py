@@ -10,7 +10,7 @@ import datetime as dt
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -90,16 +90,27 @@ def report_preview(request: AuthenticatedRequest, slug: str) -> HttpResponse:
 @require_GET
 @require_recent_auth
 def report_csv(request: AuthenticatedRequest, slug: str) -> HttpResponse:
-    kind = _kind(request, slug)
-    form = PeriodForm(request.GET or None, kind=kind.period, earliest=_earliest(request))
-    if not (form.is_bound and form.is_valid()):
-        messages.error(request, _("Choose the period, and preview the report first."))
+    period = _chosen_period(request, slug, request.GET)
+    if period is None:
         return redirect("reporting:preview", slug)
-    if services.is_large(actor=request.user, slug=slug, period=form.chosen()):
+    if services.is_large(actor=request.user, slug=slug, period=period):
         messages.info(request, _("This report counts many people: prepare it below."))
         return redirect(f"{reverse('reporting:preview', args=[slug])}?{request.GET.urlencode()}")
-    report = services.funder_report(actor=request.user, slug=slug, period=form.chosen(), fmt="csv")
+    report = services.funder_report(actor=request.user, slug=slug, period=period, fmt="csv")
     return _csv_response(services.csv_bytes(report), slug)
+
+
+def _chosen_period(
+    request: AuthenticatedRequest, slug: str, data: QueryDict
+) -> reports.Period | None:
+    """The period a download or a preparation asks for; None, with a message saying what to
+    do, when it gives none the report takes (they start from the preview's choice)."""
+    kind = _kind(request, slug)
+    form = PeriodForm(data or None, kind=kind.period, earliest=_earliest(request))
+    if not (form.is_bound and form.is_valid()):
+        messages.error(request, _("Choose the period, and preview the report first."))
+        return None
+    return form.chosen()
 
 
 def _csv_response(data: bytes, slug: str) -> HttpResponse:
@@ -115,12 +126,10 @@ def _csv_response(data: bytes, slug: str) -> HttpResponse:
 @require_POST
 @require_recent_auth
 def report_prepare(request: AuthenticatedRequest, slug: str) -> HttpResponse:
-    kind = _kind(request, slug)
-    form = PeriodForm(request.POST or None, kind=kind.period, earliest=_earliest(request))
-    if not (form.is_bound and form.is_valid()):
-        messages.error(request, _("Choose the period, and preview the report first."))
+    period = _chosen_period(request, slug, request.POST)
+    if period is None:
         return redirect("reporting:preview", slug)
-    prepared = services.prepared_start(actor=request.user, slug=slug, period=form.chosen())
+    prepared = services.prepared_start(actor=request.user, slug=slug, period=period)
     messages.info(request, _("The report is being prepared. This page shows how far it has got."))
     return redirect("reporting:prepared", prepared.public_id)
 
