@@ -281,3 +281,22 @@ def worker_pair(request, django_db_setup, django_db_blocker, tmp_path_factory):
     tmp = tmp_path_factory.mktemp(label)
     with pair(tmp, label, request.module.PAUSED_WORKER_ENV) as workers:
         yield workers
+
+
+@pytest.fixture
+def broker_to_workers(worker_pair, transactional_db, allow_audit_flush):
+    """``worker_pair`` for one test: tasks go to the main worker's queue, on the test database
+    the workers read (committed); Celery's broker and queue are put back afterwards."""
+    from django.db import connections
+
+    from caseflow.celery import app as celery_app
+    from tests.celery_harness import REDIS_URL, _use_queue
+
+    main = worker_pair.main
+    _use_queue(main.queue)
+    try:
+        yield worker_pair
+    finally:
+        celery_app.conf.broker_url = REDIS_URL
+        _use_queue(main.queue)
+        connections.close_all()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 
 import pytest
-from django.db import connections
 from django.urls import reverse
 
 from caseflow.agreements.models import Breach
@@ -30,18 +29,6 @@ CLOSED_PORT = "redis://127.0.0.1:1/0"  # nothing listens on port 1
 PAUSED_WORKER_ENV = {"CASEFLOW_TEST_TASK_PAUSE": "60"}
 
 
-@pytest.fixture
-def broker(worker_pair, transactional_db, allow_audit_flush):
-    main = worker_pair.main
-    _use_queue(main.queue)
-    try:
-        yield worker_pair
-    finally:
-        celery_app.conf.broker_url = REDIS_URL
-        _use_queue(main.queue)
-        connections.close_all()
-
-
 def _escalations(case):
     followups = FollowUp.objects.filter(case=case, kind="breach_escalation")
     notes = Notification.objects.filter(case=case, kind="breach_escalation")
@@ -49,7 +36,7 @@ def _escalations(case):
 
 
 def test_a_breach_confirmed_while_redis_is_down_is_saved_once_and_escalated_later(
-    cast, login, broker
+    cast, login, broker_to_workers
 ):
     agreement = make_agreement(cast.case, cast.assigned)
     event = log_event(
@@ -91,8 +78,10 @@ def test_a_breach_confirmed_while_redis_is_down_is_saved_once_and_escalated_late
     assert outbox.relay().sent == 0
 
 
-def test_a_worker_killed_mid_escalation_escalates_once_after_the_relay(cast, broker, settings):
-    main, paused = broker.main, broker.paused
+def test_a_worker_killed_mid_escalation_escalates_once_after_the_relay(
+    cast, broker_to_workers, settings
+):
+    main, paused = broker_to_workers.main, broker_to_workers.paused
     agreement = make_agreement(cast.case, cast.assigned)
     _use_queue(paused.queue)
     breach = record_breach(agreement, cast.assigned, london(2025, 2, 25, 22, 0), severity="high")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import connections
 from django.utils import timezone
 
 from caseflow.audit.models import AuditEvent
@@ -19,7 +18,7 @@ from caseflow.outbox.models import Intent
 from caseflow.reporting import reports, services
 from caseflow.reporting.models import PreparedReport, PreparedState
 from tests import factories as f
-from tests.celery_harness import REDIS_URL, _use_queue, wait_for
+from tests.celery_harness import _use_queue, wait_for
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.xdist_group("celery_worker")]
 
@@ -28,22 +27,10 @@ pytestmark = [pytest.mark.celery_worker, pytest.mark.xdist_group("celery_worker"
 PAUSED_WORKER_ENV = {"CASEFLOW_TEST_TASK_PAUSE": "60"}
 
 
-@pytest.fixture
-def broker(worker_pair, transactional_db, allow_audit_flush):
-    main = worker_pair.main
-    _use_queue(main.queue)
-    try:
-        yield worker_pair
-    finally:
-        celery_app.conf.broker_url = REDIS_URL
-        _use_queue(main.queue)
-        connections.close_all()
-
-
 def test_a_worker_killed_mid_report_leaves_nothing_and_the_report_is_prepared_once(
-    cast, broker, settings
+    cast, broker_to_workers, settings
 ):
-    main, paused = broker.main, broker.paused
+    main, paused = broker_to_workers.main, broker_to_workers.paused
     for n in range(7):
         case = f.open_case(cast.team1, reference=f"R-{n}")
         case.opened_at = timezone.now() - dt.timedelta(days=400)
