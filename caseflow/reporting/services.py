@@ -24,7 +24,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F, Min
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from caseflow import policy
 from caseflow.accounts.models import User
@@ -32,6 +32,7 @@ from caseflow.audit.services import record
 from caseflow.cases.models import Case
 from caseflow.lib import softcache
 from caseflow.lib.csvcells import csv_cell
+from caseflow.lib.i18n import language_of
 from caseflow.outbox.services import enqueue
 from caseflow.reporting import reports
 from caseflow.reporting.models import PreparedReport, PreparedState
@@ -227,14 +228,21 @@ def prepared_compute(*, report_id: int) -> None:
             return
         period = reports.Period(prepared.period_start, prepared.period_end, "")
         key = progress_key(prepared.pk)
-        try:
-            with reports.following_steps(lambda: softcache.count(key, 3600)):
-                report = funder_report(
-                    actor=prepared.requested_by, slug=prepared.slug, period=period, fmt="prepared"
-                )
-        except (PermissionDenied, ValueError) as exc:
-            raise PreparationFailed(type(exc).__name__) from exc
-        prepared.result = prepared.seal(csv_bytes(report))
+        # Written in the asker's language, as the CSV they would download at once: the worker
+        # has no request to say it.
+        with translation.override(language_of(prepared.requested_by)):
+            try:
+                with reports.following_steps(lambda: softcache.count(key, 3600)):
+                    report = funder_report(
+                        actor=prepared.requested_by,
+                        slug=prepared.slug,
+                        period=period,
+                        fmt="prepared",
+                    )
+            except (PermissionDenied, ValueError) as exc:
+                raise PreparationFailed(type(exc).__name__) from exc
+            data = csv_bytes(report)
+        prepared.result = prepared.seal(data)
         prepared.state = PreparedState.READY
         prepared.done = prepared.total
         prepared.finished_at = timezone.now()

@@ -281,3 +281,21 @@ def test_progress_moves_with_the_report_and_is_kept_out_of_its_transaction(
     assert seen == sorted(seen) and seen[0] > 0 and seen[-1] == 99
     prepared.refresh_from_db()
     assert services.progress(prepared) == 100
+
+
+def test_the_prepared_csv_is_written_in_the_askers_language(
+    cast, served, settings, login, django_capture_on_commit_callbacks
+):
+    from caseflow.accounts.language import set_agency_language
+
+    client = login(cast.supervisor)
+    settings.REPORT_BACKGROUND_THRESHOLD = 100
+    english = client.get(reverse("reporting:csv", args=["voca"]), _period()).content
+    set_agency_language(cast.agency.pk, "es")
+    spanish = client.get(reverse("reporting:csv", args=["voca"]), _period()).content
+    assert spanish != english
+    settings.REPORT_BACKGROUND_THRESHOLD = 5
+    prepared = _start(client, django_capture_on_commit_callbacks)
+    _run(prepared)  # in a worker, where no request says the language
+    download = client.get(reverse("reporting:prepared_download", args=[prepared.public_id]))
+    assert download.content == spanish
