@@ -2,11 +2,11 @@
 alike, and a check whose memory does not grow with the file beyond the file itself."""
 
 import datetime as dt
-import tracemalloc
 
 import pytest
 import time_machine
 
+from bench.harness import peak_memory
 from caseflow.imports import reader, rows, sample
 from caseflow.imports.template import FIELD_KEYS
 
@@ -49,24 +49,14 @@ def test_a_quote_left_open_anywhere_is_refused_when_the_file_is_read():
         reader.read(f'source_id,summary\n{body}A-x,"open\n'.encode(), "csv")
 
 
-def _peak(run) -> int:
-    tracemalloc.start()
-    try:
-        run()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
 def test_reading_holds_no_more_for_a_longer_file():
-    def walk(data: bytes) -> None:
-        for _row in reader.read(data, "csv"):
-            pass
+    def walk(data: bytes) -> int:
+        return sum(1 for _row in reader.read(data, "csv"))
 
     short = sample.sample_csv(500, team="Team 1", advocate="assigned", today=NOW.date())
     long = sample.sample_csv(2000, team="Team 1", advocate="assigned", today=NOW.date())
-    walk(short)
-    grew = _peak(lambda: walk(long)) - _peak(lambda: walk(short))
+    assert walk(short) == 500 and walk(long) == 2000
+    grew = peak_memory(lambda: walk(long)) - peak_memory(lambda: walk(short))
     # Four times the rows, hundreds of KiB more file: what is held beyond the file's own bytes
     # (made before the measure) is a row and the decoder's buffer either way.
     assert len(long) - len(short) > 500 * 1024
@@ -86,7 +76,7 @@ def test_checking_holds_no_more_for_a_longer_file(cast, monkeypatch):
         short = sample.sample_csv(20, team="Team 1", advocate="assigned", today=NOW.date())
         long = sample.sample_csv(80, team="Team 1", advocate="assigned", today=NOW.date())
         check(short)  # the first check reads what every later one finds cached
-        grew = _peak(lambda: checked.update(long=check(long))) - _peak(
+        grew = peak_memory(lambda: checked.update(long=check(long))) - peak_memory(
             lambda: checked.update(short=check(short))
         )
     assert checked["short"].counts()["valid"] == 20
