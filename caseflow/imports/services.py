@@ -201,33 +201,33 @@ def batch_commit(*, actor: User, batch_id: int, on_row: Any = None) -> dict[str,
         # re-referral checks made just before (so also against the rows of this file written
         # before it); a row that fails leaves the file unwritten (the transaction rolls back).
         # Only one row of the file is held at a time.
-        done = {"created": 0, "updated": 0}
+        written = 0
         # The check reads in English (its messages are kept that way); the rows are written in
         # the language the commit was asked in, as they were before the check handed them over.
         language = translation.get_language()
 
         def write(prepared: rows.Prepared) -> None:
+            nonlocal written
             with translation.override(language):
                 if prepared.existing is None:
                     _create(prepared, batch)
-                    done["created"] += 1
                 else:
                     _update(prepared, batch)
-                    done["updated"] += 1
-            rows_done = done["created"] + done["updated"]
+            written += 1
             if on_row is not None:
-                on_row(rows_done)
-            if rows_done % PROGRESS_STEP == 0:
+                on_row(written)
+            if written % PROGRESS_STEP == 0:
                 softcache.count(progress_key(batch.pk), 3600)
 
         with zones.using(zones.agency_zone(agency)):
             checked = _check(table_of(batch), batch.mapping, batch.agency_id, each=write)
         if checked.problems:
             raise BatchHasErrors(len(checked.problems))
+        # With no problem every row that passed was written: the new ones created.
         counts = {
             **checked.counts(),
-            "created": done["created"],
-            "updated": done["updated"],
+            "created": checked.new,
+            "updated": checked.valid - checked.new,
             "notes": checked.notes,
         }
         batch.counts = counts
