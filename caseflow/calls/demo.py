@@ -16,6 +16,9 @@ from caseflow.cases.models import CaseStatus
 DAYS = 760
 RECENT = 88
 OLDER = 190
+#: The seed's clock is read once at its start; the service reads the real one. A call this close
+#: to the oldest a call may be logged is dated back after logging, so a slow seed never crosses it.
+SEEDING = dt.timedelta(days=1)
 
 NOTES = (
     "Wanted to know what the service offers before deciding anything (fictional).",
@@ -93,9 +96,10 @@ def seed_demo(context) -> None:
                     fields["follow_up_wanted"] = rng.random() < 0.3
                     if fields["follow_up_wanted"]:
                         fields["follow_up_detail"] = "Weekdays after 6pm; no voicemail."
-                if taken_at < now - services.OLDEST:
-                    # Older than a call may be logged: logged as of today, then dated back (as
-                    # an agency's earlier call log would be brought in).
+                if taken_at < now - services.OLDEST + SEEDING:
+                    # Older than a call may be logged (or near enough that it will be by the
+                    # time the seed reaches it): logged as of today, then dated back (as an
+                    # agency's earlier call log would be brought in).
                     fields["taken_at"] = now - dt.timedelta(hours=1)
                     call = services.call_log(**fields)
                     Call.objects.filter(pk=call.pk).update(taken_at=taken_at, created_at=taken_at)
