@@ -81,6 +81,12 @@ def _load_membership(user) -> None:
     descriptor.related.set_cached_value(user, membership)
 
 
+def _has_seat(user) -> bool:
+    """A coalition's person (no membership) keeps their session while their seat is active."""
+    seat = user.coalition_seat_or_none
+    return seat is not None and seat.is_active
+
+
 class ActiveMembershipMiddleware:
     """Losing access takes effect on the very next request: a deactivated user, a deactivated
     membership or a bumped session epoch ends the session now."""
@@ -94,7 +100,9 @@ class ActiveMembershipMiddleware:
             _load_membership(user)
             membership = user.membership_or_none
             epoch_ok = request.session.get("session_epoch", 0) == user.session_epoch
-            member_ok = user.is_superuser or (membership is not None and membership.is_active)
+            member_ok = user.is_superuser or (
+                membership.is_active if membership is not None else _has_seat(user)
+            )
             if not (user.is_active and epoch_ok and member_ok):
                 from caseflow.audit.services import record
 

@@ -17,7 +17,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from caseflow.accounts.models import Role, Team, User
+from caseflow.accounts.models import Coalition, Role, Team, User
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import BreakGlassGrant, Case, CaseAssignment, Cover
 from caseflow.lib import request_context
@@ -54,6 +54,22 @@ def active_role(user: Any) -> str | None:
     if membership is None or not membership.is_active:
         return None
     return membership.role
+
+
+def coalition_of(user: Any) -> Coalition | None:
+    """The coalition whose roll-ups ``user`` runs: an active seat of an active account that is
+    no operator and belongs to no agency (a seat beside a membership gives nothing)."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active or user.is_superuser:
+        return None
+    if user.membership_or_none is not None:
+        return None
+    seat = user.coalition_seat_or_none
+    return seat.coalition if seat is not None and seat.is_active else None
+
+
+def coalition_agency_ids(coalition: Coalition) -> list[int]:
+    """The member agencies of ``coalition``, in the order their names sort."""
+    return list(coalition.members.order_by("name").values_list("pk", flat=True))
 
 
 def agency_id_of(user: Any) -> int | None:
@@ -398,7 +414,13 @@ def navigation(user: Any) -> list[tuple[str, str]]:
     """The main menu for ``user``: (label, URL name) of each place their role may go."""
     role = active_role(user)
     if role is None:
-        return []
+        if coalition_of(user) is None:
+            return []
+        return [
+            (_("Home"), "dashboard"),
+            (_("Coalition reports"), "reporting:coalition"),
+            (_("Security"), "accounts:security"),
+        ]
     items = [(_("Home"), "dashboard")]
     if role in CASEWORK_ROLES:
         items += [

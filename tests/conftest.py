@@ -4,7 +4,9 @@ Agency A has two teams. Team 1: supervisor ``supervisor``, advocates ``assigned`
 and ``same_team``. Team 2: supervisor ``other_supervisor`` and advocate ``other_team``. Agency A
 also has an ``auditor`` and an ``agency_admin``. Agency B has ``other_agency``. ``deactivated`` was
 assigned to ``case`` but their membership is switched off. ``operator`` is a Django superuser.
-``restricted_case`` is a team 1 case whose access list names only ``assigned``.
+``restricted_case`` is a team 1 case whose access list names only ``assigned``. ``coalition``
+holds a seat in a coalition of agencies A and B: it runs their funder reports rolled up, and
+nothing else.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class Cast:
     restricted_case: Case
     team2_case: Case
     foreign_case: Case
+    coalition: User
 
     def actor(self, name: str) -> User | None:
         return None if name == "anonymous" else getattr(self, name)
@@ -66,6 +69,7 @@ ACTORS = (
     "other_agency",
     "deactivated",
     "operator",
+    "coalition",
     "anonymous",
 )
 
@@ -203,6 +207,7 @@ def cast(db) -> Cast:
     foreign_case = f.open_case(other_team_b, [other_agency], reference="CASE-B")
     for c in (case, restricted_case, team2_case, foreign_case):
         plant_canaries(c)
+    coalition = f.coalition_person([agency, other], username="coalition")
     return Cast(
         agency,
         team1,
@@ -222,6 +227,7 @@ def cast(db) -> Cast:
         restricted_case,
         team2_case,
         foreign_case,
+        coalition,
     )
 
 

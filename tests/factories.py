@@ -51,6 +51,17 @@ def staff(agency: Agency, role: str = Role.ADVOCATE, teams=(), active: bool = Tr
     return user
 
 
+def coalition_person(agencies, name: str = "State coalition", **kw) -> User:
+    """Someone with a seat in a coalition of ``agencies`` (made if needed), and no membership."""
+    from caseflow.accounts.models import Coalition, CoalitionSeat
+
+    coalition, _made = Coalition.objects.get_or_create(name=name)
+    coalition.members.add(*agencies)
+    user = UserFactory(**kw)
+    CoalitionSeat.objects.create(user=user, coalition=coalition)
+    return user
+
+
 class CaseFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Case

@@ -40,6 +40,10 @@ SHARED = {
     "the user is known; routed by its user's membership",
     "inbox.Notification": "a user's inbox, on the shard of the recipient's agency",
     "safety.RiskInstrument": "a reference table: shared instruments (no agency) and agency ones",
+    "accounts.Coalition": "a grouping of agencies that may lie on several shards; no case data",
+    "accounts.CoalitionSeat": "a coalition's person, in no agency; found by user",
+    "reporting.PreparedReport": "one agency's report (on its shard) or a coalition's roll-up of "
+    "its members' published counts, which spans their shards",
 }
 
 #: Single-column unique values that are globally unique by construction.

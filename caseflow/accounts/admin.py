@@ -15,7 +15,16 @@ from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
 
-from caseflow.accounts.models import Agency, IdentityProvider, Membership, Role, Team, User
+from caseflow.accounts.models import (
+    Agency,
+    Coalition,
+    CoalitionSeat,
+    IdentityProvider,
+    Membership,
+    Role,
+    Team,
+    User,
+)
 
 CASEWORK_ROLES = frozenset({Role.ADVOCATE, Role.SUPERVISOR, Role.AUDITOR})
 NO_CASEWORK_BY_OPERATORS = (
@@ -33,9 +42,21 @@ OPERATOR_NO_MEMBERSHIP = (
 )
 
 
+SEAT_OR_MEMBERSHIP = (
+    "A coalition seat is for someone who is no agency's staff, and never for an operator: use a "
+    "separate account."
+)
+
+
 class MembershipFormSet(forms.BaseInlineFormSet):
     def clean(self) -> None:
         super().clean()
+        seated = CoalitionSeat.objects.filter(user_id=self.instance.pk).exists()
+        if self.instance.pk is not None and seated:
+            for form in self.forms:
+                kept = form.instance.pk is not None or form.has_changed()
+                if kept and not form.cleaned_data.get("DELETE", False):
+                    raise forms.ValidationError(SEAT_OR_MEMBERSHIP)
         if self.instance.is_superuser:
             for form in self.forms:
                 kept = form.instance.pk is not None or form.has_changed()
@@ -76,6 +97,36 @@ class AgencyAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ("name",)}
     # What the agency calls its advocates is the agency admin's choice, on the agency's pages.
     exclude = ("advocate_title",)
+
+
+@admin.register(Coalition)
+class CoalitionAdmin(admin.ModelAdmin):
+    """A coalition and its member agencies: its people see the members' funder reports rolled
+    up, each agency's small counts suppressed before they are added."""
+
+    list_display = ("name",)
+    filter_horizontal = ("members",)
+
+
+class CoalitionSeatForm(forms.ModelForm):
+    class Meta:
+        model = CoalitionSeat
+        fields = ("user", "coalition", "is_active")
+
+    def clean_user(self) -> User:
+        user = self.cleaned_data["user"]
+        if user.is_superuser or Membership.objects.filter(user=user).exists():
+            raise forms.ValidationError(SEAT_OR_MEMBERSHIP)
+        return user
+
+
+@admin.register(CoalitionSeat)
+class CoalitionSeatAdmin(admin.ModelAdmin):
+    """Who runs a coalition's roll-ups: an account of its own, in no agency."""
+
+    form = CoalitionSeatForm
+    list_display = ("user", "coalition", "is_active")
+    list_filter = ("coalition",)
 
 
 @admin.register(Team)

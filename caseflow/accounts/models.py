@@ -127,6 +127,13 @@ class User(AbstractUser):
             return None
 
     @property
+    def coalition_seat_or_none(self) -> "CoalitionSeat | None":
+        try:
+            return self.coalition_seat
+        except CoalitionSeat.DoesNotExist:
+            return None
+
+    @property
     def role(self) -> str | None:
         m = None if self.is_superuser else self.membership_or_none
         return m.role if m and m.is_active else None
@@ -269,3 +276,31 @@ class ProviderIdentity(models.Model):
 
     def data_key(self) -> MultiFernet:
         return encryption.master()
+
+
+class Coalition(models.Model):
+    """A state or regional coalition whose member agencies are on this host. Its people run the
+    members' funder reports rolled up, each agency's cells suppressed before they are added; they
+    read no case, no person, no agency's own report and nothing else of an agency. Set up by the
+    operators, with the agencies' agreement."""
+
+    name = models.CharField(max_length=200, unique=True)
+    members = models.ManyToManyField(Agency, related_name="coalitions", blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CoalitionSeat(models.Model):
+    """One person's place in a coalition. Someone with a seat is no agency's staff: an account
+    with a membership too is given neither (``policy.coalition_of``)."""
+
+    user = models.OneToOneField("User", on_delete=models.CASCADE, related_name="coalition_seat")
+    coalition = models.ForeignKey(Coalition, on_delete=models.PROTECT, related_name="seats")
+    is_active = models.BooleanField(default=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.coalition})"

@@ -267,6 +267,7 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("partners.settings.save", W, _("Changed the risk meeting settings")),
     ("report.funder", R, _("Generated a funder report")),
     ("report.prepared_download", R, _("Downloaded a funder report prepared in the background")),
+    ("report.coalition", R, _("Rolled this agency's funder report up for a coalition")),
     # Shelter and refuge
     ("shelter.sites_view", R, _("Viewed the shelter sites and their addresses")),
     ("shelter.site_add", W, _("Added a shelter site")),

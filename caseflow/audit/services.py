@@ -34,6 +34,8 @@ def _actor_fields(actor: Any) -> tuple[int | None, str, int | None]:
         return None, "", None
     membership = getattr(actor, "membership_or_none", None)
     role = "operator" if actor.is_superuser else (membership.role if membership else "")
+    if not role and getattr(actor, "coalition_seat_or_none", None) is not None:
+        role = "coalition"
     agency_id = membership.agency_id if membership else None
     return actor.pk, role, agency_id
 

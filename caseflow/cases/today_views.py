@@ -60,6 +60,9 @@ def dashboard(request: AuthenticatedRequest) -> HttpResponse:
     elif role == Role.AGENCY_ADMIN:
         # The admin's real work is the agency's settings: they start the home page.
         context.update(settings_overview(request.user.membership.agency))
+    elif role is None:
+        # A coalition's person starts with the roll-ups (counts only).
+        context["coalition"] = policy.coalition_of(request.user)
     return render(request, "cases/dashboard.html", context)
 
 

@@ -17,7 +17,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from caseflow.accounts.models import Agency
+from caseflow.accounts.models import Agency, Coalition
 from caseflow.cases.models import new_public_id
 from caseflow.lib.encryption import KeyDestroyed, new_wrapped_data_key, unwrap_data_key
 from caseflow.lib.i18n import gettext_lazy as _
@@ -38,7 +38,13 @@ class PreparedReportQuerySet(models.QuerySet):
 class PreparedReport(models.Model):
     """One request for a report's CSV, from the request to its expiry."""
 
-    agency = models.ForeignKey(Agency, on_delete=models.CASCADE, related_name="+")
+    #: Whose report it is: one agency's, or a coalition's roll-up of its members (one of two).
+    agency = models.ForeignKey(
+        Agency, on_delete=models.CASCADE, related_name="+", null=True, blank=True
+    )
+    coalition = models.ForeignKey(
+        Coalition, on_delete=models.CASCADE, related_name="+", null=True, blank=True
+    )
     public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
@@ -77,7 +83,12 @@ class PreparedReport(models.Model):
             models.CheckConstraint(
                 condition=Q(result__isnull=True) | Q(state="ready"),
                 name="reporting_prepared_result_only_when_ready",
-            )
+            ),
+            models.CheckConstraint(
+                condition=Q(agency__isnull=True, coalition__isnull=False)
+                | Q(agency__isnull=False, coalition__isnull=True),
+                name="reporting_prepared_one_agency_or_one_coalition",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -27,14 +27,16 @@ from django.db.models import F, Min
 from django.utils import timezone, translation
 
 from caseflow import policy
-from caseflow.accounts.models import User
+from caseflow.accounts.models import Coalition, User
 from caseflow.audit.services import record
 from caseflow.cases.models import Case
 from caseflow.lib import softcache
 from caseflow.lib.csvcells import csv_cell
 from caseflow.lib.i18n import language_of
 from caseflow.outbox.services import enqueue
+from caseflow.reporting import coalition as rolled
 from caseflow.reporting import reports
+from caseflow.reporting.coalition import RolledUp
 from caseflow.reporting.models import PreparedReport, PreparedState
 from caseflow.reporting.reports import FunderReport, Period
 
@@ -87,7 +89,63 @@ def funder_report(*, actor: User, slug: str, period: Period, fmt: str) -> Funder
     return report
 
 
-def csv_bytes(report: FunderReport) -> bytes:
+# --- A coalition's roll-up -----------------------------------------------------------------------
+
+
+def coalition_first_day(coalition: Coalition) -> dt.date | None:
+    """The day the first case of any member agency was opened (the period lists start there)."""
+    first = Case.objects.filter(agency__coalitions=coalition).aggregate(first=Min("opened_at"))
+    return None if first["first"] is None else timezone.localdate(first["first"])
+
+
+def _coalition_for(actor: User, slug: str, period: Period) -> Coalition:
+    """The actor's coalition, when the actor may roll report ``slug`` up for ``period``."""
+    coalition = policy.coalition_of(actor)
+    if coalition is None or slug not in reports.REPORTS:
+        raise PermissionDenied
+    if not any(
+        (p.start, p.end) == (period.start, period.end)
+        for p in reports.periods(
+            reports.REPORTS[slug].period, timezone.localdate(), coalition_first_day(coalition)
+        )
+    ):
+        raise ValueError("not one of the periods this report is given out for")
+    return coalition
+
+
+def coalition_report(*, actor: User, slug: str, period: Period, fmt: str) -> RolledUp:
+    """Report ``slug`` for ``period`` of every member agency of the actor's coalition, each
+    suppressed as the agency gives it out, added up. Audited in each member agency's trail: the
+    report, its period and the counts of its cells, never a figure."""
+    coalition = _coalition_for(actor, slug, period)
+    members = policy.coalition_agency_ids(coalition)
+    report = rolled.rollup(slug, members, period)
+    for agency_id in members:
+        record(
+            "report.coalition",
+            actor=actor,
+            agency_id=agency_id,
+            detail={
+                "report": slug,
+                "from": period.start.isoformat(),
+                "to": period.end.isoformat(),
+                "format": fmt,
+                "agencies": len(members),
+            },
+        )
+    return report
+
+
+def coalition_asked(user: User, coalition: Coalition) -> list[PreparedReport]:
+    """The roll-ups ``user`` asked for and may still fetch, the latest first."""
+    return list(
+        PreparedReport.objects.filter(
+            requested_by=user, coalition=coalition, expires_at__gt=timezone.now()
+        )[:20]
+    )
+
+
+def csv_bytes(report: FunderReport | RolledUp) -> bytes:
     """The report's CSV, as the download gives it (inline or prepared: the same bytes)."""
     out = io.StringIO(newline="")
     csv.writer(out).writerows([csv_cell(c) for c in row] for row in report.csv_rows())
@@ -110,17 +168,30 @@ def is_large(*, actor: User, slug: str, period: Period) -> bool:
     )
 
 
+def _owner_for(actor: User, slug: str, period: Period) -> dict:
+    """Whose report the actor may have prepared: their agency's, or their coalition's roll-up."""
+    if policy.coalition_of(actor) is not None:
+        return {"coalition": _coalition_for(actor, slug, period), "agency": None}
+    return {"agency_id": _agency_for(actor, slug, period), "coalition": None}
+
+
 @transaction.atomic
 def prepared_start(*, actor: User, slug: str, period: Period) -> PreparedReport:
-    """Ask for report ``slug`` for ``period`` to be prepared by a worker, for ``actor`` only."""
-    agency_id = _agency_for(actor, slug, period)
+    """Ask for report ``slug`` for ``period`` to be prepared by a worker, for ``actor`` only: of
+    their agency, or their coalition's roll-up (always prepared by a worker: it builds every
+    member agency's report)."""
+    owner = _owner_for(actor, slug, period)
+    coalition = owner["coalition"]
+    steps = STEPS.get(slug, 1)
+    if coalition is not None:
+        steps *= max(1, len(policy.coalition_agency_ids(coalition)))
     now = timezone.now()
     # Asked again (a second click, the back button) while the same one is still being
     # prepared: that one, not a second job.
     in_hand = (
         PreparedReport.objects.filter(
             requested_by=actor,
-            agency_id=agency_id,
+            **owner,
             slug=slug,
             period_start=period.start,
             period_end=period.end,
@@ -133,12 +204,12 @@ def prepared_start(*, actor: User, slug: str, period: Period) -> PreparedReport:
     if in_hand is not None:
         return in_hand
     prepared = PreparedReport.objects.create(
-        agency_id=agency_id,
+        **owner,
         requested_by=actor,
         slug=slug,
         period_start=period.start,
         period_end=period.end,
-        total=STEPS.get(slug, 1),
+        total=steps,
         created_at=now,
         expires_at=now + dt.timedelta(hours=settings.REPORT_KEEP_HOURS),
     )
@@ -149,16 +220,19 @@ def prepared_start(*, actor: User, slug: str, period: Period) -> PreparedReport:
 
 def prepared_for(user: User, public_id: str) -> PreparedReport | None:
     """The prepared report ``public_id`` when ``user`` asked for it, still runs reports in the
-    same agency and it has not expired; ``None`` for anyone and anything else."""
-    if not policy.may_run_reports(user):
-        return None
-    agency_id = policy.agency_id_of(user)
-    if agency_id is None:
+    same agency (or holds a seat in the same coalition) and it has not expired; ``None`` for
+    anyone and anything else."""
+    coalition = policy.coalition_of(user)
+    if coalition is not None:
+        owner: dict = {"coalition": coalition}
+    elif policy.may_run_reports(user) and policy.agency_id_of(user) is not None:
+        owner = {"agency_id": policy.agency_id_of(user), "coalition": None}
+    else:
         return None
     return PreparedReport.objects.filter(
         public_id=public_id,
         requested_by=user,
-        agency_id=agency_id,
+        **owner,
         expires_at__gt=timezone.now(),
     ).first()
 
@@ -232,8 +306,9 @@ def prepared_compute(*, report_id: int) -> None:
         # has no request to say it.
         with translation.override(language_of(prepared.requested_by)):
             try:
+                build = coalition_report if prepared.coalition_id else funder_report
                 with reports.following_steps(lambda: softcache.count(key, 3600)):
-                    report = funder_report(
+                    report = build(
                         actor=prepared.requested_by,
                         slug=prepared.slug,
                         period=period,
@@ -264,7 +339,7 @@ def prepared_retry(*, actor: User, prepared: PreparedReport) -> bool:
     locked = PreparedReport.objects.select_for_update().get(pk=prepared.pk)
     if locked.requested_by_id != actor.pk or not is_stale(locked):
         return False
-    _agency_for(actor, locked.slug, reports.Period(locked.period_start, locked.period_end, ""))
+    _owner_for(actor, locked.slug, reports.Period(locked.period_start, locked.period_end, ""))
     locked.state = PreparedState.WAITING
     locked.started_at = None
     locked.last_error = ""

@@ -6,6 +6,7 @@ app_name = "reporting"
 
 REPORTS = "reports/funders/"
 PREPARED = "reports/prepared/<pid:report_id>/"
+COALITION = "reports/coalition/"
 
 urlpatterns = [
     path(f"{REPORTS}", views.report_list, name="list"),
@@ -13,6 +14,8 @@ urlpatterns = [
     path(f"{REPORTS}<slug:slug>/csv/", views.report_csv, name="csv"),
     path(f"{REPORTS}<slug:slug>/prepare/", views.report_prepare, name="prepare"),
     path(PREPARED, views.prepared, name="prepared"),
+    path(COALITION, views.coalition, name="coalition"),
+    path(f"{COALITION}<slug:slug>/", views.coalition_report, name="coalition_report"),
     path(f"{PREPARED}progress/", views.prepared_progress, name="prepared_progress"),
     path(f"{PREPARED}download/", views.prepared_download, name="prepared_download"),
     path(f"{PREPARED}retry/", views.prepared_retry, name="prepared_retry"),

@@ -14,10 +14,11 @@ from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
+from caseflow.accounts.models import Coalition
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.reporting import reports, services
 from caseflow.reporting.charts import bar_chart
@@ -145,9 +146,11 @@ def _prepared(request: AuthenticatedRequest, report_id: str) -> PreparedReport:
 
 def _prepared_context(prepared: PreparedReport) -> dict:
     kind = reports.REPORTS[prepared.slug]
+    back = "reporting:coalition_report" if prepared.coalition_id else "reporting:preview"
     return {
         "prepared": prepared,
         "kind": kind,
+        "back_url": reverse(back, args=[kind.slug]),
         "period": reports.Period(prepared.period_start, prepared.period_end, ""),
         "running": prepared.state in (PreparedState.WAITING, PreparedState.RUNNING),
         "ready": prepared.state == PreparedState.READY,
@@ -194,3 +197,57 @@ def prepared_retry(request: AuthenticatedRequest, report_id: str) -> HttpRespons
         if started:
             messages.info(request, _("The report is being prepared again."))
     return redirect("reporting:prepared", found.public_id)
+
+
+# --- A coalition's roll-up of its member agencies' reports ----------------------------------------
+
+
+def _coalition(request: AuthenticatedRequest) -> Coalition:
+    coalition = policy.coalition_of(request.user)
+    if coalition is None:
+        raise PermissionDenied
+    return coalition
+
+
+@login_required
+@require_GET
+def coalition(request: AuthenticatedRequest) -> HttpResponse:
+    """The coalition's reports, its member agencies and the roll-ups its person asked for."""
+    found = _coalition(request)
+    asked = services.coalition_asked(request.user, found)
+    return render(
+        request,
+        "reporting/coalition.html",
+        {
+            "coalition": found,
+            "members": list(found.members.order_by("name").values_list("name", flat=True)),
+            "kinds": list(reports.REPORTS.values()),
+            "asked": [(p, reports.REPORTS[p.slug]) for p in asked],
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=["POST"])
+def coalition_report(request: AuthenticatedRequest, slug: str) -> HttpResponse:
+    """Choose the period of a roll-up (GET) and have it prepared by a worker (POST): it builds
+    every member agency's report, never in a request."""
+    found = _coalition(request)
+    kind = reports.REPORTS.get(slug)
+    if kind is None:
+        raise Http404
+    data = request.POST if request.method == "POST" else request.GET
+    form = PeriodForm(data or None, kind=kind.period, earliest=services.coalition_first_day(found))
+    form.initial = form.default()
+    if request.method == "POST" and form.is_valid():
+        prepared = services.prepared_start(actor=request.user, slug=slug, period=form.chosen())
+        messages.info(
+            request, _("The roll-up is being prepared. This page shows how far it has got.")
+        )
+        return redirect("reporting:prepared", prepared.public_id)
+    return render(
+        request,
+        "reporting/coalition_report.html",
+        {"coalition": found, "kind": kind, "form": form},
+    )

@@ -106,7 +106,9 @@ ROWS: dict[str, Row] = {
         GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200), kwargs="team"
     ),
     # Any member of staff with a role chooses their own language; the agency admin the agency's.
-    "agency:language": Row(GET=expect(200, operator=403), POST=expect(200, operator=403)),
+    "agency:language": Row(
+        GET=expect(200, operator=403, coalition=403), POST=expect(200, operator=403, coalition=403)
+    ),
     "agency:agency_language": Row(
         GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)
     ),

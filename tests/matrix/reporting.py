@@ -59,3 +59,17 @@ ROWS: dict[str, Row] = {
         GET=NOT_ALLOWED, POST=expect(404, supervisor=302), kwargs="prepared"
     ),
 }
+
+# A coalition's roll-ups: its person alone (an agency's reporters have no coalition seat).
+ROWS.update(
+    {
+        "reporting:coalition": Row(GET=expect(403, coalition=200), POST=NOT_ALLOWED),
+        # A POST without a period is the form again, with its message.
+        "reporting:coalition_report": Row(
+            GET=expect(403, coalition=200),
+            POST=expect(403, coalition=200),
+            kwargs="report",
+            reauth=("POST",),
+        ),
+    }
+)

@@ -18,7 +18,7 @@ from caseflow.lib.i18n import gettext_lazy as _
 register = template.Library()
 
 #: Roles as recorded on events (the operator is not an agency role).
-_ROLES = {**dict(Role.choices), "operator": _("Operator")}
+_ROLES = {**dict(Role.choices), "operator": _("Operator"), "coalition": _("Coalition")}
 
 #: Detail keys that name records by their ids: counted, never shown.
 _COUNTED = {
@@ -97,6 +97,7 @@ _KEYS = {
     "compared": _("Versions compared"),
     "conflict_flag": _("Possible conflict of interest"),
     "consent": _("Consent given by"),
+    "agencies": _("Agencies added up"),
     "contacts": _("Contacts"),
     "count": _("Number"),
     "created": _("Created"),
