@@ -123,4 +123,42 @@ def funder_reports(ctx: BenchContext) -> list[Row]:
     return rows
 
 
-BENCHMARKS = [funder_reports]
+#: Member agencies of the benchmark's coalition.
+MEMBERS = 10
+
+
+def coalition_rollup(ctx: BenchContext) -> list[Row]:
+    """A coalition of ten agencies the size of the seeded one (the seeded agency counted ten
+    times: each member's report is built and suppressed on its own, then added up), against ten
+    plain ORM aggregations of the same rows."""
+    from caseflow.reporting.coalition import rollup
+
+    cast = scale_cast()
+    agency_id = cast.agency.pk
+    seeded = _seed_demographics(agency_id)
+    period = _periods()["voca"]
+    members = [agency_id] * MEMBERS
+    plain = _plain(agency_id, period)
+    try:
+        n = served_cases(agency_id, period).count()
+        built = rollup("voca", members, period)
+        result = compare(
+            ctx,
+            f"coalition roll-up of voca, {MEMBERS} agencies of {n} people served each",
+            lambda: rollup("voca", members, period),
+            [
+                Peer(
+                    f"{MEMBERS} plain ORM aggregations of the same rows",
+                    lambda: [plain() for _ in members],
+                )
+            ],
+        )
+        result[0].notes.append(
+            f"{built.cells} cells, {built.partial} leaving out an agency's hidden count"
+        )
+        return result
+    finally:
+        Demographics.objects.filter(pk__in=seeded).delete()
+
+
+BENCHMARKS = [funder_reports, coalition_rollup]

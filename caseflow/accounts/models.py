@@ -301,6 +301,9 @@ class CoalitionSeat(models.Model):
     user = models.OneToOneField("User", on_delete=models.CASCADE, related_name="coalition_seat")
     coalition = models.ForeignKey(Coalition, on_delete=models.PROTECT, related_name="seats")
     is_active = models.BooleanField(default=True)
+    #: Set only by the demo seed: skips the second factor on the embedded demo (as
+    #: ``Membership.demo_account``).
+    demo_account = models.BooleanField(default=False, editable=False)
 
     def __str__(self) -> str:
         return f"{self.user} ({self.coalition})"

@@ -54,7 +54,10 @@ def demo_exempt(user: User) -> bool:
     if not (settings.DEMO_MODE and settings.EMBEDDED) or user.is_superuser:
         return False
     membership = user.membership_or_none
-    return bool(membership and membership.demo_account)
+    if membership is None:
+        seat = user.coalition_seat_or_none
+        return bool(seat and seat.demo_account)
+    return membership.demo_account
 
 
 def second_factor_done(request: HttpRequest) -> bool:

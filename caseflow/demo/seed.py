@@ -19,13 +19,23 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from caseflow.accounts.models import Agency, Membership, Role, Team, User
+from caseflow.accounts.models import (
+    Agency,
+    Coalition,
+    CoalitionSeat,
+    Membership,
+    Role,
+    Team,
+    User,
+)
 from caseflow.audit.heads import publish_head
 from caseflow.cases import journey
 from caseflow.cases import services as case_services
 from caseflow.cases.demo import close_for_demo
 from caseflow.cases.models import CaseStatus, Channel, PartyRole, RiskLevel
 from caseflow.checkins import services as checkin_services
+from caseflow.reporting import services as report_services
+from caseflow.reporting.reports import periods
 
 FIRST = [
     "Alex",
@@ -291,9 +301,31 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
     for path in SEED_HOOKS:
         if importlib.util.find_spec(path) is not None:
             importlib.import_module(path).seed_demo(context)
+    _coalition(logins, [riverside, hillview], now)
     # The seeded events are chained and a signed tree head shipped (beat carries on from here).
     publish_head()
     return logins
+
+
+def _coalition(logins: list[DemoLogin], agencies: list[Agency], now: dt.datetime) -> None:
+    """A coalition of both demo agencies, with a person who runs its roll-ups (in no agency of
+    her own) and has asked for the latest VOCA quarter, which the demo's worker prepares."""
+    coalition = Coalition.objects.create(name="Two Rivers Coalition (demo)")
+    coalition.members.add(*agencies)
+    password = _password()
+    person = User.objects.create_user(
+        username="una.coalition",
+        password=password,
+        first_name="Una",
+        last_name="Invented",
+        email="una.coalition@demo.invalid",
+    )
+    CoalitionSeat.objects.create(user=person, coalition=coalition, demo_account=True)
+    logins.append(DemoLogin("una.coalition", password, "coalition", coalition.name, ""))
+    first = report_services.coalition_first_day(coalition)
+    latest = periods("federal_quarter", timezone.localdate(now), first)
+    if latest:
+        report_services.prepared_start(actor=person, slug="voca", period=latest[0])
 
 
 def write_logins(logins: list[DemoLogin], path: Path | None = None) -> Path:

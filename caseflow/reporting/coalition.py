@@ -85,7 +85,7 @@ class RolledUp:
 def key_words() -> str:
     """What the marks mean, in the reader's language."""
     return _(
-        "Each agency's report is suppressed on its own before the figures are added. "
+        "Each agency's small counts are hidden in its own report before the figures are added. "
         "A figure ending in + leaves out the small counts some agencies' reports hide; "
         "* means every agency's count was hidden."
     )

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django_otp.oath import TOTP
 
-from caseflow.accounts.models import Membership
+from caseflow.accounts.models import CoalitionSeat, Membership
 from caseflow.demo import seed
 from tests.accounts.flows import password_login
 
@@ -26,13 +26,20 @@ def test_demo_seed_enrols_one_user_and_exempts_the_others(settings, tmp_path):
     nadia = data["nadia.supervisor"]
     assert nadia["totp_secret"] and len(nadia["recovery_codes"]) == 10
     assert not Membership.objects.get(user__username="nadia.supervisor").demo_account
-    assert Membership.objects.filter(demo_account=True).count() == len(data) - 1
+    exempt = Membership.objects.filter(demo_account=True).count()
+    exempt += CoalitionSeat.objects.filter(demo_account=True).count()
+    assert exempt == len(data) - 1
 
     settings.DEMO_MODE = True
     settings.EMBEDDED = True
     advocate = Client()
     password_login(advocate, "aisha.advocate", data["aisha.advocate"]["password"])
     assert advocate.get(reverse("dashboard")).status_code == 200
+
+    # The coalition's person, in no agency, skips it too.
+    coalition = Client()
+    password_login(coalition, "una.coalition", data["una.coalition"]["password"])
+    assert coalition.get(reverse("reporting:coalition")).status_code == 200
 
     supervisor = Client()
     password_login(supervisor, "nadia.supervisor", nadia["password"])
