@@ -205,3 +205,22 @@ def test_a_seat_beside_a_membership_gives_no_roll_up(cast, login):
     coalition = Coalition.objects.get()
     CoalitionSeat.objects.create(user=cast.supervisor, coalition=coalition)
     assert login(cast.supervisor).get(reverse("reporting:coalition")).status_code == 403
+
+
+def test_a_roll_up_whose_asker_lost_the_seat_is_failed_with_nothing_kept(
+    cast, django_capture_on_commit_callbacks
+):
+    from caseflow.reporting import services
+
+    _serve(cast.team1, new=6, continuing=9, tag="A")
+    with django_capture_on_commit_callbacks():
+        prepared = services.prepared_start(actor=cast.coalition, slug="voca", period=QUARTER)
+    seat = cast.coalition.coalition_seat
+    seat.is_active = False
+    seat.save()
+    cast.coalition.refresh_from_db()
+    intent = Intent.objects.get()
+    prepare_report(**intent.kwargs, intent_id=intent.pk)
+    prepared.refresh_from_db()
+    assert prepared.state == PreparedState.FAILED and prepared.result is None
+    assert not AuditEvent.objects.filter(action="report.coalition").exists()
