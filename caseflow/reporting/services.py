@@ -59,15 +59,19 @@ def _agency_for(actor: User, slug: str, period: Period) -> int:
     agency_id = policy.agency_id_of(actor)
     if agency_id is None or slug not in reports.REPORTS:
         raise PermissionDenied
+    _require_given_out(slug, period, first_case_day(actor=actor))
+    return agency_id
+
+
+def _require_given_out(slug: str, period: Period, earliest: dt.date | None) -> None:
+    """``period`` is one the report ``slug`` is given out for, from ``earliest`` on. Raises
+    ValueError otherwise: free dates could be subtracted from one another (the reporting
+    README)."""
     if not any(
         (p.start, p.end) == (period.start, period.end)
-        for p in reports.periods(
-            reports.REPORTS[slug].period, timezone.localdate(), first_case_day(actor=actor)
-        )
+        for p in reports.periods(reports.REPORTS[slug].period, timezone.localdate(), earliest)
     ):
-        # Free dates could be subtracted from one another (the reporting README).
         raise ValueError("not one of the periods this report is given out for")
-    return agency_id
 
 
 def funder_report(*, actor: User, slug: str, period: Period, fmt: str) -> FunderReport:
@@ -103,13 +107,7 @@ def _coalition_for(actor: User, slug: str, period: Period) -> Coalition:
     coalition = policy.coalition_of(actor)
     if coalition is None or slug not in reports.REPORTS:
         raise PermissionDenied
-    if not any(
-        (p.start, p.end) == (period.start, period.end)
-        for p in reports.periods(
-            reports.REPORTS[slug].period, timezone.localdate(), coalition_first_day(coalition)
-        )
-    ):
-        raise ValueError("not one of the periods this report is given out for")
+    _require_given_out(slug, period, coalition_first_day(coalition))
     return coalition
 
 

@@ -233,6 +233,14 @@ def fits_a_phone(tab, name: str) -> None:
     tab.check(name)
 
 
+def looks_right(tab, width: int, name: str) -> None:
+    """Axe-clean at the width the journey walks, and not scrolling sideways on the phone."""
+    if width == PHONE["width"]:
+        fits_a_phone(tab, name)
+    else:
+        tab.check(f"{name}-wide")
+
+
 def sign_in(page, live_server, username: str, password: str) -> None:
     """Sign in through the login form and land on the dashboard. Every journey signs in here,
     so a new sign-in step (a second factor) is added in this one place."""

@@ -19,7 +19,7 @@ from caseflow.reporting import reports
 from caseflow.reporting.models import PreparedReport
 from caseflow.reporting.tasks import prepare_report
 from tests import factories as f
-from tests.browser.conftest import PHONE, fits_a_phone, sign_in
+from tests.browser.conftest import PHONE, looks_right, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -30,13 +30,6 @@ def _serve(team, count: int, tag: str) -> None:
         case.opened_at = timezone.now() - dt.timedelta(days=400)
         case.save(update_fields=["opened_at"])
         f.add_party(case, PartyRole.SURVIVOR, full_name=f"Survivor {tag} {n}")
-
-
-def _looks_right(tab, width: int, name: str) -> None:
-    if width == PHONE["width"]:
-        fits_a_phone(tab, name)
-    else:
-        tab.check(f"{name}-wide")
 
 
 @pytest.mark.parametrize("width, height", [(1366, 900), (PHONE["width"], PHONE["height"])])
@@ -50,16 +43,16 @@ def test_the_coalitions_person_rolls_up_a_quarter_and_nobody_else_can_fetch_it(
     tab = new_tab(viewport={"width": width, "height": height})
     page = tab.page
     sign_in(page, live_server, "coalition", f.PASSWORD)
-    _looks_right(tab, width, "coalition-home")
+    looks_right(tab, width, "coalition-home")
     page.get_by_role("link", name="Coalition reports").last.click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Reports for State coalition")
     expect(page.get_by_text("Agency A", exact=True)).to_be_visible()
-    _looks_right(tab, width, "coalition-list")
+    looks_right(tab, width, "coalition-list")
     title = str(reports.REPORTS["voca"].title)
     page.get_by_role("link", name=title).click()
     expect(page.get_by_role("heading", level=1)).to_have_text(title)
     page.get_by_label("Period").select_option(period.start.isoformat())
-    _looks_right(tab, width, "coalition-report")
+    looks_right(tab, width, "coalition-report")
     page.get_by_role("button", name="Prepare this roll-up").click()
     expect(page.locator("#prepared-state")).to_have_text("Waiting for its turn")
     prepared = PreparedReport.objects.get()
@@ -70,7 +63,7 @@ def test_the_coalitions_person_rolls_up_a_quarter_and_nobody_else_can_fetch_it(
     prepare_report(**intent.kwargs, intent_id=intent.pk)
     download_link = page.get_by_role("link", name="Download this CSV")
     expect(download_link).to_be_visible()
-    _looks_right(tab, width, "coalition-ready")
+    looks_right(tab, width, "coalition-ready")
     with page.expect_download() as download_info:
         download_link.click()
     target = tmp_path / "rollup.csv"

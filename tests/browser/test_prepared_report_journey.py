@@ -18,17 +18,9 @@ from caseflow.reporting import reports, services
 from caseflow.reporting.models import PreparedReport
 from caseflow.reporting.tasks import prepare_report
 from tests import factories as f
-from tests.browser.conftest import PHONE, fits_a_phone, sign_in
+from tests.browser.conftest import PHONE, looks_right, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
-
-
-def _looks_right(tab, width: int, name: str) -> None:
-    """Axe-clean at both widths, and not scrolling sideways on the phone."""
-    if width == PHONE["width"]:
-        fits_a_phone(tab, name)
-    else:
-        tab.check(f"{name}-wide")
 
 
 @pytest.mark.parametrize("width, height", [(1366, 900), (PHONE["width"], PHONE["height"])])
@@ -54,7 +46,7 @@ def test_a_supervisor_prepares_a_large_report_and_nobody_else_can_fetch_it(
     bar = page.locator("progress#prepared-bar")
     expect(bar).to_have_attribute("value", "0")
     prepared = PreparedReport.objects.get()
-    _looks_right(tab, width, "prepared-waiting")
+    looks_right(tab, width, "prepared-waiting")
 
     # A worker starts on it: the page follows (htmx, every 2 s) as it goes.
     services.prepared_claim(report_id=prepared.pk)
@@ -69,7 +61,7 @@ def test_a_supervisor_prepares_a_large_report_and_nobody_else_can_fetch_it(
     download_link = page.get_by_role("link", name="Download this CSV")
     expect(download_link).to_be_visible()
     expect(page.locator("#prepared-state")).to_have_text("Ready to download")
-    _looks_right(tab, width, "prepared-ready")
+    looks_right(tab, width, "prepared-ready")
     with page.expect_download() as download_info:
         download_link.click()
     download = download_info.value
