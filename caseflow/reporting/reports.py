@@ -207,6 +207,8 @@ class CaseRow(NamedTuple):
 VOCA_QUESTIONS = ("age_band", "gender_identity", "race_ethnicity", "disability")
 FVPSA_QUESTIONS = ("age_band", "race_ethnicity", "gender_identity", "children")
 HUD_QUESTIONS = ("age_band", "race_ethnicity")
+#: Every question any report counts.
+QUESTIONS_COUNTED = tuple(dict.fromkeys((*VOCA_QUESTIONS, *FVPSA_QUESTIONS, *HUD_QUESTIONS)))
 
 
 def read_answers(
@@ -292,17 +294,56 @@ class Served:
         if self._counts is None:
             counts: dict[str, Counter[str]] = {q: Counter() for q in self.questions}
             answered = 0
-            for case_id, given in read_answers(self.ids, self.questions):
+            memo = _answers_read.get()
+            if memo is not None and memo.holds(self.pks, self.questions):
+                given_by_case: Iterable[tuple[int, dict[str, str]]] = (
+                    (case_id, memo.answers[case_id])
+                    for case_id in self.pks
+                    if case_id in memo.answers
+                )
+            else:
+                given_by_case = read_answers(self.ids, self.questions)
+            for case_id, given in given_by_case:
                 if case_id not in self.pks:
                     continue  # read in another statement: only the cases of self.rows count
                 answered += 1
-                for q, value in given.items():
-                    counts[q][value] += 1
+                for q in self.questions:
+                    counts[q][given[q]] += 1
             if answered < len(self.pks):
                 for counter in counts.values():
                     counter[NOT_ASKED] += len(self.pks) - answered
             self._counts = counts
         return self._counts[question]
+
+
+@dataclass
+class AnswersRead:
+    """The answers of a release's people, opened once for every report and period of the
+    release (a federal year's FVPSA and HUD and its four VOCA quarters count the same people):
+    each case key unwrapped and each person's answers decrypted once, not five times."""
+
+    cases: frozenset[int]
+    questions: frozenset[str]
+    answers: dict[int, dict[str, str]]
+
+    def holds(self, pks: frozenset[int], questions: Sequence[str]) -> bool:
+        return pks <= self.cases and set(questions) <= self.questions
+
+
+_answers_read: ContextVar[AnswersRead | None] = ContextVar("report_answers_read", default=None)
+
+
+@contextmanager
+def answers_read_once(cases: Served) -> Iterator[None]:
+    """Inside, the people of ``cases`` (and any subset of them, such as a quarter's) have their
+    answers to every question opened once, on first need."""
+    questions = frozenset(QUESTIONS_COUNTED)
+    memo = AnswersRead(cases.pks, questions, dict(read_answers(cases.ids, sorted(questions))))
+    token = _answers_read.set(memo)
+    try:
+        yield
+    finally:
+        _answers_read.reset(token)
 
 
 # --- Progress -----------------------------------------------------------------------------------
@@ -693,35 +734,37 @@ def _languages(b: Builder, cases: Served, code: str = "") -> None:
     )
 
 
-def _services(b: Builder, cases: Served, period: Period) -> None:
-    ids = cases.ids
+def _services(b: Builder, agency_id: int, period: Period) -> None:
+    """Services given in the period, on any of the agency's cases: counted by the day each was
+    given, not by whether its case counts as served then (a payment made or a check-in done
+    after the case was closed was still given), so that a year's count is the sum of its
+    quarters' (they are published together: the reporting README)."""
+    ids = {"agency_id": agency_id}
     notes = Counter(
-        CaseNote.objects.filter(
-            case_id__in=ids, occurred_at__gte=period.since, occurred_at__lt=period.until
-        )
+        CaseNote.objects.filter(**ids, occurred_at__gte=period.since, occurred_at__lt=period.until)
         .exclude(kind=NoteKind.INTERNAL)
         .values_list("kind", flat=True)
     )
     checkins = CheckIn.objects.filter(
-        case_id__in=ids,
+        **ids,
         status=CheckInStatus.DONE,
         due_at__gte=period.since,
         due_at__lt=period.until,
     ).count()
     referrals = ServiceReferral.objects.filter(
-        case_id__in=ids,
+        **ids,
         direction=Direction.OUT,
         sent_on__gte=period.start,
         sent_on__lte=period.end,
     ).count()
     meetings = MeetingReferral.objects.filter(
-        case_id__in=ids, referred_on__gte=period.start, referred_on__lte=period.end
+        **ids, referred_on__gte=period.start, referred_on__lte=period.end
     ).count()
     plans = RiskAssessment.objects.filter(
-        case_id__in=ids, created_at__gte=period.since, created_at__lt=period.until
+        **ids, created_at__gte=period.since, created_at__lt=period.until
     ).count()
     payments = Payment.objects.filter(
-        case_id__in=ids, state__in=PAID, paid_on__gte=period.start, paid_on__lte=period.end
+        **ids, state__in=PAID, paid_on__gte=period.start, paid_on__lte=period.end
     ).count()
     counts = {
         "support": sum(notes.get(k, 0) for k in ("call", "text", "email", "in_person", "video")),
@@ -873,7 +916,7 @@ def voca_quarterly(agency_id: int, period: Period) -> FunderReport:
     cases = _cases(agency_id, period, VOCA_QUESTIONS)
     b = Builder()
     _new_and_returning(b, cases, period)
-    _services(b, cases, period)
+    _services(b, agency_id, period)
     _funder_categories(b, agency_id, period)
     _calls(b, agency_id, period)
     _victimisation(b, cases, period)
@@ -910,11 +953,12 @@ def _fvpsa(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     _demographic(b, cases, "gender_identity", _("Gender identity"))
     _demographic(b, cases, "children", _("Children"))
     _languages(b, cases)
-    _services(b, cases, period)
+    _services(b, agency_id, period)
     _funder_categories(b, agency_id, period)
+    # Given in the period on any of the agency's cases, as the services are (above).
     referrals = Counter(
         ServiceReferral.objects.filter(
-            case_id__in=cases.ids,
+            agency_id=agency_id,
             direction=Direction.OUT,
             sent_on__gte=period.start,
             sent_on__lte=period.end,
@@ -1266,8 +1310,13 @@ def annual_release(agency_id: int, fy: int) -> dict[str, FunderReport]:
     """The FVPSA and HUD reports of federal year ``fy``, suppressed together and against the
     year's four VOCA quarters (see :func:`release`)."""
     period = federal_year(fy)
-    b = Builder()
     cases = _cases(agency_id, period, sorted({*FVPSA_QUESTIONS, *HUD_QUESTIONS}))
+    with answers_read_once(cases):
+        return _annual_release(agency_id, fy, period, cases)
+
+
+def _annual_release(agency_id: int, fy: int, period: Period, cases: Served) -> dict:
+    b = Builder()
     parts: dict[str, list[Section]] = {}
     for slug, add in ANNUAL.items():
         first = len(b.sections)
