@@ -19,7 +19,8 @@ from typing import Any, NamedTuple, cast
 
 from cryptography.fernet import Fernet
 from django.conf import settings
-from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet, TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.dates import MONTHS
 from django.utils.translation import gettext as _
@@ -227,21 +228,23 @@ def read_answers(
     rows = (
         Demographics.objects.filter(case_id__in=case_ids, party__role=PartyRole.SURVIVOR)
         .order_by("pk")
-        .values_list("pk", "case_id", "case__key__wrapped", "all_answers")
+        # The token as the text it is stored as: opened here, with the key of its own row, so
+        # no ``Sealed`` wrapper is built for each row only to be taken apart again.
+        .values_list("pk", "case_id", "case__key__wrapped", Cast("all_answers", TextField()))
     )
     seen: set[int] = set()
     unsealed: dict[int, tuple[int, Fernet]] = {}
-    for pk, case_id, wrapped, sealed in rows.iterator(chunk_size=2000):
+    for pk, case_id, wrapped, token in rows.iterator(chunk_size=2000):
         if case_id in seen:
             continue
         seen.add(case_id)
         if wrapped is None:
             raise KeyDestroyed("a case counted in a report has no data key")
         key = unwrap_data_key(wrapped)
-        if sealed is None:
+        if token is None:
             unsealed[pk] = (case_id, key)
             continue
-        given = together.open(key, sealed.token)
+        given = together.open(key, token)
         yield case_id, {q: given.get(q) or NOT_ASKED for q in questions}
     if not unsealed:
         return
