@@ -20,6 +20,7 @@ BEFORE = [("cases", "0008_agency_required")]
 AFTER = [("cases", "0009_episodes_closure_risk_sources")]
 
 
+@pytest.mark.migration_history
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("allow_audit_flush")
 def test_existing_cases_get_their_first_episode_and_risk_source():
