@@ -227,17 +227,18 @@ def read_answers(
     together = cast(EncryptedTextField, Demographics._meta.get_field("all_answers"))
     rows = (
         Demographics.objects.filter(case_id__in=case_ids, party__role=PartyRole.SURVIVOR)
-        .order_by("pk")
+        # A case's rows together, its first first: no set of the cases seen is kept.
+        .order_by("case_id", "pk")
         # The token as the text it is stored as: opened here, with the key of its own row, so
         # no ``Sealed`` wrapper is built for each row only to be taken apart again.
         .values_list("pk", "case_id", "case__key__wrapped", Cast("all_answers", TextField()))
     )
-    seen: set[int] = set()
     unsealed: dict[int, tuple[int, Fernet]] = {}
+    previous = None
     for pk, case_id, wrapped, token in rows.iterator(chunk_size=2000):
-        if case_id in seen:
+        if case_id == previous:
             continue
-        seen.add(case_id)
+        previous = case_id
         if wrapped is None:
             raise KeyDestroyed("a case counted in a report has no data key")
         key = unwrap_data_key(wrapped)
