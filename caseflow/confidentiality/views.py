@@ -69,13 +69,15 @@ NO_RELEASE_CHOSEN = _(
 )
 
 
-def _form_page(request, case, form, title: str, intro: str = "", page: str = "") -> HttpResponse:
+def _form_page(
+    request, case, form, title: str, intro: str = "", page: str = "", asked=()
+) -> HttpResponse:
     if request.method == "GET" and page:
         record("case.view", actor=request.user, case=case, obj=case, detail={"page": page})
     return render(
         request,
         "confidentiality/case_form.html",
-        {"case": case, "form": form, "title": title, "intro": intro},
+        {"case": case, "form": form, "title": title, "intro": intro, "asked": asked},
     )
 
 
@@ -248,6 +250,7 @@ def evidence_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "this recipient and covers the contact log, breaches and evidence."
         ),
         page="evidence_pack",
+        asked=services.prepared_exports_asked(request.user, case, DisclosureKind.EVIDENCE_PACK),
     )
 
 
@@ -282,6 +285,7 @@ def case_export(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "a referral pack. Produced only under a valid release that names this recipient."
         ),
         page="case_export",
+        asked=services.prepared_exports_asked(request.user, case, DisclosureKind.CASE_EXPORT),
     )
 
 

@@ -448,3 +448,20 @@ def test_the_threshold_counts_the_chosen_files_and_the_case_s_rows(cast, evidenc
     settings.EXPORT_BACKGROUND_ROWS = 2
     assert services.export_is_large(case=cast.case, kind=DisclosureKind.CASE_EXPORT)
     assert prepared_exports.FOLDER == "exports"
+
+
+def test_the_export_page_lists_the_files_prepared_for_its_reader_only(
+    cast, login, evidence, large, django_capture_on_commit_callbacks
+):
+    client = login(cast.assigned)
+    prepared = _ready(cast, client, evidence, django_capture_on_commit_callbacks)
+    mine = client.get(_evidence_url(cast)).content.decode()
+    assert "Large files prepared for you" in mine
+    assert _url("prepared_export", prepared) in mine and "Ready to download" in mine
+    theirs = login(cast.supervisor).get(_evidence_url(cast)).content.decode()
+    assert "Large files prepared for you" not in theirs
+    assert prepared.public_id not in theirs
+    case_export = client.get(
+        reverse("confidentiality:case_export", args=[cast.case.public_id])
+    ).content.decode()
+    assert prepared.public_id not in case_export  # an evidence pack, not a case export

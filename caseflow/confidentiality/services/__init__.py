@@ -45,6 +45,7 @@ from caseflow.confidentiality.services.prepared_exports import (
     prepared_export_purge,
     prepared_export_retry,
     prepared_export_start,
+    prepared_exports_asked,
     prepared_exports_discard,
 )
 from caseflow.confidentiality.services.purges import (

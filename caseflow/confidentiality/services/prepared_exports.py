@@ -184,6 +184,18 @@ def prepared_export_for(user: User, case: Case, public_id: str) -> PreparedExpor
     return found
 
 
+def prepared_exports_asked(user: User, case: Case, kind: str) -> list[PreparedExport]:
+    """The exports of ``kind`` of ``case`` that ``user`` asked for and may still fetch, the
+    latest first."""
+    if not policy.may(user, case, "edit"):
+        return []
+    return list(
+        PreparedExport.objects.filter(
+            case=case, kind=kind, requested_by=user, expires_at__gt=timezone.now()
+        ).order_by("-created_at")[:10]
+    )
+
+
 def progress_key(export_id: int) -> str:
     return f"confidentiality:export-progress:{export_id}"
 
