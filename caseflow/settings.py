@@ -509,6 +509,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024
 AGREEMENTS_ESCALATION_SEVERITY = os.environ.get("AGREEMENTS_ESCALATION_SEVERITY", "high")
 AGREEMENTS_ESCALATION_COUNT = env_int("AGREEMENTS_ESCALATION_COUNT", 3)
 AGREEMENTS_ESCALATION_DAYS = env_int("AGREEMENTS_ESCALATION_DAYS", 30)
+# Django's default storage: results kept as files (prepared case exports, sealed, under random
+# names). No URL serves this folder; a file is handed over only by an audited view.
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 # Where evidence files are written (encrypted, under random names; no URL serves this folder).
 # A deployment may instead define STORAGES["evidence"] (e.g. an object store).
 EVIDENCE_ROOT = Path(os.environ.get("EVIDENCE_ROOT", VAR_DIR / "evidence"))
@@ -533,6 +536,18 @@ CELERY_BEAT_SCHEDULE["confidentiality-purge-proposals"] = {
 REPORT_BACKGROUND_THRESHOLD = env_int("REPORT_BACKGROUND_THRESHOLD", 2000)
 REPORT_KEEP_HOURS = env_int("REPORT_KEEP_HOURS", 24)
 REPORT_STALE_SECONDS = env_int("REPORT_STALE_SECONDS", 900)
+# Evidence packs whose chosen files add up to more than EXPORT_BACKGROUND_BYTES, and case exports
+# of a case with more than EXPORT_BACKGROUND_ROWS contacts and breaches, are prepared by a worker
+# (the page follows the work), kept sealed as a file for their asker EXPORT_KEEP_HOURS and then
+# deleted (hourly); one still "being prepared" after EXPORT_STALE_SECONDS may be started again.
+EXPORT_BACKGROUND_BYTES = env_int("EXPORT_BACKGROUND_BYTES", 20 * 1024 * 1024)
+EXPORT_BACKGROUND_ROWS = env_int("EXPORT_BACKGROUND_ROWS", 5000)
+EXPORT_KEEP_HOURS = env_int("EXPORT_KEEP_HOURS", 24)
+EXPORT_STALE_SECONDS = env_int("EXPORT_STALE_SECONDS", 900)
+CELERY_BEAT_SCHEDULE["confidentiality-purge-prepared-exports"] = {
+    "task": "caseflow.confidentiality.tasks.purge_prepared_exports",
+    "schedule": 3600.0,
+}
 CELERY_BEAT_SCHEDULE["reporting-purge-prepared"] = {
     "task": "caseflow.reporting.tasks.purge_prepared",
     "schedule": 3600.0,

@@ -149,6 +149,12 @@ def evidence_in_a_temporary_folder(settings, tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
+def media_in_a_temporary_folder(settings, tmp_path_factory):
+    """Files kept in the default storage (prepared exports) land in a throwaway folder."""
+    settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")
+
+
+@pytest.fixture(autouse=True)
 def audit_heads_in_a_temporary_file(settings, tmp_path_factory):
     """Signed tree heads shipped by any test land in a throwaway sink, one per test: a head
     shipped from another test's database would not match this one's log."""

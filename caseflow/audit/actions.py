@@ -154,6 +154,13 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("disclosure.referral_pack", D, _("Made a referral pack")),
     ("disclosure.evidence_pack", D, _("Made an evidence pack")),
     ("disclosure.case_export", D, _("Exported the case")),
+    # A large export asked for under a release, and each download of it (``detail``: ids only).
+    (
+        "disclosure.export_prepare",
+        W,
+        _("Asked for an export to be prepared for another organisation"),
+    ),
+    ("disclosure.prepared_download", D, _("Downloaded a prepared export for another organisation")),
     # ``detail``: the categories, how many incidents and contacts, the copy's language.
     ("disclosure.own_copy", D, _("Gave the survivor a copy of her own record")),
     ("disclosure.compelled", W, _("Recorded a court order or subpoena")),

@@ -2,8 +2,9 @@
 compelled disclosure, a retention schedule, a purge proposal waiting for its second approval,
 field settings (one optional field not collected, two relabelled), and on a case with a contact
 agreement a release that covers an evidence pack, the breach chronology and a case export, so they
-can be tried; and on a case with incidents and a contact log, her own copy of her record given to
-the survivor, with more of both left to choose from."""
+can be tried, with a case export of that case its advocate asked to be prepared in the background;
+and on a case with incidents and a contact log, her own copy of her record given to the survivor,
+with more of both left to choose from."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from caseflow.accounts.models import Role, User
 from caseflow.agreements.breaches import counted_breaches
 from caseflow.cases.models import Case, CaseStatus, IntakeField, Party, PartyRole
 from caseflow.confidentiality import services
-from caseflow.confidentiality.models import Category, CompelledKind, PurgeScope
+from caseflow.confidentiality.models import Category, CompelledKind, DisclosureKind, PurgeScope
 
 
 def _survivor(case: Case) -> Party | None:
@@ -41,7 +42,7 @@ def _seed_export_release(context, north: list[Case], today: dt.date) -> None:
     survivor = _survivor(case) if case is not None else None
     if case is None or survivor is None:
         return
-    services.release_record(
+    release = services.release_record(
         actor=case.primary_advocate,
         case=case,
         consenting_party=survivor,
@@ -57,6 +58,16 @@ def _seed_export_release(context, north: list[Case], today: dt.date) -> None:
         ],
         signed_on=today - dt.timedelta(days=7),
         expires_on=today + relativedelta(months=6),
+    )
+    # Its advocate has asked for a case export prepared in the background, as a large case's
+    # would be: the demo's worker prepares it, and the case export page lists it for them.
+    services.prepared_export_start(
+        actor=case.primary_advocate,
+        case=case,
+        kind=DisclosureKind.CASE_EXPORT,
+        release_id=release.public_id,
+        recipient=EXPORT_RECIPIENT,
+        categories=[Category.CONTACT, Category.EVIDENCE],
     )
 
 

@@ -6,14 +6,17 @@ approvals, certificates and purge records hold ids, dates and counts only: they 
 
 from __future__ import annotations
 
+from cryptography.fernet import Fernet
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 from caseflow.accounts.models import Agency
 from caseflow.cases.models import Case, CaseOwned, Party, new_public_id
-from caseflow.lib.encryption import EncryptedTextField
+from caseflow.lib.encryption import EncryptedJSONField, EncryptedTextField, KeyDestroyed
 from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.lib.prepared import PreparedState
 from caseflow.lib.shard import CarriesAgency
 
 
@@ -161,6 +164,80 @@ class Disclosure(CaseOwned):
     @property
     def category_labels(self) -> str:
         return category_labels(self.categories)
+
+
+class PreparedExport(CaseOwned):
+    """A large evidence pack or case export asked for under a release and built by a worker,
+    kept for its asker until it expires.
+
+    The result is a file (``file_name``: a random name under Django's default storage), sealed
+    with a key of its own (``sealing_key``), which is kept encrypted with the case's data key:
+    deleting this row (expiry, any purge) or the case key (a whole purge) leaves every copy of
+    the file unreadable, in backups too. Nothing leaves the agency until the download, which
+    checks the release again and records the disclosure (``disclosure``) the first time.
+    """
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="+")
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    #: DisclosureKind.EVIDENCE_PACK or DisclosureKind.CASE_EXPORT.
+    kind = models.CharField(max_length=16, choices=DisclosureKind.choices)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="+")
+    recipient = EncryptedTextField()
+    #: What was chosen: categories, evidence files by public id, the parts of an evidence pack.
+    categories = models.JSONField(default=list)
+    evidence = models.JSONField(default=list)
+    include_breaches = models.BooleanField(default=False)
+    include_contact_log = models.BooleanField(default=False)
+    state = models.CharField(
+        max_length=10, choices=PreparedState.choices, default=PreparedState.WAITING
+    )
+    total = models.PositiveIntegerField(default=0)
+    attempts = models.PositiveIntegerField(default=0)
+    #: The class of the last failure, never its message.
+    last_error = models.CharField(max_length=100, blank=True, default="")
+    sealing_key = EncryptedTextField(blank=True, default="")
+    #: The file's manifest entries (names, sizes, fingerprints), for the evidence pack's
+    #: manifest written at the hand-over.
+    manifest = EncryptedJSONField(default=list, blank=True)
+    file_name = models.CharField(max_length=100, blank=True, default="")
+    disclosure = models.ForeignKey(
+        Disclosure, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField()
+
+    # What is about to leave the agency: it goes in any purge, partial or whole.
+    narrative_evidence = True
+    narrative_fields = ("recipient", "sealing_key", "manifest")
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["expires_at"], name="confidentiality_export_expiry")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(file_name="") | Q(state="ready"),
+                name="confidentiality_export_file_only_when_ready",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.public_id[:8]}"
+
+    def save(self, *args, **kwargs):
+        if self._state.adding and not self.sealing_key:
+            self.sealing_key = Fernet.generate_key().decode()
+        super().save(*args, **kwargs)
+
+    def sealer(self) -> Fernet:
+        """The export's own key. Raises ``KeyDestroyed`` (or the case key's error) once gone."""
+        if not self.sealing_key:
+            raise KeyDestroyed("this prepared export has no key")
+        return Fernet(self.sealing_key.encode())
 
 
 # --- Retention and purges ------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from caseflow.confidentiality import views
 app_name = "confidentiality"
 
 CASE = "cases/<pid:public_id>/confidentiality/"
+EXPORT = f"{CASE}exports/<pid:export_id>/"
 
 urlpatterns = [
     path(f"{CASE}releases/new/", views.release_new, name="release_new"),
@@ -14,6 +15,10 @@ urlpatterns = [
     path(f"{CASE}referral-pack/", views.referral_pack, name="referral_pack"),
     path(f"{CASE}evidence-pack/", views.evidence_pack, name="evidence_pack"),
     path(f"{CASE}case-export/", views.case_export, name="case_export"),
+    path(f"{EXPORT}", views.prepared_export, name="prepared_export"),
+    path(f"{EXPORT}progress/", views.prepared_export_progress, name="prepared_export_progress"),
+    path(f"{EXPORT}download/", views.prepared_export_download, name="prepared_export_download"),
+    path(f"{EXPORT}retry/", views.prepared_export_retry, name="prepared_export_retry"),
     path(
         "cases/<pid:public_id>/agreements/<pid:agreement_id>/chronology/share/",
         views.chronology_share,

@@ -47,9 +47,10 @@ from caseflow.confidentiality.forms import (
     RevokeForm,
     TimelineShareForm,
 )
-from caseflow.confidentiality.models import category_labels
+from caseflow.confidentiality.models import DisclosureKind, category_labels
 from caseflow.lib.csvcells import csv_cell
 from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.lib.prepared import PreparedState
 
 NO_RELEASE = _(
     "Refused: no valid release covers sharing this information with this recipient "
@@ -68,13 +69,15 @@ NO_RELEASE_CHOSEN = _(
 )
 
 
-def _form_page(request, case, form, title: str, intro: str = "", page: str = "") -> HttpResponse:
+def _form_page(
+    request, case, form, title: str, intro: str = "", page: str = "", asked=()
+) -> HttpResponse:
     if request.method == "GET" and page:
         record("case.view", actor=request.user, case=case, obj=case, detail={"page": page})
     return render(
         request,
         "confidentiality/case_form.html",
-        {"case": case, "form": form, "title": title, "intro": intro},
+        {"case": case, "form": form, "title": title, "intro": intro, "asked": asked},
     )
 
 
@@ -210,16 +213,20 @@ def evidence_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
+        chosen = {
+            "release_id": d["release"],
+            "recipient": d["recipient"],
+            "include_breaches": d["include_breaches"],
+            "include_contact_log": d["include_contact_log"],
+            "evidence_ids": d["evidence"],
+        }
+        large = services.export_is_large(
+            case=case, kind=DisclosureKind.EVIDENCE_PACK, evidence_ids=d["evidence"]
+        )
         try:
-            export = services.evidence_pack_export(
-                actor=request.user,
-                case=case,
-                release_id=d["release"],
-                recipient=d["recipient"],
-                include_breaches=d["include_breaches"],
-                include_contact_log=d["include_contact_log"],
-                evidence_ids=d["evidence"],
-            )
+            if large:
+                return _prepare(request, case, DisclosureKind.EVIDENCE_PACK, chosen)
+            export = services.evidence_pack_export(actor=request.user, case=case, **chosen)
         except services.ReleaseRequired:
             form.add_error(None, NO_RELEASE_CHOSEN)
         except services.EvidenceUnavailable:
@@ -243,6 +250,7 @@ def evidence_pack(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "this recipient and covers the contact log, breaches and evidence."
         ),
         page="evidence_pack",
+        asked=services.prepared_exports_asked(request.user, case, DisclosureKind.EVIDENCE_PACK),
     )
 
 
@@ -254,14 +262,15 @@ def case_export(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     form = CaseExportForm(request.POST or None, releases=selectors.case_releases(case))
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
+        chosen = {
+            "release_id": d["release"],
+            "recipient": d["recipient"],
+            "categories": d["categories"],
+        }
         try:
-            export = services.case_export(
-                actor=request.user,
-                case=case,
-                release_id=d["release"],
-                recipient=d["recipient"],
-                categories=d["categories"],
-            )
+            if services.export_is_large(case=case, kind=DisclosureKind.CASE_EXPORT):
+                return _prepare(request, case, DisclosureKind.CASE_EXPORT, chosen)
+            export = services.case_export(actor=request.user, case=case, **chosen)
         except services.ReleaseRequired:
             form.add_error(None, NO_RELEASE_CHOSEN)
         else:
@@ -276,7 +285,118 @@ def case_export(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "a referral pack. Produced only under a valid release that names this recipient."
         ),
         page="case_export",
+        asked=services.prepared_exports_asked(request.user, case, DisclosureKind.CASE_EXPORT),
     )
+
+
+# --- Large exports, prepared in the background --------------------------------------------------
+
+#: The page of each kind of export, where a refused hand-over sends its asker back.
+EXPORT_FORMS = {
+    DisclosureKind.EVIDENCE_PACK: "confidentiality:evidence_pack",
+    DisclosureKind.CASE_EXPORT: "confidentiality:case_export",
+}
+
+
+def _prepare(request: AuthenticatedRequest, case: Case, kind: str, chosen: dict) -> HttpResponse:
+    """Have a large export built by a worker (its release checked now and at the download)."""
+    prepared = services.prepared_export_start(actor=request.user, case=case, kind=kind, **chosen)
+    messages.info(
+        request,
+        _("This file is large, so it is being prepared. This page shows how far it has got."),
+    )
+    return redirect("confidentiality:prepared_export", case.public_id, prepared.public_id)
+
+
+def _prepared_export(request: AuthenticatedRequest, case: Case, export_id: str):
+    """The prepared export, for the person who asked for it only: 404 for anyone else, and
+    once it has expired."""
+    found = services.prepared_export_for(request.user, case, export_id)
+    if found is None:
+        raise Http404(_("No such file"))
+    return found
+
+
+def _prepared_export_context(case: Case, prepared) -> dict:
+    return {
+        "case": case,
+        "prepared": prepared,
+        "title": (
+            _("Evidence pack for another organisation")
+            if prepared.kind == DisclosureKind.EVIDENCE_PACK
+            else _("Case export for another organisation")
+        ),
+        "running": prepared.state in (PreparedState.WAITING, PreparedState.RUNNING),
+        "ready": prepared.state == PreparedState.READY,
+        "stale": services.export_is_stale(prepared),
+        "progress": services.export_progress(prepared),
+    }
+
+
+@login_required
+@require_GET
+@case_page("edit")
+def prepared_export(request: AuthenticatedRequest, case: Case, export_id: str) -> HttpResponse:
+    found = _prepared_export(request, case, export_id)
+    return render(
+        request, "confidentiality/prepared_export.html", _prepared_export_context(case, found)
+    )
+
+
+@login_required
+@require_GET
+@case_page("edit")
+def prepared_export_progress(
+    request: AuthenticatedRequest, case: Case, export_id: str
+) -> HttpResponse:
+    found = _prepared_export(request, case, export_id)
+    return render(
+        request,
+        "confidentiality/_prepared_export_progress.html",
+        _prepared_export_context(case, found),
+    )
+
+
+@login_required
+@require_GET
+@require_recent_auth
+@case_page("edit")
+def prepared_export_download(
+    request: AuthenticatedRequest, case: Case, export_id: str
+) -> HttpResponse:
+    found = _prepared_export(request, case, export_id)
+    if found.state != PreparedState.READY:
+        messages.info(request, _("The file is not ready yet."))
+        return redirect("confidentiality:prepared_export", case.public_id, found.public_id)
+    try:
+        export = services.prepared_export_download(actor=request.user, prepared=found)
+    except services.ReleaseRequired:
+        messages.error(
+            request,
+            _(
+                "The consent to share no longer covers this file (it may have been withdrawn "
+                "or have run out). Nothing was handed over, and the prepared file was deleted."
+            ),
+        )
+        return redirect(EXPORT_FORMS[found.kind], case.public_id)
+    return export_download(export)
+
+
+@login_required
+@require_POST
+@case_page("edit")
+def prepared_export_retry(
+    request: AuthenticatedRequest, case: Case, export_id: str
+) -> HttpResponse:
+    found = _prepared_export(request, case, export_id)
+    try:
+        started = services.prepared_export_retry(actor=request.user, prepared=found)
+    except services.ReleaseRequired:
+        messages.error(request, NO_RELEASE_CHOSEN)
+        return redirect(EXPORT_FORMS[found.kind], case.public_id)
+    if started:
+        messages.info(request, _("The file is being prepared again."))
+    return redirect("confidentiality:prepared_export", case.public_id, found.public_id)
 
 
 @login_required

@@ -20,14 +20,9 @@ from django.utils import timezone
 from caseflow.accounts.models import Agency, Coalition
 from caseflow.cases.models import new_public_id
 from caseflow.lib.encryption import KeyDestroyed, new_wrapped_data_key, unwrap_data_key
-from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.lib.prepared import PreparedState
 
-
-class PreparedState(models.TextChoices):
-    WAITING = "waiting", _("Waiting for its turn")
-    RUNNING = "running", _("Being prepared")
-    READY = "ready", _("Ready to download")
-    FAILED = "failed", _("Not prepared")
+__all__ = ["PreparedReport", "PreparedState"]
 
 
 class PreparedReportQuerySet(models.QuerySet):

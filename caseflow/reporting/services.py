@@ -30,6 +30,7 @@ from caseflow import policy
 from caseflow.accounts.models import Coalition, User
 from caseflow.audit.services import record
 from caseflow.cases.models import Case
+from caseflow.lib import prepared as prepared_work
 from caseflow.lib import softcache
 from caseflow.lib.csvcells import csv_cell
 from caseflow.lib.i18n import language_of
@@ -193,7 +194,7 @@ def prepared_start(*, actor: User, slug: str, period: Period) -> PreparedReport:
             slug=slug,
             period_start=period.start,
             period_end=period.end,
-            state__in=(PreparedState.WAITING, PreparedState.RUNNING),
+            state__in=prepared_work.UNDER_WAY,
             expires_at__gt=now,
         )
         .order_by("-created_at")
@@ -241,22 +242,17 @@ def progress_key(report_id: int) -> str:
 
 def progress(prepared: PreparedReport) -> int:
     """Percent done (a counter in the cache while it runs: a hint, never the truth)."""
-    if prepared.state == PreparedState.READY:
-        return 100
-    if prepared.state != PreparedState.RUNNING:
-        return 0
-    steps = int(softcache.remember(progress_key(prepared.pk), lambda: 0, 3600) or 0)
-    return min(99, steps * 100 // max(1, prepared.total))
+    return prepared_work.percent(prepared.state, progress_key(prepared.pk), prepared.total)
 
 
 def is_stale(prepared: PreparedReport) -> bool:
     """Started long ago and still not done: its worker must have been lost."""
-    if prepared.state == PreparedState.FAILED:
-        return True
-    if prepared.state == PreparedState.READY:
-        return False
-    since = prepared.started_at or prepared.created_at
-    return since < timezone.now() - dt.timedelta(seconds=settings.REPORT_STALE_SECONDS)
+    return prepared_work.is_stale(
+        prepared.state,
+        prepared.started_at or prepared.created_at,
+        timezone.now(),
+        dt.timedelta(seconds=settings.REPORT_STALE_SECONDS),
+    )
 
 
 def prepared_claim(*, report_id: int) -> bool:
@@ -266,7 +262,7 @@ def prepared_claim(*, report_id: int) -> bool:
     return bool(
         PreparedReport.objects.filter(
             pk=report_id,
-            state__in=[PreparedState.WAITING, PreparedState.RUNNING, PreparedState.FAILED],
+            state__in=prepared_work.CLAIMABLE,
             expires_at__gt=timezone.now(),
         ).update(
             state=PreparedState.RUNNING,
@@ -305,7 +301,7 @@ def prepared_compute(*, report_id: int) -> None:
         with translation.override(language_of(prepared.requested_by)):
             try:
                 build = coalition_report if prepared.coalition_id else funder_report
-                with reports.following_steps(lambda: softcache.count(key, 3600)):
+                with reports.following_steps(lambda: prepared_work.step(key)):
                     report = build(
                         actor=prepared.requested_by,
                         slug=prepared.slug,

@@ -44,6 +44,10 @@ NOT_CRAWLED = {
     "imports:progress": "htmx fragment of imports:batch, not a page",
     # The same for a funder report prepared in the background: reporting:prepared is crawled.
     "reporting:prepared_progress": "htmx fragment of reporting:prepared, not a page",
+    # And for a large export: confidentiality:prepared_export is crawled.
+    "confidentiality:prepared_export_progress": (
+        "htmx fragment of confidentiality:prepared_export, not a page"
+    ),
 }
 
 

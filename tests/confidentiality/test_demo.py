@@ -79,6 +79,17 @@ def test_demo_has_a_release_to_try_the_evidence_pack_and_case_export():
     assert evidence is not None and evidence.content_type == "image/png"
     assert evidence_read(case, evidence).startswith(b"\x89PNG\r\n\x1a\n")
     assert not case.restricted
+    # Its advocate asked for a case export to be prepared in the background: waiting for the
+    # demo's worker, nothing disclosed yet.
+    from caseflow.confidentiality.models import PreparedExport
+    from caseflow.outbox.models import Intent
+
+    prepared = PreparedExport.objects.get()
+    assert prepared.case_id == case.pk and prepared.requested_by_id == case.primary_advocate_id
+    assert prepared.kind == DisclosureKind.CASE_EXPORT and prepared.release == covering[0]
+    task = "caseflow.confidentiality.tasks.prepare_export"
+    assert Intent.objects.get(task=task).kwargs == {"export_id": prepared.pk}
+    assert not Disclosure.objects.filter(kind=DisclosureKind.CASE_EXPORT).exists()
 
 
 @pytest.mark.demo

@@ -27,6 +27,45 @@ def _release_url(cast, case) -> str:
     return reverse("confidentiality:release_revoke", args=[case.public_id, release.public_id])
 
 
+def prepared_export_url(name: str):
+    """A large case export the case's assigned advocate asked for, waiting for its worker:
+    everyone else, the case's supervisor included, gets 404."""
+
+    def build(cast, case) -> str:
+        from django.utils import timezone
+
+        from caseflow.confidentiality.models import DisclosureKind, PreparedExport
+
+        survivor = case.parties.get(role=PartyRole.SURVIVOR)
+        release = Release(
+            case=case,
+            consenting_party=survivor,
+            recipient="Matrix Housing",
+            recipient_index="x",
+            purpose="matrix",
+            categories=["contact"],
+            signed_on=dt.date(2026, 1, 1),
+            expires_on=dt.date(2026, 6, 1),
+        )
+        release.save()
+        prepared = PreparedExport(
+            case=case,
+            kind=DisclosureKind.CASE_EXPORT,
+            requested_by=cast.assigned,
+            release=release,
+            recipient="Matrix Housing",
+            categories=["contact"],
+            expires_at=timezone.now() + dt.timedelta(hours=24),
+        )
+        prepared.save()
+        return reverse(name, args=[case.public_id, prepared.public_id])
+
+    return build
+
+
+#: Only the person who asked for a prepared export, while they may still edit the case.
+ASKER = {"assigned": 200}
+
 PURGERS = {"supervisor": 200, "other_supervisor": 200, "agency_admin": 200}
 PURGE_STEP = {"supervisor": 302, "other_supervisor": 302, "agency_admin": 302}
 REPORTERS = {**PURGERS, "auditor": 200}
@@ -46,6 +85,29 @@ ROWS: dict[str, Row] = {
     ),
     "confidentiality:case_export": Row(
         GET=casework(200, 200), POST=casework(200, 200), kwargs="case", reauth=("POST",)
+    ),
+    "confidentiality:prepared_export": Row(
+        GET=expect(404, **ASKER),
+        POST=NOT_ALLOWED,
+        url=prepared_export_url("confidentiality:prepared_export"),
+    ),
+    "confidentiality:prepared_export_progress": Row(
+        GET=expect(404, **ASKER),
+        POST=NOT_ALLOWED,
+        url=prepared_export_url("confidentiality:prepared_export_progress"),
+    ),
+    # Not ready yet: back to its page.
+    "confidentiality:prepared_export_download": Row(
+        GET=expect(404, assigned=302),
+        POST=NOT_ALLOWED,
+        url=prepared_export_url("confidentiality:prepared_export_download"),
+        reauth=("GET",),
+    ),
+    # Not stale: nothing to start again, back to its page.
+    "confidentiality:prepared_export_retry": Row(
+        GET=NOT_ALLOWED,
+        POST=expect(404, assigned=302),
+        url=prepared_export_url("confidentiality:prepared_export_retry"),
     ),
     "confidentiality:own_copy": Row(
         GET=casework(200, 200), POST=casework(200, 200), kwargs="case", reauth=("POST",)

@@ -32,6 +32,22 @@ from caseflow.confidentiality.services.own_copy import (
     own_copy_give,
     survivor_of,
 )
+from caseflow.confidentiality.services.prepared_exports import (
+    PreparationFailed,
+    export_is_large,
+    export_is_stale,
+    export_progress,
+    prepared_export_build,
+    prepared_export_claim,
+    prepared_export_download,
+    prepared_export_fail,
+    prepared_export_for,
+    prepared_export_purge,
+    prepared_export_retry,
+    prepared_export_start,
+    prepared_exports_asked,
+    prepared_exports_discard,
+)
 from caseflow.confidentiality.services.purges import (
     PurgeRefused,
     active_hold,

@@ -28,6 +28,7 @@ from caseflow.confidentiality.models import (
     PurgeProposal,
     PurgeScope,
 )
+from caseflow.confidentiality.services.prepared_exports import prepared_exports_discard
 from caseflow.lib.encryption import Sealed
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -246,6 +247,8 @@ def purge_execute(*, actor: User, proposal_id: int) -> DeletionCertificate:
         raise PurgeRefused(_("The case has been reopened: it cannot be purged."))
     _refuse_if_held(case)
     now = timezone.now()
+    # A prepared export is about to leave the agency: any purge deletes it and its file first.
+    prepared_exports_discard(case)
     counts = case_counts(case)
     previous = CasePurge.objects.filter(case=case).first()
     if previous is not None and previous.is_whole:
