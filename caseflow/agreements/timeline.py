@@ -12,7 +12,13 @@ from django.urls import reverse
 from caseflow.agreements import terms
 from caseflow.agreements.breaches import counted_breaches
 from caseflow.agreements.labels import CHANNEL_LABELS, KIND_LABELS, TERM_LABELS
-from caseflow.agreements.models import AgreementVersion, ContactEvent, ReviewState, Severity
+from caseflow.agreements.models import (
+    AgreementVersion,
+    Breach,
+    ContactEvent,
+    ReviewState,
+    Severity,
+)
 from caseflow.cases.timeline import (
     OTHER_PARTY,
     OTHER_PERSON,
@@ -192,6 +198,7 @@ SOURCES = (
         kind=CONTACT,
         label=_("Co-parenting contacts"),
         fetch=contacts,
+        model=ContactEvent,
         order=30,
         categories=frozenset({"evidence", "narratives"}),
     ),
@@ -199,6 +206,7 @@ SOURCES = (
         kind=BREACH,
         label=_("Breaches of a contact agreement"),
         fetch=breaches,
+        model=Breach,
         order=31,
         categories=frozenset({"evidence", "narratives"}),
     ),
@@ -206,6 +214,7 @@ SOURCES = (
         kind=VERSION,
         label=_("Contact agreement versions"),
         fetch=versions,
+        model=AgreementVersion,
         order=32,
         categories=frozenset({"court_orders", "narratives"}),
     ),

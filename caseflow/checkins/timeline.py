@@ -75,5 +75,10 @@ def fetch(case, query: Query) -> list[Entry]:
 
 
 SOURCE = Source(
-    kind=KIND, label=_("Check-ins"), fetch=fetch, order=40, categories=frozenset({"narratives"})
+    kind=KIND,
+    label=_("Check-ins"),
+    fetch=fetch,
+    model=CheckIn,
+    order=40,
+    categories=frozenset({"narratives"}),
 )
