@@ -12,7 +12,13 @@ from django.urls import reverse
 from caseflow.agreements import terms
 from caseflow.agreements.breaches import counted_breaches
 from caseflow.agreements.labels import CHANNEL_LABELS, KIND_LABELS, TERM_LABELS
-from caseflow.agreements.models import AgreementVersion, ContactEvent, ReviewState
+from caseflow.agreements.models import (
+    AgreementVersion,
+    Breach,
+    ContactEvent,
+    ReviewState,
+    Severity,
+)
 from caseflow.cases.timeline import (
     OTHER_PARTY,
     OTHER_PERSON,
@@ -44,25 +50,52 @@ def _name(user) -> str:
     return user.get_full_name() or user.username
 
 
+def _agreement_url(case, urls: dict[str, str], agreement_id: str) -> str:
+    """The agreement's page, built once per agreement for the page's rows (``urls``)."""
+    url = urls.get(agreement_id)
+    if url is None:
+        url = urls[agreement_id] = reverse("agreements:detail", args=[case.public_id, agreement_id])
+    return url
+
+
 def _how(row) -> str:
     kind = KIND_LABELS.get(row.kind, row.kind)
     channel = CHANNEL_LABELS.get(row.channel, row.channel)
     return f"{kind}, {channel.lower()}"
 
 
+#: What a contact's entry shows (and the agreement it links to): nothing else is read.
+_CONTACT_FIELDS = (
+    "occurred_at",
+    "direction",
+    "kind",
+    "channel",
+    "review",
+    "description",
+    "agreement",
+)
+_REVIEWS = dict(ReviewState.choices)
+_SEVERITIES = dict(Severity.choices)
+
+
 def contacts(case, query: Query) -> list[Entry]:
-    qs = ContactEvent.objects.filter(case=case).select_related("agreement")
+    qs = (
+        ContactEvent.objects.filter(case=case)
+        .select_related("agreement")
+        .only(*_CONTACT_FIELDS, "agreement__public_id")
+    )
     if query.person == OTHER_PERSON:
         qs = qs.filter(channel=_THIRD_PARTY)
     elif not about(query, frozenset({SURVIVOR, OTHER_PARTY})):
         return []
     entries = []
+    urls: dict[str, str] = {}
     for row in newest(qs, query, CONTACT, "occurred_at"):
         row.case = case
         by_survivor = row.direction == _FROM_SURVIVOR
         facts = [(_("How"), _how(row))]
         if not by_survivor:
-            facts.append((_("Review"), str(ReviewState(row.review).label)))
+            facts.append((_("Review"), str(_REVIEWS.get(row.review, row.review))))
         people = {SURVIVOR, OTHER_PARTY}
         if row.channel == _THIRD_PARTY:
             people.add(OTHER_PERSON)
@@ -78,7 +111,7 @@ def contacts(case, query: Query) -> list[Entry]:
                 ),
                 body=short(row.description),
                 people=frozenset(people),
-                url=reverse("agreements:detail", args=[case.public_id, row.agreement.public_id]),
+                url=_agreement_url(case, urls, row.agreement.public_id),
                 facts=tuple(facts),
             )
         )
@@ -86,18 +119,32 @@ def contacts(case, query: Query) -> list[Entry]:
 
 
 BREACH_PEOPLE = frozenset({SURVIVOR, OTHER_PARTY})
+_BREACH_FIELDS = (
+    "occurred_at",
+    "terms_broken",
+    "severity",
+    "police_reported",
+    "description",
+    "agreement",
+)
 
 
 def breaches(case, query: Query) -> list[Entry]:
     if not about(query, BREACH_PEOPLE):
         return []
-    qs = counted_breaches().filter(case=case).select_related("agreement")
+    qs = (
+        counted_breaches()
+        .filter(case=case)
+        .select_related("agreement")
+        .only(*_BREACH_FIELDS, "agreement__public_id")
+    )
     entries = []
+    urls: dict[str, str] = {}
     for row in newest(qs, query, BREACH, "occurred_at"):
         row.case = case
         facts = [
             (_("Terms broken"), "; ".join(str(TERM_LABELS.get(t, t)) for t in row.terms_broken)),
-            (_("Severity"), row.get_severity_display()),
+            (_("Severity"), str(_SEVERITIES.get(row.severity, row.severity))),
         ]
         if row.police_reported:
             facts.append((_("Police"), _("Reported")))
@@ -109,7 +156,7 @@ def breaches(case, query: Query) -> list[Entry]:
                 title=_("The other parent broke the contact agreement"),
                 body=short(row.description),
                 people=BREACH_PEOPLE,
-                url=reverse("agreements:detail", args=[case.public_id, row.agreement.public_id]),
+                url=_agreement_url(case, urls, row.agreement.public_id),
                 facts=tuple(facts),
             )
         )
@@ -151,6 +198,7 @@ SOURCES = (
         kind=CONTACT,
         label=_("Co-parenting contacts"),
         fetch=contacts,
+        model=ContactEvent,
         order=30,
         categories=frozenset({"evidence", "narratives"}),
     ),
@@ -158,6 +206,7 @@ SOURCES = (
         kind=BREACH,
         label=_("Breaches of a contact agreement"),
         fetch=breaches,
+        model=Breach,
         order=31,
         categories=frozenset({"evidence", "narratives"}),
     ),
@@ -165,6 +214,7 @@ SOURCES = (
         kind=VERSION,
         label=_("Contact agreement versions"),
         fetch=versions,
+        model=AgreementVersion,
         order=32,
         categories=frozenset({"court_orders", "narratives"}),
     ),

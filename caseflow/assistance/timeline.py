@@ -46,6 +46,7 @@ SOURCES = (
         kind=PAYMENT,
         label=gettext_lazy("Financial assistance"),
         fetch=payments,
+        model=Payment,
         order=67,
         categories=frozenset({"narratives"}),
     ),

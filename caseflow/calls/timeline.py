@@ -69,6 +69,7 @@ SOURCE = Source(
     kind=KIND,
     label=gettext_lazy("Duty-line calls"),
     fetch=call_entries,
+    model=Call,
     order=73,
     categories=frozenset({"narratives", "risk"}),
 )

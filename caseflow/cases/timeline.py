@@ -18,6 +18,11 @@ A source's ``fetch(case, query)`` must:
 - hold only what may be shown to someone who may read the case: the view resolved the case
   through policy before it asked, and records the read.
 
+A source whose entries are all made from one model's rows of the case names that ``model``:
+the timeline first asks, in one statement for every such source, which of those tables hold a
+row of the case, and does not ask a source whose table holds none. A page then costs one query
+per kind of record the case has, plus one, never more as its rows grow.
+
 :func:`newest` applies all of that to a queryset of one kind; :func:`about` answers the person
 filter for a source whose entries are always about the same people. A record kept as a date
 without a time (a release signed on a day) is placed at midnight UTC of that day
@@ -34,6 +39,7 @@ release covering all of them before a chronology leaves).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 import re
@@ -42,7 +48,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db.models import Q, QuerySet
+from django.db import connection
+from django.db.models import ForeignKey, Model, Q, QuerySet
 
 from caseflow.cases import features
 from caseflow.lib.i18n import gettext_lazy as _
@@ -145,6 +152,9 @@ class Source:
     #: names ("narratives", "evidence", "risk", ...): a printed chronology leaves the agency only
     #: under a release covering every category of the kinds it holds. ``None``: every category.
     categories: frozenset[str] | None = None
+    #: The model whose rows of the case (its ``case`` foreign key) the entries are made from, if
+    #: there is one: a case with no such row is not asked (see :func:`present`).
+    model: type[Model] | None = None
 
 
 def registered_sources() -> tuple[Source, ...]:
@@ -240,13 +250,54 @@ class Page:
     next: Cursor | None
 
 
+@functools.cache
+def _presence_sql(tables: tuple[tuple[str, str], ...]) -> str:
+    """One statement answering, for each ``(table, case column)``, whether the case has a row
+    there: the position of each table that has one (built once per set of tables)."""
+    quote = connection.ops.quote_name
+    return " UNION ALL ".join(
+        # Only the models' own table and column names are written in; the case is a parameter.
+        f"SELECT {n} WHERE EXISTS (SELECT 1 FROM {quote(table)} WHERE {quote(column)} = %s)"  # noqa: S608
+        for n, (table, column) in enumerate(tables)
+    )
+
+
+def _case_table(model: type[Model]) -> tuple[str, str]:
+    """The model's table and the column of its ``case`` foreign key."""
+    case_field = model._meta.get_field("case")
+    assert isinstance(case_field, ForeignKey)
+    return model._meta.db_table, case_field.column
+
+
+def present(case: Any, sources: Iterable[Source]) -> set[str]:
+    """The kinds of ``sources`` that may have entries for ``case``: every source without a
+    ``model``, and those whose model holds a row of the case (one statement for all of them,
+    none when no source names a model)."""
+    kinds, gated = set(), {}
+    for source in sources:
+        if source.model is None:
+            kinds.add(source.kind)
+        else:
+            gated[source.kind] = _case_table(source.model)
+    tables = tuple(sorted(set(gated.values())))
+    if not tables:
+        return kinds
+    with connection.cursor() as cursor:
+        cursor.execute(_presence_sql(tables), [case.pk] * len(tables))
+        held = {tables[n] for (n,) in cursor.fetchall()}
+    return kinds | {kind for kind, table in gated.items() if table in held}
+
+
 def page(case: Any, query: Query, sources: Iterable[Source] | None = None) -> Page:
-    """One page of ``case``'s timeline: ``query.limit`` entries from every chosen source."""
+    """One page of ``case``'s timeline: ``query.limit`` entries from every chosen source that
+    may have any (:func:`present`)."""
     chosen = [
         s
         for s in (registered_sources() if sources is None else sources)
         if query.kinds is None or s.kind in query.kinds
     ]
+    kinds = present(case, chosen)
+    chosen = [s for s in chosen if s.kind in kinds]
     # One more than the page, to know whether another page follows.
     ask = Query(
         limit=query.limit + 1,

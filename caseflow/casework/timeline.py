@@ -226,12 +226,13 @@ def service_entries(case, query: Query) -> list[Entry]:
 
 
 SOURCES = (
-    Source(kind="note", label=_("Case notes"), fetch=note_entries, order=10),
-    Source(kind="incident", label=_("Incidents"), fetch=incident_entries, order=11),
+    Source(kind="note", label=_("Case notes"), fetch=note_entries, model=CaseNote, order=10),
+    Source(kind="incident", label=_("Incidents"), fetch=incident_entries, model=Incident, order=11),
     Source(
         kind="need",
         label=_("Needs"),
         fetch=need_entries,
+        model=NeedStatusChange,
         order=12,
         categories=frozenset({"narratives"}),
     ),
@@ -239,6 +240,7 @@ SOURCES = (
         kind="service",
         label=_("Services and referrals"),
         fetch=service_entries,
+        model=Service,
         order=13,
         categories=frozenset({"narratives"}),
     ),

@@ -22,6 +22,8 @@ PEOPLE = frozenset({SURVIVOR, STAFF})
 BODY_MAX = 300
 _CHANNELS = dict(Channel.choices)
 _OUTCOMES = dict(CheckInOutcome.choices)
+#: What a check-in's entry shows: nothing else is read.
+_FIELDS = ("due_at", "channel", "status", "outcome", "note", "assignee")
 
 
 def _title(row: CheckIn) -> str:
@@ -49,7 +51,11 @@ def fetch(case, query: Query) -> list[Entry]:
     if not about(query, PEOPLE):
         return []
     happened = Q(due_at__lte=timezone.now()) | ~Q(status=CheckInStatus.SCHEDULED)
-    qs = CheckIn.objects.filter(happened, case=case).select_related("assignee")
+    qs = (
+        CheckIn.objects.filter(happened, case=case)
+        .select_related("assignee")
+        .only(*_FIELDS, "assignee__first_name", "assignee__last_name", "assignee__username")
+    )
     entries = []
     for row in newest(qs, query, KIND, "due_at"):
         row.case = case
@@ -69,5 +75,10 @@ def fetch(case, query: Query) -> list[Entry]:
 
 
 SOURCE = Source(
-    kind=KIND, label=_("Check-ins"), fetch=fetch, order=40, categories=frozenset({"narratives"})
+    kind=KIND,
+    label=_("Check-ins"),
+    fetch=fetch,
+    model=CheckIn,
+    order=40,
+    categories=frozenset({"narratives"}),
 )

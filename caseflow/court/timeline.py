@@ -46,6 +46,7 @@ SOURCES = (
         kind=HEARING,
         label=gettext_lazy("Court hearings"),
         fetch=hearings,
+        model=Hearing,
         order=65,
         categories=frozenset({"court_orders", "narratives"}),
     ),

@@ -57,6 +57,7 @@ SOURCES = (
         kind=MARK,
         label=gettext_lazy("What followed harm"),
         fetch=marks,
+        model=Mark,
         order=42,
         categories=frozenset({"evidence", "narratives"}),
     ),

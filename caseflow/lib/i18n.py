@@ -3,7 +3,13 @@
 Django's ``gettext_lazy`` returns a proxy that becomes text in the language active when it is
 rendered; caseflow passes those proxies wherever a label or message is expected, so the type
 checker is told what they stand for: text. (A proxy is not a ``str`` instance: join or serialise
-it with ``str()`` first.)"""
+it with ``str()`` first.)
+
+caseflow's proxies look each message up once per language: a page turns the same labels into
+text hundreds of times (every row's status, every fact's name), and Django's lookup walks every
+catalog of every installed app before it gives an English message back as written. The catalogs
+do not change while a process runs; the answers are forgotten when the settings that choose them
+change (the tests' ``override_settings``), as Django forgets its catalogs."""
 
 from __future__ import annotations
 
@@ -13,10 +19,37 @@ from contextvars import ContextVar, Token
 from typing import Any, cast
 
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.utils.functional import lazy
-from django.utils.translation import gettext_lazy as _gettext_lazy
+from django.utils.safestring import SafeData
+from django.utils.translation import get_language, gettext
 
 from caseflow.lib.contributions import contributions
+
+#: (language, message) -> the message in that language, for the process's life.
+_translated: dict[tuple[str | None, str], str] = {}
+
+
+def gettext_once(message: str) -> str:
+    """``gettext(message)`` in the active language, looked up the first time only."""
+    if isinstance(message, SafeData):  # gettext keeps it safe: not worth a second table
+        return gettext(message)
+    key = (get_language(), message)
+    try:
+        return _translated[key]
+    except KeyError:
+        text = _translated[key] = gettext(message)
+        return text
+
+
+def _forget_translations(*, setting: str, **kwargs: Any) -> None:
+    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "INSTALLED_APPS"}:
+        _translated.clear()
+
+
+setting_changed.connect(_forget_translations, dispatch_uid="caseflow.lib.i18n.forget")
+
+_gettext_lazy = lazy(gettext_once, str)
 
 
 def gettext_lazy(message: str) -> str:

@@ -45,6 +45,7 @@ SOURCES = (
         kind=KIND,
         label=gettext_lazy("Her own ratings"),
         fetch=ratings,
+        model=Rating,
         order=41,
         categories=frozenset({"risk", "narratives"}),
     ),
