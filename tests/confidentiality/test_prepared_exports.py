@@ -241,6 +241,22 @@ def test_only_the_asker_sees_or_fetches_it(
     assert not Disclosure.objects.exists()
 
 
+def test_an_emergency_reader_of_the_case_is_refused(
+    cast, login, evidence, large, django_capture_on_commit_callbacks
+):
+    """In scope through emergency access, which reads but does not edit: 403, as the export
+    pages themselves."""
+    from caseflow.cases.services import break_glass_open
+
+    prepared = _ready(cast, login(cast.assigned), evidence, django_capture_on_commit_callbacks)
+    break_glass_open(actor=cast.same_team, reference=cast.case.reference, reason="duty line")
+    reader = login(cast.same_team)
+    for name in ("prepared_export", "prepared_export_progress", "prepared_export_download"):
+        assert reader.get(_url(name, prepared)).status_code == 403
+    assert reader.post(_url("prepared_export_retry", prepared)).status_code == 403
+    assert not Disclosure.objects.exists()
+
+
 def test_wrong_methods_are_refused(
     cast, login, evidence, large, django_capture_on_commit_callbacks
 ):
