@@ -3,6 +3,7 @@ FROM python:3.12-slim
 ENV PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 UV_PROJECT_ENVIRONMENT=/opt/venv \
     PATH="/opt/venv/bin:$PATH" \
     EVIDENCE_ROOT=/var/lib/caseflow/evidence \
+    MEDIA_ROOT=/var/lib/caseflow/media \
     AUDIT_HEAD_SINK=/var/lib/caseflow/audit-heads/audit-heads.jsonl
 RUN pip install --no-cache-dir uv && useradd --system --create-home caseflow
 WORKDIR /app
@@ -15,13 +16,15 @@ RUN STATIC_ROOT=/app/staticfiles DATABASE_URL=sqlite:////tmp/build.sqlite3 SECRE
     FIELD_ENCRYPTION_KEYS=Zm9yLWJ1aWxkLW9ubHktbm90LWEtcmVhbC1rZXktLS0tLS0= BLIND_INDEX_KEY=build \
     AUDIT_SIGNING_KEY=Zm9yLWJ1aWxkLW9ubHktbm90LWEtcmVhbC1rZXktLS0= \
     python manage.py collectstatic --noinput -v 0
-# The only places caseflow writes: evidence files (EVIDENCE_ROOT) and the signed audit tree
-# heads (AUDIT_HEAD_SINK). Volumes, owned by the app user (a new named volume takes this
-# ownership); both belong in every backup (README: Backup and restore).
-RUN mkdir -p /var/lib/caseflow/evidence /var/lib/caseflow/audit-heads \
+# The only places caseflow writes: evidence files (EVIDENCE_ROOT), the signed audit tree
+# heads (AUDIT_HEAD_SINK) and the files it prepares for one person (MEDIA_ROOT). Volumes, owned
+# by the app user (a new named volume takes this ownership); the first two belong in every
+# backup (README: Backup and restore), the last is short-lived.
+RUN mkdir -p /var/lib/caseflow/evidence /var/lib/caseflow/audit-heads /var/lib/caseflow/media \
     && chown caseflow:caseflow /var/lib/caseflow/evidence /var/lib/caseflow/audit-heads \
-    && chmod 750 /var/lib/caseflow/evidence /var/lib/caseflow/audit-heads
-VOLUME ["/var/lib/caseflow/evidence", "/var/lib/caseflow/audit-heads"]
+        /var/lib/caseflow/media \
+    && chmod 750 /var/lib/caseflow/evidence /var/lib/caseflow/audit-heads /var/lib/caseflow/media
+VOLUME ["/var/lib/caseflow/evidence", "/var/lib/caseflow/audit-heads", "/var/lib/caseflow/media"]
 USER caseflow
 EXPOSE 8000
 # Settings in gunicorn.conf.py: forwarded headers only from TRUSTED_PROXIES, a redacting access log.

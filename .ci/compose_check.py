@@ -273,6 +273,11 @@ def static_problems() -> list[str]:
                 problems.append(f"{name}: {setting} ({path}) is on no named volume")
             elif f"`{mounted[0]}`" not in backup:
                 problems.append(f"the README's backup does not name the {mounted[0]} volume")
+        # Web writes nothing there and the worker reads nothing: the one who asked downloads from
+        # web what a worker wrote, so both mount the same volume (not backed up: short-lived).
+        media = interpolate(env.get("MEDIA_ROOT", ""), {})
+        if not any(under(media, t) for t in volumes):
+            problems.append(f"{name}: MEDIA_ROOT ({media or 'unset'}) is on no named volume")
     return problems
 
 
@@ -519,6 +524,10 @@ storage = evidence_storage()
 name = storage.save("compose-check/probe.bin", ContentFile(b"probe"))
 assert storage.open(name).read() == b"probe"
 storage.delete(name)
+from caseflow.lib import sealedfiles
+name = sealedfiles.write("compose-check", b"probe")
+assert sealedfiles.read(name) == b"probe"
+sealedfiles.delete(name)
 with open(settings.AUDIT_HEAD_SINK, "a"):
     pass
 for path in (settings.BASE_DIR / "probe", settings.BASE_DIR / "caseflow" / "settings.py"):
@@ -527,7 +536,7 @@ for path in (settings.BASE_DIR / "probe", settings.BASE_DIR / "caseflow" / "sett
     except PermissionError:
         continue
     sys.exit(f"the app user can write {path}")
-print("ok", settings.EVIDENCE_ROOT, settings.AUDIT_HEAD_SINK)
+print("ok", settings.EVIDENCE_ROOT, settings.AUDIT_HEAD_SINK, settings.MEDIA_ROOT)
 """
 
 

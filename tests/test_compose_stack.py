@@ -46,9 +46,13 @@ def test_the_static_check_is_not_vacuous(monkeypatch, tmp_path):
     ignore.write_text(ignore.read_text().replace("\nvar/\n", "\n"))
     dockerfile = tmp_path / "Dockerfile"
     dockerfile.write_text(dockerfile.read_text().replace("USER caseflow", "USER root"))
+    compose = tmp_path / "docker-compose.yml"
+    compose.write_text(compose.read_text().replace("    - media:/var/lib/caseflow/media\n", ""))
     problems = compose_check.static_problems()
     assert ".dockerignore lets var/evidence/ab/cd into the image" in problems
     assert "the Dockerfile's final USER is root" in problems
+    # Web hands over what a worker prepared: both need the same volume.
+    assert "worker: MEDIA_ROOT (/var/lib/caseflow/media) is on no named volume" in problems
 
 
 @pytest.mark.parametrize(
