@@ -309,11 +309,11 @@ def _prepare(request: AuthenticatedRequest, case: Case, kind: str, chosen: dict)
 
 
 def _prepared_export(request: AuthenticatedRequest, case: Case, export_id: str):
-    """The prepared export, for the person who asked for it only: 404 for anyone else, and
-    once it has expired."""
+    """The prepared export, for the person who asked for it only: for anyone else, and once it
+    has expired, the same 404 as a case out of scope, recorded as a denial."""
     found = services.prepared_export_for(request.user, case, export_id)
     if found is None:
-        raise Http404(_("No such file"))
+        raise policy.CaseNotFound(case.public_id, "edit")
     return found
 
 

@@ -235,6 +235,9 @@ def test_only_the_asker_sees_or_fetches_it(
     for name in ("prepared_export", "prepared_export_progress", "prepared_export_download"):
         assert other.get(_url(name, prepared)).status_code == 404
     assert other.post(_url("prepared_export_retry", prepared)).status_code == 404
+    # Each refusal is recorded as a denied access, as a case out of scope.
+    denied = AuditEvent.objects.filter(action="access.denied", actor_id=cast.supervisor.pk)
+    assert [e.detail["status"] for e in denied] == [404] * 4
     # Out of scope: 404 as any case page; anonymous: to the sign-in.
     assert login(cast.other_team).get(_url("prepared_export", prepared)).status_code == 404
     assert Client().get(_url("prepared_export_download", prepared)).status_code == 302
