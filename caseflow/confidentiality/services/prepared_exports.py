@@ -54,11 +54,13 @@ def export_is_large(*, case: Case, kind: str, evidence_ids: list[str] | None = N
             size=Sum("size")
         )["size"]
         return (size or 0) > settings.EXPORT_BACKGROUND_BYTES
-    from caseflow.agreements.models import Breach, ContactEvent
+    from caseflow.agreements.breaches import counted_breaches
+    from caseflow.agreements.models import ContactEvent
 
     limit = settings.EXPORT_BACKGROUND_ROWS
     rows = ContactEvent.objects.filter(case=case)[: limit + 1].count()
-    rows += Breach.objects.filter(case=case)[: limit + 1].count()
+    # The breaches the export's register holds: the other party's (the rule's own reading).
+    rows += counted_breaches().filter(case=case)[: limit + 1].count()
     return rows > limit
 
 
