@@ -272,7 +272,7 @@ def _case_table(model: type[Model]) -> tuple[str, str]:
 def present(case: Any, sources: Iterable[Source]) -> set[str]:
     """The kinds of ``sources`` that may have entries for ``case``: every source without a
     ``model``, and those whose model holds a row of the case (one statement for all of them,
-    none when no source names a model)."""
+    none when fewer than two tables would be asked about)."""
     kinds, gated = set(), {}
     for source in sources:
         if source.model is None:
@@ -280,8 +280,8 @@ def present(case: Any, sources: Iterable[Source]) -> set[str]:
         else:
             gated[source.kind] = _case_table(source.model)
     tables = tuple(sorted(set(gated.values())))
-    if not tables:
-        return kinds
+    if len(tables) < 2:  # asking whether one table holds a row costs what asking it does
+        return kinds | set(gated)
     with connection.cursor() as cursor:
         cursor.execute(_presence_sql(tables), [case.pk] * len(tables))
         held = {tables[n] for (n,) in cursor.fetchall()}

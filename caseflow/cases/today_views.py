@@ -37,9 +37,9 @@ def dashboard(request: AuthenticatedRequest) -> HttpResponse:
             context["decisions_total"] = decisions.waiting_count(context["decisions"])
             shown += context["unassigned"]
         else:
-            scope = today.scope_for(
-                request.user, selectors.my_open_case_set(request.user), own_only=True
-            )
+            # The cases just listed, by id: each queue source's query then carries their ids
+            # instead of building the policy's scope again.
+            scope = today.scope_for(request.user, selectors.listed_case_set(mine), own_only=True)
         queue = today.queue(scope)
         context["queue"] = queue
         context["queue_groups"] = [

@@ -59,3 +59,12 @@ def test_a_case_without_rows_of_a_kind_shows_the_same_page_as_when_every_source_
         gated = timeline.page(cast.case, query)
         assert gated.entries
         assert gated == timeline.page(cast.case, query, ungated)
+
+
+def test_one_table_alone_is_asked_directly(cast):
+    asked: list[str] = []
+    sources = [_source("contact", ContactEvent, asked), _source("always", None, asked)]
+    with CaptureQueriesContext(connection) as captured:
+        timeline.page(cast.case, Query(), sources)
+    assert asked == ["contact", "always"]
+    assert len(captured) == 0  # the fakes ask nothing; no statement of presence either

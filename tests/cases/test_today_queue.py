@@ -219,3 +219,24 @@ def test_the_supervisor_sees_high_risk_cases_without_a_current_plan(cast):
     assert item.action.label == "Open the plan"
     # The advocate's plan reviews reach them as follow-ups, not here.
     assert not [i for i in _queue(cast.assigned).overdue if i.kind == "Safety plan"]
+
+
+def test_the_queue_of_the_listed_cases_is_the_queue_of_the_advocates_scope(cast):
+    now = timezone.now()
+    _followup(cast.case, cast.assigned, now - 30 * H)
+    _checkin(cast.case, cast.assigned, now - 2 * H, status=CheckInStatus.MISSED)
+    _followup(cast.team2_case, cast.other_team, now - H)  # another team's case, never listed
+    rows = list(selectors.my_open_cases(cast.assigned))
+    assert cast.case.pk in {c.pk for c in rows}
+    assert cast.team2_case.pk not in {c.pk for c in rows}
+    listed = today.queue(
+        today.scope_for(cast.assigned, selectors.listed_case_set(rows), own_only=True, now=now)
+    )
+    scoped = _queue(cast.assigned, now=now)
+    assert len(listed) == 2
+    assert listed == scoped
+    # A list that is empty asks about no case at all.
+    nothing = today.queue(
+        today.scope_for(cast.assigned, selectors.listed_case_set([]), own_only=True, now=now)
+    )
+    assert len(nothing) == 0
