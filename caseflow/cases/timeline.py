@@ -3,7 +3,10 @@
 Each feature of a case (:mod:`caseflow.cases.features`) brings a :class:`Source` for each kind
 of record it keeps (notes, incidents, contacts, breaches, check-ins, plan versions, releases…).
 The timeline asks every chosen source for one page and merges the answers, so a page costs one
-query (or a fixed few) per source, whatever the number of rows the case holds.
+query (or a fixed few) per source, whatever the number of rows the case holds. Once the sources
+asked so far have given a page's worth, the rest are asked only for entries at least as new as
+the last of it (their ``since`` moves up): nothing older could be on the page, so a busy kind of
+record does not read rows another kind has already pushed off it.
 
 The order is newest first by ``(at, kind, key)``, descending. A page ends at a :class:`Cursor`
 (the last entry shown); the next page asks every source for entries strictly after it in that
@@ -44,7 +47,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -310,10 +313,22 @@ def page(case: Any, query: Query, sources: Iterable[Source] | None = None) -> Pa
     entries: list[Entry] = []
     for source in chosen:
         entries.extend(source.fetch(case, ask))
-    entries.sort(key=lambda e: (e.at, e.kind, e.key), reverse=True)
+        if len(entries) >= ask.limit:
+            # The page holds no entry older than the newest ``ask.limit`` seen so far: the
+            # sources still to ask read only what is at least as new as the last of those.
+            entries.sort(key=_position, reverse=True)
+            del entries[ask.limit :]
+            bound = entries[-1].at
+            if ask.since is None or bound > ask.since:
+                ask = replace(ask, since=bound)
+    entries.sort(key=_position, reverse=True)
     more = len(entries) > query.limit
     shown = entries[: query.limit]
     return Page(shown, shown[-1].position if more and shown else None)
+
+
+def _position(entry: Entry) -> tuple[dt.datetime, str, str]:
+    return (entry.at, entry.kind, entry.key)
 
 
 # --- The printed chronology ---------------------------------------------------------------------

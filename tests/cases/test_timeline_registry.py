@@ -3,6 +3,8 @@
 import datetime as dt
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from caseflow.cases import timeline
 from caseflow.cases.timeline import Cursor, Entry, Query, Source, key_of
@@ -110,3 +112,56 @@ def test_day_keyset_places_a_day_at_midnight_utc(cursor_kind, hour):
     until = dt.datetime(2026, 3, 3, 0, 0, tzinfo=dt.UTC)
     window = _day_rows(Query(since=since, until=until), "day_kind", rows)
     assert window == [(d, p) for d, p in rows if since <= timeline.day_start(d) < until]
+
+
+def _counting(source: Source, asked: list[Query]) -> Source:
+    def fetch(case, query: Query) -> list[Entry]:
+        asked.append(query)
+        return source.fetch(case, query)
+
+    return Source(kind=source.kind, label=source.label, fetch=fetch, order=0)
+
+
+def test_sources_asked_after_a_full_page_read_only_what_could_still_be_on_it():
+    # The notes alone fill a page of 3 (and the one more that says a page follows): minutes
+    # 50, 40, 30 and 20. The incidents are asked after them, from minute 20 on.
+    asked: list[Query] = []
+    sources = [
+        _source("note", [10, 20, 30, 40, 50]),
+        _counting(_source("incident", [5, 20, 45]), asked),
+    ]
+    page = timeline.page(None, Query(limit=3), sources)
+    assert [(e.kind, e.at.minute) for e in page.entries] == [
+        ("note", 50),
+        ("incident", 45),
+        ("note", 40),
+    ]
+    assert page.next == page.entries[-1].position
+    assert asked[0].since == T0 + dt.timedelta(minutes=20)
+    # A later "since" of the reader's own is kept; an earlier one gives way to the bound.
+    asked.clear()
+    timeline.page(None, Query(limit=3, since=T0 + dt.timedelta(minutes=25)), sources)
+    assert asked[0].since == T0 + dt.timedelta(minutes=25)
+
+
+@given(
+    times=st.lists(
+        st.lists(st.integers(min_value=0, max_value=30), max_size=12), min_size=1, max_size=5
+    ),
+    limit=st.integers(min_value=1, max_value=10),
+    since=st.one_of(st.none(), st.integers(min_value=0, max_value=30)),
+)
+def test_a_page_is_the_newest_entries_of_every_source_whatever_order_they_are_asked_in(
+    times, limit, since
+):
+    sources = [_source(f"kind{n}", minutes) for n, minutes in enumerate(times)]
+    start = None if since is None else T0 + dt.timedelta(minutes=since)
+    every = sorted(
+        (e for s in sources for e in s.fetch(None, Query(limit=1000, since=start))),
+        key=lambda e: (e.at, e.kind, e.key),
+        reverse=True,
+    )
+    for ordered in (sources, sources[::-1]):
+        page = timeline.page(None, Query(limit=limit, since=start), ordered)
+        assert page.entries == every[:limit]
+        assert (page.next is None) == (len(every) <= limit)
