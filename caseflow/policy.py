@@ -230,6 +230,13 @@ def get_case_for(user: Any, public_id: str, action: str = "view") -> Case:
     case = (
         visible_cases(user)
         .select_related("team", "agency", "primary_advocate")
+        # Whether a colleague the user covers is assigned to it: only then may the user reach it
+        # by cover alone (``by_cover_only``), asked in the same statement.
+        .annotate(
+            assigned_to_covered=Exists(
+                CaseAssignment.objects.filter(case=OuterRef("pk"), user__in=covered_for(user))
+            )
+        )
         .filter(public_id=public_id)
         .first()
     )
@@ -243,7 +250,7 @@ def get_case_for(user: Any, public_id: str, action: str = "view") -> Case:
     memo[(user.pk, _IN_SCOPE)] = True
     memo[(user.pk, action)] = True
     context = request_context.current()
-    if context is not None and by_cover_only(user, case):
+    if context is not None and case.assigned_to_covered and by_cover_only(user, case):
         # Every event of this request about the case says it was done as cover.
         context.cover_cases.add(case.pk)
     return case
