@@ -232,7 +232,7 @@ def insights_return(request: AuthenticatedRequest) -> HttpResponse:
     return render(
         request,
         "reporting/insights_return.html",
-        {"kind": returns.KIND, "form": form, "columns": returns.COLUMNS},
+        {"kind": returns.KIND, "form": form},
     )
 
 

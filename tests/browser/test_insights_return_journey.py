@@ -14,12 +14,6 @@ from playwright.sync_api import expect
 
 from caseflow.cases.models import (
     Case,
-    CaseStatus,
-    Closure,
-    ClosureReason,
-    ClosureState,
-    Episode,
-    EpisodeStatus,
     PartyRole,
 )
 from caseflow.outbox.models import Intent
@@ -35,30 +29,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 def _left_in(case: Case, quarter: reports.Period, actor) -> None:
     """An episode of support that ended in the middle of ``quarter``."""
     closed = dt.datetime.combine(quarter.start + dt.timedelta(days=20), dt.time(12), dt.UTC)
-    reason, _created = ClosureReason.objects.get_or_create(
-        agency_id=case.agency_id, standard="goals_met", defaults={"label": "Goals met"}
-    )
-    episode = Episode.objects.create(
-        case=case,
-        number=1,
-        opened_at=closed - dt.timedelta(days=50),
-        status=EpisodeStatus.CLOSED,
-        closed_at=closed,
-    )
-    Closure.objects.create(
-        case=case,
-        episode=episode,
-        state=ClosureState.CLOSED,
-        reason=reason,
-        plan_check="reviewed",
-        abuse_change="stopped",
-        feels_safer="yes",
-        risk_at_intake="high",
-        risk_at_exit="standard",
-        requested_by=actor,
-        requested_at=closed,
-        closed_at=closed,
-    )
+    f.close_episode(case, actor, opened=closed - dt.timedelta(days=50), closed=closed)
 
 
 @pytest.mark.parametrize("width, height", [(1366, 900), (PHONE["width"], PHONE["height"])])
@@ -83,7 +54,6 @@ def test_a_supervisor_prepares_the_insights_return_and_downloads_it(
     expect(advocate.page.locator("#research-consent")).to_contain_text("Agreed")
     for case in (agreed, declined):
         _left_in(case, quarter, cast.assigned)
-        Case.objects.filter(pk=case.pk).update(status=CaseStatus.CLOSED)
 
     tab = new_tab(viewport={"width": width, "height": height})
     page = tab.page

@@ -19,13 +19,7 @@ from django.utils import timezone
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import (
     Case,
-    CaseStatus,
-    Closure,
-    ClosureReason,
-    ClosureState,
-    Episode,
     EpisodeStart,
-    EpisodeStatus,
     FieldSetting,
     IntakeField,
     PartyRole,
@@ -71,34 +65,8 @@ def _at(day: str) -> dt.datetime:
 
 def _exit(case: Case, actor, *, opened: str, closed: str, **outcomes) -> None:
     """An episode of support opened and closed on those days, with its closure's outcomes."""
-    standard = outcomes.pop("reason", "goals_met")
-    reason, _created = ClosureReason.objects.get_or_create(
-        agency_id=case.agency_id, standard=standard, defaults={"label": standard}
-    )
-    episode = Episode.objects.create(
-        case=case,
-        number=case.episodes.count() + 1,
-        start=outcomes.pop("start", EpisodeStart.REFERRAL),
-        opened_at=_at(opened),
-        status=EpisodeStatus.CLOSED,
-        closed_at=_at(closed),
-    )
-    Closure.objects.create(
-        case=case,
-        episode=episode,
-        state=ClosureState.CLOSED,
-        reason=reason,
-        plan_check="reviewed",
-        abuse_change=outcomes.pop("abuse_change", "stopped"),
-        feels_safer=outcomes.pop("feels_safer", "yes"),
-        risk_at_intake=outcomes.pop("risk_at_intake", "high"),
-        risk_at_exit=outcomes.pop("risk_at_exit", "medium"),
-        requested_by=actor,
-        requested_at=_at(closed),
-        closed_at=_at(closed),
-        **outcomes,
-    )
-    Case.objects.filter(pk=case.pk).update(status=CaseStatus.CLOSED, closed_at=_at(closed))
+    outcomes.setdefault("risk_at_exit", "medium")
+    f.close_episode(case, actor, opened=_at(opened), closed=_at(closed), **outcomes)
 
 
 def _survivor(team, letter: str, assignee, **answers) -> Case:
