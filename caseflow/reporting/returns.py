@@ -36,7 +36,7 @@ from caseflow.cases.models import (
     IntakeField,
     StandardClosureReason,
 )
-from caseflow.casework.models import Need, NeedKind, NeedStatus
+from caseflow.casework.models import Need, NeedKind, NeedStatus, NeedStatusChange
 from caseflow.confidentiality.models import ResearchAnswer, ResearchConsent
 from caseflow.lib.csvcells import csv_cell
 from caseflow.partners.models import DECLINED, NOT_ASKED, ONS_GROUPS, MeetingReferral
@@ -136,6 +136,44 @@ def _need_code(statuses: Iterable[str]) -> str:
     return "no_longer_needed"
 
 
+class _NeedsAtExit:
+    """The cases' needs as they stood on a day: each need's status after its last change on or
+    before that day (from its history); a need with no history (recorded before it was kept)
+    counts from the day it was identified, with its status now."""
+
+    def __init__(self, case_ids: list[int]) -> None:
+        self.history: dict[int, list[tuple[int, str, str, dt.date]]] = defaultdict(list)
+        changes = (
+            NeedStatusChange.objects.filter(case_id__in=case_ids)
+            .order_by("changed_on", "created_at", "pk")
+            .values_list("case_id", "need_id", "need__kind", "to_status", "changed_on")
+        )
+        for case_id, need_id, kind, status, day in changes:
+            self.history[case_id].append((need_id, kind, status, day))
+        with_history = {need_id for rows in self.history.values() for need_id, *_rest in rows}
+        self.plain: dict[int, list[tuple[int, str, str, dt.date]]] = defaultdict(list)
+        for case_id, need_id, kind, status, day in (
+            Need.objects.filter(case_id__in=case_ids)
+            .exclude(pk__in=with_history)
+            .values_list("case_id", "pk", "kind", "status", "identified_on")
+        ):
+            self.plain[case_id].append((need_id, kind, status, day))
+
+    def at(self, case_id: int, day: dt.date) -> dict[str, list[str]]:
+        """{kind: [status of each need of that kind]} on ``day``."""
+        stood: dict[int, tuple[str, str]] = {}
+        for need_id, kind, status, changed_on in self.history.get(case_id, []):
+            if changed_on <= day:
+                stood[need_id] = (kind, status)
+        for need_id, kind, status, identified_on in self.plain.get(case_id, []):
+            if identified_on <= day:
+                stood[need_id] = (kind, status)
+        out: dict[str, list[str]] = defaultdict(list)
+        for kind, status in stood.values():
+            out[kind].append(status)
+        return out
+
+
 @dataclass
 class PersonReturn:
     period: Period
@@ -205,11 +243,7 @@ def build(agency_id: int, period: Period) -> PersonReturn:
     ]
     group_of = {a: g for g, (_label, members) in ONS_GROUPS.items() for a in members}
     reports.step()
-    needs: dict[int, dict[str, list[tuple[str, dt.date]]]] = defaultdict(lambda: defaultdict(list))
-    for case_id, kind, status, identified_on in Need.objects.filter(case_id__in=ids).values_list(
-        "case_id", "kind", "status", "identified_on"
-    ):
-        needs[case_id][kind].append((status, identified_on))
+    needs = _NeedsAtExit(ids)
     marac: dict[int, list[dt.date]] = defaultdict(list)
     for case_id, referred_on in MeetingReferral.objects.filter(case_id__in=ids).values_list(
         "case_id", "referred_on"
@@ -224,7 +258,7 @@ def build(agency_id: int, period: Period) -> PersonReturn:
         if asks_ethnic_group:
             answer = given.get("ethnic_group", NOT_ASKED)
             ethnic = group_of.get(answer, answer if answer in (DECLINED, NOT_ASKED) else NOT_ASKED)
-        case_needs = needs.get(c.case_id, {})
+        case_needs = needs.at(c.case_id, exit_day)
         row = [
             pseudonym(agency_id, c.case_id),
             f"{exit_day:%Y-%m}",
@@ -236,14 +270,7 @@ def build(agency_id: int, period: Period) -> PersonReturn:
             c.risk_at_intake,
             c.risk_at_exit,
             "yes" if any(day <= exit_day for day in marac.get(c.case_id, [])) else "no",
-            *(
-                _need_code(
-                    status
-                    for status, identified_on in case_needs.get(kind, [])
-                    if identified_on <= exit_day
-                )
-                for kind in NeedKind.values
-            ),
+            *(_need_code(case_needs.get(kind, [])) for kind in NeedKind.values),
             length_band((c.closed_at - opened).days),
             c.reason__standard or StandardClosureReason.OTHER,
             c.abuse_change,

@@ -24,7 +24,7 @@ from caseflow.cases.models import (
     IntakeField,
     PartyRole,
 )
-from caseflow.casework.models import Need, NeedStatus
+from caseflow.casework.models import Need, NeedStatus, NeedStatusChange
 from caseflow.confidentiality import services as confidentiality
 from caseflow.confidentiality.models import ResearchAnswer, ResearchConsent
 from caseflow.outbox.models import Intent
@@ -122,6 +122,22 @@ def seeded(cast):
         identified_on=dt.date(2026, 5, 2),
         recorded_by=actor,
     )
+    # Identified before her exit and met after it: not met at her exit.
+    children = Need.objects.create(
+        case=a,
+        kind="children",
+        status=NeedStatus.MET,
+        identified_on=dt.date(2026, 5, 2),
+        recorded_by=actor,
+    )
+    for status, day in ((NeedStatus.IDENTIFIED, "2026-05-02"), (NeedStatus.MET, "2026-10-02")):
+        NeedStatusChange.objects.create(
+            case=a,
+            need=children,
+            to_status=status,
+            changed_on=dt.date.fromisoformat(day),
+            changed_by=actor,
+        )
     # Identified after her exit: not part of it.
     Need.objects.create(
         case=a,
@@ -200,7 +216,7 @@ def test_the_return_cell_by_cell(cast, seeded):
             "referred_to_marac": "yes",
             "need_housing": "met",
             "need_money": "not_met",
-            "need_children": "none",
+            "need_children": "not_met",
             "need_immigration": "none",
             "need_health": "none",
             "need_legal": "none",
