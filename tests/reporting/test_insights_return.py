@@ -108,44 +108,30 @@ def seeded(cast):
         quality_of_life_start=2,
         quality_of_life_exit=4,
     )
-    Need.objects.create(
-        case=a,
-        kind="housing",
-        status=NeedStatus.MET,
-        identified_on=dt.date(2026, 5, 2),
-        recorded_by=actor,
-    )
-    Need.objects.create(
-        case=a,
-        kind="money",
-        status=NeedStatus.IN_PROGRESS,
-        identified_on=dt.date(2026, 5, 2),
-        recorded_by=actor,
-    )
-    # Identified before her exit and met after it: not met at her exit.
-    children = Need.objects.create(
-        case=a,
-        kind="children",
-        status=NeedStatus.MET,
-        identified_on=dt.date(2026, 5, 2),
-        recorded_by=actor,
-    )
+    # Housing met and money in progress by her exit (recorded before needs kept a history);
+    # legal identified after it (not part of it).
+    for kind, status, day in (
+        ("housing", NeedStatus.MET, "2026-05-02"),
+        ("money", NeedStatus.IN_PROGRESS, "2026-05-02"),
+        ("legal", NeedStatus.IDENTIFIED, "2026-10-01"),
+        ("children", NeedStatus.MET, "2026-05-02"),
+    ):
+        need = Need.objects.create(
+            case=a,
+            kind=kind,
+            status=status,
+            identified_on=dt.date.fromisoformat(day),
+            recorded_by=actor,
+        )
+    # Children: identified before her exit and met after it, so not met at her exit.
     for status, day in ((NeedStatus.IDENTIFIED, "2026-05-02"), (NeedStatus.MET, "2026-10-02")):
         NeedStatusChange.objects.create(
             case=a,
-            need=children,
+            need=need,
             to_status=status,
             changed_on=dt.date.fromisoformat(day),
             changed_by=actor,
         )
-    # Identified after her exit: not part of it.
-    Need.objects.create(
-        case=a,
-        kind="legal",
-        status=NeedStatus.IDENTIFIED,
-        identified_on=dt.date(2026, 10, 1),
-        recorded_by=actor,
-    )
     MeetingReferral.objects.create(
         case=a,
         route="assessment",
