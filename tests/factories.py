@@ -112,3 +112,48 @@ def add_profile(case: Case, **fields) -> SafeContactProfile:
     )
     profile.save()
     return profile
+
+
+def close_episode(case: Case, actor: User, *, opened, closed, **outcomes):
+    """An episode of support from ``opened`` to ``closed`` (datetimes) and its closure, with
+    outcomes (defaults: goals met, abuse stopped, feels safer, high risk at intake and standard
+    at exit; ``start`` how the episode began); the case is closed on that day."""
+    from caseflow.cases.models import (
+        CaseStatus,
+        Closure,
+        ClosureReason,
+        ClosureState,
+        Episode,
+        EpisodeStart,
+        EpisodeStatus,
+    )
+
+    standard = outcomes.pop("reason", "goals_met")
+    reason, _created = ClosureReason.objects.get_or_create(
+        agency_id=case.agency_id, standard=standard, defaults={"label": standard}
+    )
+    episode = Episode.objects.create(
+        case=case,
+        number=case.episodes.count() + 1,
+        start=outcomes.pop("start", EpisodeStart.REFERRAL),
+        opened_at=opened,
+        status=EpisodeStatus.CLOSED,
+        closed_at=closed,
+    )
+    closure = Closure.objects.create(
+        case=case,
+        episode=episode,
+        state=ClosureState.CLOSED,
+        reason=reason,
+        plan_check="reviewed",
+        abuse_change=outcomes.pop("abuse_change", "stopped"),
+        feels_safer=outcomes.pop("feels_safer", "yes"),
+        risk_at_intake=outcomes.pop("risk_at_intake", "high"),
+        risk_at_exit=outcomes.pop("risk_at_exit", "standard"),
+        requested_by=actor,
+        requested_at=closed,
+        closed_at=closed,
+        **outcomes,
+    )
+    Case.objects.filter(pk=case.pk).update(status=CaseStatus.CLOSED, closed_at=closed)
+    return closure

@@ -150,6 +150,8 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     # Confidentiality
     ("release.create", W, _("Recorded consent to share")),
     ("release.revoke", W, _("Revoked consent to share")),
+    # Her answer to sharing anonymised data with SafeLives Insights (``detail``: codes only).
+    ("research_consent.save", W, _("Recorded the answer to sharing anonymised data for research")),
     ("disclosure.refused", S, _("Was refused a disclosure")),
     ("disclosure.referral_pack", D, _("Made a referral pack")),
     ("disclosure.evidence_pack", D, _("Made an evidence pack")),
@@ -275,6 +277,8 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("report.funder", R, _("Generated a funder report")),
     ("report.prepared_download", R, _("Downloaded a funder report prepared in the background")),
     ("report.coalition", R, _("Rolled this agency's funder report up for a coalition")),
+    # A case's exit put into a SafeLives Insights return (pseudonymised: ``detail``, the period).
+    ("report.insights_return", D, _("Put into a SafeLives Insights return, pseudonymised")),
     # Shelter and refuge
     ("shelter.sites_view", R, _("Viewed the shelter sites and their addresses")),
     ("shelter.site_add", W, _("Added a shelter site")),

@@ -13,6 +13,7 @@ FEATURE = CaseFeature(
     order=50,
     panels=(Panel(panels.case_panel, order=40, contents=("conf-h", _("Sharing"))),),
     case_facts=panels.case_facts,
+    case_related=("research_consent",),
     timeline=timeline.SOURCES,
     followup_kinds=(ConfidentialityFollowUpKind,),
 )

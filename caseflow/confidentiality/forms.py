@@ -113,6 +113,30 @@ class RevokeForm(forms.Form):
         self.helper = submit_helper(_("Revoke release"))
 
 
+class ResearchConsentForm(forms.Form):
+    """Her answer, now: yes or no (a "no" after a "yes" is kept as withdrawn)."""
+
+    agrees = forms.TypedChoiceField(
+        choices=[("yes", _("Yes, she agrees")), ("no", _("No, she does not agree"))],
+        coerce=lambda value: value == "yes",
+        widget=forms.RadioSelect,
+        label=_(
+            "Does she agree to anonymised data about her support being shared with SafeLives "
+            "Insights for research?"
+        ),
+        help_text=_(
+            "Only exits of people who agreed go into the agency's Insights return: no name, "
+            "date of birth, address or notes, only coded answers. She may change her mind at "
+            "any time."
+        ),
+        error_messages={"required": _("Choose yes or no.")},
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = submit_helper(_("Save her answer"))
+
+
 class ReferralPackForm(forms.Form):
     recipient = forms.CharField(max_length=200, label=_("Recipient organisation"))
     categories = _categories_field(_("Information to include"))

@@ -92,6 +92,38 @@ class Release(CaseOwned):
         return self.revoked_at is None and self.signed_on <= day <= self.expires_on
 
 
+class ResearchAnswer(models.TextChoices):
+    """The survivor's answer to: may anonymised data about her support go to SafeLives Insights
+    for research? Not asked until someone asks her; a "yes" taken back is "withdrawn"."""
+
+    NOT_ASKED = "not_asked", _("Not asked")
+    AGREED = "agreed", _("Agreed")
+    DECLINED = "declined", _("Did not agree")
+    WITHDRAWN = "withdrawn", _("Agreed, then withdrew")
+
+
+class ResearchConsent(CaseOwned):
+    """Whether the survivor agrees to anonymised data about her support being shared with
+    SafeLives Insights for research: a code, with who recorded it and when. Only an "agreed"
+    answer puts her exits in the agency's Insights return (``caseflow.reporting.returns``).
+    Every change is in the case's audit trail (``research_consent.save``: the answer's code)."""
+
+    case = models.OneToOneField(Case, on_delete=models.CASCADE, related_name="research_consent")
+    answer = models.CharField(
+        max_length=12, choices=ResearchAnswer.choices, default=ResearchAnswer.NOT_ASKED
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    narrative_fields = ()
+    kept_encrypted_fields = ()
+
+    def __str__(self) -> str:
+        return f"Research consent of {self.case_id}"
+
+
 class DisclosureKind(models.TextChoices):
     REFERRAL_PACK = "referral_pack", _("Referral pack (with consent)")
     COMPELLED = "compelled", _("Compelled (court order or subpoena)")

@@ -9,9 +9,15 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from caseflow import policy
-from caseflow.cases.panels import may_have
+from caseflow.cases.panels import loaded, may_have
 from caseflow.confidentiality import selectors
-from caseflow.confidentiality.models import CompelledOrder, Disclosure, Release
+from caseflow.confidentiality.models import (
+    CompelledOrder,
+    Disclosure,
+    Release,
+    ResearchAnswer,
+    ResearchConsent,
+)
 
 
 def case_facts() -> dict:
@@ -27,6 +33,9 @@ def case_panel(request, case):
     today = timezone.localdate()
     releases = selectors.case_releases(case) if may_have(case, "has_releases") else []
     soon = today + dt.timedelta(days=settings.RELEASE_EXPIRY_WARNING_DAYS)
+    research = loaded(
+        case, "research_consent", lambda: ResearchConsent.objects.filter(case=case).first()
+    )
     for release in releases:
         release.valid_today = release.is_valid_on(today)
         release.expires_soon = release.valid_today and release.expires_on <= soon
@@ -39,6 +48,10 @@ def case_panel(request, case):
             ),
             "orders": selectors.case_orders(case) if may_have(case, "has_orders") else [],
             "can_edit": policy.may(request.user, case, "edit"),
+            "research": research,
+            "research_answer": ResearchAnswer(
+                research.answer if research else ResearchAnswer.NOT_ASKED
+            ).label,
             "today": today,
         },
     )

@@ -12,6 +12,7 @@ EXPORT = f"{CASE}exports/<pid:export_id>/"
 urlpatterns = [
     path(f"{CASE}releases/new/", views.release_new, name="release_new"),
     path(f"{CASE}releases/<pid:release_id>/revoke/", views.release_revoke, name="release_revoke"),
+    path(f"{CASE}research-consent/", views.research_consent, name="research_consent"),
     path(f"{CASE}referral-pack/", views.referral_pack, name="referral_pack"),
     path(f"{CASE}evidence-pack/", views.evidence_pack, name="evidence_pack"),
     path(f"{CASE}case-export/", views.case_export, name="case_export"),

@@ -43,11 +43,12 @@ from caseflow.confidentiality.forms import (
     ReferralPackForm,
     ReleaseForm,
     ReportForm,
+    ResearchConsentForm,
     RetentionForm,
     RevokeForm,
     TimelineShareForm,
 )
-from caseflow.confidentiality.models import DisclosureKind, category_labels
+from caseflow.confidentiality.models import DisclosureKind, ResearchAnswer, category_labels
 from caseflow.lib.csvcells import csv_cell
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.lib.prepared import PreparedState
@@ -140,6 +141,32 @@ def release_revoke(request: AuthenticatedRequest, case: Case, release_id: str) -
     if request.method == "GET":
         record("case.view", actor=request.user, case=case, obj=release, detail={"page": "revoke"})
     return _form_page(request, case, form, _("Revoke a release"))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@case_page("edit")
+def research_consent(request: AuthenticatedRequest, case: Case) -> HttpResponse:
+    """Her answer to sharing anonymised data with SafeLives Insights for research."""
+    answer = services.research_answer(case)
+    initial = {"agrees": "yes"} if answer == ResearchAnswer.AGREED else {}
+    if answer in (ResearchAnswer.DECLINED, ResearchAnswer.WITHDRAWN):
+        initial = {"agrees": "no"}
+    form = ResearchConsentForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        services.research_consent_save(
+            actor=request.user, case=case, agrees=form.cleaned_data["agrees"]
+        )
+        messages.success(request, _("Her answer about sharing for research is saved."))
+        return redirect("cases:detail", case.public_id)
+    return _form_page(
+        request,
+        case,
+        form,
+        _("Sharing anonymised data for research"),
+        _("Her answer now: %(answer)s.") % {"answer": ResearchAnswer(answer).label},
+        page="research_consent",
+    )
 
 
 @login_required

@@ -52,6 +52,7 @@ AREAS = {
     "referral": _("Referrals to other services"),
     "release": _("Releases"),
     "report": _("Reports"),
+    "research_consent": _("Releases"),
     "retention": _("Retention"),
     "risk": _("Risk assessments"),
     "safe_contact": _("Safe contact"),

@@ -1,5 +1,7 @@
 """Demo data for funder reports: enough more Riverside cases (opened over the last year, some
-closed with outcomes recorded) that most cells of each report are counts rather than hidden.
+closed with outcomes recorded) that most cells of each report are counts rather than hidden,
+and most of the survivors who left agreed to share anonymised data with SafeLives Insights, so
+the Insights return has rows (and some did not, or withdrew, so it leaves some out).
 Cases are opened through the case services and their answers saved through the partners
 services, and closed through the closure (reason, exit check and outcomes), dated back."""
 
@@ -23,6 +25,7 @@ from caseflow.cases.models import (
 )
 from caseflow.casework import needs as casework_needs
 from caseflow.casework.models import Need, NeedKind, NeedStatus, NeedStatusChange
+from caseflow.confidentiality import services as confidentiality
 from caseflow.partners import services as partner_services
 from caseflow.partners.demo import demo_answers
 from caseflow.reporting.reports import periods
@@ -116,4 +119,13 @@ def seed_demo(context) -> None:
                         identified_on=case.opened_at.date(),
                     )
             if i % 3 == 0 or i % 2 == 0:
+                # Her answer to sharing anonymised data with SafeLives Insights, asked before
+                # she leaves: most agree (their exits are the Insights return's rows); some do
+                # not, one in ten withdraws, and a few were never asked.
+                if i % 10 != 7:
+                    confidentiality.research_consent_save(
+                        actor=advocate, case=case, agrees=i % 5 != 4
+                    )
+                if i % 10 == 9:
+                    confidentiality.research_consent_save(actor=advocate, case=case, agrees=False)
                 _close(case, advocate, people[0], _closing_day(case, quarter, i, now), n)

@@ -2,9 +2,11 @@
 counts many people, computed by a worker, kept sealed for its asker until it expires.
 
 What is kept names no one: the report's name, its period, the counts of its progress and the
-CSV itself, which holds aggregate counts only (suppressed as on the preview). The CSV is still
-sealed with a key of the prepared report's own (wrapped by the master keys, as a case's data
-key is): destroying the key when it expires makes every copy unreadable, in backups too.
+CSV itself, which holds aggregate counts only (suppressed as on the preview) or, for the
+SafeLives Insights return (``returns.SLUG``), one row of codes per exit under a pseudonymous
+reference (no name, date of birth, address, free text or day). The CSV is sealed with a key of
+the prepared report's own (wrapped by the master keys, as a case's data key is): destroying the
+key when it expires makes every copy unreadable, in backups too.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ class PreparedReport(models.Model):
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
-    #: The report's name (``reports.REPORTS``) and its fixed period: no personal data.
+    #: The report's name (``reports.REPORTS``, or ``returns.SLUG``) and its fixed period: no
+    #: personal data.
     slug = models.CharField(max_length=20)
     period_start = models.DateField()
     period_end = models.DateField()
@@ -62,7 +65,8 @@ class PreparedReport(models.Model):
     wrapped_key = models.TextField(blank=True, default="")
     #: The CSV, sealed with the report's own key; written only with the state ``ready``.
     result = models.BinaryField(null=True, blank=True, editable=False)
-    #: Counts only, for the audit record of each download: {"cells", "suppressed"}.
+    #: Counts only, for the audit record of each download: {"cells", "suppressed"}, or for the
+    #: Insights return {"rows", "left_out"}.
     counts = models.JSONField(default=dict)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)

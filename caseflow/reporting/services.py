@@ -36,7 +36,7 @@ from caseflow.lib.csvcells import csv_cell
 from caseflow.lib.i18n import language_of
 from caseflow.outbox.services import enqueue
 from caseflow.reporting import coalition as rolled
-from caseflow.reporting import reports
+from caseflow.reporting import reports, returns
 from caseflow.reporting.coalition import RolledUp
 from caseflow.reporting.models import PreparedReport, PreparedState
 from caseflow.reporting.reports import FunderReport, Period
@@ -53,12 +53,18 @@ def first_case_day(*, actor: User) -> dt.date | None:
     return None if first is None else timezone.localdate(first)
 
 
+def kind_of(slug: str) -> reports.ReportKind | returns.ReturnKind:
+    """A funder report's kind, or the Insights return's. KeyError for anything else."""
+    return returns.KIND if slug == returns.SLUG else reports.REPORTS[slug]
+
+
 def _agency_for(actor: User, slug: str, period: Period) -> int:
-    """The actor's agency, when the actor may run report ``slug`` for ``period``."""
+    """The actor's agency, when the actor may run report ``slug`` (or prepare the Insights
+    return) for ``period``."""
     if not policy.may_run_reports(actor):
         raise PermissionDenied
     agency_id = policy.agency_id_of(actor)
-    if agency_id is None or slug not in reports.REPORTS:
+    if agency_id is None or (slug not in reports.REPORTS and slug != returns.SLUG):
         raise PermissionDenied
     _require_given_out(slug, period, first_case_day(actor=actor))
     return agency_id
@@ -70,7 +76,7 @@ def _require_given_out(slug: str, period: Period, earliest: dt.date | None) -> N
     README)."""
     if not any(
         (p.start, p.end) == (period.start, period.end)
-        for p in reports.periods(reports.REPORTS[slug].period, timezone.localdate(), earliest)
+        for p in reports.periods(kind_of(slug).period, timezone.localdate(), earliest)
     ):
         raise ValueError("not one of the periods this report is given out for")
 
@@ -155,7 +161,7 @@ def csv_bytes(report: FunderReport | RolledUp) -> bytes:
 
 #: How many steps each report takes (:func:`reports.step`), as counted on the demo agency; a
 #: report with more breakdowns than that shows 99% until it is ready.
-STEPS = {"voca": 12, "fvpsa": 67, "hud": 67, "insights": 8}
+STEPS = {"voca": 12, "fvpsa": 67, "hud": 67, "insights": 8, returns.SLUG: 4}
 
 
 def is_large(*, actor: User, slug: str, period: Period) -> bool:
@@ -170,6 +176,8 @@ def is_large(*, actor: User, slug: str, period: Period) -> bool:
 def _owner_for(actor: User, slug: str, period: Period) -> dict:
     """Whose report the actor may have prepared: their agency's, or their coalition's roll-up."""
     if policy.coalition_of(actor) is not None:
+        if slug == returns.SLUG:
+            raise PermissionDenied  # a per-person file is one agency's, never rolled up
         return {"coalition": _coalition_for(actor, slug, period), "agency": None}
     return {"agency_id": _agency_for(actor, slug, period), "coalition": None}
 
@@ -300,24 +308,40 @@ def prepared_compute(*, report_id: int) -> None:
         # has no request to say it.
         with translation.override(language_of(prepared.requested_by)):
             try:
-                build = coalition_report if prepared.coalition_id else funder_report
                 with reports.following_steps(lambda: prepared_work.step(key)):
-                    report = build(
-                        actor=prepared.requested_by,
-                        slug=prepared.slug,
-                        period=period,
-                        fmt="prepared",
-                    )
+                    if prepared.slug == returns.SLUG:
+                        data, counts = _insights_return(actor=prepared.requested_by, period=period)
+                    else:
+                        build = coalition_report if prepared.coalition_id else funder_report
+                        report = build(
+                            actor=prepared.requested_by,
+                            slug=prepared.slug,
+                            period=period,
+                            fmt="prepared",
+                        )
+                        data = csv_bytes(report)
+                        counts = {"cells": report.cells, "suppressed": report.suppressed}
             except (PermissionDenied, ValueError) as exc:
                 raise PreparationFailed(type(exc).__name__) from exc
-            data = csv_bytes(report)
         prepared.result = prepared.seal(data)
         prepared.state = PreparedState.READY
         prepared.done = prepared.total
         prepared.finished_at = timezone.now()
-        prepared.counts = {"cells": report.cells, "suppressed": report.suppressed}
+        prepared.counts = counts
         prepared.save(update_fields=["result", "state", "done", "finished_at", "counts"])
     softcache.forget(key)
+
+
+def _insights_return(*, actor: User, period: Period) -> tuple[bytes, dict[str, int]]:
+    """The actor's agency's Insights return for ``period`` (one of the quarters given out), its
+    CSV and its counts; each included case's audit trail records that its exit went into it
+    (the period only), in the caller's transaction with the sealed file."""
+    agency_id = _agency_for(actor, returns.SLUG, period)
+    built = returns.build(agency_id, period)
+    detail = {"from": period.start.isoformat(), "to": period.end.isoformat()}
+    for case in Case.objects.filter(pk__in=built.case_ids).only("pk", "agency_id").iterator():
+        record("report.insights_return", actor=actor, case=case, detail=detail)
+    return built.csv_bytes(), {"rows": len(built.rows), "left_out": built.left_out}
 
 
 def prepared_fail(*, report_id: int, error: str) -> None:

@@ -14,6 +14,7 @@ urlpatterns = [
     path(f"{REPORTS}<slug:slug>/csv/", views.report_csv, name="csv"),
     path(f"{REPORTS}<slug:slug>/prepare/", views.report_prepare, name="prepare"),
     path(PREPARED, views.prepared, name="prepared"),
+    path("reports/insights-return/", views.insights_return, name="insights_return"),
     path(COALITION, views.coalition, name="coalition"),
     path(f"{COALITION}<slug:slug>/", views.coalition_report, name="coalition_report"),
     path(f"{PREPARED}progress/", views.prepared_progress, name="prepared_progress"),

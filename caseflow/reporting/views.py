@@ -20,7 +20,7 @@ from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.models import Coalition
 from caseflow.accounts.reauth import require_recent_auth
-from caseflow.reporting import reports, services
+from caseflow.reporting import reports, returns, services
 from caseflow.reporting.charts import bar_chart
 from caseflow.reporting.forms import PeriodForm
 from caseflow.reporting.models import PreparedReport, PreparedState
@@ -44,7 +44,11 @@ def _earliest(request: AuthenticatedRequest) -> dt.date | None:
 def report_list(request: AuthenticatedRequest) -> HttpResponse:
     if not policy.may_run_reports(request.user):
         raise PermissionDenied
-    return render(request, "reporting/list.html", {"kinds": list(reports.REPORTS.values())})
+    return render(
+        request,
+        "reporting/list.html",
+        {"kinds": list(reports.REPORTS.values()), "insights_return": returns.KIND},
+    )
 
 
 @login_required
@@ -145,12 +149,17 @@ def _prepared(request: AuthenticatedRequest, report_id: str) -> PreparedReport:
 
 
 def _prepared_context(prepared: PreparedReport) -> dict:
-    kind = reports.REPORTS[prepared.slug]
-    back = "reporting:coalition_report" if prepared.coalition_id else "reporting:preview"
+    kind = services.kind_of(prepared.slug)
+    if prepared.slug == returns.SLUG:
+        back_url = reverse("reporting:insights_return")
+    else:
+        back = "reporting:coalition_report" if prepared.coalition_id else "reporting:preview"
+        back_url = reverse(back, args=[kind.slug])
     return {
         "prepared": prepared,
         "kind": kind,
-        "back_url": reverse(back, args=[kind.slug]),
+        "back_url": back_url,
+        "is_return": prepared.slug == returns.SLUG,
         "period": reports.Period(prepared.period_start, prepared.period_end, ""),
         "running": prepared.state in (PreparedState.WAITING, PreparedState.RUNNING),
         "ready": prepared.state == PreparedState.READY,
@@ -197,6 +206,34 @@ def prepared_retry(request: AuthenticatedRequest, report_id: str) -> HttpRespons
         if started:
             messages.info(request, _("The report is being prepared again."))
     return redirect("reporting:prepared", found.public_id)
+
+
+# --- The SafeLives Insights return (one row per exit), always prepared in the background -------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@require_recent_auth(methods=["POST"])
+def insights_return(request: AuthenticatedRequest) -> HttpResponse:
+    """Choose the quarter (GET) and have its Insights return prepared by a worker (POST)."""
+    if not policy.may_run_reports(request.user):
+        raise PermissionDenied
+    data = request.POST if request.method == "POST" else None
+    form = PeriodForm(data, kind=returns.KIND.period, earliest=_earliest(request))
+    form.initial = form.default()
+    if request.method == "POST" and form.is_valid():
+        prepared = services.prepared_start(
+            actor=request.user, slug=returns.SLUG, period=form.chosen()
+        )
+        messages.info(
+            request, _("The return is being prepared. This page shows how far it has got.")
+        )
+        return redirect("reporting:prepared", prepared.public_id)
+    return render(
+        request,
+        "reporting/insights_return.html",
+        {"kind": returns.KIND, "form": form},
+    )
 
 
 # --- A coalition's roll-up of its member agencies' reports ----------------------------------------

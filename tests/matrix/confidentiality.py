@@ -77,6 +77,10 @@ ROWS: dict[str, Row] = {
     "confidentiality:release_revoke": Row(
         GET=casework(200, 200), POST=casework(200, 200), url=_release_url
     ),
+    # Her answer to sharing for research: a POST without one is the form again.
+    "confidentiality:research_consent": Row(
+        GET=casework(200, 200), POST=casework(200, 200), kwargs="case"
+    ),
     "confidentiality:referral_pack": Row(
         GET=casework(200, 200), POST=casework(200, 200), kwargs="case", reauth=("POST",)
     ),

@@ -60,6 +60,11 @@ ROWS: dict[str, Row] = {
     ),
 }
 
+# The Insights return: the agency's reporters; a POST without a period is the form again.
+ROWS["reporting:insights_return"] = Row(
+    GET=expect(403, **REPORTERS), POST=expect(403, **REPORTERS), reauth=("POST",)
+)
+
 # A coalition's roll-ups: its person alone (an agency's reporters have no coalition seat).
 ROWS.update(
     {

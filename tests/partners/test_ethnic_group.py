@@ -12,12 +12,6 @@ from django.urls import reverse
 
 from caseflow.cases.fields import agency_field_config
 from caseflow.cases.models import (
-    Case,
-    CaseStatus,
-    Closure,
-    ClosureReason,
-    ClosureState,
-    Episode,
     IntakeField,
     PartyRole,
 )
@@ -75,28 +69,13 @@ GROUPS += ["black_african"] * 2 + [DECLINED]
 @time_machine.travel(dt.datetime(2026, 11, 15, 12, tzinfo=dt.UTC), tick=False)
 def test_the_insights_report_counts_exits_by_the_five_groups(cast):
     period = reports.calendar_quarter(dt.date(2026, 7, 1))
-    reason = ClosureReason.objects.create(agency=cast.agency, standard="goals_met", label="Goals")
     for n, group in enumerate([*GROUPS, None]):
         closed = dt.datetime(2026, 8, 1 + n, 10, tzinfo=dt.UTC)
         case = f.open_case(cast.team1, reference=f"E-{n}")
         party = f.add_party(case, PartyRole.SURVIVOR, full_name=f"Person {n}")
         if group is not None:
             Demographics(case=case, party=party, ethnic_group=group).save()
-        episode = Episode.objects.create(case=case, number=1, closed_at=closed, status="closed")
-        Closure.objects.create(
-            case=case,
-            episode=episode,
-            state=ClosureState.CLOSED,
-            reason=reason,
-            plan_check="reviewed",
-            abuse_change="stopped",
-            feels_safer="yes",
-            risk_at_intake="high",
-            risk_at_exit="standard",
-            requested_by=cast.assigned,
-            closed_at=closed,
-        )
-        Case.objects.filter(pk=case.pk).update(status=CaseStatus.CLOSED, closed_at=closed)
+        f.close_episode(case, cast.assigned, opened=closed, closed=closed)
     title = "Ethnic group (the 2021 census's groups)"
     report = reports.release("insights", cast.agency.pk, period)
     assert title not in [s.title for s in report.sections]

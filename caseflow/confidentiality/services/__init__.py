@@ -69,6 +69,7 @@ from caseflow.confidentiality.services.releases import (
     release_revoke,
 )
 from caseflow.confidentiality.services.reports import DIMENSIONS, AggregateReport, aggregate_report
+from caseflow.confidentiality.services.research import research_answer, research_consent_save
 from caseflow.confidentiality.services.retention import (
     purge_propose_due,
     retention_save,

@@ -74,6 +74,7 @@ _KEYS = {
     "after": _("After"),
     "after_reset": _("After a reset"),
     "already_current": _("Already up to date"),
+    "answer": _("Answer"),
     "approvals": _("Approvals"),
     "approvers": _("Approvers"),
     "assessed": _("Assessed"),
