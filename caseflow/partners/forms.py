@@ -239,6 +239,13 @@ class HudAnswersForm(forms.Form):
                     decimal_places=2,
                     widget=forms.TextInput({"inputmode": "decimal", "autocomplete": "off"}),
                     help_text=_("Leave blank when not known."),
+                    error_messages={
+                        "invalid": _("Give the amount as a number of dollars, such as 1250."),
+                        "min_value": _("An amount cannot be below zero."),
+                        "max_value": _("That amount is too large for a month: check it."),
+                        "max_digits": _("That amount is too large for a month: check it."),
+                        "max_decimal_places": _("Give at most two figures after the point."),
+                    },
                 )
             field.label = element.label
             self.fields[element.name] = field
