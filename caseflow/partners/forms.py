@@ -259,7 +259,7 @@ class HudAnswersForm(forms.Form):
         )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         for element in hud.ELEMENTS:
             chosen = element.kind == "many" and data.get(element.name)
             if chosen and data.get(element.after) != "yes":

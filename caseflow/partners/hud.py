@@ -288,18 +288,18 @@ def problems(values: dict[str, Any]) -> list[str]:
     return out
 
 
-def shown(values: dict[str, Any]) -> list[tuple[str, str, str]]:
-    """Each question, its stage and its answer in words."""
+def shown(values: dict[str, Any]) -> list[tuple[str, str]]:
+    """Each question and its answer in words."""
     out = []
     for element in ELEMENTS:
         value = values.get(element.name)
         if element.kind == "choice":
-            words = str(dict(element.answers()).get(value, UNKNOWN[2][1]))
+            words = str(dict(element.answers()).get(str(value), UNKNOWN[2][1]))
         elif element.kind == "many":
             labels = dict(element.choices)
             words = ", ".join(str(labels[v]) for v in value or [] if v in labels) or "—"
         else:
             amount = amount_of(value)
             words = f"${amount:,.2f}" if amount is not None else "—"
-        out.append((element.stage, str(element.label), words))
+        out.append((str(element.label), words))
     return out

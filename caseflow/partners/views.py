@@ -4,6 +4,7 @@ inside that case, calls a service and redirects; reads of a record are audited h
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -286,6 +287,20 @@ def referral_detail(request: AuthenticatedRequest, case: Case, referral_id: str)
 # --- Demographics -------------------------------------------------------------------------------
 
 
+def _answers_saved(
+    request: AuthenticatedRequest, form: Any, case: Case, save: Callable[[], object]
+) -> HttpResponse | None:
+    """Save a survivor's answers with ``save``: back to the case once saved, or None with the
+    refusal on the form (someone else's change, an answer outside the lists)."""
+    try:
+        save()
+    except ValidationError as exc:
+        form.add_error(None, exc)
+        return None
+    messages.success(request, _("Answers saved."))
+    return redirect("cases:detail", case.public_id)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("view")
@@ -303,18 +318,19 @@ def demographics(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             raise PermissionDenied
         if form.is_valid():
             values = {k: v for k, v in form.cleaned_data.items() if k in QUESTIONS}
-            try:
-                services.demographics_save(
+            saved = _answers_saved(
+                request,
+                form,
+                case,
+                lambda: services.demographics_save(
                     actor=request.user,
                     case=case,
                     values=values,
                     expected_version=form.cleaned_data["version"],
-                )
-            except ValidationError as exc:
-                form.add_error(None, exc)
-            else:
-                messages.success(request, _("Answers saved."))
-                return redirect("cases:detail", case.public_id)
+                ),
+            )
+            if saved is not None:
+                return saved
     else:
         record("demographics.view", actor=request.user, case=case, obj=case)
     shown = [
@@ -349,18 +365,19 @@ def hud_answers(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         if not can_edit:
             raise PermissionDenied
         if form.is_valid():
-            try:
-                services.hud_answers_save(
+            saved = _answers_saved(
+                request,
+                form,
+                case,
+                lambda: services.hud_answers_save(
                     actor=request.user,
                     case=case,
                     values=form.answers(),
                     expected_version=form.cleaned_data["version"],
-                )
-            except ValidationError as exc:
-                form.add_error(None, exc)
-            else:
-                messages.success(request, _("Answers saved."))
-                return redirect("cases:detail", case.public_id)
+                ),
+            )
+            if saved is not None:
+                return saved
     else:
         record("hud_answers.view", actor=request.user, case=case, obj=case)
     title = field_config(request, case).for_kind("hud").get("answers", {}).get("label")

@@ -13,9 +13,12 @@ from caseflow.audit.models import AuditEvent
 from caseflow.cases.fields import agency_field_config
 from caseflow.cases.models import Episode, IntakeField
 from caseflow.confidentiality import narratives
+from caseflow.confidentiality import services as purges
+from caseflow.confidentiality.models import PurgeProposal, PurgeScope
 from caseflow.confidentiality.services import field_settings_save
 from caseflow.partners import hud, services
 from caseflow.partners.models import HudAnswers
+from tests.confidentiality.helpers import close, fresh
 
 pytestmark = pytest.mark.django_db
 
@@ -130,7 +133,7 @@ def test_a_supervisor_without_edit_reads_the_answers_in_words(cast, login, episo
     )
     row = services.hud_answers_of(cast.case)
     assert row is not None
-    words = dict((label, answer) for _stage, label, answer in hud.shown(row.answers))
+    words = dict(hud.shown(row.answers))
     assert words["Total monthly income (dollars)"] == "$900.00"
     assert words["Sources of income"] == "Supplemental Security Income (SSI)"
     assert words["Where they went (destination)"] == "Data not collected"
@@ -180,7 +183,40 @@ def test_the_service_refuses_codes_outside_the_lists(cast, episode, shown):
         )
 
 
-def test_the_answers_are_kept_by_a_partial_purge_and_classified(cast):
+def _saved(cast, years: int) -> HudAnswers:
+    """Answers of a case closed ``years`` ago (past its narratives' or its record's time)."""
+    field_settings_save(actor=cast.agency_admin, values={HUD: (False, "")})
+    case = close(cast.case, years)
+    Episode.objects.get_or_create(case=case, number=1, defaults={"opened_at": case.opened_at})
+    return services.hud_answers_save(
+        actor=cast.assigned,
+        case=case,
+        values={"prior_living": "safe_haven", "dv_history": "yes"},
+        expected_version=0,
+    )
+
+
+def _purge(cast, scope: str) -> None:
+    purges.purge_propose_due()
+    proposal = PurgeProposal.objects.get(case=cast.case, scope=scope, status="pending")
+    purges.purge_approve(actor=cast.supervisor, proposal_id=proposal.pk)
+    if scope == PurgeScope.WHOLE:
+        purges.purge_approve(actor=cast.agency_admin, proposal_id=proposal.pk)
+    purges.purge_execute(actor=cast.agency_admin, proposal_id=proposal.pk)
+
+
+def test_a_partial_purge_keeps_the_answers_the_reports_count(cast):
     assert "answers" in HudAnswers.kept_encrypted_fields
     assert HudAnswers not in narratives.narrative_fields()
     assert HudAnswers in narratives.case_owned_models()
+    row = _saved(cast, 4)
+    _purge(cast, PurgeScope.NARRATIVES)
+    kept = HudAnswers.objects.get(pk=row.pk)
+    kept.case = fresh(cast.case)
+    assert kept.answers["prior_living"] == "safe_haven"
+
+
+def test_a_whole_record_purge_deletes_the_answers(cast):
+    _saved(cast, 8)
+    _purge(cast, PurgeScope.WHOLE)
+    assert not HudAnswers.objects.filter(case=cast.case).exists()

@@ -25,7 +25,7 @@ from caseflow.partners import hud
 from caseflow.partners.models import HudAnswers
 from caseflow.reporting import reports
 from tests import factories as f
-from tests.reporting.test_report_cells import _printed
+from tests.reporting.test_report_cells import _printed, assert_csv_prints
 
 pytestmark = pytest.mark.django_db
 
@@ -368,13 +368,7 @@ def test_every_cell_of_the_hud_questions(population):
     assert {code: shown[code] for code in EXPECTED} == EXPECTED
     # The questions follow the ones answered before, in this order, and the CSV prints the same.
     assert list(shown) == ["Q5a", "Q11", "Q12", "Q22a1", *EXPECTED]
-    csv = [row for row in report.csv_rows() if len(row) > 1 and row[0]]
-    printed = [
-        [label, *(t if not t.startswith("*") else "*" for t in texts.split(" "))]
-        for rows in shown.values()
-        for label, texts in rows
-    ]
-    assert csv == printed
+    assert_csv_prints(report, shown)
     # Q14b's people are Q14a's "Yes", Q23c's and Q16's leavers Q5a's: the same cells.
     keys, sections = report.grid.keys, {s.code: s for s in report.sections}
     assert sections["Q14b"].rows[-1].cells[-1] == keys["q14a:yes"]
