@@ -1260,13 +1260,13 @@ def hud_collected(agency_id: int) -> bool:
     return not agency_field_config(agency_id)[IntakeField.HUD_ANSWERS]["hidden"]
 
 
-def hud_unknown(value: str) -> str:
-    """HUD's row of an answer that is not given: "dk" or "dnc" (else the answer itself)."""
+def hud_row(value: Any, rows: Iterable[str] = ()) -> str:
+    """HUD's row of an answer: itself when it is one of ``rows``, "dk" for "doesn't know" or
+    "prefers not to answer", and "dnc" for anything else (not collected, or a code no row holds,
+    so that every person is counted once and the totals hold)."""
     if value in (hud.DONT_KNOW, hud.PREFERS_NOT):
         return HUD_DK[0]
-    if value == hud.NOT_COLLECTED:
-        return HUD_DNC[0]
-    return value
+    return value if value in rows else HUD_DNC[0]
 
 
 def hud_income_band(any_income: str, amount: str) -> str:
@@ -1275,7 +1275,7 @@ def hud_income_band(any_income: str, amount: str) -> str:
     if any_income == "no":
         return "none"
     if any_income != "yes":
-        return hud_unknown(any_income)
+        return hud_row(any_income)
     dollars = hud.amount_of(amount)
     if dollars is None:
         return HUD_DNC[0]
@@ -1305,9 +1305,13 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
     leavers = [(c, a) for c, a in people if c.left]
     served = (SERVED[0], "Total")
     left = ("q5a:leavers", "Total")
+    yes_no = ("yes", "no")
+    when = {v for v, _l in HUD_DV_WHEN}
 
     def living(key: str, title: str, code: str, values: list[str], total: tuple[str, str]):
-        counts = Counter(hud_unknown(v) for v in values)
+        known = {v for _g, _w, items in hud.LIVING_GROUPS for v, _l in items}
+        known |= {v for v, _l in hud.EXIT_OTHER} if key == "q23c" else set()
+        counts = Counter(hud_row(v, known) for v in values)
         rows: list[Row] = []
         subtotals = []
         for group, _words, items in hud.LIVING_GROUPS:
@@ -1334,7 +1338,7 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         "q14a",
         "Q14a: Domestic Violence History",
         HUD_YES_NO,
-        Counter(hud_unknown(a["dv_history"]) for _c, a in people),
+        Counter(hud_row(a["dv_history"], yes_no) for _c, a in people),
         total=served,
         column="Total",
         code="Q14a",
@@ -1345,7 +1349,7 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         "Q14b: Persons Fleeing Domestic Violence",
         HUD_DV_WHEN,
         HUD_YES_NO,
-        Counter((hud_unknown(a["dv_when"]), hud_unknown(a["dv_fleeing"])) for a in survivors),
+        Counter((hud_row(a["dv_when"], when), hud_row(a["dv_fleeing"], yes_no)) for a in survivors),
         total_key="q14a:yes",
         code="Q14b",
         note=_("Rows: when the most recent experience occurred; columns: currently fleeing."),
@@ -1438,7 +1442,7 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
             n = len(set(a["insurance_sources"] or []))
             covered["one" if n == 1 else "more" if n > 1 else "unlisted"] += 1
         else:
-            covered["none" if answer == "no" else hud_unknown(answer)] += 1
+            covered["none" if answer == "no" else hud_row(answer)] += 1
     _hud_columns(
         b,
         "q21",

@@ -418,3 +418,12 @@ def test_an_agency_that_does_not_ask_gets_none_of_these_questions(population, ca
 )
 def test_income_bands_hold_their_last_dollar(any_income, amount, band):
     assert reports.hud_income_band(any_income, amount) == band
+
+
+def test_an_answer_no_row_holds_is_not_collected_and_unknowns_are_one_row():
+    assert reports.hud_row("yes", ("yes", "no")) == "yes"
+    assert reports.hud_row(DK, ("yes", "no")) == reports.hud_row(PNA) == "dk"
+    assert reports.hud_row(DNC, ("yes", "no")) == "dnc"
+    # A code no row holds (one the lists no longer have) is counted, once, as not collected.
+    assert reports.hud_row("castle", ("yes", "no")) == "dnc"
+    assert reports.hud_row(None, ("yes", "no")) == "dnc"
