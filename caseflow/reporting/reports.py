@@ -73,6 +73,7 @@ from caseflow.partners.models import (
     ServiceType,
     answers,
 )
+from caseflow.partners.services import hud_collected
 from caseflow.safety.models import RiskAssessment
 from caseflow.servicelog.selectors import counts_by_category, report_categories
 from caseflow.shelter.selectors import shelter_figures
@@ -1086,7 +1087,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         b, cases, "race_ethnicity", "Q12: Race and Ethnicity", HUD_RACE, HUD_RACE_LABELS, "Q12"
     )
     _length_of_participation(b, period, cases)
-    if hud_collected(agency_id):
+    if hud_collected(agency_id):  # the agency asks HUD's entry and exit questions
         _hud_questions(b, period, cases)
 
 
@@ -1253,11 +1254,6 @@ HUD_CONDITIONS = [
     ("developmental", "Developmental Disability"),
     ("physical", "Physical Disability"),
 ]
-
-
-def hud_collected(agency_id: int) -> bool:
-    """The agency asks HUD's entry and exit questions (the section is hidden until shown)."""
-    return not agency_field_config(agency_id)[IntakeField.HUD_ANSWERS]["hidden"]
 
 
 def hud_row(value: Any, rows: Iterable[str] = ()) -> str:
