@@ -272,6 +272,8 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("referral.state", W, _("Recorded where a referral has got to")),
     ("demographics.view", R, _("Viewed the survivor's demographics")),
     ("demographics.save", W, _("Saved the survivor's demographics")),
+    ("hud_answers.view", R, _("Viewed the HUD entry and exit answers")),
+    ("hud_answers.save", W, _("Saved the HUD entry and exit answers")),
     ("partners.settings.view", R, _("Viewed the risk meeting settings")),
     ("partners.settings.save", W, _("Changed the risk meeting settings")),
     ("report.funder", R, _("Generated a funder report")),

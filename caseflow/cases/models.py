@@ -445,6 +445,8 @@ class IntakeField(models.TextChoices):
     DEMOGRAPHIC_IMMIGRATION = "demographic_immigration", _("Immigration status (demographics)")
     # The safety plan (caseflow.safety): the words she uses for a date that is hard for her.
     HARD_DATE_WORDS = "hard_date_words", _("Her words for a hard date (safety plan)")
+    # HUD's entry and exit questions (caseflow.partners.hud), for an agency reporting to HUD.
+    HUD_ANSWERS = "hud_answers", _("HUD entry and exit answers (the HUD report's questions)")
 
 
 #: Where each optional field is stored: ("party", role, attribute), or (kind, None, attribute) for
@@ -475,12 +477,14 @@ FIELD_PLACES: dict[str, tuple[str, str | None, str]] = {
     IntakeField.DEMOGRAPHIC_CHILDREN: ("demographics", None, "children"),
     IntakeField.DEMOGRAPHIC_IMMIGRATION: ("demographics", None, "immigration"),
     IntakeField.HARD_DATE_WORDS: ("hard_date", None, "words"),
+    IntakeField.HUD_ANSWERS: ("hud", None, "answers"),
 }
 
 
 #: Optional fields hidden until the agency shows them: the UK census's ethnic groups are asked
-#: by agencies in the UK, in place of (or beside) the US race and ethnicity question.
-HIDDEN_UNTIL_SHOWN = frozenset({IntakeField.DEMOGRAPHIC_ETHNIC_GROUP})
+#: by agencies in the UK, in place of (or beside) the US race and ethnicity question; HUD's
+#: entry and exit questions only by an agency that reports to HUD.
+HIDDEN_UNTIL_SHOWN = frozenset({IntakeField.DEMOGRAPHIC_ETHNIC_GROUP, IntakeField.HUD_ANSWERS})
 
 
 class FieldSetting(models.Model):

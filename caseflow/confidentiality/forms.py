@@ -306,6 +306,7 @@ _APPLIES_TO = {
     ),
     "demographics": _("The demographics form and page (counted only in funders' reports)."),
     "hard_date": _("The hard-date form, the safety plan, the timeline and what leaves the agency."),
+    "hud": _("The HUD entry and exit page and the HUD report's questions that count it."),
 }
 
 

@@ -32,7 +32,7 @@ from caseflow.audit.heads import publish_head
 from caseflow.cases import journey
 from caseflow.cases import services as case_services
 from caseflow.cases.demo import close_for_demo
-from caseflow.cases.models import CaseStatus, Channel, PartyRole, RiskLevel
+from caseflow.cases.models import CaseStatus, Channel, Episode, PartyRole, RiskLevel
 from caseflow.checkins import services as checkin_services
 from caseflow.reporting import services as report_services
 from caseflow.reporting.reports import periods
@@ -212,6 +212,8 @@ def seed(rng_seed: int = 7) -> list[DemoLogin]:
             )
             case.opened_at = now - dt.timedelta(days=rng.randint(1, 400))
             case.save(update_fields=["opened_at"])
+            # Its first episode of support began with it.
+            Episode.objects.filter(case=case, number=1).update(opened_at=case.opened_at)
             if i % 5 != 4:
                 checkin_services.safe_contact_save(
                     actor=advocate,

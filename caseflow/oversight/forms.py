@@ -36,6 +36,7 @@ AREAS = {
     "followup": _("Follow-ups"),
     "goal": _("Needs, goals and services"),
     "hard_date": _("Safety plans"),
+    "hud_answers": _("HUD entry and exit answers"),
     "incident": _("Incidents"),
     "instrument": _("Risk assessments"),
     "language": _("Language settings"),

@@ -12,7 +12,7 @@ import random
 from caseflow.cases.models import CaseStatus, IntakeField, PartyRole, RiskLevel
 from caseflow.confidentiality.models import Category
 from caseflow.confidentiality.services import field_settings_save, release_record
-from caseflow.partners import services
+from caseflow.partners import hud, services
 from caseflow.partners.models import DECLINED, NOT_ASKED, QUESTIONS, answers
 
 HOUSING = "Safe Homes Housing Association (fictional)"
@@ -112,6 +112,103 @@ def demo_answers(n: int, *, uk: bool = False) -> dict[str, str]:
         choices = [value for value in weights if value in given]
         rng = random.Random(n * 1009 + i)
         out[question] = rng.choices(choices, weights=[weights[c] for c in choices])[0]
+    return out
+
+
+#: How often each HUD answer is given in the demo: survivors of a domestic abuse programme,
+#: most of them fleeing recent abuse, many from a relative's or friend's home or a shelter.
+HUD_WEIGHTS: dict[str, dict[str, int]] = {
+    "prior_living": {
+        "rental_no_subsidy": 24,
+        "family_temporary": 18,
+        "friends_temporary": 10,
+        "emergency_shelter": 14,
+        "hotel_no_voucher": 5,
+        "place_not_meant": 3,
+        "rental_subsidy": 6,
+        "owned_no_subsidy": 5,
+        "hospital": 2,
+        hud.PREFERS_NOT: 3,
+        hud.NOT_COLLECTED: 4,
+    },
+    "prior_length": {
+        "one_night": 4,
+        "two_to_six_nights": 10,
+        "week_to_month": 18,
+        "month_to_90_days": 16,
+        "90_days_to_year": 20,
+        "year_or_more": 26,
+        hud.NOT_COLLECTED: 6,
+    },
+    "dv_history": {"yes": 90, "no": 3, hud.PREFERS_NOT: 3, hud.NOT_COLLECTED: 4},
+    "dv_when": {
+        "within_3_months": 55,
+        "3_to_6_months": 20,
+        "6_to_12_months": 12,
+        "over_a_year": 8,
+        hud.PREFERS_NOT: 2,
+        hud.NOT_COLLECTED: 3,
+    },
+    "dv_fleeing": {"yes": 60, "no": 34, hud.NOT_COLLECTED: 6},
+    "income_any": {"yes": 60, "no": 30, hud.PREFERS_NOT: 4, hud.NOT_COLLECTED: 6},
+    "benefits_any": {"yes": 45, "no": 45, hud.NOT_COLLECTED: 10},
+    "insurance_any": {"yes": 70, "no": 20, hud.DONT_KNOW: 4, hud.NOT_COLLECTED: 6},
+    "conditions_any": {"yes": 40, "no": 50, hud.PREFERS_NOT: 5, hud.NOT_COLLECTED: 5},
+    "destination": {
+        "rental_no_subsidy": 26,
+        "rental_subsidy": 12,
+        "family_permanent": 8,
+        "family_temporary": 14,
+        "friends_temporary": 8,
+        "transitional": 8,
+        "emergency_shelter": 8,
+        "no_exit_interview": 6,
+        hud.NOT_COLLECTED: 6,
+    },
+    "exit_income_any": {"yes": 66, "no": 24, hud.NOT_COLLECTED: 10},
+}
+#: The sources each "many" question draws from, most likely first.
+HUD_SOURCES: dict[str, list[str]] = {
+    "income_sources": ["earned", "child_support", "tanf", "ssi", "unemployment", "ssdi"],
+    "benefits_sources": ["snap", "wic", "tanf_child_care", "other"],
+    "insurance_sources": ["medicaid", "employer", "private", "medicare", "schip"],
+    "conditions": ["mental_health", "chronic_health", "physical", "alcohol", "drug"],
+    "exit_income_sources": ["earned", "child_support", "tanf", "ssi", "unemployment"],
+}
+
+
+def demo_hud_answers(n: int, *, left: bool) -> dict:
+    """Survivor ``n``'s HUD entry answers (and exit answers when she has ``left``), the same
+    for the same ``n``."""
+    rng = random.Random(n * 7919)
+
+    def pick(question: str) -> str:
+        weights = HUD_WEIGHTS[question]
+        return rng.choices(list(weights), weights=list(weights.values()))[0]
+
+    out = hud.blank()
+    for question in HUD_WEIGHTS:
+        out[question] = pick(question)
+    if out["dv_history"] != "yes":
+        out["dv_when"] = out["dv_fleeing"] = hud.NOT_COLLECTED
+    for element in hud.ELEMENTS:
+        if element.kind == "many" and out[element.after] == "yes":
+            sources = HUD_SOURCES[element.name]
+            count = 1 + (rng.random() < 0.3)
+            out[element.name] = sorted(
+                set(rng.choices(sources, k=count, weights=[8, 4, 2, 2, 1, 1][: len(sources)]))
+            )
+    for answer, amount in (
+        ("income_any", "income_amount"),
+        ("exit_income_any", "exit_income_amount"),
+    ):
+        if out[answer] == "yes":
+            dollars = rng.choice([120, 380, 650, 900, 1150, 1400, 1800, 2400])
+            out[amount] = f"{dollars + rng.randint(0, 99)}.00"
+    if not left:
+        for name in ("destination", "exit_income_any"):
+            out[name] = hud.NOT_COLLECTED
+        out["exit_income_amount"], out["exit_income_sources"] = "", []
     return out
 
 
@@ -223,8 +320,22 @@ def seed_demo(context) -> None:
                 expected_version=sent.version,
             )
     services.referral_followups_sweep(context.now)
-    # Riverside works in England: it asks the census's ethnic groups too.
-    field_settings_save(actor=admin, values={IntakeField.DEMOGRAPHIC_ETHNIC_GROUP: (False, "")})
+    # Riverside works in England: it asks the census's ethnic groups too. It also asks HUD's
+    # entry and exit questions, so that the demo's funder reports show every report in use;
+    # Hillview, in the US, reports to HUD.
+    field_settings_save(
+        actor=admin,
+        values={
+            IntakeField.DEMOGRAPHIC_ETHNIC_GROUP: (False, ""),
+            IntakeField.HUD_ANSWERS: (False, ""),
+        },
+    )
+    hill_admin = next(
+        m.user
+        for m in context.staff["hillview"][0].membership.agency.memberships.select_related("user")
+        if m.role == "agency_admin"
+    )
+    field_settings_save(actor=hill_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
     # The survivors' answers, some declined and some not asked.
     for n, case in enumerate(context.cases):
         advocate = case.primary_advocate
@@ -234,5 +345,11 @@ def seed_demo(context) -> None:
             actor=advocate,
             case=case,
             values=demo_answers(n, uk=case.agency_id == riverside.pk),
+            expected_version=0,
+        )
+        services.hud_answers_save(
+            actor=advocate,
+            case=case,
+            values=demo_hud_answers(n, left=case.status == CaseStatus.CLOSED),
             expected_version=0,
         )

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from crispy_forms.layout import Fieldset, Layout
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from caseflow.confidentiality.models import Category, Release
 from caseflow.lib.form_parts import date_field, submit_helper
+from caseflow.partners import hud
 from caseflow.partners.models import (
     NOT_ASKED,
     QUESTIONS,
@@ -208,3 +210,71 @@ class PartnerSettingsForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.helper = submit_helper(_("Save the settings"))
+
+
+class HudAnswersForm(forms.Form):
+    """HUD's entry and exit questions (:mod:`caseflow.partners.hud`): one list per question,
+    boxes for the sources, and the monthly amounts in dollars."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for element in hud.ELEMENTS:
+            field: forms.Field
+            if element.kind == "choice":
+                field = forms.ChoiceField(choices=element.answers(), initial=hud.NOT_COLLECTED)
+            elif element.kind == "many":
+                field = forms.MultipleChoiceField(
+                    choices=element.choices,
+                    required=False,
+                    widget=forms.CheckboxSelectMultiple,
+                )
+            else:
+                field = forms.DecimalField(
+                    required=False,
+                    min_value=0,
+                    max_value=hud.AMOUNT_MAX,
+                    max_digits=9,
+                    decimal_places=2,
+                    widget=forms.TextInput({"inputmode": "decimal", "autocomplete": "off"}),
+                    help_text=_("Leave blank when not known."),
+                    error_messages={
+                        "invalid": _("Give the amount as a number of dollars, such as 1250."),
+                        "min_value": _("An amount cannot be below zero."),
+                        "max_value": _("That amount is too large for a month: check it."),
+                        "max_digits": _("That amount is too large for a month: check it."),
+                        "max_decimal_places": _("Give at most two figures after the point."),
+                    },
+                )
+            field.label = element.label
+            self.fields[element.name] = field
+        self.helper = submit_helper(_("Save the answers"))
+        self.helper.layout = Layout(
+            "version",
+            *(
+                Fieldset(legend, *(e.name for e in hud.ELEMENTS if e.stage == stage))
+                for stage, legend in ((hud.ENTRY, _("At entry")), (hud.EXIT, _("At exit")))
+            ),
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for element in hud.ELEMENTS:
+            chosen = element.kind == "many" and data.get(element.name)
+            if chosen and data.get(element.after) != "yes":
+                self.add_error(element.name, _("Tick these only when the answer above is yes."))
+        return data
+
+    def answers(self) -> dict[str, Any]:
+        """The cleaned answers as they are stored (amounts as text, "" for none)."""
+        out: dict[str, Any] = {}
+        for element in hud.ELEMENTS:
+            value = self.cleaned_data.get(element.name)
+            if element.kind == "amount":
+                out[element.name] = "" if value is None else f"{value:.2f}"
+            elif element.kind == "many":
+                out[element.name] = list(value or [])
+            else:
+                out[element.name] = value
+        return out

@@ -399,3 +399,32 @@ class Demographics(CaseOwned):
             if fields is not None:
                 kwargs["update_fields"] = {*fields, "all_answers"}
         super().save(*args, **kwargs)
+
+
+# --- HUD entry and exit answers ----------------------------------------------------------------
+
+
+class HudAnswers(CaseOwned):
+    """The survivor's answers to HUD's entry and exit questions for one episode of support
+    (:mod:`caseflow.partners.hud`), all in one token encrypted with the case key: what the
+    HUD APR/CAPER counts, read by one decryption per person. Collected only by an agency that
+    shows the section on its field settings page (hidden until then)."""
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="+")
+    episode = models.OneToOneField(
+        "cases.Episode", on_delete=models.CASCADE, related_name="hud_answers"
+    )
+    #: {element name: code, list of codes, or an amount as text} (``hud.blank`` for the keys).
+    answers = EncryptedJSONField(default=dict)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(default=timezone.now)
+    version = models.PositiveIntegerField(default=1)
+
+    narrative_fields = ()
+    # Answers the survivor chose to give, as codes, counted (never listed) in HUD's report.
+    kept_encrypted_fields = ("answers",)
+
+    class Meta:
+        indexes = [models.Index(fields=["case", "episode"])]

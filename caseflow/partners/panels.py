@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db.models import Exists, OuterRef
 
 from caseflow import policy
+from caseflow.cases.fields import field_config
 from caseflow.cases.panels import may_have
 from caseflow.partners.models import MeetingReferral, ServiceReferral
 
@@ -37,5 +38,10 @@ def case_panel(request, case):
             "meetings": meetings,
             "referrals": referrals,
             "can_edit": policy.may(request.user, case, "edit"),
+            # Read from the field settings the case page has already read.
+            "hud": not field_config(request, case)
+            .for_kind("hud")
+            .get("answers", {})
+            .get("hidden", True),
         },
     )

@@ -15,7 +15,9 @@ from django.utils.translation import gettext as _
 from caseflow import policy
 from caseflow.accounts.models import Role, User
 from caseflow.audit.services import record
-from caseflow.cases.models import Case, CaseStatus, Party, PartyRole, RiskLevel
+from caseflow.cases.fields import agency_field_config
+from caseflow.cases.journey import current_episode
+from caseflow.cases.models import Case, CaseStatus, IntakeField, Party, PartyRole, RiskLevel
 from caseflow.cases.today import local_date_start
 from caseflow.casework.models import Need
 from caseflow.checkins.services import followup_done
@@ -23,6 +25,7 @@ from caseflow.confidentiality.models import Release
 from caseflow.confidentiality.services.releases import release_problem
 from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.inbox.services import followup_ensure
+from caseflow.partners import hud
 from caseflow.partners.models import (
     NOT_ASKED,
     QUESTIONS,
@@ -31,6 +34,7 @@ from caseflow.partners.models import (
     AgencyPartnerSettings,
     Demographics,
     Direction,
+    HudAnswers,
     MeetingAction,
     MeetingReferral,
     PartnersFollowUpKind,
@@ -537,4 +541,62 @@ def demographics_save(
         obj=row,
         detail={"changed": changed},
     )
+    return row
+
+
+# --- HUD entry and exit answers ------------------------------------------------------------------
+
+
+def hud_collected(agency_id: int | None) -> bool:
+    """The agency asks HUD's entry and exit questions (hidden until it shows them)."""
+    return not agency_field_config(agency_id).get(IntakeField.HUD_ANSWERS, {}).get("hidden", True)
+
+
+def hud_answers_of(case: Case) -> HudAnswers | None:
+    """The answers of the case's current episode of support (unsaved and blank when none were
+    given yet; None for a case with no episode)."""
+    episode = current_episode(case)
+    if episode is None:
+        return None
+    found = HudAnswers.objects.filter(episode=episode).first()
+    if found is None:
+        found = HudAnswers(case=case, episode=episode, answers=hud.blank(), version=0)
+    found.case = case
+    found.answers = {**hud.blank(), **(found.answers or {})}
+    return found
+
+
+@transaction.atomic
+def hud_answers_save(
+    *,
+    actor: User,
+    case: Case,
+    values: dict[str, Any],
+    expected_version: int,
+) -> HudAnswers:
+    """Save the answers of the case's current episode. Refused when the agency does not ask
+    HUD's questions, and for an answer outside the lists (``hud.problems``)."""
+    policy.require(actor, case, "edit")
+    if not hud_collected(case.agency_id):
+        raise PermissionDenied
+    row = hud_answers_of(case)
+    if row is None:
+        raise ValidationError(_("The case has no episode of support yet."))
+    if row.pk is not None:
+        row = HudAnswers.objects.select_for_update().get(pk=row.pk)
+        row.case = case
+        row.answers = {**hud.blank(), **(row.answers or {})}
+    if row.version != expected_version:
+        raise ValidationError(_("Someone else changed these answers: look again and retry."))
+    answers = {**row.answers, **{k: v for k, v in values.items() if k in hud.BY_NAME}}
+    found = hud.problems(answers)
+    if found:
+        raise ValidationError(found)
+    changed = sorted(k for k in hud.BY_NAME if answers[k] != row.answers.get(k))
+    row.answers = answers
+    row.updated_by = actor
+    row.updated_at = timezone.now()
+    row.version += 1
+    row.save()
+    record("hud_answers.save", actor=actor, case=case, obj=row, detail={"changed": changed})
     return row

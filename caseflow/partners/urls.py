@@ -21,5 +21,6 @@ urlpatterns = [
     path(f"{CASE}referrals/new/", views.referral_new, name="referral_new"),
     path(f"{CASE}referrals/<pid:referral_id>/", views.referral_detail, name="referral"),
     path(f"{CASE}demographics/", views.demographics, name="demographics"),
+    path(f"{CASE}hud/", views.hud_answers, name="hud_answers"),
     path("partners/settings/", views.partner_settings, name="settings"),
 ]

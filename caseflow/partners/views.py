@@ -4,6 +4,7 @@ inside that case, calls a service and redirects; reads of a record are audited h
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -21,11 +22,12 @@ from caseflow.audit.services import record
 from caseflow.cases.fields import field_config
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
-from caseflow.partners import selectors, services
+from caseflow.partners import hud, selectors, services
 from caseflow.partners.forms import (
     ActionForm,
     ActionStatusForm,
     DemographicsForm,
+    HudAnswersForm,
     MeetingReferralForm,
     MeetingUpdateForm,
     PartnerSettingsForm,
@@ -285,6 +287,20 @@ def referral_detail(request: AuthenticatedRequest, case: Case, referral_id: str)
 # --- Demographics -------------------------------------------------------------------------------
 
 
+def _answers_saved(
+    request: AuthenticatedRequest, form: Any, case: Case, save: Callable[[], object]
+) -> HttpResponse | None:
+    """Save a survivor's answers with ``save``: back to the case once saved, or None with the
+    refusal on the form (someone else's change, an answer outside the lists)."""
+    try:
+        save()
+    except ValidationError as exc:
+        form.add_error(None, exc)
+        return None
+    messages.success(request, _("Answers saved."))
+    return redirect("cases:detail", case.public_id)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 @case_page("view")
@@ -302,18 +318,19 @@ def demographics(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             raise PermissionDenied
         if form.is_valid():
             values = {k: v for k, v in form.cleaned_data.items() if k in QUESTIONS}
-            try:
-                services.demographics_save(
+            saved = _answers_saved(
+                request,
+                form,
+                case,
+                lambda: services.demographics_save(
                     actor=request.user,
                     case=case,
                     values=values,
                     expected_version=form.cleaned_data["version"],
-                )
-            except ValidationError as exc:
-                form.add_error(None, exc)
-            else:
-                messages.success(request, _("Answers saved."))
-                return redirect("cases:detail", case.public_id)
+                ),
+            )
+            if saved is not None:
+                return saved
     else:
         record("demographics.view", actor=request.user, case=case, obj=case)
     shown = [
@@ -325,6 +342,55 @@ def demographics(request: AuthenticatedRequest, case: Case) -> HttpResponse:
         request,
         "partners/demographics.html",
         {"case": case, "form": form if can_edit else None, "shown": shown},
+    )
+
+
+# --- HUD entry and exit answers ------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@case_page("view")
+def hud_answers(request: AuthenticatedRequest, case: Case) -> HttpResponse:
+    """The HUD entry and exit answers of the case's current episode: not found for an agency
+    that does not ask them (the section is hidden until the agency shows it)."""
+    if not services.hud_collected(case.agency_id):
+        raise Http404
+    row = services.hud_answers_of(case)
+    if row is None:
+        raise Http404
+    can_edit = policy.may(request.user, case, "edit")
+    form = HudAnswersForm(request.POST or None, initial={**row.answers, "version": row.version})
+    if request.method == "POST":
+        if not can_edit:
+            raise PermissionDenied
+        if form.is_valid():
+            saved = _answers_saved(
+                request,
+                form,
+                case,
+                lambda: services.hud_answers_save(
+                    actor=request.user,
+                    case=case,
+                    values=form.answers(),
+                    expected_version=form.cleaned_data["version"],
+                ),
+            )
+            if saved is not None:
+                return saved
+    else:
+        record("hud_answers.view", actor=request.user, case=case, obj=case)
+    title = field_config(request, case).for_kind("hud").get("answers", {}).get("label")
+    return render(
+        request,
+        "partners/hud_answers.html",
+        {
+            "case": case,
+            "title": title or _("HUD entry and exit"),
+            "form": form if can_edit else None,
+            "shown": hud.shown(row.answers),
+            "episode": row.episode,
+        },
     )
 
 

@@ -27,7 +27,7 @@ from caseflow.casework import needs as casework_needs
 from caseflow.casework.models import Need, NeedKind, NeedStatus, NeedStatusChange
 from caseflow.confidentiality import services as confidentiality
 from caseflow.partners import services as partner_services
-from caseflow.partners.demo import demo_answers
+from caseflow.partners.demo import demo_answers, demo_hud_answers
 from caseflow.reporting.reports import periods
 
 #: More cases per Riverside team.
@@ -102,6 +102,7 @@ def seed_demo(context) -> None:
             )
             case.opened_at = now - dt.timedelta(days=5 + (i * 37) % 330)
             case.save(update_fields=["opened_at"])
+            Episode.objects.filter(case=case, number=1).update(opened_at=case.opened_at)
             journey.case_set_status(actor=advocate, case=case, status=CaseStatus.ACTIVE)
             partner_services.demographics_save(
                 actor=advocate,
@@ -118,7 +119,14 @@ def seed_demo(context) -> None:
                         kind=kind,
                         identified_on=case.opened_at.date(),
                     )
-            if i % 3 == 0 or i % 2 == 0:
+            leaves = i % 3 == 0 or i % 2 == 0
+            partner_services.hud_answers_save(
+                actor=advocate,
+                case=case,
+                values=demo_hud_answers(n + 1000, left=leaves),
+                expected_version=0,
+            )
+            if leaves:
                 # Her answer to sharing anonymised data with SafeLives Insights, asked before
                 # she leaves: most agree (their exits are the Insights return's rows); some do
                 # not, one in ten withdraws, and a few were never asked.

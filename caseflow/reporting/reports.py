@@ -59,6 +59,7 @@ from caseflow.casework.models import (
 from caseflow.checkins.models import CheckIn, CheckInStatus
 from caseflow.lib.encryption import EncryptedTextField, KeyDestroyed, unwrap_data_key
 from caseflow.lib.suppression import Grid, suppress
+from caseflow.partners import hud
 from caseflow.partners.models import (
     DECLINED,
     NOT_ASKED,
@@ -66,11 +67,13 @@ from caseflow.partners.models import (
     QUESTIONS,
     Demographics,
     Direction,
+    HudAnswers,
     MeetingReferral,
     ServiceReferral,
     ServiceType,
     answers,
 )
+from caseflow.partners.services import hud_collected
 from caseflow.safety.models import RiskAssessment
 from caseflow.servicelog.selectors import counts_by_category, report_categories
 from caseflow.shelter.selectors import shelter_figures
@@ -259,6 +262,31 @@ def read_answers(
                 for field, token in zip(fields, tokens, strict=True)
             },
         )
+
+
+def read_hud_answers(
+    case_ids: QuerySet[Any] | Iterable[int], period: Period
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each case's HUD entry and exit answers for ``period``: those of its latest episode of
+    support begun before the period's end, streamed as values rows, each case key unwrapped
+    once and each person's answers opened by one decryption (every question is in one token).
+    A case with no answers is not yielded (nothing collected)."""
+    together = cast(EncryptedTextField, HudAnswers._meta.get_field("answers"))
+    rows = (
+        HudAnswers.objects.filter(case_id__in=case_ids, episode__opened_at__lt=period.until)
+        # A case's rows together, its latest episode first: no set of the cases seen is kept.
+        .order_by("case_id", "-episode__number")
+        .values_list("case_id", "case__key__wrapped", Cast("answers", TextField()))
+    )
+    previous = None
+    for case_id, wrapped, token in rows.iterator(chunk_size=2000):
+        if case_id == previous:
+            continue
+        previous = case_id
+        if wrapped is None:
+            raise KeyDestroyed("a case counted in a report has no data key")
+        given = together.open(unwrap_data_key(wrapped), token) if token is not None else {}
+        yield case_id, {**hud.blank(), **(given or {})}
 
 
 class Served:
@@ -1059,6 +1087,8 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         b, cases, "race_ethnicity", "Q12: Race and Ethnicity", HUD_RACE, HUD_RACE_LABELS, "Q12"
     )
     _length_of_participation(b, period, cases)
+    if hud_collected(agency_id):  # the agency asks HUD's entry and exit questions
+        _hud_questions(b, period, cases)
 
 
 #: HUD's bands of the length of participation (Q22a1), each the most days it holds.
@@ -1109,6 +1139,388 @@ def _length_of_participation(b: Builder, period: Period, cases: Served) -> None:
     grid = b.grid
     for column in ("leavers", "stayers"):
         grid.sum(grid.keys[f"q5a:{column}"], [grid.keys[f"q22:*:{column}"]], link=True)
+
+
+# --- HUD's entry and exit questions (an agency that asks them: caseflow.partners.hud) ----------
+
+#: HUD's words for "doesn't know" and "prefers not to answer" (one row), and "not collected".
+HUD_DK = ("dk", "Client Doesn't Know/Prefers Not to Answer")
+HUD_DNC = ("dnc", "Data Not Collected")
+HUD_YES_NO = [("yes", "Yes"), ("no", "No"), HUD_DK, HUD_DNC]
+
+#: The APR's names of the living situations (Q15, Q23c), by caseflow's code.
+HUD_LIVING_LABELS = {
+    "place_not_meant": (
+        "Place not meant for habitation (e.g., a vehicle, an abandoned building, "
+        "bus/train/subway station/airport or anywhere outside)"
+    ),
+    "emergency_shelter": (
+        "Emergency shelter, including hotel or motel paid for with emergency shelter voucher, "
+        "Host Home shelter"
+    ),
+    "safe_haven": "Safe Haven",
+    "foster_care": "Foster care home or foster care group home",
+    "hospital": "Hospital or other residential non-psychiatric medical facility",
+    "jail": "Jail, prison or juvenile detention facility",
+    "long_term_care": "Long-term care facility or nursing home",
+    "psychiatric": "Psychiatric hospital or other psychiatric facility",
+    "substance_treatment": "Substance abuse treatment facility or detox center",
+    "transitional": "Transitional housing for homeless persons (including homeless youth)",
+    "halfway_house": "Residential project or halfway house with no homeless criteria",
+    "hotel_no_voucher": "Hotel or motel paid for without emergency shelter voucher",
+    "host_home": "Host Home (non-crisis)",
+    "family_temporary": "Staying or living with family, temporary tenure",
+    "friends_temporary": "Staying or living with friends, temporary tenure",
+    "hopwa_th": "Moved from one HOPWA funded project to HOPWA TH",
+    "family_permanent": "Staying or living with family, permanent tenure",
+    "friends_permanent": "Staying or living with friends, permanent tenure",
+    "hopwa_ph": "Moved from one HOPWA funded project to HOPWA PH",
+    "rental_no_subsidy": "Rental by client, no ongoing housing subsidy",
+    "rental_subsidy": "Rental by client, with ongoing housing subsidy",
+    "owned_subsidy": "Owned by client, with ongoing housing subsidy",
+    "owned_no_subsidy": "Owned by client, no ongoing housing subsidy",
+    "no_exit_interview": "No Exit Interview Completed",
+    "other": "Other",
+    "deceased": "Deceased",
+}
+HUD_LIVING_GROUP_LABELS = {
+    "homeless": "Homeless Situations",
+    "institutional": "Institutional Situations",
+    "temporary": "Temporary Situations",
+    "permanent": "Permanent Situations",
+}
+HUD_DV_WHEN = [
+    ("within_3_months", "Within the past three months"),
+    ("3_to_6_months", "Three to six months ago"),
+    ("6_to_12_months", "Six months to one year ago"),
+    ("over_a_year", "One year ago, or more"),
+    HUD_DK,
+    HUD_DNC,
+]
+#: Q16's bands of monthly income: (code, HUD's name, the most dollars it holds).
+HUD_INCOME_BANDS: list[tuple[str, str, int | None]] = [
+    ("150", "$1 - $150", 150),
+    ("250", "$151 - $250", 250),
+    ("500", "$251 - $500", 500),
+    ("1000", "$501 - $1000", 1000),
+    ("1500", "$1,001 - $1,500", 1500),
+    ("2000", "$1,501 - $2,000", 2000),
+    ("more", "$2,001+", None),
+]
+HUD_INCOME_SOURCES = {
+    "earned": "Earned Income",
+    "unemployment": "Unemployment Insurance",
+    "ssi": "Supplemental Security Income (SSI)",
+    "ssdi": "Social Security Disability Insurance (SSDI)",
+    "va_disability_service": "VA Service-Connected Disability Compensation",
+    "va_disability_non_service": "VA Non-Service Connected Disability Pension",
+    "private_disability": "Private Disability Insurance",
+    "workers_comp": "Worker's Compensation",
+    "tanf": "Temporary Assistance for Needy Families (TANF)",
+    "general_assistance": "General Assistance (GA)",
+    "retirement_ss": "Retirement Income from Social Security",
+    "pension": "Pension or retirement income from a former job",
+    "child_support": "Child Support",
+    "alimony": "Alimony and other spousal support",
+    "other": "Other Source",
+}
+HUD_BENEFITS = {
+    "snap": "Supplemental Nutrition Assistance Program (SNAP) (Previously known as Food Stamps)",
+    "wic": "Special Supplemental Nutrition Program for Women, Infants, and Children (WIC)",
+    "tanf_child_care": "TANF Child Care Services",
+    "tanf_transportation": "TANF Transportation Services",
+    "tanf_other": "Other TANF-Funded Services",
+    "other": "Other Source",
+}
+HUD_INSURANCE = {
+    "medicaid": "Medicaid",
+    "medicare": "Medicare",
+    "schip": "State Children's Health Insurance Program",
+    "va": "Veteran's Health Administration (VHA)",
+    "employer": "Employer Provided Health Insurance",
+    "cobra": "Health Insurance obtained through COBRA",
+    "private": "Private Pay Health Insurance",
+    "state": "State Health Insurance for Adults",
+    "indian_health": "Indian Health Services Program",
+    "other": "Other",
+}
+HUD_CONDITIONS = [
+    ("mental_health", "Mental Health Disorder"),
+    ("alcohol", "Alcohol Use Disorder"),
+    ("drug", "Drug Use Disorder"),
+    ("both", "Both Alcohol and Drug Use Disorders"),
+    ("chronic_health", "Chronic Health Condition"),
+    ("hiv_aids", "HIV/AIDS"),
+    ("developmental", "Developmental Disability"),
+    ("physical", "Physical Disability"),
+]
+
+
+def hud_row(value: Any, rows: Iterable[str] = ()) -> str:
+    """HUD's row of an answer: itself when it is one of ``rows``, "dk" for "doesn't know" or
+    "prefers not to answer", and "dnc" for anything else (not collected, or a code no row holds,
+    so that every person is counted once and the totals hold)."""
+    if value in (hud.DONT_KNOW, hud.PREFERS_NOT):
+        return HUD_DK[0]
+    return value if value in rows else HUD_DNC[0]
+
+
+def hud_income_band(any_income: str, amount: str) -> str:
+    """Q16's row of an income answer: "none", a band, "dk" or "dnc" (said to have income but
+    no amount given: not collected)."""
+    if any_income == "no":
+        return "none"
+    if any_income != "yes":
+        return hud_row(any_income)
+    dollars = hud.amount_of(amount)
+    if dollars is None:
+        return HUD_DNC[0]
+    if dollars <= 0:
+        return "none"
+    for code, _label, most in HUD_INCOME_BANDS:
+        if most is None or dollars <= most:
+            return code
+    raise AssertionError("the last band holds every amount")
+
+
+def hud_conditions(answers: dict[str, Any]) -> set[str]:
+    """Q13a1's rows a person is counted in: alcohol and drug use together are "both"."""
+    if answers.get("conditions_any") != "yes":
+        return set()
+    given = set(answers.get("conditions") or [])
+    if {"alcohol", "drug"} <= given:
+        given = (given - {"alcohol", "drug"}) | {"both"}
+    return given
+
+
+def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
+    """The APR questions counted from HUD's entry and exit answers, for everyone counted (entry
+    answers) and the leavers (exit answers), each person's answers read in one decryption."""
+    given = dict(read_hud_answers(cases.ids, period))
+    people = [(c, given.get(c.pk) or hud.blank()) for c in cases]
+    leavers = [(c, a) for c, a in people if c.left]
+    served = (SERVED[0], "Total")
+    left = ("q5a:leavers", "Total")
+    yes_no = ("yes", "no")
+    when = {v for v, _l in HUD_DV_WHEN}
+
+    def living(key: str, title: str, code: str, values: list[str], total: tuple[str, str]):
+        known = {v for _g, _w, items in hud.LIVING_GROUPS for v, _l in items}
+        known |= {v for v, _l in hud.EXIT_OTHER} if key == "q23c" else set()
+        counts = Counter(hud_row(v, known) for v in values)
+        rows: list[Row] = []
+        subtotals = []
+        for group, _words, items in hud.LIVING_GROUPS:
+            cells = [b.grid.cell(f"{key}:{v}", counts.get(v, 0)) for v, _l in items]
+            rows += [
+                Row(HUD_LIVING_LABELS[v], [c]) for (v, _l), c in zip(items, cells, strict=True)
+            ]
+            sub = b.grid.cell(f"{key}:{group}", sum(b.grid.values[c] for c in cells))
+            b.grid.sum(sub, cells)
+            rows.append(Row(f"Subtotal - {HUD_LIVING_GROUP_LABELS[group]}", [sub]))
+            subtotals.append(sub)
+        others = [v for v, _l in hud.EXIT_OTHER] if key == "q23c" else []
+        rest = [(v, HUD_LIVING_LABELS[v]) for v in others] + [HUD_DK, HUD_DNC]
+        cells = [b.grid.cell(f"{key}:{v}", counts.get(v, 0)) for v, _l in rest]
+        rows += [Row(label, [c]) for (_v, label), c in zip(rest, cells, strict=True)]
+        t = b.grid.cell(total[0], len(values))
+        b.grid.sum(t, [*subtotals, *cells])
+        rows.append(Row(total[1], [t]))
+        b.sections.append(Section(title, ["Total"], rows, code=code))
+        step()
+
+    living("q15", "Q15: Living Situation", "Q15", [a["prior_living"] for _c, a in people], served)
+    b.breakdown(
+        "q14a",
+        "Q14a: Domestic Violence History",
+        HUD_YES_NO,
+        Counter(hud_row(a["dv_history"], yes_no) for _c, a in people),
+        total=served,
+        column="Total",
+        code="Q14a",
+    )
+    survivors = [a for _c, a in people if a["dv_history"] == "yes"]
+    b.crosstab(
+        "q14b",
+        "Q14b: Persons Fleeing Domestic Violence",
+        HUD_DV_WHEN,
+        HUD_YES_NO,
+        Counter((hud_row(a["dv_when"], when), hud_row(a["dv_fleeing"], yes_no)) for a in survivors),
+        total_key="q14a:yes",
+        code="Q14b",
+        note=_("Rows: when the most recent experience occurred; columns: currently fleeing."),
+    )
+    living(
+        "q23c",
+        "Q23c: Exit Destination",
+        "Q23c",
+        [a["destination"] for _c, a in leavers],
+        left,
+    )
+    bands = [
+        ("none", "No income"),
+        *((code, label) for code, label, _most in HUD_INCOME_BANDS),
+        HUD_DK,
+        HUD_DNC,
+    ]
+    _hud_columns(
+        b,
+        "q16",
+        "Q16: Cash Income - Ranges",
+        "Q16",
+        bands,
+        [
+            (
+                "start",
+                "Income at Start",
+                Counter(hud_income_band(a["income_any"], a["income_amount"]) for _c, a in people),
+                served,
+            ),
+            (
+                "exit",
+                "Income at Exit for Leavers",
+                Counter(
+                    hud_income_band(a["exit_income_any"], a["exit_income_amount"])
+                    for _c, a in leavers
+                ),
+                left,
+            ),
+        ],
+    )
+
+    def sources(answers: Iterable[dict[str, Any]], any_key: str, key: str) -> Counter[str]:
+        return Counter(s for a in answers if a[any_key] == "yes" for s in set(a[key] or []))
+
+    _hud_columns(
+        b,
+        "q17",
+        "Q17: Cash Income - Sources",
+        "Q17",
+        list(HUD_INCOME_SOURCES.items()),
+        [
+            (
+                "start",
+                "Income at Start",
+                sources((a for _c, a in people), "income_any", "income_sources"),
+                None,
+            ),
+            (
+                "exit",
+                "Income at Exit for Leavers",
+                sources((a for _c, a in leavers), "exit_income_any", "exit_income_sources"),
+                None,
+            ),
+        ],
+        note=_("One person may have several sources, so there is no total."),
+    )
+    _hud_columns(
+        b,
+        "q20a",
+        "Q20a: Type of Non-Cash Benefit Sources",
+        "Q20a",
+        list(HUD_BENEFITS.items()),
+        [
+            (
+                "start",
+                "Benefit at Start",
+                sources((a for _c, a in people), "benefits_any", "benefits_sources"),
+                None,
+            )
+        ],
+        note=_("One person may have several benefits, so there is no total."),
+    )
+    insured: Counter[str] = Counter()
+    covered: Counter[str] = Counter()
+    for _c, a in people:
+        answer = a["insurance_any"]
+        if answer == "yes":
+            insured.update(set(a["insurance_sources"] or []))
+            n = len(set(a["insurance_sources"] or []))
+            covered["one" if n == 1 else "more" if n > 1 else "unlisted"] += 1
+        else:
+            covered["none" if answer == "no" else hud_row(answer)] += 1
+    _hud_columns(
+        b,
+        "q21",
+        "Q21: Health Insurance",
+        "Q21",
+        list(HUD_INSURANCE.items()),
+        [("start", "At Start", insured, None)],
+    )
+    # The people by how many sources cover them: a partition of everyone counted, tied to the
+    # total through an unpublished cell (said to be insured, no source ticked).
+    partition = [
+        ("none", "No Health Insurance"),
+        HUD_DK,
+        HUD_DNC,
+        ("one", "1 Source of Health Insurance"),
+        ("more", "More than 1 Source of Health Insurance"),
+    ]
+    cells = [b.grid.cell(f"q21:{v}:start", covered.get(v, 0)) for v, _l in partition]
+    unlisted = b.grid.cell("q21:unlisted:start", covered.get("unlisted", 0))
+    b.atoms.add(unlisted)
+    b.grid.sum(b.grid.cell(SERVED[0], len(people)), [*cells, unlisted])
+    b.sections[-1].rows += [
+        Row(label, [c]) for (_v, label), c in zip(partition, cells, strict=True)
+    ]
+    _hud_columns(
+        b,
+        "q13a1",
+        "Q13a1: Physical and Mental Health Conditions at Start",
+        "Q13a1",
+        HUD_CONDITIONS,
+        [
+            (
+                "total",
+                "Total Persons",
+                Counter(c for _p, a in people for c in hud_conditions(a)),
+                None,
+            )
+        ],
+        note=_("One person may have several conditions, so there is no total."),
+    )
+
+
+def _hud_columns(
+    b: Builder,
+    key: str,
+    title: str,
+    code: str,
+    rows: Sequence[tuple[str, str]],
+    columns: Sequence[tuple[str, str, Counter[str], tuple[str, str] | None]],
+    note: str = "",
+) -> None:
+    """One section of several columns of counts by ``rows``: each column ``(key, name, counts,
+    total)`` adds up to its ``total`` (key, label) cell when it has one (then every column must
+    have one)."""
+    g = b.grid
+    matrix = [
+        [g.cell(f"{key}:{r}:{c}", counts.get(r, 0)) for r, _l in rows]
+        for c, _n, counts, _t in columns
+    ]
+    out = [Row(label, [col[i] for col in matrix]) for i, (_r, label) in enumerate(rows)]
+    totals = [t for _c, _n, _counts, t in columns]
+    if all(totals):
+        cells = []
+        for col, (_c, _n, _counts, total) in zip(matrix, columns, strict=True):
+            assert total is not None
+            t = g.cell(total[0], sum(g.values[c] for c in col))
+            g.sum(t, col)
+            cells.append(t)
+        first = totals[0]
+        assert first is not None
+        out.append(Row(first[1], cells))
+    b.sections.append(
+        Section(
+            title,
+            [name for _c, name, _counts, _t in columns],
+            out,
+            code=code,
+            note=note,
+            has_total=all(totals),
+        )
+    )
+    step()
 
 
 BANDS = [

@@ -7,6 +7,7 @@ import datetime as dt
 
 from django.urls import reverse
 
+from caseflow.cases.models import Episode, FieldSetting, IntakeField
 from caseflow.partners.models import MeetingReferral, ServiceReferral
 from tests.matrix.base import NOT_ALLOWED, Row, casework, expect
 
@@ -30,6 +31,15 @@ def _meeting_url(name):
         return reverse(name, args=[case.public_id, _meeting(cast, case).public_id])
 
     return build
+
+
+def _hud_url(cast, case):
+    """The HUD page of a case whose agency asks HUD's questions (hidden until it shows them)."""
+    FieldSetting.objects.get_or_create(
+        agency_id=case.agency_id, field=IntakeField.HUD_ANSWERS, defaults={"hidden": False}
+    )
+    Episode.objects.get_or_create(case=case, number=1, defaults={"opened_at": case.opened_at})
+    return reverse("partners:hud_answers", args=[case.public_id])
 
 
 def _referral_url(cast, case):
@@ -66,5 +76,7 @@ ROWS: dict[str, Row] = {
     "partners:referral_new": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
     "partners:referral": Row(GET=casework(200, 200), POST=casework(200, 200), url=_referral_url),
     "partners:demographics": Row(GET=casework(200, 200), POST=casework(200, 200), kwargs="case"),
+    # An empty POST re-renders the form with its errors.
+    "partners:hud_answers": Row(GET=casework(200, 200), POST=casework(200, 200), url=_hud_url),
     "partners:settings": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
 }

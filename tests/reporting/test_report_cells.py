@@ -578,7 +578,12 @@ def test_every_cell_of_each_report(population, slug):
     report = reports.release(slug, population, CASES[slug])
     shown = _printed(report)
     assert shown == EXPECTED[slug]
-    # The CSV prints exactly what the preview shows, section by section in the report's order.
+    assert_csv_prints(report, shown)
+
+
+def assert_csv_prints(report: reports.FunderReport, shown: dict) -> None:
+    """The CSV prints exactly what the preview shows, section by section in the report's
+    order."""
     csv = [row for row in report.csv_rows() if len(row) > 1 and row[0]]
     printed = [
         [label, *(t if not t.startswith("*") else "*" for t in texts.split(" "))]

@@ -253,3 +253,12 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     assert value(year, "beds:beds") >= 5
     shown = {s.title: [year.shown(r.cells[0]).text for r in s.rows] for s in year.sections}
     assert shown["Bed count"] != ["*"]
+    # HUD's entry and exit questions, from the survivors' answers: figures, not only "*".
+    hud_year = reports.release("hud", agency, reports.periods("federal_year", today)[0])
+    codes = [s.code for s in hud_year.sections]
+    assert codes[4:] == ["Q15", "Q14a", "Q14b", "Q23c", "Q16", "Q17", "Q20a", "Q21", "Q13a1"]
+    for key in ("q14a:yes", "q15:temporary", "q23c:permanent", "q17:earned:start"):
+        assert value(hud_year, key) >= 5, key
+        assert hud_year.shown(hud_year.grid.keys[key]).value is not None, key
+    assert value(hud_year, "q21:medicaid:start") >= 5
+    assert value(hud_year, "q13a1:mental_health:total") > 0

@@ -467,6 +467,7 @@ _OBJECTS = {
     "fieldsetting": _("field setting"),
     "followup": _("follow-up"),
     "goal": _("goal"),
+    "hudanswers": _("HUD entry and exit answers"),
     "incident": _("incident"),
     "languagesetting": _("language setting"),
     "legalhold": _("legal hold"),

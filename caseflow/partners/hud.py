@@ -1,0 +1,305 @@
+"""The HUD entry and exit answers of an episode of support: the HMIS data elements the HUD
+APR/CAPER counts (HMIS Data Standards, FY 2024), each stored as a code of caseflow's own and
+shown in words.
+
+Every question may also be answered "Client doesn't know", "Client prefers not to answer" or
+"Data not collected", as HUD's are. A question with several answers (sources of income,
+benefits, health insurance, conditions) follows a yes/no question ("any income?") and holds a
+list of codes. A monthly amount is kept as the text of a decimal number of dollars ("1250.00").
+
+The APR's groupings (prior living situation and exit destination: homeless, institutional,
+temporary, permanent) are given here beside the answers they group, so a report and the form read
+one list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+DONT_KNOW = "dont_know"
+PREFERS_NOT = "prefers_not"
+NOT_COLLECTED = "not_collected"
+#: The three answers every question has, as HUD's do.
+UNKNOWN: list[tuple[str, Any]] = [
+    (DONT_KNOW, _("Client doesn't know")),
+    (PREFERS_NOT, _("Client prefers not to answer")),
+    (NOT_COLLECTED, _("Data not collected")),
+]
+
+YES_NO: list[tuple[str, Any]] = [("yes", _("Yes")), ("no", _("No"))]
+
+#: Living situations (3.917 at entry, 3.12 at exit), by the APR's groups (Q15, Q23c).
+LIVING_GROUPS: list[tuple[str, Any, list[tuple[str, Any]]]] = [
+    (
+        "homeless",
+        _("Homeless situations"),
+        [
+            (
+                "place_not_meant",
+                _("Place not meant for habitation (a vehicle, a station, outside)"),
+            ),
+            (
+                "emergency_shelter",
+                _(
+                    "Emergency shelter, a hotel or motel paid for with a shelter voucher, "
+                    "or a host home shelter"
+                ),
+            ),
+            ("safe_haven", _("Safe Haven")),
+        ],
+    ),
+    (
+        "institutional",
+        _("Institutional situations"),
+        [
+            ("foster_care", _("Foster care home or foster care group home")),
+            ("hospital", _("Hospital or other residential non-psychiatric medical facility")),
+            ("jail", _("Jail, prison or juvenile detention facility")),
+            ("long_term_care", _("Long-term care facility or nursing home")),
+            ("psychiatric", _("Psychiatric hospital or other psychiatric facility")),
+            ("substance_treatment", _("Substance use treatment facility or detox center")),
+        ],
+    ),
+    (
+        "temporary",
+        _("Temporary situations"),
+        [
+            ("transitional", _("Transitional housing for people who were homeless")),
+            ("halfway_house", _("Residential project or halfway house with no homeless criteria")),
+            ("hotel_no_voucher", _("Hotel or motel paid for without a shelter voucher")),
+            ("host_home", _("Host home (non-crisis)")),
+            ("family_temporary", _("Staying with family, for a while")),
+            ("friends_temporary", _("Staying with friends, for a while")),
+            ("hopwa_th", _("Moved from one HOPWA funded project to HOPWA transitional housing")),
+        ],
+    ),
+    (
+        "permanent",
+        _("Permanent situations"),
+        [
+            ("family_permanent", _("Staying with family, to stay")),
+            ("friends_permanent", _("Staying with friends, to stay")),
+            ("hopwa_ph", _("Moved from one HOPWA funded project to HOPWA permanent housing")),
+            ("rental_no_subsidy", _("Renting, with no ongoing housing subsidy")),
+            ("rental_subsidy", _("Renting, with an ongoing housing subsidy")),
+            ("owned_subsidy", _("Own home, with an ongoing housing subsidy")),
+            ("owned_no_subsidy", _("Own home, with no ongoing housing subsidy")),
+        ],
+    ),
+]
+#: Destinations at exit only (3.12's "other" situations).
+EXIT_OTHER: list[tuple[str, Any]] = [
+    ("no_exit_interview", _("No exit interview completed")),
+    ("other", _("Other")),
+    ("deceased", _("Deceased")),
+]
+LIVING: list[tuple[str, Any]] = [item for _g, _l, items in LIVING_GROUPS for item in items]
+
+PRIOR_LENGTH: list[tuple[str, Any]] = [
+    ("one_night", _("One night or less")),
+    ("two_to_six_nights", _("Two to six nights")),
+    ("week_to_month", _("One week or more, but less than a month")),
+    ("month_to_90_days", _("One month or more, but less than 90 days")),
+    ("90_days_to_year", _("90 days or more, but less than a year")),
+    ("year_or_more", _("One year or longer")),
+]
+
+DV_WHEN: list[tuple[str, Any]] = [
+    ("within_3_months", _("Within the past three months")),
+    ("3_to_6_months", _("Three to six months ago")),
+    ("6_to_12_months", _("Six months to a year ago")),
+    ("over_a_year", _("More than a year ago")),
+]
+
+INCOME_SOURCES: list[tuple[str, Any]] = [
+    ("earned", _("Earned income (from work)")),
+    ("unemployment", _("Unemployment insurance")),
+    ("ssi", _("Supplemental Security Income (SSI)")),
+    ("ssdi", _("Social Security Disability Insurance (SSDI)")),
+    ("va_disability_service", _("VA service-connected disability compensation")),
+    ("va_disability_non_service", _("VA non-service-connected disability pension")),
+    ("private_disability", _("Private disability insurance")),
+    ("workers_comp", _("Worker's compensation")),
+    ("tanf", _("Temporary Assistance for Needy Families (TANF)")),
+    ("general_assistance", _("General assistance")),
+    ("retirement_ss", _("Retirement income from Social Security")),
+    ("pension", _("Pension or retirement income from a former job")),
+    ("child_support", _("Child support")),
+    ("alimony", _("Alimony and other spousal support")),
+    ("other", _("Other source")),
+]
+
+BENEFIT_SOURCES: list[tuple[str, Any]] = [
+    ("snap", _("Supplemental Nutrition Assistance Program (SNAP)")),
+    ("wic", _("Special Supplemental Nutrition Program for Women, Infants and Children (WIC)")),
+    ("tanf_child_care", _("TANF child care services")),
+    ("tanf_transportation", _("TANF transportation services")),
+    ("tanf_other", _("Other TANF-funded services")),
+    ("other", _("Other source")),
+]
+
+INSURANCE_SOURCES: list[tuple[str, Any]] = [
+    ("medicaid", _("Medicaid")),
+    ("medicare", _("Medicare")),
+    ("schip", _("State Children's Health Insurance Program")),
+    ("va", _("Veterans' health care (VHA)")),
+    ("employer", _("Employer-provided health insurance")),
+    ("cobra", _("Health insurance through COBRA")),
+    ("private", _("Private pay health insurance")),
+    ("state", _("State health insurance for adults")),
+    ("indian_health", _("Indian Health Service program")),
+    ("other", _("Other source")),
+]
+
+CONDITIONS: list[tuple[str, Any]] = [
+    ("mental_health", _("Mental health disorder")),
+    ("alcohol", _("Alcohol use disorder")),
+    ("drug", _("Drug use disorder")),
+    ("chronic_health", _("Chronic health condition")),
+    ("hiv_aids", _("HIV/AIDS")),
+    ("developmental", _("Developmental disability")),
+    ("physical", _("Physical disability")),
+]
+
+ENTRY = "entry"
+EXIT = "exit"
+
+
+@dataclass(frozen=True)
+class Element:
+    """One question: ``kind`` is "choice" (one of ``choices`` or an unknown answer), "many" (a
+    list of ``choices``, asked when ``after`` is "yes") or "amount" (dollars a month)."""
+
+    name: str
+    label: Any
+    stage: str
+    kind: str
+    choices: tuple[tuple[str, Any], ...] = ()
+    after: str = ""
+
+    def answers(self) -> list[tuple[str, Any]]:
+        """The answers offered (a "choice" question's unknowns among them)."""
+        if self.kind == "choice":
+            return [*self.choices, *UNKNOWN]
+        return list(self.choices)
+
+
+def _choice(name: str, label: Any, stage: str, choices: list[tuple[str, Any]]) -> Element:
+    return Element(name, label, stage, "choice", tuple(choices))
+
+
+ELEMENTS: tuple[Element, ...] = (
+    _choice("prior_living", _("Where they stayed before (prior living situation)"), ENTRY, LIVING),
+    _choice("prior_length", _("How long they stayed there"), ENTRY, PRIOR_LENGTH),
+    _choice("dv_history", _("Has experienced domestic violence"), ENTRY, YES_NO),
+    _choice("dv_when", _("When it last happened"), ENTRY, DV_WHEN),
+    _choice("dv_fleeing", _("Currently fleeing"), ENTRY, YES_NO),
+    _choice("income_any", _("Income from any source"), ENTRY, YES_NO),
+    Element("income_amount", _("Total monthly income (dollars)"), ENTRY, "amount"),
+    Element(
+        "income_sources",
+        _("Sources of income"),
+        ENTRY,
+        "many",
+        tuple(INCOME_SOURCES),
+        after="income_any",
+    ),
+    _choice("benefits_any", _("Non-cash benefits from any source"), ENTRY, YES_NO),
+    Element(
+        "benefits_sources",
+        _("Non-cash benefits"),
+        ENTRY,
+        "many",
+        tuple(BENEFIT_SOURCES),
+        after="benefits_any",
+    ),
+    _choice("insurance_any", _("Covered by health insurance"), ENTRY, YES_NO),
+    Element(
+        "insurance_sources",
+        _("Health insurance"),
+        ENTRY,
+        "many",
+        tuple(INSURANCE_SOURCES),
+        after="insurance_any",
+    ),
+    _choice("conditions_any", _("Has a disabling condition"), ENTRY, YES_NO),
+    Element(
+        "conditions", _("Conditions"), ENTRY, "many", tuple(CONDITIONS), after="conditions_any"
+    ),
+    _choice("destination", _("Where they went (destination)"), EXIT, [*LIVING, *EXIT_OTHER]),
+    _choice("exit_income_any", _("Income from any source at exit"), EXIT, YES_NO),
+    Element("exit_income_amount", _("Total monthly income at exit (dollars)"), EXIT, "amount"),
+    Element(
+        "exit_income_sources",
+        _("Sources of income at exit"),
+        EXIT,
+        "many",
+        tuple(INCOME_SOURCES),
+        after="exit_income_any",
+    ),
+)
+BY_NAME: dict[str, Element] = {e.name: e for e in ELEMENTS}
+
+#: The largest monthly amount kept (a typing slip beyond it is refused).
+AMOUNT_MAX = Decimal("1000000")
+
+
+def blank() -> dict[str, Any]:
+    """Answers never given: "data not collected", no sources, no amount."""
+    empty = {"choice": NOT_COLLECTED, "many": [], "amount": ""}
+    return {e.name: empty[e.kind] for e in ELEMENTS}
+
+
+def amount_of(text: str | None) -> Decimal | None:
+    """A stored amount as a number (None when none was given or it cannot be read)."""
+    if not text:
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() and value >= 0 else None
+
+
+def problems(values: dict[str, Any]) -> list[str]:
+    """What is wrong with ``values`` (complete answers, as :func:`blank`), in words."""
+    out = []
+    for element in ELEMENTS:
+        value = values.get(element.name)
+        if element.kind == "choice":
+            if value not in dict(element.answers()):
+                out.append(str(_("Choose one of the answers offered.")))
+        elif element.kind == "many":
+            if not isinstance(value, list) or not set(value) <= set(dict(element.choices)):
+                out.append(str(_("Choose among the answers offered.")))
+            elif value and values.get(element.after) != "yes":
+                out.append(
+                    str(_("%(question)s: tick these only when the answer above is yes."))
+                    % {"question": element.label}
+                )
+        elif value:
+            amount = amount_of(value)
+            if amount is None or amount > AMOUNT_MAX:
+                out.append(str(_("Give the monthly amount as a number of dollars.")))
+    return out
+
+
+def shown(values: dict[str, Any]) -> list[tuple[str, str]]:
+    """Each question and its answer in words."""
+    out = []
+    for element in ELEMENTS:
+        value = values.get(element.name)
+        if element.kind == "choice":
+            words = str(dict(element.answers()).get(str(value), UNKNOWN[2][1]))
+        elif element.kind == "many":
+            labels = dict(element.choices)
+            words = ", ".join(str(labels[v]) for v in value or [] if v in labels) or "—"
+        else:
+            amount = amount_of(value)
+            words = f"${amount:,.2f}" if amount is not None else "—"
+        out.append((str(element.label), words))
+    return out

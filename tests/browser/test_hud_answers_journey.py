@@ -1,0 +1,63 @@
+"""HUD's entry questions at 375 px: the agency admin shows the section, and an advocate records
+a survivor's answers at entry from the case page, a bad amount refused with a form error first."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from caseflow.cases.models import Episode, IntakeField
+from caseflow.confidentiality.services import field_settings_save
+from caseflow.partners.models import HudAnswers
+from tests import factories as f
+from tests.browser.conftest import PHONE, looks_right, sign_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def test_an_advocate_records_the_entry_answers(new_tab, live_server, cast):
+    case = cast.case
+    Episode.objects.get_or_create(case=case, number=1, defaults={"opened_at": case.opened_at})
+    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
+
+    tab = new_tab(viewport=PHONE)
+    page = tab.page
+    sign_in(page, live_server, "assigned", f.PASSWORD)
+    tab.goto(f"/cases/{case.public_id}/")
+    page.get_by_role("region", name="Other agencies").get_by_role(
+        "link", name="HUD entry and exit"
+    ).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("HUD entry and exit")
+    looks_right(tab, PHONE["width"], "hud-answers")
+
+    page.get_by_label("Where they stayed before (prior living situation)").select_option(
+        "family_temporary"
+    )
+    page.get_by_label("How long they stayed there").select_option("week_to_month")
+    page.get_by_label("Has experienced domestic violence").select_option("yes")
+    page.get_by_label("When it last happened").select_option("within_3_months")
+    page.get_by_label("Currently fleeing").select_option("yes")
+    # Two questions begin "Income from any source" (at entry, and at exit).
+    page.locator("#id_income_any").select_option("yes")
+    page.get_by_label("Total monthly income (dollars)").fill("-40")
+    page.get_by_role("group", name="Sources of income", exact=True).get_by_label(
+        "Earned income (from work)"
+    ).check()
+    page.get_by_label("Covered by health insurance").select_option("yes")
+    page.get_by_role("group", name="Health insurance").get_by_label("Medicaid").check()
+    page.get_by_role("button", name="Save the answers").click()
+    # A negative amount is a form error; everything else typed is kept.
+    expect(page.locator(".invalid-feedback, .errorlist").first).to_be_visible()
+    looks_right(tab, PHONE["width"], "hud-answers-error")
+    assert not HudAnswers.objects.exists()
+    page.get_by_label("Total monthly income (dollars)").fill("1250")
+    page.get_by_role("button", name="Save the answers").click()
+    expect(page.get_by_role("status")).to_have_text("Answers saved.")
+
+    row = HudAnswers.objects.get(case=case)
+    row.case = case
+    assert row.answers["prior_living"] == "family_temporary"
+    assert row.answers["income_amount"] == "1250.00"
+    assert row.answers["income_sources"] == ["earned"]
+    assert row.answers["insurance_sources"] == ["medicaid"]
+    assert row.answers["destination"] == "not_collected"

@@ -1,0 +1,222 @@
+"""HUD's entry and exit answers of an episode of support: hidden until the agency shows the
+section (a hidden section refuses what is posted), saved encrypted with the case key in one
+token, audited, shown in words, and refused with a form error for bad input."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.db import connection
+from django.urls import reverse
+
+from caseflow.audit.models import AuditEvent
+from caseflow.cases.fields import agency_field_config
+from caseflow.cases.models import Episode, IntakeField
+from caseflow.confidentiality import narratives
+from caseflow.confidentiality import services as purges
+from caseflow.confidentiality.models import PurgeProposal, PurgeScope
+from caseflow.confidentiality.services import field_settings_save
+from caseflow.partners import hud, services
+from caseflow.partners.models import HudAnswers
+from tests.confidentiality.helpers import close, fresh
+
+pytestmark = pytest.mark.django_db
+
+HUD = IntakeField.HUD_ANSWERS
+
+
+@pytest.fixture
+def episode(cast):
+    return Episode.objects.create(case=cast.case, number=1, opened_at=cast.case.opened_at)
+
+
+@pytest.fixture
+def shown(cast):
+    field_settings_save(actor=cast.agency_admin, values={HUD: (False, "")})
+
+
+def _url(cast):
+    return reverse("partners:hud_answers", args=[cast.case.public_id])
+
+
+def _data(**answers):
+    """A complete post: every question "data not collected" unless given."""
+    data = {"version": 0, **{k: v for k, v in hud.blank().items() if v}}
+    data.update(answers)
+    return data
+
+
+def test_every_question_offers_hud_unknown_answers():
+    choices = [e for e in hud.ELEMENTS if e.kind == "choice"]
+    assert len(choices) == 11
+    for element in choices:
+        codes = [code for code, _label in element.answers()]
+        assert codes[-3:] == [hud.DONT_KNOW, hud.PREFERS_NOT, hud.NOT_COLLECTED]
+    assert [e.after for e in hud.ELEMENTS if e.kind == "many"] == [
+        "income_any",
+        "benefits_any",
+        "insurance_any",
+        "conditions_any",
+        "exit_income_any",
+    ]
+
+
+def test_the_section_is_hidden_until_the_agency_shows_it(cast, login, episode):
+    assert agency_field_config(cast.agency.pk)[HUD]["hidden"] is True
+    client = login(cast.assigned)
+    assert client.get(_url(cast)).status_code == 404
+    case_page = client.get(reverse("cases:detail", args=[cast.case.public_id])).content.decode()
+    assert _url(cast) not in case_page
+    # Posted values are refused, by the page and by the service.
+    assert client.post(_url(cast), _data(prior_living="safe_haven")).status_code == 404
+    with pytest.raises(PermissionDenied):
+        services.hud_answers_save(
+            actor=cast.assigned, case=cast.case, values={"dv_history": "yes"}, expected_version=0
+        )
+    assert not HudAnswers.objects.exists()
+    # Shown: the case page links to it.
+    field_settings_save(actor=cast.agency_admin, values={HUD: (False, "")})
+    case_page = client.get(reverse("cases:detail", args=[cast.case.public_id])).content.decode()
+    assert _url(cast) in case_page
+    assert client.get(_url(cast)).status_code == 200
+    # Another agency's setting is its own.
+    assert agency_field_config(cast.other_agency_team.agency_id)[HUD]["hidden"] is True
+
+
+def test_an_advocate_records_the_answers_sealed_and_audited(cast, login, episode, shown):
+    client = login(cast.assigned)
+    page = client.get(_url(cast))
+    assert page.status_code == 200
+    assert AuditEvent.objects.filter(action="hud_answers.view", case_id=cast.case.pk).count() == 1
+    response = client.post(
+        _url(cast),
+        _data(
+            prior_living="family_temporary",
+            prior_length="week_to_month",
+            dv_history="yes",
+            dv_when="within_3_months",
+            dv_fleeing="yes",
+            income_any="yes",
+            income_amount="1250.5",
+            income_sources=["earned", "child_support"],
+            insurance_any="yes",
+            insurance_sources=["medicaid"],
+        ),
+    )
+    assert response.status_code == 302
+    row = HudAnswers.objects.get(episode=episode)
+    row.case = cast.case
+    assert row.answers["prior_living"] == "family_temporary"
+    assert row.answers["income_amount"] == "1250.50"
+    assert row.answers["income_sources"] == ["earned", "child_support"]
+    assert row.answers["destination"] == hud.NOT_COLLECTED
+    assert row.version == 1
+    # One token, and no answer in the clear.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT answers FROM partners_hudanswers WHERE id = %s", [row.pk])
+        stored = cursor.fetchone()[0]
+    assert "family_temporary" not in stored and "1250" not in stored
+    event = AuditEvent.objects.get(action="hud_answers.save", case_id=cast.case.pk)
+    assert "family_temporary" not in str(event.detail)
+    assert "prior_living" in event.detail["changed"]
+    # Shown in words to a colleague who may only read it... and in the form to its advocate.
+    body = client.get(_url(cast)).content.decode()
+    assert "Staying with family, for a while" in body
+
+
+def test_a_supervisor_without_edit_reads_the_answers_in_words(cast, login, episode, shown):
+    services.hud_answers_save(
+        actor=cast.assigned,
+        case=cast.case,
+        values={"income_any": "yes", "income_amount": "900.00", "income_sources": ["ssi"]},
+        expected_version=0,
+    )
+    row = services.hud_answers_of(cast.case)
+    assert row is not None
+    words = dict(hud.shown(row.answers))
+    assert words["Total monthly income (dollars)"] == "$900.00"
+    assert words["Sources of income"] == "Supplemental Security Income (SSI)"
+    assert words["Where they went (destination)"] == "Data not collected"
+
+
+@pytest.mark.parametrize(
+    ("answers", "field"),
+    [
+        ({"income_any": "yes", "income_amount": "-20"}, "income_amount"),
+        ({"income_any": "yes", "income_amount": "12O0"}, "income_amount"),
+        ({"income_any": "yes", "income_amount": "twelve"}, "income_amount"),
+        ({"exit_income_any": "yes", "exit_income_amount": "1e400"}, "exit_income_amount"),
+        ({"income_any": "no", "income_sources": ["earned"]}, "income_sources"),
+        ({"prior_living": "castle"}, "prior_living"),
+        ({"benefits_any": "yes", "benefits_sources": ["gold"]}, "benefits_sources"),
+    ],
+)
+def test_bad_input_is_a_form_error(cast, login, episode, shown, answers, field):
+    client = login(cast.assigned)
+    response = client.post(_url(cast), _data(**answers))
+    assert response.status_code == 200
+    assert field in response.context["form"].errors
+    assert not HudAnswers.objects.exists()
+
+
+def test_the_service_refuses_codes_outside_the_lists(cast, episode, shown):
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError):
+        services.hud_answers_save(
+            actor=cast.assigned,
+            case=cast.case,
+            values={"income_amount": "-5"},
+            expected_version=0,
+        )
+    with pytest.raises(ValidationError):
+        services.hud_answers_save(
+            actor=cast.assigned, case=cast.case, values={"dv_when": "never"}, expected_version=0
+        )
+    # A stale save is refused.
+    services.hud_answers_save(
+        actor=cast.assigned, case=cast.case, values={"dv_history": "no"}, expected_version=0
+    )
+    with pytest.raises(ValidationError):
+        services.hud_answers_save(
+            actor=cast.assigned, case=cast.case, values={"dv_history": "yes"}, expected_version=0
+        )
+
+
+def _saved(cast, years: int) -> HudAnswers:
+    """Answers of a case closed ``years`` ago (past its narratives' or its record's time)."""
+    field_settings_save(actor=cast.agency_admin, values={HUD: (False, "")})
+    case = close(cast.case, years)
+    Episode.objects.get_or_create(case=case, number=1, defaults={"opened_at": case.opened_at})
+    return services.hud_answers_save(
+        actor=cast.assigned,
+        case=case,
+        values={"prior_living": "safe_haven", "dv_history": "yes"},
+        expected_version=0,
+    )
+
+
+def _purge(cast, scope: str) -> None:
+    purges.purge_propose_due()
+    proposal = PurgeProposal.objects.get(case=cast.case, scope=scope, status="pending")
+    purges.purge_approve(actor=cast.supervisor, proposal_id=proposal.pk)
+    if scope == PurgeScope.WHOLE:
+        purges.purge_approve(actor=cast.agency_admin, proposal_id=proposal.pk)
+    purges.purge_execute(actor=cast.agency_admin, proposal_id=proposal.pk)
+
+
+def test_a_partial_purge_keeps_the_answers_the_reports_count(cast):
+    assert "answers" in HudAnswers.kept_encrypted_fields
+    assert HudAnswers not in narratives.narrative_fields()
+    assert HudAnswers in narratives.case_owned_models()
+    row = _saved(cast, 4)
+    _purge(cast, PurgeScope.NARRATIVES)
+    kept = HudAnswers.objects.get(pk=row.pk)
+    kept.case = fresh(cast.case)
+    assert kept.answers["prior_living"] == "safe_haven"
+
+
+def test_a_whole_record_purge_deletes_the_answers(cast):
+    _saved(cast, 8)
+    _purge(cast, PurgeScope.WHOLE)
+    assert not HudAnswers.objects.filter(case=cast.case).exists()

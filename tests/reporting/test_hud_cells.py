@@ -1,0 +1,429 @@
+"""Every cell of the HUD APR questions counted from HUD's entry and exit answers, against a
+population seeded here and counted by hand.
+
+Twenty survivors of one agency that asks HUD's questions, all referred in April 2026 (the
+federal year 2026): twelve leave in June (leavers), eight are still supported at the year's end
+(stayers); person 19 was never asked (no answers at all: "Data Not Collected" everywhere). Around
+them, answers that must not count: another agency's survivor, a survivor of this agency referred
+after the year, a later episode of support of person 0 (begun after the year), and the exit
+answers of a stayer. The release is the one given out (the year with FVPSA and its quarters), so
+"*" is where the year's suppression hides a count; why each is hidden is said beside it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+from unittest import mock
+
+import pytest
+import time_machine
+
+from caseflow.cases.models import Case, CaseStatus, Episode, EpisodeStatus, IntakeField, PartyRole
+from caseflow.confidentiality.services import field_settings_save
+from caseflow.partners import hud
+from caseflow.partners.models import HudAnswers
+from caseflow.reporting import reports
+from tests import factories as f
+from tests.reporting.test_report_cells import _printed, assert_csv_prints
+
+pytestmark = pytest.mark.django_db
+
+UTC = dt.UTC
+TODAY = dt.datetime(2026, 11, 15, 12, tzinfo=UTC)
+YEAR = reports.federal_year(2026)
+N = 20
+LEAVERS = 12
+DK, PNA, DNC = hud.DONT_KNOW, hud.PREFERS_NOT, hud.NOT_COLLECTED
+
+# One entry per person with answers (0 to 18).
+PRIOR = (
+    ["emergency_shelter"] * 5
+    + ["place_not_meant", "hospital"]
+    + ["family_temporary"] * 5
+    + ["hotel_no_voucher"]
+    + ["rental_no_subsidy"] * 5
+    + [PNA]
+)
+DV = ["yes"] * 16 + ["no", "no", DK]
+DV_WHEN = ["within_3_months"] * 8 + ["3_to_6_months"] * 5 + ["6_to_12_months"] * 2
+DV_WHEN += ["over_a_year"] + [DNC] * 3
+FLEEING = ["yes"] * 11 + ["no"] * 5 + [DNC] * 3
+INCOME: list[tuple[str, str, list[str]]] = [
+    ("yes", "900", ["earned"]),
+    ("yes", "900", ["earned", "child_support"]),
+    ("yes", "900", ["earned"]),
+    ("yes", "900", ["earned"]),
+    ("yes", "900", ["earned", "child_support"]),
+    ("yes", "1000.00", ["earned"]),  # the last dollar of "$501 - $1000"
+    ("yes", "1250", ["earned"]),
+    ("yes", "1250", ["earned"]),
+    ("yes", "2500", ["earned"]),
+    ("yes", "2500", ["earned"]),
+    ("yes", "120", ["ssi"]),
+    ("yes", "", ["tanf"]),  # income, amount not given: "Data Not Collected"
+    ("no", "", []),
+    ("no", "", []),
+    ("no", "", []),
+    ("no", "", []),
+    ("no", "", []),
+    (PNA, "", []),
+    (DNC, "", []),
+]
+# Leavers only (0 to 11); stayer 12's exit answers must not count.
+EXIT_INCOME: list[tuple[str, str, list[str]]] = [
+    *[("yes", "1100", ["earned"])] * 5,
+    *[("yes", "2100", ["earned"])] * 2,
+    ("yes", "300", ["unemployment"]),
+    ("no", "", []),
+    ("no", "", []),
+    (DNC, "", []),
+    (DK, "", []),
+]
+DESTINATION = ["rental_no_subsidy"] * 5 + ["family_permanent"] + ["family_temporary"] * 3
+DESTINATION += ["emergency_shelter", "no_exit_interview", DNC]
+BENEFITS = [["snap", "wic"]] * 3 + [["snap"]] * 6 + [[]] * 10
+INSURANCE: list[tuple[str, list[str]]] = [
+    *[("yes", ["medicaid"])] * 10,
+    *[("yes", ["medicaid", "private"])] * 2,
+    *[("yes", ["employer"])] * 2,
+    ("yes", []),  # insured, no source ticked: in no row of its own
+    ("no", []),
+    ("no", []),
+    (DK, []),
+    (DNC, []),
+]
+CONDITIONS: list[list[str]] = [
+    ["mental_health"],
+    ["mental_health", "chronic_health"],
+    ["mental_health"],
+    ["mental_health", "physical"],
+    ["mental_health"],
+    ["mental_health", "alcohol"],
+    ["alcohol", "drug"],  # counted once, as both
+    ["chronic_health"],
+] + [[]] * 11
+
+
+def _at(day: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(day).replace(hour=10, tzinfo=UTC)
+
+
+def _answers(n: int) -> dict[str, Any]:
+    income = INCOME[n]
+    exit_income = EXIT_INCOME[n] if n < LEAVERS else ("yes", "5000", ["earned"])
+    answers = hud.blank()
+    answers.update(
+        prior_living=PRIOR[n],
+        prior_length="week_to_month",
+        dv_history=DV[n],
+        dv_when=DV_WHEN[n],
+        dv_fleeing=FLEEING[n],
+        income_any=income[0],
+        income_amount=income[1],
+        income_sources=income[2],
+        benefits_any="yes" if BENEFITS[n] else "no",
+        benefits_sources=BENEFITS[n],
+        insurance_any=INSURANCE[n][0],
+        insurance_sources=INSURANCE[n][1],
+        conditions_any="yes" if CONDITIONS[n] else "no",
+        conditions=CONDITIONS[n],
+        destination=DESTINATION[n] if n < LEAVERS else "rental_subsidy",
+        exit_income_any=exit_income[0],
+        exit_income_amount=exit_income[1],
+        exit_income_sources=exit_income[2],
+    )
+    assert not hud.problems(answers)
+    return answers
+
+
+#: Answers nobody in the population gave: whoever counts them counted a record that must not.
+STRAY = {
+    **hud.blank(),
+    "prior_living": "jail",
+    "dv_history": "yes",
+    "dv_when": "over_a_year",
+    "dv_fleeing": PNA,
+    "income_any": "yes",
+    "income_amount": "1800",
+    "income_sources": ["pension"],
+    "benefits_any": "yes",
+    "benefits_sources": ["tanf_other"],
+    "insurance_any": "yes",
+    "insurance_sources": ["va"],
+    "conditions_any": "yes",
+    "conditions": ["hiv_aids"],
+    "destination": "jail",
+}
+
+
+def _record(case: Case, episode: Episode, answers: dict[str, Any]) -> None:
+    HudAnswers(case=case, episode=episode, answers=answers).save()
+
+
+@pytest.fixture
+def population(cast):
+    lists = (PRIOR, DV, DV_WHEN, FLEEING, INCOME, BENEFITS, INSURANCE, CONDITIONS)
+    assert {len(x) for x in lists} == {N - 1}
+    assert len(EXIT_INCOME) == len(DESTINATION) == LEAVERS
+    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
+    for n in range(N):
+        opened = _at(f"2026-04-{n + 1:02d}")
+        case = f.open_case(cast.team1, assignees=[cast.assigned], opened_at=opened)
+        f.add_party(case, PartyRole.SURVIVOR, full_name=f"Person {n}")
+        episode = Episode.objects.create(case=case, number=1, opened_at=opened)
+        if n < N - 1:
+            _record(case, episode, _answers(n))
+        if n < LEAVERS:
+            closed = _at(f"2026-06-{n + 1:02d}")
+            Episode.objects.filter(pk=episode.pk).update(
+                status=EpisodeStatus.CLOSED, closed_at=closed
+            )
+            Case.objects.filter(pk=case.pk).update(status=CaseStatus.CLOSED, closed_at=closed)
+        if n == 0:
+            # Support begun again after the year: its answers are the next year's.
+            later = Episode.objects.create(
+                case=case, number=2, status=EpisodeStatus.ACTIVE, opened_at=_at("2026-10-05")
+            )
+            _record(case, later, STRAY)
+    # Not counted: a survivor of this agency referred after the year, and another agency's.
+    late = f.open_case(cast.team1, assignees=[cast.assigned], opened_at=_at("2026-10-20"))
+    f.add_party(late, PartyRole.SURVIVOR, full_name="Late")
+    _record(late, Episode.objects.create(case=late, number=1, opened_at=late.opened_at), STRAY)
+    other = f.open_case(cast.other_agency_team, opened_at=_at("2026-04-03"))
+    f.add_party(other, PartyRole.SURVIVOR, full_name="Elsewhere")
+    _record(other, Episode.objects.create(case=other, number=1, opened_at=other.opened_at), STRAY)
+    return cast.agency.pk
+
+
+DK_ROW = "Client Doesn't Know/Prefers Not to Answer"
+DNC_ROW = "Data Not Collected"
+
+L = reports.HUD_LIVING_LABELS
+
+#: Every cell of the questions, as printed ("*" where hidden, with its true value after it).
+#: Why the hidden ones are hidden: a count from 1 to 4 always is; the others are complements,
+#: the smallest count left in a sum that would otherwise give a small one away (Q15: 6 homeless
+#: are 1 and 5, so the 5 hides with the 1; Q14b: 11 fleeing are 8 and 3 in the past six months;
+#: Q23c: 6 to permanent homes are 1 and 5). Q17, Q20a and Q13a1 have no total (one person may
+#: have several sources or conditions), so only their small counts hide. Q21's people by how many
+#: sources cover them add up to everyone with the one insured person who named no source, a cell
+#: never published.
+EXPECTED = {
+    "Q15": [
+        (L["place_not_meant"], "*1"),
+        (L["emergency_shelter"], "*5"),
+        ("Safe Haven", "0"),
+        ("Subtotal - Homeless Situations", "6"),
+        ("Foster care home or foster care group home", "0"),
+        (L["hospital"], "*1"),
+        ("Jail, prison or juvenile detention facility", "0"),
+        ("Long-term care facility or nursing home", "0"),
+        ("Psychiatric hospital or other psychiatric facility", "0"),
+        ("Substance abuse treatment facility or detox center", "0"),
+        ("Subtotal - Institutional Situations", "*1"),
+        (L["transitional"], "0"),
+        (L["halfway_house"], "0"),
+        ("Hotel or motel paid for without emergency shelter voucher", "*1"),
+        ("Host Home (non-crisis)", "0"),
+        ("Staying or living with family, temporary tenure", "*5"),
+        ("Staying or living with friends, temporary tenure", "0"),
+        ("Moved from one HOPWA funded project to HOPWA TH", "0"),
+        ("Subtotal - Temporary Situations", "6"),
+        ("Staying or living with family, permanent tenure", "0"),
+        ("Staying or living with friends, permanent tenure", "0"),
+        ("Moved from one HOPWA funded project to HOPWA PH", "0"),
+        ("Rental by client, no ongoing housing subsidy", "5"),
+        ("Rental by client, with ongoing housing subsidy", "0"),
+        ("Owned by client, with ongoing housing subsidy", "0"),
+        ("Owned by client, no ongoing housing subsidy", "0"),
+        ("Subtotal - Permanent Situations", "5"),
+        (DK_ROW, "*1"),
+        (DNC_ROW, "*1"),
+        ("Total", "20"),
+    ],
+    "Q14a": [
+        ("Yes", "16"),
+        ("No", "*2"),
+        (DK_ROW, "*1"),
+        (DNC_ROW, "*1"),
+        ("Total", "20"),
+    ],
+    "Q14b": [
+        ("Within the past three months", "*8 *0 0 0 8"),
+        ("Three to six months ago", "*3 *2 0 0 5"),
+        ("Six months to one year ago", "0 *2 0 0 *2"),
+        ("One year ago, or more", "0 *1 0 0 *1"),
+        (DK_ROW, "0 0 0 0 0"),
+        (DNC_ROW, "0 0 0 0 0"),
+        ("Total", "11 5 0 0 16"),
+    ],
+    "Q23c": [
+        (L["place_not_meant"], "0"),
+        (L["emergency_shelter"], "*1"),
+        ("Safe Haven", "0"),
+        ("Subtotal - Homeless Situations", "*1"),
+        ("Foster care home or foster care group home", "0"),
+        (L["hospital"], "0"),
+        ("Jail, prison or juvenile detention facility", "0"),
+        ("Long-term care facility or nursing home", "0"),
+        ("Psychiatric hospital or other psychiatric facility", "0"),
+        ("Substance abuse treatment facility or detox center", "0"),
+        ("Subtotal - Institutional Situations", "0"),
+        (L["transitional"], "0"),
+        (L["halfway_house"], "0"),
+        ("Hotel or motel paid for without emergency shelter voucher", "0"),
+        ("Host Home (non-crisis)", "0"),
+        ("Staying or living with family, temporary tenure", "*3"),
+        ("Staying or living with friends, temporary tenure", "0"),
+        ("Moved from one HOPWA funded project to HOPWA TH", "0"),
+        ("Subtotal - Temporary Situations", "*3"),
+        ("Staying or living with family, permanent tenure", "*1"),
+        ("Staying or living with friends, permanent tenure", "0"),
+        ("Moved from one HOPWA funded project to HOPWA PH", "0"),
+        ("Rental by client, no ongoing housing subsidy", "*5"),
+        ("Rental by client, with ongoing housing subsidy", "0"),
+        ("Owned by client, with ongoing housing subsidy", "0"),
+        ("Owned by client, no ongoing housing subsidy", "0"),
+        ("Subtotal - Permanent Situations", "6"),
+        ("No Exit Interview Completed", "*1"),
+        ("Other", "0"),
+        ("Deceased", "0"),
+        (DK_ROW, "0"),
+        (DNC_ROW, "*1"),
+        ("Total", "12"),
+    ],
+    "Q16": [
+        ("No income", "5 *2"),
+        ("$1 - $150", "*1 0"),
+        ("$151 - $250", "0 0"),
+        ("$251 - $500", "0 *1"),
+        ("$501 - $1000", "6 0"),
+        ("$1,001 - $1,500", "*2 5"),
+        ("$1,501 - $2,000", "0 0"),
+        ("$2,001+", "*2 *2"),
+        (DK_ROW, "*1 *1"),
+        (DNC_ROW, "*3 *1"),
+        ("Total", "20 12"),
+    ],
+    "Q17": [
+        ("Earned Income", "10 7"),
+        ("Unemployment Insurance", "0 *1"),
+        ("Supplemental Security Income (SSI)", "*1 0"),
+        ("Social Security Disability Insurance (SSDI)", "0 0"),
+        ("VA Service-Connected Disability Compensation", "0 0"),
+        ("VA Non-Service Connected Disability Pension", "0 0"),
+        ("Private Disability Insurance", "0 0"),
+        ("Worker's Compensation", "0 0"),
+        ("Temporary Assistance for Needy Families (TANF)", "*1 0"),
+        ("General Assistance (GA)", "0 0"),
+        ("Retirement Income from Social Security", "0 0"),
+        ("Pension or retirement income from a former job", "0 0"),
+        ("Child Support", "*2 0"),
+        ("Alimony and other spousal support", "0 0"),
+        ("Other Source", "0 0"),
+    ],
+    "Q20a": [
+        ("Supplemental Nutrition Assistance Program (SNAP) (Previously known as Food Stamps)", "9"),
+        ("Special Supplemental Nutrition Program for Women, Infants, and Children (WIC)", "*3"),
+        ("TANF Child Care Services", "0"),
+        ("TANF Transportation Services", "0"),
+        ("Other TANF-Funded Services", "0"),
+        ("Other Source", "0"),
+    ],
+    "Q21": [
+        ("Medicaid", "12"),
+        ("Medicare", "0"),
+        ("State Children's Health Insurance Program", "0"),
+        ("Veteran's Health Administration (VHA)", "0"),
+        ("Employer Provided Health Insurance", "*2"),
+        ("Health Insurance obtained through COBRA", "0"),
+        ("Private Pay Health Insurance", "*2"),
+        ("State Health Insurance for Adults", "0"),
+        ("Indian Health Services Program", "0"),
+        ("Other", "0"),
+        ("No Health Insurance", "*2"),
+        (DK_ROW, "*1"),
+        (DNC_ROW, "*2"),
+        ("1 Source of Health Insurance", "12"),
+        ("More than 1 Source of Health Insurance", "*2"),
+    ],
+    "Q13a1": [
+        ("Mental Health Disorder", "6"),
+        ("Alcohol Use Disorder", "*1"),
+        ("Drug Use Disorder", "0"),
+        ("Both Alcohol and Drug Use Disorders", "*1"),
+        ("Chronic Health Condition", "*2"),
+        ("HIV/AIDS", "0"),
+        ("Developmental Disability", "0"),
+        ("Physical Disability", "*1"),
+    ],
+}
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_every_cell_of_the_hud_questions(population):
+    report = reports.release("hud", population, YEAR)
+    shown = _printed(report)
+    assert {code: shown[code] for code in EXPECTED} == EXPECTED
+    # The questions follow the ones answered before, in this order, and the CSV prints the same.
+    assert list(shown) == ["Q5a", "Q11", "Q12", "Q22a1", *EXPECTED]
+    assert_csv_prints(report, shown)
+    # Q14b's people are Q14a's "Yes", Q23c's and Q16's leavers Q5a's: the same cells.
+    keys, sections = report.grid.keys, {s.code: s for s in report.sections}
+    assert sections["Q14b"].rows[-1].cells[-1] == keys["q14a:yes"]
+    assert sections["Q23c"].rows[-1].cells == [keys["q5a:leavers"]]
+    assert sections["Q16"].rows[-1].cells == [keys["served"], keys["q5a:leavers"]]
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_each_persons_answers_are_opened_once(population, cast):
+    """One decryption per person: every question reads the answers opened once."""
+    with (
+        mock.patch.object(reports, "read_hud_answers", wraps=reports.read_hud_answers) as reads,
+        mock.patch.object(reports, "unwrap_data_key", wraps=reports.unwrap_data_key) as unwraps,
+    ):
+        reports.release("hud", population, YEAR)
+    assert reads.call_count == 1
+    hud_unwraps = unwraps.call_count
+    with mock.patch.object(reports, "unwrap_data_key", wraps=reports.unwrap_data_key) as plain:
+        field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (True, "")})
+        reports.release("hud", population, YEAR)
+    # The 19 people with answers, once each, beyond what the other questions read.
+    assert hud_unwraps - plain.call_count == N - 1
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_an_agency_that_does_not_ask_gets_none_of_these_questions(population, cast):
+    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (True, "")})
+    report = reports.release("hud", population, YEAR)
+    assert [s.code for s in report.sections] == ["Q5a", "Q11", "Q12", "Q22a1"]
+
+
+@pytest.mark.parametrize(
+    ("any_income", "amount", "band"),
+    [
+        ("no", "", "none"),
+        ("yes", "0", "none"),
+        ("yes", "0.50", "150"),
+        ("yes", "150", "150"),
+        ("yes", "150.01", "250"),
+        ("yes", "2000", "2000"),
+        ("yes", "2000.01", "more"),
+        ("yes", "", "dnc"),
+        (DK, "", "dk"),
+        (PNA, "", "dk"),
+        (DNC, "", "dnc"),
+    ],
+)
+def test_income_bands_hold_their_last_dollar(any_income, amount, band):
+    assert reports.hud_income_band(any_income, amount) == band
+
+
+def test_an_answer_no_row_holds_is_not_collected_and_unknowns_are_one_row():
+    assert reports.hud_row("yes", ("yes", "no")) == "yes"
+    assert reports.hud_row(DK, ("yes", "no")) == reports.hud_row(PNA) == "dk"
+    assert reports.hud_row(DNC, ("yes", "no")) == "dnc"
+    # A code no row holds (one the lists no longer have) is counted, once, as not collected.
+    assert reports.hud_row("castle", ("yes", "no")) == "dnc"
+    assert reports.hud_row(None, ("yes", "no")) == "dnc"
