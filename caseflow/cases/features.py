@@ -111,6 +111,11 @@ The members
     features' order (transfers in, from another agency). Metadata only (no names, nothing
     encrypted), one query whatever the number of items, items oldest first and at most
     ``decisions.SHOWN``; the group is returned even when empty, under a ``kind`` of its own.
+``field_words``
+    :class:`FieldWords`: the words for the names of the fields or questions that a feature's
+    audit events of one area (the action's first part, ``"hud_answers"``) list under
+    ``detail["changed"]``, so that the audit pages name them in the reader's language instead of
+    showing the names caseflow stores.
 ``event_audiences``
     :class:`caseflow.lib.contributions.EventAudience`: ``(agency_id, kind) -> bool``, whether
     the agency has anyone subscribed to an event (:mod:`caseflow.outbox.events`). An event
@@ -137,7 +142,7 @@ layers ask. No lower layer imports ``cases``, and import-linter's contracts hold
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -239,6 +244,15 @@ class OccasionSource:
 
 
 @dataclass(frozen=True, eq=False)
+class FieldWords:
+    """The words for the field (or question) names an area's audit events list as changed."""
+
+    area: str
+    #: ``() -> {name: label}``, asked when an event is shown (labels are lazy).
+    words: Callable[[], Mapping[str, Any]]
+
+
+@dataclass(frozen=True, eq=False)
 class CaseFeature:
     name: str
     order: int
@@ -262,6 +276,7 @@ class CaseFeature:
     decisions: tuple[Callable[[Any], Group], ...] = ()
     handover: tuple[Handover, ...] = ()
     checkin_occasions: tuple[OccasionSource, ...] = ()
+    field_words: tuple[FieldWords, ...] = ()
 
 
 #: The registered features, by ``order``. Replaced (never changed in place) on each

@@ -5,8 +5,9 @@ accompaniment follow-up."""
 
 from __future__ import annotations
 
-from caseflow.cases.features import CaseFeature, PackRows, Panel
+from caseflow.cases.features import CaseFeature, FieldWords, PackRows, Panel
 from caseflow.court import calendar, packs, panels, timeline, today
+from caseflow.court.forms import HearingForm
 from caseflow.court.models import CourtFollowUpKind
 
 FEATURE = CaseFeature(
@@ -19,4 +20,7 @@ FEATURE = CaseFeature(
     calendar=calendar.SOURCES,
     pack_rows=(PackRows("court_orders", packs.hearing_rows),),
     followup_kinds=(CourtFollowUpKind,),
+    field_words=(
+        FieldWords("hearing", lambda: {n: f.label for n, f in HearingForm.base_fields.items()}),
+    ),
 )

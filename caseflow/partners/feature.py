@@ -4,9 +4,15 @@ queue."""
 
 from __future__ import annotations
 
-from caseflow.cases.features import CaseFeature, Panel
-from caseflow.partners import panels, timeline, today
-from caseflow.partners.models import PartnersFollowUpKind
+from caseflow.cases.features import CaseFeature, FieldWords, Panel
+from caseflow.partners import hud, panels, timeline, today
+from caseflow.partners.forms import MeetingUpdateForm, PartnerSettingsForm
+from caseflow.partners.models import QUESTIONS, PartnersFollowUpKind
+
+
+def _labels(form) -> dict:
+    return {name: field.label for name, field in form.base_fields.items()}
+
 
 FEATURE = CaseFeature(
     name="partners",
@@ -16,4 +22,10 @@ FEATURE = CaseFeature(
     timeline=timeline.SOURCES,
     queue=today.SOURCES,
     followup_kinds=(PartnersFollowUpKind,),
+    field_words=(
+        FieldWords("demographics", lambda: {q: label for q, (label, _c) in QUESTIONS.items()}),
+        FieldWords("hud_answers", lambda: {e.name: e.label for e in hud.ELEMENTS}),
+        FieldWords("meeting", lambda: _labels(MeetingUpdateForm)),
+        FieldWords("partners", lambda: _labels(PartnerSettingsForm)),
+    ),
 )

@@ -109,3 +109,24 @@ def test_a_supervisor_sees_what_someone_from_another_team_did_with_emergency_acc
         ("case.view", cast.team2_case.pk),
     ]
     assert "What they did with this access" in response.content.decode()
+
+
+def test_the_fields_and_questions_an_event_lists_as_changed_are_named_in_words():
+    """Each area's changed names in the words of the feature that keeps them, never a code."""
+    cases_of_changes = {
+        "hud_answers.save": (["prior_living", "dv_when"], "Where they stayed before"),
+        "demographics.save": (["age_band"], "Age"),
+        "hearing.update": (["kind", "starts_at"], "Kind of hearing, Date and time"),
+        "meeting.update": (["meeting_on", "outcome"], "Meeting date"),
+    }
+    for action, (changed, words) in cases_of_changes.items():
+        (phrase,) = detail_phrases({"changed": changed}, action)
+        assert not any(machine for _text, machine in phrase.parts), (action, phrase.parts)
+        assert words in str(phrase), (action, str(phrase))
+        assert not any(name in str(phrase) for name in changed if "_" in name), str(phrase)
+    # Another area's names are not borrowed: an unknown name stays a code.
+    (phrase,) = detail_phrases({"changed": ["prior_living"]}, "hearing.update")
+    assert phrase.parts == (("prior_living", True),)
+    with translation.override("es"):
+        (phrase,) = detail_phrases({"changed": ["kind"]}, "hearing.update")
+    assert "hearing" not in str(phrase).lower() and not phrase.parts[0][1]

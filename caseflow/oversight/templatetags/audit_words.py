@@ -298,11 +298,19 @@ def _choice_index() -> dict[str, list[tuple[str, str]]]:
     return index
 
 
-def _known_labels(key: str) -> dict[str, str]:
-    """Codes named by a list of labels of their own (terms, plan sections)."""
+def _known_labels(key: str, area: str = "") -> dict[str, str]:
+    """Codes named by a list of labels of their own (terms, plan sections, and the fields or
+    questions an area's events list as changed, in the words its feature gives them)."""
     from caseflow.agreements.labels import TERM_LABELS
+    from caseflow.cases import features
     from caseflow.safety.sections import SECTION_LABELS
 
+    if key == "changed":
+        words: dict[str, str] = dict(_FIELDS)
+        for given in features.members(lambda f: f.field_words):
+            if given.area == area:
+                words.update({name: str(label) for name, label in given.words().items()})
+        return words
     if key in ("proposed", "terms"):
         return {str(k): v for k, v in TERM_LABELS.items()}
     if key in ("sections", "omitted"):
@@ -315,7 +323,7 @@ def _code_label(code: str, key: str, area: str) -> str | None:
     label, else the label of the choices that name it whose name fits the key and area best
     ("need" and "status" -> NeedStatus), a known code's words before choices that fit neither,
     else None."""
-    own = _known_labels(key)
+    own = _known_labels(key, area)
     if code in own:
         return own[code]
     candidates = _choice_index().get(code)
