@@ -8,7 +8,7 @@ from django.conf import settings
 
 from caseflow.accounts import zones
 from caseflow.accounts.models import AdvocateTitle, Role, Team, User, role_words
-from caseflow.lib.form_parts import submit_helper
+from caseflow.lib.form_parts import ChosenRows, submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 
 
@@ -30,7 +30,7 @@ class StaffForm(forms.Form):
         help_text=_("Their own work address: a new account's enrolment link is sent there."),
     )
     role = forms.ChoiceField(choices=Role.choices, label=_("Role"))
-    teams = forms.ModelMultipleChoiceField(
+    teams = ChosenRows(
         queryset=Team.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -59,7 +59,7 @@ class StaffForm(forms.Form):
 
 class TeamForm(forms.Form):
     name = forms.CharField(max_length=120, label=_("Name"))
-    members = forms.ModelMultipleChoiceField(
+    members = ChosenRows(
         queryset=User.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -71,7 +71,7 @@ class TeamForm(forms.Form):
         self.editing = editing
         self.agency_id = agency_id
         members = self.fields["members"]
-        assert isinstance(members, forms.ModelMultipleChoiceField)
+        assert isinstance(members, ChosenRows)
         members.queryset = users
         members.label_from_instance = lambda u: (  # type: ignore[assignment]
             f"{u.get_full_name() or u.username} ({u.membership.get_role_display()})"

@@ -25,7 +25,7 @@ from caseflow.cases.models import (
 )
 from caseflow.cases.timeline import PEOPLE, Query
 from caseflow.lib import spoken_languages
-from caseflow.lib.form_parts import submit_helper
+from caseflow.lib.form_parts import ChosenRows, submit_helper
 from caseflow.lib.i18n import gettext_lazy as _
 
 NAME_MAX = 200
@@ -420,7 +420,7 @@ class PartyForm(PartyFieldsMixin, LanguageNeedsMixin):
 
 class AssignForm(forms.Form):
     primary = forms.ModelChoiceField(queryset=User.objects.none(), label=_("Primary advocate"))
-    others = forms.ModelMultipleChoiceField(
+    others = ChosenRows(
         queryset=User.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -440,7 +440,7 @@ class AssignForm(forms.Form):
 
 class RestrictForm(forms.Form):
     restricted = forms.BooleanField(required=False, label=_("Restricted case"))
-    users = forms.ModelMultipleChoiceField(
+    users = ChosenRows(
         queryset=User.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,

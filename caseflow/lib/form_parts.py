@@ -55,3 +55,28 @@ def layout_with_date_parts(form: forms.Form) -> Layout:
             for name, field in form.fields.items()
         )
     )
+
+
+#: The integers every database caseflow runs on can store (a 64-bit signed column).
+_LARGEST_ID = 2**63 - 1
+
+
+class ChosenRows(forms.ModelMultipleChoiceField):
+    """Several rows chosen by id (staff, teams). A posted id larger than any database column can
+    hold is refused like any other id that is not one of the choices: Django would hand it to
+    the database in ``pk__in``, where SQLite raises ``OverflowError`` (a 500 instead of a form
+    error)."""
+
+    def clean(self, value: Any) -> Any:
+        for pk in value if isinstance(value, list | tuple) else ():
+            try:
+                number = int(str(pk))
+            except (TypeError, ValueError):
+                continue  # not a number: Django's own check says so
+            if abs(number) > _LARGEST_ID:
+                raise forms.ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": pk},
+                )
+        return super().clean(value)
