@@ -1283,11 +1283,12 @@ def hud_income_band(any_income: str, amount: str) -> str:
     raise AssertionError("the last band holds every amount")
 
 
-def hud_conditions(answers: dict[str, Any]) -> set[str]:
-    """Q13a1's rows a person is counted in: alcohol and drug use together are "both"."""
-    if answers.get("conditions_any") != "yes":
+def hud_conditions(answers: dict[str, Any], prefix: str = "") -> set[str]:
+    """Q13a1's rows a person is counted in (Q13b1's with ``prefix`` "exit_"): alcohol and drug
+    use together are "both"."""
+    if answers.get(f"{prefix}conditions_any") != "yes":
         return set()
-    given = set(answers.get("conditions") or [])
+    given = set(answers.get(f"{prefix}conditions") or [])
     if {"alcohol", "drug"} <= given:
         given = (given - {"alcohol", "drug"}) | {"both"}
     return given
@@ -1425,30 +1426,48 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
                 "Benefit at Start",
                 sources((a for _c, a in people), "benefits_any", "benefits_sources"),
                 None,
-            )
+            ),
+            (
+                "exit",
+                "Benefit at Exit for Leavers",
+                sources((a for _c, a in leavers), "exit_benefits_any", "exit_benefits_sources"),
+                None,
+            ),
         ],
         note=_("One person may have several benefits, so there is no total."),
     )
-    insured: Counter[str] = Counter()
-    covered: Counter[str] = Counter()
-    for _c, a in people:
-        answer = a["insurance_any"]
-        if answer == "yes":
-            insured.update(set(a["insurance_sources"] or []))
-            n = len(set(a["insurance_sources"] or []))
-            covered["one" if n == 1 else "more" if n > 1 else "unlisted"] += 1
-        else:
-            covered["none" if answer == "no" else hud_row(answer)] += 1
+
+    def insurance(answers: Iterable[dict[str, Any]], prefix: str) -> tuple[Counter, Counter]:
+        """The people with each source, and everyone by how many sources cover them."""
+        insured: Counter[str] = Counter()
+        covered: Counter[str] = Counter()
+        for a in answers:
+            answer = a[f"{prefix}insurance_any"]
+            if answer == "yes":
+                given = set(a[f"{prefix}insurance_sources"] or [])
+                insured.update(given)
+                n = len(given)
+                covered["one" if n == 1 else "more" if n > 1 else "unlisted"] += 1
+            else:
+                covered["none" if answer == "no" else hud_row(answer)] += 1
+        return insured, covered
+
+    at_start = insurance((a for _c, a in people), "")
+    at_exit = insurance((a for _c, a in leavers), "exit_")
     _hud_columns(
         b,
         "q21",
         "Q21: Health Insurance",
         "Q21",
         list(HUD_INSURANCE.items()),
-        [("start", "At Start", insured, None)],
+        [
+            ("start", "At Start", at_start[0], None),
+            ("exit", "At Exit for Leavers", at_exit[0], None),
+        ],
     )
-    # The people by how many sources cover them: a partition of everyone counted, tied to the
-    # total through an unpublished cell (said to be insured, no source ticked).
+    # The people by how many sources cover them: a partition of everyone counted (at start) and
+    # of the leavers (at exit), each tied to its total through an unpublished cell (said to be
+    # insured, no source ticked).
     partition = [
         ("none", "No Health Insurance"),
         HUD_DK,
@@ -1456,12 +1475,18 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         ("one", "1 Source of Health Insurance"),
         ("more", "More than 1 Source of Health Insurance"),
     ]
-    cells = [b.grid.cell(f"q21:{v}:start", covered.get(v, 0)) for v, _l in partition]
-    unlisted = b.grid.cell("q21:unlisted:start", covered.get("unlisted", 0))
-    b.atoms.add(unlisted)
-    b.grid.sum(b.grid.cell(SERVED[0], len(people)), [*cells, unlisted])
+    columns = []
+    for column, covered, total, count in (
+        ("start", at_start[1], SERVED[0], len(people)),
+        ("exit", at_exit[1], left[0], len(leavers)),
+    ):
+        cells = [b.grid.cell(f"q21:{v}:{column}", covered.get(v, 0)) for v, _l in partition]
+        unlisted = b.grid.cell(f"q21:unlisted:{column}", covered.get("unlisted", 0))
+        b.atoms.add(unlisted)
+        b.grid.sum(b.grid.cell(total, count), [*cells, unlisted])
+        columns.append(cells)
     b.sections[-1].rows += [
-        Row(label, [c]) for (_v, label), c in zip(partition, cells, strict=True)
+        Row(label, [col[i] for col in columns]) for i, (_v, label) in enumerate(partition)
     ]
     _hud_columns(
         b,
@@ -1478,6 +1503,22 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
             )
         ],
         note=_("One person may have several conditions, so there is no total."),
+    )
+    _hud_columns(
+        b,
+        "q13b1",
+        "Q13b1: Physical and Mental Health Conditions at Exit",
+        "Q13b1",
+        HUD_CONDITIONS,
+        [
+            (
+                "total",
+                "Total Persons",
+                Counter(c for _p, a in leavers for c in hud_conditions(a, "exit_")),
+                None,
+            )
+        ],
+        note=_("Leavers only. One person may have several conditions, so there is no total."),
     )
 
 

@@ -82,6 +82,43 @@ EXIT_INCOME: list[tuple[str, str, list[str]]] = [
 ]
 DESTINATION = ["rental_no_subsidy"] * 5 + ["family_permanent"] + ["family_temporary"] * 3
 DESTINATION += ["emergency_shelter", "no_exit_interview", DNC]
+# Leavers only (0 to 11), at exit; stayer 12's must not count.
+EXIT_BENEFITS: list[tuple[str, list[str]]] = [
+    *[("yes", ["snap"])] * 6,
+    *[("yes", ["snap", "wic"])] * 2,
+    ("no", []),
+    ("no", []),
+    (DNC, []),
+    (DK, []),
+]
+EXIT_INSURANCE: list[tuple[str, list[str]]] = [
+    *[("yes", ["medicaid"])] * 7,
+    ("yes", ["medicaid", "employer"]),
+    ("yes", ["employer"]),
+    ("yes", []),  # insured, no source ticked
+    ("no", []),
+    (PNA, []),
+]
+EXIT_CONDITIONS: list[tuple[str, list[str]]] = [
+    *[("yes", ["mental_health"])] * 4,
+    ("yes", ["mental_health", "physical"]),
+    ("yes", ["alcohol", "drug"]),
+    ("yes", ["drug"]),
+    ("no", []),
+    ("no", []),
+    ("no", []),
+    (DK, []),
+    (DNC, []),
+]
+#: A stayer's exit answers (never counted).
+STAYER_EXIT = {
+    "exit_benefits_any": "yes",
+    "exit_benefits_sources": ["tanf_other"],
+    "exit_insurance_any": "yes",
+    "exit_insurance_sources": ["va"],
+    "exit_conditions_any": "yes",
+    "exit_conditions": ["hiv_aids"],
+}
 BENEFITS = [["snap", "wic"]] * 3 + [["snap"]] * 6 + [[]] * 10
 INSURANCE: list[tuple[str, list[str]]] = [
     *[("yes", ["medicaid"])] * 10,
@@ -133,6 +170,15 @@ def _answers(n: int) -> dict[str, Any]:
         exit_income_amount=exit_income[1],
         exit_income_sources=exit_income[2],
     )
+    if n < LEAVERS:
+        for key, given in (
+            ("benefits", EXIT_BENEFITS),
+            ("insurance", EXIT_INSURANCE),
+        ):
+            answers[f"exit_{key}_any"], answers[f"exit_{key}_sources"] = given[n]
+        answers["exit_conditions_any"], answers["exit_conditions"] = EXIT_CONDITIONS[n]
+    else:
+        answers.update(STAYER_EXIT)
     assert not hud.problems(answers)
     return answers
 
@@ -154,6 +200,7 @@ STRAY = {
     "conditions_any": "yes",
     "conditions": ["hiv_aids"],
     "destination": "jail",
+    **STAYER_EXIT,
 }
 
 
@@ -165,7 +212,8 @@ def _record(case: Case, episode: Episode, answers: dict[str, Any]) -> None:
 def population(cast):
     lists = (PRIOR, DV, DV_WHEN, FLEEING, INCOME, BENEFITS, INSURANCE, CONDITIONS)
     assert {len(x) for x in lists} == {N - 1}
-    assert len(EXIT_INCOME) == len(DESTINATION) == LEAVERS
+    exits = (EXIT_INCOME, DESTINATION, EXIT_BENEFITS, EXIT_INSURANCE, EXIT_CONDITIONS)
+    assert {len(x) for x in exits} == {LEAVERS}
     field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
     for n in range(N):
         opened = _at(f"2026-04-{n + 1:02d}")
@@ -205,10 +253,11 @@ L = reports.HUD_LIVING_LABELS
 #: Why the hidden ones are hidden: a count from 1 to 4 always is; the others are complements,
 #: the smallest count left in a sum that would otherwise give a small one away (Q15: 6 homeless
 #: are 1 and 5, so the 5 hides with the 1; Q14b: 11 fleeing are 8 and 3 in the past six months;
-#: Q23c: 6 to permanent homes are 1 and 5). Q17, Q20a and Q13a1 have no total (one person may
-#: have several sources or conditions), so only their small counts hide. Q21's people by how many
-#: sources cover them add up to everyone with the one insured person who named no source, a cell
-#: never published.
+#: Q23c: 6 to permanent homes are 1 and 5). Q17, Q20a, Q13a1 and Q13b1 have no total (one person
+#: may have several sources or conditions), so only their small counts hide. Q21's people by how
+#: many sources cover them add up to everyone (at start) and to the leavers (at exit) with the one
+#: insured person who named no source, a cell never published. The exit columns count the twelve
+#: leavers only: stayer 12's exit answers (TANF, VHA, HIV/AIDS) are in no cell.
 EXPECTED = {
     "Q15": [
         (L["place_not_meant"], "*1"),
@@ -324,29 +373,29 @@ EXPECTED = {
         ("Other Source", "0 0"),
     ],
     "Q20a": [
-        ("Supplemental Nutrition Assistance Program (SNAP) (Previously known as Food Stamps)", "9"),
-        ("Special Supplemental Nutrition Program for Women, Infants, and Children (WIC)", "*3"),
-        ("TANF Child Care Services", "0"),
-        ("TANF Transportation Services", "0"),
-        ("Other TANF-Funded Services", "0"),
-        ("Other Source", "0"),
+        (reports.HUD_BENEFITS["snap"], "9 8"),
+        ("Special Supplemental Nutrition Program for Women, Infants, and Children (WIC)", "*3 *2"),
+        ("TANF Child Care Services", "0 0"),
+        ("TANF Transportation Services", "0 0"),
+        ("Other TANF-Funded Services", "0 0"),
+        ("Other Source", "0 0"),
     ],
     "Q21": [
-        ("Medicaid", "12"),
-        ("Medicare", "0"),
-        ("State Children's Health Insurance Program", "0"),
-        ("Veteran's Health Administration (VHA)", "0"),
-        ("Employer Provided Health Insurance", "*2"),
-        ("Health Insurance obtained through COBRA", "0"),
-        ("Private Pay Health Insurance", "*2"),
-        ("State Health Insurance for Adults", "0"),
-        ("Indian Health Services Program", "0"),
-        ("Other", "0"),
-        ("No Health Insurance", "*2"),
-        (DK_ROW, "*1"),
-        (DNC_ROW, "*2"),
-        ("1 Source of Health Insurance", "12"),
-        ("More than 1 Source of Health Insurance", "*2"),
+        ("Medicaid", "12 8"),
+        ("Medicare", "0 0"),
+        ("State Children's Health Insurance Program", "0 0"),
+        ("Veteran's Health Administration (VHA)", "0 0"),
+        ("Employer Provided Health Insurance", "*2 *2"),
+        ("Health Insurance obtained through COBRA", "0 0"),
+        ("Private Pay Health Insurance", "*2 0"),
+        ("State Health Insurance for Adults", "0 0"),
+        ("Indian Health Services Program", "0 0"),
+        ("Other", "0 0"),
+        ("No Health Insurance", "*2 *1"),
+        (DK_ROW, "*1 *1"),
+        (DNC_ROW, "*2 0"),
+        ("1 Source of Health Insurance", "12 8"),
+        ("More than 1 Source of Health Insurance", "*2 *1"),
     ],
     "Q13a1": [
         ("Mental Health Disorder", "6"),
@@ -354,6 +403,16 @@ EXPECTED = {
         ("Drug Use Disorder", "0"),
         ("Both Alcohol and Drug Use Disorders", "*1"),
         ("Chronic Health Condition", "*2"),
+        ("HIV/AIDS", "0"),
+        ("Developmental Disability", "0"),
+        ("Physical Disability", "*1"),
+    ],
+    "Q13b1": [
+        ("Mental Health Disorder", "5"),
+        ("Alcohol Use Disorder", "0"),
+        ("Drug Use Disorder", "*1"),
+        ("Both Alcohol and Drug Use Disorders", "*1"),
+        ("Chronic Health Condition", "0"),
         ("HIV/AIDS", "0"),
         ("Developmental Disability", "0"),
         ("Physical Disability", "*1"),
@@ -374,6 +433,13 @@ def test_every_cell_of_the_hud_questions(population):
     assert sections["Q14b"].rows[-1].cells[-1] == keys["q14a:yes"]
     assert sections["Q23c"].rows[-1].cells == [keys["q5a:leavers"]]
     assert sections["Q16"].rows[-1].cells == [keys["served"], keys["q5a:leavers"]]
+    # Q21's people by how many sources cover them, at start and at exit, each add up to its total
+    # with an unpublished cell: the insured who named no source (one at start, one at exit).
+    values = report.grid.values
+    assert [values[keys[f"q21:unlisted:{c}"]] for c in ("start", "exit")] == [1, 1]
+    for column, total in (("start", N), ("exit", LEAVERS)):
+        rows = ("none", "dk", "dnc", "one", "more", "unlisted")
+        assert sum(values[keys[f"q21:{r}:{column}"]] for r in rows) == total
 
 
 @time_machine.travel(TODAY, tick=False)
