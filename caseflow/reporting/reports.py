@@ -1294,6 +1294,31 @@ def hud_conditions(answers: dict[str, Any], prefix: str = "") -> set[str]:
     return given
 
 
+#: Q13a2's and Q13b2's rows: how many of HUD's conditions a person has (alcohol and drug use
+#: together are one, HUD's substance use element).
+HUD_CONDITION_COUNTS = [
+    ("none", "None"),
+    ("1", "1 Condition"),
+    ("2", "2 Conditions"),
+    ("3", "3+ Conditions"),
+    ("unknown", "Condition Unknown"),
+    HUD_DK,
+    HUD_DNC,
+]
+
+
+def hud_condition_count(answers: dict[str, Any], prefix: str = "") -> str:
+    """Q13a2's row of a person (Q13b2's with ``prefix`` "exit_"): "none" for no disabling
+    condition, how many (3 or more are "3"), "unknown" for a condition said but none named, or
+    "dk" or "dnc"."""
+    answer = answers.get(f"{prefix}conditions_any")
+    if answer == "no":
+        return "none"
+    if answer != "yes":
+        return hud_row(answer)
+    return {0: "unknown", 1: "1", 2: "2"}.get(len(hud_conditions(answers, prefix)), "3")
+
+
 def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
     """The APR questions counted from HUD's entry and exit answers, for everyone counted (entry
     answers) and the leavers (exit answers), each person's answers read in one decryption."""
@@ -1504,6 +1529,15 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         ],
         note=_("One person may have several conditions, so there is no total."),
     )
+    b.breakdown(
+        "q13a2",
+        "Q13a2: Number of Conditions at Start",
+        HUD_CONDITION_COUNTS,
+        Counter(hud_condition_count(a) for _c, a in people),
+        total=served,
+        column="Total",
+        code="Q13a2",
+    )
     _hud_columns(
         b,
         "q13b1",
@@ -1519,6 +1553,15 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
             )
         ],
         note=_("Leavers only. One person may have several conditions, so there is no total."),
+    )
+    b.breakdown(
+        "q13b2",
+        "Q13b2: Number of Conditions at Exit",
+        HUD_CONDITION_COUNTS,
+        Counter(hud_condition_count(a, "exit_") for _c, a in leavers),
+        total=left,
+        column="Total",
+        code="Q13b2",
     )
 
 

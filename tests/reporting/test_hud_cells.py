@@ -105,8 +105,8 @@ EXIT_CONDITIONS: list[tuple[str, list[str]]] = [
     ("yes", ["alcohol", "drug"]),
     ("yes", ["drug"]),
     ("no", []),
-    ("no", []),
-    ("no", []),
+    ("yes", []),  # a condition said, none named: "Condition Unknown"
+    ("yes", ["chronic_health", "physical", "developmental"]),
     (DK, []),
     (DNC, []),
 ]
@@ -139,7 +139,10 @@ CONDITIONS: list[list[str]] = [
     ["mental_health", "alcohol"],
     ["alcohol", "drug"],  # counted once, as both
     ["chronic_health"],
-] + [[]] * 11
+    ["developmental", "physical", "chronic_health"],
+] + [[]] * 10
+# Whether they have a disabling condition, where it is not "yes" with conditions or "no".
+CONDITIONS_ANY = {16: "yes", 17: PNA}  # 16 said yes and named none: "Condition Unknown"
 
 
 def _at(day: str) -> dt.datetime:
@@ -163,7 +166,7 @@ def _answers(n: int) -> dict[str, Any]:
         benefits_sources=BENEFITS[n],
         insurance_any=INSURANCE[n][0],
         insurance_sources=INSURANCE[n][1],
-        conditions_any="yes" if CONDITIONS[n] else "no",
+        conditions_any=CONDITIONS_ANY.get(n, "yes" if CONDITIONS[n] else "no"),
         conditions=CONDITIONS[n],
         destination=DESTINATION[n] if n < LEAVERS else "rental_subsidy",
         exit_income_any=exit_income[0],
@@ -257,7 +260,9 @@ L = reports.HUD_LIVING_LABELS
 #: may have several sources or conditions), so only their small counts hide. Q21's people by how
 #: many sources cover them add up to everyone (at start) and to the leavers (at exit) with the one
 #: insured person who named no source, a cell never published. The exit columns count the twelve
-#: leavers only: stayer 12's exit answers (TANF, VHA, HIV/AIDS) are in no cell.
+#: leavers only: stayer 12's exit answers (TANF, VHA, HIV/AIDS) are in no cell. Q13a2 and Q13b2
+#: count each person once (alcohol and drug use together are one condition, as in HUD's
+#: substance use element); their hidden cells are all counts from 1 to 4.
 EXPECTED = {
     "Q15": [
         (L["place_not_meant"], "*1"),
@@ -402,20 +407,40 @@ EXPECTED = {
         ("Alcohol Use Disorder", "*1"),
         ("Drug Use Disorder", "0"),
         ("Both Alcohol and Drug Use Disorders", "*1"),
-        ("Chronic Health Condition", "*2"),
+        ("Chronic Health Condition", "*3"),
         ("HIV/AIDS", "0"),
-        ("Developmental Disability", "0"),
-        ("Physical Disability", "*1"),
+        ("Developmental Disability", "*1"),
+        ("Physical Disability", "*2"),
+    ],
+    "Q13a2": [
+        ("None", "8"),
+        ("1 Condition", "5"),
+        ("2 Conditions", "*3"),
+        ("3+ Conditions", "*1"),
+        ("Condition Unknown", "*1"),
+        (DK_ROW, "*1"),
+        (DNC_ROW, "*1"),
+        ("Total", "20"),
     ],
     "Q13b1": [
         ("Mental Health Disorder", "5"),
         ("Alcohol Use Disorder", "0"),
         ("Drug Use Disorder", "*1"),
         ("Both Alcohol and Drug Use Disorders", "*1"),
-        ("Chronic Health Condition", "0"),
+        ("Chronic Health Condition", "*1"),
         ("HIV/AIDS", "0"),
-        ("Developmental Disability", "0"),
-        ("Physical Disability", "*1"),
+        ("Developmental Disability", "*1"),
+        ("Physical Disability", "*2"),
+    ],
+    "Q13b2": [
+        ("None", "*1"),
+        ("1 Condition", "6"),
+        ("2 Conditions", "*1"),
+        ("3+ Conditions", "*1"),
+        ("Condition Unknown", "*1"),
+        (DK_ROW, "*1"),
+        (DNC_ROW, "*1"),
+        ("Total", "12"),
     ],
 }
 
@@ -433,6 +458,9 @@ def test_every_cell_of_the_hud_questions(population):
     assert sections["Q14b"].rows[-1].cells[-1] == keys["q14a:yes"]
     assert sections["Q23c"].rows[-1].cells == [keys["q5a:leavers"]]
     assert sections["Q16"].rows[-1].cells == [keys["served"], keys["q5a:leavers"]]
+    # Q13a2's people are everyone counted, Q13b2's the leavers: the same cells.
+    assert sections["Q13a2"].rows[-1].cells == [keys["served"]]
+    assert sections["Q13b2"].rows[-1].cells == [keys["q5a:leavers"]]
     # Q21's people by how many sources cover them, at start and at exit, each add up to its total
     # with an unpublished cell: the insured who named no source (one at start, one at exit).
     values = report.grid.values
@@ -493,3 +521,23 @@ def test_an_answer_no_row_holds_is_not_collected_and_unknowns_are_one_row():
     # A code no row holds (one the lists no longer have) is counted, once, as not collected.
     assert reports.hud_row("castle", ("yes", "no")) == "dnc"
     assert reports.hud_row(None, ("yes", "no")) == "dnc"
+
+
+@pytest.mark.parametrize(
+    ("any_condition", "conditions", "row"),
+    [
+        ("no", [], "none"),
+        ("yes", ["physical"], "1"),
+        ("yes", ["alcohol", "drug"], "1"),  # HUD's one substance use element
+        ("yes", ["alcohol", "drug", "physical"], "2"),
+        ("yes", ["mental_health", "physical", "hiv_aids"], "3"),
+        ("yes", ["mental_health", "physical", "hiv_aids", "developmental"], "3"),
+        ("yes", [], "unknown"),
+        (DK, [], "dk"),
+        (PNA, [], "dk"),
+        (DNC, [], "dnc"),
+    ],
+)
+def test_conditions_are_counted_by_hud_elements(any_condition, conditions, row):
+    answers = {"exit_conditions_any": any_condition, "exit_conditions": conditions}
+    assert reports.hud_condition_count(answers, "exit_") == row
