@@ -1319,6 +1319,33 @@ def hud_condition_count(answers: dict[str, Any], prefix: str = "") -> str:
     return {0: "unknown", 1: "1", 2: "2"}.get(len(hud_conditions(answers, prefix)), "3")
 
 
+#: Q18's rows: the kinds of cash income a person has (earned income, from work, and any other).
+HUD_INCOME_CATEGORIES = [
+    ("earned", "Adults with Only Earned Income (i.e., Employment Income)"),
+    ("other", "Adults with Only Other Income"),
+    ("both", "Adults with Both Earned and Other Income"),
+    ("none", "Adults with No Income"),
+    ("dk", "Adults with Client Doesn't Know/Prefers Not to Answer Income Information"),
+    ("dnc", "Adults with Missing Income Information"),
+]
+
+
+def hud_income_category(answers: dict[str, Any], prefix: str = "") -> str:
+    """Q18's row of a person at start (at exit with ``prefix`` "exit_"), by the sources named:
+    only earned, only other, both, "none", "dk", or "dnc" (not collected, or income said but no
+    source named)."""
+    answer = answers.get(f"{prefix}income_any")
+    if answer == "no":
+        return "none"
+    if answer != "yes":
+        return hud_row(answer)
+    given = set(answers.get(f"{prefix}income_sources") or [])
+    earned, other = "earned" in given, bool(given - {"earned"})
+    return {(True, False): "earned", (False, True): "other", (True, True): "both"}.get(
+        (earned, other), HUD_DNC[0]
+    )
+
+
 def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
     """The APR questions counted from HUD's entry and exit answers, for everyone counted (entry
     answers) and the leavers (exit answers), each person's answers read in one decryption."""
@@ -1439,6 +1466,7 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         ],
         note=_("One person may have several sources, so there is no total."),
     )
+    _income_categories(b, people, leavers)
     _hud_columns(
         b,
         "q20a",
@@ -1563,6 +1591,42 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         column="Total",
         code="Q13b2",
     )
+
+
+def _income_categories(b: Builder, people: list, leavers: list) -> None:
+    """Q18: everyone counted at start and the leavers at exit, by the kinds of income they have,
+    and the people with one source or more (a subtotal of the first three rows, tied to them)."""
+    columns = [
+        ("start", people, "", (SERVED[0], "Total Adults")),
+        ("exit", leavers, "exit_", ("q5a:leavers", "Total Adults")),
+    ]
+    _hud_columns(
+        b,
+        "q18",
+        "Q18: Client Cash Income Category - Earned/Other Income Category - by Start and Exit",
+        "Q18",
+        HUD_INCOME_CATEGORIES,
+        [
+            (
+                column,
+                name,
+                Counter(hud_income_category(a, prefix) for _c, a in group),
+                total,
+            )
+            for (column, group, prefix, total), name in zip(
+                columns,
+                ["Number of Adults at Start", "Number of Adults at Exit (Leavers)"],
+                strict=True,
+            )
+        ],
+    )
+    g, anyone = b.grid, []
+    for column, *_rest in columns:
+        parts = [g.keys[f"q18:{r}:{column}"] for r in ("earned", "other", "both")]
+        cell = g.cell(f"q18:any:{column}", sum(g.values[c] for c in parts))
+        g.sum(cell, parts)
+        anyone.append(cell)
+    b.sections[-1].rows.append(Row("1 or more source of income", anyone))
 
 
 def _hud_columns(

@@ -262,7 +262,9 @@ L = reports.HUD_LIVING_LABELS
 #: insured person who named no source, a cell never published. The exit columns count the twelve
 #: leavers only: stayer 12's exit answers (TANF, VHA, HIV/AIDS) are in no cell. Q13a2 and Q13b2
 #: count each person once (alcohol and drug use together are one condition, as in HUD's
-#: substance use element); their hidden cells are all counts from 1 to 4.
+#: substance use element); their hidden cells are all counts from 1 to 4. Q18's leavers with only
+#: earned income (7) hide with the one with only other income, as the 8 with a source would
+#: give the 1 away.
 EXPECTED = {
     "Q15": [
         (L["place_not_meant"], "*1"),
@@ -377,6 +379,16 @@ EXPECTED = {
         ("Alimony and other spousal support", "0 0"),
         ("Other Source", "0 0"),
     ],
+    "Q18": [
+        ("Adults with Only Earned Income (i.e., Employment Income)", "8 *7"),
+        ("Adults with Only Other Income", "*2 *1"),
+        ("Adults with Both Earned and Other Income", "*2 0"),
+        ("Adults with No Income", "5 *2"),
+        ("Adults with Client Doesn't Know/Prefers Not to Answer Income Information", "*1 *1"),
+        ("Adults with Missing Income Information", "*2 *1"),
+        ("Total Adults", "20 12"),
+        ("1 or more source of income", "12 8"),
+    ],
     "Q20a": [
         (reports.HUD_BENEFITS["snap"], "9 8"),
         ("Special Supplemental Nutrition Program for Women, Infants, and Children (WIC)", "*3 *2"),
@@ -458,6 +470,8 @@ def test_every_cell_of_the_hud_questions(population):
     assert sections["Q14b"].rows[-1].cells[-1] == keys["q14a:yes"]
     assert sections["Q23c"].rows[-1].cells == [keys["q5a:leavers"]]
     assert sections["Q16"].rows[-1].cells == [keys["served"], keys["q5a:leavers"]]
+    # Q18's columns are everyone counted and the leavers; its last row adds up its first three.
+    assert sections["Q18"].rows[-2].cells == [keys["served"], keys["q5a:leavers"]]
     # Q13a2's people are everyone counted, Q13b2's the leavers: the same cells.
     assert sections["Q13a2"].rows[-1].cells == [keys["served"]]
     assert sections["Q13b2"].rows[-1].cells == [keys["q5a:leavers"]]
@@ -541,3 +555,21 @@ def test_an_answer_no_row_holds_is_not_collected_and_unknowns_are_one_row():
 def test_conditions_are_counted_by_hud_elements(any_condition, conditions, row):
     answers = {"exit_conditions_any": any_condition, "exit_conditions": conditions}
     assert reports.hud_condition_count(answers, "exit_") == row
+
+
+@pytest.mark.parametrize(
+    ("any_income", "sources", "row"),
+    [
+        ("yes", ["earned"], "earned"),
+        ("yes", ["ssi", "child_support"], "other"),
+        ("yes", ["earned", "tanf"], "both"),
+        ("yes", [], "dnc"),  # income said, no source named: missing
+        ("no", [], "none"),
+        (DK, [], "dk"),
+        (PNA, [], "dk"),
+        (DNC, [], "dnc"),
+    ],
+)
+def test_income_is_categorised_by_its_sources(any_income, sources, row):
+    answers = {"exit_income_any": any_income, "exit_income_sources": sources}
+    assert reports.hud_income_category(answers, "exit_") == row
