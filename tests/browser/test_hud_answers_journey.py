@@ -44,7 +44,7 @@ def test_an_advocate_records_the_entry_answers(new_tab, live_server, cast):
         "Earned income (from work)"
     ).check()
     # The questions asked at entry are asked at exit too, their labels ending "at exit".
-    page.get_by_label("Covered by health insurance", exact=True).select_option("yes")
+    page.locator("#id_insurance_any").select_option("yes")
     page.get_by_role("group", name="Health insurance", exact=True).get_by_label("Medicaid").check()
     page.get_by_label("Has a disabling condition at exit").select_option("yes")
     page.get_by_role("group", name="Conditions at exit").get_by_label(
