@@ -1593,12 +1593,12 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
     )
 
 
-def _income_categories(b: Builder, people: list, leavers: list) -> None:
+def _income_categories(b: Builder, people: list[Any], leavers: list[Any]) -> None:
     """Q18: everyone counted at start and the leavers at exit, by the kinds of income they have,
     and the people with one source or more (a subtotal of the first three rows, tied to them)."""
     columns = [
-        ("start", people, "", (SERVED[0], "Total Adults")),
-        ("exit", leavers, "exit_", ("q5a:leavers", "Total Adults")),
+        ("start", "Number of Adults at Start", people, "", SERVED[0]),
+        ("exit", "Number of Adults at Exit (Leavers)", leavers, "exit_", "q5a:leavers"),
     ]
     _hud_columns(
         b,
@@ -1611,13 +1611,9 @@ def _income_categories(b: Builder, people: list, leavers: list) -> None:
                 column,
                 name,
                 Counter(hud_income_category(a, prefix) for _c, a in group),
-                total,
+                (total, "Total Adults"),
             )
-            for (column, group, prefix, total), name in zip(
-                columns,
-                ["Number of Adults at Start", "Number of Adults at Exit (Leavers)"],
-                strict=True,
-            )
+            for column, name, group, prefix, total in columns
         ],
     )
     g, anyone = b.grid, []
