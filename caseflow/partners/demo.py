@@ -166,6 +166,9 @@ HUD_WEIGHTS: dict[str, dict[str, int]] = {
         hud.NOT_COLLECTED: 6,
     },
     "exit_income_any": {"yes": 66, "no": 24, hud.NOT_COLLECTED: 10},
+    "exit_benefits_any": {"yes": 50, "no": 40, hud.NOT_COLLECTED: 10},
+    "exit_insurance_any": {"yes": 76, "no": 14, hud.DONT_KNOW: 2, hud.NOT_COLLECTED: 8},
+    "exit_conditions_any": {"yes": 38, "no": 52, hud.PREFERS_NOT: 4, hud.NOT_COLLECTED: 6},
 }
 #: The sources each "many" question draws from, most likely first.
 HUD_SOURCES: dict[str, list[str]] = {
@@ -174,6 +177,9 @@ HUD_SOURCES: dict[str, list[str]] = {
     "insurance_sources": ["medicaid", "employer", "private", "medicare", "schip"],
     "conditions": ["mental_health", "chronic_health", "physical", "alcohol", "drug"],
     "exit_income_sources": ["earned", "child_support", "tanf", "ssi", "unemployment"],
+    "exit_benefits_sources": ["snap", "wic", "tanf_child_care", "other"],
+    "exit_insurance_sources": ["medicaid", "employer", "private", "medicare", "schip"],
+    "exit_conditions": ["mental_health", "chronic_health", "physical", "alcohol", "drug"],
 }
 
 
@@ -205,10 +211,9 @@ def demo_hud_answers(n: int, *, left: bool) -> dict:
         if out[answer] == "yes":
             dollars = rng.choice([120, 380, 650, 900, 1150, 1400, 1800, 2400])
             out[amount] = f"{dollars + rng.randint(0, 99)}.00"
-    if not left:
-        for name in ("destination", "exit_income_any"):
-            out[name] = hud.NOT_COLLECTED
-        out["exit_income_amount"], out["exit_income_sources"] = "", []
+    if not left:  # a stayer has no exit answers
+        empty = hud.blank()
+        out.update({e.name: empty[e.name] for e in hud.ELEMENTS if e.stage == hud.EXIT})
     return out
 
 

@@ -241,6 +241,33 @@ ELEMENTS: tuple[Element, ...] = (
         tuple(INCOME_SOURCES),
         after="exit_income_any",
     ),
+    _choice("exit_benefits_any", _("Non-cash benefits from any source at exit"), EXIT, YES_NO),
+    Element(
+        "exit_benefits_sources",
+        _("Non-cash benefits at exit"),
+        EXIT,
+        "many",
+        tuple(BENEFIT_SOURCES),
+        after="exit_benefits_any",
+    ),
+    _choice("exit_insurance_any", _("Covered by health insurance at exit"), EXIT, YES_NO),
+    Element(
+        "exit_insurance_sources",
+        _("Health insurance at exit"),
+        EXIT,
+        "many",
+        tuple(INSURANCE_SOURCES),
+        after="exit_insurance_any",
+    ),
+    _choice("exit_conditions_any", _("Has a disabling condition at exit"), EXIT, YES_NO),
+    Element(
+        "exit_conditions",
+        _("Conditions at exit"),
+        EXIT,
+        "many",
+        tuple(CONDITIONS),
+        after="exit_conditions_any",
+    ),
 )
 BY_NAME: dict[str, Element] = {e.name: e for e in ELEMENTS}
 

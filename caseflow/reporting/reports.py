@@ -1283,14 +1283,67 @@ def hud_income_band(any_income: str, amount: str) -> str:
     raise AssertionError("the last band holds every amount")
 
 
-def hud_conditions(answers: dict[str, Any]) -> set[str]:
-    """Q13a1's rows a person is counted in: alcohol and drug use together are "both"."""
-    if answers.get("conditions_any") != "yes":
+def hud_conditions(answers: dict[str, Any], prefix: str = "") -> set[str]:
+    """Q13a1's rows a person is counted in (Q13b1's with ``prefix`` "exit_"): alcohol and drug
+    use together are "both"."""
+    if answers.get(f"{prefix}conditions_any") != "yes":
         return set()
-    given = set(answers.get("conditions") or [])
+    given = set(answers.get(f"{prefix}conditions") or [])
     if {"alcohol", "drug"} <= given:
         given = (given - {"alcohol", "drug"}) | {"both"}
     return given
+
+
+#: Q13a2's and Q13b2's rows: how many of HUD's conditions a person has (alcohol and drug use
+#: together are one, HUD's substance use element).
+HUD_CONDITION_COUNTS = [
+    ("none", "None"),
+    ("1", "1 Condition"),
+    ("2", "2 Conditions"),
+    ("3", "3+ Conditions"),
+    ("unknown", "Condition Unknown"),
+    HUD_DK,
+    HUD_DNC,
+]
+
+
+def hud_condition_count(answers: dict[str, Any], prefix: str = "") -> str:
+    """Q13a2's row of a person (Q13b2's with ``prefix`` "exit_"): "none" for no disabling
+    condition, how many (3 or more are "3"), "unknown" for a condition said but none named, or
+    "dk" or "dnc"."""
+    answer = answers.get(f"{prefix}conditions_any")
+    if answer == "no":
+        return "none"
+    if answer != "yes":
+        return hud_row(answer)
+    return {0: "unknown", 1: "1", 2: "2"}.get(len(hud_conditions(answers, prefix)), "3")
+
+
+#: Q18's rows: the kinds of cash income a person has (earned income, from work, and any other).
+HUD_INCOME_CATEGORIES = [
+    ("earned", "Adults with Only Earned Income (i.e., Employment Income)"),
+    ("other", "Adults with Only Other Income"),
+    ("both", "Adults with Both Earned and Other Income"),
+    ("none", "Adults with No Income"),
+    ("dk", "Adults with Client Doesn't Know/Prefers Not to Answer Income Information"),
+    ("dnc", "Adults with Missing Income Information"),
+]
+
+
+def hud_income_category(answers: dict[str, Any], prefix: str = "") -> str:
+    """Q18's row of a person at start (at exit with ``prefix`` "exit_"), by the sources named:
+    only earned, only other, both, "none", "dk", or "dnc" (not collected, or income said but no
+    source named)."""
+    answer = answers.get(f"{prefix}income_any")
+    if answer == "no":
+        return "none"
+    if answer != "yes":
+        return hud_row(answer)
+    given = set(answers.get(f"{prefix}income_sources") or [])
+    earned, other = "earned" in given, bool(given - {"earned"})
+    return {(True, False): "earned", (False, True): "other", (True, True): "both"}.get(
+        (earned, other), HUD_DNC[0]
+    )
 
 
 def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
@@ -1413,6 +1466,7 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         ],
         note=_("One person may have several sources, so there is no total."),
     )
+    _income_categories(b, people, leavers)
     _hud_columns(
         b,
         "q20a",
@@ -1425,30 +1479,48 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
                 "Benefit at Start",
                 sources((a for _c, a in people), "benefits_any", "benefits_sources"),
                 None,
-            )
+            ),
+            (
+                "exit",
+                "Benefit at Exit for Leavers",
+                sources((a for _c, a in leavers), "exit_benefits_any", "exit_benefits_sources"),
+                None,
+            ),
         ],
         note=_("One person may have several benefits, so there is no total."),
     )
-    insured: Counter[str] = Counter()
-    covered: Counter[str] = Counter()
-    for _c, a in people:
-        answer = a["insurance_any"]
-        if answer == "yes":
-            insured.update(set(a["insurance_sources"] or []))
-            n = len(set(a["insurance_sources"] or []))
-            covered["one" if n == 1 else "more" if n > 1 else "unlisted"] += 1
-        else:
-            covered["none" if answer == "no" else hud_row(answer)] += 1
+
+    def insurance(answers: Iterable[dict[str, Any]], prefix: str) -> tuple[Counter, Counter]:
+        """The people with each source, and everyone by how many sources cover them."""
+        insured: Counter[str] = Counter()
+        covered: Counter[str] = Counter()
+        for a in answers:
+            answer = a[f"{prefix}insurance_any"]
+            if answer == "yes":
+                given = set(a[f"{prefix}insurance_sources"] or [])
+                insured.update(given)
+                n = len(given)
+                covered["one" if n == 1 else "more" if n > 1 else "unlisted"] += 1
+            else:
+                covered["none" if answer == "no" else hud_row(answer)] += 1
+        return insured, covered
+
+    at_start = insurance((a for _c, a in people), "")
+    at_exit = insurance((a for _c, a in leavers), "exit_")
     _hud_columns(
         b,
         "q21",
         "Q21: Health Insurance",
         "Q21",
         list(HUD_INSURANCE.items()),
-        [("start", "At Start", insured, None)],
+        [
+            ("start", "At Start", at_start[0], None),
+            ("exit", "At Exit for Leavers", at_exit[0], None),
+        ],
     )
-    # The people by how many sources cover them: a partition of everyone counted, tied to the
-    # total through an unpublished cell (said to be insured, no source ticked).
+    # The people by how many sources cover them: a partition of everyone counted (at start) and
+    # of the leavers (at exit), each tied to its total through an unpublished cell (said to be
+    # insured, no source ticked).
     partition = [
         ("none", "No Health Insurance"),
         HUD_DK,
@@ -1456,12 +1528,18 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         ("one", "1 Source of Health Insurance"),
         ("more", "More than 1 Source of Health Insurance"),
     ]
-    cells = [b.grid.cell(f"q21:{v}:start", covered.get(v, 0)) for v, _l in partition]
-    unlisted = b.grid.cell("q21:unlisted:start", covered.get("unlisted", 0))
-    b.atoms.add(unlisted)
-    b.grid.sum(b.grid.cell(SERVED[0], len(people)), [*cells, unlisted])
+    columns = []
+    for column, covered, total, count in (
+        ("start", at_start[1], SERVED[0], len(people)),
+        ("exit", at_exit[1], left[0], len(leavers)),
+    ):
+        cells = [b.grid.cell(f"q21:{v}:{column}", covered.get(v, 0)) for v, _l in partition]
+        unlisted = b.grid.cell(f"q21:unlisted:{column}", covered.get("unlisted", 0))
+        b.atoms.add(unlisted)
+        b.grid.sum(b.grid.cell(total, count), [*cells, unlisted])
+        columns.append(cells)
     b.sections[-1].rows += [
-        Row(label, [c]) for (_v, label), c in zip(partition, cells, strict=True)
+        Row(label, [col[i] for col in columns]) for i, (_v, label) in enumerate(partition)
     ]
     _hud_columns(
         b,
@@ -1479,6 +1557,72 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         ],
         note=_("One person may have several conditions, so there is no total."),
     )
+    b.breakdown(
+        "q13a2",
+        "Q13a2: Number of Conditions at Start",
+        HUD_CONDITION_COUNTS,
+        Counter(hud_condition_count(a) for _c, a in people),
+        total=served,
+        column="Total",
+        code="Q13a2",
+    )
+    _hud_columns(
+        b,
+        "q13b1",
+        "Q13b1: Physical and Mental Health Conditions at Exit",
+        "Q13b1",
+        HUD_CONDITIONS,
+        [
+            (
+                "total",
+                "Total Persons",
+                Counter(c for _p, a in leavers for c in hud_conditions(a, "exit_")),
+                None,
+            )
+        ],
+        note=_("Leavers only. One person may have several conditions, so there is no total."),
+    )
+    b.breakdown(
+        "q13b2",
+        "Q13b2: Number of Conditions at Exit",
+        HUD_CONDITION_COUNTS,
+        Counter(hud_condition_count(a, "exit_") for _c, a in leavers),
+        total=left,
+        column="Total",
+        code="Q13b2",
+    )
+
+
+def _income_categories(b: Builder, people: list[Any], leavers: list[Any]) -> None:
+    """Q18: everyone counted at start and the leavers at exit, by the kinds of income they have,
+    and the people with one source or more (a subtotal of the first three rows, tied to them)."""
+    columns = [
+        ("start", "Number of Adults at Start", people, "", SERVED[0]),
+        ("exit", "Number of Adults at Exit (Leavers)", leavers, "exit_", "q5a:leavers"),
+    ]
+    _hud_columns(
+        b,
+        "q18",
+        "Q18: Client Cash Income Category - Earned/Other Income Category - by Start and Exit",
+        "Q18",
+        HUD_INCOME_CATEGORIES,
+        [
+            (
+                column,
+                name,
+                Counter(hud_income_category(a, prefix) for _c, a in group),
+                (total, "Total Adults"),
+            )
+            for column, name, group, prefix, total in columns
+        ],
+    )
+    g, anyone = b.grid, []
+    for column, *_rest in columns:
+        parts = [g.keys[f"q18:{r}:{column}"] for r in ("earned", "other", "both")]
+        cell = g.cell(f"q18:any:{column}", sum(g.values[c] for c in parts))
+        g.sum(cell, parts)
+        anyone.append(cell)
+    b.sections[-1].rows.append(Row("1 or more source of income", anyone))
 
 
 def _hud_columns(

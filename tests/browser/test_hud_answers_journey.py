@@ -1,5 +1,5 @@
-"""HUD's entry questions at 375 px: the agency admin shows the section, and an advocate records
-a survivor's answers at entry from the case page, a bad amount refused with a form error first."""
+"""HUD's entry and exit questions at 375 px: the agency admin shows the section, and an advocate
+records a survivor's answers from the case page, a bad amount refused with a form error first."""
 
 from __future__ import annotations
 
@@ -43,8 +43,13 @@ def test_an_advocate_records_the_entry_answers(new_tab, live_server, cast):
     page.get_by_role("group", name="Sources of income", exact=True).get_by_label(
         "Earned income (from work)"
     ).check()
-    page.get_by_label("Covered by health insurance").select_option("yes")
-    page.get_by_role("group", name="Health insurance").get_by_label("Medicaid").check()
+    # The questions asked at entry are asked at exit too, their labels ending "at exit".
+    page.locator("#id_insurance_any").select_option("yes")
+    page.get_by_role("group", name="Health insurance", exact=True).get_by_label("Medicaid").check()
+    page.get_by_label("Has a disabling condition at exit").select_option("yes")
+    page.get_by_role("group", name="Conditions at exit").get_by_label(
+        "Mental health disorder"
+    ).check()
     page.get_by_role("button", name="Save the answers").click()
     # A negative amount is a form error; everything else typed is kept.
     expect(page.locator(".invalid-feedback, .errorlist").first).to_be_visible()
@@ -61,3 +66,5 @@ def test_an_advocate_records_the_entry_answers(new_tab, live_server, cast):
     assert row.answers["income_sources"] == ["earned"]
     assert row.answers["insurance_sources"] == ["medicaid"]
     assert row.answers["destination"] == "not_collected"
+    assert row.answers["exit_conditions"] == ["mental_health"]
+    assert row.answers["conditions"] == []

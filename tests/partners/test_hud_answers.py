@@ -23,6 +23,7 @@ from tests.confidentiality.helpers import close, fresh
 pytestmark = pytest.mark.django_db
 
 HUD = IntakeField.HUD_ANSWERS
+DNC = hud.NOT_COLLECTED
 
 
 @pytest.fixture
@@ -48,7 +49,7 @@ def _data(**answers):
 
 def test_every_question_offers_hud_unknown_answers():
     choices = [e for e in hud.ELEMENTS if e.kind == "choice"]
-    assert len(choices) == 11
+    assert len(choices) == 14
     for element in choices:
         codes = [code for code, _label in element.answers()]
         assert codes[-3:] == [hud.DONT_KNOW, hud.PREFERS_NOT, hud.NOT_COLLECTED]
@@ -58,6 +59,9 @@ def test_every_question_offers_hud_unknown_answers():
         "insurance_any",
         "conditions_any",
         "exit_income_any",
+        "exit_benefits_any",
+        "exit_insurance_any",
+        "exit_conditions_any",
     ]
 
 
@@ -101,6 +105,10 @@ def test_an_advocate_records_the_answers_sealed_and_audited(cast, login, episode
             income_sources=["earned", "child_support"],
             insurance_any="yes",
             insurance_sources=["medicaid"],
+            exit_insurance_any="yes",
+            exit_insurance_sources=["medicaid", "employer"],
+            exit_conditions_any="yes",
+            exit_conditions=["mental_health"],
         ),
     )
     assert response.status_code == 302
@@ -110,6 +118,9 @@ def test_an_advocate_records_the_answers_sealed_and_audited(cast, login, episode
     assert row.answers["income_amount"] == "1250.50"
     assert row.answers["income_sources"] == ["earned", "child_support"]
     assert row.answers["destination"] == hud.NOT_COLLECTED
+    assert row.answers["exit_insurance_sources"] == ["medicaid", "employer"]
+    assert row.answers["exit_conditions"] == ["mental_health"]
+    assert row.answers["exit_benefits_any"] == hud.NOT_COLLECTED
     assert row.version == 1
     # One token, and no answer in the clear.
     with connection.cursor() as cursor:
@@ -137,6 +148,8 @@ def test_a_supervisor_without_edit_reads_the_answers_in_words(cast, login, episo
     assert words["Total monthly income (dollars)"] == "$900.00"
     assert words["Sources of income"] == "Supplemental Security Income (SSI)"
     assert words["Where they went (destination)"] == "Data not collected"
+    assert words["Has a disabling condition at exit"] == "Data not collected"
+    assert words["Health insurance at exit"] == "—"
 
 
 @pytest.mark.parametrize(
@@ -149,6 +162,10 @@ def test_a_supervisor_without_edit_reads_the_answers_in_words(cast, login, episo
         ({"income_any": "no", "income_sources": ["earned"]}, "income_sources"),
         ({"prior_living": "castle"}, "prior_living"),
         ({"benefits_any": "yes", "benefits_sources": ["gold"]}, "benefits_sources"),
+        ({"exit_benefits_any": "no", "exit_benefits_sources": ["snap"]}, "exit_benefits_sources"),
+        ({"exit_insurance_any": "maybe"}, "exit_insurance_any"),
+        ({"exit_insurance_any": "yes", "exit_insurance_sources": ["x"]}, "exit_insurance_sources"),
+        ({"exit_conditions_any": DNC, "exit_conditions": ["drug"]}, "exit_conditions"),
     ],
 )
 def test_bad_input_is_a_form_error(cast, login, episode, shown, answers, field):

@@ -82,6 +82,43 @@ EXIT_INCOME: list[tuple[str, str, list[str]]] = [
 ]
 DESTINATION = ["rental_no_subsidy"] * 5 + ["family_permanent"] + ["family_temporary"] * 3
 DESTINATION += ["emergency_shelter", "no_exit_interview", DNC]
+# Leavers only (0 to 11), at exit; stayer 12's must not count.
+EXIT_BENEFITS: list[tuple[str, list[str]]] = [
+    *[("yes", ["snap"])] * 6,
+    *[("yes", ["snap", "wic"])] * 2,
+    ("no", []),
+    ("no", []),
+    (DNC, []),
+    (DK, []),
+]
+EXIT_INSURANCE: list[tuple[str, list[str]]] = [
+    *[("yes", ["medicaid"])] * 7,
+    ("yes", ["medicaid", "employer"]),
+    ("yes", ["employer"]),
+    ("yes", []),  # insured, no source ticked
+    ("no", []),
+    (PNA, []),
+]
+EXIT_CONDITIONS: list[tuple[str, list[str]]] = [
+    *[("yes", ["mental_health"])] * 4,
+    ("yes", ["mental_health", "physical"]),
+    ("yes", ["alcohol", "drug"]),
+    ("yes", ["drug"]),
+    ("no", []),
+    ("yes", []),  # a condition said, none named: "Condition Unknown"
+    ("yes", ["chronic_health", "physical", "developmental"]),
+    (DK, []),
+    (DNC, []),
+]
+#: A stayer's exit answers (never counted).
+STAYER_EXIT = {
+    "exit_benefits_any": "yes",
+    "exit_benefits_sources": ["tanf_other"],
+    "exit_insurance_any": "yes",
+    "exit_insurance_sources": ["va"],
+    "exit_conditions_any": "yes",
+    "exit_conditions": ["hiv_aids"],
+}
 BENEFITS = [["snap", "wic"]] * 3 + [["snap"]] * 6 + [[]] * 10
 INSURANCE: list[tuple[str, list[str]]] = [
     *[("yes", ["medicaid"])] * 10,
@@ -102,7 +139,10 @@ CONDITIONS: list[list[str]] = [
     ["mental_health", "alcohol"],
     ["alcohol", "drug"],  # counted once, as both
     ["chronic_health"],
-] + [[]] * 11
+    ["developmental", "physical", "chronic_health"],
+] + [[]] * 10
+# Whether they have a disabling condition, where it is not "yes" with conditions or "no".
+CONDITIONS_ANY = {16: "yes", 17: PNA}  # 16 said yes and named none: "Condition Unknown"
 
 
 def _at(day: str) -> dt.datetime:
@@ -126,13 +166,22 @@ def _answers(n: int) -> dict[str, Any]:
         benefits_sources=BENEFITS[n],
         insurance_any=INSURANCE[n][0],
         insurance_sources=INSURANCE[n][1],
-        conditions_any="yes" if CONDITIONS[n] else "no",
+        conditions_any=CONDITIONS_ANY.get(n, "yes" if CONDITIONS[n] else "no"),
         conditions=CONDITIONS[n],
         destination=DESTINATION[n] if n < LEAVERS else "rental_subsidy",
         exit_income_any=exit_income[0],
         exit_income_amount=exit_income[1],
         exit_income_sources=exit_income[2],
     )
+    if n < LEAVERS:
+        for key, given in (
+            ("benefits", EXIT_BENEFITS),
+            ("insurance", EXIT_INSURANCE),
+        ):
+            answers[f"exit_{key}_any"], answers[f"exit_{key}_sources"] = given[n]
+        answers["exit_conditions_any"], answers["exit_conditions"] = EXIT_CONDITIONS[n]
+    else:
+        answers.update(STAYER_EXIT)
     assert not hud.problems(answers)
     return answers
 
@@ -154,6 +203,7 @@ STRAY = {
     "conditions_any": "yes",
     "conditions": ["hiv_aids"],
     "destination": "jail",
+    **STAYER_EXIT,
 }
 
 
@@ -165,7 +215,8 @@ def _record(case: Case, episode: Episode, answers: dict[str, Any]) -> None:
 def population(cast):
     lists = (PRIOR, DV, DV_WHEN, FLEEING, INCOME, BENEFITS, INSURANCE, CONDITIONS)
     assert {len(x) for x in lists} == {N - 1}
-    assert len(EXIT_INCOME) == len(DESTINATION) == LEAVERS
+    exits = (EXIT_INCOME, DESTINATION, EXIT_BENEFITS, EXIT_INSURANCE, EXIT_CONDITIONS)
+    assert {len(x) for x in exits} == {LEAVERS}
     field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
     for n in range(N):
         opened = _at(f"2026-04-{n + 1:02d}")
@@ -205,10 +256,15 @@ L = reports.HUD_LIVING_LABELS
 #: Why the hidden ones are hidden: a count from 1 to 4 always is; the others are complements,
 #: the smallest count left in a sum that would otherwise give a small one away (Q15: 6 homeless
 #: are 1 and 5, so the 5 hides with the 1; Q14b: 11 fleeing are 8 and 3 in the past six months;
-#: Q23c: 6 to permanent homes are 1 and 5). Q17, Q20a and Q13a1 have no total (one person may
-#: have several sources or conditions), so only their small counts hide. Q21's people by how many
-#: sources cover them add up to everyone with the one insured person who named no source, a cell
-#: never published.
+#: Q23c: 6 to permanent homes are 1 and 5). Q17, Q20a, Q13a1 and Q13b1 have no total (one person
+#: may have several sources or conditions), so only their small counts hide. Q21's people by how
+#: many sources cover them add up to everyone (at start) and to the leavers (at exit) with the one
+#: insured person who named no source, a cell never published. The exit columns count the twelve
+#: leavers only: stayer 12's exit answers (TANF, VHA, HIV/AIDS) are in no cell. Q13a2 and Q13b2
+#: count each person once (alcohol and drug use together are one condition, as in HUD's
+#: substance use element); their hidden cells are all counts from 1 to 4. Q18's leavers with only
+#: earned income (7) hide with the one with only other income, as the 8 with a source would
+#: give the 1 away.
 EXPECTED = {
     "Q15": [
         (L["place_not_meant"], "*1"),
@@ -323,40 +379,80 @@ EXPECTED = {
         ("Alimony and other spousal support", "0 0"),
         ("Other Source", "0 0"),
     ],
+    "Q18": [
+        ("Adults with Only Earned Income (i.e., Employment Income)", "8 *7"),
+        ("Adults with Only Other Income", "*2 *1"),
+        ("Adults with Both Earned and Other Income", "*2 0"),
+        ("Adults with No Income", "5 *2"),
+        ("Adults with Client Doesn't Know/Prefers Not to Answer Income Information", "*1 *1"),
+        ("Adults with Missing Income Information", "*2 *1"),
+        ("Total Adults", "20 12"),
+        ("1 or more source of income", "12 8"),
+    ],
     "Q20a": [
-        ("Supplemental Nutrition Assistance Program (SNAP) (Previously known as Food Stamps)", "9"),
-        ("Special Supplemental Nutrition Program for Women, Infants, and Children (WIC)", "*3"),
-        ("TANF Child Care Services", "0"),
-        ("TANF Transportation Services", "0"),
-        ("Other TANF-Funded Services", "0"),
-        ("Other Source", "0"),
+        (reports.HUD_BENEFITS["snap"], "9 8"),
+        ("Special Supplemental Nutrition Program for Women, Infants, and Children (WIC)", "*3 *2"),
+        ("TANF Child Care Services", "0 0"),
+        ("TANF Transportation Services", "0 0"),
+        ("Other TANF-Funded Services", "0 0"),
+        ("Other Source", "0 0"),
     ],
     "Q21": [
-        ("Medicaid", "12"),
-        ("Medicare", "0"),
-        ("State Children's Health Insurance Program", "0"),
-        ("Veteran's Health Administration (VHA)", "0"),
-        ("Employer Provided Health Insurance", "*2"),
-        ("Health Insurance obtained through COBRA", "0"),
-        ("Private Pay Health Insurance", "*2"),
-        ("State Health Insurance for Adults", "0"),
-        ("Indian Health Services Program", "0"),
-        ("Other", "0"),
-        ("No Health Insurance", "*2"),
-        (DK_ROW, "*1"),
-        (DNC_ROW, "*2"),
-        ("1 Source of Health Insurance", "12"),
-        ("More than 1 Source of Health Insurance", "*2"),
+        ("Medicaid", "12 8"),
+        ("Medicare", "0 0"),
+        ("State Children's Health Insurance Program", "0 0"),
+        ("Veteran's Health Administration (VHA)", "0 0"),
+        ("Employer Provided Health Insurance", "*2 *2"),
+        ("Health Insurance obtained through COBRA", "0 0"),
+        ("Private Pay Health Insurance", "*2 0"),
+        ("State Health Insurance for Adults", "0 0"),
+        ("Indian Health Services Program", "0 0"),
+        ("Other", "0 0"),
+        ("No Health Insurance", "*2 *1"),
+        (DK_ROW, "*1 *1"),
+        (DNC_ROW, "*2 0"),
+        ("1 Source of Health Insurance", "12 8"),
+        ("More than 1 Source of Health Insurance", "*2 *1"),
     ],
     "Q13a1": [
         ("Mental Health Disorder", "6"),
         ("Alcohol Use Disorder", "*1"),
         ("Drug Use Disorder", "0"),
         ("Both Alcohol and Drug Use Disorders", "*1"),
-        ("Chronic Health Condition", "*2"),
+        ("Chronic Health Condition", "*3"),
         ("HIV/AIDS", "0"),
-        ("Developmental Disability", "0"),
-        ("Physical Disability", "*1"),
+        ("Developmental Disability", "*1"),
+        ("Physical Disability", "*2"),
+    ],
+    "Q13a2": [
+        ("None", "8"),
+        ("1 Condition", "5"),
+        ("2 Conditions", "*3"),
+        ("3+ Conditions", "*1"),
+        ("Condition Unknown", "*1"),
+        (DK_ROW, "*1"),
+        (DNC_ROW, "*1"),
+        ("Total", "20"),
+    ],
+    "Q13b1": [
+        ("Mental Health Disorder", "5"),
+        ("Alcohol Use Disorder", "0"),
+        ("Drug Use Disorder", "*1"),
+        ("Both Alcohol and Drug Use Disorders", "*1"),
+        ("Chronic Health Condition", "*1"),
+        ("HIV/AIDS", "0"),
+        ("Developmental Disability", "*1"),
+        ("Physical Disability", "*2"),
+    ],
+    "Q13b2": [
+        ("None", "*1"),
+        ("1 Condition", "6"),
+        ("2 Conditions", "*1"),
+        ("3+ Conditions", "*1"),
+        ("Condition Unknown", "*1"),
+        (DK_ROW, "*1"),
+        (DNC_ROW, "*1"),
+        ("Total", "12"),
     ],
 }
 
@@ -374,6 +470,18 @@ def test_every_cell_of_the_hud_questions(population):
     assert sections["Q14b"].rows[-1].cells[-1] == keys["q14a:yes"]
     assert sections["Q23c"].rows[-1].cells == [keys["q5a:leavers"]]
     assert sections["Q16"].rows[-1].cells == [keys["served"], keys["q5a:leavers"]]
+    # Q18's columns are everyone counted and the leavers; its last row adds up its first three.
+    assert sections["Q18"].rows[-2].cells == [keys["served"], keys["q5a:leavers"]]
+    # Q13a2's people are everyone counted, Q13b2's the leavers: the same cells.
+    assert sections["Q13a2"].rows[-1].cells == [keys["served"]]
+    assert sections["Q13b2"].rows[-1].cells == [keys["q5a:leavers"]]
+    # Q21's people by how many sources cover them, at start and at exit, each add up to its total
+    # with an unpublished cell: the insured who named no source (one at start, one at exit).
+    values = report.grid.values
+    assert [values[keys[f"q21:unlisted:{c}"]] for c in ("start", "exit")] == [1, 1]
+    for column, total in (("start", N), ("exit", LEAVERS)):
+        rows = ("none", "dk", "dnc", "one", "more", "unlisted")
+        assert sum(values[keys[f"q21:{r}:{column}"]] for r in rows) == total
 
 
 @time_machine.travel(TODAY, tick=False)
@@ -427,3 +535,41 @@ def test_an_answer_no_row_holds_is_not_collected_and_unknowns_are_one_row():
     # A code no row holds (one the lists no longer have) is counted, once, as not collected.
     assert reports.hud_row("castle", ("yes", "no")) == "dnc"
     assert reports.hud_row(None, ("yes", "no")) == "dnc"
+
+
+@pytest.mark.parametrize(
+    ("any_condition", "conditions", "row"),
+    [
+        ("no", [], "none"),
+        ("yes", ["physical"], "1"),
+        ("yes", ["alcohol", "drug"], "1"),  # HUD's one substance use element
+        ("yes", ["alcohol", "drug", "physical"], "2"),
+        ("yes", ["mental_health", "physical", "hiv_aids"], "3"),
+        ("yes", ["mental_health", "physical", "hiv_aids", "developmental"], "3"),
+        ("yes", [], "unknown"),
+        (DK, [], "dk"),
+        (PNA, [], "dk"),
+        (DNC, [], "dnc"),
+    ],
+)
+def test_conditions_are_counted_by_hud_elements(any_condition, conditions, row):
+    answers = {"exit_conditions_any": any_condition, "exit_conditions": conditions}
+    assert reports.hud_condition_count(answers, "exit_") == row
+
+
+@pytest.mark.parametrize(
+    ("any_income", "sources", "row"),
+    [
+        ("yes", ["earned"], "earned"),
+        ("yes", ["ssi", "child_support"], "other"),
+        ("yes", ["earned", "tanf"], "both"),
+        ("yes", [], "dnc"),  # income said, no source named: missing
+        ("no", [], "none"),
+        (DK, [], "dk"),
+        (PNA, [], "dk"),
+        (DNC, [], "dnc"),
+    ],
+)
+def test_income_is_categorised_by_its_sources(any_income, sources, row):
+    answers = {"exit_income_any": any_income, "exit_income_sources": sources}
+    assert reports.hud_income_category(answers, "exit_") == row

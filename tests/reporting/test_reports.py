@@ -256,9 +256,17 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     # HUD's entry and exit questions, from the survivors' answers: figures, not only "*".
     hud_year = reports.release("hud", agency, reports.periods("federal_year", today)[0])
     codes = [s.code for s in hud_year.sections]
-    assert codes[4:] == ["Q15", "Q14a", "Q14b", "Q23c", "Q16", "Q17", "Q20a", "Q21", "Q13a1"]
+    assert codes[4:] == [
+        *("Q15", "Q14a", "Q14b", "Q23c", "Q16", "Q17", "Q18", "Q20a", "Q21"),
+        *("Q13a1", "Q13a2", "Q13b1", "Q13b2"),
+    ]
     for key in ("q14a:yes", "q15:temporary", "q23c:permanent", "q17:earned:start"):
         assert value(hud_year, key) >= 5, key
         assert hud_year.shown(hud_year.grid.keys[key]).value is not None, key
     assert value(hud_year, "q21:medicaid:start") >= 5
     assert value(hud_year, "q13a1:mental_health:total") > 0
+    # The leavers' answers at exit, and the counts of conditions and kinds of income.
+    for key in ("q20a:snap:exit", "q21:medicaid:exit", "q13b1:mental_health:total"):
+        assert value(hud_year, key) > 0, key
+    for key in ("q13a2:1", "q13b2:none", "q18:earned:start", "q18:earned:exit"):
+        assert value(hud_year, key) > 0, key
