@@ -9,6 +9,9 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from django.utils import timezone
+
+from caseflow.cases.journey import current_episode
 from caseflow.cases.models import CaseStatus, IntakeField, PartyRole, RiskLevel
 from caseflow.confidentiality.models import Category
 from caseflow.confidentiality.services import field_settings_save, release_record
@@ -183,9 +186,28 @@ HUD_SOURCES: dict[str, list[str]] = {
 }
 
 
-def demo_hud_answers(n: int, *, left: bool) -> dict:
+#: The answers about veterans, homelessness before support and subsidies, drawn apart from the
+#: rest (a veteran or two in a hundred; most of those who came from the street or a shelter
+#: there for months, some of them for a year or more over several times).
+HUD_MORE_WEIGHTS: dict[str, dict[str, int]] = {
+    "veteran": {"no": 86, "yes": 5, hud.DONT_KNOW: 3, hud.NOT_COLLECTED: 6},
+    "times_homeless": {"one": 40, "two": 20, "three": 10, "four_plus": 22, hud.DONT_KNOW: 8},
+    "months_homeless": {"2": 10, "4": 12, "6": 14, "9": 10, "12": 20, "more_than_12": 26},
+    "prior_night_street": {"yes": 45, "no": 50, hud.NOT_COLLECTED: 5},
+    "destination_subsidy": {
+        "hcv": 55,
+        "rrh": 20,
+        "public_housing": 12,
+        "other_ongoing": 8,
+        "psh": 3,
+        hud.NOT_COLLECTED: 2,
+    },
+}
+
+
+def demo_hud_answers(n: int, *, left: bool, started: dt.date) -> dict:
     """Survivor ``n``'s HUD entry answers (and exit answers when she has ``left``), the same
-    for the same ``n``."""
+    for the same ``n``, for support that began on ``started``."""
     rng = random.Random(n * 7919)
 
     def pick(question: str) -> str:
@@ -211,6 +233,27 @@ def demo_hud_answers(n: int, *, left: bool) -> dict:
         if out[answer] == "yes":
             dollars = rng.choice([120, 380, 650, 900, 1150, 1400, 1800, 2400])
             out[amount] = f"{dollars + rng.randint(0, 99)}.00"
+    more = random.Random(n * 7919 + 1)
+
+    def draw(question: str) -> str:
+        weights = HUD_MORE_WEIGHTS[question]
+        return more.choices(list(weights), weights=list(weights.values()))[0]
+
+    out["veteran"] = draw("veteran")
+    if out["prior_living"] in hud.HOMELESS:
+        days = more.choice([20, 45, 120, 200, 300, 400, 500, 800])
+        out["homeless_since"] = (started - dt.timedelta(days=days)).isoformat()
+        out["times_homeless"] = draw("times_homeless")
+        if out["times_homeless"] == "four_plus":
+            out["months_homeless"] = draw("months_homeless")
+    elif out["prior_length"] in hud.INSTITUTIONAL_SHORT:
+        out["prior_night_street"] = draw("prior_night_street")
+        if out["prior_night_street"] == "yes":
+            days = more.choice([60, 200, 500])
+            out["homeless_since"] = (started - dt.timedelta(days=days)).isoformat()
+            out["times_homeless"] = draw("times_homeless")
+    if out["destination"] == "rental_subsidy":
+        out["destination_subsidy"] = draw("destination_subsidy")
     if not left:  # a stayer has no exit answers
         empty = hud.blank()
         out.update({e.name: empty[e.name] for e in hud.ELEMENTS if e.stage == hud.EXIT})
@@ -352,9 +395,16 @@ def seed_demo(context) -> None:
             values=demo_answers(n, uk=case.agency_id == riverside.pk),
             expected_version=0,
         )
+        episode = current_episode(case)
+        if episode is None:
+            continue
         services.hud_answers_save(
             actor=advocate,
             case=case,
-            values=demo_hud_answers(n, left=case.status == CaseStatus.CLOSED),
+            values=demo_hud_answers(
+                n,
+                left=case.status == CaseStatus.CLOSED,
+                started=timezone.localtime(episode.opened_at).date(),
+            ),
             expected_version=0,
         )

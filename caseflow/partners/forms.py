@@ -230,6 +230,13 @@ class HudAnswersForm(forms.Form):
                     required=False,
                     widget=forms.CheckboxSelectMultiple,
                 )
+            elif element.kind == "date":
+                field = date_field(
+                    element.label,
+                    required=False,
+                    help_text=_("Leave blank when not known. An approximate day is enough."),
+                    error_messages={"invalid": _("Give the date as a day, month and year.")},
+                )
             else:
                 field = forms.DecimalField(
                     required=False,
@@ -264,6 +271,19 @@ class HudAnswersForm(forms.Form):
             chosen = element.kind == "many" and data.get(element.name)
             if chosen and data.get(element.after) != "yes":
                 self.add_error(element.name, _("Tick these only when the answer above is yes."))
+            if (
+                element.kind == "choice"
+                and element.after
+                and data.get(element.name) in dict(element.choices)
+                and data.get(element.after) != element.when
+            ):
+                self.add_error(
+                    element.name,
+                    _('Answer this only when it applies: choose "Data not collected".'),
+                )
+            day = element.kind == "date" and data.get(element.name)
+            if day and not hud.EARLIEST <= day <= timezone.localdate():
+                self.add_error(element.name, _("Give a date between 1940 and today."))
         return data
 
     def answers(self) -> dict[str, Any]:
@@ -273,6 +293,8 @@ class HudAnswersForm(forms.Form):
             value = self.cleaned_data.get(element.name)
             if element.kind == "amount":
                 out[element.name] = "" if value is None else f"{value:.2f}"
+            elif element.kind == "date":
+                out[element.name] = "" if value is None else value.isoformat()
             elif element.kind == "many":
                 out[element.name] = list(value or [])
             else:

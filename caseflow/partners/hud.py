@@ -14,10 +14,13 @@ one list.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 DONT_KNOW = "dont_know"
@@ -108,6 +111,40 @@ PRIOR_LENGTH: list[tuple[str, Any]] = [
     ("year_or_more", _("One year or longer")),
 ]
 
+#: Living situations in which a short stay keeps the homelessness of the night before it
+#: (3.917B: under 90 days in an institution, under 7 nights anywhere else).
+INSTITUTIONAL_SHORT = ("one_night", "two_to_six_nights", "week_to_month", "month_to_90_days")
+OTHER_SHORT = ("one_night", "two_to_six_nights")
+
+TIMES_HOMELESS: list[tuple[str, Any]] = [
+    ("one", _("One time")),
+    ("two", _("Two times")),
+    ("three", _("Three times")),
+    ("four_plus", _("Four or more times")),
+]
+
+MONTHS_HOMELESS: list[tuple[str, Any]] = [
+    ("1", _("1 (this time is the first month)")),
+    *((str(n), str(n)) for n in range(2, 13)),
+    ("more_than_12", _("More than 12 months")),
+]
+
+#: Rental subsidies at exit (3.12A), asked when the destination is a rental with an ongoing
+#: housing subsidy.
+SUBSIDIES: list[tuple[str, Any]] = [
+    ("gpd_tip", _("GPD TIP housing subsidy")),
+    ("vash", _("VASH housing subsidy")),
+    ("rrh", _("Rapid rehousing or an equivalent subsidy")),
+    ("hcv", _("Housing Choice Voucher (tenant or project based), not dedicated")),
+    ("public_housing", _("Public housing unit")),
+    ("other_ongoing", _("Another ongoing housing subsidy")),
+    ("stability_voucher", _("Housing Stability Voucher")),
+    ("fup", _("Family Unification Program voucher (FUP)")),
+    ("fyi", _("Foster Youth to Independence initiative (FYI)")),
+    ("psh", _("Permanent supportive housing")),
+    ("other_dedicated", _("Other permanent housing for people who were homeless")),
+]
+
 DV_WHEN: list[tuple[str, Any]] = [
     ("within_3_months", _("Within the past three months")),
     ("3_to_6_months", _("Three to six months ago")),
@@ -172,7 +209,9 @@ EXIT = "exit"
 @dataclass(frozen=True)
 class Element:
     """One question: ``kind`` is "choice" (one of ``choices`` or an unknown answer), "many" (a
-    list of ``choices``, asked when ``after`` is "yes") or "amount" (dollars a month)."""
+    list of ``choices``, asked when ``after`` is "yes"), "amount" (dollars a month) or "date"
+    (a day, as ISO text). A "choice" with an ``after`` is asked only when the answer to
+    ``after`` is ``when``."""
 
     name: str
     label: Any
@@ -180,6 +219,7 @@ class Element:
     kind: str
     choices: tuple[tuple[str, Any], ...] = ()
     after: str = ""
+    when: str = "yes"
 
     def answers(self) -> list[tuple[str, Any]]:
         """The answers offered (a "choice" question's unknowns among them)."""
@@ -193,8 +233,36 @@ def _choice(name: str, label: Any, stage: str, choices: list[tuple[str, Any]]) -
 
 
 ELEMENTS: tuple[Element, ...] = (
+    _choice("veteran", _("Veteran status (adults)"), ENTRY, YES_NO),
     _choice("prior_living", _("Where they stayed before (prior living situation)"), ENTRY, LIVING),
     _choice("prior_length", _("How long they stayed there"), ENTRY, PRIOR_LENGTH),
+    _choice(
+        "prior_night_street",
+        _(
+            "After a short stay (under 90 days in an institution, under a week elsewhere): "
+            "on the night before it, on the streets, in an emergency shelter or a safe haven"
+        ),
+        ENTRY,
+        YES_NO,
+    ),
+    Element(
+        "homeless_since",
+        _("Approximate date this time of homelessness began"),
+        ENTRY,
+        "date",
+    ),
+    _choice(
+        "times_homeless",
+        _("Times on the streets, in an emergency shelter or a safe haven in the past three years"),
+        ENTRY,
+        TIMES_HOMELESS,
+    ),
+    _choice(
+        "months_homeless",
+        _("Months on the streets, in an emergency shelter or a safe haven in the past three years"),
+        ENTRY,
+        MONTHS_HOMELESS,
+    ),
     _choice("dv_history", _("Has experienced domestic violence"), ENTRY, YES_NO),
     _choice("dv_when", _("When it last happened"), ENTRY, DV_WHEN),
     _choice("dv_fleeing", _("Currently fleeing"), ENTRY, YES_NO),
@@ -231,6 +299,15 @@ ELEMENTS: tuple[Element, ...] = (
         "conditions", _("Conditions"), ENTRY, "many", tuple(CONDITIONS), after="conditions_any"
     ),
     _choice("destination", _("Where they went (destination)"), EXIT, [*LIVING, *EXIT_OTHER]),
+    Element(
+        "destination_subsidy",
+        _("The housing subsidy (renting with an ongoing subsidy)"),
+        EXIT,
+        "choice",
+        tuple(SUBSIDIES),
+        after="destination",
+        when="rental_subsidy",
+    ),
     _choice("exit_income_any", _("Income from any source at exit"), EXIT, YES_NO),
     Element("exit_income_amount", _("Total monthly income at exit (dollars)"), EXIT, "amount"),
     Element(
@@ -273,12 +350,24 @@ BY_NAME: dict[str, Element] = {e.name: e for e in ELEMENTS}
 
 #: The largest monthly amount kept (a typing slip beyond it is refused).
 AMOUNT_MAX = Decimal("1000000")
+#: The earliest day a date may be (a typing slip before it is refused).
+EARLIEST = dt.date(1940, 1, 1)
 
 
 def blank() -> dict[str, Any]:
-    """Answers never given: "data not collected", no sources, no amount."""
-    empty = {"choice": NOT_COLLECTED, "many": [], "amount": ""}
+    """Answers never given: "data not collected", no sources, no amount, no date."""
+    empty = {"choice": NOT_COLLECTED, "many": [], "amount": "", "date": ""}
     return {e.name: empty[e.kind] for e in ELEMENTS}
+
+
+def date_of(text: str | None) -> dt.date | None:
+    """A stored date as a date (None when none was given or it cannot be read)."""
+    if not text:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
 
 
 def amount_of(text: str | None) -> Decimal | None:
@@ -300,6 +389,18 @@ def problems(values: dict[str, Any]) -> list[str]:
         if element.kind == "choice":
             if value not in dict(element.answers()):
                 out.append(str(_("Choose one of the answers offered.")))
+            elif (
+                element.after
+                and value in dict(element.choices)
+                and values.get(element.after) != element.when
+            ):
+                out.append(
+                    str(_("%(question)s: answer this only when it applies."))
+                    % {"question": element.label}
+                )
+        elif element.kind == "date":
+            if value and not (EARLIEST <= (date_of(value) or dt.date.min) <= timezone.localdate()):
+                out.append(str(_("Give a date between 1940 and today.")))
         elif element.kind == "many":
             if not isinstance(value, list) or not set(value) <= set(dict(element.choices)):
                 out.append(str(_("Choose among the answers offered.")))
@@ -325,8 +426,57 @@ def shown(values: dict[str, Any]) -> list[tuple[str, str]]:
         elif element.kind == "many":
             labels = dict(element.choices)
             words = ", ".join(str(labels[v]) for v in value or [] if v in labels) or "—"
+        elif element.kind == "date":
+            day = date_of(value)
+            words = date_format(day, "DATE_FORMAT") if day is not None else "—"
         else:
             amount = amount_of(value)
             words = f"${amount:,.2f}" if amount is not None else "—"
         out.append((str(element.label), words))
     return out
+
+
+HOMELESS = ("place_not_meant", "emergency_shelter", "safe_haven")
+
+
+def chronically_homeless(values: dict[str, Any], started_on: dt.date) -> str:
+    """Whether a person was chronically homeless at the start of support on ``started_on``,
+    as HUD's reports work it out from the answers at entry: "yes", "no", "dk" (an answer it
+    needs is "doesn't know" or "prefers not to answer") or "dnc" (one is not collected).
+
+    A disabling condition, and homelessness (on the streets, in an emergency shelter or a safe
+    haven, or just before a short stay elsewhere) for a year or more, at once or over four
+    times or more in three years adding up to twelve months."""
+
+    def unknown(answer: Any) -> str:
+        return "dk" if answer in (DONT_KNOW, PREFERS_NOT) else "dnc"
+
+    disabling = values.get("conditions_any")
+    if disabling != "yes":
+        return "no" if disabling == "no" else unknown(disabling)
+    prior = values.get("prior_living")
+    if prior not in HOMELESS:
+        if prior not in dict(LIVING):
+            return unknown(prior)
+        length = values.get("prior_length")
+        if length not in dict(PRIOR_LENGTH):
+            return unknown(length)
+        groups = {code: group for group, _l, items in LIVING_GROUPS for code, _w in items}
+        short = INSTITUTIONAL_SHORT if groups[prior] == "institutional" else OTHER_SHORT
+        if length not in short:
+            return "no"
+        night = values.get("prior_night_street")
+        if night != "yes":
+            return "no" if night == "no" else unknown(night)
+    since = date_of(values.get("homeless_since"))
+    if since is not None and since <= started_on - dt.timedelta(days=365):
+        return "yes"
+    times = values.get("times_homeless")
+    if times not in dict(TIMES_HOMELESS):
+        return unknown(times)
+    if times != "four_plus":
+        return "no"
+    months = values.get("months_homeless")
+    if months not in dict(MONTHS_HOMELESS):
+        return unknown(months)
+    return "yes" if months in ("12", "more_than_12") else "no"

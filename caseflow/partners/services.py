@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from caseflow import policy
@@ -590,6 +591,12 @@ def hud_answers_save(
         raise ValidationError(_("Someone else changed these answers: look again and retry."))
     answers = {**row.answers, **{k: v for k, v in values.items() if k in hud.BY_NAME}}
     found = hud.problems(answers)
+    since, began = hud.date_of(answers.get("homeless_since")), row.episode.opened_at
+    if since is not None and since > timezone.localtime(began).date():
+        found.append(
+            str(_("The day homelessness began cannot be after support began (%(day)s)."))
+            % {"day": date_format(timezone.localtime(began).date(), "DATE_FORMAT")}
+        )
     if found:
         raise ValidationError(found)
     changed = sorted(k for k in hud.BY_NAME if answers[k] != row.answers.get(k))

@@ -123,7 +123,9 @@ def seed_demo(context) -> None:
             partner_services.hud_answers_save(
                 actor=advocate,
                 case=case,
-                values=demo_hud_answers(n + 1000, left=leaves),
+                values=demo_hud_answers(
+                    n + 1000, left=leaves, started=timezone.localtime(case.opened_at).date()
+                ),
                 expected_version=0,
             )
             if leaves:

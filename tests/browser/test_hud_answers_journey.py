@@ -33,7 +33,13 @@ def test_an_advocate_records_the_entry_answers(new_tab, live_server, cast):
     page.get_by_label("Where they stayed before (prior living situation)").select_option(
         "family_temporary"
     )
-    page.get_by_label("How long they stayed there").select_option("week_to_month")
+    page.get_by_label("How long they stayed there").select_option("two_to_six_nights")
+    page.get_by_label("Veteran status (adults)").select_option("no")
+    # What HUD works chronic homelessness out from: the night before a short stay, since when,
+    # how many times.
+    page.get_by_label("on the night before it", exact=False).select_option("yes")
+    page.get_by_label("Approximate date this time of homelessness began").fill("2025-06-01")
+    page.get_by_label("Times on the streets", exact=False).select_option("two")
     page.get_by_label("Has experienced domestic violence").select_option("yes")
     page.get_by_label("When it last happened").select_option("within_3_months")
     page.get_by_label("Currently fleeing").select_option("yes")
@@ -62,6 +68,10 @@ def test_an_advocate_records_the_entry_answers(new_tab, live_server, cast):
     row = HudAnswers.objects.get(case=case)
     row.case = case
     assert row.answers["prior_living"] == "family_temporary"
+    assert row.answers["veteran"] == "no"
+    assert row.answers["prior_night_street"] == "yes"
+    assert row.answers["homeless_since"] == "2025-06-01"
+    assert row.answers["times_homeless"] == "two"
     assert row.answers["income_amount"] == "1250.00"
     assert row.answers["income_sources"] == ["earned"]
     assert row.answers["insurance_sources"] == ["medicaid"]

@@ -4,10 +4,14 @@ token, audited, shown in words, and refused with a form error for bad input."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.fields import agency_field_config
@@ -49,7 +53,7 @@ def _data(**answers):
 
 def test_every_question_offers_hud_unknown_answers():
     choices = [e for e in hud.ELEMENTS if e.kind == "choice"]
-    assert len(choices) == 14
+    assert len(choices) == 19
     for element in choices:
         codes = [code for code, _label in element.answers()]
         assert codes[-3:] == [hud.DONT_KNOW, hud.PREFERS_NOT, hud.NOT_COLLECTED]
@@ -166,6 +170,13 @@ def test_a_supervisor_without_edit_reads_the_answers_in_words(cast, login, episo
         ({"exit_insurance_any": "maybe"}, "exit_insurance_any"),
         ({"exit_insurance_any": "yes", "exit_insurance_sources": ["x"]}, "exit_insurance_sources"),
         ({"exit_conditions_any": DNC, "exit_conditions": ["drug"]}, "exit_conditions"),
+        ({"homeless_since": "1926-05-01"}, "homeless_since"),
+        ({"homeless_since": "2099-01-01"}, "homeless_since"),
+        ({"homeless_since": "31/02/2024"}, "homeless_since"),
+        ({"months_homeless": "13"}, "months_homeless"),
+        ({"veteran": "sometimes"}, "veteran"),
+        # A subsidy only for a rental with an ongoing subsidy.
+        ({"destination": "rental_no_subsidy", "destination_subsidy": "hcv"}, "destination_subsidy"),
     ],
 )
 def test_bad_input_is_a_form_error(cast, login, episode, shown, answers, field):
@@ -198,6 +209,121 @@ def test_the_service_refuses_codes_outside_the_lists(cast, episode, shown):
         services.hud_answers_save(
             actor=cast.assigned, case=cast.case, values={"dv_history": "yes"}, expected_version=0
         )
+
+
+def test_homelessness_cannot_begin_after_support_began(cast, login, episode, shown):
+    """The day homelessness began is at most the day support began: a later one is refused on
+    the form, with the day support began, and nothing is saved."""
+    now = timezone.now()
+    Episode.objects.filter(pk=episode.pk).update(opened_at=now - dt.timedelta(days=30))
+    later = timezone.localdate(now - dt.timedelta(days=10))
+    response = login(cast.assigned).post(_url(cast), _data(homeless_since=later.isoformat()))
+    assert response.status_code == 200
+    assert "cannot be after support began" in str(response.context["form"].non_field_errors())
+    assert not HudAnswers.objects.exists()
+
+
+def test_a_date_and_a_subsidy_are_kept_and_shown(cast, login, episode, shown):
+    began = (episode.opened_at - dt.timedelta(days=400)).date()
+    data = _data(
+        veteran="yes",
+        prior_living="emergency_shelter",
+        homeless_since=began.isoformat(),
+        times_homeless="four_plus",
+        months_homeless="more_than_12",
+        destination="rental_subsidy",
+        destination_subsidy="hcv",
+    )
+    response = login(cast.assigned).post(_url(cast), data)
+    assert response.status_code == 302
+    answers = HudAnswers.objects.get().answers
+    assert answers["homeless_since"] == began.isoformat()
+    assert (answers["veteran"], answers["destination_subsidy"]) == ("yes", "hcv")
+    words = dict(hud.shown(answers))
+    assert words["Approximate date this time of homelessness began"] == date_format(
+        began, "DATE_FORMAT"
+    )
+    assert words["The housing subsidy (renting with an ongoing subsidy)"] == (
+        "Housing Choice Voucher (tenant or project based), not dedicated"
+    )
+
+
+START = dt.date(2026, 4, 1)
+
+
+def _chronic(**given) -> str:
+    answers = hud.blank()
+    answers.update(conditions_any="yes", prior_living="emergency_shelter")
+    answers.update(given)
+    return hud.chronically_homeless(answers, START)
+
+
+@pytest.mark.parametrize(
+    ("given", "status"),
+    [
+        # A disabling condition is needed: without one, not chronic whatever else.
+        ({"conditions_any": "no", "homeless_since": "2020-01-01"}, "no"),
+        ({"conditions_any": hud.PREFERS_NOT}, "dk"),
+        ({"conditions_any": DNC}, "dnc"),
+        # A year on the street or in a shelter, to the day: chronic.
+        ({"homeless_since": "2025-04-01"}, "yes"),
+        ({"homeless_since": "2025-04-02", "times_homeless": "one"}, "no"),
+        # Four times or more in three years adding up to twelve months.
+        ({"times_homeless": "four_plus", "months_homeless": "12"}, "yes"),
+        ({"times_homeless": "four_plus", "months_homeless": "more_than_12"}, "yes"),
+        ({"times_homeless": "four_plus", "months_homeless": "11"}, "no"),
+        ({"times_homeless": "three", "months_homeless": "more_than_12"}, "no"),
+        ({"times_homeless": hud.DONT_KNOW}, "dk"),
+        ({"times_homeless": "four_plus", "months_homeless": DNC}, "dnc"),
+        ({}, "dnc"),
+        # A short stay in an institution (under 90 days) keeps the street night before it.
+        (
+            {
+                "prior_living": "hospital",
+                "prior_length": "month_to_90_days",
+                "prior_night_street": "yes",
+                "homeless_since": "2024-01-01",
+            },
+            "yes",
+        ),
+        (
+            {
+                "prior_living": "hospital",
+                "prior_length": "90_days_to_year",
+                "prior_night_street": "yes",
+                "homeless_since": "2024-01-01",
+            },
+            "no",
+        ),
+        (
+            {"prior_living": "jail", "prior_length": "one_night", "prior_night_street": "no"},
+            "no",
+        ),
+        # Anywhere else only under a week does.
+        (
+            {
+                "prior_living": "family_temporary",
+                "prior_length": "two_to_six_nights",
+                "prior_night_street": "yes",
+                "homeless_since": "2024-01-01",
+            },
+            "yes",
+        ),
+        (
+            {
+                "prior_living": "family_temporary",
+                "prior_length": "week_to_month",
+                "prior_night_street": "yes",
+                "homeless_since": "2024-01-01",
+            },
+            "no",
+        ),
+        ({"prior_living": "rental_no_subsidy", "prior_length": DNC}, "dnc"),
+        ({"prior_living": hud.PREFERS_NOT}, "dk"),
+    ],
+)
+def test_chronic_homelessness_as_hud_works_it_out(given, status):
+    assert _chronic(**given) == status
 
 
 def _saved(cast, years: int) -> HudAnswers:
