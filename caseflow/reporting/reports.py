@@ -266,27 +266,30 @@ def read_answers(
 
 def read_hud_answers(
     case_ids: QuerySet[Any] | Iterable[int], period: Period
-) -> Iterator[tuple[int, dict[str, Any]]]:
+) -> Iterator[tuple[int, dict[str, Any], dt.date]]:
     """Each case's HUD entry and exit answers for ``period``: those of its latest episode of
-    support begun before the period's end, streamed as values rows, each case key unwrapped
-    once and each person's answers opened by one decryption (every question is in one token).
-    A case with no answers is not yielded (nothing collected)."""
+    support begun before the period's end, with the day that episode began (HUD's project
+    start), streamed as values rows, each case key unwrapped once and each person's answers
+    opened by one decryption (every question is in one token). A case with no answers is not
+    yielded (nothing collected)."""
     together = cast(EncryptedTextField, HudAnswers._meta.get_field("answers"))
     rows = (
         HudAnswers.objects.filter(case_id__in=case_ids, episode__opened_at__lt=period.until)
         # A case's rows together, its latest episode first: no set of the cases seen is kept.
         .order_by("case_id", "-episode__number")
-        .values_list("case_id", "case__key__wrapped", Cast("answers", TextField()))
+        .values_list(
+            "case_id", "case__key__wrapped", Cast("answers", TextField()), "episode__opened_at"
+        )
     )
     previous = None
-    for case_id, wrapped, token in rows.iterator(chunk_size=2000):
+    for case_id, wrapped, token, opened_at in rows.iterator(chunk_size=2000):
         if case_id == previous:
             continue
         previous = case_id
         if wrapped is None:
             raise KeyDestroyed("a case counted in a report has no data key")
         given = together.open(unwrap_data_key(wrapped), token) if token is not None else {}
-        yield case_id, {**hud.blank(), **(given or {})}
+        yield case_id, {**hud.blank(), **(given or {})}, timezone.localtime(opened_at).date()
 
 
 class Served:
@@ -1349,9 +1352,13 @@ def hud_income_category(answers: dict[str, Any], prefix: str = "") -> str:
 def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
     """The APR questions counted from HUD's entry and exit answers, for everyone counted (entry
     answers) and the leavers (exit answers), each person's answers read in one decryption."""
-    given = dict(read_hud_answers(cases.ids, period))
-    people = [(c, given.get(c.pk) or hud.blank()) for c in cases]
+    given = {pk: (answers, start) for pk, answers, start in read_hud_answers(cases.ids, period)}
+    people = [(c, given[c.pk][0] if c.pk in given else hud.blank()) for c in cases]
     leavers = [(c, a) for c, a in people if c.left]
+    chronic = {
+        c.pk: hud.chronically_homeless(a, given[c.pk][1] if c.pk in given else period.start)
+        for c, a in people
+    }
     served = (SERVED[0], "Total")
     left = ("q5a:leavers", "Total")
     yes_no = ("yes", "no")
@@ -1410,6 +1417,7 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         [a["destination"] for _c, a in leavers],
         left,
     )
+    _exit_destinations(b, leavers)
     bands = [
         ("none", "No income"),
         *((code, label) for code, label, _most in HUD_INCOME_BANDS),
@@ -1488,6 +1496,36 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
             ),
         ],
         note=_("One person may have several benefits, so there is no total."),
+    )
+
+    def benefit_count(answers: dict[str, Any], prefix: str) -> str:
+        answer = answers[f"{prefix}benefits_any"]
+        if answer == "no":
+            return "none"
+        if answer != "yes":
+            return hud_row(answer)
+        return "some" if answers[f"{prefix}benefits_sources"] else HUD_DNC[0]
+
+    _hud_columns(
+        b,
+        "q20b",
+        "Q20b: Number of Non-Cash Benefit Sources",
+        "Q20b",
+        HUD_BENEFIT_COUNTS,
+        [
+            (
+                "start",
+                "Benefit at Start",
+                Counter(benefit_count(a, "") for _c, a in people),
+                served,
+            ),
+            (
+                "exit",
+                "Benefit at Exit for Leavers",
+                Counter(benefit_count(a, "exit_") for _c, a in leavers),
+                left,
+            ),
+        ],
     )
 
     def insurance(answers: Iterable[dict[str, Any]], prefix: str) -> tuple[Counter, Counter]:
@@ -1591,6 +1629,104 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         column="Total",
         code="Q13b2",
     )
+    _veterans_and_chronic(b, people, chronic)
+
+
+#: Q20b's rows: the people by whether they have non-cash benefits ("yes" with none named is
+#: missing, as in Q18).
+HUD_BENEFIT_COUNTS = [
+    ("none", "No Sources"),
+    ("some", "1 + Source(s)"),
+    HUD_DK,
+    ("dnc", "Data Not Collected/Not stayed long enough for Annual Assessment"),
+]
+#: Q23d's rows: the rental subsidy of the leavers who went to rent with one (3.12A).
+HUD_SUBSIDY_LABELS = {
+    "gpd_tip": "GPD TIP housing subsidy",
+    "vash": "VASH housing subsidy",
+    "rrh": "RRH or equivalent subsidy",
+    "hcv": "HCV voucher (tenant or project based) (not dedicated)",
+    "public_housing": "Public housing unit",
+    "other_ongoing": "Rental by client, with other ongoing housing subsidy",
+    "stability_voucher": "Housing Stability Voucher",
+    "fup": "Family Unification Program Voucher (FUP)",
+    "fyi": "Foster Youth to Independence Initiative (FYI)",
+    "psh": "Permanent Supportive Housing",
+    "other_dedicated": "Other permanent housing dedicated for formerly homeless persons",
+}
+#: Q25a's rows: the people by veteran status, veterans by whether they were chronically
+#: homeless.
+HUD_VETERANS = [
+    ("chronic_veteran", "Chronically Homeless Veteran"),
+    ("veteran", "Non-Chronically Homeless Veteran"),
+    ("no", "Not a Veteran"),
+    HUD_DK,
+    HUD_DNC,
+]
+HUD_CHRONIC = [
+    ("yes", "Chronically Homeless"),
+    ("no", "Not Chronically Homeless"),
+    HUD_DK,
+    HUD_DNC,
+]
+
+
+def _exit_destinations(b: Builder, leavers: list[Any]) -> None:
+    """Q23d: the subsidy of the leavers who went to rent with one (its total is Q23c's row)."""
+    subsidies = {code for code, _l in hud.SUBSIDIES}
+    b.breakdown(
+        "q23d",
+        "Q23d: Exit Destination - Subsidy Type of Persons Exiting to Rental by Client With An "
+        "Ongoing Subsidy",
+        [*HUD_SUBSIDY_LABELS.items(), HUD_DK, HUD_DNC],
+        Counter(
+            hud_row(a["destination_subsidy"], subsidies)
+            for _c, a in leavers
+            if a["destination"] == "rental_subsidy"
+        ),
+        total=("q23c:rental_subsidy", "Total"),
+        column="Total",
+        code="Q23d",
+    )
+
+
+def _veterans_and_chronic(b: Builder, people: list[Any], chronic: dict[int, str]) -> None:
+    """Q25a, everyone counted by veteran status, and Q26b, everyone by whether they were
+    chronically homeless at the start of support (each adds up to the people served), and Q5a's
+    rows of veterans and of chronically homeless persons (the same cells)."""
+
+    def veteran(pk: int, answer: str) -> str:
+        if answer == "yes":
+            return "chronic_veteran" if chronic[pk] == "yes" else "veteran"
+        return "no" if answer == "no" else hud_row(answer)
+
+    b.breakdown(
+        "q25a",
+        "Q25a: Number of Veterans",
+        HUD_VETERANS,
+        Counter(veteran(c.pk, a["veteran"]) for c, a in people),
+        total=(SERVED[0], "Total"),
+        column="Total",
+        code="Q25a",
+    )
+    b.breakdown(
+        "q26b",
+        "Q26b: Number of Chronically Homeless Persons by Household",
+        HUD_CHRONIC,
+        Counter(chronic.values()),
+        total=(SERVED[0], "Total"),
+        column="Total",
+        code="Q26b",
+    )
+    g = b.grid
+    parts = [g.keys["q25a:chronic_veteran"], g.keys["q25a:veteran"]]
+    veterans = g.cell("q5a:veterans", sum(g.values[c] for c in parts))
+    g.sum(veterans, parts)
+    q5a = next(s for s in b.sections if s.code == "Q5a")
+    q5a.rows[-1:-1] = [
+        Row("Number of Veterans", [veterans]),
+        Row("Number of Chronically Homeless Persons", [g.keys["q26b:yes"]]),
+    ]
 
 
 def _income_categories(b: Builder, people: list[Any], leavers: list[Any]) -> None:

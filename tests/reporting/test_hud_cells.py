@@ -80,15 +80,17 @@ EXIT_INCOME: list[tuple[str, str, list[str]]] = [
     (DNC, "", []),
     (DK, "", []),
 ]
-DESTINATION = ["rental_no_subsidy"] * 5 + ["family_permanent"] + ["family_temporary"] * 3
-DESTINATION += ["emergency_shelter", "no_exit_interview", DNC]
+DESTINATION = ["rental_no_subsidy"] * 3 + ["rental_subsidy"] * 2 + ["family_permanent"]
+DESTINATION += ["family_temporary"] * 3 + ["emergency_shelter", "no_exit_interview", DNC]
+# The subsidy of the two leavers who rent with one (3 and 4): one not given.
+SUBSIDY = {3: "hcv", 4: DNC}
 # Leavers only (0 to 11), at exit; stayer 12's must not count.
 EXIT_BENEFITS: list[tuple[str, list[str]]] = [
     *[("yes", ["snap"])] * 6,
     *[("yes", ["snap", "wic"])] * 2,
     ("no", []),
     ("no", []),
-    (DNC, []),
+    ("yes", []),  # benefits said, none named: "Data Not Collected" in Q20b
     (DK, []),
 ]
 EXIT_INSURANCE: list[tuple[str, list[str]]] = [
@@ -143,6 +145,29 @@ CONDITIONS: list[list[str]] = [
 ] + [[]] * 10
 # Whether they have a disabling condition, where it is not "yes" with conditions or "no".
 CONDITIONS_ANY = {16: "yes", 17: PNA}  # 16 said yes and named none: "Condition Unknown"
+# Veteran status, where it is not "no" (19, never asked, is "Data Not Collected").
+VETERAN = {0: "yes", 2: "yes", 9: "yes", 10: DK, 11: PNA, 18: DNC}
+# What chronic homelessness is worked out from, beyond the prior living situation and the
+# disabling condition, with what it comes to (each person's support began on 1 April 2026
+# plus n days):
+CHRONIC: dict[int, dict[str, str]] = {
+    # Emergency shelter, homeless since more than a year before support began: yes.
+    0: {"homeless_since": "2025-01-01"},
+    # Emergency shelter since less than a year, but four times or more adding up to 12 months.
+    1: {"homeless_since": "2025-06-01", "times_homeless": "four_plus", "months_homeless": "12"},
+    # Four times or more, but six months in all: no.
+    2: {"times_homeless": "four_plus", "months_homeless": "6"},
+    # Twice in three years: no.
+    3: {"times_homeless": "two"},
+    # How many times not known: "doesn't know".
+    4: {"times_homeless": DK},
+    # 5, on the street, nothing more collected: "not collected".
+    # A short hospital stay (under 90 days), on the street the night before, homeless since
+    # December 2024: yes.
+    6: {"prior_night_street": "yes", "homeless_since": "2024-12-01"},
+    # 7 and 8 stayed with family for a week or more (not under a week): no, whatever else.
+    7: {"prior_night_street": "yes", "homeless_since": "2020-01-01"},
+}
 
 
 def _at(day: str) -> dt.datetime:
@@ -169,6 +194,9 @@ def _answers(n: int) -> dict[str, Any]:
         conditions_any=CONDITIONS_ANY.get(n, "yes" if CONDITIONS[n] else "no"),
         conditions=CONDITIONS[n],
         destination=DESTINATION[n] if n < LEAVERS else "rental_subsidy",
+        destination_subsidy=SUBSIDY.get(n, DNC) if n < LEAVERS else "vash",
+        veteran=VETERAN.get(n, "no"),
+        **CHRONIC.get(n, {}),
         exit_income_any=exit_income[0],
         exit_income_amount=exit_income[1],
         exit_income_sources=exit_income[2],
@@ -202,7 +230,12 @@ STRAY = {
     "insurance_sources": ["va"],
     "conditions_any": "yes",
     "conditions": ["hiv_aids"],
-    "destination": "jail",
+    "destination": "rental_subsidy",
+    "destination_subsidy": "vash",
+    "veteran": "yes",
+    "homeless_since": "2020-01-01",
+    "times_homeless": "four_plus",
+    "months_homeless": "more_than_12",
     **STAYER_EXIT,
 }
 
@@ -264,7 +297,11 @@ L = reports.HUD_LIVING_LABELS
 #: count each person once (alcohol and drug use together are one condition, as in HUD's
 #: substance use element); their hidden cells are all counts from 1 to 4. Q18's leavers with only
 #: earned income (7) hide with the one with only other income, as the 8 with a source would
-#: give the 1 away.
+#: give the 1 away. Q23d's two leavers who rent with a subsidy are Q23c's hidden row (2), its
+#: parts 1 and 1. Q20b's 9 with benefits at start hide with the one not collected (20 people,
+#: 10 with none); at exit the small rows hide each other. Q25a's and Q26b's hidden cells are
+#: all counts from 1 to 4; Q5a's veterans (3) are Q25a's first two rows, its chronically
+#: homeless (3) Q26b's first.
 EXPECTED = {
     "Q15": [
         (L["place_not_meant"], "*1"),
@@ -337,8 +374,8 @@ EXPECTED = {
         ("Staying or living with family, permanent tenure", "*1"),
         ("Staying or living with friends, permanent tenure", "0"),
         ("Moved from one HOPWA funded project to HOPWA PH", "0"),
-        ("Rental by client, no ongoing housing subsidy", "*5"),
-        ("Rental by client, with ongoing housing subsidy", "0"),
+        ("Rental by client, no ongoing housing subsidy", "*3"),
+        ("Rental by client, with ongoing housing subsidy", "*2"),
         ("Owned by client, with ongoing housing subsidy", "0"),
         ("Owned by client, no ongoing housing subsidy", "0"),
         ("Subtotal - Permanent Situations", "6"),
@@ -348,6 +385,22 @@ EXPECTED = {
         (DK_ROW, "0"),
         (DNC_ROW, "*1"),
         ("Total", "12"),
+    ],
+    "Q23d": [
+        ("GPD TIP housing subsidy", "0"),
+        ("VASH housing subsidy", "0"),
+        ("RRH or equivalent subsidy", "0"),
+        ("HCV voucher (tenant or project based) (not dedicated)", "*1"),
+        ("Public housing unit", "0"),
+        ("Rental by client, with other ongoing housing subsidy", "0"),
+        ("Housing Stability Voucher", "0"),
+        ("Family Unification Program Voucher (FUP)", "0"),
+        ("Foster Youth to Independence Initiative (FYI)", "0"),
+        ("Permanent Supportive Housing", "0"),
+        ("Other permanent housing dedicated for formerly homeless persons", "0"),
+        (DK_ROW, "0"),
+        (DNC_ROW, "*1"),
+        ("Total", "*2"),
     ],
     "Q16": [
         ("No income", "5 *2"),
@@ -396,6 +449,13 @@ EXPECTED = {
         ("TANF Transportation Services", "0 0"),
         ("Other TANF-Funded Services", "0 0"),
         ("Other Source", "0 0"),
+    ],
+    "Q20b": [
+        ("No Sources", "10 *2"),
+        ("1 + Source(s)", "*9 8"),
+        (DK_ROW, "0 *1"),
+        ("Data Not Collected/Not stayed long enough for Annual Assessment", "*1 *1"),
+        ("Total", "20 12"),
     ],
     "Q21": [
         ("Medicaid", "12 8"),
@@ -454,6 +514,21 @@ EXPECTED = {
         (DNC_ROW, "*1"),
         ("Total", "12"),
     ],
+    "Q25a": [
+        ("Chronically Homeless Veteran", "*1"),
+        ("Non-Chronically Homeless Veteran", "*2"),
+        ("Not a Veteran", "13"),
+        (DK_ROW, "*2"),
+        (DNC_ROW, "*2"),
+        ("Total", "20"),
+    ],
+    "Q26b": [
+        ("Chronically Homeless", "*3"),
+        ("Not Chronically Homeless", "13"),
+        (DK_ROW, "*2"),
+        (DNC_ROW, "*2"),
+        ("Total", "20"),
+    ],
 }
 
 
@@ -462,6 +537,14 @@ def test_every_cell_of_the_hud_questions(population):
     report = reports.release("hud", population, YEAR)
     shown = _printed(report)
     assert {code: shown[code] for code in EXPECTED} == EXPECTED
+    # Q5a's veterans are Q25a's two rows of veterans; its chronically homeless, Q26b's.
+    assert shown["Q5a"] == [
+        ("Number of Leavers", "12"),
+        ("Number of Stayers", "8"),
+        ("Number of Veterans", "*3"),
+        ("Number of Chronically Homeless Persons", "*3"),
+        ("Total Number of Persons Served", "20"),
+    ]
     # The questions follow the ones answered before, in this order, and the CSV prints the same.
     assert list(shown) == ["Q5a", "Q11", "Q12", "Q22a1", *EXPECTED]
     assert_csv_prints(report, shown)
@@ -469,6 +552,12 @@ def test_every_cell_of_the_hud_questions(population):
     keys, sections = report.grid.keys, {s.code: s for s in report.sections}
     assert sections["Q14b"].rows[-1].cells[-1] == keys["q14a:yes"]
     assert sections["Q23c"].rows[-1].cells == [keys["q5a:leavers"]]
+    assert sections["Q23d"].rows[-1].cells == [keys["q23c:rental_subsidy"]]
+    assert sections["Q20b"].rows[-1].cells == [keys["served"], keys["q5a:leavers"]]
+    assert sections["Q25a"].rows[-1].cells == sections["Q26b"].rows[-1].cells == [keys["served"]]
+    assert sections["Q5a"].rows[3].cells == [keys["q26b:yes"]]
+    veterans = (keys["q5a:veterans"], (keys["q25a:chronic_veteran"], keys["q25a:veteran"]))
+    assert veterans in report.grid.sums and sections["Q5a"].rows[2].cells == [veterans[0]]
     assert sections["Q16"].rows[-1].cells == [keys["served"], keys["q5a:leavers"]]
     # Q18's columns are everyone counted and the leavers; its last row adds up its first three.
     assert sections["Q18"].rows[-2].cells == [keys["served"], keys["q5a:leavers"]]
