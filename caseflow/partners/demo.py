@@ -257,7 +257,70 @@ def demo_hud_answers(n: int, *, left: bool, started: dt.date) -> dict:
     if not left:  # a stayer has no exit answers
         empty = hud.blank()
         out.update({e.name: empty[e.name] for e in hud.ELEMENTS if e.stage == hud.EXIT})
+        out.update(_annual_assessments(more, started, timezone.localdate()))
     return out
+
+
+def save_demo_hud_answers(*, actor, case, values: dict) -> None:
+    """Save ``values`` (as :func:`demo_hud_answers` gives them) as an advocate would: the
+    earliest annual assessment first, each later one recorded as a new assessment."""
+    values = dict(values)
+    earlier = values.pop(hud.EARLIER, [])
+    steps = [*earlier, None]
+    for version, assessment in enumerate(steps):
+        services.hud_answers_save(
+            actor=actor,
+            case=case,
+            values={**values, **(assessment or {})},
+            expected_version=version,
+            new_assessment=version > 0,
+        )
+
+
+def _annual_assessments(rng: random.Random, started: dt.date, today: dt.date) -> dict:
+    """The annual assessments of someone supported since ``started``: one near each
+    anniversary up to ``today`` (one in ten missed), the latest in the answers and the earlier
+    ones among :data:`hud.EARLIER`."""
+    made = []
+    years = 1
+    while True:
+        anniversary = started + dt.timedelta(days=365 * years)
+        if anniversary > today:
+            break
+        years += 1
+        if rng.random() < 0.1:
+            continue
+        on = min(anniversary + dt.timedelta(days=rng.randint(-20, 20)), today)
+        income = rng.choices(["yes", "no", hud.NOT_COLLECTED], weights=[70, 24, 6])[0]
+        benefits = rng.choices(["yes", "no"], weights=[55, 45])[0]
+        insurance = rng.choices(["yes", "no", hud.DONT_KNOW], weights=[80, 16, 4])[0]
+        conditions = rng.choices(["yes", "no"], weights=[40, 60])[0]
+        dollars = rng.choice([650, 900, 1150, 1400, 1800, 2400]) + rng.randint(0, 99)
+        made.append(
+            {
+                **{e.name: hud.blank()[e.name] for e in hud.ANNUAL_ELEMENTS},
+                "annual_on": on.isoformat(),
+                "annual_income_any": income,
+                "annual_income_amount": f"{dollars}.00" if income == "yes" else "",
+                "annual_income_sources": (
+                    sorted({"earned", rng.choice(["earned", "child_support", "tanf"])})
+                    if income == "yes"
+                    else []
+                ),
+                "annual_benefits_any": benefits,
+                "annual_benefits_sources": ["snap"] if benefits == "yes" else [],
+                "annual_insurance_any": insurance,
+                "annual_insurance_sources": (
+                    [rng.choice(["medicaid", "medicaid", "employer"])] if insurance == "yes" else []
+                ),
+                "annual_conditions_any": conditions,
+                "annual_conditions": ["mental_health"] if conditions == "yes" else [],
+            }
+        )
+    if not made:
+        return {}
+    *earlier, latest = made
+    return {**latest, hud.EARLIER: earlier}
 
 
 def seed_demo(context) -> None:
@@ -398,7 +461,7 @@ def seed_demo(context) -> None:
         episode = current_episode(case)
         if episode is None:
             continue
-        services.hud_answers_save(
+        save_demo_hud_answers(
             actor=advocate,
             case=case,
             values=demo_hud_answers(
@@ -406,5 +469,4 @@ def seed_demo(context) -> None:
                 left=case.status == CaseStatus.CLOSED,
                 started=timezone.localtime(episode.opened_at).date(),
             ),
-            expected_version=0,
         )

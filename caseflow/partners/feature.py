@@ -24,7 +24,7 @@ FEATURE = CaseFeature(
     followup_kinds=(PartnersFollowUpKind,),
     field_words=(
         FieldWords("demographics", lambda: {q: label for q, (label, _c) in QUESTIONS.items()}),
-        FieldWords("hud_answers", lambda: {e.name: e.label for e in hud.ELEMENTS}),
+        FieldWords("hud_answers", hud.field_words),
         FieldWords("meeting", lambda: _labels(MeetingUpdateForm)),
         FieldWords("partners", lambda: _labels(PartnerSettingsForm)),
     ),

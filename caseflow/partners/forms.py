@@ -256,14 +256,24 @@ class HudAnswersForm(forms.Form):
                 )
             field.label = element.label
             self.fields[element.name] = field
-        self.helper = submit_helper(_("Save the answers"))
-        self.helper.layout = Layout(
-            "version",
-            *(
-                Fieldset(legend, *(e.name for e in hud.ELEMENTS if e.stage == stage))
-                for stage, legend in ((hud.ENTRY, _("At entry")), (hud.EXIT, _("At exit")))
-            ),
+        self.fields["new_assessment"] = forms.BooleanField(
+            required=False,
+            label=_("This is a new annual assessment (the last one is kept as an earlier one)"),
+            help_text=_("Leave it unticked to correct the last annual assessment."),
         )
+        self.helper = submit_helper(_("Save the answers"))
+        stages = (
+            (hud.ENTRY, _("At entry")),
+            (hud.ANNUAL, _("At the annual assessment (after a year of support)")),
+            (hud.EXIT, _("At exit")),
+        )
+        fieldsets = []
+        for stage, legend in stages:
+            names = [e.name for e in hud.ELEMENTS if e.stage == stage]
+            if stage == hud.ANNUAL:
+                names.insert(1, "new_assessment")
+            fieldsets.append(Fieldset(legend, *names))
+        self.helper.layout = Layout("version", *fieldsets)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

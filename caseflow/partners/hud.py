@@ -203,6 +203,7 @@ CONDITIONS: list[tuple[str, Any]] = [
 ]
 
 ENTRY = "entry"
+ANNUAL = "annual"
 EXIT = "exit"
 
 
@@ -346,7 +347,78 @@ ELEMENTS: tuple[Element, ...] = (
         after="exit_conditions_any",
     ),
 )
+
+
+def _assessment(prefix: str, stage: str, labels: dict[str, Any]) -> tuple[Element, ...]:
+    """The questions asked again at a later stage: income, benefits, insurance, conditions."""
+    return (
+        _choice(f"{prefix}income_any", labels["income_any"], stage, YES_NO),
+        Element(f"{prefix}income_amount", labels["income_amount"], stage, "amount"),
+        Element(
+            f"{prefix}income_sources",
+            labels["income_sources"],
+            stage,
+            "many",
+            tuple(INCOME_SOURCES),
+            after=f"{prefix}income_any",
+        ),
+        _choice(f"{prefix}benefits_any", labels["benefits_any"], stage, YES_NO),
+        Element(
+            f"{prefix}benefits_sources",
+            labels["benefits_sources"],
+            stage,
+            "many",
+            tuple(BENEFIT_SOURCES),
+            after=f"{prefix}benefits_any",
+        ),
+        _choice(f"{prefix}insurance_any", labels["insurance_any"], stage, YES_NO),
+        Element(
+            f"{prefix}insurance_sources",
+            labels["insurance_sources"],
+            stage,
+            "many",
+            tuple(INSURANCE_SOURCES),
+            after=f"{prefix}insurance_any",
+        ),
+        _choice(f"{prefix}conditions_any", labels["conditions_any"], stage, YES_NO),
+        Element(
+            f"{prefix}conditions",
+            labels["conditions"],
+            stage,
+            "many",
+            tuple(CONDITIONS),
+            after=f"{prefix}conditions_any",
+        ),
+    )
+
+
+#: The annual assessment (HUD's data collection stage 5): for someone supported a year or more,
+#: the questions asked again within 30 days of each anniversary of the start of support. The
+#: latest is kept in these answers; earlier ones in :data:`EARLIER`, never overwritten.
+ANNUAL_ELEMENTS: tuple[Element, ...] = (
+    Element("annual_on", _("Day of the annual assessment"), ANNUAL, "date"),
+    *_assessment(
+        "annual_",
+        ANNUAL,
+        {
+            "income_any": _("Income from any source at the annual assessment"),
+            "income_amount": _("Total monthly income at the annual assessment (dollars)"),
+            "income_sources": _("Sources of income at the annual assessment"),
+            "benefits_any": _("Non-cash benefits from any source at the annual assessment"),
+            "benefits_sources": _("Non-cash benefits at the annual assessment"),
+            "insurance_any": _("Covered by health insurance at the annual assessment"),
+            "insurance_sources": _("Health insurance at the annual assessment"),
+            "conditions_any": _("Has a disabling condition at the annual assessment"),
+            "conditions": _("Conditions at the annual assessment"),
+        },
+    ),
+)
+ELEMENTS = (*ELEMENTS, *ANNUAL_ELEMENTS)
 BY_NAME: dict[str, Element] = {e.name: e for e in ELEMENTS}
+#: The key of the earlier annual assessments: a list of them, each as the ``annual_`` answers.
+EARLIER = "annual_earlier"
+#: How far from an anniversary of the start of support an annual assessment may be (days).
+ANNUAL_WINDOW = 30
 
 #: The largest monthly amount kept (a typing slip beyond it is refused).
 AMOUNT_MAX = Decimal("1000000")
@@ -355,9 +427,47 @@ EARLIEST = dt.date(1940, 1, 1)
 
 
 def blank() -> dict[str, Any]:
-    """Answers never given: "data not collected", no sources, no amount, no date."""
+    """Answers never given: "data not collected", no sources, no amount, no date, no earlier
+    annual assessment."""
     empty = {"choice": NOT_COLLECTED, "many": [], "amount": "", "date": ""}
-    return {e.name: empty[e.kind] for e in ELEMENTS}
+    return {**{e.name: empty[e.kind] for e in ELEMENTS}, EARLIER: []}
+
+
+def assessments(values: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every annual assessment recorded (the latest and the earlier ones), each as its
+    ``annual_`` answers, oldest first."""
+    found = [a for a in values.get(EARLIER) or [] if date_of(a.get("annual_on"))]
+    if date_of(values.get("annual_on")):
+        found.append({e.name: values.get(e.name) for e in ANNUAL_ELEMENTS})
+    return sorted(found, key=lambda a: a["annual_on"])
+
+
+def annual_assessment(
+    values: dict[str, Any], started_on: dt.date, until: dt.date
+) -> tuple[str, dict[str, Any] | None]:
+    """The annual assessment that counts for someone still supported on ``until`` whose support
+    began on ``started_on``, as HUD's reports choose it: ("not_required", None) before a year of
+    support, ("missing", None) when none was made within :data:`ANNUAL_WINDOW` days of the
+    latest anniversary, or ("assessed", its answers), the latest in that window."""
+    if (until - started_on).days < 365:
+        return "not_required", None
+    years = until.year - started_on.year
+    while True:
+        try:
+            anniversary = started_on.replace(year=started_on.year + years)
+        except ValueError:  # 29 February: the 28th in a year without one
+            anniversary = started_on.replace(year=started_on.year + years, day=28)
+        if anniversary <= until:
+            break
+        years -= 1
+    window = dt.timedelta(days=ANNUAL_WINDOW)
+    within = [
+        a
+        for a in assessments(values)
+        if anniversary - window <= (date_of(a["annual_on"]) or dt.date.min) <= until
+        and (date_of(a["annual_on"]) or dt.date.min) <= anniversary + window
+    ]
+    return ("assessed", within[-1]) if within else ("missing", None)
 
 
 def date_of(text: str | None) -> dt.date | None:
@@ -416,10 +526,33 @@ def problems(values: dict[str, Any]) -> list[str]:
     return out
 
 
-def shown(values: dict[str, Any]) -> list[tuple[str, str]]:
-    """Each question and its answer in words."""
+def field_words() -> dict[str, Any]:
+    """Each stored answer's name, in words (what an audit event lists as changed)."""
+    return {
+        **{e.name: e.label for e in ELEMENTS},
+        EARLIER: _("Earlier annual assessments"),
+    }
+
+
+def earlier_shown(values: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The earlier annual assessments, latest first: each its day and its answers in words."""
+    latest = values.get("annual_on")
     out = []
-    for element in ELEMENTS:
+    for assessment in reversed(assessments(values)):
+        if assessment["annual_on"] == latest:
+            continue
+        day = date_of(assessment["annual_on"])
+        words = date_format(day, "DATE_FORMAT") if day is not None else "—"
+        out.append((words, shown(assessment, ANNUAL_ELEMENTS[1:])))
+    return out
+
+
+def shown(
+    values: dict[str, Any], elements: tuple[Element, ...] | None = None
+) -> list[tuple[str, str]]:
+    """Each question (of ``elements``, every one by default) and its answer in words."""
+    out = []
+    for element in ELEMENTS if elements is None else elements:
         value = values.get(element.name)
         if element.kind == "choice":
             words = str(dict(element.answers()).get(str(value), UNKNOWN[2][1]))

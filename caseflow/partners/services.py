@@ -553,6 +553,36 @@ def hud_collected(agency_id: int | None) -> bool:
     return not agency_field_config(agency_id).get(IntakeField.HUD_ANSWERS, {}).get("hidden", True)
 
 
+def _annual_problems(
+    before: dict[str, Any],
+    after: dict[str, Any],
+    began: dt.date,
+    began_words: dict[str, str],
+    new_assessment: bool,
+) -> list[str]:
+    """What is wrong with the annual assessment of ``after`` (its day; a new one after the last)."""
+    out = []
+    old_on, new_on = before.get("annual_on") or "", after.get("annual_on") or ""
+    empty = hud.blank()
+    given = any(after[e.name] != empty[e.name] for e in hud.ANNUAL_ELEMENTS[1:])
+    if given and not new_on:
+        out.append(str(_("Give the day of the annual assessment.")))
+    if old_on and not new_on:
+        out.append(str(_("An annual assessment once recorded stays: keep its day.")))
+    day = hud.date_of(new_on)
+    if day is not None and day < began:
+        out.append(
+            str(_("The annual assessment cannot be before support began (%(day)s).")) % began_words
+        )
+    if new_assessment and old_on and (not new_on or new_on <= old_on):
+        last = hud.date_of(old_on)
+        out.append(
+            str(_("A new annual assessment must be on a later day than the last one (%(day)s)."))
+            % {"day": date_format(last, "DATE_FORMAT") if last else old_on}
+        )
+    return out
+
+
 def hud_answers_of(case: Case) -> HudAnswers | None:
     """The answers of the case's current episode of support (unsaved and blank when none were
     given yet; None for a case with no episode)."""
@@ -574,9 +604,12 @@ def hud_answers_save(
     case: Case,
     values: dict[str, Any],
     expected_version: int,
+    new_assessment: bool = False,
 ) -> HudAnswers:
     """Save the answers of the case's current episode. Refused when the agency does not ask
-    HUD's questions, and for an answer outside the lists (``hud.problems``)."""
+    HUD's questions, and for an answer outside the lists (``hud.problems``). The annual
+    assessment given corrects the last one, or, as a ``new_assessment``, follows it (the last
+    one is kept among the earlier ones: none is ever overwritten or removed)."""
     policy.require(actor, case, "edit")
     if not hud_collected(case.agency_id):
         raise PermissionDenied
@@ -591,15 +624,22 @@ def hud_answers_save(
         raise ValidationError(_("Someone else changed these answers: look again and retry."))
     answers = {**row.answers, **{k: v for k, v in values.items() if k in hud.BY_NAME}}
     found = hud.problems(answers)
-    since, began = hud.date_of(answers.get("homeless_since")), row.episode.opened_at
-    if since is not None and since > timezone.localtime(began).date():
+    began = timezone.localtime(row.episode.opened_at).date()
+    began_words = {"day": date_format(began, "DATE_FORMAT")}
+    since = hud.date_of(answers.get("homeless_since"))
+    if since is not None and since > began:
         found.append(
             str(_("The day homelessness began cannot be after support began (%(day)s)."))
-            % {"day": date_format(timezone.localtime(began).date(), "DATE_FORMAT")}
+            % began_words
         )
+    found += _annual_problems(row.answers, answers, began, began_words, new_assessment)
     if found:
         raise ValidationError(found)
-    changed = sorted(k for k in hud.BY_NAME if answers[k] != row.answers.get(k))
+    earlier = list(row.answers.get(hud.EARLIER) or [])
+    if new_assessment and row.answers.get("annual_on"):
+        earlier.append({e.name: row.answers.get(e.name) for e in hud.ANNUAL_ELEMENTS})
+    answers[hud.EARLIER] = earlier
+    changed = sorted(k for k in (*hud.BY_NAME, hud.EARLIER) if answers[k] != row.answers.get(k))
     row.answers = answers
     row.updated_by = actor
     row.updated_at = timezone.now()

@@ -374,6 +374,7 @@ def hud_answers(request: AuthenticatedRequest, case: Case) -> HttpResponse:
                     case=case,
                     values=form.answers(),
                     expected_version=form.cleaned_data["version"],
+                    new_assessment=bool(form.cleaned_data.get("new_assessment")),
                 ),
             )
             if saved is not None:
@@ -389,6 +390,7 @@ def hud_answers(request: AuthenticatedRequest, case: Case) -> HttpResponse:
             "title": title or _("HUD entry and exit"),
             "form": form if can_edit else None,
             "shown": hud.shown(row.answers),
+            "earlier": hud.earlier_shown(row.answers),
             "episode": row.episode,
         },
     )

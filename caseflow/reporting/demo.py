@@ -27,7 +27,7 @@ from caseflow.casework import needs as casework_needs
 from caseflow.casework.models import Need, NeedKind, NeedStatus, NeedStatusChange
 from caseflow.confidentiality import services as confidentiality
 from caseflow.partners import services as partner_services
-from caseflow.partners.demo import demo_answers, demo_hud_answers
+from caseflow.partners.demo import demo_answers, demo_hud_answers, save_demo_hud_answers
 from caseflow.reporting.reports import periods
 
 #: More cases per Riverside team.
@@ -101,6 +101,9 @@ def seed_demo(context) -> None:
                 summary="Fictional demo referral for the funder reports.",
             )
             case.opened_at = now - dt.timedelta(days=5 + (i * 37) % 330)
+            if i % 9 == 4:
+                # Some supported for more than a year (HUD's annual assessment is theirs).
+                case.opened_at = now - dt.timedelta(days=440 + (i * 53) % 400)
             case.save(update_fields=["opened_at"])
             Episode.objects.filter(case=case, number=1).update(opened_at=case.opened_at)
             journey.case_set_status(actor=advocate, case=case, status=CaseStatus.ACTIVE)
@@ -120,13 +123,12 @@ def seed_demo(context) -> None:
                         identified_on=case.opened_at.date(),
                     )
             leaves = i % 3 == 0 or i % 2 == 0
-            partner_services.hud_answers_save(
+            save_demo_hud_answers(
                 actor=advocate,
                 case=case,
                 values=demo_hud_answers(
                     n + 1000, left=leaves, started=timezone.localtime(case.opened_at).date()
                 ),
-                expected_version=0,
             )
             if leaves:
                 # Her answer to sharing anonymised data with SafeLives Insights, asked before

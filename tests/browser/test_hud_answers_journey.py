@@ -4,6 +4,7 @@ records a survivor's answers from the case page, a bad amount refused with a for
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from caseflow.cases.models import Episode, IntakeField
@@ -65,8 +66,23 @@ def test_an_advocate_records_the_entry_answers(new_tab, live_server, cast):
     page.get_by_role("button", name="Save the answers").click()
     expect(page.get_by_role("status")).to_have_text("Answers saved.")
 
+    # A year on, the annual assessment: its day and the questions asked again.
+    page.get_by_role("region", name="Other agencies").get_by_role(
+        "link", name="HUD entry and exit"
+    ).click()
+    assessed_on = timezone.localdate().isoformat()
+    page.get_by_label("Day of the annual assessment").fill(assessed_on)
+    page.get_by_label("Income from any source at the annual assessment").select_option("yes")
+    page.get_by_role("group", name="Sources of income at the annual assessment").get_by_label(
+        "Earned income (from work)"
+    ).check()
+    page.get_by_role("button", name="Save the answers").click()
+    expect(page.get_by_role("status")).to_have_text("Answers saved.")
+
     row = HudAnswers.objects.get(case=case)
     row.case = case
+    assert row.answers["annual_on"] == assessed_on
+    assert row.answers["annual_income_sources"] == ["earned"]
     assert row.answers["prior_living"] == "family_temporary"
     assert row.answers["veteran"] == "no"
     assert row.answers["prior_night_street"] == "yes"

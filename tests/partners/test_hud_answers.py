@@ -53,7 +53,7 @@ def _data(**answers):
 
 def test_every_question_offers_hud_unknown_answers():
     choices = [e for e in hud.ELEMENTS if e.kind == "choice"]
-    assert len(choices) == 19
+    assert len(choices) == 23
     for element in choices:
         codes = [code for code, _label in element.answers()]
         assert codes[-3:] == [hud.DONT_KNOW, hud.PREFERS_NOT, hud.NOT_COLLECTED]
@@ -66,6 +66,10 @@ def test_every_question_offers_hud_unknown_answers():
         "exit_benefits_any",
         "exit_insurance_any",
         "exit_conditions_any",
+        "annual_income_any",
+        "annual_benefits_any",
+        "annual_insurance_any",
+        "annual_conditions_any",
     ]
 
 
@@ -363,3 +367,60 @@ def test_a_whole_record_purge_deletes_the_answers(cast):
     _saved(cast, 8)
     _purge(cast, PurgeScope.WHOLE)
     assert not HudAnswers.objects.filter(case=cast.case).exists()
+
+
+def _annual(on: str, income: str = "no") -> dict:
+    return {"annual_on": on, "annual_income_any": income, "annual_benefits_any": "no"}
+
+
+def test_an_annual_assessment_is_corrected_or_followed_never_overwritten(
+    cast, login, episode, shown
+):
+    """The annual assessment on the page is the last one: saved as it is, it corrects it; saved
+    as a new one (a later day), the last one is kept among the earlier ones, shown and audited.
+    An assessment once recorded cannot be taken away, nor a new one put before the last."""
+    now = timezone.now()
+    Episode.objects.filter(pk=episode.pk).update(opened_at=now - dt.timedelta(days=800))
+    first = timezone.localdate(now - dt.timedelta(days=430))
+    second = timezone.localdate(now - dt.timedelta(days=60))
+    client = login(cast.assigned)
+    assert client.post(_url(cast), _data(**_annual(first.isoformat()))).status_code == 302
+    # Corrected: the same assessment, its answer changed.
+    data = _data(version=1, **_annual(first.isoformat(), income="yes"))
+    assert client.post(_url(cast), data).status_code == 302
+    answers = HudAnswers.objects.get().answers
+    assert (answers["annual_income_any"], answers[hud.EARLIER]) == ("yes", [])
+    # A new one on a day not after the last is refused; so is taking the last one away.
+    for refused, why in (
+        ({**_annual(first.isoformat()), "new_assessment": "on"}, "later day than the last"),
+        ({"annual_on": "", "annual_income_any": DNC}, "keep its day"),
+        ({"annual_on": "", "annual_income_any": "yes"}, "Give the day of the annual"),
+    ):
+        response = client.post(_url(cast), _data(version=2, **refused))
+        assert response.status_code == 200
+        assert why in str(response.context["form"].non_field_errors()), why
+    # A new one: the last is kept, in words, under "Earlier annual assessments".
+    data = _data(version=2, new_assessment="on", **_annual(second.isoformat()))
+    assert client.post(_url(cast), data).status_code == 302
+    row = HudAnswers.objects.get()
+    row.case = cast.case
+    assert row.answers["annual_on"] == second.isoformat()
+    assert [a["annual_on"] for a in row.answers[hud.EARLIER]] == [first.isoformat()]
+    assert row.answers[hud.EARLIER][0]["annual_income_any"] == "yes"
+    event = AuditEvent.objects.filter(action="hud_answers.save").latest("pk")
+    assert hud.EARLIER in event.detail["changed"]
+    page = client.get(_url(cast))
+    earlier = page.context["earlier"]
+    assert [day for day, _words in earlier] == [date_format(first, "DATE_FORMAT")]
+    assert ("Income from any source at the annual assessment", "Yes") in earlier[0][1]
+    assert "Earlier annual assessments" in page.content.decode()
+
+
+def test_an_annual_assessment_cannot_be_before_support_began(cast, login, episode, shown):
+    now = timezone.now()
+    Episode.objects.filter(pk=episode.pk).update(opened_at=now - dt.timedelta(days=30))
+    before = timezone.localdate(now - dt.timedelta(days=40)).isoformat()
+    response = login(cast.assigned).post(_url(cast), _data(**_annual(before)))
+    assert response.status_code == 200
+    assert "cannot be before support began" in str(response.context["form"].non_field_errors())
+    assert not HudAnswers.objects.exists()
