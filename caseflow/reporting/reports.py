@@ -1089,9 +1089,9 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     _demographic(
         b, cases, "race_ethnicity", "Q12: Race and Ethnicity", HUD_RACE, HUD_RACE_LABELS, "Q12"
     )
-    _length_of_participation(b, period, cases)
+    opened = _length_of_participation(b, period, cases)
     if hud_collected(agency_id):  # the agency asks HUD's entry and exit questions
-        _hud_questions(b, period, cases)
+        _hud_questions(b, period, cases, opened)
 
 
 #: HUD's bands of the length of participation (Q22a1), each the most days it holds.
@@ -1117,15 +1117,18 @@ def hud_length_band(days: int) -> str:
     raise AssertionError("the last band holds every length")
 
 
-def _length_of_participation(b: Builder, period: Period, cases: Served) -> None:
+def _length_of_participation(b: Builder, period: Period, cases: Served) -> dict[int, dt.date]:
     """Q22a1: days from the case's opening to its closing (a leaver) or to the period's last day
-    (a stayer), by HUD's bands, leavers and stayers; its totals are Q5a's (the same people)."""
+    (a stayer), by HUD's bands, leavers and stayers; its totals are Q5a's (the same people).
+    Returns the day each case opened."""
     rows = Case.objects.filter(pk__in=cases.ids).values_list("pk", "opened_at", "closed_at")
     left = {c.pk for c in cases if c.left}
     counts: Counter[tuple[str, str]] = Counter()
+    opened: dict[int, dt.date] = {}
     for pk, opened_at, closed_at in rows.iterator(chunk_size=2000):
         if pk not in cases.pks:
             continue
+        opened[pk] = opened_at.date()
         leaver = pk in left  # closed before the period's end: ``closed_at`` is set
         end = closed_at.date() if leaver and closed_at is not None else period.end
         days = (end - opened_at.date()).days
@@ -1142,6 +1145,7 @@ def _length_of_participation(b: Builder, period: Period, cases: Served) -> None:
     grid = b.grid
     for column in ("leavers", "stayers"):
         grid.sum(grid.keys[f"q5a:{column}"], [grid.keys[f"q22:*:{column}"]], link=True)
+    return opened
 
 
 # --- HUD's entry and exit questions (an agency that asks them: caseflow.partners.hud) ----------
@@ -1349,12 +1353,33 @@ def hud_income_category(answers: dict[str, Any], prefix: str = "") -> str:
     )
 
 
-def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
+#: The stayers' column's rows of those without an annual assessment that counts (as the
+#: stayers' kinds of :func:`hud.annual_assessment`).
+HUD_NOT_ASSESSED = [
+    ("not_required", "Number of Adult Stayers Not Yet Required to Have an Annual Assessment"),
+    ("missing", "Number of Adult Stayers Without Required Annual Assessment"),
+]
+
+
+def _hud_questions(b: Builder, period: Period, cases: Served, opened: dict[int, dt.date]) -> None:
     """The APR questions counted from HUD's entry and exit answers, for everyone counted (entry
-    answers) and the leavers (exit answers), each person's answers read in one decryption."""
+    answers), the stayers (their annual assessment) and the leavers (exit answers), each
+    person's answers read in one decryption."""
     given = {pk: (answers, start) for pk, answers, start in read_hud_answers(cases.ids, period)}
     people = [(c, given[c.pk][0] if c.pk in given else hud.blank()) for c in cases]
     leavers = [(c, a) for c, a in people if c.left]
+    # Each stayer's annual assessment, from the day her episode of support began (the day her
+    # case opened when she has no answers at all).
+    annual = [
+        hud.annual_assessment(
+            a, given[c.pk][1] if c.pk in given else opened.get(c.pk, period.start), period.end
+        )
+        for c, a in people
+        if not c.left
+    ]
+    assessed = [a for kind, a in annual if a is not None]
+    not_assessed = Counter(kind for kind, a in annual if a is None)
+    stayers = ("q5a:stayers", "Total")
     chronic = {
         c.pk: hud.chronically_homeless(a, given[c.pk][1] if c.pk in given else period.start)
         for c, a in people
@@ -1423,6 +1448,7 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         *((code, label) for code, label, _most in HUD_INCOME_BANDS),
         HUD_DK,
         HUD_DNC,
+        *HUD_NOT_ASSESSED,
     ]
     _hud_columns(
         b,
@@ -1436,6 +1462,16 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
                 "Income at Start",
                 Counter(hud_income_band(a["income_any"], a["income_amount"]) for _c, a in people),
                 served,
+            ),
+            (
+                "annual",
+                "Income at Latest Annual Assessment for Stayers",
+                not_assessed
+                + Counter(
+                    hud_income_band(a["annual_income_any"], a["annual_income_amount"])
+                    for a in assessed
+                ),
+                stayers,
             ),
             (
                 "exit",
@@ -1466,6 +1502,12 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
                 None,
             ),
             (
+                "annual",
+                "Income at Latest Annual Assessment for Stayers",
+                sources(assessed, "annual_income_any", "annual_income_sources"),
+                None,
+            ),
+            (
                 "exit",
                 "Income at Exit for Leavers",
                 sources((a for _c, a in leavers), "exit_income_any", "exit_income_sources"),
@@ -1474,7 +1516,7 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         ],
         note=_("One person may have several sources, so there is no total."),
     )
-    _income_categories(b, people, leavers)
+    _income_categories(b, people, assessed, not_assessed, leavers)
     _hud_columns(
         b,
         "q20a",
@@ -1486,6 +1528,12 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
                 "start",
                 "Benefit at Start",
                 sources((a for _c, a in people), "benefits_any", "benefits_sources"),
+                None,
+            ),
+            (
+                "annual",
+                "Benefit at Latest Annual Assessment for Stayers",
+                sources(assessed, "annual_benefits_any", "annual_benefits_sources"),
                 None,
             ),
             (
@@ -1520,6 +1568,14 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
                 served,
             ),
             (
+                "annual",
+                "Benefit at Latest Annual Assessment for Stayers",
+                # Those not assessed are "not stayed long enough" or not collected: one row.
+                Counter({HUD_DNC[0]: sum(not_assessed.values())})
+                + Counter(benefit_count(a, "annual_") for a in assessed),
+                stayers,
+            ),
+            (
                 "exit",
                 "Benefit at Exit for Leavers",
                 Counter(benefit_count(a, "exit_") for _c, a in leavers),
@@ -1544,6 +1600,8 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         return insured, covered
 
     at_start = insurance((a for _c, a in people), "")
+    at_annual = insurance(assessed, "annual_")
+    at_annual[1].update(not_assessed)
     at_exit = insurance((a for _c, a in leavers), "exit_")
     _hud_columns(
         b,
@@ -1553,6 +1611,7 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         list(HUD_INSURANCE.items()),
         [
             ("start", "At Start", at_start[0], None),
+            ("annual", "At Annual Assessment for Stayers", at_annual[0], None),
             ("exit", "At Exit for Leavers", at_exit[0], None),
         ],
     )
@@ -1565,10 +1624,13 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         HUD_DNC,
         ("one", "1 Source of Health Insurance"),
         ("more", "More than 1 Source of Health Insurance"),
+        ("not_required", "Number of Stayers Not Yet Required to Have an Annual Assessment"),
+        ("missing", "Number of Stayers Without Required Annual Assessment"),
     ]
     columns = []
     for column, covered, total, count in (
         ("start", at_start[1], SERVED[0], len(people)),
+        ("annual", at_annual[1], stayers[0], len(annual)),
         ("exit", at_exit[1], left[0], len(leavers)),
     ):
         cells = [b.grid.cell(f"q21:{v}:{column}", covered.get(v, 0)) for v, _l in partition]
@@ -1628,6 +1690,49 @@ def _hud_questions(b: Builder, period: Period, cases: Served) -> None:
         total=left,
         column="Total",
         code="Q13b2",
+    )
+    # The stayers' conditions as last recorded by the period's end: at their latest annual
+    # assessment then, or else at entry (caseflow records no updates between them).
+    latest = []
+    for c, a in people:
+        if c.left:
+            continue
+        made = [x for x in hud.assessments(a) if x["annual_on"] <= period.end.isoformat()]
+        latest.append(
+            {
+                "conditions_any": made[-1]["annual_conditions_any"],
+                "conditions": made[-1]["annual_conditions"],
+            }
+            if made
+            else a
+        )
+    _hud_columns(
+        b,
+        "q13c1",
+        "Q13c1: Physical and Mental Health Conditions for Stayers",
+        "Q13c1",
+        HUD_CONDITIONS,
+        [
+            (
+                "total",
+                "Total Persons",
+                Counter(c for a in latest for c in hud_conditions(a)),
+                None,
+            )
+        ],
+        note=_(
+            "Stayers only, as last recorded: at their latest annual assessment, or at entry. "
+            "One person may have several conditions, so there is no total."
+        ),
+    )
+    b.breakdown(
+        "q13c2",
+        "Q13c2: Number of Conditions for Stayers",
+        HUD_CONDITION_COUNTS,
+        Counter(hud_condition_count(a) for a in latest),
+        total=stayers,
+        column="Total",
+        code="Q13c2",
     )
     _veterans_and_chronic(b, people, chronic)
 
@@ -1729,28 +1834,43 @@ def _veterans_and_chronic(b: Builder, people: list[Any], chronic: dict[int, str]
     ]
 
 
-def _income_categories(b: Builder, people: list[Any], leavers: list[Any]) -> None:
-    """Q18: everyone counted at start and the leavers at exit, by the kinds of income they have,
-    and the people with one source or more (a subtotal of the first three rows, tied to them)."""
+def _income_categories(
+    b: Builder,
+    people: list[Any],
+    assessed: list[dict[str, Any]],
+    not_assessed: Counter[str],
+    leavers: list[Any],
+) -> None:
+    """Q18: everyone counted at start, the stayers at their annual assessment and the leavers at
+    exit, by the kinds of income they have, and the people with one source or more (a subtotal
+    of the first three rows, tied to them)."""
     columns = [
-        ("start", "Number of Adults at Start", people, "", SERVED[0]),
-        ("exit", "Number of Adults at Exit (Leavers)", leavers, "exit_", "q5a:leavers"),
+        (
+            "start",
+            "Number of Adults at Start",
+            Counter(hud_income_category(a) for _c, a in people),
+            SERVED[0],
+        ),
+        (
+            "annual",
+            "Number of Adults at Annual Assessment (Stayers)",
+            not_assessed + Counter(hud_income_category(a, "annual_") for a in assessed),
+            "q5a:stayers",
+        ),
+        (
+            "exit",
+            "Number of Adults at Exit (Leavers)",
+            Counter(hud_income_category(a, "exit_") for _c, a in leavers),
+            "q5a:leavers",
+        ),
     ]
     _hud_columns(
         b,
         "q18",
         "Q18: Client Cash Income Category - Earned/Other Income Category - by Start and Exit",
         "Q18",
-        HUD_INCOME_CATEGORIES,
-        [
-            (
-                column,
-                name,
-                Counter(hud_income_category(a, prefix) for _c, a in group),
-                (total, "Total Adults"),
-            )
-            for column, name, group, prefix, total in columns
-        ],
+        [*HUD_INCOME_CATEGORIES, *HUD_NOT_ASSESSED],
+        [(key, name, counts, (total, "Total Adults")) for key, name, counts, total in columns],
     )
     g, anyone = b.grid, []
     for column, *_rest in columns:

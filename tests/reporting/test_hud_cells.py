@@ -281,6 +281,8 @@ def population(cast):
 
 
 DK_ROW = "Client Doesn't Know/Prefers Not to Answer"
+#: The stayers' rows of Q16 and Q18: all eight stayers began in April, a year is not up.
+HUD_NOT_ASSESSED = [label for _code, label in reports.HUD_NOT_ASSESSED]
 DNC_ROW = "Data Not Collected"
 
 L = reports.HUD_LIVING_LABELS
@@ -403,76 +405,85 @@ EXPECTED = {
         ("Total", "*2"),
     ],
     "Q16": [
-        ("No income", "5 *2"),
-        ("$1 - $150", "*1 0"),
-        ("$151 - $250", "0 0"),
-        ("$251 - $500", "0 *1"),
-        ("$501 - $1000", "6 0"),
-        ("$1,001 - $1,500", "*2 5"),
-        ("$1,501 - $2,000", "0 0"),
-        ("$2,001+", "*2 *2"),
-        (DK_ROW, "*1 *1"),
-        (DNC_ROW, "*3 *1"),
-        ("Total", "20 12"),
+        ("No income", "5 0 *2"),
+        ("$1 - $150", "*1 0 0"),
+        ("$151 - $250", "0 0 0"),
+        ("$251 - $500", "0 0 *1"),
+        ("$501 - $1000", "6 0 0"),
+        ("$1,001 - $1,500", "*2 0 5"),
+        ("$1,501 - $2,000", "0 0 0"),
+        ("$2,001+", "*2 0 *2"),
+        (DK_ROW, "*1 0 *1"),
+        (DNC_ROW, "*3 0 *1"),
+        (HUD_NOT_ASSESSED[0], "0 8 0"),
+        (HUD_NOT_ASSESSED[1], "0 0 0"),
+        ("Total", "20 8 12"),
     ],
     "Q17": [
-        ("Earned Income", "10 7"),
-        ("Unemployment Insurance", "0 *1"),
-        ("Supplemental Security Income (SSI)", "*1 0"),
-        ("Social Security Disability Insurance (SSDI)", "0 0"),
-        ("VA Service-Connected Disability Compensation", "0 0"),
-        ("VA Non-Service Connected Disability Pension", "0 0"),
-        ("Private Disability Insurance", "0 0"),
-        ("Worker's Compensation", "0 0"),
-        ("Temporary Assistance for Needy Families (TANF)", "*1 0"),
-        ("General Assistance (GA)", "0 0"),
-        ("Retirement Income from Social Security", "0 0"),
-        ("Pension or retirement income from a former job", "0 0"),
-        ("Child Support", "*2 0"),
-        ("Alimony and other spousal support", "0 0"),
-        ("Other Source", "0 0"),
+        ("Earned Income", "10 0 7"),
+        ("Unemployment Insurance", "0 0 *1"),
+        ("Supplemental Security Income (SSI)", "*1 0 0"),
+        ("Social Security Disability Insurance (SSDI)", "0 0 0"),
+        ("VA Service-Connected Disability Compensation", "0 0 0"),
+        ("VA Non-Service Connected Disability Pension", "0 0 0"),
+        ("Private Disability Insurance", "0 0 0"),
+        ("Worker's Compensation", "0 0 0"),
+        ("Temporary Assistance for Needy Families (TANF)", "*1 0 0"),
+        ("General Assistance (GA)", "0 0 0"),
+        ("Retirement Income from Social Security", "0 0 0"),
+        ("Pension or retirement income from a former job", "0 0 0"),
+        ("Child Support", "*2 0 0"),
+        ("Alimony and other spousal support", "0 0 0"),
+        ("Other Source", "0 0 0"),
     ],
     "Q18": [
-        ("Adults with Only Earned Income (i.e., Employment Income)", "8 *7"),
-        ("Adults with Only Other Income", "*2 *1"),
-        ("Adults with Both Earned and Other Income", "*2 0"),
-        ("Adults with No Income", "5 *2"),
-        ("Adults with Client Doesn't Know/Prefers Not to Answer Income Information", "*1 *1"),
-        ("Adults with Missing Income Information", "*2 *1"),
-        ("Total Adults", "20 12"),
-        ("1 or more source of income", "12 8"),
+        ("Adults with Only Earned Income (i.e., Employment Income)", "8 0 *7"),
+        ("Adults with Only Other Income", "*2 0 *1"),
+        ("Adults with Both Earned and Other Income", "*2 0 0"),
+        ("Adults with No Income", "5 0 *2"),
+        ("Adults with Client Doesn't Know/Prefers Not to Answer Income Information", "*1 0 *1"),
+        ("Adults with Missing Income Information", "*2 0 *1"),
+        (HUD_NOT_ASSESSED[0], "0 8 0"),
+        (HUD_NOT_ASSESSED[1], "0 0 0"),
+        ("Total Adults", "20 8 12"),
+        ("1 or more source of income", "12 0 8"),
     ],
     "Q20a": [
-        (reports.HUD_BENEFITS["snap"], "9 8"),
-        ("Special Supplemental Nutrition Program for Women, Infants, and Children (WIC)", "*3 *2"),
-        ("TANF Child Care Services", "0 0"),
-        ("TANF Transportation Services", "0 0"),
-        ("Other TANF-Funded Services", "0 0"),
-        ("Other Source", "0 0"),
+        (reports.HUD_BENEFITS["snap"], "9 0 8"),
+        (
+            "Special Supplemental Nutrition Program for Women, Infants, and Children (WIC)",
+            "*3 0 *2",
+        ),
+        ("TANF Child Care Services", "0 0 0"),
+        ("TANF Transportation Services", "0 0 0"),
+        ("Other TANF-Funded Services", "0 0 0"),
+        ("Other Source", "0 0 0"),
     ],
     "Q20b": [
-        ("No Sources", "10 *2"),
-        ("1 + Source(s)", "*9 8"),
-        (DK_ROW, "0 *1"),
-        ("Data Not Collected/Not stayed long enough for Annual Assessment", "*1 *1"),
-        ("Total", "20 12"),
+        ("No Sources", "10 0 *2"),
+        ("1 + Source(s)", "*9 0 8"),
+        (DK_ROW, "0 0 *1"),
+        ("Data Not Collected/Not stayed long enough for Annual Assessment", "*1 8 *1"),
+        ("Total", "20 8 12"),
     ],
     "Q21": [
-        ("Medicaid", "12 8"),
-        ("Medicare", "0 0"),
-        ("State Children's Health Insurance Program", "0 0"),
-        ("Veteran's Health Administration (VHA)", "0 0"),
-        ("Employer Provided Health Insurance", "*2 *2"),
-        ("Health Insurance obtained through COBRA", "0 0"),
-        ("Private Pay Health Insurance", "*2 0"),
-        ("State Health Insurance for Adults", "0 0"),
-        ("Indian Health Services Program", "0 0"),
-        ("Other", "0 0"),
-        ("No Health Insurance", "*2 *1"),
-        (DK_ROW, "*1 *1"),
-        (DNC_ROW, "*2 0"),
-        ("1 Source of Health Insurance", "12 8"),
-        ("More than 1 Source of Health Insurance", "*2 *1"),
+        ("Medicaid", "12 0 8"),
+        ("Medicare", "0 0 0"),
+        ("State Children's Health Insurance Program", "0 0 0"),
+        ("Veteran's Health Administration (VHA)", "0 0 0"),
+        ("Employer Provided Health Insurance", "*2 0 *2"),
+        ("Health Insurance obtained through COBRA", "0 0 0"),
+        ("Private Pay Health Insurance", "*2 0 0"),
+        ("State Health Insurance for Adults", "0 0 0"),
+        ("Indian Health Services Program", "0 0 0"),
+        ("Other", "0 0 0"),
+        ("No Health Insurance", "*2 0 *1"),
+        (DK_ROW, "*1 0 *1"),
+        (DNC_ROW, "*2 0 0"),
+        ("1 Source of Health Insurance", "12 0 8"),
+        ("More than 1 Source of Health Insurance", "*2 0 *1"),
+        ("Number of Stayers Not Yet Required to Have an Annual Assessment", "0 8 0"),
+        ("Number of Stayers Without Required Annual Assessment", "0 0 0"),
     ],
     "Q13a1": [
         ("Mental Health Disorder", "6"),
@@ -514,6 +525,27 @@ EXPECTED = {
         (DNC_ROW, "*1"),
         ("Total", "12"),
     ],
+    # The eight stayers' conditions at entry (none has an annual assessment).
+    "Q13c1": [
+        ("Mental Health Disorder", "0"),
+        ("Alcohol Use Disorder", "0"),
+        ("Drug Use Disorder", "0"),
+        ("Both Alcohol and Drug Use Disorders", "0"),
+        ("Chronic Health Condition", "0"),
+        ("HIV/AIDS", "0"),
+        ("Developmental Disability", "0"),
+        ("Physical Disability", "0"),
+    ],
+    "Q13c2": [
+        ("None", "5"),
+        ("1 Condition", "0"),
+        ("2 Conditions", "0"),
+        ("3+ Conditions", "0"),
+        ("Condition Unknown", "*1"),
+        (DK_ROW, "*1"),
+        (DNC_ROW, "*1"),
+        ("Total", "8"),
+    ],
     "Q25a": [
         ("Chronically Homeless Veteran", "*1"),
         ("Non-Chronically Homeless Veteran", "*2"),
@@ -553,23 +585,25 @@ def test_every_cell_of_the_hud_questions(population):
     assert sections["Q14b"].rows[-1].cells[-1] == keys["q14a:yes"]
     assert sections["Q23c"].rows[-1].cells == [keys["q5a:leavers"]]
     assert sections["Q23d"].rows[-1].cells == [keys["q23c:rental_subsidy"]]
-    assert sections["Q20b"].rows[-1].cells == [keys["served"], keys["q5a:leavers"]]
+    # The columns of Q16, Q18 and Q20b are everyone, the stayers and the leavers: Q5a's cells.
+    columns = [keys["served"], keys["q5a:stayers"], keys["q5a:leavers"]]
+    assert sections["Q20b"].rows[-1].cells == columns
     assert sections["Q25a"].rows[-1].cells == sections["Q26b"].rows[-1].cells == [keys["served"]]
     assert sections["Q5a"].rows[3].cells == [keys["q26b:yes"]]
     veterans = (keys["q5a:veterans"], (keys["q25a:chronic_veteran"], keys["q25a:veteran"]))
     assert veterans in report.grid.sums and sections["Q5a"].rows[2].cells == [veterans[0]]
-    assert sections["Q16"].rows[-1].cells == [keys["served"], keys["q5a:leavers"]]
+    assert sections["Q16"].rows[-1].cells == columns
     # Q18's columns are everyone counted and the leavers; its last row adds up its first three.
-    assert sections["Q18"].rows[-2].cells == [keys["served"], keys["q5a:leavers"]]
+    assert sections["Q18"].rows[-2].cells == columns
     # Q13a2's people are everyone counted, Q13b2's the leavers: the same cells.
     assert sections["Q13a2"].rows[-1].cells == [keys["served"]]
     assert sections["Q13b2"].rows[-1].cells == [keys["q5a:leavers"]]
     # Q21's people by how many sources cover them, at start and at exit, each add up to its total
     # with an unpublished cell: the insured who named no source (one at start, one at exit).
     values = report.grid.values
-    assert [values[keys[f"q21:unlisted:{c}"]] for c in ("start", "exit")] == [1, 1]
-    for column, total in (("start", N), ("exit", LEAVERS)):
-        rows = ("none", "dk", "dnc", "one", "more", "unlisted")
+    assert [values[keys[f"q21:unlisted:{c}"]] for c in ("start", "annual", "exit")] == [1, 0, 1]
+    for column, total in (("start", N), ("annual", N - LEAVERS), ("exit", LEAVERS)):
+        rows = ("none", "dk", "dnc", "one", "more", "unlisted", "not_required", "missing")
         assert sum(values[keys[f"q21:{r}:{column}"]] for r in rows) == total
 
 
