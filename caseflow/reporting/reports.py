@@ -1734,6 +1734,7 @@ def _hud_questions(b: Builder, period: Period, cases: Served, opened: dict[int, 
         column="Total",
         code="Q13c2",
     )
+    _time_prior_to_housing(b, people, {pk: start for pk, (_a, start) in given.items()})
     _veterans_and_chronic(b, people, chronic)
 
 
@@ -1793,6 +1794,71 @@ def _exit_destinations(b: Builder, leavers: list[Any]) -> None:
         column="Total",
         code="Q23d",
     )
+
+
+#: Q22e's bands of the days from the day homelessness began to housing, each the most days it
+#: holds.
+HUD_PRIOR_DAYS = [
+    ("7", "7 days or less", 7),
+    ("14", "8 to 14 days", 14),
+    ("21", "15 to 21 days", 21),
+    ("30", "22 to 30 days", 30),
+    ("60", "31 to 60 days", 60),
+    ("90", "61 to 90 days", 90),
+    ("180", "91 to 180 days", 180),
+    ("365", "181 to 365 days", 365),
+    ("730", "366 to 730 days (1-2 Yrs)", 730),
+    ("more", "731 days or more", None),
+]
+
+
+def hud_prior_days_band(days: int) -> str:
+    """The Q22e band of ``days`` days from the day homelessness began to housing."""
+    for code, _label, most in HUD_PRIOR_DAYS:
+        if most is None or days <= most:
+            return code
+    raise AssertionError("the last band holds every length")
+
+
+def _time_prior_to_housing(b: Builder, people: list[Any], starts: dict[int, dt.date]) -> None:
+    """Q22e: everyone counted by the days from the day their homelessness began (3.917) to the
+    start of support, which for a project that is not permanent housing is HUD's day of housing;
+    without that day, "Data Not Collected". Its total is the people served."""
+    counts: Counter[str] = Counter()
+    for c, a in people:
+        since = hud.date_of(a.get("homeless_since"))
+        start = starts.get(c.pk)
+        if since is None or start is None:
+            counts["dnc"] += 1
+        else:
+            counts[hud_prior_days_band(max((start - since).days, 0))] += 1
+    g = b.grid
+    bands = [g.cell(f"q22e:{code}", counts.get(code, 0)) for code, _l, _m in HUD_PRIOR_DAYS]
+    housed = g.cell("q22e:housed", sum(g.values[c] for c in bands))
+    g.sum(housed, bands)
+    not_yet = g.cell("q22e:not_yet", 0)
+    missing = g.cell("q22e:dnc", counts.get("dnc", 0))
+    g.sum(g.cell(SERVED[0], len(people)), [housed, not_yet, missing])
+    rows = [Row(label, [c]) for (_code, label, _m), c in zip(HUD_PRIOR_DAYS, bands, strict=True)]
+    rows += [
+        Row("Total (persons moved into housing)", [housed]),
+        Row("Not yet moved into housing", [not_yet]),
+        Row("Data not collected", [missing]),
+        Row("Total persons", [g.keys[SERVED[0]]]),
+    ]
+    b.sections.append(
+        Section(
+            "Q22e: Length of Time Prior to Housing - based on 3.917 Date Homelessness Started",
+            ["Total"],
+            rows,
+            code="Q22e",
+            note=_(
+                "Support that is not permanent housing houses on its first day: no one is "
+                "waiting to move in."
+            ),
+        )
+    )
+    step()
 
 
 def _veterans_and_chronic(b: Builder, people: list[Any], chronic: dict[int, str]) -> None:

@@ -546,6 +546,25 @@ EXPECTED = {
         (DNC_ROW, "*1"),
         ("Total", "8"),
     ],
+    # Four people gave the day their homelessness began: 0 (455 days before support began),
+    # 1 (305), 6 (492) and 7 (more than six years); the sixteen others did not. The 16 hides
+    # with the 4 it would give away.
+    "Q22e": [
+        ("7 days or less", "0"),
+        ("8 to 14 days", "0"),
+        ("15 to 21 days", "0"),
+        ("22 to 30 days", "0"),
+        ("31 to 60 days", "0"),
+        ("61 to 90 days", "0"),
+        ("91 to 180 days", "0"),
+        ("181 to 365 days", "*1"),
+        ("366 to 730 days (1-2 Yrs)", "*2"),
+        ("731 days or more", "*1"),
+        ("Total (persons moved into housing)", "*4"),
+        ("Not yet moved into housing", "0"),
+        ("Data not collected", "*16"),
+        ("Total persons", "20"),
+    ],
     "Q25a": [
         ("Chronically Homeless Veteran", "*1"),
         ("Non-Chronically Homeless Veteran", "*2"),

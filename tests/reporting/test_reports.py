@@ -258,7 +258,7 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     codes = [s.code for s in hud_year.sections]
     assert codes[4:] == [
         *("Q15", "Q14a", "Q14b", "Q23c", "Q23d", "Q16", "Q17", "Q18", "Q20a", "Q20b", "Q21"),
-        *("Q13a1", "Q13a2", "Q13b1", "Q13b2", "Q13c1", "Q13c2", "Q25a", "Q26b"),
+        *("Q13a1", "Q13a2", "Q13b1", "Q13b2", "Q13c1", "Q13c2", "Q22e", "Q25a", "Q26b"),
     ]
     # Veterans, chronic homelessness and the subsidies of those who went to rent with one.
     for key in ("q25a:no", "q26b:no", "q20b:some:start", "q23d:hcv"):
@@ -269,6 +269,8 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     for key in ("q21:one:annual", "q18:both:annual", "q20b:some:annual"):
         assert value(hud_year, key) > 0, key
     assert value(hud_year, "q16:not_required:annual") >= 5
+    # The days from homelessness to support, for those who came from the street or a shelter.
+    assert sum(value(hud_year, f"q22e:{code}") for code in ("30", "60", "180", "365")) > 0
     for key in ("q14a:yes", "q15:temporary", "q23c:permanent", "q17:earned:start"):
         assert value(hud_year, key) >= 5, key
         assert hud_year.shown(hud_year.grid.keys[key]).value is not None, key
