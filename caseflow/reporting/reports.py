@@ -10,11 +10,13 @@ What caseflow cannot answer for each funder is listed in ``caseflow/reporting/RE
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, NamedTuple, cast
 
 from cryptography.fernet import Fernet
@@ -425,6 +427,9 @@ class Section:
     code: str = ""
     #: The last row holds the totals.
     has_total: bool = True
+    #: Its cells are figures about people (an average, a median), not counts: never added to
+    #: another agency's, nor drawn as bars.
+    figures: bool = False
 
 
 @dataclass
@@ -465,13 +470,23 @@ class FunderReport:
     #: Figures that count no one (the beds the agency has): in no sum, so what suppression
     #: decides for them touches no other cell, and always published as they are.
     public: set[int] = field(default_factory=set)
+    #: Figures about a group of people (an average, a median), each with the count of the
+    #: group: in no sum, and published only with that count, when it is published and at least
+    #: the threshold (a figure about fewer people is a figure about someone).
+    about: dict[int, int] = field(default_factory=dict)
 
     @property
     def displayed(self) -> set[int]:
         return {c for s in self.sections for r in s.rows for c in r.cells}
 
+    def _hides(self, index: int) -> bool:
+        if index in self.about:
+            group = self.about[index]
+            return group in self.hidden or self.grid.values[group] < self.threshold
+        return index in self.hidden and index not in self.public
+
     def shown(self, index: int) -> Shown:
-        if index in self.hidden and index not in self.public:
+        if self._hides(index):
             # One mark for every hidden cell: telling the small ones apart would bound the rest.
             return Shown("*", None)
         value = self.grid.values[index]
@@ -479,7 +494,7 @@ class FunderReport:
 
     @property
     def suppressed(self) -> int:
-        return len((self.hidden - self.public) & self.displayed)
+        return sum(1 for c in self.displayed if self._hides(c))
 
     @property
     def cells(self) -> int:
@@ -510,6 +525,7 @@ class Builder:
         self.meaning: dict[int, Meaning] = {}
         self.additive: set[int] = set()
         self.public: set[int] = set()
+        self.about: dict[int, int] = {}
 
     def breakdown(
         self,
@@ -635,6 +651,7 @@ class Builder:
             meaning={c: m for c, m in self.meaning.items()},
             additive=set(self.additive),
             public=set(self.public),
+            about=dict(self.about),
         )
 
     def finish(self, slug: str, title: str, period: Period) -> FunderReport:
@@ -1124,6 +1141,7 @@ def _length_of_participation(b: Builder, period: Period, cases: Served) -> dict[
     rows = Case.objects.filter(pk__in=cases.ids).values_list("pk", "opened_at", "closed_at")
     left = {c.pk for c in cases if c.left}
     counts: Counter[tuple[str, str]] = Counter()
+    lengths: dict[str, list[int]] = {"leavers": [], "stayers": []}
     opened: dict[int, dt.date] = {}
     for pk, opened_at, closed_at in rows.iterator(chunk_size=2000):
         if pk not in cases.pks:
@@ -1131,8 +1149,10 @@ def _length_of_participation(b: Builder, period: Period, cases: Served) -> dict[
         opened[pk] = opened_at.date()
         leaver = pk in left  # closed before the period's end: ``closed_at`` is set
         end = closed_at.date() if leaver and closed_at is not None else period.end
-        days = (end - opened_at.date()).days
-        counts[(hud_length_band(max(days, 0)), "leavers" if leaver else "stayers")] += 1
+        days = max((end - opened_at.date()).days, 0)
+        column = "leavers" if leaver else "stayers"
+        counts[(hud_length_band(days), column)] += 1
+        lengths[column].append(days)
     b.crosstab(
         "q22",
         "Q22a1: Length of Participation",
@@ -1145,7 +1165,44 @@ def _length_of_participation(b: Builder, period: Period, cases: Served) -> dict[
     grid = b.grid
     for column in ("leavers", "stayers"):
         grid.sum(grid.keys[f"q5a:{column}"], [grid.keys[f"q22:*:{column}"]], link=True)
+    _average_and_median(b, lengths)
     return opened
+
+
+def _half_up(value: Fraction) -> int:
+    """``value`` to the nearest whole number, a half up (as a reader rounds, not to even)."""
+    return math.floor(value + Fraction(1, 2))
+
+
+def _average_and_median(b: Builder, lengths: dict[str, list[int]]) -> None:
+    """Q22b: the average and the median days of participation of the leavers and of the
+    stayers (whole days, halves rounded up; the median of an even number of people is the mean
+    of its two middle ones), each published only with its group's count
+    (:attr:`FunderReport.about`)."""
+    g = b.grid
+    rows: dict[str, list[int]] = {"average": [], "median": []}
+    for column in ("leavers", "stayers"):
+        days = sorted(lengths[column])
+        group = g.keys[f"q5a:{column}"]
+        n = len(days)
+        average = _half_up(Fraction(sum(days), n)) if n else 0
+        median = _half_up(Fraction(days[(n - 1) // 2] + days[n // 2], 2)) if n else 0
+        for name, value in (("average", average), ("median", median)):
+            cell = g.cell(f"q22b:{name}:{column}", value)
+            b.about[cell] = group
+            rows[name].append(cell)
+    b.sections.append(
+        Section(
+            "Q22b: Average and Median Length of Participation in Days",
+            ["Leavers", "Stayers"],
+            [Row("Average Length", rows["average"]), Row("Median Length", rows["median"])],
+            code="Q22b",
+            has_total=False,
+            figures=True,
+            note=_("Shown only where the group's count is, and is at least the threshold."),
+        )
+    )
+    step()
 
 
 # --- HUD's entry and exit questions (an agency that asks them: caseflow.partners.hud) ----------

@@ -102,6 +102,18 @@ def test_each_agencys_published_counts_are_added_and_hidden_ones_left_out(cast):
     assert up.suppressed == a.suppressed + b.suppressed
 
 
+def test_averages_and_medians_are_not_added_up(cast):
+    """Each agency's HUD report has Q22b (its average and median days of participation); a
+    coalition's roll-up adds counts only, so it has no Q22b."""
+    _serve(cast.team1, new=6, continuing=9, tag="A")
+    members = [cast.agency.pk, cast.other_agency_team.agency_id]
+    year = reports.federal_year(2026)
+    assert "Q22b" in [s.code for s in reports.release("hud", members[0], year).sections]
+    up = rolled.rollup("hud", members, year)
+    codes = [s.code for s in up.sections]
+    assert "Q22a1" in codes and "Q22b" not in codes
+
+
 def _published(report, title: str, label: str, column: str) -> int | str | None:
     """What ``report`` prints in a cell: its number, "*", or None where it has no such cell."""
     for section in report.sections:

@@ -597,7 +597,10 @@ def test_every_cell_of_the_hud_questions(population):
         ("Total Number of Persons Served", "20"),
     ]
     # The questions follow the ones answered before, in this order, and the CSV prints the same.
-    assert list(shown) == ["Q5a", "Q11", "Q12", "Q22a1", *EXPECTED]
+    assert list(shown) == ["Q5a", "Q11", "Q12", "Q22a1", "Q22b", *EXPECTED]
+    # Q22b: the leavers stayed 61 days each (1 April to 1 June, ...); the stayers 163 to 170
+    # days to the year's end, 166.5 on average and in the middle: 167, halves rounded up.
+    assert shown["Q22b"] == [("Average Length", "61 167"), ("Median Length", "61 167")]
     assert_csv_prints(report, shown)
     # Q14b's people are Q14a's "Yes", Q23c's and Q16's leavers Q5a's: the same cells.
     keys, sections = report.grid.keys, {s.code: s for s in report.sections}
@@ -647,7 +650,7 @@ def test_each_persons_answers_are_opened_once(population, cast):
 def test_an_agency_that_does_not_ask_gets_none_of_these_questions(population, cast):
     field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (True, "")})
     report = reports.release("hud", population, YEAR)
-    assert [s.code for s in report.sections] == ["Q5a", "Q11", "Q12", "Q22a1"]
+    assert [s.code for s in report.sections] == ["Q5a", "Q11", "Q12", "Q22a1", "Q22b"]
 
 
 @pytest.mark.parametrize(
@@ -715,3 +718,27 @@ def test_conditions_are_counted_by_hud_elements(any_condition, conditions, row):
 def test_income_is_categorised_by_its_sources(any_income, sources, row):
     answers = {"exit_income_any": any_income, "exit_income_sources": sources}
     assert reports.hud_income_category(answers, "exit_") == row
+
+
+def test_an_average_is_published_only_with_its_groups_count():
+    """Q22b's figures are about a group: shown when the group's count is shown and at least the
+    threshold, whatever the figure's own size (4 days is not 4 people), hidden otherwise; never
+    added to another agency's in a roll-up, nor drawn as bars."""
+    from caseflow.reporting import charts
+
+    b = reports.Builder()
+    b.grid.cell("q5a:leavers", 3)
+    b.grid.cell("q5a:stayers", 6)
+    reports._average_and_median(b, {"leavers": [10, 20, 30], "stayers": [1, 2, 3, 4, 5, 6]})
+    report = b.finish("hud", "HUD", YEAR)
+    assert report.threshold == 5
+    section = report.sections[-1]
+    assert report.table(section) == [
+        ("Average Length", [reports.Shown("*", None), reports.Shown("4", 4)]),
+        ("Median Length", [reports.Shown("*", None), reports.Shown("4", 4)]),
+    ]
+    assert report.suppressed == 2
+    assert section.figures and charts.bar_chart(report, section) is None
+    # The group's count hidden (a complement), its figures hide with it.
+    report.hidden.add(b.grid.keys["q5a:stayers"])
+    assert [c.text for _l, cells in report.table(section) for c in cells] == ["*"] * 4

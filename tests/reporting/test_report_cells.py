@@ -500,6 +500,8 @@ EXPECTED = {
             ("More than 1,825 days (> 5 Yrs)", "0 0 0"),
             ("Total", "20 0 20"),
         ],
+        # Twenty leavers of 61 days each; no stayers, so no figure about them.
+        "Q22b": [("Average Length", "61 *0"), ("Median Length", "61 *0")],
     },
     "insights": {
         "Risk at intake (rows) and at exit (columns)": [
