@@ -37,6 +37,9 @@ Kind = Literal["int", "str", "datetime"]
 class _Slot:
     name: str
     kind: Kind
+    #: The type the ORM gave this parameter, where the backend marks the value with its own
+    #: subclass (PostgreSQL's driver is handed ``Int8(n)`` for a big integer column).
+    wrap: type | None = None
 
 
 def _stand_in(kind: Kind, n: int) -> Any:
@@ -115,9 +118,15 @@ class CompiledQuery(Generic[M]):
         for param in params:
             slot = next(
                 (
-                    _Slot(name, self.slots[name])
+                    _Slot(
+                        name,
+                        self.slots[name],
+                        None if type(param) is type(value) else type(param),
+                    )
                     for name, value in adapted.items()
-                    if type(param) is type(value) and param == value
+                    if isinstance(param, type(value))
+                    and not isinstance(param, bool)
+                    and param == value
                 ),
                 None,
             )
@@ -138,7 +147,12 @@ class CompiledQuery(Generic[M]):
         if set(values) != set(self.slots):
             raise TypeError(f"a compiled query takes exactly {sorted(self.slots)}")
         adapted = {name: _adapt(kind, values[name], using) for name, kind in self.slots.items()}
-        params = tuple(adapted[p.name] if isinstance(p, _Slot) else p for p in compiled.params)
+        params = tuple(
+            (adapted[p.name] if p.wrap is None else p.wrap(adapted[p.name]))
+            if isinstance(p, _Slot)
+            else p
+            for p in compiled.params
+        )
         return compiled.sql, params
 
     def rows(self, using: str | None = None, **values: Any) -> list[M]:
