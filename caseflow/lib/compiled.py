@@ -62,6 +62,52 @@ def _adapt(kind: Kind, value: Any, using: str) -> Any:
     return connections[using].ops.adapt_datetimefield_value(value)
 
 
+def _stand_ins(slots: dict[str, Kind]) -> dict[str, Any]:
+    return {name: _stand_in(kind, n) for n, (name, kind) in enumerate(slots.items())}
+
+
+def _place(slots: dict[str, Kind], params: Any, using: str) -> tuple[Any, ...]:
+    """``params`` of a statement built with :func:`_stand_ins`: each stand-in replaced by its
+    slot, the statement's own constants kept."""
+    stand_ins = _stand_ins(slots)
+    adapted = {name: _adapt(kind, stand_ins[name], using) for name, kind in slots.items()}
+    placed: list[Any] = []
+    found = set()
+    for param in params:
+        slot = next(
+            (
+                _Slot(name, slots[name], None if type(param) is type(value) else type(param))
+                for name, value in adapted.items()
+                if isinstance(param, type(value)) and not isinstance(param, bool) and param == value
+            ),
+            None,
+        )
+        if slot is None:
+            placed.append(param)
+        else:
+            found.add(slot.name)
+            placed.append(slot)
+    missing = set(slots) - found
+    if missing:
+        raise ValueError(f"the built query takes no parameter for {sorted(missing)}")
+    return tuple(placed)
+
+
+def _fill(
+    slots: dict[str, Kind], placed: tuple[Any, ...], values: dict[str, Any], using: str
+) -> tuple[Any, ...]:
+    """The parameters of a compiled statement for ``values``."""
+    if set(values) != set(slots):
+        raise TypeError(f"a compiled query takes exactly {sorted(slots)}")
+    adapted = {name: _adapt(kind, values[name], using) for name, kind in slots.items()}
+    return tuple(
+        (adapted[p.name] if p.wrap is None else p.wrap(adapted[p.name]))
+        if isinstance(p, _Slot)
+        else p
+        for p in placed
+    )
+
+
 @dataclass(frozen=True)
 class _Compiled:
     compiler: Any
@@ -108,52 +154,18 @@ class CompiledQuery(Generic[M]):
             return self._compiled[using]
 
     def _prepare(self, using: str) -> _Compiled:
-        stand_ins = {name: _stand_in(kind, n) for n, (name, kind) in enumerate(self.slots.items())}
+        stand_ins = _stand_ins(self.slots)
         queryset = self.build(**stand_ins)
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
-        adapted = {name: _adapt(kind, stand_ins[name], using) for name, kind in self.slots.items()}
-        placed: list[Any] = []
-        found = set()
-        for param in params:
-            slot = next(
-                (
-                    _Slot(
-                        name,
-                        self.slots[name],
-                        None if type(param) is type(value) else type(param),
-                    )
-                    for name, value in adapted.items()
-                    if isinstance(param, type(value))
-                    and not isinstance(param, bool)
-                    and param == value
-                ),
-                None,
-            )
-            if slot is None:
-                placed.append(param)
-            else:
-                found.add(slot.name)
-                placed.append(slot)
-        missing = set(self.slots) - found
-        if missing:
-            raise ValueError(f"the built query takes no parameter for {sorted(missing)}")
-        return _Compiled(compiler=compiler, sql=sql, params=tuple(placed))
+        return _Compiled(compiler=compiler, sql=sql, params=_place(self.slots, params, using))
 
     def sql(self, using: str | None = None, **values: Any) -> tuple[str, tuple[Any, ...]]:
         """The statement and its parameters for ``values``."""
         using = using or router.db_for_read(self.model)
-        compiled = self._compile(using)
-        if set(values) != set(self.slots):
-            raise TypeError(f"a compiled query takes exactly {sorted(self.slots)}")
-        adapted = {name: _adapt(kind, values[name], using) for name, kind in self.slots.items()}
-        params = tuple(
-            (adapted[p.name] if p.wrap is None else p.wrap(adapted[p.name]))
-            if isinstance(p, _Slot)
-            else p
-            for p in compiled.params
+        return self._compile(using).sql, _fill(
+            self.slots, self._compile(using).params, values, using
         )
-        return compiled.sql, params
 
     def rows(self, using: str | None = None, **values: Any) -> list[M]:
         """The model instances the built queryset would give for ``values``."""
@@ -163,3 +175,58 @@ class CompiledQuery(Generic[M]):
         compiler.connection = connections[using]  # this thread's connection
         compiler.as_sql = lambda *args, **kwargs: (sql, params)
         return list(ModelIterable(_Rows(self.model, using, compiler)))  # type: ignore[arg-type]
+
+
+class _Captured(Exception):
+    def __init__(self, sql: str, params: Any):
+        self.sql, self.params = sql, params
+
+
+def _capture(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+    raise _Captured(sql, params)
+
+
+class CompiledCount:
+    """``build(**values)`` (a queryset) counted with SQL built once per database alias: the very
+    statement ``count()`` sends, taken from the database connection on its way out (and not
+    run) the first time."""
+
+    def __init__(self, model: type[Model], build: Callable[..., QuerySet[Any]], **slots: Kind):
+        self.model = model
+        self.build = build
+        self.slots = slots
+        self._compiled: dict[str, tuple[str, tuple[Any, ...]]] = {}
+
+    def _compile(self, using: str) -> tuple[str, tuple[Any, ...]]:
+        compiled = self._compiled.get(using)
+        if compiled is None:
+            queryset = self.build(**_stand_ins(self.slots)).using(using)
+            connection = connections[using]
+            # A statement stopped on its way out is no query: the log of queries (the tests'
+            # counts) does not see it.
+            logging, connection.force_debug_cursor = connection.force_debug_cursor, False
+            try:
+                with connection.execute_wrapper(_capture):
+                    queryset.count()
+            except _Captured as sent:
+                compiled = (sent.sql, _place(self.slots, sent.params, using))
+            else:  # pragma: no cover - count() always asks the database
+                raise ValueError("the built query sent no statement to count")
+            finally:
+                connection.force_debug_cursor = logging
+            self._compiled[using] = compiled
+        return compiled
+
+    def sql(self, using: str | None = None, **values: Any) -> tuple[str, tuple[Any, ...]]:
+        """The statement and its parameters for ``values``."""
+        using = using or router.db_for_read(self.model)
+        sql, placed = self._compile(using)
+        return sql, _fill(self.slots, placed, values, using)
+
+    def count(self, using: str | None = None, **values: Any) -> int:
+        using = using or router.db_for_read(self.model)
+        sql, params = self.sql(using, **values)
+        with connections[using].cursor() as cursor:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+        return int(row[0])

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from caseflow.cases.models import Case, CaseAssignment
-from caseflow.lib.compiled import CompiledQuery
+from caseflow.lib.compiled import CompiledCount, CompiledQuery
 
 
 def _build(*, team: int, reference: str, since: dt.datetime):
@@ -67,3 +67,21 @@ def test_a_value_the_built_query_does_not_take_is_refused(cast):
         QUERY.rows(team=cast.team1.pk, reference="CASE-1")
     with pytest.raises(ValueError, match="aware"):
         QUERY.rows(team=cast.team1.pk, reference="CASE-1", since=dt.datetime(2030, 1, 1))
+
+
+def _team_cases(*, team: int, since: dt.datetime):
+    return Case.objects.filter(team_id=team, opened_at__gte=since)
+
+
+def test_a_compiled_count_sends_the_statement_count_sends_and_counts_the_same(cast):
+    counted = CompiledCount(Case, _team_cases, team="int", since="datetime")
+    since = timezone.now() - dt.timedelta(days=3650)
+    # The first count also takes the statement: still one query, as the tests' counts see it.
+    with CaptureQueriesContext(connection) as compiled:
+        first = counted.count(team=cast.team1.pk, since=since)
+    with CaptureQueriesContext(connection) as built:
+        expected = _team_cases(team=cast.team1.pk, since=since).count()
+    assert first == expected == 2  # CASE-1 and CASE-R
+    assert [q["sql"] for q in compiled] == [q["sql"] for q in built]
+    assert counted.count(team=cast.team2.pk, since=since) == 1
+    assert counted.count(team=cast.team1.pk, since=timezone.now()) == 0
