@@ -26,8 +26,10 @@ the timeline first asks, in one statement for every such source, which of those 
 row of the case, and does not ask a source whose table holds none. A page then costs one query
 per kind of record the case has, plus one, never more as its rows grow.
 
-:func:`newest` applies all of that to a queryset of one kind; :func:`about` answers the person
-filter for a source whose entries are always about the same people. A record kept as a date
+:func:`newest` applies all of that to a queryset of one kind (:func:`newest_compiled` to a
+function building it, its SQL compiled once per process for each shape of page: a source read on
+most pages uses it); :func:`about` answers the person filter for a source whose entries are
+always about the same people. A record kept as a date
 without a time (a release signed on a day) is placed at midnight UTC of that day
 (:func:`day_start`), paged with :func:`newest_days` and shown as the date alone
 (``Entry.date_only``).

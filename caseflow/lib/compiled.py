@@ -6,7 +6,7 @@ CPU, every time, though the statement differs from one request to the next only 
 alias, with a stand-in value for each parameter, finds where each stand-in lands among the
 statement's parameters, and from then on runs the same SQL with the request's values in their
 places, turning the rows into model instances (``select_related`` and annotations included)
-the way the queryset itself would.
+the way the queryset itself would. :class:`CompiledCount` does the same for ``count()``.
 
 The statement run is exactly the one the queryset would compile with the request's values
 (tests compare the two): only a builder whose *shape* does not depend on the values may be
