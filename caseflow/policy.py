@@ -23,7 +23,7 @@ from caseflow.accounts.models import Coalition, Role, Team, User
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import BreakGlassGrant, Case, CaseAssignment, Cover
 from caseflow.lib import request_context
-from caseflow.lib.compiled import CompiledQuery
+from caseflow.lib.compiled import CompiledExists, CompiledQuery
 from caseflow.lib.i18n import gettext_lazy as _
 
 #: Roles that work with case content. Auditors read audit trails and metadata; agency admins manage
@@ -131,14 +131,24 @@ def can_view_case(user: Any, case: Case) -> bool:
 # --- Actions inside the scope ------------------------------------------------------------------
 
 
+def _assignments(*, user: int, case: int, now: dt.datetime) -> QuerySet[CaseAssignment]:
+    """The assignments of ``case`` to the user of id ``user`` or to a colleague they cover."""
+    return CaseAssignment.objects.filter(case=case).filter(
+        Q(user=user) | Q(user__in=covered_for(user, now))
+    )
+
+
+#: Every change of a case asks it (and every case page, to offer its changes): its SQL is
+#: built once per process.
+_ASSIGNED = CompiledExists(CaseAssignment, _assignments, user="int", case="int", now="datetime")
+
+
 @rules.predicate
 def is_assigned(user: User, case: Case) -> bool:
     """Assigned to the case, or covering someone who is."""
-    return (
-        CaseAssignment.objects.filter(case=case)
-        .filter(Q(user=user) | Q(user__in=covered_for(user)))
-        .exists()
-    )
+    if getattr(user, "pk", None) is None:
+        return False  # an anonymous user is assigned to nothing
+    return _ASSIGNED.exists(user=user.pk, case=case.pk, now=timezone.now())
 
 
 def by_cover_only(user: Any, case: Case) -> bool:

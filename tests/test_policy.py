@@ -271,3 +271,32 @@ def test_get_case_for_finds_exactly_the_scope(cast: Cast, django_assert_num_quer
             else:
                 with pytest.raises(policy.CaseNotFound):
                     policy.get_case_for(user, case.public_id, "view")
+
+
+def test_is_assigned_asks_the_statement_exists_sends(cast: Cast, django_assert_num_queries):
+    """Whether someone is assigned (or covers someone who is) is asked with SQL built once per
+    process: the statement ``exists()`` sends for the same person, case and moment."""
+    from django.db import connection
+    from django.db.models import Q
+    from django.test.utils import CaptureQueriesContext
+
+    now = timezone.now()
+    for user in (cast.assigned, cast.same_team, cast.supervisor, cast.other_agency):
+        for case in (cast.case, cast.restricted_case, cast.foreign_case):
+            with time_machine.travel(now, tick=False):
+                with CaptureQueriesContext(connection) as built:
+                    expected = (
+                        CaseAssignment.objects.filter(case=case)
+                        .filter(Q(user=user) | Q(user__in=policy.covered_for(user)))
+                        .exists()
+                    )
+                with CaptureQueriesContext(connection) as compiled:
+                    answer = policy.is_assigned(user, case)
+            assert answer == expected
+            assert [q["sql"] for q in compiled] == [q["sql"] for q in built]
+    assert policy.is_assigned(cast.assigned, cast.case)
+    assert not policy.is_assigned(cast.same_team, cast.case)
+    with django_assert_num_queries(0):
+        from django.contrib.auth.models import AnonymousUser
+
+        assert not policy.is_assigned(AnonymousUser(), cast.case)

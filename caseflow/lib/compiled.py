@@ -6,7 +6,8 @@ CPU, every time, though the statement differs from one request to the next only 
 alias, with a stand-in value for each parameter, finds where each stand-in lands among the
 statement's parameters, and from then on runs the same SQL with the request's values in their
 places, turning the rows into model instances (``select_related`` and annotations included)
-the way the queryset itself would. :class:`CompiledCount` does the same for ``count()``.
+the way the queryset itself would. :class:`CompiledCount` and :class:`CompiledExists` do the
+same for ``count()`` and ``exists()``.
 
 The statement run is exactly the one the queryset would compile with the request's values
 (tests compare the two): only a builder whose *shape* does not depend on the values may be
@@ -207,15 +208,18 @@ class CompiledCount:
             logging, connection.force_debug_cursor = connection.force_debug_cursor, False
             try:
                 with connection.execute_wrapper(_capture):
-                    queryset.count()
+                    self._send(queryset)
             except _Captured as sent:
                 compiled = (sent.sql, _place(self.slots, sent.params, using))
-            else:  # pragma: no cover - count() always asks the database
-                raise ValueError("the built query sent no statement to count")
+            else:  # pragma: no cover - count() and exists() always ask the database
+                raise ValueError("the built query sent no statement")
             finally:
                 connection.force_debug_cursor = logging
             self._compiled[using] = compiled
         return compiled
+
+    def _send(self, queryset: QuerySet[Any]) -> None:
+        queryset.count()
 
     def sql(self, using: str | None = None, **values: Any) -> tuple[str, tuple[Any, ...]]:
         """The statement and its parameters for ``values``."""
@@ -230,3 +234,17 @@ class CompiledCount:
             cursor.execute(sql, params)
             row = cursor.fetchone()
         return int(row[0])
+
+
+class CompiledExists(CompiledCount):
+    """:class:`CompiledCount` for ``exists()``: the very statement it sends, built once."""
+
+    def _send(self, queryset: QuerySet[Any]) -> None:
+        queryset.exists()
+
+    def exists(self, using: str | None = None, **values: Any) -> bool:
+        using = using or router.db_for_read(self.model)
+        sql, params = self.sql(using, **values)
+        with connections[using].cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchone() is not None
