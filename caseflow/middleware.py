@@ -4,16 +4,19 @@ second factor, no-store caching."""
 from __future__ import annotations
 
 import secrets
+from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth import logout
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import gettext
 
 from caseflow.errors import render_error
+from caseflow.lib.compiled import CompiledQuery
 from caseflow.lib.request_context import client_ip, serving
 
 
@@ -69,16 +72,31 @@ class RequestSizeLimitMiddleware:
         return self.get_response(request)
 
 
+def _membership_of(*, user: int) -> QuerySet[Any]:
+    """The membership of the user of id ``user`` with its agency, as ``first()`` asks."""
+    from caseflow.accounts.models import Membership
+
+    return Membership.objects.select_related("agency").filter(user_id=user).order_by("pk")[:1]
+
+
+#: :func:`_membership_of` compiled to SQL once per process: every request of a signed-in
+#: person asks it.
+_MEMBERSHIP_OF: CompiledQuery[Any] | None = None
+
+
 def _load_membership(user) -> None:
     """Load the user's membership with its agency in one query (the agency's time zone is read
     on every request: see :class:`AgencyTimeZoneMiddleware`)."""
+    global _MEMBERSHIP_OF
     from caseflow.accounts.models import Membership, User
 
     descriptor = User.membership  # type: ignore[attr-defined]
     if descriptor.is_cached(user):
         return
-    membership = Membership.objects.select_related("agency").filter(user_id=user.pk).first()
-    descriptor.related.set_cached_value(user, membership)
+    if _MEMBERSHIP_OF is None:
+        _MEMBERSHIP_OF = CompiledQuery(Membership, _membership_of, user="int")
+    found = _MEMBERSHIP_OF.rows(user=user.pk)
+    descriptor.related.set_cached_value(user, found[0] if found else None)
 
 
 def _has_seat(user) -> bool:

@@ -9,6 +9,8 @@ without the right is 403.
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 from typing import Any, Protocol
 
 import rules
@@ -21,6 +23,7 @@ from caseflow.accounts.models import Coalition, Role, Team, User
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import BreakGlassGrant, Case, CaseAssignment, Cover
 from caseflow.lib import request_context
+from caseflow.lib.compiled import CompiledExists, CompiledQuery
 from caseflow.lib.i18n import gettext_lazy as _
 
 #: Roles that work with case content. Auditors read audit trails and metadata; agency admins manage
@@ -77,10 +80,10 @@ def agency_id_of(user: Any) -> int | None:
     return user.membership.agency_id if active_role(user) else None
 
 
-def covered_for(user: Any) -> QuerySet[Any]:
-    """The ids of the colleagues ``user`` covers now (a cover a supervisor set, started, not yet
-    over and not ended early)."""
-    now = timezone.now()
+def covered_for(user: Any, now: dt.datetime | None = None) -> QuerySet[Any]:
+    """The ids of the colleagues ``user`` (or the user of that id) covers at ``now`` (a cover a
+    supervisor set, started, not yet over and not ended early)."""
+    now = timezone.now() if now is None else now
     return Cover.objects.filter(
         covering=user, starts_at__lte=now, ends_at__gt=now, ended_at__isnull=True
     ).values("absent")
@@ -91,24 +94,33 @@ def visible_cases(user: Any) -> QuerySet[Case]:
     role = active_role(user)
     if role not in CASEWORK_ROLES:
         return Case.objects.none()
+    return _scope(
+        role == Role.SUPERVISOR,
+        user=user.pk,
+        agency=agency_id_of(user),
+        now=timezone.now(),
+    )
+
+
+def _scope(supervisor: bool, *, user: int, agency: int | None, now: dt.datetime) -> QuerySet[Case]:
+    """:func:`visible_cases` of a caseworker: the user of id ``user``, of ``agency``, at ``now``
+    (a supervisor also reaches the cases of the teams they belong to)."""
     assigned = Exists(
         CaseAssignment.objects.filter(case=OuterRef("pk")).filter(
-            Q(user=user) | Q(user__in=covered_for(user))
+            Q(user=user) | Q(user__in=covered_for(user, now))
         )
     )
     break_glass = Exists(
-        BreakGlassGrant.objects.filter(
-            case=OuterRef("pk"), user=user, expires_at__gt=timezone.now()
-        )
+        BreakGlassGrant.objects.filter(case=OuterRef("pk"), user=user, expires_at__gt=now)
     )
     reach = Q(assigned) | Q(break_glass)
-    if role == Role.SUPERVISOR:
+    if supervisor:
         reach |= Q(team__in=Team.objects.filter(members=user).values("pk"))
     restricted_listed = Exists(
         Case.restricted_users.through.objects.filter(case=OuterRef("pk"), user=user)
     )
     return Case.objects.filter(
-        Q(agency_id=agency_id_of(user)) & ((Q(restricted=False) & reach) | Q(restricted_listed))
+        Q(agency_id=agency) & ((Q(restricted=False) & reach) | Q(restricted_listed))
     )
 
 
@@ -119,14 +131,24 @@ def can_view_case(user: Any, case: Case) -> bool:
 # --- Actions inside the scope ------------------------------------------------------------------
 
 
+def _assignments(*, user: int, case: int, now: dt.datetime) -> QuerySet[CaseAssignment]:
+    """The assignments of ``case`` to the user of id ``user`` or to a colleague they cover."""
+    return CaseAssignment.objects.filter(case=case).filter(
+        Q(user=user) | Q(user__in=covered_for(user, now))
+    )
+
+
+#: Every change of a case asks it (and every case page, to offer its changes): its SQL is
+#: built once per process.
+_ASSIGNED = CompiledExists(CaseAssignment, _assignments, user="int", case="int", now="datetime")
+
+
 @rules.predicate
 def is_assigned(user: User, case: Case) -> bool:
     """Assigned to the case, or covering someone who is."""
-    return (
-        CaseAssignment.objects.filter(case=case)
-        .filter(Q(user=user) | Q(user__in=covered_for(user)))
-        .exists()
-    )
+    if getattr(user, "pk", None) is None:
+        return False  # an anonymous user is assigned to nothing
+    return _ASSIGNED.exists(user=user.pk, case=case.pk, now=timezone.now())
 
 
 def by_cover_only(user: Any, case: Case) -> bool:
@@ -219,6 +241,41 @@ def forget_permissions(case: Case) -> None:
     case.__dict__.pop("_policy_memo", None)
 
 
+def _case_for(
+    supervisor: bool, *, user: int, agency: int | None, now: dt.datetime, public_id: str
+) -> QuerySet[Case]:
+    """The case of ``public_id`` in the scope (:func:`_scope`), with what its pages read
+    beside it, as ``first()`` asks for it."""
+    return (
+        _scope(supervisor, user=user, agency=agency, now=now)
+        .select_related("team", "agency", "primary_advocate")
+        # Whether a colleague the user covers is assigned to it: only then may the user reach it
+        # by cover alone (``by_cover_only``), asked in the same statement.
+        .annotate(
+            assigned_to_covered=Exists(
+                CaseAssignment.objects.filter(case=OuterRef("pk"), user__in=covered_for(user, now))
+            )
+        )
+        .filter(public_id=public_id)[:1]
+    )
+
+
+#: :func:`_case_for` built and compiled to SQL once per process, for an advocate (False) and a
+#: supervisor (True): every case page asks it, and building its subqueries cost more than
+#: the database's answer.
+_CASE_FOR = {
+    supervisor: CompiledQuery(
+        Case,
+        functools.partial(_case_for, supervisor),
+        user="int",
+        agency="int",
+        now="datetime",
+        public_id="str",
+    )
+    for supervisor in (False, True)
+}
+
+
 def get_case_for(user: Any, public_id: str, action: str = "view") -> Case:
     """The case behind ``public_id`` if ``user`` may take ``action`` on it.
 
@@ -227,19 +284,15 @@ def get_case_for(user: Any, public_id: str, action: str = "view") -> Case:
     """
     if action not in CASE_ACTIONS:
         raise ValueError(f"unknown case action {action!r}")
-    case = (
-        visible_cases(user)
-        .select_related("team", "agency", "primary_advocate")
-        # Whether a colleague the user covers is assigned to it: only then may the user reach it
-        # by cover alone (``by_cover_only``), asked in the same statement.
-        .annotate(
-            assigned_to_covered=Exists(
-                CaseAssignment.objects.filter(case=OuterRef("pk"), user__in=covered_for(user))
-            )
+    role = active_role(user)
+    found = (
+        _CASE_FOR[role == Role.SUPERVISOR].rows(
+            user=user.pk, agency=agency_id_of(user), now=timezone.now(), public_id=public_id
         )
-        .filter(public_id=public_id)
-        .first()
+        if role in CASEWORK_ROLES
+        else []  # outside every scope: nothing to ask
     )
+    case = found[0] if found else None
     if case is None:
         raise CaseNotFound(public_id, action)
     if not CASE_ACTIONS[action].test(user, case):
@@ -250,7 +303,8 @@ def get_case_for(user: Any, public_id: str, action: str = "view") -> Case:
     memo[(user.pk, _IN_SCOPE)] = True
     memo[(user.pk, action)] = True
     context = request_context.current()
-    if context is not None and case.assigned_to_covered and by_cover_only(user, case):
+    covered = case.assigned_to_covered  # type: ignore[attr-defined]  # annotated by _case_for
+    if context is not None and covered and by_cover_only(user, case):
         # Every event of this request about the case says it was done as cover.
         context.cover_cases.add(case.pk)
     return case

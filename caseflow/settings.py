@@ -329,6 +329,8 @@ OIDC_MFA_ACR_VALUES = tuple(
 # Unsaved text of long forms, kept on the server (encrypted, author only) for this many days.
 DRAFT_DAYS = env_int("DRAFT_DAYS", 7)
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True
+# Django's database sessions, each request's read compiled to SQL once per process.
+SESSION_ENGINE = "caseflow.accounts.sessions"
 SECURE_SSL_REDIRECT = HTTPS and env_bool("SECURE_SSL_REDIRECT", True)
 # The health checks (``/health/`` and the paths under it) answer over plain HTTP too: the
 # container's own check asks gunicorn directly, which speaks no TLS (docker/healthcheck.py).

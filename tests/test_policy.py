@@ -6,6 +6,7 @@ import datetime as dt
 import re
 
 import pytest
+import time_machine
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -16,7 +17,7 @@ from caseflow import policy
 from caseflow.accounts.models import Role
 from caseflow.cases.models import BreakGlassGrant, CaseAssignment
 from tests import factories as f
-from tests.conftest import Cast, verified_session
+from tests.conftest import ACTORS, Cast, verified_session
 
 pytestmark = pytest.mark.django_db
 
@@ -221,3 +222,81 @@ def test_permission_answers_are_forgotten_when_access_changes(cast: Cast):
     # The same instance, later in the same request: the old answer is not reused.
     assert not policy.may(cast.assigned, case, "edit")
     assert policy.may(cast.same_team, case, "edit")
+
+
+def test_get_case_for_asks_the_statement_the_scope_builds(cast: Cast):
+    """The case is found with SQL compiled once per process: the very statement
+    ``visible_cases`` builds for the same person at the same moment, for an advocate and for a
+    supervisor, on any case."""
+    from django.db.models import Exists, OuterRef
+
+    now = timezone.now()
+    for user in (cast.assigned, cast.supervisor):
+        for case in (cast.case, cast.team2_case, cast.foreign_case):
+            with time_machine.travel(now, tick=False):
+                built = (
+                    policy.visible_cases(user)
+                    .select_related("team", "agency", "primary_advocate")
+                    .annotate(
+                        assigned_to_covered=Exists(
+                            CaseAssignment.objects.filter(
+                                case=OuterRef("pk"), user__in=policy.covered_for(user)
+                            )
+                        )
+                    )
+                    .filter(public_id=case.public_id)[:1]
+                )
+                expected = built.query.get_compiler("default").as_sql()
+            compiled = policy._CASE_FOR[user == cast.supervisor].sql(
+                user=user.pk, agency=cast.agency.pk, now=now, public_id=case.public_id
+            )
+            assert compiled == expected
+
+
+def test_get_case_for_finds_exactly_the_scope(cast: Cast, django_assert_num_queries):
+    cases = (cast.case, cast.restricted_case, cast.team2_case, cast.foreign_case)
+    for name in ACTORS:
+        user = cast.actor(name)
+        if user is None:
+            continue
+        user.refresh_from_db()
+        visible = set(policy.visible_cases(user).values_list("pk", flat=True))
+        for case in cases:
+            if case.pk in visible:
+                found = policy.get_case_for(user, case.public_id, "view")
+                assert found.pk == case.pk
+                assert found.assigned_to_covered is False
+                with django_assert_num_queries(0):  # read with the case
+                    assert (found.team.pk, found.agency.pk) == (case.team_id, case.agency_id)
+            else:
+                with pytest.raises(policy.CaseNotFound):
+                    policy.get_case_for(user, case.public_id, "view")
+
+
+def test_is_assigned_asks_the_statement_exists_sends(cast: Cast, django_assert_num_queries):
+    """Whether someone is assigned (or covers someone who is) is asked with SQL built once per
+    process: the statement ``exists()`` sends for the same person, case and moment."""
+    from django.db import connection
+    from django.db.models import Q
+    from django.test.utils import CaptureQueriesContext
+
+    now = timezone.now()
+    for user in (cast.assigned, cast.same_team, cast.supervisor, cast.other_agency):
+        for case in (cast.case, cast.restricted_case, cast.foreign_case):
+            with time_machine.travel(now, tick=False):
+                with CaptureQueriesContext(connection) as built:
+                    expected = (
+                        CaseAssignment.objects.filter(case=case)
+                        .filter(Q(user=user) | Q(user__in=policy.covered_for(user)))
+                        .exists()
+                    )
+                with CaptureQueriesContext(connection) as compiled:
+                    answer = policy.is_assigned(user, case)
+            assert answer == expected
+            assert [q["sql"] for q in compiled] == [q["sql"] for q in built]
+    assert policy.is_assigned(cast.assigned, cast.case)
+    assert not policy.is_assigned(cast.same_team, cast.case)
+    with django_assert_num_queries(0):
+        from django.contrib.auth.models import AnonymousUser
+
+        assert not policy.is_assigned(AnonymousUser(), cast.case)

@@ -29,7 +29,7 @@ from caseflow.cases.timeline import (
     Source,
     about,
     key_of,
-    newest,
+    newest_compiled,
 )
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -78,19 +78,28 @@ _REVIEWS = dict(ReviewState.choices)
 _SEVERITIES = dict(Severity.choices)
 
 
-def contacts(case, query: Query) -> list[Entry]:
-    qs = (
+def _contacts_of(*, case: int):
+    return (
         ContactEvent.objects.filter(case=case)
         .select_related("agreement")
         .only(*_CONTACT_FIELDS, "agreement__public_id")
     )
+
+
+def _third_party_contacts_of(*, case: int):
+    return _contacts_of(case=case).filter(channel=_THIRD_PARTY)
+
+
+def contacts(case, query: Query) -> list[Entry]:
     if query.person == OTHER_PERSON:
-        qs = qs.filter(channel=_THIRD_PARTY)
+        base = _third_party_contacts_of
     elif not about(query, frozenset({SURVIVOR, OTHER_PARTY})):
         return []
+    else:
+        base = _contacts_of
     entries = []
     urls: dict[str, str] = {}
-    for row in newest(qs, query, CONTACT, "occurred_at"):
+    for row in newest_compiled(ContactEvent, base, query, CONTACT, "occurred_at", case=case.pk):
         row.case = case
         by_survivor = row.direction == _FROM_SURVIVOR
         facts = [(_("How"), _how(row))]
@@ -129,18 +138,21 @@ _BREACH_FIELDS = (
 )
 
 
-def breaches(case, query: Query) -> list[Entry]:
-    if not about(query, BREACH_PEOPLE):
-        return []
-    qs = (
+def _breaches_of(*, case: int):
+    return (
         counted_breaches()
         .filter(case=case)
         .select_related("agreement")
         .only(*_BREACH_FIELDS, "agreement__public_id")
     )
+
+
+def breaches(case, query: Query) -> list[Entry]:
+    if not about(query, BREACH_PEOPLE):
+        return []
     entries = []
     urls: dict[str, str] = {}
-    for row in newest(qs, query, BREACH, "occurred_at"):
+    for row in newest_compiled(Breach, _breaches_of, query, BREACH, "occurred_at", case=case.pk):
         row.case = case
         facts = [
             (_("Terms broken"), "; ".join(str(TERM_LABELS.get(t, t)) for t in row.terms_broken)),
@@ -166,12 +178,17 @@ def breaches(case, query: Query) -> list[Entry]:
 VERSION_PEOPLE = frozenset({SURVIVOR, OTHER_PARTY, STAFF})
 
 
+def _versions_of(*, case: int):
+    return AgreementVersion.objects.filter(case=case).select_related("agreement", "author")
+
+
 def versions(case, query: Query) -> list[Entry]:
     if not about(query, VERSION_PEOPLE):
         return []
-    qs = AgreementVersion.objects.filter(case=case).select_related("agreement", "author")
     entries = []
-    for row in newest(qs, query, VERSION, "created_at"):
+    for row in newest_compiled(
+        AgreementVersion, _versions_of, query, VERSION, "created_at", case=case.pk
+    ):
         row.case = case
         entries.append(
             Entry(

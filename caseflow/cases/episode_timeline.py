@@ -3,10 +3,12 @@ re-referral) and when it closed, with the closure's reason."""
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext
 
 from caseflow.cases.models import Case, Episode, EpisodeStart
 from caseflow.cases.timeline import STAFF, SURVIVOR, Entry, Query, Source, about, key_of
+from caseflow.lib.compiled import CompiledQuery
 from caseflow.lib.i18n import gettext_lazy
 
 KIND = "episode"
@@ -54,15 +56,22 @@ def _entries(episode: Episode) -> list[Entry]:
     return entries
 
 
+def _episodes_of(*, case: int) -> QuerySet[Episode]:
+    return Episode.objects.filter(case=case).select_related(
+        "opened_by", "closed_by", "closure__reason"
+    )
+
+
+#: Every page of every case's timeline asks it: built and compiled to SQL once per process.
+_EPISODES_OF = CompiledQuery(Episode, _episodes_of, case="int")
+
+
 def fetch(case: Case, query: Query) -> list[Entry]:
     """A case has few episodes: all are read in one query and filtered here."""
     if not about(query, PEOPLE):
         return []
-    rows = Episode.objects.filter(case=case).select_related(
-        "opened_by", "closed_by", "closure__reason"
-    )
     entries = []
-    for episode in rows:
+    for episode in _EPISODES_OF.rows(case=case.pk):
         for entry in _entries(episode):
             if query.since is not None and entry.at < query.since:
                 continue

@@ -18,7 +18,7 @@ from caseflow.cases.timeline import (
     Source,
     about,
     key_of,
-    newest,
+    newest_compiled,
 )
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -66,17 +66,17 @@ def _opened(case: Case, query: Query) -> Entry | None:
     return entry
 
 
+def _events_of(*, case: int, agency: int):
+    return AuditEvent.objects.filter(
+        case_id=case, agency_id=agency, action__in=ACTIONS
+    ).select_related("actor")
+
+
 def fetch(case: Case, query: Query) -> list[Entry]:
     if not about(query, PEOPLE):
         return []
-    events = newest(
-        AuditEvent.objects.filter(
-            case_id=case.pk, agency_id=case.agency_id, action__in=ACTIONS
-        ).select_related("actor"),
-        query,
-        KIND,
-        "at",
-        "seq",
+    events = newest_compiled(
+        AuditEvent, _events_of, query, KIND, "at", "seq", case=case.pk, agency=case.agency_id
     )
     entries = [
         Entry(

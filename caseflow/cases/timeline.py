@@ -26,8 +26,10 @@ the timeline first asks, in one statement for every such source, which of those 
 row of the case, and does not ask a source whose table holds none. A page then costs one query
 per kind of record the case has, plus one, never more as its rows grow.
 
-:func:`newest` applies all of that to a queryset of one kind; :func:`about` answers the person
-filter for a source whose entries are always about the same people. A record kept as a date
+:func:`newest` applies all of that to a queryset of one kind (:func:`newest_compiled` to a
+function building it, its SQL compiled once per process for each shape of page: a source read on
+most pages uses it); :func:`about` answers the person filter for a source whose entries are
+always about the same people. A record kept as a date
 without a time (a release signed on a day) is placed at midnight UTC of that day
 (:func:`day_start`), paged with :func:`newest_days` and shown as the date alone
 (``Entry.date_only``).
@@ -55,6 +57,7 @@ from django.db import connection
 from django.db.models import ForeignKey, Model, Q, QuerySet
 
 from caseflow.cases import features
+from caseflow.lib.compiled import CompiledQuery, Kind
 from caseflow.lib.i18n import gettext_lazy as _
 
 #: Who an entry can be about, for the "person" filter. Sources tag their entries with these.
@@ -194,11 +197,92 @@ def about(query: Query, people: frozenset[str]) -> bool:
 def newest(qs: QuerySet, query: Query, kind: str, at_field: str, pk_field: str = "pk") -> list:
     """The rows of ``qs`` for one page of ``kind``: the keyset filter, newest first, at most
     ``query.limit`` of them, in one query."""
-    return list(
-        qs.filter(keyset(query, kind, at_field, pk_field)).order_by(f"-{at_field}", f"-{pk_field}")[
-            : query.limit
-        ]
-    )
+    return list(_newest_queryset(qs, query, kind, at_field, pk_field))
+
+
+def _newest_queryset(
+    qs: QuerySet, query: Query, kind: str, at_field: str, pk_field: str = "pk"
+) -> QuerySet:
+    return qs.filter(keyset(query, kind, at_field, pk_field)).order_by(
+        f"-{at_field}", f"-{pk_field}"
+    )[: query.limit]
+
+
+#: The compiled statements of :func:`newest_compiled`, by source and shape of query; past this
+#: many (a caller asking for ever new page sizes) the rest are built each time instead.
+_COMPILED: dict[tuple[Any, ...], CompiledQuery[Any]] = {}
+_COMPILED_MAX = 256
+
+
+def _slot_kind(value: Any) -> Kind | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, dt.datetime) and value.tzinfo is not None:
+        return "datetime"
+    return None
+
+
+def newest_compiled(
+    model: type[Model],
+    base: Callable[..., QuerySet],
+    query: Query,
+    kind: str,
+    at_field: str,
+    pk_field: str = "pk",
+    **values: Any,
+) -> list:
+    """:func:`newest` of ``base(**values)``, its SQL built and compiled once per process for
+    each shape of ``query`` (which of since, until and before it has, where the cursor's kind
+    sorts against ``kind``, the page size) rather than on every page: the same statement, with
+    the page's values in it. ``base`` must build the same shape of queryset for any
+    ``values`` (ints, strings, aware datetimes; the case's id, never the case)."""
+    before = query.before
+    relation = None
+    keys = dict(values)
+    if query.since is not None:
+        keys["_since"] = query.since
+    if query.until is not None:
+        keys["_until"] = query.until
+    if before is not None:
+        relation = "<" if kind < before.kind else "=" if kind == before.kind else ">"
+        keys["_before_at"] = before.at
+        if relation == "=":
+            keys["_before_key"] = int(before.key)
+    slots = {name: _slot_kind(value) for name, value in keys.items()}
+    shape = (base, model, kind, at_field, pk_field, query.limit, relation, tuple(sorted(slots)))
+    compiled = _COMPILED.get(shape)
+    if compiled is None:
+        if None in slots.values() or len(_COMPILED) >= _COMPILED_MAX:
+            return newest(base(**values), query, kind, at_field, pk_field)
+        cursor_kind = before.kind if before is not None else ""
+
+        def build(
+            *,
+            _since: dt.datetime | None = None,
+            _until: dt.datetime | None = None,
+            _before_at: dt.datetime | None = None,
+            _before_key: int = 0,
+            **given: Any,
+        ) -> QuerySet:
+            shaped = Query(
+                limit=query.limit,
+                since=_since,
+                until=_until,
+                before=None
+                if _before_at is None
+                else Cursor(_before_at, cursor_kind, str(_before_key)),
+            )
+            return _newest_queryset(base(**given), shaped, kind, at_field, pk_field)
+
+        compiled = _COMPILED.setdefault(
+            shape,
+            CompiledQuery(model, build, **{k: v for k, v in slots.items() if v is not None}),
+        )
+    return compiled.rows(**keys)
 
 
 def day_start(day: dt.date) -> dt.datetime:

@@ -8,11 +8,22 @@ or "Not safe to talk" is a fact about the contact, never a failure of theirs.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db.models import Q
 from django.utils import timezone
 
 from caseflow.cases.models import Channel
-from caseflow.cases.timeline import STAFF, SURVIVOR, Entry, Query, Source, about, key_of, newest
+from caseflow.cases.timeline import (
+    STAFF,
+    SURVIVOR,
+    Entry,
+    Query,
+    Source,
+    about,
+    key_of,
+    newest_compiled,
+)
 from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInStatus
 from caseflow.lib.i18n import advocate_or_idva
 from caseflow.lib.i18n import gettext_lazy as _
@@ -47,17 +58,23 @@ def _short(text: str) -> str:
     return text if len(text) <= BODY_MAX else text[: BODY_MAX - 1].rstrip() + "…"
 
 
-def fetch(case, query: Query) -> list[Entry]:
-    if not about(query, PEOPLE):
-        return []
-    happened = Q(due_at__lte=timezone.now()) | ~Q(status=CheckInStatus.SCHEDULED)
-    qs = (
+def _happened_of(*, case: int, now: dt.datetime):
+    """The case's check-ins that have happened by ``now`` (or were marked before their time)."""
+    happened = Q(due_at__lte=now) | ~Q(status=CheckInStatus.SCHEDULED)
+    return (
         CheckIn.objects.filter(happened, case=case)
         .select_related("assignee")
         .only(*_FIELDS, "assignee__first_name", "assignee__last_name", "assignee__username")
     )
+
+
+def fetch(case, query: Query) -> list[Entry]:
+    if not about(query, PEOPLE):
+        return []
     entries = []
-    for row in newest(qs, query, KIND, "due_at"):
+    for row in newest_compiled(
+        CheckIn, _happened_of, query, KIND, "due_at", case=case.pk, now=timezone.now()
+    ):
         row.case = case
         assignee = row.assignee.get_full_name() or row.assignee.username
         entries.append(

@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import QuerySet
+
 from caseflow.inbox.models import Notification, NotificationChannel
+from caseflow.lib.compiled import CompiledCount
 
 
 def in_app_notifications(user: Any, limit: int = 100) -> list[Notification]:
@@ -16,13 +19,21 @@ def in_app_notifications(user: Any, limit: int = 100) -> list[Notification]:
     )
 
 
-def unread_count(user: Any) -> int:
+def _unread_of(*, user: int) -> QuerySet[Notification]:
     return Notification.objects.filter(
         recipient=user,
         channel=NotificationChannel.IN_APP,
         sent_at__isnull=False,
         read_at__isnull=True,
-    ).count()
+    )
+
+
+#: Every page's menu shows the count: its SQL is built once per process.
+_UNREAD = CompiledCount(Notification, _unread_of, user="int")
+
+
+def unread_count(user: Any) -> int:
+    return _UNREAD.count(user=user.pk)
 
 
 @dataclass

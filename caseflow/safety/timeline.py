@@ -6,7 +6,17 @@ from django.urls import reverse
 from django.utils import formats
 
 from caseflow.cases.models import RiskLevel
-from caseflow.cases.timeline import STAFF, SURVIVOR, Entry, Query, Source, about, key_of, newest
+from caseflow.cases.timeline import (
+    STAFF,
+    SURVIVOR,
+    Entry,
+    Query,
+    Source,
+    about,
+    key_of,
+    newest,
+    newest_compiled,
+)
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety.hard_dates import shown_words, words_setting
 from caseflow.safety.models import HardDate, RiskAssessment, SafetyPlanVersion
@@ -21,10 +31,13 @@ def _name(user) -> str:
     return user.get_full_name() or user.username
 
 
+def _plan_versions_of(*, case: int):
+    return SafetyPlanVersion.objects.filter(case=case).select_related("author")
+
+
 def plan_versions(case, query: Query) -> list[Entry]:
     if not about(query, PEOPLE):
         return []
-    qs = SafetyPlanVersion.objects.filter(case=case).select_related("author")
     return [
         Entry(
             at=row.created_at,
@@ -35,7 +48,9 @@ def plan_versions(case, query: Query) -> list[Entry]:
             url=reverse("safety:plan_version", args=[case.public_id, row.number]),
             facts=((_("Version"), str(row.number)), (_("By"), _name(row.author))),
         )
-        for row in newest(qs, query, PLAN, "created_at")
+        for row in newest_compiled(
+            SafetyPlanVersion, _plan_versions_of, query, PLAN, "created_at", case=case.pk
+        )
     ]
 
 

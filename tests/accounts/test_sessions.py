@@ -10,11 +10,12 @@ import time_machine
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from caseflow.audit.models import AuditEvent
 from tests import factories as f
 from tests.accounts.flows import enrolled, password_login
-from tests.conftest import verified_session
+from tests.conftest import Cast, verified_session
 
 pytestmark = pytest.mark.django_db
 
@@ -142,3 +143,58 @@ def test_password_change_ends_the_other_sessions_only(cast):
     cast.assigned.refresh_from_db()
     assert cast.assigned.check_password(new)
     assert AuditEvent.objects.filter(action="security.password_changed").exists()
+
+
+def test_the_membership_is_read_with_the_statement_first_would_send(cast: Cast):
+    """The middleware reads each request's membership with SQL compiled once per process: the
+    very statement (and parameters) ``first()`` sends, with the agency, or nothing for an
+    operator, who has no membership."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from caseflow import middleware
+    from caseflow.accounts.models import Membership, User
+
+    for user in (cast.assigned, cast.supervisor, cast.operator):
+        with CaptureQueriesContext(connection) as expected:
+            first = Membership.objects.select_related("agency").filter(user_id=user.pk).first()
+        fresh = User.objects.get(pk=user.pk)
+        with CaptureQueriesContext(connection) as sent:
+            middleware._load_membership(fresh)
+            middleware._load_membership(fresh)  # kept on the user: asked once
+            loaded = fresh.membership_or_none
+            agency = loaded.agency.name if loaded else None  # came with it
+        assert [q["sql"] for q in sent] == [q["sql"] for q in expected]
+        assert loaded == first
+        assert agency == (first.agency.name if first else None)
+    assert cast.operator.membership_or_none is None
+
+
+def test_a_session_is_read_with_the_statement_djangos_store_sends(cast: Cast, client):
+    """caseflow's session store reads a session with SQL compiled once per process: the very
+    statement Django's database store sends, the same data, and no session once it expired or
+    for a key that is not one."""
+    from django.contrib.sessions.backends import db as database_sessions
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from caseflow.accounts import sessions
+
+    verified_session(client, cast.assigned)
+    key = client.session.session_key
+    moment = timezone.now()
+    with time_machine.travel(moment, tick=False):
+        with CaptureQueriesContext(connection) as ours:
+            data = sessions.SessionStore(key).load()
+        with CaptureQueriesContext(connection) as djangos:
+            expected = database_sessions.SessionStore(key).load()
+    assert data == expected and data["_auth_user_id"] == str(cast.assigned.pk)
+    assert [q["sql"] for q in ours] == [q["sql"] for q in djangos]
+    # Signed in through the whole stack with it.
+    assert client.get(reverse("dashboard")).status_code == 200
+
+    unknown = sessions.SessionStore("x" * 32)
+    assert unknown.load() == {} and unknown.session_key is None
+    with time_machine.travel(moment + dt.timedelta(days=30), tick=False):
+        expired = sessions.SessionStore(key)
+        assert expired.load() == {} and expired.session_key is None

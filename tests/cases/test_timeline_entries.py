@@ -60,3 +60,45 @@ def test_labels_are_written_in_the_readers_language():
     with translation.override("en"):
         english = timeline_entries(rows)
     assert "Review" in english and "Review" not in out
+
+
+#: How the timeline's template wrote the kind filter's boxes before the tag did.
+_KIND_LOOP = (
+    "{% for choice in form.kind %}\n"
+    '    <div class="form-check form-check-inline"><input type="checkbox" '
+    'name="{{ choice.data.name }}" value="{{ choice.data.value }}" class="form-check-input" '
+    'id="{{ choice.id_for_label }}"{% if choice.data.selected %} checked{% endif %}>'
+    '<label class="form-check-label" for="{{ choice.id_for_label }}">'
+    "{{ choice.choice_label }}</label></div>\n"
+    "    {% endfor %}"
+)
+
+
+def test_the_kind_boxes_are_the_markup_the_template_loop_wrote():
+    from django.template import engines
+    from django.utils.html import escape
+
+    from caseflow.cases import timeline
+    from caseflow.cases.forms import TimelineFilterForm
+
+    loop = engines["django"].from_string(_KIND_LOOP)
+    tag = engines["django"].from_string(
+        "{% load timeline_entries %}{% timeline_kind_boxes form.kind %}"
+    )
+    sources = timeline.registered_sources()
+    kinds = [s.kind for s in sources]
+    forms = [
+        TimelineFilterForm(None, sources=sources),
+        TimelineFilterForm({"kind": kinds[:2]}, sources=sources),
+        TimelineFilterForm({"kind": [kinds[-1], "no_such_kind"]}, sources=sources),
+        TimelineFilterForm({"kind": kinds[3:4]}, sources=sources, prefix="p<&>"),
+    ]
+    for language in ("en-gb", "es", "en-us"):
+        with translation.override(language):
+            for form in forms:
+                form.is_valid()
+                written = tag.render({"form": form})
+                assert written == loop.render({"form": form})
+                assert written.count("<input") == len(kinds)
+    assert " checked>" in tag.render({"form": forms[1]})
+    assert escape("p<&>-kind") in tag.render({"form": forms[3]})

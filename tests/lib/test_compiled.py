@@ -1,0 +1,87 @@
+"""A query compiled once runs the statement its queryset would, and gives the same instances."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.db.models import Exists, OuterRef
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from caseflow.cases.models import Case, CaseAssignment
+from caseflow.lib.compiled import CompiledCount, CompiledQuery
+
+
+def _build(*, team: int, reference: str, since: dt.datetime):
+    return (
+        Case.objects.filter(team_id=team, reference=reference, opened_at__gte=since)
+        .select_related("team", "agency")
+        .annotate(staffed=Exists(CaseAssignment.objects.filter(case=OuterRef("pk"))))
+    )
+
+
+QUERY = CompiledQuery(Case, _build, team="int", reference="str", since="datetime")
+
+
+def test_the_statement_is_the_one_the_queryset_compiles_with_the_same_values(cast):
+    since = timezone.now() - dt.timedelta(days=3)
+    for team, reference in ((cast.team1.pk, "CASE-1"), (cast.team2.pk, "CASE-2")):
+        fresh = _build(team=team, reference=reference, since=since).query
+        assert (
+            QUERY.sql(team=team, reference=reference, since=since)
+            == fresh.get_compiler("default").as_sql()
+        )
+
+
+def test_rows_are_the_instances_the_queryset_gives(cast, django_assert_num_queries):
+    since = timezone.now() - dt.timedelta(days=3650)
+    expected = list(_build(team=cast.team1.pk, reference="CASE-1", since=since))
+    with django_assert_num_queries(1):
+        rows = QUERY.rows(team=cast.team1.pk, reference="CASE-1", since=since)
+        # The related rows came with it: reading them asks nothing more.
+        assert [(c.team.name, c.agency.name) for c in rows] == [
+            (c.team.name, c.agency.name) for c in expected
+        ]
+    assert [c.pk for c in rows] == [cast.case.pk] == [c.pk for c in expected]
+    assert [c.staffed for c in rows] == [True]
+    assert rows[0].reference == "CASE-1" and rows[0].opened_at == expected[0].opened_at
+    # Values that match nothing give nothing, in the same one statement.
+    with CaptureQueriesContext(connection) as captured:
+        assert QUERY.rows(team=cast.team2.pk, reference="CASE-1", since=since) == []
+        assert QUERY.rows(team=cast.team1.pk, reference="CASE-1", since=timezone.now()) == []
+    assert len(captured) == 2
+
+
+def test_a_value_the_built_query_does_not_take_is_refused(cast):
+    unused = CompiledQuery(
+        Case,
+        lambda *, team, reference: Case.objects.filter(team_id=team),
+        team="int",
+        reference="str",
+    )
+    with pytest.raises(ValueError, match="reference"):
+        unused.rows(team=cast.team1.pk, reference="CASE-1")
+    with pytest.raises(TypeError):
+        QUERY.rows(team=cast.team1.pk, reference="CASE-1")
+    with pytest.raises(ValueError, match="aware"):
+        QUERY.rows(team=cast.team1.pk, reference="CASE-1", since=dt.datetime(2030, 1, 1))
+
+
+def _team_cases(*, team: int, since: dt.datetime):
+    return Case.objects.filter(team_id=team, opened_at__gte=since)
+
+
+def test_a_compiled_count_sends_the_statement_count_sends_and_counts_the_same(cast):
+    counted = CompiledCount(Case, _team_cases, team="int", since="datetime")
+    since = timezone.now() - dt.timedelta(days=3650)
+    # The first count also takes the statement: still one query, as the tests' counts see it.
+    with CaptureQueriesContext(connection) as compiled:
+        first = counted.count(team=cast.team1.pk, since=since)
+    with CaptureQueriesContext(connection) as built:
+        expected = _team_cases(team=cast.team1.pk, since=since).count()
+    assert first == expected == 2  # CASE-1 and CASE-R
+    assert [q["sql"] for q in compiled] == [q["sql"] for q in built]
+    assert counted.count(team=cast.team2.pk, since=since) == 1
+    assert counted.count(team=cast.team1.pk, since=timezone.now()) == 0
