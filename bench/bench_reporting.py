@@ -1,7 +1,9 @@
 """Each funder report against a plain ORM aggregation of the same rows.
 
 The first seeded agency's survivors are given demographic answers first (encrypted with their
-cases' keys, as the demographics form stores them; removed afterwards, ``RUN_LAST``). Measured,
+cases' keys, as the demographics form stores them; removed afterwards, ``RUN_LAST``), and HUD's
+entry, annual and exit answers with the agency set to ask them, so the HUD report counts its
+whole question set. Measured,
 for each report over its period: building the report (the rows counted, the demographic answers
 decrypted and counted, the grid of cells and sums protected by complementary suppression)
 against the same tables grouped and counted by the database alone (``GROUP BY`` on the columns
@@ -18,11 +20,28 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from bench.harness import BenchContext, Peer, Row, compare, peak_memory, scale_cast
-from caseflow.cases.models import CaseKey, Closure, Episode, Party, PartyRole
+from caseflow.cases.models import (
+    Case,
+    CaseKey,
+    CaseStatus,
+    Closure,
+    Episode,
+    FieldSetting,
+    IntakeField,
+    Party,
+    PartyRole,
+)
 from caseflow.casework.models import CaseNote, Incident, Need
 from caseflow.lib.encryption import unwrap_data_key
 from caseflow.lib.shard import carry_agencies
-from caseflow.partners.models import QUESTIONS, Demographics, ServiceReferral, answers
+from caseflow.partners.demo import demo_hud_answers
+from caseflow.partners.models import (
+    QUESTIONS,
+    Demographics,
+    HudAnswers,
+    ServiceReferral,
+    answers,
+)
 from caseflow.reporting import reports
 from caseflow.reporting.reports import Period, served_cases
 
@@ -64,6 +83,55 @@ def _seed_demographics(agency_id: int) -> list[int]:
     with connection.cursor() as cursor:
         cursor.execute(f"ANALYZE {Demographics._meta.db_table}")
     return [row.pk for row in created]
+
+
+def _seed_hud(agency_id: int) -> tuple[list[int], list[int], int | None]:
+    """HUD's entry, annual and exit answers for the latest episode of every case of the agency
+    (as the demo draws them; a case with no episode is given its first, from the day it
+    opened), and the agency set to ask them, so the HUD report counts its whole question set.
+    Returns the rows, the episodes and the field setting made (removed afterwards)."""
+    bare = Case.objects.filter(agency_id=agency_id, episodes__isnull=True)
+    made_episodes = Episode.objects.bulk_create(
+        carry_agencies(
+            [
+                Episode(case_id=pk, number=1, opened_at=opened_at)
+                for pk, opened_at in bare.values_list("pk", "opened_at")
+            ]
+        ),
+        batch_size=1000,
+    )
+    episodes = list(
+        Episode.objects.filter(case__agency_id=agency_id)
+        .exclude(hud_answers__isnull=False)
+        .select_related("case")
+        .order_by("case_id", "-number")
+    )
+    keys = dict(CaseKey.objects.filter(case__agency_id=agency_id).values_list("case_id", "wrapped"))
+    rows, seen = [], set()
+    for n, episode in enumerate(episodes):
+        if episode.case_id in seen:
+            continue
+        seen.add(episode.case_id)
+        case = episode.case
+        case.__dict__["_data_key"] = unwrap_data_key(keys[case.pk])
+        values = demo_hud_answers(
+            n, left=case.status == CaseStatus.CLOSED, started=episode.opened_at.date()
+        )
+        rows.append(HudAnswers(case=case, episode=episode, answers=values))
+    created = HudAnswers.objects.bulk_create(carry_agencies(rows), batch_size=1000)
+    setting, made = FieldSetting.objects.get_or_create(
+        agency_id=agency_id, field=IntakeField.HUD_ANSWERS, defaults={"hidden": False}
+    )
+    if not made and setting.hidden:
+        raise RuntimeError("the bench agency hides HUD's questions: leave its setting alone")
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {HudAnswers._meta.db_table}")
+        cursor.execute(f"ANALYZE {Episode._meta.db_table}")
+    return (
+        [row.pk for row in created],
+        [episode.pk for episode in made_episodes],
+        setting.pk if made else None,
+    )
 
 
 def _periods() -> dict[str, Period]:
@@ -139,9 +207,17 @@ def funder_reports(ctx: BenchContext) -> list[Row]:
     cast = scale_cast()
     agency_id = cast.agency.pk
     seeded = _seed_demographics(agency_id)
+    hud_rows: list[int] = []
+    hud_episodes: list[int] = []
+    hud_setting: int | None = None
     rows: list[Row] = []
     try:
         for slug, period in _periods().items():
+            if slug == "hud":  # HUD's answers for its measurement only
+                hud_rows, hud_episodes, hud_setting = _seed_hud(agency_id)
+            elif hud_rows or hud_episodes or hud_setting:
+                _unseed_hud(hud_rows, hud_episodes, hud_setting)
+                hud_rows, hud_episodes, hud_setting = [], [], None
             n = served_cases(agency_id, period).count()
             built = reports.build(slug, agency_id, period)
             result = compare(
@@ -166,14 +242,23 @@ def funder_reports(ctx: BenchContext) -> list[Row]:
             )
             result[0].notes.append(
                 f"{built.suppressed} of {built.cells} cells suppressed; "
-                f"{len(seeded)} survivors' answers seeded for the run; "
+                f"{len(seeded)} survivors' answers seeded for the run"
+                f"{f' and {len(hud_rows)} HUD answers' if slug == 'hud' else ''}; "
                 f"peak Python memory of one build {peak / 2**20:.2f} MiB "
                 f"({peak / max(n, 1):.0f} bytes a person served)"
             )
             rows.extend(result)
     finally:
         Demographics.objects.filter(pk__in=seeded).delete()
+        _unseed_hud(hud_rows, hud_episodes, hud_setting)
     return rows
+
+
+def _unseed_hud(rows: list[int], episodes: list[int], setting: int | None) -> None:
+    HudAnswers.objects.filter(pk__in=rows).delete()
+    Episode.objects.filter(pk__in=episodes).delete()
+    if setting is not None:
+        FieldSetting.objects.filter(pk=setting).delete()
 
 
 #: Member agencies of the benchmark's coalition.
