@@ -394,7 +394,7 @@ def _assessment(prefix: str, stage: str, labels: dict[str, Any]) -> tuple[Elemen
 
 #: The annual assessment (HUD's data collection stage 5): for someone supported a year or more,
 #: the questions asked again within 30 days of each anniversary of the start of support. The
-#: latest is kept in these answers; earlier ones in :data:`EARLIER`, never overwritten.
+#: latest is kept in these answers; earlier ones in :data:`EARLIER`, never replaced.
 ANNUAL_ELEMENTS: tuple[Element, ...] = (
     Element("annual_on", _("Day of the annual assessment"), ANNUAL, "date"),
     *_assessment(

@@ -609,7 +609,8 @@ def hud_answers_save(
     """Save the answers of the case's current episode. Refused when the agency does not ask
     HUD's questions, and for an answer outside the lists (``hud.problems``). The annual
     assessment given corrects the last one, or, as a ``new_assessment``, follows it (the last
-    one is kept among the earlier ones: none is ever overwritten or removed)."""
+    one is kept among the earlier ones: a new one never replaces an earlier one, and none is
+    removed)."""
     policy.require(actor, case, "edit")
     if not hud_collected(case.agency_id):
         raise PermissionDenied
