@@ -10,6 +10,7 @@ What caseflow cannot answer for each funder is listed in ``caseflow/reporting/RE
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -17,7 +18,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from cryptography.fernet import Fernet
 from django.conf import settings
@@ -28,6 +29,8 @@ from django.utils.dates import MONTHS
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from caseflow.accounts import zones
+from caseflow.accounts.models import Agency
 from caseflow.assistance.models import COUNTED as PAID
 from caseflow.assistance.models import Payment
 from caseflow.calls.models import CallerKind
@@ -80,22 +83,45 @@ from caseflow.safety.models import RiskAssessment
 from caseflow.servicelog.selectors import counts_by_category, report_categories
 from caseflow.shelter.selectors import shelter_figures
 
+T = TypeVar("T")
+
 # --- Periods ------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Period:
+    """Days of the calendar, ``start`` to ``end``. The moments they begin and end are those of
+    the zone in force: a report is built in its agency's zone (:func:`agency_days`), so a case
+    opened on the evening of a quarter's last day is in that quarter, as its advocate dated it."""
+
     start: dt.date
     end: dt.date  # inclusive
     label: str
 
     @property
     def since(self) -> dt.datetime:
-        return dt.datetime.combine(self.start, dt.time(0), tzinfo=dt.UTC)
+        return dt.datetime.combine(self.start, dt.time(0), tzinfo=timezone.get_current_timezone())
 
     @property
     def until(self) -> dt.datetime:
-        return dt.datetime.combine(self.end + dt.timedelta(days=1), dt.time(0), tzinfo=dt.UTC)
+        return dt.datetime.combine(
+            self.end + dt.timedelta(days=1), dt.time(0), tzinfo=timezone.get_current_timezone()
+        )
+
+
+def agency_days(build: Callable[[int, Period], T]) -> Callable[[int, Period], T]:
+    """Build the report of an agency in its own zone, whoever asks and wherever it runs (a
+    request in another zone, a worker): every period's bounds and every day a report takes
+    from a moment (a case's opening and closing, an episode's start) are the agency's days, so
+    a report reads the same in a page and in a prepared download."""
+
+    @functools.wraps(build)
+    def in_zone(agency_id: int, period: Period) -> T:
+        agency = Agency.objects.only("time_zone").get(pk=agency_id)
+        with zones.using(zones.agency_zone(agency)):
+            return build(agency_id, period)
+
+    return in_zone
 
 
 def quarter(year: int, q: int) -> Period:
@@ -903,7 +929,7 @@ def _calls(b: Builder, agency_id: int, period: Period) -> None:
 def _shelter(b: Builder, agency_id: int, period: Period) -> None:
     """Shelter nights, the people sheltered, the beds, and the households turned away for lack
     of space (:func:`caseflow.shelter.selectors.shelter_figures`)."""
-    figures = shelter_figures(agency_id, period.start, period.end, timezone.now().date())
+    figures = shelter_figures(agency_id, period.start, period.end, timezone.localdate())
     b.breakdown(
         "shelter",
         _("Shelter"),
@@ -963,6 +989,7 @@ def _cases(agency_id: int, period: Period, questions: Sequence[str]) -> Served:
     return Served(served_cases(agency_id, period), period, questions)
 
 
+@agency_days
 def voca_quarterly(agency_id: int, period: Period) -> FunderReport:
     """One quarter on its own: quarters do not overlap, so nothing else is read with it."""
     cases = _cases(agency_id, period, VOCA_QUESTIONS)
@@ -989,6 +1016,7 @@ FVPSA_AGES = {
 }
 
 
+@agency_days
 def fvpsa_annual(agency_id: int, period: Period) -> FunderReport:
     """The FVPSA counts for ``period`` suppressed on their own (what :func:`release` starts
     from; on its own it can be subtracted from the quarters inside it)."""
@@ -1081,6 +1109,7 @@ HUD_RACE_LABELS = {
 }
 
 
+@agency_days
 def hud_apr(agency_id: int, period: Period) -> FunderReport:
     """The questions of the HUD APR/CAPER CSV that caseflow can answer, each under its
     question number and with the published row and column names (suppressed on their own, as
@@ -1146,10 +1175,11 @@ def _length_of_participation(b: Builder, period: Period, cases: Served) -> dict[
     for pk, opened_at, closed_at in rows.iterator(chunk_size=2000):
         if pk not in cases.pks:
             continue
-        opened[pk] = opened_at.date()
+        began = timezone.localdate(opened_at)  # the agency's day (:func:`agency_days`)
+        opened[pk] = began
         leaver = pk in left  # closed before the period's end: ``closed_at`` is set
-        end = closed_at.date() if leaver and closed_at is not None else period.end
-        days = max((end - opened_at.date()).days, 0)
+        end = timezone.localdate(closed_at) if leaver and closed_at is not None else period.end
+        days = max((end - began).days, 0)
         column = "leavers" if leaver else "stayers"
         counts[(hud_length_band(days), column)] += 1
         lengths[column].append(days)
@@ -2054,6 +2084,7 @@ BANDS = [
 ]
 
 
+@agency_days
 def insights_outcomes(agency_id: int, period: Period) -> FunderReport:
     """Intake against exit for the closures of the period: risk band at intake and at exit,
     whether the abuse stopped, whether the survivor feels safer, why support ended, and the
@@ -2247,8 +2278,13 @@ def is_fixed(kind: str, period: Period) -> bool:
 
 def annual_release(agency_id: int, fy: int) -> dict[str, FunderReport]:
     """The FVPSA and HUD reports of federal year ``fy``, suppressed together and against the
-    year's four VOCA quarters (see :func:`release`)."""
-    period = federal_year(fy)
+    year's four VOCA quarters (see :func:`release`), in the agency's days (:func:`agency_days`)."""
+    return _annual_in_zone(agency_id, federal_year(fy))
+
+
+@agency_days
+def _annual_in_zone(agency_id: int, period: Period) -> dict[str, FunderReport]:
+    fy = federal_year_of(period.end)
     cases = _cases(agency_id, period, sorted({*FVPSA_QUESTIONS, *HUD_QUESTIONS}))
     with answers_read_once(cases):
         return _annual_release(agency_id, fy, period, cases)

@@ -41,7 +41,7 @@ from caseflow.confidentiality.models import ResearchAnswer, ResearchConsent
 from caseflow.lib.csvcells import csv_cell
 from caseflow.partners.models import DECLINED, NOT_ASKED, ONS_GROUPS, MeetingReferral
 from caseflow.reporting import reports
-from caseflow.reporting.reports import Period, read_answers
+from caseflow.reporting.reports import Period, agency_days, read_answers
 
 SLUG = "insights_return"
 
@@ -202,6 +202,7 @@ class PersonReturn:
         return out.getvalue().encode("utf-8")
 
 
+@agency_days
 def build(agency_id: int, period: Period) -> PersonReturn:
     """The return of ``agency_id`` for ``period``: its exits in the period, those of people who
     agreed only. Moves :func:`reports.step` as it goes."""
