@@ -225,8 +225,14 @@ class ReportListOut(serializers.Serializer):
 
 
 class CellOut(serializers.Serializer):
-    text = serializers.CharField(help_text='The figure, or "*" when it is suppressed.')
-    value = serializers.IntegerField(allow_null=True)
+    text = serializers.CharField(
+        help_text="The figure, \"*\" when it is suppressed, or (in HUD's Q4a) the agency's own "
+        "words for its project."
+    )
+    value = serializers.IntegerField(
+        allow_null=True,
+        help_text="The count; null when it is suppressed or the cell is not a count.",
+    )
 
 
 class ReportRowOut(serializers.Serializer):

@@ -276,6 +276,8 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("hud_answers.save", W, _("Saved the HUD entry and exit answers")),
     ("partners.settings.view", R, _("Viewed the risk meeting settings")),
     ("partners.settings.save", W, _("Changed the risk meeting settings")),
+    ("partners.hud_project.view", R, _("Viewed the HUD project settings")),
+    ("partners.hud_project.save", W, _("Changed the HUD project settings")),
     ("report.funder", R, _("Generated a funder report")),
     ("report.prepared_download", R, _("Downloaded a funder report prepared in the background")),
     ("report.coalition", R, _("Rolled this agency's funder report up for a coalition")),

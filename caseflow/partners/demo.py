@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from typing import Any
 
 from django.utils import timezone
 
@@ -16,7 +17,14 @@ from caseflow.cases.models import CaseStatus, IntakeField, PartyRole, RiskLevel
 from caseflow.confidentiality.models import Category
 from caseflow.confidentiality.services import field_settings_save, release_record
 from caseflow.partners import hud, services
-from caseflow.partners.models import DECLINED, NOT_ASKED, QUESTIONS, answers
+from caseflow.partners.models import (
+    DECLINED,
+    NOT_ASKED,
+    QUESTIONS,
+    HudProjectType,
+    HudRrhSubtype,
+    answers,
+)
 
 HOUSING = "Safe Homes Housing Association (fictional)"
 POLICE = "Riverside Police (fictional)"
@@ -98,6 +106,39 @@ DEMO_WEIGHTS: dict[str, dict[str, int]] = {
         "no_recourse": 4,
         "uncertain": 5,
         DECLINED: 3,
+    },
+}
+
+
+#: The demo agencies' projects as HUD knows them (made-up identifiers).
+HUD_PROJECT_BLANK: dict[str, Any] = {
+    "organization_id": "",
+    "project_id": "",
+    "rrh_subtype": "",
+    "coordinated_entry_access_point": False,
+    "affiliated_with_residential": False,
+    "affiliated_project_ids": "",
+}
+DEMO_PROJECTS: dict[str, dict[str, Any]] = {
+    "riverside": {
+        "organization_name": "Riverside Domestic Abuse Service",
+        "organization_id": "RDAS-1",
+        "project_name": "Riverside Emergency Shelter",
+        "project_id": "RES-2027",
+        "project_type": HudProjectType.ES_ENTRY_EXIT,
+        "coc_number": "XX-501",
+        "geocode": "999999",
+    },
+    "hillview": {
+        "organization_name": "Hillview Family Advocacy",
+        "organization_id": "HFA-204",
+        "project_name": "Hillview Rapid Re-Housing",
+        "project_id": "HRR-11",
+        "project_type": HudProjectType.RAPID_REHOUSING,
+        "rrh_subtype": HudRrhSubtype.HOUSING,
+        "coordinated_entry_access_point": True,
+        "coc_number": "IL-510",
+        "geocode": "171032",
     },
 }
 
@@ -447,6 +488,12 @@ def seed_demo(context) -> None:
         if m.role == "agency_admin"
     )
     field_settings_save(actor=hill_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
+    # How HUD knows each agency's project: the HUD report's first question (Q4a).
+    for actor, project in (
+        (admin, DEMO_PROJECTS["riverside"]),
+        (hill_admin, DEMO_PROJECTS["hillview"]),
+    ):
+        services.hud_project_save(actor=actor, values={**HUD_PROJECT_BLANK, **project})
     # The survivors' answers, some declined and some not asked.
     for n, case in enumerate(context.cases):
         advocate = case.primary_advocate

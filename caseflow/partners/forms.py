@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, cast
 
 from crispy_forms.layout import Fieldset, Layout
 from django import forms
@@ -13,10 +14,14 @@ from caseflow.confidentiality.models import Category, Release
 from caseflow.lib.form_parts import date_field, submit_helper
 from caseflow.partners import hud
 from caseflow.partners.models import (
+    HUD_PROJECT_FIELDS,
     NOT_ASKED,
     QUESTIONS,
     ActionStatus,
     Direction,
+    HudProject,
+    HudProjectType,
+    HudRrhSubtype,
     ReferralRoute,
     ReferralState,
     ServiceType,
@@ -25,6 +30,9 @@ from caseflow.partners.models import (
 )
 
 TEXT_MAX = 2000
+#: A Continuum of Care's number (two letters of its state, three digits) and a HUD geocode.
+COC_NUMBER = re.compile(r"[A-Z]{2}-[0-9]{3}")
+GEOCODE = re.compile(r"[0-9]{6}")
 
 
 def _choose(field: forms.Field, choices: Any) -> None:
@@ -210,6 +218,90 @@ class PartnerSettingsForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.helper = submit_helper(_("Save the settings"))
+
+
+class HudProjectForm(forms.ModelForm):
+    """The agency's project as HUD knows it (Q4a of the APR)."""
+
+    class Meta:
+        model = HudProject
+        fields = list(HUD_PROJECT_FIELDS)
+        labels = {
+            "organization_name": _("Organisation name"),
+            "organization_id": _("Organisation identifier"),
+            "project_name": _("Project name"),
+            "project_id": _("Project identifier"),
+            "project_type": _("Project type"),
+            "rrh_subtype": _("Kind of rapid re-housing"),
+            "coordinated_entry_access_point": _(
+                "The project is an access point for coordinated entry"
+            ),
+            "affiliated_with_residential": _(
+                "The project is affiliated with a residential project"
+            ),
+            "affiliated_project_ids": _(
+                "Identifiers of the residential projects it is affiliated with"
+            ),
+            "coc_number": _("Continuum of Care number"),
+            "geocode": _("Geocode"),
+        }
+        help_texts = {
+            "organization_id": _("As your Continuum of Care or HUD's grant records it."),
+            "project_id": _("As your Continuum of Care or HUD's grant records it."),
+            "rrh_subtype": _("Only for a rapid re-housing project."),
+            "affiliated_with_residential": _("Only for a services-only project."),
+            "affiliated_project_ids": _("Separated by commas."),
+            "coc_number": _("Two letters, a dash and three digits, such as CA-600."),
+            "geocode": _("The six digits of the area where the project is."),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["rrh_subtype"]).choices = [
+            ("", _("Not rapid re-housing")),
+            *HudRrhSubtype.choices,
+        ]
+        self.helper = submit_helper(_("Save the project"))
+
+    def clean_coc_number(self) -> str:
+        value = self.cleaned_data["coc_number"].strip().upper()
+        if not COC_NUMBER.fullmatch(value):
+            raise forms.ValidationError(
+                _(
+                    "A Continuum of Care number is two letters, a dash and three digits, such "
+                    "as CA-600."
+                )
+            )
+        return value
+
+    def clean_geocode(self) -> str:
+        value = self.cleaned_data["geocode"].strip()
+        if not GEOCODE.fullmatch(value):
+            raise forms.ValidationError(_("A geocode is six digits."))
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        kind = data.get("project_type")
+        if kind == HudProjectType.RAPID_REHOUSING and not data.get("rrh_subtype"):
+            self.add_error("rrh_subtype", _("Say which kind of rapid re-housing the project is."))
+        if kind and kind != HudProjectType.RAPID_REHOUSING and data.get("rrh_subtype"):
+            self.add_error("rrh_subtype", _("Only a rapid re-housing project has a kind."))
+        if (
+            kind
+            and kind != HudProjectType.SERVICES_ONLY
+            and data.get("affiliated_with_residential")
+        ):
+            self.add_error(
+                "affiliated_with_residential",
+                _("Only a services-only project is affiliated with a residential project."),
+            )
+        if data.get("affiliated_project_ids") and not data.get("affiliated_with_residential"):
+            self.add_error(
+                "affiliated_project_ids",
+                _("Give these only for a project affiliated with a residential project."),
+            )
+        return data
 
 
 class HudAnswersForm(forms.Form):

@@ -42,6 +42,72 @@ class AgencyPartnerSettings(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
 
+class HudProjectType(models.TextChoices):
+    """HUD's project types (data standards 2.02.6), as caseflow's codes; the report writes each
+    in the reader's words."""
+
+    ES_ENTRY_EXIT = "es_entry_exit", _("Emergency shelter, entry and exit")
+    ES_NIGHTLY = "es_nightly", _("Emergency shelter, night by night")
+    TRANSITIONAL = "transitional", _("Transitional housing")
+    SUPPORTIVE = "supportive", _("Permanent supportive housing")
+    OUTREACH = "outreach", _("Street outreach")
+    SERVICES_ONLY = "services_only", _("Services only")
+    OTHER = "other", _("Other")
+    SAFE_HAVEN = "safe_haven", _("Safe haven")
+    HOUSING_ONLY = "housing_only", _("Permanent housing, housing only")
+    HOUSING_WITH_SERVICES = "housing_with_services", _("Permanent housing, housing with services")
+    DAY_SHELTER = "day_shelter", _("Day shelter")
+    PREVENTION = "prevention", _("Homelessness prevention")
+    RAPID_REHOUSING = "rapid_rehousing", _("Rapid re-housing")
+    COORDINATED_ENTRY = "coordinated_entry", _("Coordinated entry")
+
+
+class HudRrhSubtype(models.TextChoices):
+    SERVICES_ONLY = "services_only", _("Services only")
+    HOUSING = "housing", _("Housing, with or without services")
+
+
+class HudProject(models.Model):
+    """How the agency's project is known to HUD: what the APR's first question (Q4a) prints
+    above the counts. The agency's own identifiers, not anyone's personal data: kept in clear,
+    changed only by its admin, every change audited."""
+
+    agency = models.OneToOneField(Agency, on_delete=models.CASCADE, related_name="hud_project")
+    organization_name = models.CharField(max_length=120)
+    organization_id = models.CharField(max_length=40, blank=True, default="")
+    project_name = models.CharField(max_length=120)
+    project_id = models.CharField(max_length=40, blank=True, default="")
+    project_type = models.CharField(max_length=24, choices=HudProjectType.choices)
+    rrh_subtype = models.CharField(
+        max_length=16, choices=HudRrhSubtype.choices, blank=True, default=""
+    )
+    coordinated_entry_access_point = models.BooleanField(default=False)
+    affiliated_with_residential = models.BooleanField(default=False)
+    affiliated_project_ids = models.CharField(max_length=200, blank=True, default="")
+    coc_number = models.CharField(max_length=6)
+    geocode = models.CharField(max_length=6)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+
+#: What the agency admin sets on the HUD project page.
+HUD_PROJECT_FIELDS = (
+    "organization_name",
+    "organization_id",
+    "project_name",
+    "project_id",
+    "project_type",
+    "rrh_subtype",
+    "coordinated_entry_access_point",
+    "affiliated_with_residential",
+    "affiliated_project_ids",
+    "coc_number",
+    "geocode",
+)
+
+
 class ReferralRoute(models.TextChoices):
     ASSESSMENT = "assessment", _("A high risk assessment")
     JUDGEMENT = "judgement", _("Professional judgement")

@@ -28,6 +28,7 @@ from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.inbox.services import followup_ensure
 from caseflow.partners import hud
 from caseflow.partners.models import (
+    HUD_PROJECT_FIELDS,
     NOT_ASKED,
     QUESTIONS,
     STATE_MOVES,
@@ -36,6 +37,7 @@ from caseflow.partners.models import (
     Demographics,
     Direction,
     HudAnswers,
+    HudProject,
     MeetingAction,
     MeetingReferral,
     PartnersFollowUpKind,
@@ -81,6 +83,33 @@ def settings_save(*, actor: User, meeting_name: str, lawful_basis: str) -> Agenc
     row.updated_by = actor
     row.save()
     record("partners.settings.save", actor=actor, obj=row, detail={"changed": changed})
+    return row
+
+
+def hud_project(agency_id: int | None) -> HudProject | None:
+    """The agency's project as HUD knows it, if its admin has said."""
+    if agency_id is None:
+        return None
+    return HudProject.objects.filter(agency_id=agency_id).first()
+
+
+@transaction.atomic
+def hud_project_save(*, actor: User, values: dict[str, Any]) -> HudProject:
+    """Set the agency's project as HUD knows it (its admin only); the audit names what changed."""
+    if not policy.is_agency_admin(actor):
+        raise PermissionDenied
+    agency_id = policy.agency_id_of(actor)
+    if agency_id is None:
+        raise PermissionDenied
+    row = HudProject.objects.select_for_update().filter(agency_id=agency_id).first()
+    if row is None:
+        row = HudProject(agency_id=agency_id)
+    changed = [name for name in HUD_PROJECT_FIELDS if getattr(row, name) != values[name]]
+    for name in HUD_PROJECT_FIELDS:
+        setattr(row, name, values[name])
+    row.updated_by = actor
+    row.save()
+    record("partners.hud_project.save", actor=actor, obj=row, detail={"changed": changed})
     return row
 
 

@@ -23,4 +23,5 @@ urlpatterns = [
     path(f"{CASE}demographics/", views.demographics, name="demographics"),
     path(f"{CASE}hud/", views.hud_answers, name="hud_answers"),
     path("partners/settings/", views.partner_settings, name="settings"),
+    path("partners/hud-project/", views.hud_project, name="hud_project"),
 ]

@@ -28,6 +28,7 @@ from caseflow.partners.forms import (
     ActionStatusForm,
     DemographicsForm,
     HudAnswersForm,
+    HudProjectForm,
     MeetingReferralForm,
     MeetingUpdateForm,
     PartnerSettingsForm,
@@ -397,6 +398,23 @@ def hud_answers(request: AuthenticatedRequest, case: Case) -> HttpResponse:
 
 
 # --- The agency's settings ----------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def hud_project(request: AuthenticatedRequest) -> HttpResponse:
+    """The agency's project as HUD knows it: what the HUD report prints first (Q4a)."""
+    if not policy.is_agency_admin(request.user):
+        raise PermissionDenied
+    row = services.hud_project(policy.agency_id_of(request.user))
+    form = HudProjectForm(request.POST or None, instance=row)
+    if request.method == "POST" and form.is_valid():
+        services.hud_project_save(actor=request.user, values=form.cleaned_data)
+        messages.success(request, _("Settings saved."))
+        return redirect("partners:hud_project")
+    if request.method == "GET":
+        record("partners.hud_project.view", actor=request.user)
+    return render(request, "partners/hud_project.html", {"form": form})
 
 
 @login_required

@@ -73,12 +73,13 @@ from caseflow.partners.models import (
     Demographics,
     Direction,
     HudAnswers,
+    HudProjectType,
     MeetingReferral,
     ServiceReferral,
     ServiceType,
     answers,
 )
-from caseflow.partners.services import hud_collected
+from caseflow.partners.services import hud_collected, hud_project
 from caseflow.safety.models import RiskAssessment
 from caseflow.servicelog.selectors import counts_by_category, report_categories
 from caseflow.shelter.selectors import shelter_figures
@@ -456,6 +457,9 @@ class Section:
     #: Its cells are figures about people (an average, a median), not counts: never added to
     #: another agency's, nor drawn as bars.
     figures: bool = False
+    #: What the agency says of itself, printed in its one row before the row's counts (Q4a's
+    #: project): one agency's, so never added to another's, nor drawn.
+    facts: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -527,7 +531,8 @@ class FunderReport:
         return len(self.displayed)
 
     def table(self, section: Section) -> list[tuple[str, list[Shown]]]:
-        return [(row.label, [self.shown(c) for c in row.cells]) for row in section.rows]
+        facts = [Shown(text, None) for text in section.facts]
+        return [(row.label, [*facts, *(self.shown(c) for c in row.cells)]) for row in section.rows]
 
     def csv_rows(self) -> list[list[str]]:
         out: list[list[str]] = []
@@ -1120,6 +1125,7 @@ def hud_apr(agency_id: int, period: Period) -> FunderReport:
 
 
 def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
+    first = len(b.sections)
     leavers = sum(1 for c in cases if c.left)
     b.breakdown(
         "q5a",
@@ -1131,6 +1137,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         code="Q5a",
         measure="served:q5a",
     )
+    b.sections.insert(first, _project(agency_id, period, b.grid.keys[SERVED[0]]))
     _demographic(b, cases, "age_band", "Q11: Age", HUD_AGES, HUD_AGE_LABELS, code="Q11")
     _demographic(
         b, cases, "race_ethnicity", "Q12: Race and Ethnicity", HUD_RACE, HUD_RACE_LABELS, "Q12"
@@ -1138,6 +1145,69 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     opened = _length_of_participation(b, period, cases)
     if hud_collected(agency_id):  # the agency asks HUD's entry and exit questions
         _hud_questions(b, period, cases, opened)
+
+
+#: Q4a's columns, as the APR names them; the last two are counts of the people served.
+HUD_PROJECT_COLUMNS = [
+    "Organization Name",
+    "Organization ID",
+    "Project Name",
+    "Project ID",
+    "HMIS Project Type",
+    "RRH Subtype",
+    "Coordinated Entry Access Point",
+    "Affiliated with a residential project",
+    "Project IDs of affiliations",
+    "CoC Number",
+    "Geocode",
+    "Victim Service Provider",
+    "HMIS Software Name",
+    "Report Start Date",
+    "Report End Date",
+    "Total Active Clients",
+    "Total Active Households",
+]
+
+
+def _project(agency_id: int, period: Period, served: int) -> Section:
+    """Q4a: the project as its agency admin described it (the HUD project settings), in the
+    reader's words, and the people served. Each survivor served is one household: caseflow
+    counts no household members (see the reporting README), so the two counts are one cell."""
+    project = hud_project(agency_id)
+    note = ""
+    if project is None:
+        facts = [""] * 11
+        note = _(
+            "The agency has not described its HUD project yet: an agency admin does so in "
+            "Settings, HUD project."
+        )
+    else:
+        yes, no = _("Yes"), _("No")
+        facts = [
+            project.organization_name,
+            project.organization_id,
+            project.project_name,
+            project.project_id,
+            str(project.get_project_type_display()),
+            str(project.get_rrh_subtype_display()) if project.rrh_subtype else "",
+            yes if project.coordinated_entry_access_point else no,
+            (yes if project.affiliated_with_residential else no)
+            if project.project_type == HudProjectType.SERVICES_ONLY
+            else "",
+            project.affiliated_project_ids,
+            project.coc_number,
+            project.geocode,
+        ]
+    facts += [_("Yes"), "caseflow", period.start.isoformat(), period.end.isoformat()]
+    return Section(
+        "Q4a: Project Identifiers in HMIS",
+        HUD_PROJECT_COLUMNS,
+        [Row("", [served, served])],
+        code="Q4a",
+        note=note,
+        has_total=False,
+        facts=facts,
+    )
 
 
 #: HUD's bands of the length of participation (Q22a1), each the most days it holds.

@@ -38,6 +38,7 @@ def test_every_setting_is_listed_with_how_it_stands_and_each_link_opens(cast, lo
             "assistance:settings",
             "shelter:sites",
             "partners:settings",
+            "partners:hud_project",
             "imports:upload",
             "integrations:list",
         )

@@ -79,4 +79,8 @@ ROWS: dict[str, Row] = {
     # An empty POST re-renders the form with its errors.
     "partners:hud_answers": Row(GET=casework(200, 200), POST=casework(200, 200), url=_hud_url),
     "partners:settings": Row(GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)),
+    # An empty POST re-renders the form with its errors.
+    "partners:hud_project": Row(
+        GET=expect(403, agency_admin=200), POST=expect(403, agency_admin=200)
+    ),
 }

@@ -22,7 +22,7 @@ import time_machine
 from caseflow.cases.models import Case, CaseStatus, Episode, EpisodeStatus, IntakeField, PartyRole
 from caseflow.confidentiality.services import field_settings_save
 from caseflow.partners import hud
-from caseflow.partners.models import HudAnswers
+from caseflow.partners.models import HudAnswers, HudProject, HudProjectType, HudRrhSubtype
 from caseflow.reporting import reports
 from tests import factories as f
 from tests.reporting.test_report_cells import _printed, assert_csv_prints
@@ -585,8 +585,49 @@ EXPECTED = {
 
 @time_machine.travel(TODAY, tick=False)
 def test_every_cell_of_the_hud_questions(population):
+    HudProject.objects.create(
+        agency_id=population,
+        organization_name="Harbor Light Services",
+        organization_id="HLS-01",
+        project_name="Harbor Light Rapid Re-Housing",
+        project_id="RRH-7",
+        project_type=HudProjectType.RAPID_REHOUSING,
+        rrh_subtype=HudRrhSubtype.HOUSING,
+        coc_number="CA-600",
+        geocode="069037",
+    )
     report = reports.release("hud", population, YEAR)
     shown = _printed(report)
+    # Q4a: the project as its admin described it, in words, and the people served, each one
+    # household (the same cell as Q5a's total).
+    q4a = {s.code: s for s in report.sections}["Q4a"]
+    assert q4a.columns[:5] == [
+        "Organization Name",
+        "Organization ID",
+        "Project Name",
+        "Project ID",
+        "HMIS Project Type",
+    ]
+    assert q4a.facts == [
+        "Harbor Light Services",
+        "HLS-01",
+        "Harbor Light Rapid Re-Housing",
+        "RRH-7",
+        "Rapid re-housing",
+        "Housing, with or without services",
+        "No",
+        "",
+        "",
+        "CA-600",
+        "069037",
+        "Yes",
+        "caseflow",
+        "2025-10-01",
+        "2026-09-30",
+    ]
+    assert shown["Q4a"] == [("", "20 20")]
+    assert q4a.rows[0].cells == [report.grid.keys["served"]] * 2
+    assert not q4a.note
     assert {code: shown[code] for code in EXPECTED} == EXPECTED
     # Q5a's veterans are Q25a's two rows of veterans; its chronically homeless, Q26b's.
     assert shown["Q5a"] == [
@@ -597,7 +638,7 @@ def test_every_cell_of_the_hud_questions(population):
         ("Total Number of Persons Served", "20"),
     ]
     # The questions follow the ones answered before, in this order, and the CSV prints the same.
-    assert list(shown) == ["Q5a", "Q11", "Q12", "Q22a1", "Q22b", *EXPECTED]
+    assert list(shown) == ["Q4a", "Q5a", "Q11", "Q12", "Q22a1", "Q22b", *EXPECTED]
     # Q22b: the leavers stayed 61 days each (1 April to 1 June, ...); the stayers 163 to 170
     # days to the year's end, 166.5 on average and in the middle: 167, halves rounded up.
     assert shown["Q22b"] == [("Average Length", "61 167"), ("Median Length", "61 167")]
@@ -650,7 +691,11 @@ def test_each_persons_answers_are_opened_once(population, cast):
 def test_an_agency_that_does_not_ask_gets_none_of_these_questions(population, cast):
     field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (True, "")})
     report = reports.release("hud", population, YEAR)
-    assert [s.code for s in report.sections] == ["Q5a", "Q11", "Q12", "Q22a1", "Q22b"]
+    assert [s.code for s in report.sections] == ["Q4a", "Q5a", "Q11", "Q12", "Q22a1", "Q22b"]
+    # No project described yet: its columns are blank, and the page says who describes it.
+    q4a = report.sections[0]
+    assert q4a.facts[:11] == [""] * 11
+    assert "HUD project" in q4a.note
 
 
 @pytest.mark.parametrize(

@@ -454,6 +454,9 @@ EXPECTED = {
         "Bed count": [("Beds in use at the agency's open sites", "3")],
     },
     "hud": {
+        # The project's identifiers (none described here) and the people served, each one
+        # household.
+        "Q4a": [("", "20 20")],
         "Q5a": [
             ("Number of Leavers", "20"),
             ("Number of Stayers", "0"),
@@ -586,10 +589,19 @@ def test_every_cell_of_each_report(population, slug):
 def assert_csv_prints(report: reports.FunderReport, shown: dict) -> None:
     """The CSV prints exactly what the preview shows, section by section in the report's
     order."""
-    csv = [row for row in report.csv_rows() if len(row) > 1 and row[0]]
+    facts = {s.code or s.title: s.facts for s in report.sections}
+    csv: list[list[str]] = []
+    columns_next = False
+    for row in report.csv_rows():
+        if len(row) == 1:  # a section's heading, then its columns' names
+            columns_next = True
+        elif columns_next:
+            columns_next = False
+        elif row:
+            csv.append(row)
     printed = [
-        [label, *(t if not t.startswith("*") else "*" for t in texts.split(" "))]
-        for rows in shown.values()
+        [label, *facts[code], *(t if not t.startswith("*") else "*" for t in texts.split(" "))]
+        for code, rows in shown.items()
         for label, texts in rows
     ]
     assert csv == printed

@@ -256,12 +256,22 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     # HUD's entry and exit questions, from the survivors' answers: figures, not only "*".
     hud_year = reports.release("hud", agency, reports.periods("federal_year", today)[0])
     codes = [s.code for s in hud_year.sections]
-    assert codes[:5] == ["Q5a", "Q11", "Q12", "Q22a1", "Q22b"]
+    assert codes[:6] == ["Q4a", "Q5a", "Q11", "Q12", "Q22a1", "Q22b"]
+    # The project as its admin described it, and its people served.
+    (_label, q4a), *_rest = hud_year.table(hud_year.sections[0])
+    assert [c.text for c in q4a[:5]] == [
+        "Riverside Domestic Abuse Service",
+        "RDAS-1",
+        "Riverside Emergency Shelter",
+        "RES-2027",
+        "Emergency shelter, entry and exit",
+    ]
+    assert q4a[-1].value == q4a[-2].value == value(hud_year, "served") > 20
     # Q22b's figures about the leavers and the stayers, each group large enough to show them.
-    assert [c.text != "*" for _l, cells in hud_year.table(hud_year.sections[4]) for c in cells] == [
+    assert [c.text != "*" for _l, cells in hud_year.table(hud_year.sections[5]) for c in cells] == [
         True
     ] * 4
-    assert codes[5:] == [
+    assert codes[6:] == [
         *("Q15", "Q14a", "Q14b", "Q23c", "Q23d", "Q16", "Q17", "Q18", "Q20a", "Q20b", "Q21"),
         *("Q13a1", "Q13a2", "Q13b1", "Q13b2", "Q13c1", "Q13c2", "Q22e", "Q25a", "Q26b"),
     ]
