@@ -29,7 +29,7 @@ class Chart:
 
 def bar_chart(report: FunderReport, section: Section) -> Chart | None:
     """One bar per row but the total; a suppressed cell has no bar, only its text."""
-    if section.figures or section.facts:
+    if section.figures or section.own:
         return None  # an average beside a median, or a project's identifiers, is not a chart
     body = section.rows[:-1] if section.has_total else section.rows
     rows = [(row.label, report.shown(row.cells[section.chart_column])) for row in body]

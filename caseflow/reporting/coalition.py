@@ -108,8 +108,8 @@ def rollup(slug: str, agency_ids: list[int], period: Period) -> RolledUp:
 
 def _add(sections: dict[str, RolledSection], report: FunderReport) -> None:
     for section in report.sections:
-        if section.figures or section.facts:
-            continue  # an average, a median or an agency's own project is not added up
+        if section.figures or section.own:
+            continue  # an average, a median or an agency's own records is not added up
         key = section.code or section.title
         rolled = sections.get(key)
         if rolled is None:

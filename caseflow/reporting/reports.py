@@ -440,6 +440,9 @@ def following_steps(on_step: Callable[[], object]) -> Iterator[None]:
 class Row:
     label: str
     cells: list[int]  # indexes into the grid
+    #: The count this row's (one) count is a share of, printed after it as a percentage (Q6's
+    #: error rates): published only when both counts are, so it tells nothing they do not.
+    of: int | None = None
 
 
 @dataclass
@@ -460,6 +463,12 @@ class Section:
     #: What the agency says of itself, printed in its one row before the row's counts (Q4a's
     #: project): one agency's, so never added to another's, nor drawn.
     facts: list[str] = field(default_factory=list)
+
+    @property
+    def own(self) -> bool:
+        """One agency's own (its project, the quality of its records): never added to another
+        agency's, nor drawn."""
+        return bool(self.facts) or any(row.of is not None for row in self.rows)
 
 
 @dataclass
@@ -532,7 +541,21 @@ class FunderReport:
 
     def table(self, section: Section) -> list[tuple[str, list[Shown]]]:
         facts = [Shown(text, None) for text in section.facts]
-        return [(row.label, [*facts, *(self.shown(c) for c in row.cells)]) for row in section.rows]
+        return [
+            (row.label, [*facts, *(self.shown(c) for c in row.cells), *self._share(row)])
+            for row in section.rows
+        ]
+
+    def _share(self, row: Row) -> list[Shown]:
+        if row.of is None:
+            return []
+        part, whole = self.shown(row.cells[0]), self.shown(row.of)
+        if part.value is None or whole.value is None:
+            return [Shown("*", None)]
+        share = Fraction(part.value, whole.value) if whole.value else Fraction(0)
+        # Hundredths of a percent, halves up, as HUD prints its rates ("5.26%").
+        hundredths = _half_up(share * 10000)
+        return [Shown(f"{hundredths // 100}.{hundredths % 100:02d}%", None)]
 
     def csv_rows(self) -> list[list[str]]:
         out: list[list[str]] = []
@@ -1145,6 +1168,8 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     opened = _length_of_participation(b, period, cases)
     if hud_collected(agency_id):  # the agency asks HUD's entry and exit questions
         _hud_questions(b, period, cases, opened)
+        # Q6b and Q6c follow Q5a, as HUD numbers them.
+        b.sections[first + 2 : first + 2] = _data_quality(b, hud_project(agency_id))
 
 
 #: Q4a's columns, as the APR names them; the last two are counts of the people served.
@@ -1208,6 +1233,70 @@ def _project(agency_id: int, period: Period, served: int) -> Section:
         has_total=False,
         facts=facts,
     )
+
+
+def _data_quality(b: Builder, project: Any) -> list[Section]:
+    """Q6b and Q6c: the people whose answer to each universal data element, and to income and
+    destination, is "doesn't know", "prefers not to answer" or not collected (and the stayers
+    without the annual assessment they need), each with its share of the people it is asked of.
+    Each error count is the sum of cells the other questions already print (Q25a, Q13a2, Q23c,
+    Q18), tied to them; the elements that cannot be wrong in caseflow are 0."""
+    g = b.grid
+    served, stayers, leavers = g.keys[SERVED[0]], g.keys["q5a:stayers"], g.keys["q5a:leavers"]
+
+    def errors(key: str, parts: list[str]) -> int:
+        cells = [g.keys[p] for p in parts]
+        cell = g.cell(key, sum(g.values[c] for c in cells))
+        g.sum(cell, cells)
+        return cell
+
+    # Episodes of support cannot overlap, and each survivor heads their own household.
+    no_error = g.cell("q6b:none", 0)
+    # The Continuum of Care is the project's: every person's is missing until it is set.
+    coc = no_error if project is not None and project.coc_number else served
+    universal = [
+        ("Veteran Status (3.07)", errors("q6b:veteran", ["q25a:dk", "q25a:dnc"]), served),
+        ("Project Start Date (3.10)", no_error, served),
+        ("Relationship to Head of Household (3.15)", no_error, served),
+        ("Enrollment CoC (3.16)", coc, served),
+        ("Disabling Condition (3.08)", errors("q6b:disabling", ["q13a2:dk", "q13a2:dnc"]), served),
+    ]
+    money = [
+        (
+            "Destination (3.12)",
+            errors("q6c:destination", ["q23c:dk", "q23c:dnc", "q23c:no_exit_interview"]),
+            leavers,
+        ),
+        (
+            "Income and Sources (4.02) at Start",
+            errors("q6c:start", ["q18:dk:start", "q18:dnc:start"]),
+            served,
+        ),
+        (
+            "Income and Sources (4.02) at Annual Assessment",
+            errors("q6c:annual", ["q18:dk:annual", "q18:dnc:annual", "q18:missing:annual"]),
+            stayers,
+        ),
+        (
+            "Income and Sources (4.02) at Exit",
+            errors("q6c:exit", ["q18:dk:exit", "q18:dnc:exit"]),
+            leavers,
+        ),
+    ]
+    step()
+    return [
+        Section(
+            title,
+            ["Error Count", "% of Error Rate"],
+            [Row(label, [cell], of=whole) for label, cell, whole in rows],
+            code=code,
+            has_total=False,
+        )
+        for code, title, rows in (
+            ("Q6b", "Q6b: Data Quality: Universal Data Elements", universal),
+            ("Q6c", "Q6c: Data Quality: Income and Housing Data Quality", money),
+        )
+    ]
 
 
 #: HUD's bands of the length of participation (Q22a1), each the most days it holds.

@@ -21,6 +21,7 @@ import time_machine
 
 from caseflow.cases.models import Case, CaseStatus, Episode, EpisodeStatus, IntakeField, PartyRole
 from caseflow.confidentiality.services import field_settings_save
+from caseflow.lib.suppression import Grid
 from caseflow.partners import hud
 from caseflow.partners.models import HudAnswers, HudProject, HudProjectType, HudRrhSubtype
 from caseflow.reporting import reports
@@ -440,7 +441,9 @@ EXPECTED = {
         ("Adults with Only Earned Income (i.e., Employment Income)", "8 0 *7"),
         ("Adults with Only Other Income", "*2 0 *1"),
         ("Adults with Both Earned and Other Income", "*2 0 0"),
-        ("Adults with No Income", "5 0 *2"),
+        # Hidden since Q6c prints the people whose income at start is not known (1 + 2 = 3):
+        # with "1 or more source" (12) and the total (20), this 5 would show that 3.
+        ("Adults with No Income", "*5 0 *2"),
         ("Adults with Client Doesn't Know/Prefers Not to Answer Income Information", "*1 0 *1"),
         ("Adults with Missing Income Information", "*2 0 *1"),
         (HUD_NOT_ASSESSED[0], "0 8 0"),
@@ -638,7 +641,44 @@ def test_every_cell_of_the_hud_questions(population):
         ("Total Number of Persons Served", "20"),
     ]
     # The questions follow the ones answered before, in this order, and the CSV prints the same.
-    assert list(shown) == ["Q4a", "Q5a", "Q11", "Q12", "Q22a1", "Q22b", *EXPECTED]
+    assert list(shown) == ["Q4a", "Q5a", "Q6b", "Q6c", "Q11", "Q12", "Q22a1", "Q22b", *EXPECTED]
+    # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's
+    # 2 + 2, Q13a2's 1 + 1, Q23c's 0 + 1 + 1 with no exit interview, Q18's 1 + 2 and 1 + 1),
+    # with its share of the people asked, hidden with its count. The project has a CoC.
+    sections = {s.code: s for s in report.sections}
+    rates = {
+        code: [(label, [c.text for c in cells]) for label, cells in report.table(sections[code])]
+        for code in ("Q6b", "Q6c")
+    }
+    assert rates == {
+        "Q6b": [
+            ("Veteran Status (3.07)", ["*", "*"]),
+            ("Project Start Date (3.10)", ["0", "0.00%"]),
+            ("Relationship to Head of Household (3.15)", ["0", "0.00%"]),
+            ("Enrollment CoC (3.16)", ["0", "0.00%"]),
+            ("Disabling Condition (3.08)", ["*", "*"]),
+        ],
+        "Q6c": [
+            ("Destination (3.12)", ["*", "*"]),
+            ("Income and Sources (4.02) at Start", ["*", "*"]),
+            ("Income and Sources (4.02) at Annual Assessment", ["0", "0.00%"]),
+            ("Income and Sources (4.02) at Exit", ["*", "*"]),
+        ],
+    }
+    assert [row for _c, rows in ((c, shown[c]) for c in ("Q6b", "Q6c")) for row in rows] == [
+        ("Veteran Status (3.07)", "*4"),
+        ("Project Start Date (3.10)", "0"),
+        ("Relationship to Head of Household (3.15)", "0"),
+        ("Enrollment CoC (3.16)", "0"),
+        ("Disabling Condition (3.08)", "*2"),
+        ("Destination (3.12)", "*2"),
+        ("Income and Sources (4.02) at Start", "*3"),
+        ("Income and Sources (4.02) at Annual Assessment", "0"),
+        ("Income and Sources (4.02) at Exit", "*2"),
+    ]
+    keys = report.grid.keys
+    assert (keys["q6b:veteran"], (keys["q25a:dk"], keys["q25a:dnc"])) in report.grid.sums
+    assert sections["Q6c"].rows[0].of == keys["q5a:leavers"]
     # Q22b: the leavers stayed 61 days each (1 April to 1 June, ...); the stayers 163 to 170
     # days to the year's end, 166.5 on average and in the middle: 167, halves rounded up.
     assert shown["Q22b"] == [("Average Length", "61 167"), ("Median Length", "61 167")]
@@ -787,3 +827,29 @@ def test_an_average_is_published_only_with_its_groups_count():
     # The group's count hidden (a complement), its figures hide with it.
     report.hidden.add(b.grid.keys["q5a:stayers"])
     assert [c.text for _l, cells in report.table(section) for c in cells] == ["*"] * 4
+
+
+@pytest.mark.parametrize(
+    ("part", "whole", "text"),
+    [
+        (7, 19, "36.84%"),
+        (5, 8, "62.50%"),
+        (2, 3, "66.67%"),
+        (1, 30000 // 5, "0.02%"),  # 0.0167 %, up to a hundredth
+        (1, 80000, "0.00%"),  # 0.00125 %, down
+        (20, 20, "100.00%"),
+        (0, 0, "0.00%"),  # no one asked: no one wrong
+    ],
+)
+def test_an_error_rate_is_printed_in_hundredths_of_a_percent_halves_up(part, whole, text):
+    grid = Grid()
+    count, of = grid.cell("count", part), grid.cell("whole", whole)
+    section = reports.Section(
+        "Q6b", ["Error Count", "% of Error Rate"], [reports.Row("x", [count], of=of)]
+    )
+    report = reports.FunderReport("hud", "HUD", YEAR, [section], grid)
+    assert [c.text for c in report.table(section)[0][1]] == [str(part), text]
+    # Either count hidden: the rate is hidden with it.
+    for hidden in (count, of):
+        report.hidden = {hidden}
+        assert report.table(section)[0][1][1].text == "*"

@@ -599,10 +599,24 @@ def assert_csv_prints(report: reports.FunderReport, shown: dict) -> None:
             columns_next = False
         elif row:
             csv.append(row)
+    # The shares printed after a count (Q6's error rates), as the preview's table gives them.
+    shares = {
+        s.code or s.title: [
+            [c.text for c in cells[len(s.facts) + 1 :]] for _l, cells in report.table(s)
+        ]
+        if any(row.of is not None for row in s.rows)
+        else [[] for _r in s.rows]
+        for s in report.sections
+    }
     printed = [
-        [label, *facts[code], *(t if not t.startswith("*") else "*" for t in texts.split(" "))]
+        [
+            label,
+            *facts[code],
+            *(t if not t.startswith("*") else "*" for t in texts.split(" ")),
+            *shares[code][i],
+        ]
         for code, rows in shown.items()
-        for label, texts in rows
+        for i, (label, texts) in enumerate(rows)
     ]
     assert csv == printed
 
