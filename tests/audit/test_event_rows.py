@@ -69,7 +69,8 @@ def _events(cast) -> list[AuditEvent]:
         events.append(event)
     gone = AuditEvent(at=at, actor_id=987654321, action="case.view")  # a person since removed
     gone.case_public_id, gone.case_reference = None, None
-    return [*events, gone]
+    unlabelled = AuditEvent(at=at, actor=cast.assigned, action="case.view")  # no case words
+    return [*events, gone, unlabelled]
 
 
 def test_the_tag_writes_what_the_template_wrote(cast):

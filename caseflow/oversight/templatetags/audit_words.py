@@ -606,11 +606,14 @@ def audit_event_rows(context: Any, events: Any, link_people: Any, hide_case: Any
             name = system
         case = ""
         if not hide_case:
-            if event.case_public_id:
-                link = reverse("audit:case", args=[event.case_public_id], current_app=current_app)
-                case = f'<td><a href="{_out(link)}">{_out(event.case_reference)}</a></td>'
+            # Set by ``label_cases``; an event without them is shown as the template showed it.
+            public_id = getattr(event, "case_public_id", None)
+            reference = getattr(event, "case_reference", "")
+            if public_id:
+                link = reverse("audit:case", args=[public_id], current_app=current_app)
+                case = f'<td><a href="{_out(link)}">{_out(reference)}</a></td>'
             else:
-                case = f"<td>{_out(event.case_reference or '—')}</td>"
+                case = f"<td>{_out(reference or '—')}</td>"
         rows.append(
             _ROW.format(
                 iso=_out(dateformat.format(at, "c")),
