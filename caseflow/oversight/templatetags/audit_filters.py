@@ -1,8 +1,8 @@
 """The audit filters' "What they did" field, rendered once per language and choice.
 
-Its list holds every registered action (some 290 options in their groups), each written through
-the form widgets' templates: two thirds of the audit page's CPU. What it renders to depends only
-on the language, whether the form was submitted and the action chosen (the actions are
+Its list holds every registered action (some 240 options in their groups), each written
+through the form widgets' templates: over a quarter of the audit page's CPU. What it renders to
+depends only on the language, whether the form was submitted and the action chosen (the actions are
 registered once, at import), so the markup ``as_crispy_field`` writes is kept for the process
 for each of those, and a field with errors is rendered every time. Forgotten when the settings
 that choose the catalogs change.

@@ -524,10 +524,10 @@ def object_words(object_type: str) -> str:
 # --- The events table's rows, written in one pass ----------------------------------------------
 #
 # Written in the template language each of the 50 rows of a page cost two date filters, a URL
-# reversed per person, a loop over its details and some forty look-ups and conditions: about half
-# of the audit page's CPU. ``audit_event_rows`` writes the same markup, byte for byte (compared in
-# tests/audit/test_event_rows.py), every value rendered as the template rendered it (localized,
-# then escaped unless marked safe) on its way in.
+# reversed per person, a loop over its details and some forty look-ups and conditions: about a
+# fifth of the audit page's CPU. ``audit_event_rows`` writes the same markup, byte for byte
+# (compared in tests/audit/test_event_rows.py), every value rendered as the template rendered it
+# (localized, then escaped unless marked safe) on its way in.
 
 _ROW = (
     "\n    <tr>\n"
