@@ -102,6 +102,28 @@ def visible_cases(user: Any) -> QuerySet[Case]:
     )
 
 
+def visible_cases_of(
+    supervisor: bool, *, user: int, agency: int | None, now: dt.datetime
+) -> QuerySet[Case]:
+    """:func:`visible_cases` of a caseworker by their ids (a supervisor, or not), at ``now``:
+    what a statement compiled once per process (``caseflow.lib.compiled``) builds with its
+    stand-ins, the values given for each request as :func:`visible_cases_values` gives them."""
+    return _scope(supervisor, user=user, agency=agency, now=now)
+
+
+def visible_cases_values(user: Any) -> tuple[bool, dict[str, Any]] | None:
+    """Whether ``user`` is a supervisor and the values :func:`visible_cases_of` takes for
+    them now, so that it is :func:`visible_cases`; ``None`` for whoever reaches no case."""
+    role = active_role(user)
+    if role not in CASEWORK_ROLES:
+        return None
+    return role == Role.SUPERVISOR, {
+        "user": user.pk,
+        "agency": agency_id_of(user),
+        "now": timezone.now(),
+    }
+
+
 def _scope(supervisor: bool, *, user: int, agency: int | None, now: dt.datetime) -> QuerySet[Case]:
     """:func:`visible_cases` of a caseworker: the user of id ``user``, of ``agency``, at ``now``
     (a supervisor also reaches the cases of the teams they belong to)."""

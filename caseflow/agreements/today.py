@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
+from django.db.models import QuerySet
 from django.urls import reverse
 
 from caseflow.agreements.models import ContactEvent, ReviewState
 from caseflow.cases.today import (
     PER_SOURCE,
     Action,
+    ListedQuery,
     QueueItem,
     QueueSource,
     Scope,
@@ -20,14 +23,12 @@ from caseflow.lib.i18n import gettext_lazy as _
 REVIEW_WITHIN = dt.timedelta(days=1)
 
 
-def review_items(scope: Scope) -> list[QueueItem]:
-    rows = ContactEvent.objects.filter(
-        case__in=scope.cases,
-        review=ReviewState.PENDING,
-        created_at__lt=scope.day_end - REVIEW_WITHIN,
-    )
-    events = (
-        rows.select_related("case", "agreement", "logged_by")
+def _reviews(*, cases: QuerySet[Any], logged_before: dt.datetime) -> QuerySet[ContactEvent]:
+    return (
+        ContactEvent.objects.filter(
+            case__in=cases, review=ReviewState.PENDING, created_at__lt=logged_before
+        )
+        .select_related("case", "agreement", "logged_by")
         .only(
             "pk",
             "public_id",
@@ -41,6 +42,13 @@ def review_items(scope: Scope) -> list[QueueItem]:
         )
         .order_by("created_at", "pk")[:PER_SOURCE]
     )
+
+
+_REVIEWS = ListedQuery(ContactEvent, _reviews, logged_before="datetime")
+
+
+def review_items(scope: Scope) -> list[QueueItem]:
+    events = _REVIEWS.rows(scope, logged_before=scope.day_end - REVIEW_WITHIN)
     return [
         QueueItem(
             due_at=e.created_at + REVIEW_WITHIN,

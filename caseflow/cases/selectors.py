@@ -39,6 +39,7 @@ from caseflow.cases.models import (
     name_index_for,
 )
 from caseflow.inbox.models import FollowUp, FollowUpStatus
+from caseflow.lib.compiled import CompiledQuery
 from caseflow.lib.encryption import normalise_identity, unwrap_data_key
 
 #: At most this many matches of a name search are listed (a common name in a large caseload).
@@ -141,29 +142,61 @@ def list_name(case: Case, *, initials: bool = False) -> str:
     return initials_of(name) if initials else name
 
 
+def _page_facts_set(case: int, annotations: dict, related: tuple[str, ...]) -> QuerySet[Case]:
+    """The rows :func:`case_page_facts` reads, as ``get()`` asks for them (unordered, at most
+    ``MAX_GET_RESULTS``)."""
+    from django.db.models.query import MAX_GET_RESULTS
+
+    names = ("safe_contact", *related)
+    return (
+        Case.objects.filter(pk=case)
+        .select_related("key", *names)
+        .annotate(**annotations)
+        .only("pk", "key__wrapped", *(f"{name}__{f}" for name in names for f in _fields(name)))
+        .order_by()[:MAX_GET_RESULTS]
+    )
+
+
+#: The facts query compiled once per process for each set of annotations and relations asked
+#: (the features' own, kept for the process by the view): keyed by the dictionary's identity,
+#: which the entry keeps alive. Past the limit the query is built per call, as before.
+_PAGE_FACTS: dict[tuple[int, tuple[str, ...]], tuple[dict, CompiledQuery[Case]]] = {}
+_PAGE_FACTS_MAX = 8
+
+
+def _page_facts_rows(case: int, annotations: dict, related: tuple[str, ...]) -> list[Case]:
+    key = (id(annotations), related)
+    entry = _PAGE_FACTS.get(key)
+    if entry is None:
+        if len(_PAGE_FACTS) >= _PAGE_FACTS_MAX:
+            return list(_page_facts_set(case, annotations, related))
+        compiled = CompiledQuery(
+            Case, lambda *, case: _page_facts_set(case, annotations, related), case="int"
+        )
+        entry = _PAGE_FACTS.setdefault(key, (annotations, compiled))
+    return entry[1].rows(case=case)
+
+
 def case_page_facts(case: Case, annotations: dict, related: tuple[str, ...] = ()) -> dict:
     """What the case page needs besides the case row, in one query: the case's data key (the
     page shows the summary and the people), its safe-contact profile, the one-to-one rows the
     panels name in ``related`` and the panels' ``annotations``. The rows are cached on ``case``
     itself (its key unwrapped, ``case.safe_contact`` and the others set, ``None`` when missing)
-    and the annotations returned. ``case`` must already have been resolved through policy."""
-    from django.core.exceptions import ObjectDoesNotExist
+    and the annotations returned. ``case`` must already have been resolved through policy.
 
-    names = ("safe_contact", *related)
-    row = (
-        Case.objects.filter(pk=case.pk)
-        .select_related("key", *names)
-        .annotate(**annotations)
-        .only("pk", "key__wrapped", *(f"{name}__{f}" for name in names for f in _fields(name)))
-        .get()
-    )
+    The statement is the one ``get()`` sends, compiled once per process for each
+    ``annotations`` dictionary: pass the same dictionary each time (the view keeps it)."""
+    rows = _page_facts_rows(case.pk, annotations, tuple(related))
+    if len(rows) != 1:
+        raise Case.DoesNotExist if not rows else Case.MultipleObjectsReturned
+    row = rows[0]
     try:
         wrapped = row.key.wrapped
     except ObjectDoesNotExist:
         wrapped = None  # shredded: ``case.data_key()`` says so when something needs it
     if wrapped is not None and "_data_key" not in case.__dict__:
         case.__dict__["_data_key"] = unwrap_data_key(wrapped)
-    for name in names:
+    for name in ("safe_contact", *related):
         try:
             value = getattr(row, name)
         except ObjectDoesNotExist:

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.utils import timezone
 
 from caseflow.accounts import zones
 from caseflow.cases import features
+from caseflow.lib.compiled import CompiledQuery, Kind
+
+M = TypeVar("M", bound=Model)
 
 #: At most this many items per source, so one case with a backlog does not fill the page.
 PER_SOURCE = 50
@@ -37,6 +40,10 @@ class Scope:
     #: The staff's day: midnight to midnight where the agency works.
     day_start: dt.datetime
     day_end: dt.datetime
+    #: The ids of ``cases`` when it is exactly the cases the page has just listed
+    #: (:func:`listed_scope`): the sources then send SQL compiled once per process for that
+    #: number of cases (:class:`ListedQuery`).
+    listed: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -119,6 +126,59 @@ def scope_for(user: Any, cases: QuerySet, *, own_only: bool, now: dt.datetime | 
     return Scope(
         user=user, cases=cases, own_only=own_only, now=now, day_start=day_start, day_end=day_end
     )
+
+
+def listed_scope(
+    user: Any, case_ids: Iterable[int], *, own_only: bool, now: dt.datetime | None = None
+) -> Scope:
+    """:func:`scope_for` the cases of ``case_ids``, which the page has just read within policy
+    (``selectors.listed_case_set``: the same queryset by id)."""
+    from caseflow.cases.models import Case
+
+    ids = tuple(dict.fromkeys(case_ids))  # as ``pk__in`` sends them: each once, in order
+    scope = scope_for(user, Case.objects.filter(pk__in=list(ids)), own_only=own_only, now=now)
+    return replace(scope, listed=ids)
+
+
+#: The numbers of listed cases a source keeps its statement compiled for (a caseload takes a
+#: handful of sizes over a process's life); past them the statement is built per request.
+LISTED_SIZES_MAX = 64
+
+
+class ListedQuery(Generic[M]):
+    """A queue source's statement, ``build(cases=<cases>, **values)``, compiled once per process
+    for each number of listed cases (:attr:`Scope.listed`): the very statement the queryset
+    sends with the listed cases' ids in their places (tests compare them). Without listed cases
+    (a supervisor's teams, a scope built from any queryset) it is built each time."""
+
+    def __init__(self, model: type[M], build: Callable[..., QuerySet[M]], **slots: Kind):
+        self.model = model
+        self.build = build
+        self.slots = slots
+        self._by_size: dict[int, CompiledQuery[M]] = {}
+
+    def _compiled(self, size: int) -> CompiledQuery[M] | None:
+        compiled = self._by_size.get(size)
+        if compiled is None and size > 0 and len(self._by_size) < LISTED_SIZES_MAX:
+            from caseflow.cases.models import Case
+
+            names = tuple(f"case_{n}" for n in range(size))
+
+            def build(**values: Any) -> QuerySet[M]:
+                cases = Case.objects.filter(pk__in=[values.pop(name) for name in names])
+                return self.build(cases=cases, **values)
+
+            slots: dict[str, Kind] = {**self.slots, **dict.fromkeys(names, "int")}
+            compiled = self._by_size.setdefault(size, CompiledQuery(self.model, build, **slots))
+        return compiled
+
+    def rows(self, scope: Scope, **values: Any) -> list[M]:
+        """The rows for ``scope``'s cases and ``values``."""
+        compiled = None if scope.listed is None else self._compiled(len(scope.listed))
+        if compiled is None or scope.listed is None:
+            return list(self.build(cases=scope.cases, **values))
+        ids: dict[str, Any] = {f"case_{n}": pk for n, pk in enumerate(scope.listed)}
+        return compiled.rows(**{**values, **ids})
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ redirect. Reads of case content are audited here, in the request's transaction."
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import Any
 
@@ -24,7 +25,16 @@ from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.models import AdvocateTitle, advocate_title
 from caseflow.accounts.reauth import require_recent_auth
 from caseflow.audit.services import record
-from caseflow.cases import contact, drafts, journey, selectors, services, timeline, today
+from caseflow.cases import (
+    contact,
+    drafts,
+    features,
+    journey,
+    selectors,
+    services,
+    timeline,
+    today,
+)
 from caseflow.cases.fields import field_config
 from caseflow.cases.forms import (
     AssignForm,
@@ -249,14 +259,23 @@ def case_new(request: AuthenticatedRequest) -> HttpResponse:
 PARTY_ORDER: dict[str, int] = {PartyRole.SURVIVOR: 0, PartyRole.CHILD: 1, PartyRole.OTHER_PARTY: 2}
 
 
+@functools.cache
+def _facts_asked(
+    registered: tuple[features.CaseFeature, ...],
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The facts query's annotations and relations: the features' and the journey's, the same
+    dictionary for the process (its statement is compiled once, see ``case_page_facts``)."""
+    annotations, related = panel_facts()
+    return {**annotations, **journey.case_facts()}, related
+
+
 @login_required
 @require_http_methods(["GET"])
 @case_page("view")
 def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     # One query for the data key, the safe-contact profile and what the panels need to know
     # before they query their own rows (see caseflow/cases/panels.py).
-    annotations, related = panel_facts()
-    facts = selectors.case_page_facts(case, {**annotations, **journey.case_facts()}, related)
+    facts = selectors.case_page_facts(case, *_facts_asked(features.registered()))
     remember_facts(case, facts)
     # The survivor first, then the children, the other party last and apart (the template marks
     # it "do not contact" and gives its phone no link): nobody dials the wrong person in a hurry.

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.translation import ngettext
@@ -15,6 +16,7 @@ from caseflow.cases.models import Channel, SafeContactProfile
 from caseflow.cases.today import (
     PER_SOURCE,
     Action,
+    ListedQuery,
     QueueItem,
     QueueSource,
     Scope,
@@ -34,16 +36,19 @@ def _person(user) -> str:
     return (user.get_full_name() or user.username) if user is not None else "Unassigned"
 
 
-def checkin_items(scope: Scope) -> list[QueueItem]:
+def _checkins(
+    *, cases: QuerySet[Any], user: int | None, day_end: dt.datetime, since: dt.datetime
+) -> QuerySet[CheckIn]:
+    """The check-ins of the queue: those of ``user`` (of id) or, with none, everyone's."""
     rows = CheckIn.objects.filter(
-        case__in=scope.cases,
+        case__in=cases,
         status__in=(CheckInStatus.SCHEDULED, CheckInStatus.MISSED, CheckInStatus.UNSAFE),
-        due_at__lt=scope.day_end,
-        due_at__gte=scope.now - LOOKBACK,
+        due_at__lt=day_end,
+        due_at__gte=since,
     )
-    if scope.own_only:
-        rows = rows.filter(assignee=scope.user)
-    checkins = list(
+    if user is not None:
+        rows = rows.filter(assignee=user)
+    return (
         rows.select_related("case", "case__key", "assignee")
         .only(
             "pk",
@@ -59,12 +64,28 @@ def checkin_items(scope: Scope) -> list[QueueItem]:
         )
         .order_by("due_at", "pk")[:PER_SOURCE]
     )
-    profiles = {
-        p.case_id: p
-        for p in SafeContactProfile.objects.filter(case_id__in={c.case_id for c in checkins}).only(
-            "case_id", "timezone", "rules"
-        )
-    }
+
+
+_OWN_CHECKINS = ListedQuery(CheckIn, _checkins, user="int", day_end="datetime", since="datetime")
+
+
+def checkin_items(scope: Scope) -> list[QueueItem]:
+    values = {"day_end": scope.day_end, "since": scope.now - LOOKBACK}
+    if scope.own_only:
+        checkins = _OWN_CHECKINS.rows(scope, user=scope.user.pk, **values)
+    else:
+        checkins = list(_checkins(cases=scope.cases, user=None, **values))
+    # No check-in, no profile to read (and no query to build: an empty ``IN`` sends nothing).
+    profiles = (
+        {
+            p.case_id: p
+            for p in SafeContactProfile.objects.filter(
+                case_id__in={c.case_id for c in checkins}
+            ).only("case_id", "timezone", "rules")
+        }
+        if checkins
+        else {}
+    )
     items = []
     for checkin in checkins:
         case = checkin.case
@@ -103,13 +124,14 @@ def checkin_items(scope: Scope) -> list[QueueItem]:
 FETCHED = PER_SOURCE * 4
 
 
-def followup_items(scope: Scope) -> list[QueueItem]:
-    rows = FollowUp.objects.filter(
-        case__in=scope.cases, status=FollowUpStatus.OPEN, due_at__lt=scope.day_end
-    )
-    if scope.own_only:
-        rows = rows.filter(assignee=scope.user)
-    followups = list(
+def _followups(
+    *, cases: QuerySet[Any], user: int | None, day_end: dt.datetime
+) -> QuerySet[FollowUp]:
+    """The open follow-ups of the queue: ``user``'s (of id) or, with none, everyone's."""
+    rows = FollowUp.objects.filter(case__in=cases, status=FollowUpStatus.OPEN, due_at__lt=day_end)
+    if user is not None:
+        rows = rows.filter(assignee=user)
+    return (
         rows.select_related("case", "assignee")
         .only(
             "pk",
@@ -124,6 +146,16 @@ def followup_items(scope: Scope) -> list[QueueItem]:
         )
         .order_by("due_at", "pk")[:FETCHED]
     )
+
+
+_OWN_FOLLOWUPS = ListedQuery(FollowUp, _followups, user="int", day_end="datetime")
+
+
+def followup_items(scope: Scope) -> list[QueueItem]:
+    if scope.own_only:
+        followups = _OWN_FOLLOWUPS.rows(scope, user=scope.user.pk, day_end=scope.day_end)
+    else:
+        followups = list(_followups(cases=scope.cases, user=None, day_end=scope.day_end))
     items = []
     for like in merged(followups):
         f = like[0]
@@ -236,17 +268,12 @@ def _followup_item(
     )
 
 
-def recently_done_items(scope: Scope) -> list[QueueItem]:
-    """Follow-ups the user marked done a moment ago: still undoable (those marked done together
-    are undone together)."""
-    rows = FollowUp.objects.filter(
-        case__in=scope.cases,
-        status=FollowUpStatus.DONE,
-        done_by=scope.user,
-        done_at__gte=scope.now - UNDO_WINDOW,
-    )
-    followups = list(
-        rows.select_related("case")
+def _recently_done(*, cases: QuerySet[Any], user: int, since: dt.datetime) -> QuerySet[FollowUp]:
+    return (
+        FollowUp.objects.filter(
+            case__in=cases, status=FollowUpStatus.DONE, done_by=user, done_at__gte=since
+        )
+        .select_related("case")
         .only(
             "pk",
             "kind",
@@ -259,6 +286,15 @@ def recently_done_items(scope: Scope) -> list[QueueItem]:
         )
         .order_by("-done_at", "-pk")[:FETCHED]
     )
+
+
+_RECENTLY_DONE = ListedQuery(FollowUp, _recently_done, user="int", since="datetime")
+
+
+def recently_done_items(scope: Scope) -> list[QueueItem]:
+    """Follow-ups the user marked done a moment ago: still undoable (those marked done together
+    are undone together)."""
+    followups = _RECENTLY_DONE.rows(scope, user=scope.user.pk, since=scope.now - UNDO_WINDOW)
     groups: dict[tuple, list[FollowUp]] = {}
     for f in followups:
         key = (f.case_id, f.kind, f.assignee_id, f.done_at) if f.source_key else ("alone", f.pk)

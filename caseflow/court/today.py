@@ -5,7 +5,9 @@ only: the kind of hearing and its time, never the court."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -13,6 +15,7 @@ from django.utils.translation import gettext as _
 from caseflow.cases.today import (
     PER_SOURCE,
     Action,
+    ListedQuery,
     QueueItem,
     QueueSource,
     Scope,
@@ -28,9 +31,9 @@ AHEAD_DAYS = 3
 LOOKBACK = dt.timedelta(days=30)
 
 
-def _rows(scope: Scope, **filters):
+def _rows(cases: QuerySet[Any], **filters: Any) -> QuerySet[Hearing]:
     return (
-        Hearing.objects.filter(case__in=scope.cases, **filters)
+        Hearing.objects.filter(case__in=cases, **filters)
         .select_related("case")
         .only(
             "pk", "public_id", "kind", "starts_at", "case__id", "case__public_id", "case__reference"
@@ -38,13 +41,27 @@ def _rows(scope: Scope, **filters):
     )
 
 
+def _coming(*, cases: QuerySet[Any], now: dt.datetime, until: dt.datetime) -> QuerySet[Hearing]:
+    return _rows(cases, starts_at__gt=now, starts_at__lt=until).order_by("starts_at", "pk")[
+        :PER_SOURCE
+    ]
+
+
+def _unrecorded(*, cases: QuerySet[Any], now: dt.datetime, since: dt.datetime) -> QuerySet[Hearing]:
+    return _rows(cases, starts_at__lte=now, starts_at__gte=since, outcome="").order_by(
+        "starts_at", "pk"
+    )[:PER_SOURCE]
+
+
+_COMING = ListedQuery(Hearing, _coming, now="datetime", until="datetime")
+_UNRECORDED = ListedQuery(Hearing, _unrecorded, now="datetime", since="datetime")
+
+
 def hearing_items(scope: Scope) -> list[QueueItem]:
     today = staff_day(scope)
     until = local_date_start(today + dt.timedelta(days=AHEAD_DAYS + 1))
     items = []
-    for hearing in _rows(scope, starts_at__gt=scope.now, starts_at__lt=until).order_by(
-        "starts_at", "pk"
-    )[:PER_SOURCE]:
+    for hearing in _COMING.rows(scope, now=scope.now, until=until):
         case = hearing.case
         local = timezone.localtime(hearing.starts_at, staff_zone())
         heard_today = hearing.starts_at < scope.day_end
@@ -68,9 +85,7 @@ def hearing_items(scope: Scope) -> list[QueueItem]:
                 all_day=not heard_today,
             )
         )
-    for hearing in _rows(
-        scope, starts_at__lte=scope.now, starts_at__gte=scope.now - LOOKBACK, outcome=""
-    ).order_by("starts_at", "pk")[:PER_SOURCE]:
+    for hearing in _UNRECORDED.rows(scope, now=scope.now, since=scope.now - LOOKBACK):
         case = hearing.case
         items.append(
             QueueItem(

@@ -31,7 +31,7 @@ from django.db.models.query import ModelIterable
 M = TypeVar("M", bound=Model)
 
 #: The kinds of value a compiled query takes, each written as the ORM writes that kind of field.
-Kind = Literal["int", "str", "datetime"]
+Kind = Literal["int", "str", "datetime", "date"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,8 @@ def _stand_in(kind: Kind, n: int) -> Any:
         return 1_987_654_321 + n  # within every integer column's range, so no lookup drops it
     if kind == "str":
         return f"\x1ecompiled-slot-{n}\x1e"
+    if kind == "date":
+        return dt.date(1901, 2, 3) + dt.timedelta(days=n)
     return dt.datetime(1901, 2, 3, 4, 5, 6, 100_000 + n, tzinfo=dt.UTC)
 
 
@@ -58,6 +60,10 @@ def _adapt(kind: Kind, value: Any, using: str) -> Any:
         return int(value)
     if kind == "str":
         return str(value)
+    if kind == "date":
+        if not isinstance(value, dt.date) or isinstance(value, dt.datetime):
+            raise ValueError("a compiled query takes dates (not datetimes) for a date")
+        return connections[using].ops.adapt_datefield_value(value)
     if not isinstance(value, dt.datetime) or value.tzinfo is None:
         raise ValueError("a compiled query takes aware datetimes only")
     return connections[using].ops.adapt_datetimefield_value(value)

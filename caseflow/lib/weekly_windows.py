@@ -25,6 +25,7 @@ rules) are :mod:`caseflow.lib.recurrence`.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -405,39 +406,62 @@ def _offset_segments(zone: ZoneInfo, lo: datetime, hi: datetime) -> list[_Segmen
     """Split the naive-UTC range ``[lo, hi)`` into ``(start, end, utc_offset)`` segments.
 
     zoneinfo does not publish its transitions, so they are found by probing every hour and
-    bisecting to the second where the offset changes.
+    bisecting to the second where the offset changes (:func:`_transitions`), for the whole UTC
+    days around the range, once per process: a page asks about the three weeks from now, which
+    are the same days all day long.
     """
+    lo_ts = math.floor((lo - _EPOCH).total_seconds())
+    hi_ts = math.ceil((hi - _EPOCH).total_seconds())
+    first, changes = _transitions(zone, lo_ts // _DAY * _DAY, hi_ts // _DAY * _DAY + _DAY)
+    bounds = [lo_ts]
+    offsets = [first]
+    for at, offset in changes:
+        if at <= lo_ts:
+            offsets[0] = offset  # in force at ``lo`` already
+        elif at <= hi_ts:
+            bounds.append(at)
+            offsets.append(offset)
+    bounds.append(hi_ts)
+    return [
+        (_EPOCH + timedelta(seconds=bounds[i]), _EPOCH + timedelta(seconds=bounds[i + 1]), off)
+        for i, off in enumerate(offsets)
+    ]
+
+
+_DAY = 86_400
+
+
+@functools.lru_cache(maxsize=1024)
+def _transitions(
+    zone: ZoneInfo, lo_ts: int, hi_ts: int
+) -> tuple[timedelta, tuple[tuple[int, timedelta], ...]]:
+    """The UTC offset of ``zone`` at ``lo_ts`` and each change of it in ``(lo_ts, hi_ts]``: the
+    first second of the new offset (POSIX seconds) and the offset."""
 
     def offset(ts: int) -> timedelta:
         value = datetime.fromtimestamp(ts, zone).utcoffset()
         assert value is not None
         return value
 
-    lo_ts = math.floor((lo - _EPOCH).total_seconds())
-    hi_ts = math.ceil((hi - _EPOCH).total_seconds())
-    bounds = [lo_ts]
-    offsets = [offset(lo_ts)]
+    first = current = offset(lo_ts)
+    changes: list[tuple[int, timedelta]] = []
     ts = lo_ts
     while ts < hi_ts:
         probe = min(ts + _PROBE_STEP, hi_ts)
-        if offset(probe) == offsets[-1]:
+        if offset(probe) == current:
             ts = probe
             continue
         same, changed = ts, probe  # offset(same) is the current one, offset(changed) is not
         while changed - same > 1:
             middle = (same + changed) // 2
-            if offset(middle) == offsets[-1]:
+            if offset(middle) == current:
                 same = middle
             else:
                 changed = middle
-        bounds.append(changed)
-        offsets.append(offset(changed))
+        current = offset(changed)
+        changes.append((changed, current))
         ts = changed
-    bounds.append(hi_ts)
-    return [
-        (_EPOCH + timedelta(seconds=bounds[i]), _EPOCH + timedelta(seconds=bounds[i + 1]), off)
-        for i, off in enumerate(offsets)
-    ]
+    return first, tuple(changes)
 
 
 def _utc_pieces(

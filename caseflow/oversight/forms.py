@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
+from django.core.signals import setting_changed
+from django.utils.translation import get_language, gettext
 
 from caseflow.accounts.models import User
 from caseflow.audit import actions
@@ -103,9 +105,31 @@ def area_of(name: str) -> str:
     return AREAS.get(name.split(".", 1)[0], OTHER_AREA)
 
 
+#: :func:`action_choices` in each language, for the process (the actions are registered once,
+#: at import): forgotten when the settings that choose the catalogs change.
+_CHOICES: dict[str | None, list] = {}
+
+
+def _forget_choices(*, setting: str, **kwargs: Any) -> None:
+    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "INSTALLED_APPS"}:
+        _CHOICES.clear()
+
+
+setting_changed.connect(_forget_choices, dispatch_uid="caseflow.oversight.forms.choices")
+
+
 def action_choices() -> list:
     """Every registered action by its label, grouped by area; each group of several starts with
-    "Any of these" (every action whose name starts with the group's prefix)."""
+    "Any of these" (every action whose name starts with the group's prefix). Sorted in the
+    active language, once per language."""
+    language = get_language()
+    choices = _CHOICES.get(language)
+    if choices is None:
+        choices = _CHOICES[language] = _action_choices()
+    return choices
+
+
+def _action_choices() -> list:
     groups: dict[str, list[tuple[str, str]]] = {}
     prefixes: dict[str, set[str]] = {}
     for name, action in actions.ACTIONS.items():

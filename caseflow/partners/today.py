@@ -4,6 +4,10 @@ action on their teams' cases."""
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
+
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -18,22 +22,12 @@ from caseflow.cases.today import (
     local_date_start,
     staff_day,
 )
+from caseflow.lib.compiled import CompiledQuery
 from caseflow.partners.models import ActionStatus, MeetingAction
 
 
-def action_items(scope: Scope) -> list[QueueItem]:
-    today = staff_day(scope)
-    actions = MeetingAction.objects.filter(
-        status=ActionStatus.OPEN, owner__isnull=False, due_on__lte=today
-    )
-    if scope.own_only:
-        # The owner need not work the case: every case they may see, within policy.
-        actions = actions.filter(
-            owner=scope.user, case__in=policy.visible_cases(scope.user).filter(status__in=OPEN)
-        )
-    else:
-        actions = actions.filter(case__in=scope.cases)
-    rows = (
+def _listed(actions: QuerySet[MeetingAction]) -> QuerySet[MeetingAction]:
+    return (
         actions.select_related("case", "owner", "referral")
         .only(
             "pk",
@@ -49,6 +43,47 @@ def action_items(scope: Scope) -> list[QueueItem]:
         )
         .order_by("due_on", "pk")[:PER_SOURCE]
     )
+
+
+def _due(today: dt.date) -> QuerySet[MeetingAction]:
+    return MeetingAction.objects.filter(
+        status=ActionStatus.OPEN, owner__isnull=False, due_on__lte=today
+    )
+
+
+def _own(
+    supervisor: bool, *, user: int, agency: int, now: dt.datetime, today: dt.date
+) -> QuerySet[MeetingAction]:
+    """The user's own actions due by ``today``: the owner need not work the case, every case
+    they may see, within policy, at ``now``."""
+    visible = policy.visible_cases_of(supervisor, user=user, agency=agency, now=now)
+    return _listed(_due(today).filter(owner=user, case__in=visible.filter(status__in=OPEN)))
+
+
+#: :func:`_own` compiled once per process, for an advocate (False) and a supervisor (True).
+_OWN = {
+    supervisor: CompiledQuery(
+        MeetingAction,
+        functools.partial(_own, supervisor),
+        user="int",
+        agency="int",
+        now="datetime",
+        today="date",
+    )
+    for supervisor in (False, True)
+}
+
+
+def action_items(scope: Scope) -> list[QueueItem]:
+    today = staff_day(scope)
+    if scope.own_only:
+        found = policy.visible_cases_values(scope.user)
+        if found is None:
+            return []  # no case to see, so no action on one
+        supervisor, values = found
+        rows = _OWN[supervisor].rows(**values, today=today)
+    else:
+        rows = list(_listed(_due(today).filter(case__in=scope.cases)))
     items = []
     for action in rows:
         case = action.case

@@ -5,15 +5,16 @@ their overdue work, with "Start the safety plan" (their plan reviews reach them 
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
-from caseflow.cases.models import RiskLevel
+from caseflow.cases.models import Case, RiskLevel
 from caseflow.cases.today import (
     PER_SOURCE,
     Action,
+    ListedQuery,
     QueueItem,
     QueueSource,
     Scope,
@@ -23,16 +24,8 @@ from caseflow.cases.today import (
 from caseflow.lib.i18n import gettext_lazy as _
 
 
-def plan_items(scope: Scope) -> list[QueueItem]:
-    today = staff_day(scope)
-    no_plan = Q(safety_plan__isnull=True) | Q(safety_plan__version=0)
-    if scope.own_only:
-        # The advocate's own cases (they are the primary advocate); plan reviews come to them
-        # as follow-ups, so only the missing plan is listed here.
-        wanted = scope.cases.filter(primary_advocate=scope.user).filter(no_plan)
-    else:
-        wanted = scope.cases.filter(no_plan | Q(safety_plan__review_by__lt=today))
-    cases = (
+def _plans(wanted: QuerySet[Case]) -> QuerySet[Case]:
+    return (
         wanted.filter(risk_level=RiskLevel.HIGH)
         .select_related("safety_plan", "primary_advocate")
         .only(
@@ -48,6 +41,27 @@ def plan_items(scope: Scope) -> list[QueueItem]:
         )
         .order_by("opened_at", "pk")[:PER_SOURCE]
     )
+
+
+def _no_plan() -> Q:
+    return Q(safety_plan__isnull=True) | Q(safety_plan__version=0)
+
+
+def _own_plans(*, cases: QuerySet[Case], user: int) -> QuerySet[Case]:
+    # The advocate's own cases (they are the primary advocate); plan reviews come to them
+    # as follow-ups, so only the missing plan is listed here.
+    return _plans(cases.filter(primary_advocate=user).filter(_no_plan()))
+
+
+_OWN_PLANS = ListedQuery(Case, _own_plans, user="int")
+
+
+def plan_items(scope: Scope) -> list[QueueItem]:
+    today = staff_day(scope)
+    if scope.own_only:
+        cases = _OWN_PLANS.rows(scope, user=scope.user.pk)
+    else:
+        cases = list(_plans(scope.cases.filter(_no_plan() | Q(safety_plan__review_by__lt=today))))
     items = []
     for case in cases:
         plan = getattr(case, "safety_plan", None)

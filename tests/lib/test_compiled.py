@@ -85,3 +85,17 @@ def test_a_compiled_count_sends_the_statement_count_sends_and_counts_the_same(ca
     assert [q["sql"] for q in compiled] == [q["sql"] for q in built]
     assert counted.count(team=cast.team2.pk, since=since) == 1
     assert counted.count(team=cast.team1.pk, since=timezone.now()) == 0
+
+
+def test_a_date_takes_a_date_and_is_written_as_the_orm_writes_it(cast):
+    opened = CompiledQuery(
+        Case, lambda *, day: Case.objects.filter(opened_at__date__lte=day), day="date"
+    )
+    day = timezone.localdate()
+    built = Case.objects.filter(opened_at__date__lte=day).query.get_compiler("default").as_sql()
+    assert opened.sql(day=day) == built
+    assert {c.pk for c in opened.rows(day=day)} == set(
+        Case.objects.filter(opened_at__date__lte=day).values_list("pk", flat=True)
+    )
+    with pytest.raises(ValueError, match="dates"):
+        opened.rows(day=timezone.now())

@@ -4,12 +4,17 @@ codes and no internal ids on the page (the CSV export keeps them for machines)."
 from __future__ import annotations
 
 import functools
+import html
 from dataclasses import dataclass
 from typing import Any
 
 from django import template
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
-from django.utils.translation import ngettext
+from django.urls import reverse
+from django.utils import dateformat, formats, timezone
+from django.utils.safestring import SafeData, SafeString, mark_safe
+from django.utils.translation import gettext, ngettext
 
 from caseflow.accounts.models import Role
 from caseflow.audit import actions
@@ -514,3 +519,113 @@ def object_words(object_type: str) -> str:
         return ""
     label = _OBJECTS.get(object_type)
     return str(label) if label is not None else ""
+
+
+# --- The events table's rows, written in one pass ----------------------------------------------
+#
+# Written in the template language each of the 50 rows of a page cost two date filters, a URL
+# reversed per person, a loop over its details and some forty look-ups and conditions: about a
+# fifth of the audit page's CPU. ``audit_event_rows`` writes the same markup, byte for byte
+# (compared in tests/audit/test_event_rows.py), every value rendered as the template rendered it
+# (localized, then escaped unless marked safe) on its way in.
+
+_ROW = (
+    "\n    <tr>\n"
+    '      <td><time datetime="{iso}">{when}</time></td>\n'
+    "      <td>{who}</td>\n"
+    "      <td>{role}</td>\n"
+    "      <td>{what}</td>\n"
+    "      {case}\n"
+    "      <td>{about}</td>\n"
+    '      <td class="small text-break">{details}</td>\n'
+    '      <td class="small">{ip}</td>\n'
+    "    </tr>\n  "
+)
+
+
+def _out(value: Any) -> str:
+    """``value`` as ``{{ value }}`` writes it in an escaping template (no time zone to apply)."""
+    value = formats.localize(value)
+    if isinstance(value, SafeData):
+        return str(value)
+    return html.escape(str(value))
+
+
+def _details(phrases: list[Phrase]) -> str:
+    out = []
+    for phrase in phrases:
+        label = _out(phrase.label)
+        if phrase.label_is_code:
+            label = f"<code>{label}</code>"
+        parts = ""
+        if phrase.parts:
+            parts = ": " + "".join(
+                f"<code>{_out(text)}</code>" if machine else _out(text)
+                for text, machine in phrase.parts
+            )
+        out.append(f'<span class="me-2">{label}{parts}</span>')
+    return "".join(out)
+
+
+def _current_app(context: Any) -> str | None:
+    """The application namespace ``{% url %}`` reverses in, as it finds it."""
+    request = context.get("request")
+    try:
+        return request.current_app  # type: ignore[union-attr]
+    except AttributeError:
+        try:
+            return request.resolver_match.namespace  # type: ignore[union-attr]
+        except AttributeError:
+            return None
+
+
+@register.simple_tag(takes_context=True)
+def audit_event_rows(context: Any, events: Any, link_people: Any, hide_case: Any) -> SafeString:
+    """The ``<tr>`` of each event of the events table (``oversight/_events_table.html``), in
+    the active time zone and language."""
+    current_app = _current_app(context)
+    system = "<em>" + _out(gettext("system")) + "</em>"
+    people: dict[int, str] = {}
+    rows = []
+    for event in events:
+        at = timezone.localtime(event.at) if timezone.is_aware(event.at) else event.at
+        try:
+            actor = event.actor
+        except ObjectDoesNotExist:  # the template writes a missing person as none
+            actor = None
+        if actor:
+            name = _out(actor.get_full_name() or actor.username)
+            if link_people:
+                url = people.get(event.actor_id)
+                if url is None:
+                    url = people[event.actor_id] = _out(
+                        reverse("audit:user", args=[event.actor_id], current_app=current_app)
+                    )
+                name = f'<a href="{url}">{name}</a>'
+        else:
+            name = system
+        case = ""
+        if not hide_case:
+            # Set by ``label_cases``; an event without them is shown as the template showed it.
+            public_id = getattr(event, "case_public_id", None)
+            reference = getattr(event, "case_reference", "")
+            if public_id:
+                link = reverse("audit:case", args=[public_id], current_app=current_app)
+                case = f'<td><a href="{_out(link)}">{_out(reference)}</a></td>'
+            else:
+                case = f"<td>{_out(reference or '—')}</td>"
+        rows.append(
+            _ROW.format(
+                iso=_out(dateformat.format(at, "c")),
+                when=_out(formats.date_format(at, "DATETIME_FORMAT")),
+                who=name,
+                role=_out(role_label(event.actor_role)),
+                what=_out(action_label(event.action)),
+                case=case,
+                about=_out(object_words(event.object_type) or "—"),
+                details=_details(event_details(event)),
+                ip=_out(event.ip),
+            )
+        )
+    # Every value was escaped by ``_out`` on its way in; the markup is this module's own.
+    return mark_safe("".join(rows))  # noqa: S308
