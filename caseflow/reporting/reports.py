@@ -1568,6 +1568,8 @@ class _HudTally:
         return self
 
     def _person(self, c: CaseRow, a: dict[str, Any], start: dt.date | None, began: dt.date) -> None:
+        """Count one person: her answers ``a``, the day her episode of support began (``start``,
+        None when she has no answers) and the day her annual assessments count from."""
         self.people += 1
         self.prior_living[a["prior_living"]] += 1
         self.dv_history[hud_row(a["dv_history"], ("yes", "no"))] += 1
