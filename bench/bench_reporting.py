@@ -50,6 +50,13 @@ RUN_LAST = True
 #: Issue #32's target for the reports that count demographic answers: at most five times the
 #: plain aggregation of the same rows (the Insights report reads no answers and has none).
 TARGET = {"voca": 5.0, "fvpsa": 5.0, "hud": 5.0}
+#: Each report's floor: its decryptions per person alone (HUD's with the whole question set
+#: opens each person's HUD answers too, under the same case key).
+FLOORS = {
+    "voca": "its two decryptions per person alone (the floor)",
+    "fvpsa": "its two decryptions per person alone (the floor)",
+    "hud": "its three decryptions per person alone (the floor)",
+}
 #: The questions each of those reports counts.
 COUNTS = {
     "voca": reports.VOCA_QUESTIONS,
@@ -182,10 +189,12 @@ def _plain(agency_id: int, period: Period):
     return run
 
 
-def _decryptions_alone(agency_id: int, period: Period, questions: tuple[str, ...]):
-    """The floor of a report that counts the answers: each person's two decryptions (the case
-    key's unwrap and the answers' token) and nothing else, on rows already in memory (no
-    query, no counting, no suppression)."""
+def _decryptions_alone(
+    agency_id: int, period: Period, questions: tuple[str, ...], with_hud: bool = False
+):
+    """The floor of a report that counts the answers: each person's decryptions (the case
+    key's unwrap and the answers' token, and with ``with_hud`` her HUD answers' token) and
+    nothing else, on rows already in memory (no query, no counting, no suppression)."""
     if not questions:
         return None
     ids = served_cases(agency_id, period).values("pk")
@@ -194,11 +203,27 @@ def _decryptions_alone(agency_id: int, period: Period, questions: tuple[str, ...
         .order_by("case_id", "pk")
         .values_list("case_id", "case__key__wrapped", Cast("all_answers", TextField()))
     )
-    firsts = list({case_id: (w, t) for case_id, w, t in reversed(tokens)}.values())
+    firsts = {case_id: (w, t) for case_id, w, t in reversed(tokens)}
+    entries: dict[int, str] = {}
+    if with_hud:
+        rows = (
+            HudAnswers.objects.filter(case_id__in=ids, episode__opened_at__lt=period.until)
+            .order_by("case_id", "-episode__number")
+            .values_list("case_id", Cast("answers", TextField()))
+        )
+        entries = {case_id: t for case_id, t in reversed(list(rows))}
+    people = [(w, t, entries.get(case_id)) for case_id, (w, t) in firsts.items()]
     together = Demographics._meta.get_field("all_answers")
+    hud_together = HudAnswers._meta.get_field("answers")
 
     def run():
-        return [together.open(unwrap_data_key(wrapped), token) for wrapped, token in firsts]
+        out = []
+        for wrapped, token, entry in people:
+            key = unwrap_data_key(wrapped)
+            out.append(together.open(key, token))
+            if entry is not None:
+                out.append(hud_together.open(key, entry))
+        return out
 
     return run
 
@@ -231,8 +256,12 @@ def funder_reports(ctx: BenchContext) -> list[Row]:
                         max_ratio=TARGET.get(slug),
                     ),
                     *(
-                        [Peer("its two decryptions per person alone (the floor)", floor)]
-                        if (floor := _decryptions_alone(agency_id, period, COUNTS.get(slug, ())))
+                        [Peer(FLOORS[slug], floor)]
+                        if (
+                            floor := _decryptions_alone(
+                                agency_id, period, COUNTS.get(slug, ()), with_hud=slug == "hud"
+                            )
+                        )
                         else []
                     ),
                 ],

@@ -6,7 +6,8 @@ suppression hides every count from 1 to ``threshold - 1``. Complementary suppres
 as few further cells as it can so that no hidden cell can be worked out from what is published:
 a hidden cell is exposed when its value follows, by adding and subtracting, from the published
 cells and the known sums; in linear-algebra terms, when its unit vector lies in the row space of
-the sums restricted to the hidden cells. That test is done exactly, with rational arithmetic.
+the sums restricted to the hidden cells. That test is done exactly, by row reduction in whole
+numbers, block by block (cells tied by no chain of sums are independent).
 
 Zero counts are published (a zero identifies no one); bounds from counts being non-negative are
 outside this model.
@@ -14,9 +15,9 @@ outside this model.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 
 @dataclass
@@ -52,73 +53,119 @@ class Grid:
             self.totals.add(total)
 
 
-def _equations(n: int, sums: Sequence[tuple[int, Sequence[int]]]) -> list[dict[int, Fraction]]:
+def _equations(sums: Sequence[tuple[int, Sequence[int]]]) -> list[dict[int, int]]:
+    """Each sum as an equation: its cells' integer coefficients (none zero)."""
     rows = []
     for total, members in sums:
-        row: dict[int, Fraction] = {total: Fraction(1)}
+        row: dict[int, int] = {total: 1}
         for m in members:
-            row[m] = row.get(m, Fraction(0)) - 1
+            row[m] = row.get(m, 0) - 1
         rows.append({k: v for k, v in row.items() if v != 0})
     return rows
 
 
-def _reduced_basis(rows: list[dict[int, Fraction]]) -> list[tuple[int, dict[int, Fraction]]]:
-    """Row-reduce sparse rows: a list of (pivot column, row with a 1 at its pivot)."""
-    basis: list[tuple[int, dict[int, Fraction]]] = []
+def _eliminate(row: dict[int, int], pivot: int, by: dict[int, int]) -> dict[int, int]:
+    """``row`` with its ``pivot`` column cleared by a multiple of ``by`` (whose pivot it is),
+    in whole numbers: ``by[pivot] * row - row[pivot] * by``, divided by the gcd of what is
+    left. The same row, up to a non-zero factor, as the rational ``row - row[pivot] /
+    by[pivot] * by``."""
+    scale, factor = by[pivot], row[pivot]
+    out = {col: scale * v for col, v in row.items()}
+    for col, v in by.items():
+        new = out.get(col, 0) - factor * v
+        if new:
+            out[col] = new
+        else:
+            out.pop(col, None)
+    common = math.gcd(*out.values())
+    if common > 1:
+        out = {col: v // common for col, v in out.items()}
+    return out
+
+
+def _reduced_basis(rows: list[dict[int, int]]) -> list[tuple[int, dict[int, int]]]:
+    """Row-reduce sparse integer rows, exactly: a list of (pivot column, row), each pivot
+    column non-zero in its own row only (reduced row echelon form, each row scaled to whole
+    numbers rather than to a 1 at its pivot)."""
+    basis: list[tuple[int, dict[int, int]]] = []
     for original in rows:
-        row = dict(original)
+        row = original
         for pivot, prow in basis:
-            factor = row.get(pivot)
-            if factor:
-                for col, v in prow.items():
-                    new = row.get(col, Fraction(0)) - factor * v
-                    if new:
-                        row[col] = new
-                    else:
-                        row.pop(col, None)
+            if row.get(pivot):
+                row = _eliminate(row, pivot, prow)
         if not row:
             continue
         pivot = min(row)
-        scale = row[pivot]
-        row = {c: v / scale for c, v in row.items()}
         # Keep the basis fully reduced: clear the new pivot from the rows already in it.
         for i, (p, prow) in enumerate(basis):
-            factor = prow.get(pivot)
-            if factor:
-                updated = dict(prow)
-                for col, v in row.items():
-                    new = updated.get(col, Fraction(0)) - factor * v
-                    if new:
-                        updated[col] = new
-                    else:
-                        updated.pop(col, None)
-                basis[i] = (p, updated)
+            if prow.get(pivot):
+                basis[i] = (p, _eliminate(prow, pivot, row))
         basis.append((pivot, row))
     return basis
+
+
+def _exposed_by(equations: Iterable[dict[int, int]], hidden: set[int]) -> set[int]:
+    """The hidden cells whose value follows from ``equations`` once the published cells are
+    known. Published cells are known: what is left of each equation is in hidden cells only.
+    A cell's unit vector lies in the row space of a fully reduced basis exactly when one of
+    its rows is that cell alone (in such a basis, a combination of rows holds each row's pivot
+    with that row's weight, so it is one cell only when it is one row, of one cell)."""
+    rows = [{c: v for c, v in row.items() if c in hidden} for row in equations]
+    basis = _reduced_basis([r for r in rows if r])
+    return {pivot for pivot, row in basis if len(row) == 1}
 
 
 def exposed(n: int, sums: Sequence[tuple[int, Sequence[int]]], hidden: set[int]) -> set[int]:
     """The hidden cells whose value follows from the published cells and the sums."""
     if not hidden:
         return set()
-    # Published cells are known: what is left of each sum is an equation in hidden cells only.
-    rows = [{c: v for c, v in row.items() if c in hidden} for row in _equations(n, sums)]
-    basis = _reduced_basis([r for r in rows if r])
-    out = set()
-    for cell in hidden:
-        vector = {cell: Fraction(1)}
-        for pivot, prow in basis:
-            factor = vector.get(pivot)
-            if factor:
-                for col, v in prow.items():
-                    new = vector.get(col, Fraction(0)) - factor * v
-                    if new:
-                        vector[col] = new
-                    else:
-                        vector.pop(col, None)
-        if not vector:
-            out.add(cell)
-    return out
+    return _exposed_by(_equations(sums), hidden)
+
+
+class _Blocks:
+    """The grid's sums split into independent blocks: cells tied to one another by a chain of
+    sums are in one block, and no sum holds cells of two blocks. A hidden cell's value follows
+    from its own block's sums or from none (the equations of two blocks share no unknown), so
+    :meth:`exposed` row-reduces each block on its own, and a block again only when its hidden
+    cells change: the same answer as :func:`exposed` over the whole grid, block by block."""
+
+    def __init__(self, n: int, sums: Sequence[tuple[int, Sequence[int]]]) -> None:
+        parent = list(range(n))
+
+        def root(c: int) -> int:
+            while parent[c] != c:
+                parent[c] = parent[parent[c]]
+                c = parent[c]
+            return c
+
+        for total, members in sums:
+            top = root(total)
+            for m in members:
+                other = root(m)
+                if other != top:
+                    parent[other] = top
+        self.block = [root(c) for c in range(n)]
+        self.equations: dict[int, list[dict[int, int]]] = {}
+        for (total, _members), equation in zip(sums, _equations(sums), strict=True):
+            self.equations.setdefault(self.block[total], []).append(equation)
+        self._exposed: dict[tuple[int, frozenset[int]], frozenset[int]] = {}
+
+    def exposed(self, hidden: Iterable[int]) -> set[int]:
+        """As :func:`exposed` over the whole grid."""
+        by_block: dict[int, set[int]] = {}
+        for c in hidden:
+            block = self.block[c]
+            if block in self.equations:  # a cell in no sum is never worked out
+                by_block.setdefault(block, set()).add(c)
+        out: set[int] = set()
+        for block, cells in by_block.items():
+            key = (block, frozenset(cells))
+            found = self._exposed.get(key)
+            if found is None:
+                found = frozenset(_exposed_by(self.equations[block], cells))
+                self._exposed[key] = found
+            out |= found
+        return out
 
 
 def suppress(
@@ -149,6 +196,7 @@ def suppress(
         | never
         | held
     )
+    blocks = _Blocks(n, grid.sums)
     touching: dict[int, list[int]] = {}
     for s, (total, members) in enumerate(grid.sums):
         for c in (total, *members):
@@ -159,7 +207,7 @@ def suppress(
         return (c in grid.totals, value == 0, value, c)
 
     # What the fixed and unpublished cells give away whatever is hidden: hiding it is no use.
-    given = exposed(n, grid.sums, hidden | (set(range(n)) - frozen)) if frozen else set()
+    given = blocks.exposed(hidden | (set(range(n)) - frozen)) if frozen else set()
 
     def protected(c: int) -> bool:
         if c in given:
@@ -187,7 +235,7 @@ def suppress(
                 ring = neighbours(ring) - seen
                 seen |= ring
                 for c in sorted(free(ring), key=rank):
-                    if cell not in exposed(n, grid.sums, hidden | {c}):
+                    if cell not in blocks.exposed(hidden | {c}):
                         return c
             # Otherwise: hide the smallest cell any hidden cell's sums hold.
             candidates = free(
@@ -201,7 +249,7 @@ def suppress(
         return min(candidates, key=rank) if candidates else None
 
     while True:
-        open_cells = {c for c in exposed(n, grid.sums, hidden) if protected(c)}
+        open_cells = {c for c in blocks.exposed(hidden) if protected(c)}
         if not open_cells:
             return hidden
         # One complement at a time, for the first exposed cell: as few hidden as it can.

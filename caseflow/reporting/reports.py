@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -253,44 +254,9 @@ def read_answers(
     of questions and breakdowns count them. A row written before ``all_answers`` existed is
     read question by question, in one more query for all such rows. A case with no row is not
     yielded (never asked)."""
-    if not set(questions) <= set(QUESTIONS):
-        raise ValueError(f"not demographic questions: {sorted(set(questions) - set(QUESTIONS))}")
-    fields = [cast(EncryptedTextField, Demographics._meta.get_field(q)) for q in questions]
-    together = cast(EncryptedTextField, Demographics._meta.get_field("all_answers"))
-    rows = (
-        Demographics.objects.filter(case_id__in=case_ids, party__role=PartyRole.SURVIVOR)
-        # A case's rows together, its first first: no set of the cases seen is kept.
-        .order_by("case_id", "pk")
-        # The token as the text it is stored as: opened here, with the key of its own row, so
-        # no ``Sealed`` wrapper is built for each row only to be taken apart again.
-        .values_list("pk", "case_id", "case__key__wrapped", Cast("all_answers", TextField()))
-    )
-    unsealed: dict[int, tuple[int, Fernet]] = {}
-    previous = None
-    for pk, case_id, wrapped, token in rows.iterator(chunk_size=2000):
-        if case_id == previous:
-            continue
-        previous = case_id
-        if wrapped is None:
-            raise KeyDestroyed("a case counted in a report has no data key")
-        key = unwrap_data_key(wrapped)
-        if token is None:
-            unsealed[pk] = (case_id, key)
-            continue
-        given = together.open(key, token)
-        yield case_id, {q: given.get(q) or NOT_ASKED for q in questions}
-    if not unsealed:
-        return
-    one_by_one = Demographics.objects.filter(pk__in=list(unsealed)).values_list("pk", *questions)
-    for pk, *tokens in one_by_one.iterator(chunk_size=2000):
-        case_id, key = unsealed[pk]
-        yield (
-            case_id,
-            {
-                field.name: (field.open(key, token.token) if token is not None else "") or NOT_ASKED
-                for field, token in zip(fields, tokens, strict=True)
-            },
-        )
+    for case_id, given, _hud in read_people(case_ids, questions, None):
+        if given is not None:
+            yield case_id, given
 
 
 def read_hud_answers(
@@ -301,24 +267,104 @@ def read_hud_answers(
     start), streamed as values rows, each case key unwrapped once and each person's answers
     opened by one decryption (every question is in one token). A case with no answers is not
     yielded (nothing collected)."""
-    together = cast(EncryptedTextField, HudAnswers._meta.get_field("answers"))
-    rows = (
-        HudAnswers.objects.filter(case_id__in=case_ids, episode__opened_at__lt=period.until)
-        # A case's rows together, its latest episode first: no set of the cases seen is kept.
-        .order_by("case_id", "-episode__number")
-        .values_list(
-            "case_id", "case__key__wrapped", Cast("answers", TextField()), "episode__opened_at"
-        )
-    )
+    for case_id, _given, hud_given in read_people(case_ids, None, period):
+        if hud_given is not None:
+            yield case_id, *hud_given
+
+
+def _firsts(rows: Iterable[tuple[Any, ...]], at: int) -> Iterator[tuple[Any, ...]]:
+    """The first of each case's rows (its id at ``at``; a case's rows come together)."""
     previous = None
-    for case_id, wrapped, token, opened_at in rows.iterator(chunk_size=2000):
-        if case_id == previous:
-            continue
-        previous = case_id
+    for row in rows:
+        if row[at] != previous:
+            previous = row[at]
+            yield row
+
+
+def read_people(
+    case_ids: QuerySet[Any] | Iterable[int],
+    questions: Sequence[str] | None,
+    period: Period | None,
+) -> Iterator[tuple[int, dict[str, str] | None, tuple[dict[str, Any], dt.date] | None]]:
+    """:func:`read_answers` (the survivors' answers to ``questions``) and
+    :func:`read_hud_answers` (the HUD answers for ``period``) in one pass, each case key
+    unwrapped once for both: ``(case id, answers or None, (HUD answers, start) or None)`` in
+    the order of the case ids, a case with neither not yielded. Either is left out when its
+    argument is None. The two statements are read side by side, a case's rows together in
+    each: nothing is kept of a case once the next one is read, but the rows written before
+    ``all_answers`` existed, whose answers are yielded last (with no HUD answers)."""
+    if questions is not None and not set(questions) <= set(QUESTIONS):
+        raise ValueError(f"not demographic questions: {sorted(set(questions) - set(QUESTIONS))}")
+    demographics: Iterator[tuple[Any, ...]] = iter(())
+    if questions is not None:
+        demographics = _firsts(
+            Demographics.objects.filter(case_id__in=case_ids, party__role=PartyRole.SURVIVOR)
+            # A case's rows together, its first first: no set of the cases seen is kept.
+            .order_by("case_id", "pk")
+            # The token as the text it is stored as: opened here, with the key of its own row,
+            # so no ``Sealed`` wrapper is built for each row only to be taken apart again.
+            .values_list("case_id", "case__key__wrapped", Cast("all_answers", TextField()), "pk")
+            .iterator(chunk_size=2000),
+            0,
+        )
+    entries: Iterator[tuple[Any, ...]] = iter(())
+    if period is not None:
+        entries = _firsts(
+            HudAnswers.objects.filter(case_id__in=case_ids, episode__opened_at__lt=period.until)
+            # A case's rows together, its latest episode first.
+            .order_by("case_id", "-episode__number")
+            .values_list(
+                "case_id", "case__key__wrapped", Cast("answers", TextField()), "episode__opened_at"
+            )
+            # Each token holds every HUD question (a kilobyte or two): fewer rows a fetch.
+            .iterator(chunk_size=250),
+            0,
+        )
+    together = cast(EncryptedTextField, Demographics._meta.get_field("all_answers"))
+    hud_together = cast(EncryptedTextField, HudAnswers._meta.get_field("answers"))
+    asked = tuple(questions or ())
+    unsealed: dict[int, tuple[int, Fernet]] = {}
+    blank = hud.blank()  # read only: each person's answers are a new dict over it
+    d, h = next(demographics, None), next(entries, None)
+    while d is not None or h is not None:
+        case_id = min(row[0] for row in (d, h) if row is not None)
+        first = d if d is not None and d[0] == case_id else h
+        assert first is not None
+        wrapped = first[1]  # the case's key, on either row
         if wrapped is None:
             raise KeyDestroyed("a case counted in a report has no data key")
-        given = together.open(unwrap_data_key(wrapped), token) if token is not None else {}
-        yield case_id, {**hud.blank(), **(given or {})}, timezone.localtime(opened_at).date()
+        key = unwrap_data_key(wrapped)
+        given: dict[str, str] | None = None
+        if d is not None and d[0] == case_id:
+            _case_id, _wrapped, token, pk = d
+            if token is None:
+                unsealed[pk] = (case_id, key)
+            else:
+                opened = together.open(key, token)
+                given = {q: opened.get(q) or NOT_ASKED for q in asked}
+            d = next(demographics, None)
+        entry: tuple[dict[str, Any], dt.date] | None = None
+        if h is not None and h[0] == case_id:
+            _case_id, _wrapped, token, opened_at = h
+            collected = hud_together.open(key, token) if token is not None else {}
+            entry = ({**blank, **(collected or {})}, timezone.localtime(opened_at).date())
+            h = next(entries, None)
+        if given is not None or entry is not None:
+            yield case_id, given, entry
+    if not unsealed:
+        return
+    fields = [cast(EncryptedTextField, Demographics._meta.get_field(q)) for q in asked]
+    one_by_one = Demographics.objects.filter(pk__in=list(unsealed)).values_list("pk", *asked)
+    for pk, *tokens in one_by_one.iterator(chunk_size=2000):
+        case_id, key = unsealed[pk]
+        yield (
+            case_id,
+            {
+                field.name: (field.open(key, token.token) if token is not None else "") or NOT_ASKED
+                for field, token in zip(fields, tokens, strict=True)
+            },
+            None,
+        )
 
 
 class Served:
@@ -356,28 +402,39 @@ class Served:
         if question not in self.questions:
             raise ValueError(f"{question!r} is not one of the questions this report reads")
         if self._counts is None:
-            counts: dict[str, Counter[str]] = {q: Counter() for q in self.questions}
-            answered = 0
             memo = _answers_read.get()
-            if memo is not None and memo.holds(self.pks, self.questions):
-                given_by_case: Iterable[tuple[int, dict[str, str]]] = (
+            if self.remembered():
+                assert memo is not None
+                self.count(
                     (case_id, memo.answers[case_id])
                     for case_id in self.pks
                     if case_id in memo.answers
                 )
             else:
-                given_by_case = read_answers(self.ids, self.questions)
-            for case_id, given in given_by_case:
-                if case_id not in self.pks:
-                    continue  # read in another statement: only the cases of self.rows count
-                answered += 1
-                for q in self.questions:
-                    counts[q][given[q]] += 1
-            if answered < len(self.pks):
-                for counter in counts.values():
-                    counter[NOT_ASKED] += len(self.pks) - answered
-            self._counts = counts
+                self.count(read_answers(self.ids, self.questions))
+        assert self._counts is not None
         return self._counts[question]
+
+    def remembered(self) -> bool:
+        """The answers of these people were opened already, for every report of a release
+        (:func:`answers_read_once`)."""
+        memo = _answers_read.get()
+        return memo is not None and memo.holds(self.pks, self.questions)
+
+    def count(self, given_by_case: Iterable[tuple[int, dict[str, str]]]) -> None:
+        """Count each case's answers (:func:`read_answers`) as they are read."""
+        counts: dict[str, Counter[str]] = {q: Counter() for q in self.questions}
+        answered = 0
+        for case_id, given in given_by_case:
+            if case_id not in self.pks:
+                continue  # read in another statement: only the cases of self.rows count
+            answered += 1
+            for q in self.questions:
+                counts[q][given[q]] += 1
+        if answered < len(self.pks):
+            for counter in counts.values():
+                counter[NOT_ASKED] += len(self.pks) - answered
+        self._counts = counts
 
 
 @dataclass
@@ -1149,6 +1206,14 @@ def hud_apr(agency_id: int, period: Period) -> FunderReport:
 
 def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     first = len(b.sections)
+    # The agency asks HUD's entry and exit questions: each person's HUD answers are read with
+    # her demographic answers, in one pass that unwraps each case key once for both (when a
+    # release has not opened the demographic answers already).
+    tally = _HudTally(period, cases) if hud_collected(agency_id) else None
+    if tally is not None and not cases.remembered():
+        cases.count(tally.demographics(read_people(cases.ids, cases.questions, period)))
+    elif tally is not None:
+        tally.take(read_hud_answers(cases.ids, period))
     leavers = sum(1 for c in cases if c.left)
     b.breakdown(
         "q5a",
@@ -1165,9 +1230,9 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     _demographic(
         b, cases, "race_ethnicity", "Q12: Race and Ethnicity", HUD_RACE, HUD_RACE_LABELS, "Q12"
     )
-    opened = _length_of_participation(b, period, cases)
-    if hud_collected(agency_id):  # the agency asks HUD's entry and exit questions
-        _hud_questions(b, period, cases, opened)
+    _length_of_participation(b, period, cases, tally.opened if tally is not None else None)
+    if tally is not None:
+        _hud_questions(b, tally.finish())
         # Q6b and Q6c follow Q5a, as HUD numbers them.
         b.sections[first + 2 : first + 2] = _data_quality(b, hud_project(agency_id))
 
@@ -1322,20 +1387,22 @@ def hud_length_band(days: int) -> str:
     raise AssertionError("the last band holds every length")
 
 
-def _length_of_participation(b: Builder, period: Period, cases: Served) -> dict[int, dt.date]:
+def _length_of_participation(
+    b: Builder, period: Period, cases: Served, each: Callable[[int, dt.date], None] | None = None
+) -> None:
     """Q22a1: days from the case's opening to its closing (a leaver) or to the period's last day
     (a stayer), by HUD's bands, leavers and stayers; its totals are Q5a's (the same people).
-    Returns the day each case opened."""
+    ``each`` is given each case and the day it opened."""
     rows = Case.objects.filter(pk__in=cases.ids).values_list("pk", "opened_at", "closed_at")
     left = {c.pk for c in cases if c.left}
     counts: Counter[tuple[str, str]] = Counter()
     lengths: dict[str, list[int]] = {"leavers": [], "stayers": []}
-    opened: dict[int, dt.date] = {}
     for pk, opened_at, closed_at in rows.iterator(chunk_size=2000):
         if pk not in cases.pks:
             continue
         began = timezone.localdate(opened_at)  # the agency's day (:func:`agency_days`)
-        opened[pk] = began
+        if each is not None:
+            each(pk, began)
         leaver = pk in left  # closed before the period's end: ``closed_at`` is set
         end = timezone.localdate(closed_at) if leaver and closed_at is not None else period.end
         days = max((end - began).days, 0)
@@ -1355,7 +1422,6 @@ def _length_of_participation(b: Builder, period: Period, cases: Served) -> dict[
     for column in ("leavers", "stayers"):
         grid.sum(grid.keys[f"q5a:{column}"], [grid.keys[f"q22:*:{column}"]], link=True)
     _average_and_median(b, lengths)
-    return opened
 
 
 def _half_up(value: Fraction) -> int:
@@ -1450,6 +1516,7 @@ HUD_DV_WHEN = [
     HUD_DK,
     HUD_DNC,
 ]
+HUD_DV_WHEN_CODES = frozenset(v for v, _l in HUD_DV_WHEN)
 #: Q16's bands of monthly income: (code, HUD's name, the most dollars it holds).
 HUD_INCOME_BANDS: list[tuple[str, str, int | None]] = [
     ("150", "$1 - $150", 150),
@@ -1607,38 +1674,197 @@ HUD_NOT_ASSESSED = [
 ]
 
 
-def _hud_questions(b: Builder, period: Period, cases: Served, opened: dict[int, dt.date]) -> None:
+class _HudTally:
+    """What the APR questions count of each person's HUD answers, counted as the answers are
+    read (:func:`read_people`): nothing is kept of a person but the cases without answers (a
+    reference each), whose annual assessment waits for the day their case opened
+    (:meth:`opened`)."""
+
+    def __init__(self, period: Period, cases: Served) -> None:
+        self.period = period
+        self.end = period.end.isoformat()
+        # The cases in the order the answers are read, to find those with none as they go.
+        self._cases = iter(sorted(cases.rows))
+        self._blank = hud.blank()
+        self._without: dict[int, CaseRow] = {}
+        self.people = self.leavers = self.stayers = 0
+        #: Counts at start (everyone), at the annual assessment (stayers) and at exit (leavers).
+        at = ("start", "annual", "exit")
+        self.prior_living: Counter[Any] = Counter()
+        self.dv_history: Counter[str] = Counter()
+        self.dv_when: Counter[tuple[str, str]] = Counter()
+        self.destination: Counter[Any] = Counter()
+        self.subsidy: Counter[str] = Counter()
+        self.not_assessed: Counter[str] = Counter()
+        self.income: dict[str, Counter[str]] = {k: Counter() for k in at}
+        self.sources: dict[str, Counter[str]] = {k: Counter() for k in at}
+        self.category: dict[str, Counter[str]] = {k: Counter() for k in at}
+        self.benefits: dict[str, Counter[str]] = {k: Counter() for k in at}
+        self.benefit_count: dict[str, Counter[str]] = {k: Counter() for k in at}
+        self.insured: dict[str, Counter[str]] = {k: Counter() for k in at}
+        self.covered: dict[str, Counter[str]] = {k: Counter() for k in at}
+        #: Conditions at start, at exit, and the stayers' as last recorded.
+        recorded = ("start", "exit", "stayers")
+        self.conditions: dict[str, Counter[str]] = {k: Counter() for k in recorded}
+        self.condition_count: dict[str, Counter[str]] = {k: Counter() for k in recorded}
+        self.prior_days: Counter[str] = Counter()
+        self.chronic: Counter[str] = Counter()
+        self.veteran: Counter[str] = Counter()
+
+    def take(self, given: Iterable[tuple[int, dict[str, Any], dt.date]]) -> None:
+        """Count each case's answers and the day its episode began (:func:`read_hud_answers`),
+        in the order of the case ids."""
+        for case_id, collected, start in given:
+            self.add(case_id, collected, start)
+        self._without.update((c.pk, c) for c in self._cases)
+
+    def demographics(
+        self,
+        rows: Iterable[tuple[int, dict[str, str] | None, tuple[dict[str, Any], dt.date] | None]],
+    ) -> Iterator[tuple[int, dict[str, str]]]:
+        """The demographic answers of :func:`read_people`'s rows (for :meth:`Served.count`), the
+        HUD answers counted here on the way."""
+        for case_id, given, entry in rows:
+            if entry is not None:
+                self.add(case_id, *entry)
+            if given is not None:
+                yield case_id, given
+        self._without.update((c.pk, c) for c in self._cases)
+
+    def add(self, case_id: int, collected: dict[str, Any], start: dt.date) -> None:
+        """Count a case's answers; the cases before it in order have none."""
+        for c in self._cases:
+            if c.pk == case_id:
+                self._person(c, collected, start, start)
+                return
+            if c.pk > case_id:  # not a case counted: the next read is its turn again
+                self._cases = itertools.chain([c], self._cases)
+                return
+            self._without[c.pk] = c
+
+    def opened(self, case_id: int, day: dt.date) -> None:
+        """Count a person with no answers once the day her case opened is known (her annual
+        assessment is counted from it; the rest of her answers as not collected)."""
+        c = self._without.pop(case_id, None)
+        if c is not None:
+            self._person(c, self._blank, None, day)
+
+    def finish(self) -> _HudTally:
+        """Count the people with no answers whose opening day was not given."""
+        for c in self._without.values():
+            self._person(c, self._blank, None, self.period.start)
+        self._without = {}
+        return self
+
+    def _person(self, c: CaseRow, a: dict[str, Any], start: dt.date | None, began: dt.date) -> None:
+        """Count one person: her answers ``a``, the day her episode of support began (``start``,
+        None when she has no answers) and the day her annual assessments count from."""
+        self.people += 1
+        self.prior_living[a["prior_living"]] += 1
+        self.dv_history[hud_row(a["dv_history"], ("yes", "no"))] += 1
+        if a["dv_history"] == "yes":
+            when = hud_row(a["dv_when"], HUD_DV_WHEN_CODES)
+            self.dv_when[(when, hud_row(a["dv_fleeing"], ("yes", "no")))] += 1
+        self._assessment("start", a, "")
+        _each(self.conditions["start"], hud_conditions(a))
+        self.condition_count["start"][hud_condition_count(a)] += 1
+        since = hud.date_of(a.get("homeless_since"))
+        if since is None or start is None:
+            self.prior_days["dnc"] += 1
+        else:
+            self.prior_days[hud_prior_days_band(max((start - since).days, 0))] += 1
+        chronic = hud.chronically_homeless(a, start if start is not None else self.period.start)
+        self.chronic[chronic] += 1
+        answer = a["veteran"]
+        if answer == "yes":
+            self.veteran["chronic_veteran" if chronic == "yes" else "veteran"] += 1
+        else:
+            self.veteran["no" if answer == "no" else hud_row(answer)] += 1
+        if c.left:
+            self.leavers += 1
+            self.destination[a["destination"]] += 1
+            if a["destination"] == "rental_subsidy":
+                self.subsidy[hud_row(a["destination_subsidy"], HUD_SUBSIDY_CODES)] += 1
+            self._assessment("exit", a, "exit_")
+            _each(self.conditions["exit"], hud_conditions(a, "exit_"))
+            self.condition_count["exit"][hud_condition_count(a, "exit_")] += 1
+            return
+        self.stayers += 1
+        # Her annual assessment, from the day her episode of support began (the day her case
+        # opened when she has no answers at all).
+        kind, assessed = hud.annual_assessment(a, began, self.period.end)
+        if assessed is None:
+            self.not_assessed[kind] += 1
+            self.covered["annual"][kind] += 1
+        else:
+            self._assessment("annual", assessed, "annual_")
+        # Her conditions as last recorded by the period's end: at her latest annual assessment
+        # then, or else at entry (caseflow records no updates between them).
+        made = [x for x in hud.assessments(a) if x["annual_on"] <= self.end]
+        latest = (
+            {
+                "conditions_any": made[-1]["annual_conditions_any"],
+                "conditions": made[-1]["annual_conditions"],
+            }
+            if made
+            else a
+        )
+        _each(self.conditions["stayers"], hud_conditions(latest))
+        self.condition_count["stayers"][hud_condition_count(latest)] += 1
+
+    def _assessment(self, column: str, a: dict[str, Any], prefix: str) -> None:
+        """Income, benefits and insurance at start, at the annual assessment or at exit."""
+        self.income[column][
+            hud_income_band(a[f"{prefix}income_any"], a[f"{prefix}income_amount"])
+        ] += 1
+        if a[f"{prefix}income_any"] == "yes":
+            _each(self.sources[column], set(a[f"{prefix}income_sources"] or []))
+        self.category[column][hud_income_category(a, prefix)] += 1
+        if a[f"{prefix}benefits_any"] == "yes":
+            _each(self.benefits[column], set(a[f"{prefix}benefits_sources"] or []))
+        self.benefit_count[column][hud_benefit_count(a, prefix)] += 1
+        answer = a[f"{prefix}insurance_any"]
+        if answer == "yes":
+            given = set(a[f"{prefix}insurance_sources"] or [])
+            _each(self.insured[column], given)
+            n = len(given)
+            self.covered[column]["one" if n == 1 else "more" if n > 1 else "unlisted"] += 1
+        else:
+            self.covered[column]["none" if answer == "no" else hud_row(answer)] += 1
+
+
+def _each(counter: Counter[str], items: Iterable[str]) -> None:
+    """Count each of ``items`` once more (``Counter.update``, without its check, per call, of
+    whether it was given a mapping)."""
+    for item in items:
+        counter[item] += 1
+
+
+def hud_benefit_count(answers: dict[str, Any], prefix: str) -> str:
+    """Q20b's row of a person: "none", "some", or "dk" or "dnc" ("yes" with none named is
+    missing, as in Q18)."""
+    answer = answers[f"{prefix}benefits_any"]
+    if answer == "no":
+        return "none"
+    if answer != "yes":
+        return hud_row(answer)
+    return "some" if answers[f"{prefix}benefits_sources"] else HUD_DNC[0]
+
+
+def _hud_questions(b: Builder, t: _HudTally) -> None:
     """The APR questions counted from HUD's entry and exit answers, for everyone counted (entry
     answers), the stayers (their annual assessment) and the leavers (exit answers), each
-    person's answers read in one decryption."""
-    given = {pk: (answers, start) for pk, answers, start in read_hud_answers(cases.ids, period)}
-    people = [(c, given[c.pk][0] if c.pk in given else hud.blank()) for c in cases]
-    leavers = [(c, a) for c, a in people if c.left]
-    # Each stayer's annual assessment, from the day her episode of support began (the day her
-    # case opened when she has no answers at all).
-    annual = [
-        hud.annual_assessment(
-            a, given[c.pk][1] if c.pk in given else opened.get(c.pk, period.start), period.end
-        )
-        for c, a in people
-        if not c.left
-    ]
-    assessed = [a for kind, a in annual if a is not None]
-    not_assessed = Counter(kind for kind, a in annual if a is None)
+    person's answers read in one decryption and counted as they are read (:class:`_HudTally`)."""
     stayers = ("q5a:stayers", "Total")
-    chronic = {
-        c.pk: hud.chronically_homeless(a, given[c.pk][1] if c.pk in given else period.start)
-        for c, a in people
-    }
     served = (SERVED[0], "Total")
     left = ("q5a:leavers", "Total")
-    yes_no = ("yes", "no")
-    when = {v for v, _l in HUD_DV_WHEN}
 
-    def living(key: str, title: str, code: str, values: list[str], total: tuple[str, str]):
+    def living(key: str, title: str, code: str, values: Counter[Any], total: tuple[str, str]):
         known = {v for _g, _w, items in hud.LIVING_GROUPS for v, _l in items}
         known |= {v for v, _l in hud.EXIT_OTHER} if key == "q23c" else set()
-        counts = Counter(hud_row(v, known) for v in values)
+        counts: Counter[str] = Counter()
+        for v, n in values.items():
+            counts[hud_row(v, known)] += n
         rows: list[Row] = []
         subtotals = []
         for group, _words, items in hud.LIVING_GROUPS:
@@ -1654,41 +1880,34 @@ def _hud_questions(b: Builder, period: Period, cases: Served, opened: dict[int, 
         rest = [(v, HUD_LIVING_LABELS[v]) for v in others] + [HUD_DK, HUD_DNC]
         cells = [b.grid.cell(f"{key}:{v}", counts.get(v, 0)) for v, _l in rest]
         rows += [Row(label, [c]) for (_v, label), c in zip(rest, cells, strict=True)]
-        t = b.grid.cell(total[0], len(values))
-        b.grid.sum(t, [*subtotals, *cells])
-        rows.append(Row(total[1], [t]))
+        t_ = b.grid.cell(total[0], values.total())
+        b.grid.sum(t_, [*subtotals, *cells])
+        rows.append(Row(total[1], [t_]))
         b.sections.append(Section(title, ["Total"], rows, code=code))
         step()
 
-    living("q15", "Q15: Living Situation", "Q15", [a["prior_living"] for _c, a in people], served)
+    living("q15", "Q15: Living Situation", "Q15", t.prior_living, served)
     b.breakdown(
         "q14a",
         "Q14a: Domestic Violence History",
         HUD_YES_NO,
-        Counter(hud_row(a["dv_history"], yes_no) for _c, a in people),
+        t.dv_history,
         total=served,
         column="Total",
         code="Q14a",
     )
-    survivors = [a for _c, a in people if a["dv_history"] == "yes"]
     b.crosstab(
         "q14b",
         "Q14b: Persons Fleeing Domestic Violence",
         HUD_DV_WHEN,
         HUD_YES_NO,
-        Counter((hud_row(a["dv_when"], when), hud_row(a["dv_fleeing"], yes_no)) for a in survivors),
+        t.dv_when,
         total_key="q14a:yes",
         code="Q14b",
         note=_("Rows: when the most recent experience occurred; columns: currently fleeing."),
     )
-    living(
-        "q23c",
-        "Q23c: Exit Destination",
-        "Q23c",
-        [a["destination"] for _c, a in leavers],
-        left,
-    )
-    _exit_destinations(b, leavers)
+    living("q23c", "Q23c: Exit Destination", "Q23c", t.destination, left)
+    _exit_destinations(b, t.subsidy)
     bands = [
         ("none", "No income"),
         *((code, label) for code, label, _most in HUD_INCOME_BANDS),
@@ -1703,37 +1922,16 @@ def _hud_questions(b: Builder, period: Period, cases: Served, opened: dict[int, 
         "Q16",
         bands,
         [
-            (
-                "start",
-                "Income at Start",
-                Counter(hud_income_band(a["income_any"], a["income_amount"]) for _c, a in people),
-                served,
-            ),
+            ("start", "Income at Start", t.income["start"], served),
             (
                 "annual",
                 "Income at Latest Annual Assessment for Stayers",
-                not_assessed
-                + Counter(
-                    hud_income_band(a["annual_income_any"], a["annual_income_amount"])
-                    for a in assessed
-                ),
+                t.not_assessed + t.income["annual"],
                 stayers,
             ),
-            (
-                "exit",
-                "Income at Exit for Leavers",
-                Counter(
-                    hud_income_band(a["exit_income_any"], a["exit_income_amount"])
-                    for _c, a in leavers
-                ),
-                left,
-            ),
+            ("exit", "Income at Exit for Leavers", t.income["exit"], left),
         ],
     )
-
-    def sources(answers: Iterable[dict[str, Any]], any_key: str, key: str) -> Counter[str]:
-        return Counter(s for a in answers if a[any_key] == "yes" for s in set(a[key] or []))
-
     _hud_columns(
         b,
         "q17",
@@ -1741,28 +1939,18 @@ def _hud_questions(b: Builder, period: Period, cases: Served, opened: dict[int, 
         "Q17",
         list(HUD_INCOME_SOURCES.items()),
         [
-            (
-                "start",
-                "Income at Start",
-                sources((a for _c, a in people), "income_any", "income_sources"),
-                None,
-            ),
+            ("start", "Income at Start", t.sources["start"], None),
             (
                 "annual",
                 "Income at Latest Annual Assessment for Stayers",
-                sources(assessed, "annual_income_any", "annual_income_sources"),
+                t.sources["annual"],
                 None,
             ),
-            (
-                "exit",
-                "Income at Exit for Leavers",
-                sources((a for _c, a in leavers), "exit_income_any", "exit_income_sources"),
-                None,
-            ),
+            ("exit", "Income at Exit for Leavers", t.sources["exit"], None),
         ],
         note=_("One person may have several sources, so there is no total."),
     )
-    _income_categories(b, people, assessed, not_assessed, leavers)
+    _income_categories(b, t)
     _hud_columns(
         b,
         "q20a",
@@ -1770,36 +1958,17 @@ def _hud_questions(b: Builder, period: Period, cases: Served, opened: dict[int, 
         "Q20a",
         list(HUD_BENEFITS.items()),
         [
-            (
-                "start",
-                "Benefit at Start",
-                sources((a for _c, a in people), "benefits_any", "benefits_sources"),
-                None,
-            ),
+            ("start", "Benefit at Start", t.benefits["start"], None),
             (
                 "annual",
                 "Benefit at Latest Annual Assessment for Stayers",
-                sources(assessed, "annual_benefits_any", "annual_benefits_sources"),
+                t.benefits["annual"],
                 None,
             ),
-            (
-                "exit",
-                "Benefit at Exit for Leavers",
-                sources((a for _c, a in leavers), "exit_benefits_any", "exit_benefits_sources"),
-                None,
-            ),
+            ("exit", "Benefit at Exit for Leavers", t.benefits["exit"], None),
         ],
         note=_("One person may have several benefits, so there is no total."),
     )
-
-    def benefit_count(answers: dict[str, Any], prefix: str) -> str:
-        answer = answers[f"{prefix}benefits_any"]
-        if answer == "no":
-            return "none"
-        if answer != "yes":
-            return hud_row(answer)
-        return "some" if answers[f"{prefix}benefits_sources"] else HUD_DNC[0]
-
     _hud_columns(
         b,
         "q20b",
@@ -1807,48 +1976,17 @@ def _hud_questions(b: Builder, period: Period, cases: Served, opened: dict[int, 
         "Q20b",
         HUD_BENEFIT_COUNTS,
         [
-            (
-                "start",
-                "Benefit at Start",
-                Counter(benefit_count(a, "") for _c, a in people),
-                served,
-            ),
+            ("start", "Benefit at Start", t.benefit_count["start"], served),
             (
                 "annual",
                 "Benefit at Latest Annual Assessment for Stayers",
                 # Those not assessed are "not stayed long enough" or not collected: one row.
-                Counter({HUD_DNC[0]: sum(not_assessed.values())})
-                + Counter(benefit_count(a, "annual_") for a in assessed),
+                Counter({HUD_DNC[0]: t.not_assessed.total()}) + t.benefit_count["annual"],
                 stayers,
             ),
-            (
-                "exit",
-                "Benefit at Exit for Leavers",
-                Counter(benefit_count(a, "exit_") for _c, a in leavers),
-                left,
-            ),
+            ("exit", "Benefit at Exit for Leavers", t.benefit_count["exit"], left),
         ],
     )
-
-    def insurance(answers: Iterable[dict[str, Any]], prefix: str) -> tuple[Counter, Counter]:
-        """The people with each source, and everyone by how many sources cover them."""
-        insured: Counter[str] = Counter()
-        covered: Counter[str] = Counter()
-        for a in answers:
-            answer = a[f"{prefix}insurance_any"]
-            if answer == "yes":
-                given = set(a[f"{prefix}insurance_sources"] or [])
-                insured.update(given)
-                n = len(given)
-                covered["one" if n == 1 else "more" if n > 1 else "unlisted"] += 1
-            else:
-                covered["none" if answer == "no" else hud_row(answer)] += 1
-        return insured, covered
-
-    at_start = insurance((a for _c, a in people), "")
-    at_annual = insurance(assessed, "annual_")
-    at_annual[1].update(not_assessed)
-    at_exit = insurance((a for _c, a in leavers), "exit_")
     _hud_columns(
         b,
         "q21",
@@ -1856,9 +1994,9 @@ def _hud_questions(b: Builder, period: Period, cases: Served, opened: dict[int, 
         "Q21",
         list(HUD_INSURANCE.items()),
         [
-            ("start", "At Start", at_start[0], None),
-            ("annual", "At Annual Assessment for Stayers", at_annual[0], None),
-            ("exit", "At Exit for Leavers", at_exit[0], None),
+            ("start", "At Start", t.insured["start"], None),
+            ("annual", "At Annual Assessment for Stayers", t.insured["annual"], None),
+            ("exit", "At Exit for Leavers", t.insured["exit"], None),
         ],
     )
     # The people by how many sources cover them: a partition of everyone counted (at start) and
@@ -1874,11 +2012,12 @@ def _hud_questions(b: Builder, period: Period, cases: Served, opened: dict[int, 
         ("missing", "Number of Stayers Without Required Annual Assessment"),
     ]
     columns = []
-    for column, covered, total, count in (
-        ("start", at_start[1], SERVED[0], len(people)),
-        ("annual", at_annual[1], stayers[0], len(annual)),
-        ("exit", at_exit[1], left[0], len(leavers)),
+    for column, total, count in (
+        ("start", SERVED[0], t.people),
+        ("annual", stayers[0], t.stayers),
+        ("exit", left[0], t.leavers),
     ):
+        covered = t.covered[column]
         cells = [b.grid.cell(f"q21:{v}:{column}", covered.get(v, 0)) for v, _l in partition]
         unlisted = b.grid.cell(f"q21:unlisted:{column}", covered.get("unlisted", 0))
         b.atoms.add(unlisted)
@@ -1893,21 +2032,14 @@ def _hud_questions(b: Builder, period: Period, cases: Served, opened: dict[int, 
         "Q13a1: Physical and Mental Health Conditions at Start",
         "Q13a1",
         HUD_CONDITIONS,
-        [
-            (
-                "total",
-                "Total Persons",
-                Counter(c for _p, a in people for c in hud_conditions(a)),
-                None,
-            )
-        ],
+        [("total", "Total Persons", t.conditions["start"], None)],
         note=_("One person may have several conditions, so there is no total."),
     )
     b.breakdown(
         "q13a2",
         "Q13a2: Number of Conditions at Start",
         HUD_CONDITION_COUNTS,
-        Counter(hud_condition_count(a) for _c, a in people),
+        t.condition_count["start"],
         total=served,
         column="Total",
         code="Q13a2",
@@ -1918,54 +2050,27 @@ def _hud_questions(b: Builder, period: Period, cases: Served, opened: dict[int, 
         "Q13b1: Physical and Mental Health Conditions at Exit",
         "Q13b1",
         HUD_CONDITIONS,
-        [
-            (
-                "total",
-                "Total Persons",
-                Counter(c for _p, a in leavers for c in hud_conditions(a, "exit_")),
-                None,
-            )
-        ],
+        [("total", "Total Persons", t.conditions["exit"], None)],
         note=_("Leavers only. One person may have several conditions, so there is no total."),
     )
     b.breakdown(
         "q13b2",
         "Q13b2: Number of Conditions at Exit",
         HUD_CONDITION_COUNTS,
-        Counter(hud_condition_count(a, "exit_") for _c, a in leavers),
+        t.condition_count["exit"],
         total=left,
         column="Total",
         code="Q13b2",
     )
     # The stayers' conditions as last recorded by the period's end: at their latest annual
     # assessment then, or else at entry (caseflow records no updates between them).
-    latest = []
-    for c, a in people:
-        if c.left:
-            continue
-        made = [x for x in hud.assessments(a) if x["annual_on"] <= period.end.isoformat()]
-        latest.append(
-            {
-                "conditions_any": made[-1]["annual_conditions_any"],
-                "conditions": made[-1]["annual_conditions"],
-            }
-            if made
-            else a
-        )
     _hud_columns(
         b,
         "q13c1",
         "Q13c1: Physical and Mental Health Conditions for Stayers",
         "Q13c1",
         HUD_CONDITIONS,
-        [
-            (
-                "total",
-                "Total Persons",
-                Counter(c for a in latest for c in hud_conditions(a)),
-                None,
-            )
-        ],
+        [("total", "Total Persons", t.conditions["stayers"], None)],
         note=_(
             "Stayers only, as last recorded: at their latest annual assessment, or at entry. "
             "One person may have several conditions, so there is no total."
@@ -1975,13 +2080,13 @@ def _hud_questions(b: Builder, period: Period, cases: Served, opened: dict[int, 
         "q13c2",
         "Q13c2: Number of Conditions for Stayers",
         HUD_CONDITION_COUNTS,
-        Counter(hud_condition_count(a) for a in latest),
+        t.condition_count["stayers"],
         total=stayers,
         column="Total",
         code="Q13c2",
     )
-    _time_prior_to_housing(b, people, {pk: start for pk, (_a, start) in given.items()})
-    _veterans_and_chronic(b, people, chronic)
+    _time_prior_to_housing(b, t.prior_days, t.people)
+    _veterans_and_chronic(b, t.veteran, t.chronic)
 
 
 #: Q20b's rows: the people by whether they have non-cash benefits ("yes" with none named is
@@ -2006,6 +2111,7 @@ HUD_SUBSIDY_LABELS = {
     "psh": "Permanent Supportive Housing",
     "other_dedicated": "Other permanent housing dedicated for formerly homeless persons",
 }
+HUD_SUBSIDY_CODES = frozenset(code for code, _l in hud.SUBSIDIES)
 #: Q25a's rows: the people by veteran status, veterans by whether they were chronically
 #: homeless.
 HUD_VETERANS = [
@@ -2023,19 +2129,14 @@ HUD_CHRONIC = [
 ]
 
 
-def _exit_destinations(b: Builder, leavers: list[Any]) -> None:
+def _exit_destinations(b: Builder, subsidies: Counter[str]) -> None:
     """Q23d: the subsidy of the leavers who went to rent with one (its total is Q23c's row)."""
-    subsidies = {code for code, _l in hud.SUBSIDIES}
     b.breakdown(
         "q23d",
         "Q23d: Exit Destination - Subsidy Type of Persons Exiting to Rental by Client With An "
         "Ongoing Subsidy",
         [*HUD_SUBSIDY_LABELS.items(), HUD_DK, HUD_DNC],
-        Counter(
-            hud_row(a["destination_subsidy"], subsidies)
-            for _c, a in leavers
-            if a["destination"] == "rental_subsidy"
-        ),
+        subsidies,
         total=("q23c:rental_subsidy", "Total"),
         column="Total",
         code="Q23d",
@@ -2066,25 +2167,17 @@ def hud_prior_days_band(days: int) -> str:
     raise AssertionError("the last band holds every length")
 
 
-def _time_prior_to_housing(b: Builder, people: list[Any], starts: dict[int, dt.date]) -> None:
+def _time_prior_to_housing(b: Builder, counts: Counter[str], people: int) -> None:
     """Q22e: everyone counted by the days from the day their homelessness began (3.917) to the
     start of support, which for a project that is not permanent housing is HUD's day of housing;
     without that day, "Data Not Collected". Its total is the people served."""
-    counts: Counter[str] = Counter()
-    for c, a in people:
-        since = hud.date_of(a.get("homeless_since"))
-        start = starts.get(c.pk)
-        if since is None or start is None:
-            counts["dnc"] += 1
-        else:
-            counts[hud_prior_days_band(max((start - since).days, 0))] += 1
     g = b.grid
     bands = [g.cell(f"q22e:{code}", counts.get(code, 0)) for code, _l, _m in HUD_PRIOR_DAYS]
     housed = g.cell("q22e:housed", sum(g.values[c] for c in bands))
     g.sum(housed, bands)
     not_yet = g.cell("q22e:not_yet", 0)
     missing = g.cell("q22e:dnc", counts.get("dnc", 0))
-    g.sum(g.cell(SERVED[0], len(people)), [housed, not_yet, missing])
+    g.sum(g.cell(SERVED[0], people), [housed, not_yet, missing])
     rows = [Row(label, [c]) for (_code, label, _m), c in zip(HUD_PRIOR_DAYS, bands, strict=True)]
     rows += [
         Row("Total (persons moved into housing)", [housed]),
@@ -2107,21 +2200,15 @@ def _time_prior_to_housing(b: Builder, people: list[Any], starts: dict[int, dt.d
     step()
 
 
-def _veterans_and_chronic(b: Builder, people: list[Any], chronic: dict[int, str]) -> None:
+def _veterans_and_chronic(b: Builder, veterans: Counter[str], chronic: Counter[str]) -> None:
     """Q25a, everyone counted by veteran status, and Q26b, everyone by whether they were
     chronically homeless at the start of support (each adds up to the people served), and Q5a's
     rows of veterans and of chronically homeless persons (the same cells)."""
-
-    def veteran(pk: int, answer: str) -> str:
-        if answer == "yes":
-            return "chronic_veteran" if chronic[pk] == "yes" else "veteran"
-        return "no" if answer == "no" else hud_row(answer)
-
     b.breakdown(
         "q25a",
         "Q25a: Number of Veterans",
         HUD_VETERANS,
-        Counter(veteran(c.pk, a["veteran"]) for c, a in people),
+        veterans,
         total=(SERVED[0], "Total"),
         column="Total",
         code="Q25a",
@@ -2130,51 +2217,35 @@ def _veterans_and_chronic(b: Builder, people: list[Any], chronic: dict[int, str]
         "q26b",
         "Q26b: Number of Chronically Homeless Persons by Household",
         HUD_CHRONIC,
-        Counter(chronic.values()),
+        chronic,
         total=(SERVED[0], "Total"),
         column="Total",
         code="Q26b",
     )
     g = b.grid
     parts = [g.keys["q25a:chronic_veteran"], g.keys["q25a:veteran"]]
-    veterans = g.cell("q5a:veterans", sum(g.values[c] for c in parts))
-    g.sum(veterans, parts)
+    served_veterans = g.cell("q5a:veterans", sum(g.values[c] for c in parts))
+    g.sum(served_veterans, parts)
     q5a = next(s for s in b.sections if s.code == "Q5a")
     q5a.rows[-1:-1] = [
-        Row("Number of Veterans", [veterans]),
+        Row("Number of Veterans", [served_veterans]),
         Row("Number of Chronically Homeless Persons", [g.keys["q26b:yes"]]),
     ]
 
 
-def _income_categories(
-    b: Builder,
-    people: list[Any],
-    assessed: list[dict[str, Any]],
-    not_assessed: Counter[str],
-    leavers: list[Any],
-) -> None:
+def _income_categories(b: Builder, t: _HudTally) -> None:
     """Q18: everyone counted at start, the stayers at their annual assessment and the leavers at
     exit, by the kinds of income they have, and the people with one source or more (a subtotal
     of the first three rows, tied to them)."""
     columns = [
-        (
-            "start",
-            "Number of Adults at Start",
-            Counter(hud_income_category(a) for _c, a in people),
-            SERVED[0],
-        ),
+        ("start", "Number of Adults at Start", t.category["start"], SERVED[0]),
         (
             "annual",
             "Number of Adults at Annual Assessment (Stayers)",
-            not_assessed + Counter(hud_income_category(a, "annual_") for a in assessed),
+            t.not_assessed + t.category["annual"],
             "q5a:stayers",
         ),
-        (
-            "exit",
-            "Number of Adults at Exit (Leavers)",
-            Counter(hud_income_category(a, "exit_") for _c, a in leavers),
-            "q5a:leavers",
-        ),
+        ("exit", "Number of Adults at Exit (Leavers)", t.category["exit"], "q5a:leavers"),
     ]
     _hud_columns(
         b,

@@ -19,11 +19,25 @@ from unittest import mock
 import pytest
 import time_machine
 
-from caseflow.cases.models import Case, CaseStatus, Episode, EpisodeStatus, IntakeField, PartyRole
+from caseflow.cases.models import (
+    Case,
+    CaseStatus,
+    Episode,
+    EpisodeStatus,
+    IntakeField,
+    Party,
+    PartyRole,
+)
 from caseflow.confidentiality.services import field_settings_save
 from caseflow.lib.suppression import Grid
 from caseflow.partners import hud
-from caseflow.partners.models import HudAnswers, HudProject, HudProjectType, HudRrhSubtype
+from caseflow.partners.models import (
+    Demographics,
+    HudAnswers,
+    HudProject,
+    HudProjectType,
+    HudRrhSubtype,
+)
 from caseflow.reporting import reports
 from tests import factories as f
 from tests.reporting.test_report_cells import _printed, assert_csv_prints
@@ -725,6 +739,32 @@ def test_each_persons_answers_are_opened_once(population, cast):
         reports.release("hud", population, YEAR)
     # The 19 people with answers, once each, beyond what the other questions read.
     assert hud_unwraps - plain.call_count == N - 1
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_a_report_unwraps_each_case_key_once_for_both_sets_of_answers(population, cast):
+    """Built on its own, the report reads each person's demographic and HUD answers in one pass:
+    one unwrap of her case key for both, and the same cells as when each is read alone."""
+    served = reports.served_cases(population, YEAR).order_by("pk")
+    survivors = Party.objects.filter(case__in=served, role=PartyRole.SURVIVOR).order_by("case_id")
+    # Demographic answers for half the people, the last of them (who has no HUD answers) too.
+    given = [p for n, p in enumerate(survivors) if n % 2 or n == N - 1]
+    for n, party in enumerate(given):
+        Demographics(case=party.case, party=party, age_band=("25_34", "35_44")[n % 2]).save()
+    with mock.patch.object(reports, "unwrap_data_key", wraps=reports.unwrap_data_key) as unwraps:
+        report = reports.build("hud", population, YEAR)
+    # The 19 people with HUD answers and the one with demographic answers only: once each.
+    assert unwraps.call_count == N
+    # The same counts as each set of answers read on its own (the annual release reads them
+    # separately: its demographic answers are opened once for all its reports).
+    alone = reports.annual_release(population, reports.federal_year_of(YEAR.end))["hud"]
+    keys = [k for k in report.grid.keys if k in alone.grid.keys and "|" not in k]
+    assert len(keys) > 300
+    assert [report.grid.values[report.grid.keys[k]] for k in keys] == [
+        alone.grid.values[alone.grid.keys[k]] for k in keys
+    ]
+    # Every other one of them is 25 to 34.
+    assert report.grid.values[report.grid.keys["demo:age_band:25_34"]] == (len(given) + 1) // 2
 
 
 @time_machine.travel(TODAY, tick=False)
