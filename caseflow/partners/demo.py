@@ -246,9 +246,10 @@ HUD_MORE_WEIGHTS: dict[str, dict[str, int]] = {
 }
 
 
-def demo_hud_answers(n: int, *, left: bool, started: dt.date) -> dict:
+def demo_hud_answers(n: int, *, left: bool, started: dt.date, housed: bool = False) -> dict:
     """Survivor ``n``'s HUD entry answers (and exit answers when she has ``left``), the same
-    for the same ``n``, for support that began on ``started``."""
+    for the same ``n``, for support that began on ``started``; in a rapid re-housing project
+    (``housed``), the day most moved into housing."""
     rng = random.Random(n * 7919)
 
     def pick(question: str) -> str:
@@ -299,6 +300,14 @@ def demo_hud_answers(n: int, *, left: bool, started: dt.date) -> dict:
         empty = hud.blank()
         out.update({e.name: empty[e.name] for e in hud.ELEMENTS if e.stage == hud.EXIT})
         out.update(_annual_assessments(more, started, timezone.localdate()))
+    if housed:
+        moving = random.Random(n * 7919 + 2)
+        waited: int | None = moving.choice([4, 9, 13, 19, 26, 38, 52, 75, 110, 160, 240, None])
+        if waited is not None and left:
+            waited = min(waited, 26)  # those who left moved in soon after support began
+        moved = started + dt.timedelta(days=waited) if waited is not None else None
+        if moved is not None and moved < timezone.localdate():
+            out["move_in_on"] = moved.isoformat()
     return out
 
 
@@ -488,6 +497,7 @@ def seed_demo(context) -> None:
         if m.role == "agency_admin"
     )
     field_settings_save(actor=hill_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
+    hillview = context.staff["hillview"][0].membership.agency_id
     # How HUD knows each agency's project: the HUD report's first question (Q4a).
     for actor, project in (
         (admin, DEMO_PROJECTS["riverside"]),
@@ -515,5 +525,6 @@ def seed_demo(context) -> None:
                 n,
                 left=case.status == CaseStatus.CLOSED,
                 started=timezone.localtime(episode.opened_at).date(),
+                housed=case.agency_id == hillview,
             ),
         )

@@ -356,6 +356,7 @@ class HudAnswersForm(forms.Form):
         self.helper = submit_helper(_("Save the answers"))
         stages = (
             (hud.ENTRY, _("At entry")),
+            (hud.HOUSING, _("Moving into housing (permanent housing and rapid re-housing)")),
             (hud.ANNUAL, _("At the annual assessment (after a year of support)")),
             (hud.EXIT, _("At exit")),
         )

@@ -205,6 +205,8 @@ CONDITIONS: list[tuple[str, Any]] = [
 ENTRY = "entry"
 ANNUAL = "annual"
 EXIT = "exit"
+#: Permanent housing projects only: the day the household moved into housing (3.20).
+HOUSING = "housing"
 
 
 @dataclass(frozen=True)
@@ -413,7 +415,11 @@ ANNUAL_ELEMENTS: tuple[Element, ...] = (
         },
     ),
 )
-ELEMENTS = (*ELEMENTS, *ANNUAL_ELEMENTS)
+ELEMENTS = (
+    *ELEMENTS,
+    *ANNUAL_ELEMENTS,
+    Element("move_in_on", _("Day they moved into housing"), HOUSING, "date"),
+)
 BY_NAME: dict[str, Element] = {e.name: e for e in ELEMENTS}
 #: The key of the earlier annual assessments: a list of them, each as the ``annual_`` answers.
 EARLIER = "annual_earlier"

@@ -62,6 +62,18 @@ class HudProjectType(models.TextChoices):
     COORDINATED_ENTRY = "coordinated_entry", _("Coordinated entry")
 
 
+#: The project types that house people in permanent housing: the HUD report counts the days to
+#: move in (Q22c), and the day of housing is the day they moved in (Q22e).
+PERMANENT_HOUSING = frozenset(
+    {
+        HudProjectType.SUPPORTIVE,
+        HudProjectType.HOUSING_ONLY,
+        HudProjectType.HOUSING_WITH_SERVICES,
+        HudProjectType.RAPID_REHOUSING,
+    }
+)
+
+
 class HudRrhSubtype(models.TextChoices):
     SERVICES_ONLY = "services_only", _("Services only")
     HOUSING = "housing", _("Housing, with or without services")

@@ -662,6 +662,12 @@ def hud_answers_save(
             str(_("The day homelessness began cannot be after support began (%(day)s)."))
             % began_words
         )
+    moved = hud.date_of(answers.get("move_in_on"))
+    if moved is not None and moved < began:
+        found.append(
+            str(_("The day they moved into housing cannot be before support began (%(day)s)."))
+            % began_words
+        )
     found += _annual_problems(row.answers, answers, began, began_words, new_assessment)
     if found:
         raise ValidationError(found)

@@ -122,7 +122,9 @@ def _add(sections: dict[str, RolledSection], report: FunderReport) -> None:
             where.append(rolled.columns.index(column))
         for cells in rolled.rows.values():
             cells.extend(Cell() for _c in range(len(rolled.columns) - len(cells)))
-        for label, shown in report.table(section):
+        for row, (label, shown) in zip(section.rows, report.table(section), strict=True):
+            if all(c in report.about for c in row.cells):
+                continue  # a figure about a group (Q22c's average) is not added up either
             cells = rolled.rows.setdefault(label, [Cell() for _c in rolled.columns])
             for at, one in zip(where, shown, strict=True):
                 if one.value is None:

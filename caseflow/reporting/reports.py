@@ -70,6 +70,7 @@ from caseflow.partners.models import (
     DECLINED,
     NOT_ASKED,
     ONS_GROUPS,
+    PERMANENT_HOUSING,
     QUESTIONS,
     Demographics,
     Direction,
@@ -1209,7 +1210,9 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     # The agency asks HUD's entry and exit questions: each person's HUD answers are read with
     # her demographic answers, in one pass that unwraps each case key once for both (when a
     # release has not opened the demographic answers already).
-    tally = _HudTally(period, cases) if hud_collected(agency_id) else None
+    project = hud_project(agency_id)
+    permanent = project is not None and project.project_type in PERMANENT_HOUSING
+    tally = _HudTally(period, cases, permanent=permanent) if hud_collected(agency_id) else None
     if tally is not None and not cases.remembered():
         cases.count(tally.demographics(read_people(cases.ids, cases.questions, period)))
     elif tally is not None:
@@ -1234,7 +1237,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     if tally is not None:
         _hud_questions(b, tally.finish())
         # Q6b and Q6c follow Q5a, as HUD numbers them.
-        b.sections[first + 2 : first + 2] = _data_quality(b, hud_project(agency_id))
+        b.sections[first + 2 : first + 2] = _data_quality(b, project)
 
 
 #: Q4a's columns, as the APR names them; the last two are counts of the people served.
@@ -1680,8 +1683,13 @@ class _HudTally:
     reference each), whose annual assessment waits for the day their case opened
     (:meth:`opened`)."""
 
-    def __init__(self, period: Period, cases: Served) -> None:
+    def __init__(self, period: Period, cases: Served, *, permanent: bool = False) -> None:
         self.period = period
+        #: A permanent housing project: the days to move in (Q22c), and its day of housing is
+        #: the day they moved in (Q22e).
+        self.permanent = permanent
+        self.move_in: Counter[str] = Counter()
+        self.move_in_days = self.moved = self.moved_leavers = self.left_without = 0
         self.end = period.end.isoformat()
         # The cases in the order the answers are read, to find those with none as they go.
         self._cases = iter(sorted(cases.rows))
@@ -1769,10 +1777,22 @@ class _HudTally:
         _each(self.conditions["start"], hud_conditions(a))
         self.condition_count["start"][hud_condition_count(a)] += 1
         since = hud.date_of(a.get("homeless_since"))
-        if since is None or start is None:
+        moved = _moved_in(a, self.period) if self.permanent else None
+        housed_on = moved if self.permanent else start
+        if self.permanent and housed_on is None:
+            self.prior_days["not_yet"] += 1
+        elif since is None or housed_on is None:
             self.prior_days["dnc"] += 1
         else:
-            self.prior_days[hud_prior_days_band(max((start - since).days, 0))] += 1
+            self.prior_days[hud_prior_days_band(max((housed_on - since).days, 0))] += 1
+        if moved is not None and start is not None:
+            days = max((moved - start).days, 0)
+            self.move_in[hud_move_in_band(days)] += 1
+            self.move_in_days += days
+            self.moved += 1
+            self.moved_leavers += c.left
+        elif self.permanent and c.left:
+            self.left_without += 1
         chronic = hud.chronically_homeless(a, start if start is not None else self.period.start)
         self.chronic[chronic] += 1
         answer = a["veteran"]
@@ -2085,7 +2105,9 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         column="Total",
         code="Q13c2",
     )
-    _time_prior_to_housing(b, t.prior_days, t.people)
+    if t.permanent:
+        _time_to_move_in(b, t)
+    _time_prior_to_housing(b, t.prior_days, t.people, permanent=t.permanent)
     _veterans_and_chronic(b, t.veteran, t.chronic)
 
 
@@ -2167,15 +2189,24 @@ def hud_prior_days_band(days: int) -> str:
     raise AssertionError("the last band holds every length")
 
 
-def _time_prior_to_housing(b: Builder, counts: Counter[str], people: int) -> None:
-    """Q22e: everyone counted by the days from the day their homelessness began (3.917) to the
-    start of support, which for a project that is not permanent housing is HUD's day of housing;
-    without that day, "Data Not Collected". Its total is the people served."""
+def _moved_in(answers: dict[str, Any], period: Period) -> dt.date | None:
+    """The day a person moved into housing (3.20), when it is by the period's end."""
+    moved = hud.date_of(answers.get("move_in_on"))
+    return moved if moved is not None and moved <= period.end else None
+
+
+def _time_prior_to_housing(
+    b: Builder, counts: Counter[str], people: int, *, permanent: bool = False
+) -> None:
+    """Q22e: everyone counted by the days from the day their homelessness began (3.917) to
+    HUD's day of housing: the start of support for a project that is not permanent housing, the
+    day they moved in for one that is ("not yet moved into housing" until then); without the day
+    homelessness began, "Data Not Collected". Its total is the people served."""
     g = b.grid
     bands = [g.cell(f"q22e:{code}", counts.get(code, 0)) for code, _l, _m in HUD_PRIOR_DAYS]
     housed = g.cell("q22e:housed", sum(g.values[c] for c in bands))
     g.sum(housed, bands)
-    not_yet = g.cell("q22e:not_yet", 0)
+    not_yet = g.cell("q22e:not_yet", counts.get("not_yet", 0))
     missing = g.cell("q22e:dnc", counts.get("dnc", 0))
     g.sum(g.cell(SERVED[0], people), [housed, not_yet, missing])
     rows = [Row(label, [c]) for (_code, label, _m), c in zip(HUD_PRIOR_DAYS, bands, strict=True)]
@@ -2191,9 +2222,76 @@ def _time_prior_to_housing(b: Builder, counts: Counter[str], people: int) -> Non
             ["Total"],
             rows,
             code="Q22e",
-            note=_(
+            note=""
+            if permanent
+            else _(
                 "Support that is not permanent housing houses on its first day: no one is "
                 "waiting to move in."
+            ),
+        )
+    )
+    step()
+
+
+#: Q22c's bands of the days from the start of support to moving into housing, each the most
+#: days it holds (the last holds the rest, so that the total is everyone who moved in).
+HUD_MOVE_IN_DAYS = [
+    ("7", "7 days or less", 7),
+    ("14", "8 to 14 days", 14),
+    ("21", "15 to 21 days", 21),
+    ("30", "22 to 30 days", 30),
+    ("60", "31 to 60 days", 60),
+    ("90", "61 to 90 days", 90),
+    ("180", "91 to 180 days", 180),
+    ("365", "181 to 365 days", 365),
+    ("730", "366 to 730 days (1-2 Yrs)", 730),
+    ("more", "731 days or more", None),
+]
+
+
+def hud_move_in_band(days: int) -> str:
+    """The Q22c band of ``days`` from the start of support to moving in."""
+    return next(code for code, _l, most in HUD_MOVE_IN_DAYS if most is None or days <= most)
+
+
+def _time_to_move_in(b: Builder, t: _HudTally) -> None:
+    """Q22c (permanent housing projects): the people who moved into housing by the period's
+    end, by the days from the start of support to the day they moved in, with their average
+    (published only with their count, as Q22b's figures); the leavers who left without moving
+    in; and both together."""
+    g = b.grid
+    bands = [g.cell(f"q22c:{code}", t.move_in.get(code, 0)) for code, _l, _m in HUD_MOVE_IN_DAYS]
+    moved_in = g.cell("q22c:moved", t.moved)
+    g.sum(moved_in, bands)
+    average = g.cell("q22c:average", _half_up(Fraction(t.move_in_days, t.moved)) if t.moved else 0)
+    b.about[average] = moved_in
+    without = g.cell("q22c:left_without", t.left_without)
+    everyone = g.cell("q22c:total", t.moved + t.left_without)
+    g.sum(everyone, [moved_in, without])
+    # Tied to Q5a through the people no row shows (never published): the leavers who moved in
+    # before leaving, and the stayers who have not moved in yet.
+    moved_left = g.cell("q22c:moved_leavers", t.moved_leavers)
+    waiting = g.cell("q22c:stayers_waiting", t.people - t.moved - t.left_without)
+    b.atoms.update((moved_left, waiting))
+    g.sum(g.keys["q5a:leavers"], [without, moved_left])
+    g.sum(g.keys[SERVED[0]], [everyone, waiting])
+    rows = [Row(label, [c]) for (_c, label, _m), c in zip(HUD_MOVE_IN_DAYS, bands, strict=True)]
+    rows += [
+        Row("Total (persons moved into housing)", [moved_in]),
+        Row("Average length of time to housing", [average]),
+        Row("Persons who were exited without move-in", [without]),
+        Row("Total persons", [everyone]),
+    ]
+    b.sections.append(
+        Section(
+            "Q22c: Length of Time between Project Start Date and Housing Move-in Date",
+            ["Total"],
+            rows,
+            code="Q22c",
+            has_total=False,
+            note=_(
+                "The average is shown only where the count of people who moved in is, and is "
+                "at least the threshold."
             ),
         )
     )

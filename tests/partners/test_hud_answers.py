@@ -424,3 +424,25 @@ def test_an_annual_assessment_cannot_be_before_support_began(cast, login, episod
     assert response.status_code == 200
     assert "cannot be before support began" in str(response.context["form"].non_field_errors())
     assert not HudAnswers.objects.exists()
+
+
+def test_the_day_they_moved_in_is_kept_and_cannot_be_before_support_began(
+    cast, login, episode, shown
+):
+    """A permanent housing project records the day the household moved into housing (3.20): on
+    or after the day support began, never before (a form error naming that day, nothing saved)."""
+    now = timezone.now()
+    Episode.objects.filter(pk=episode.pk).update(opened_at=now - dt.timedelta(days=30))
+    client = login(cast.assigned)
+    before = timezone.localdate(now - dt.timedelta(days=31))
+    response = client.post(_url(cast), _data(move_in_on=before.isoformat()))
+    assert response.status_code == 200
+    assert "cannot be before support began" in str(response.context["form"].non_field_errors())
+    assert not HudAnswers.objects.exists()
+    moved = timezone.localdate(now - dt.timedelta(days=9))
+    assert client.post(_url(cast), _data(move_in_on=moved.isoformat())).status_code == 302
+    answers = HudAnswers.objects.get().answers
+    assert answers["move_in_on"] == moved.isoformat()
+    assert dict(hud.shown(answers))["Day they moved into housing"] == date_format(
+        moved, "DATE_FORMAT"
+    )

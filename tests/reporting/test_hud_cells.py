@@ -36,7 +36,6 @@ from caseflow.partners.models import (
     HudAnswers,
     HudProject,
     HudProjectType,
-    HudRrhSubtype,
 )
 from caseflow.reporting import reports
 from tests import factories as f
@@ -606,10 +605,9 @@ def test_every_cell_of_the_hud_questions(population):
         agency_id=population,
         organization_name="Harbor Light Services",
         organization_id="HLS-01",
-        project_name="Harbor Light Rapid Re-Housing",
-        project_id="RRH-7",
-        project_type=HudProjectType.RAPID_REHOUSING,
-        rrh_subtype=HudRrhSubtype.HOUSING,
+        project_name="Harbor Light Emergency Shelter",
+        project_id="ES-7",
+        project_type=HudProjectType.ES_ENTRY_EXIT,
         coc_number="CA-600",
         geocode="069037",
     )
@@ -628,10 +626,10 @@ def test_every_cell_of_the_hud_questions(population):
     assert q4a.facts == [
         "Harbor Light Services",
         "HLS-01",
-        "Harbor Light Rapid Re-Housing",
-        "RRH-7",
-        "Rapid re-housing",
-        "Housing, with or without services",
+        "Harbor Light Emergency Shelter",
+        "ES-7",
+        "Emergency shelter, entry and exit",
+        "",
         "No",
         "",
         "",

@@ -10,7 +10,8 @@ import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
-from caseflow.accounts.models import User
+from caseflow.accounts import zones
+from caseflow.accounts.models import Agency, User
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import Case
 from caseflow.demo import seed
@@ -297,6 +298,17 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
         assert value(hud_year, key) >= 5, key
         assert hud_year.shown(hud_year.grid.keys[key]).value is not None, key
     assert value(hud_year, "q21:medicaid:start") >= 5
+    # Hillview runs rapid re-housing: the days its survivors waited to move into housing.
+    hillview = User.objects.get(username="ivan.advocate").membership.agency.pk
+    with zones.using(zones.agency_zone(Agency.objects.get(pk=hillview))):
+        hill_year = reports.release(
+            "hud", hillview, reports.periods("federal_year", timezone.localdate())[0]
+        )
+    assert "Q22c" in [s.code for s in hill_year.sections]
+    assert value(hill_year, "q22c:moved") >= 5
+    assert hill_year.shown(hill_year.grid.keys["q22c:moved"]).value is not None
+    assert value(hill_year, "q22c:average") > 0
+    assert value(hill_year, "q22e:not_yet") > 0
     assert value(hud_year, "q13a1:mental_health:total") > 0
     # The leavers' answers at exit, and the counts of conditions and kinds of income.
     for key in ("q20a:snap:exit", "q21:medicaid:exit", "q13b1:mental_health:total"):

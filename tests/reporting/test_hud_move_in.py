@@ -1,0 +1,157 @@
+"""A permanent housing project's days to move in (Q22c), and its days from homelessness to
+housing counted to the day people moved in (Q22e), against a population counted by hand.
+
+Twenty-six survivors of a rapid re-housing project, in the federal year 2026 (October 2025 to
+September 2026):
+
+- fifteen began on 1 June 2024 and moved in 0 to 730 days later, five in each of three bands
+  (7 days or less; 31 to 60 days; 366 to 730 days), their homelessness begun ten days before
+  support for ten of them and not known for five;
+- five left in March 2026 without moving in;
+- five stayers who have not moved in yet;
+- one who moved in on 15 October 2026, after the year: not yet moved in, in the year.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+import time_machine
+
+from caseflow.cases.models import Case, CaseStatus, Episode, EpisodeStatus, IntakeField, PartyRole
+from caseflow.confidentiality.services import field_settings_save
+from caseflow.partners import hud
+from caseflow.partners.models import HudAnswers, HudProject, HudProjectType, HudRrhSubtype
+from caseflow.reporting import reports
+from tests import factories as f
+from tests.reporting.test_report_cells import _printed, assert_csv_prints
+
+pytestmark = pytest.mark.django_db
+
+UTC = dt.UTC
+YEAR = reports.federal_year(2026)
+TODAY = dt.datetime(2026, 11, 15, 12, tzinfo=UTC)
+BEGAN = dt.date(2024, 6, 1)
+#: Days from the start of support to moving in, five in each band.
+DAYS = [0, 3, 5, 7, 7, 31, 40, 45, 50, 60, 366, 400, 500, 600, 730]
+
+
+def _at(day: dt.date) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time(10), tzinfo=UTC)
+
+
+def _person(cast, n: int, began: dt.date, answers: dict, closed: dt.date | None = None) -> None:
+    case = f.open_case(cast.team1, assignees=[cast.assigned], opened_at=_at(began))
+    f.add_party(case, PartyRole.SURVIVOR, full_name=f"Person {n}")
+    episode = Episode.objects.create(case=case, number=1, opened_at=_at(began))
+    HudAnswers(case=case, episode=episode, answers={**hud.blank(), **answers}).save()
+    if closed is not None:
+        Episode.objects.filter(pk=episode.pk).update(
+            status=EpisodeStatus.CLOSED, closed_at=_at(closed)
+        )
+        Case.objects.filter(pk=case.pk).update(status=CaseStatus.CLOSED, closed_at=_at(closed))
+
+
+@pytest.fixture
+def project(cast):
+    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
+    row = HudProject.objects.create(
+        agency=cast.agency,
+        organization_name="Harbor Light Services",
+        project_name="Harbor Light Rapid Re-Housing",
+        project_type=HudProjectType.RAPID_REHOUSING,
+        rrh_subtype=HudRrhSubtype.HOUSING,
+        coc_number="CA-600",
+        geocode="069037",
+    )
+    since = (BEGAN - dt.timedelta(days=10)).isoformat()
+    for n, days in enumerate(DAYS):
+        answers = {"move_in_on": (BEGAN + dt.timedelta(days=days)).isoformat()}
+        if n % 3:  # ten of the fifteen know the day their homelessness began
+            answers["homeless_since"] = since
+        _person(cast, n, BEGAN, answers)
+    for n in range(5):
+        _person(cast, 15 + n, dt.date(2025, 11, 1), {}, closed=dt.date(2026, 3, 1))
+    for n in range(5):
+        _person(cast, 20 + n, dt.date(2026, 1, 5), {"homeless_since": "2025-12-01"})
+    _person(cast, 25, dt.date(2026, 9, 1), {"move_in_on": "2026-10-15"})
+    return row
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_the_days_to_move_in_and_to_housing_of_a_permanent_housing_project(project, cast):
+    report = reports.release("hud", cast.agency.pk, YEAR)
+    shown = _printed(report)
+    assert shown["Q22c"] == [
+        ("7 days or less", "5"),
+        ("8 to 14 days", "0"),
+        ("15 to 21 days", "0"),
+        ("22 to 30 days", "0"),
+        ("31 to 60 days", "5"),
+        ("61 to 90 days", "0"),
+        ("91 to 180 days", "0"),
+        ("181 to 365 days", "0"),
+        ("366 to 730 days (1-2 Yrs)", "5"),
+        ("731 days or more", "0"),
+        ("Total (persons moved into housing)", "15"),
+        # (22 + 226 + 2,596) / 15 = 189.6 days, a figure about the fifteen.
+        ("Average length of time to housing", "190"),
+        # The leavers who left without moving in are all five leavers, whom Q5a hides in this
+        # small year (its leavers tied to these through the leavers who moved in, none here):
+        # hidden with them, and so is the total they would give away.
+        ("Persons who were exited without move-in", "*5"),
+        ("Total persons", "*20"),
+    ]
+    # Q22e: from the day homelessness began (ten days before support for ten of the fifteen)
+    # to the day they moved in; the five who do not know it are not collected; the eleven who
+    # have not moved in by the year's end (five leavers, five stayers, one after the year) are
+    # "not yet moved into housing".
+    # Q22e: from the day homelessness began (ten days before support for ten of the fifteen)
+    # to the day they moved in: 13 days; 15 and 17; 41, 55 and 60; 376, 410 and 610; 740. The
+    # five who do not know it are not collected; the eleven who have not moved in by the year's
+    # end (five leavers, five stayers, one after the year) are "not yet moved into housing".
+    values = {label: int(text.lstrip("*")) for label, text in shown["Q22e"]}
+    assert values == {
+        "7 days or less": 0,
+        "8 to 14 days": 1,
+        "15 to 21 days": 2,
+        "22 to 30 days": 0,
+        "31 to 60 days": 3,
+        "61 to 90 days": 0,
+        "91 to 180 days": 0,
+        "181 to 365 days": 0,
+        "366 to 730 days (1-2 Yrs)": 3,
+        "731 days or more": 1,
+        "Total (persons moved into housing)": 10,
+        "Not yet moved into housing": 11,
+        "Data not collected": 5,
+        "Total persons": 26,
+    }
+    # Every count from 1 to 4 is hidden.
+    hidden = {label for label, text in shown["Q22e"] if text.startswith("*")}
+    assert {label for label, v in values.items() if 1 <= v <= 4} <= hidden
+    assert_csv_prints(report, shown)
+    sections = {s.code: s for s in report.sections}
+    assert list(sections).index("Q22c") < list(sections).index("Q22e")
+    keys = report.grid.keys
+    assert (keys["q22c:total"], (keys["q22c:moved"], keys["q22c:left_without"])) in report.grid.sums
+    # Tied to Q5a through cells no row shows: the leavers who moved in (none here) and the
+    # stayers still waiting (six: five who have not moved in, one who moved in after the year).
+    moved_left, waiting = keys["q22c:moved_leavers"], keys["q22c:stayers_waiting"]
+    assert (report.grid.values[moved_left], report.grid.values[waiting]) == (0, 6)
+    assert (keys["q5a:leavers"], (keys["q22c:left_without"], moved_left)) in report.grid.sums
+    assert (keys["served"], (keys["q22c:total"], waiting)) in report.grid.sums
+    assert {moved_left, waiting} <= report.unpublished
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_a_project_that_is_not_permanent_housing_has_no_days_to_move_in(project, cast):
+    HudProject.objects.filter(pk=project.pk).update(
+        project_type=HudProjectType.ES_ENTRY_EXIT, rrh_subtype=""
+    )
+    report = reports.release("hud", cast.agency.pk, YEAR)
+    assert "Q22c" not in _printed(report)
+    # Its day of housing is the first day of support: no one is waiting to move in.
+    assert report.grid.values[report.grid.keys["q22e:not_yet"]] == 0
+    assert "no one is waiting to move in" in {s.code: s for s in report.sections}["Q22e"].note
