@@ -21,6 +21,7 @@ from caseflow.partners.models import (
     DECLINED,
     NOT_ASKED,
     QUESTIONS,
+    HudAnswers,
     HudProjectType,
     HudRrhSubtype,
     answers,
@@ -311,6 +312,23 @@ def demo_hud_answers(n: int, *, left: bool, started: dt.date, housed: bool = Fal
     return out
 
 
+def recorded_over_time(n: int, case, episode) -> None:
+    """The days the answers were first recorded, as an agency records them over time (most on
+    the day support began or within days, some later; the answers at exit days after the
+    case closed), not the moment the demo saved them."""
+    rng = random.Random(n * 7919 + 3)
+    now = timezone.now()
+    row = HudAnswers.objects.get(episode=episode)
+    entry = episode.opened_at + dt.timedelta(days=rng.choice([0, 0, 0, 0, 1, 2, 3, 5, 8, 14]))
+    exit_day = None
+    closed_at = type(case).objects.filter(pk=case.pk).values_list("closed_at", flat=True).first()
+    if row.exit_recorded_at is not None and closed_at is not None:
+        exit_day = closed_at + dt.timedelta(days=rng.choice([0, 0, 0, 1, 2, 4, 6, 12]))
+    HudAnswers.objects.filter(pk=row.pk).update(
+        recorded_at=min(entry, now), exit_recorded_at=min(exit_day, now) if exit_day else None
+    )
+
+
 def save_demo_hud_answers(*, actor, case, values: dict) -> None:
     """Save ``values`` (as :func:`demo_hud_answers` gives them) as an advocate would: the
     earliest annual assessment first, each later one recorded as a new assessment."""
@@ -528,3 +546,4 @@ def seed_demo(context) -> None:
                 housed=case.agency_id == hillview,
             ),
         )
+        recorded_over_time(n, case, episode)

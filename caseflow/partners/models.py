@@ -499,6 +499,10 @@ class HudAnswers(CaseOwned):
     )
     updated_at = models.DateTimeField(default=timezone.now)
     version = models.PositiveIntegerField(default=1)
+    #: When the answers were first saved, and when an answer at exit was first given: HUD's
+    #: timeliness of data entry (Q6e). Null for answers saved before caseflow kept it.
+    recorded_at = models.DateTimeField(null=True, blank=True)
+    exit_recorded_at = models.DateTimeField(null=True, blank=True)
 
     narrative_fields = ()
     # Answers the survivor chose to give, as codes, counted (never listed) in HUD's report.

@@ -612,6 +612,12 @@ def _annual_problems(
     return out
 
 
+def _given(answers: dict[str, Any], names: list[str]) -> bool:
+    """Any of the answers ``names`` is given (not left as :func:`hud.blank` leaves it)."""
+    empty = hud.blank()
+    return any(answers.get(name, empty[name]) != empty[name] for name in names)
+
+
 def hud_answers_of(case: Case) -> HudAnswers | None:
     """The answers of the case's current episode of support (unsaved and blank when none were
     given yet; None for a case with no episode)."""
@@ -676,9 +682,17 @@ def hud_answers_save(
         earlier.append({e.name: row.answers.get(e.name) for e in hud.ANNUAL_ELEMENTS})
     answers[hud.EARLIER] = earlier
     changed = sorted(k for k in (*hud.BY_NAME, hud.EARLIER) if answers[k] != row.answers.get(k))
+    now = timezone.now()
+    if row.pk is None:
+        row.recorded_at = now
+    at_exit = [e.name for e in hud.ELEMENTS if e.stage == hud.EXIT]
+    # The answers at exit, given for the first time now.
+    first_at_exit = not _given(row.answers, at_exit) and _given(answers, at_exit)
+    if row.exit_recorded_at is None and first_at_exit:
+        row.exit_recorded_at = now
     row.answers = answers
     row.updated_by = actor
-    row.updated_at = timezone.now()
+    row.updated_at = now
     row.version += 1
     row.save()
     record("hud_answers.save", actor=actor, case=case, obj=row, detail={"changed": changed})

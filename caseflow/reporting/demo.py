@@ -27,7 +27,12 @@ from caseflow.casework import needs as casework_needs
 from caseflow.casework.models import Need, NeedKind, NeedStatus, NeedStatusChange
 from caseflow.confidentiality import services as confidentiality
 from caseflow.partners import services as partner_services
-from caseflow.partners.demo import demo_answers, demo_hud_answers, save_demo_hud_answers
+from caseflow.partners.demo import (
+    demo_answers,
+    demo_hud_answers,
+    recorded_over_time,
+    save_demo_hud_answers,
+)
 from caseflow.reporting.reports import periods
 
 #: More cases per Riverside team.
@@ -141,3 +146,5 @@ def seed_demo(context) -> None:
                 if i % 10 == 9:
                     confidentiality.research_consent_save(actor=advocate, case=case, agrees=False)
                 _close(case, advocate, people[0], _closing_day(case, quarter, i, now), n)
+            # The days the answers were recorded, once the exit (if any) has its day.
+            recorded_over_time(n + 1000, case, Episode.objects.get(case=case, number=1))

@@ -1237,7 +1237,10 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     if tally is not None:
         _hud_questions(b, tally.finish())
         # Q6b and Q6c follow Q5a, as HUD numbers them.
-        b.sections[first + 2 : first + 2] = _data_quality(b, project)
+        b.sections[first + 2 : first + 2] = [
+            *_data_quality(b, project),
+            _timeliness(b, period, cases),
+        ]
 
 
 #: Q4a's columns, as the APR names them; the last two are counts of the people served.
@@ -1365,6 +1368,73 @@ def _data_quality(b: Builder, project: Any) -> list[Section]:
             ("Q6c", "Q6c: Data Quality: Income and Housing Data Quality", money),
         )
     ]
+
+
+#: Q6e's bands of the days from a start or an exit to the day its answers were recorded.
+HUD_TIMELINESS = [
+    ("0", "0 days", 0),
+    ("3", "1-3 Days", 3),
+    ("6", "4-6 Days", 6),
+    ("10", "7-10 Days", 10),
+    ("more", "11+ Days", None),
+]
+
+
+def hud_timeliness_band(days: int) -> str:
+    """Q6e's band of answers recorded ``days`` after the start or the exit (before it is 0)."""
+    return next(code for code, _l, most in HUD_TIMELINESS if most is None or days <= most)
+
+
+def _timeliness(b: Builder, period: Period, cases: Served) -> Section:
+    """Q6e: the people whose support began in the period, by the days from that day to the day
+    their HUD answers were first saved; the leavers, by the days from their exit to the day
+    their answers at exit were first given. Answers saved before caseflow kept those days are
+    not counted. Plain columns, read without opening any answers."""
+    rows = (
+        HudAnswers.objects.filter(case_id__in=cases.ids, episode__opened_at__lt=period.until)
+        .order_by("case_id", "-episode__number")
+        .values_list(
+            "case_id", "episode__opened_at", "recorded_at", "exit_recorded_at", "case__closed_at"
+        )
+    )
+    left = {c.pk for c in cases if c.left}
+    counts: Counter[tuple[str, str]] = Counter()
+    previous = None
+    for case_id, opened_at, recorded_at, exit_recorded_at, closed_at in rows.iterator(
+        chunk_size=2000
+    ):
+        if case_id == previous or case_id not in cases.pks:
+            continue
+        previous = case_id  # the latest episode begun by the period's end
+        began = timezone.localdate(opened_at)
+        if recorded_at is not None and began >= period.start:
+            days = (timezone.localdate(recorded_at) - began).days
+            counts[(hud_timeliness_band(max(days, 0)), "start")] += 1
+        if case_id in left and exit_recorded_at is not None and closed_at is not None:
+            days = (timezone.localdate(exit_recorded_at) - timezone.localdate(closed_at)).days
+            counts[(hud_timeliness_band(max(days, 0)), "exit")] += 1
+    g = b.grid
+    table = [
+        Row(
+            label,
+            [
+                g.cell(f"q6e:{code}:{column}", counts.get((code, column), 0))
+                for column in ("start", "exit")
+            ],
+        )
+        for code, label, _most in HUD_TIMELINESS
+    ]
+    step()
+    return Section(
+        "Q6e: Data Quality: Timeliness",
+        ["Number of Project Start Records", "Number of Project Exit Records"],
+        table,
+        code="Q6e",
+        has_total=False,
+        note=_(
+            "Answers saved before caseflow kept the day they were first recorded are not counted."
+        ),
+    )
 
 
 #: HUD's bands of the length of participation (Q22a1), each the most days it holds.

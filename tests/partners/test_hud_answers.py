@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+import time_machine
 from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.urls import reverse
@@ -446,3 +447,35 @@ def test_the_day_they_moved_in_is_kept_and_cannot_be_before_support_began(
     assert dict(hud.shown(answers))["Day they moved into housing"] == date_format(
         moved, "DATE_FORMAT"
     )
+
+
+def test_the_days_the_answers_were_first_recorded_are_kept(cast, episode, shown):
+    """When the answers were first saved and when an answer at exit was first given (HUD's
+    timeliness, Q6e): later saves change neither; answers saved before caseflow kept the day
+    keep none, and get the exit's only when their answers at exit are first given."""
+    first = timezone.now().replace(microsecond=0) + dt.timedelta(days=1)
+    with time_machine.travel(first, tick=False):
+        row = services.hud_answers_save(
+            actor=cast.assigned, case=cast.case, values={"veteran": "no"}, expected_version=0
+        )
+    assert (row.recorded_at, row.exit_recorded_at) == (first, None)
+    later = first + dt.timedelta(days=9)
+    with time_machine.travel(later, tick=False):
+        row = services.hud_answers_save(
+            actor=cast.assigned,
+            case=cast.case,
+            values={"destination": "deceased"},
+            expected_version=1,
+        )
+    assert (row.recorded_at, row.exit_recorded_at) == (first, later)
+    with time_machine.travel(later + dt.timedelta(days=3), tick=False):
+        row = services.hud_answers_save(
+            actor=cast.assigned, case=cast.case, values={"destination": "other"}, expected_version=2
+        )
+    assert (row.recorded_at, row.exit_recorded_at) == (first, later)
+    # Saved before caseflow kept the days, with answers at exit already: both stay unknown.
+    HudAnswers.objects.filter(pk=row.pk).update(recorded_at=None, exit_recorded_at=None)
+    row = services.hud_answers_save(
+        actor=cast.assigned, case=cast.case, values={"veteran": "yes"}, expected_version=3
+    )
+    assert (row.recorded_at, row.exit_recorded_at) == (None, None)

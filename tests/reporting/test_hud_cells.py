@@ -653,7 +653,18 @@ def test_every_cell_of_the_hud_questions(population):
         ("Total Number of Persons Served", "20"),
     ]
     # The questions follow the ones answered before, in this order, and the CSV prints the same.
-    assert list(shown) == ["Q4a", "Q5a", "Q6b", "Q6c", "Q11", "Q12", "Q22a1", "Q22b", *EXPECTED]
+    assert list(shown) == [
+        "Q4a",
+        "Q5a",
+        "Q6b",
+        "Q6c",
+        "Q6e",
+        "Q11",
+        "Q12",
+        "Q22a1",
+        "Q22b",
+        *EXPECTED,
+    ]
     # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's
     # 2 + 2, Q13a2's 1 + 1, Q23c's 0 + 1 + 1 with no exit interview, Q18's 1 + 2 and 1 + 1),
     # with its share of the people asked, hidden with its count. The project has a CoC.

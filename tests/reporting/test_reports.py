@@ -257,7 +257,7 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     # HUD's entry and exit questions, from the survivors' answers: figures, not only "*".
     hud_year = reports.release("hud", agency, reports.periods("federal_year", today)[0])
     codes = [s.code for s in hud_year.sections]
-    assert codes[:8] == ["Q4a", "Q5a", "Q6b", "Q6c", "Q11", "Q12", "Q22a1", "Q22b"]
+    assert codes[:9] == ["Q4a", "Q5a", "Q6b", "Q6c", "Q6e", "Q11", "Q12", "Q22a1", "Q22b"]
     # The project as its admin described it, and its people served.
     (_label, q4a), *_rest = hud_year.table(hud_year.sections[0])
     assert [c.text for c in q4a[:5]] == [
@@ -269,7 +269,7 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     ]
     assert q4a[-1].value == q4a[-2].value == value(hud_year, "served") > 20
     # Q22b's figures about the leavers and the stayers, each group large enough to show them.
-    assert [c.text != "*" for _l, cells in hud_year.table(hud_year.sections[7]) for c in cells] == [
+    assert [c.text != "*" for _l, cells in hud_year.table(hud_year.sections[8]) for c in cells] == [
         True
     ] * 4
     # The quality of the records: the project has its CoC, and every rate is a percentage or
@@ -279,7 +279,7 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     q6 = [cells for s in hud_year.sections[2:4] for _l, cells in hud_year.table(s)]
     assert all(rate.text == "*" or rate.text.endswith("%") for _count, rate in q6)
     assert sum(1 for count, _rate in q6 if count.value and count.value >= 5) >= 2
-    assert codes[8:] == [
+    assert codes[9:] == [
         *("Q15", "Q14a", "Q14b", "Q23c", "Q23d", "Q16", "Q17", "Q18", "Q20a", "Q20b", "Q21"),
         *("Q13a1", "Q13a2", "Q13b1", "Q13b2", "Q13c1", "Q13c2", "Q22e", "Q25a", "Q26b"),
     ]
@@ -298,6 +298,16 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
         assert value(hud_year, key) >= 5, key
         assert hud_year.shown(hud_year.grid.keys[key]).value is not None, key
     assert value(hud_year, "q21:medicaid:start") >= 5
+    # The days the answers were recorded after support began and after the exit (Q6e).
+    timeliness = {
+        label: [c.value for c in cells]
+        for _s in hud_year.sections
+        if _s.code == "Q6e"
+        for label, cells in hud_year.table(_s)
+    }
+    assert (timeliness["0 days"][0] or 0) >= 5
+    exits = [value(hud_year, f"q6e:{code}:exit") for code, _l, _m in reports.HUD_TIMELINESS]
+    assert sum(exits) >= 5 and sum(1 for n in exits if n) >= 2, exits
     # Hillview runs rapid re-housing: the days its survivors waited to move into housing.
     hillview = User.objects.get(username="ivan.advocate").membership.agency.pk
     with zones.using(zones.agency_zone(Agency.objects.get(pk=hillview))):
