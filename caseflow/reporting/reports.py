@@ -1380,9 +1380,18 @@ HUD_TIMELINESS = [
 ]
 
 
+def hud_band(bands: Sequence[tuple[str, str, int | None]], days: int) -> str:
+    """The code of the first of HUD's ``bands`` (code, label, the most days it holds; None for
+    no limit) that holds ``days``."""
+    for code, _label, most in bands:
+        if most is None or days <= most:
+            return code
+    raise AssertionError("the last band holds every length")
+
+
 def hud_timeliness_band(days: int) -> str:
     """Q6e's band of answers recorded ``days`` after the start or the exit (before it is 0)."""
-    return next(code for code, _l, most in HUD_TIMELINESS if most is None or days <= most)
+    return hud_band(HUD_TIMELINESS, days)
 
 
 def _timeliness(b: Builder, period: Period, cases: Served) -> Section:
@@ -1454,10 +1463,7 @@ HUD_LENGTHS = [
 
 def hud_length_band(days: int) -> str:
     """The Q22a1 band of a participation of ``days`` days."""
-    for code, _label, most in HUD_LENGTHS:
-        if most is None or days <= most:
-            return code
-    raise AssertionError("the last band holds every length")
+    return hud_band(HUD_LENGTHS, days)
 
 
 def _length_of_participation(
@@ -2253,10 +2259,7 @@ HUD_PRIOR_DAYS = [
 
 def hud_prior_days_band(days: int) -> str:
     """The Q22e band of ``days`` days from the day homelessness began to housing."""
-    for code, _label, most in HUD_PRIOR_DAYS:
-        if most is None or days <= most:
-            return code
-    raise AssertionError("the last band holds every length")
+    return hud_band(HUD_PRIOR_DAYS, days)
 
 
 def _moved_in(answers: dict[str, Any], period: Period) -> dt.date | None:
@@ -2303,25 +2306,14 @@ def _time_prior_to_housing(
     step()
 
 
-#: Q22c's bands of the days from the start of support to moving into housing, each the most
-#: days it holds (the last holds the rest, so that the total is everyone who moved in).
-HUD_MOVE_IN_DAYS = [
-    ("7", "7 days or less", 7),
-    ("14", "8 to 14 days", 14),
-    ("21", "15 to 21 days", 21),
-    ("30", "22 to 30 days", 30),
-    ("60", "31 to 60 days", 60),
-    ("90", "61 to 90 days", 90),
-    ("180", "91 to 180 days", 180),
-    ("365", "181 to 365 days", 365),
-    ("730", "366 to 730 days (1-2 Yrs)", 730),
-    ("more", "731 days or more", None),
-]
+#: Q22c's bands of the days from the start of support to moving into housing: Q22e's (the
+#: last holds the rest, so that the total is everyone who moved in).
+HUD_MOVE_IN_DAYS = HUD_PRIOR_DAYS
 
 
 def hud_move_in_band(days: int) -> str:
     """The Q22c band of ``days`` from the start of support to moving in."""
-    return next(code for code, _l, most in HUD_MOVE_IN_DAYS if most is None or days <= most)
+    return hud_band(HUD_MOVE_IN_DAYS, days)
 
 
 def _time_to_move_in(b: Builder, t: _HudTally) -> None:
