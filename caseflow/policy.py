@@ -493,6 +493,12 @@ def books_shelter(user: Any) -> bool:
     return active_role(user) in CASEWORK_ROLES
 
 
+def records_community_work(user: Any) -> bool:
+    """Whether ``user`` records community education sessions and returned outcome surveys
+    (neither holds anything personal; the people who work cases do both)."""
+    return active_role(user) in CASEWORK_ROLES
+
+
 def navigation(user: Any) -> list[tuple[str, str]]:
     """The main menu for ``user``: (label, URL name) of each place their role may go."""
     role = active_role(user)
@@ -514,6 +520,7 @@ def navigation(user: Any) -> list[tuple[str, str]]:
             (_("Check-ins"), "checkins:home"),
             (_("Calls"), "calls:list"),
             (_("Beds"), "shelter:board"),
+            (_("Education and surveys"), "community:education"),
         ]
     if role in REPORT_ROLES:
         items.append((_("Reports"), "confidentiality:reports"))

@@ -134,6 +134,7 @@ INSTALLED_APPS = [
     "caseflow.agency",
     "caseflow.partners",
     "caseflow.calls",
+    "caseflow.community",
     "caseflow.shelter",
     "caseflow.court",
     "caseflow.cycle",

@@ -20,6 +20,7 @@ urlpatterns = [
     path("", include("caseflow.oversight.urls")),
     path("", include("caseflow.partners.urls")),
     path("", include("caseflow.calls.urls")),
+    path("", include("caseflow.community.urls")),
     path("", include("caseflow.reporting.urls")),
     path("", include("caseflow.shelter.urls")),
     path("", include("caseflow.court.urls")),

@@ -294,6 +294,10 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("shelter.stay_view", R, _("Viewed a shelter stay")),
     ("shelter.stay_end", W, _("Ended a shelter stay")),
     ("shelter.turn_away", W, _("Recorded a household turned away for lack of space")),
+    # Community education and outcome surveys
+    ("community.session", W, _("Recorded a community education session")),
+    ("community.sessions_view", R, _("Viewed the community education sessions")),
+    ("community.survey", W, _("Counted a returned outcome survey")),
     # Court (hearings)
     ("hearing.create", W, _("Recorded a court hearing")),
     ("hearing.view", R, _("Viewed a court hearing")),

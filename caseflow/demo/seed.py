@@ -86,6 +86,7 @@ SEED_HOOKS = [
     "caseflow.partners.demo",
     "caseflow.calls.demo",
     "caseflow.shelter.demo",
+    "caseflow.community.demo",
     "caseflow.court.demo",
     "caseflow.cycle.demo",
     "caseflow.wellbeing.demo",

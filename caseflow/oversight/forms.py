@@ -75,6 +75,7 @@ AREAS = {
     "reopen_request": _("Episodes of support"),
     # Shelter and refuge
     "shelter": _("Shelter and refuge"),
+    "community": _("Community education and surveys"),
     # Court
     "hearing": _("Court hearings"),
     # What follows harm

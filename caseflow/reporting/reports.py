@@ -63,6 +63,8 @@ from caseflow.casework.models import (
     NoteKind,
 )
 from caseflow.checkins.models import CheckIn, CheckInStatus
+from caseflow.community.models import STATEMENTS, Audience, SurveyAnswer, SurveyService
+from caseflow.community.selectors import sessions_by_audience, survey_answers
 from caseflow.lib.encryption import EncryptedTextField, KeyDestroyed, unwrap_data_key
 from caseflow.lib.suppression import Grid, suppress
 from caseflow.partners import hud
@@ -678,6 +680,8 @@ class Builder:
             rows.append(Row(total[1], [t]))
             if additive:
                 self.additive.add(t)
+            if public:
+                self.public.add(t)
             elif measure:
                 self.meaning[t] = (total[0], frozenset())
         self.sections.append(
@@ -1053,6 +1057,51 @@ def _shelter(b: Builder, agency_id: int, period: Period) -> None:
     )
 
 
+def _community(b: Builder, agency_id: int, period: Period) -> None:
+    """Prevention and community education sessions (counting no survivor, so never hidden),
+    and FVPSA's two outcome statements as survivors answered them on the anonymous surveys
+    they handed back (:mod:`caseflow.community`), by the service each was about. The two
+    statements are asked on the same surveys: their totals, by service and in all, are the
+    same cells."""
+    sessions, people = sessions_by_audience(agency_id, period.start, period.end)
+    b.breakdown(
+        "education_sessions",
+        _("Prevention and community education sessions, by who they were for"),
+        Audience.choices,
+        sessions,
+        total=("education_sessions:total", _("All sessions")),
+        column=_("Sessions"),
+        public=True,
+    )
+    b.breakdown(
+        "education_people",
+        _("People who came to prevention and community education sessions"),
+        Audience.choices,
+        people,
+        total=("education_people:total", _("Everyone who came")),
+        column=str(PEOPLE),
+        public=True,
+        note=_("A head count at each session: someone who came twice counts twice."),
+    )
+    answers = survey_answers(agency_id, period.start, period.end)
+    for statement in ("safety", "resources"):
+        b.crosstab(
+            f"outcome_{statement}",
+            _("Outcome surveys: “%(statement)s”") % {"statement": STATEMENTS[statement]},
+            SurveyAnswer.choices,
+            SurveyService.choices,
+            answers[statement],
+            total_key="outcome_surveys:total",
+            note=_(
+                "From the anonymous surveys survivors handed back; the Total row is the "
+                "surveys returned."
+            ),
+        )
+    g = b.grid
+    for service in SurveyService.values:
+        g.sum(g.keys[f"outcome_safety:*:{service}"], [g.keys[f"outcome_resources:*:{service}"]])
+
+
 VOCA_AGES = {
     "0_12": ("under_13",),
     "13_17": ("13_17",),
@@ -1141,6 +1190,7 @@ def _fvpsa(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     )
     _calls(b, agency_id, period)
     _shelter(b, agency_id, period)
+    _community(b, agency_id, period)
 
 
 HUD_AGES = {

@@ -37,6 +37,7 @@ from caseflow.cases.models import (
     RiskLevel,
 )
 from caseflow.checkins.models import CheckIn, CheckInStatus
+from caseflow.community import services as community
 from caseflow.partners.models import DECLINED, Demographics
 from caseflow.reporting import reports
 from caseflow.servicelog import services as servicelog
@@ -215,6 +216,55 @@ def population(cast):
             category="insights_emotional",
             minutes=30,
             given_on=dt.date(2026, 5, 4),
+        )
+    # Community work in the federal year 2026: four education sessions (two for young people,
+    # 30 and 12 came; an event for adults, 80; a training for 3 professionals), and 18 outcome
+    # surveys (6 about shelter, all "yes"; 12 about support: the safety statement 9 yes, 2 no,
+    # 1 blank; the resources statement 9 yes, 1 no, 2 blank). Not counted: a session the day
+    # before the year began, another agency's session and survey.
+    with time_machine.travel(_at("2026-07-02"), tick=False):
+        for day, kind, audience, people in [
+            ("2025-11-04", "talk", "young_people", 30),
+            ("2026-02-10", "workshop", "young_people", 12),
+            ("2026-05-01", "event", "adults", 80),
+            ("2026-06-01", "training", "professionals", 3),
+            ("2025-09-30", "talk", "adults", 50),
+        ]:
+            community.session_record(
+                actor=actor,
+                held_on=dt.date.fromisoformat(day),
+                kind=kind,
+                audience=audience,
+                participants=people,
+            )
+        community.session_record(
+            actor=cast.other_agency,
+            held_on=dt.date(2026, 3, 3),
+            kind="talk",
+            audience="adults",
+            participants=20,
+        )
+        surveys = [("shelter", "yes", "yes")] * 6 + [
+            *[("support", "yes", "yes")] * 8,
+            ("support", "yes", "no"),
+            ("support", "no", "not_answered"),
+            ("support", "no", "not_answered"),
+            ("support", "not_answered", "yes"),
+        ]
+        for service, safety, resources in surveys:
+            community.survey_record(
+                actor=actor,
+                returned_on=dt.date(2026, 3, 9),
+                service=service,
+                safety=safety,
+                resources=resources,
+            )
+        community.survey_record(
+            actor=cast.other_agency,
+            returned_on=dt.date(2026, 3, 9),
+            service="support",
+            safety="no",
+            resources="no",
         )
     # Every case closed in June, through a closure record with its outcomes.
     for n, case in enumerate(cases):
@@ -452,6 +502,36 @@ EXPECTED = {
             ("Everyone sheltered", "*4"),
         ],
         "Bed count": [("Beds in use at the agency's open sites", "3")],
+        # Sessions count no survivor: never hidden, however few.
+        "Prevention and community education sessions, by who they were for": [
+            ("Children and young people", "2"),
+            ("Adults in the community", "1"),
+            ("Professionals (training)", "1"),
+            ("All sessions", "4"),
+        ],
+        "People who came to prevention and community education sessions": [
+            ("Children and young people", "42"),
+            ("Adults in the community", "80"),
+            ("Professionals (training)", "3"),
+            ("Everyone who came", "125"),
+        ],
+        # Columns: shelter, support, total. The small counts of the support column and their
+        # row totals hide one another (each pair's difference is a published 0, each column's
+        # sum a published total, so no one of them can be worked out).
+        "Outcome surveys: “As a result of contact with this agency, I have more ways to plan "
+        "for my safety”": [
+            ("Yes", "6 9 15"),
+            ("No", "0 *2 *2"),
+            ("Left blank", "0 *1 *1"),
+            ("Total", "6 12 18"),
+        ],
+        "Outcome surveys: “As a result of contact with this agency, I know more about community "
+        "resources”": [
+            ("Yes", "6 9 15"),
+            ("No", "0 *1 *1"),
+            ("Left blank", "0 *2 *2"),
+            ("Total", "6 12 18"),
+        ],
     },
     "hud": {
         # The project's identifiers (none described here) and the people served, each one

@@ -254,6 +254,15 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     assert value(year, "beds:beds") >= 5
     shown = {s.title: [year.shown(r.cells[0]).text for r in s.rows] for s in year.sections}
     assert shown["Bed count"] != ["*"]
+    # Community education for every audience, and outcome surveys answered each way, shown.
+    for audience in ("young_people", "adults", "professionals"):
+        assert value(year, f"education_sessions:{audience}") >= 3, audience
+        assert value(year, f"education_people:{audience}") >= 20, audience
+    for statement in ("safety", "resources"):
+        assert value(year, f"outcome_{statement}:yes:*") >= 50
+        assert value(year, f"outcome_{statement}:no:*") >= 5
+        assert year.shown(year.grid.keys[f"outcome_{statement}:yes:*"]).text != "*"
+    assert value(year, "outcome_surveys:total") >= 100
     # HUD's entry and exit questions, from the survivors' answers: figures, not only "*".
     hud_year = reports.release("hud", agency, reports.periods("federal_year", today)[0])
     codes = [s.code for s in hud_year.sections]
