@@ -499,6 +499,19 @@ def records_community_work(user: Any) -> bool:
     return active_role(user) in CASEWORK_ROLES
 
 
+def community_records_removable_filter(user: Any) -> Q:
+    """The condition on a session's or a survey's fields (``agency_id``, ``recorded_by_id``)
+    for those ``user`` may remove as a mistake: their own, or any of their agency's for a
+    supervisor. Nothing for anyone else."""
+    role = active_role(user)
+    if role not in CASEWORK_ROLES:
+        return Q(pk__in=[])
+    mine = Q(agency_id=agency_id_of(user))
+    if role != Role.SUPERVISOR:
+        mine &= Q(recorded_by=user)
+    return mine
+
+
 def navigation(user: Any) -> list[tuple[str, str]]:
     """The main menu for ``user``: (label, URL name) of each place their role may go."""
     role = active_role(user)

@@ -298,6 +298,8 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("community.session", W, _("Recorded a community education session")),
     ("community.sessions_view", R, _("Viewed the community education sessions")),
     ("community.survey", W, _("Counted a returned outcome survey")),
+    ("community.session_remove", W, _("Removed a community education session recorded by mistake")),
+    ("community.survey_take_back", W, _("Took back an outcome survey counted by mistake")),
     # Court (hearings)
     ("hearing.create", W, _("Recorded a court hearing")),
     ("hearing.view", R, _("Viewed a court hearing")),

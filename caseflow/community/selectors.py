@@ -7,6 +7,7 @@ from collections import Counter
 
 from django.db.models import Count, Sum
 
+from caseflow import policy
 from caseflow.community.models import EducationSession, OutcomeSurvey
 
 
@@ -15,6 +16,20 @@ def recent_sessions(agency_id: int, since: dt.date, limit: int = 50) -> list[Edu
         EducationSession.objects.filter(agency_id=agency_id, held_on__gte=since)
         .select_related("recorded_by")
         .order_by("-held_on", "-pk")[:limit]
+    )
+
+
+def removable_session(user, public_id: str) -> EducationSession | None:
+    return EducationSession.objects.filter(
+        policy.community_records_removable_filter(user), public_id=public_id
+    ).first()
+
+
+def removable_session_ids(user, sessions: list[EducationSession]) -> set[int]:
+    return set(
+        EducationSession.objects.filter(
+            policy.community_records_removable_filter(user), pk__in=[s.pk for s in sessions]
+        ).values_list("pk", flat=True)
     )
 
 

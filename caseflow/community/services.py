@@ -105,3 +105,52 @@ def survey_record(
     )
     record("community.survey", actor=actor, obj=row, detail={"service": service})
     return row
+
+
+#: How long after counting a survey its counter may take it back (a slip of the hand).
+TAKE_BACK = dt.timedelta(minutes=30)
+
+
+@transaction.atomic
+def session_remove(*, actor: User, session: EducationSession) -> None:
+    """Remove a session recorded by mistake. What it said stays in the audit trail."""
+    allowed = EducationSession.objects.filter(
+        policy.community_records_removable_filter(actor), pk=session.pk
+    )
+    if not allowed.exists():
+        raise PermissionDenied
+    record(
+        "community.session_remove",
+        actor=actor,
+        obj=session,
+        detail={
+            "held_on": session.held_on.isoformat(),
+            "kind": session.kind,
+            "audience": session.audience,
+            "participants": session.participants,
+        },
+    )
+    session.delete()
+
+
+@transaction.atomic
+def survey_take_back(*, actor: User) -> OutcomeSurvey | None:
+    """Take back the last survey ``actor`` counted, if within :data:`TAKE_BACK`: the one just
+    entered wrong. ``None`` when there is none to take back."""
+    _agency_of(actor)
+    last = (
+        OutcomeSurvey.objects.select_for_update()
+        .filter(recorded_by=actor, created_at__gte=timezone.now() - TAKE_BACK)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if last is None:
+        return None
+    record(
+        "community.survey_take_back",
+        actor=actor,
+        obj=last,
+        detail={"service": last.service, "returned_on": last.returned_on.isoformat()},
+    )
+    last.delete()
+    return last

@@ -8,7 +8,7 @@ import datetime as dt
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
@@ -70,8 +70,11 @@ def education(request: AuthenticatedRequest) -> HttpResponse:
     sessions = selectors.recent_sessions(agency.pk, since)
     record("community.sessions_view", actor=request.user, detail={"sessions": len(sessions)})
     kinds, audiences = dict(SessionKind.choices), dict(Audience.choices)
+    removable = selectors.removable_session_ids(request.user, sessions)
     rows = [
         {
+            "public_id": s.public_id,
+            "removable": s.pk in removable,
             "held_on": s.held_on,
             "kind": kinds.get(s.kind, ""),
             "audience": audiences.get(s.audience, ""),
@@ -119,5 +122,36 @@ def surveys(request: AuthenticatedRequest) -> HttpResponse:
     return render(
         request,
         "community/surveys.html",
-        {"form": form, "rows": rows, "since": since, "total": sum(counts.values())},
+        {
+            "form": form,
+            "rows": rows,
+            "since": since,
+            "total": sum(counts.values()),
+            "can_take_back": LAST_SURVEY in request.session,
+        },
     )
+
+
+@login_required
+@require_http_methods(["POST"])
+def session_remove(request: AuthenticatedRequest, session_id: str) -> HttpResponse:
+    _agency(request)
+    session = selectors.removable_session(request.user, session_id)
+    if session is None:
+        raise Http404
+    services.session_remove(actor=request.user, session=session)
+    messages.success(request, _("The session was removed."))
+    return redirect("community:education")
+
+
+@login_required
+@require_http_methods(["POST"])
+def survey_take_back(request: AuthenticatedRequest) -> HttpResponse:
+    _agency(request)
+    if services.survey_take_back(actor=request.user) is None:
+        messages.info(
+            request, _("There is no survey of yours from the last 30 minutes to take back.")
+        )
+    else:
+        messages.success(request, _("The last survey you counted was taken back."))
+    return redirect("community:surveys")

@@ -1,6 +1,6 @@
 """Community work at 375 px: an advocate records a school talk (a year typed wrong is refused on
 the form, the rest kept), then counts two outcome surveys from a pile, the second quicker
-because the day and the service are kept."""
+because the day and the service are kept, and takes back the one entered wrong."""
 
 from __future__ import annotations
 
@@ -59,7 +59,15 @@ def test_an_advocate_records_a_session_and_counts_surveys(new_tab, live_server, 
     expect(page.get_by_role("status").first).to_contain_text("Survey counted")
     expect(page.locator(".community-surveys tbody tr").last).to_contain_text("2")
     fits_a_phone(tab, "community-surveys")
+    # The second was entered wrong: taken back, then counted again as it was answered.
+    page.get_by_role("button", name="Take back the last survey I counted").click()
+    expect(page.get_by_role("status").first).to_contain_text("was taken back")
+    expect(page.locator(".community-surveys tbody tr").last).to_contain_text("1")
+    safety.get_by_label("No").check()
+    resources.get_by_label("No").check()
+    page.get_by_role("button", name="Count this survey").click()
+    expect(page.get_by_role("status").first).to_contain_text("Survey counted")
     assert sorted(OutcomeSurvey.objects.values_list("safety", "resources")) == [
-        ("no", "yes"),
+        ("no", "no"),
         ("yes", "not_answered"),
     ]

@@ -177,3 +177,53 @@ def test_the_survey_page_counts_a_survey_and_keeps_the_day_and_service_for_the_n
     assert incomplete.status_code == 200
     assert incomplete.context["form"].errors.keys() == {"safety", "resources"}
     assert OutcomeSurvey.objects.count() == 1
+
+
+def test_a_session_recorded_by_mistake_is_removed_by_its_recorder_or_a_supervisor(cast: Cast):
+    mine = _session(cast, participants=31)
+    with pytest.raises(PermissionDenied):
+        services.session_remove(actor=cast.same_team, session=mine)
+    with pytest.raises(PermissionDenied):
+        services.session_remove(actor=cast.other_agency, session=mine)
+    services.session_remove(actor=cast.assigned, session=mine)
+    assert not EducationSession.objects.exists()
+    event = AuditEvent.objects.get(action="community.session_remove")
+    # What it said stays in the trail.
+    assert event.detail == {
+        "held_on": "2026-12-02",
+        "kind": "talk",
+        "audience": "young_people",
+        "participants": 31,
+    }
+    theirs = _session(cast, actor=cast.same_team)
+    services.session_remove(actor=cast.supervisor, session=theirs)
+    assert not EducationSession.objects.exists()
+
+
+def test_the_remove_button_shows_only_on_sessions_one_may_remove(cast: Cast, login):
+    mine = _session(cast)
+    theirs = _session(cast, actor=cast.same_team)
+    page = login(cast.assigned).get(reverse("community:education")).content.decode()
+    assert reverse("community:session_remove", args=[mine.public_id]) in page
+    assert reverse("community:session_remove", args=[theirs.public_id]) not in page
+    response = login(cast.assigned).post(
+        reverse("community:session_remove", args=[theirs.public_id])
+    )
+    assert response.status_code == 404
+    assert EducationSession.objects.filter(pk=theirs.pk).exists()
+
+
+def test_taking_back_removes_only_ones_own_last_survey_and_only_soon_after(cast: Cast, login):
+    first = _survey(cast, safety="yes")
+    last = _survey(cast, safety="no")
+    other = _survey(cast, actor=cast.same_team)
+    taken = services.survey_take_back(actor=cast.assigned)
+    assert taken is not None and taken.public_id == last.public_id
+    assert set(OutcomeSurvey.objects.all()) == {first, other}
+    assert AuditEvent.objects.filter(action="community.survey_take_back").count() == 1
+    with time_machine.travel(NOW + services.TAKE_BACK + dt.timedelta(seconds=1), tick=False):
+        assert services.survey_take_back(actor=cast.assigned) is None
+        client = login(cast.assigned)
+        page = client.post(reverse("community:survey_take_back"), follow=True)
+        assert "no survey of yours from the last 30 minutes" in page.content.decode()
+    assert set(OutcomeSurvey.objects.all()) == {first, other}
