@@ -592,9 +592,7 @@ def _annual_problems(
     """What is wrong with the annual assessment of ``after`` (its day; a new one after the last)."""
     out = []
     old_on, new_on = before.get("annual_on") or "", after.get("annual_on") or ""
-    empty = hud.blank()
-    given = any(after[e.name] != empty[e.name] for e in hud.ANNUAL_ELEMENTS[1:])
-    if given and not new_on:
+    if _given(after, [e.name for e in hud.ANNUAL_ELEMENTS[1:]]) and not new_on:
         out.append(str(_("Give the day of the annual assessment.")))
     if old_on and not new_on:
         out.append(str(_("An annual assessment once recorded stays: keep its day.")))
