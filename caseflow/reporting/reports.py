@@ -521,6 +521,8 @@ class Section:
     #: What the agency says of itself, printed in its one row before the row's counts (Q4a's
     #: project): one agency's, so never added to another's, nor drawn.
     facts: list[str] = field(default_factory=list)
+    #: The name of the rows' column, where the funder's table has one (HUD's "Data Element").
+    corner: str = ""
 
     @property
     def own(self) -> bool:
@@ -619,7 +621,7 @@ class FunderReport:
         out: list[list[str]] = []
         for section in self.sections:
             out.append([section.code or section.title])
-            out.append(["", *section.columns])
+            out.append([section.corner, *section.columns])
             for label, cells in self.table(section):
                 out.append([label, *(c.text for c in cells)])
             out.append([])
@@ -1241,6 +1243,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     q5a = b.sections[-1]
     q5a.rows.insert(0, q5a.rows.pop())
     q5a.has_total = False
+    q5a.corner = "Category"
     b.sections.insert(first, _project(agency_id, period, b.grid.keys[SERVED[0]]))
     for question, title, groups, labels, code in (
         ("age_band", "Q11: Age", HUD_AGES, HUD_AGE_LABELS, "Q11"),
@@ -1377,6 +1380,7 @@ def _data_quality(b: Builder, project: Any) -> list[Section]:
             [Row(label, [cell], of=whole) for label, cell, whole in rows],
             code=code,
             has_total=False,
+            corner="Data Element",
         )
         for code, title, rows in (
             ("Q6b", "Q6b: Data Quality: Universal Data Elements", universal),
@@ -1455,6 +1459,7 @@ def _timeliness(b: Builder, period: Period, cases: Served) -> Section:
         table,
         code="Q6e",
         has_total=False,
+        corner="Time for Record Entry",
         note=_(
             "Answers saved before caseflow kept the day they were first recorded are not counted."
         ),

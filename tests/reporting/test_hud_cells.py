@@ -733,6 +733,13 @@ def test_every_cell_of_the_hud_questions(population):
     assert {s.code: (s.title, s.columns) for s in report.sections} == {
         code: (f"{code}: {title}", columns) for code, (title, columns) in HEADINGS.items()
     }
+    # The CSV names the rows' column where HUD's table does.
+    csv = report.csv_rows()
+    named = {csv[i][0]: csv[i + 1] for i in range(len(csv) - 1) if len(csv[i]) == 1}
+    assert named["Q5a"] == ["Category", "Count of Clients"]
+    assert named["Q6b"] == named["Q6c"] == ["Data Element", "Error Count", "% of Error Rate"]
+    assert named["Q6e"][0] == "Time for Record Entry"
+    assert named["Q11"] == ["", "Total"]
     assert shown["Q4a"] == [("", "20 20")]
     assert q4a.rows[0].cells == [report.grid.keys["served"]] * 2
     assert not q4a.note
