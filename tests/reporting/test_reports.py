@@ -98,6 +98,10 @@ def test_reports_count_one_agency_and_hide_what_would_give_a_small_count_away(ca
     body = csv.content.decode()
     assert "Q5a" in body and "Total number of persons served" in body
     assert "Client Doesn't Know/Prefers Not to Answer" in body
+    # HUD's name of Q5a's rows' column, in the CSV and on the preview; Q11's has none.
+    assert "Q5a\r\nCategory,Count of Clients\r\n" in body and "Q11\r\n,Total\r\n" in body
+    page = login(cast.auditor).get(reverse("reporting:preview", args=["hud"]), _period("hud"))
+    assert '<th scope="col">Category</th>' in page.content.decode()
 
 
 def test_advocates_cannot_run_funder_reports(cast, login):
