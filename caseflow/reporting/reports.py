@@ -1254,11 +1254,48 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     _length_of_participation(b, period, cases, tally.opened if tally is not None else None)
     if tally is not None:
         _hud_questions(b, tally.finish())
-        # Q6b and Q6c follow Q5a, as HUD numbers them.
         b.sections[first + 2 : first + 2] = [
             *_data_quality(b, project),
             _timeliness(b, period, cases),
         ]
+    # The questions in the order of HUD's tables (counted in another, as the cells they share
+    # need).
+    b.sections[first:] = sorted(b.sections[first:], key=lambda s: HUD_ORDER.index(s.code))
+
+
+#: The order of HUD's tables in the APR/CAPER, of those caseflow answers.
+HUD_ORDER = [
+    "Q4a",
+    "Q5a",
+    "Q6b",
+    "Q6c",
+    "Q6e",
+    "Q11",
+    "Q12",
+    "Q13a1",
+    "Q13b1",
+    "Q13c1",
+    "Q13a2",
+    "Q13b2",
+    "Q13c2",
+    "Q14a",
+    "Q14b",
+    "Q15",
+    "Q16",
+    "Q17",
+    "Q18",
+    "Q20a",
+    "Q20b",
+    "Q21",
+    "Q22a1",
+    "Q22b",
+    "Q22c",
+    "Q22e",
+    "Q23c",
+    "Q23d",
+    "Q25a",
+    "Q26b",
+]
 
 
 #: Q4a's columns, as the APR names them; the last two are counts of the people served.
