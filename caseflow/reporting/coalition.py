@@ -42,6 +42,7 @@ class RolledSection:
     code: str
     columns: list[str]
     rows: dict[str, list[Cell]] = field(default_factory=dict)
+    corner: str = ""
 
 
 @dataclass
@@ -75,7 +76,7 @@ class RolledUp:
         ]
         for section in self.sections:
             out.append([section.code or section.title])
-            out.append(["", *section.columns])
+            out.append([section.corner, *section.columns])
             for label, cells in section.rows.items():
                 out.append([label, *(c.text for c in cells)])
             out.append([])
@@ -113,7 +114,9 @@ def _add(sections: dict[str, RolledSection], report: FunderReport) -> None:
         key = section.code or section.title
         rolled = sections.get(key)
         if rolled is None:
-            rolled = sections[key] = RolledSection(section.title, section.code, [])
+            rolled = sections[key] = RolledSection(
+                section.title, section.code, [], corner=section.corner
+            )
         # Columns matched by name too: a breakdown's columns may differ between agencies.
         where = []
         for column in section.columns:

@@ -523,6 +523,8 @@ class Section:
     #: What the agency says of itself, printed in its one row before the row's counts (Q4a's
     #: project): one agency's, so never added to another's, nor drawn.
     facts: list[str] = field(default_factory=list)
+    #: The name of the rows' column, where the funder's table has one (HUD's "Data Element").
+    corner: str = ""
 
     @property
     def own(self) -> bool:
@@ -621,7 +623,7 @@ class FunderReport:
         out: list[list[str]] = []
         for section in self.sections:
             out.append([section.code or section.title])
-            out.append(["", *section.columns])
+            out.append([section.corner, *section.columns])
             for label, cells in self.table(section):
                 out.append([label, *(c.text for c in cells)])
             out.append([])
@@ -700,8 +702,10 @@ class Builder:
         total_key: str,
         code: str = "",
         note: str = "",
+        total_first: bool = False,
     ) -> None:
-        """Counts by two dimensions, with row, column and grand totals."""
+        """Counts by two dimensions, with row, column and grand totals (the totals' column last,
+        or first with ``total_first``, as HUD's Q22a1 prints it)."""
         g = self.grid
         matrix = [
             [g.cell(f"{key}:{r}:{c}", counts.get((r, c), 0)) for c, _cl in col_choices]
@@ -722,14 +726,20 @@ class Builder:
             g.sum(t, [row[j] for row in matrix])
         g.sum(grand, row_totals)
         g.sum(grand, col_totals)
+
+        def line(cells: list[int], total: int) -> list[int]:
+            return [total, *cells] if total_first else [*cells, total]
+
         rows = [
-            Row(str(rl), [*cells, t])
+            Row(str(rl), line(cells, t))
             for (_r, rl), cells, t in zip(row_choices, matrix, row_totals, strict=True)
         ]
-        rows.append(Row(_("Total"), [*col_totals, grand]))
-        columns = [str(cl) for _c, cl in col_choices] + [_("Total")]
+        rows.append(Row(_("Total"), line(col_totals, grand)))
+        columns = [str(cl) for _c, cl in col_choices]
+        columns = [_("Total"), *columns] if total_first else [*columns, _("Total")]
+        chart = 0 if total_first else len(columns) - 1
         self.sections.append(
-            Section(title, columns, rows, chart_column=len(columns) - 1, code=code, note=note)
+            Section(title, columns, rows, chart_column=chart, code=code, note=note)
         )
         step()
 
@@ -834,6 +844,7 @@ def _demographic(
     labels: dict[str, Any] | None = None,
     code: str = "",
     total: tuple[str, Any] = SERVED,
+    column: Any = PEOPLE,
 ) -> None:
     counts = cases.answers(question)
     if groups is None:
@@ -848,7 +859,7 @@ def _demographic(
         choices,
         counts,
         total=(total[0], str(total[1])),
-        column=str(PEOPLE),
+        column=str(column),
         code=code,
         cells=cells,
         measure=measure,
@@ -1208,13 +1219,13 @@ HUD_AGES = {
 }
 HUD_AGE_LABELS = {
     "under_5": "Under 5",
-    "5_12": "5 - 12",
-    "13_17": "13 - 17",
-    "18_24": "18 - 24",
-    "25_34": "25 - 34",
-    "35_44": "35 - 44",
-    "45_54": "45 - 54",
-    "55_64": "55 - 64",
+    "5_12": "5-12",
+    "13_17": "13-17",
+    "18_24": "18-24",
+    "25_34": "25-34",
+    "35_44": "35-44",
+    "45_54": "45-54",
+    "55_64": "55-64",
     "65_plus": "65+",
     "dk": "Client Doesn't Know/Prefers Not to Answer",
     "dnc": "Data Not Collected",
@@ -1271,26 +1282,70 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     b.breakdown(
         "q5a",
         "Q5a: Report Validations Table",
-        [("leavers", "Number of Leavers"), ("stayers", "Number of Stayers")],
+        [("leavers", "Number of leavers"), ("stayers", "Number of stayers")],
         {"leavers": leavers, "stayers": len(cases) - leavers},
-        total=(SERVED[0], "Total Number of Persons Served"),
+        total=(SERVED[0], "Total number of persons served"),
         column="Count of Clients",
         code="Q5a",
         measure="served:q5a",
     )
+    # HUD prints the people served first, then the leavers and the stayers.
+    q5a = b.sections[-1]
+    q5a.rows.insert(0, q5a.rows.pop())
+    q5a.has_total = False
+    q5a.corner = "Category"
     b.sections.insert(first, _project(agency_id, period, b.grid.keys[SERVED[0]]))
-    _demographic(b, cases, "age_band", "Q11: Age", HUD_AGES, HUD_AGE_LABELS, code="Q11")
-    _demographic(
-        b, cases, "race_ethnicity", "Q12: Race and Ethnicity", HUD_RACE, HUD_RACE_LABELS, "Q12"
-    )
+    for question, title, groups, labels, code in (
+        ("age_band", "Q11: Age", HUD_AGES, HUD_AGE_LABELS, "Q11"),
+        ("race_ethnicity", "Q12: Race and Ethnicity", HUD_RACE, HUD_RACE_LABELS, "Q12"),
+    ):
+        total = (SERVED[0], "Total")
+        _demographic(b, cases, question, title, groups, labels, code, total, column="Total")
     _length_of_participation(b, period, cases, tally.opened if tally is not None else None)
     if tally is not None:
         _hud_questions(b, tally.finish())
-        # Q6b and Q6c follow Q5a, as HUD numbers them.
         b.sections[first + 2 : first + 2] = [
             *_data_quality(b, project),
             _timeliness(b, period, cases),
         ]
+    # The questions in the order of HUD's tables (counted in another, as the cells they share
+    # need).
+    b.sections[first:] = sorted(b.sections[first:], key=lambda s: HUD_ORDER.index(s.code))
+
+
+#: The order of HUD's tables in the APR/CAPER, of those caseflow answers.
+HUD_ORDER = [
+    "Q4a",
+    "Q5a",
+    "Q6b",
+    "Q6c",
+    "Q6e",
+    "Q11",
+    "Q12",
+    "Q13a1",
+    "Q13b1",
+    "Q13c1",
+    "Q13a2",
+    "Q13b2",
+    "Q13c2",
+    "Q14a",
+    "Q14b",
+    "Q15",
+    "Q16",
+    "Q17",
+    "Q18",
+    "Q20a",
+    "Q20b",
+    "Q21",
+    "Q22a1",
+    "Q22b",
+    "Q22c",
+    "Q22e",
+    "Q23c",
+    "Q23d",
+    "Q25a",
+    "Q26b",
+]
 
 
 #: Q4a's columns, as the APR names them; the last two are counts of the people served.
@@ -1412,6 +1467,7 @@ def _data_quality(b: Builder, project: Any) -> list[Section]:
             [Row(label, [cell], of=whole) for label, cell, whole in rows],
             code=code,
             has_total=False,
+            corner="Data Element",
         )
         for code, title, rows in (
             ("Q6b", "Q6b: Data Quality: Universal Data Elements", universal),
@@ -1423,10 +1479,10 @@ def _data_quality(b: Builder, project: Any) -> list[Section]:
 #: Q6e's bands of the days from a start or an exit to the day its answers were recorded.
 HUD_TIMELINESS = [
     ("0", "0 days", 0),
-    ("3", "1-3 Days", 3),
-    ("6", "4-6 Days", 6),
-    ("10", "7-10 Days", 10),
-    ("more", "11+ Days", None),
+    ("3", "1-3 days", 3),
+    ("6", "4-6 days", 6),
+    ("10", "7-10 days", 10),
+    ("more", "11+ days", None),
 ]
 
 
@@ -1490,6 +1546,7 @@ def _timeliness(b: Builder, period: Period, cases: Served) -> Section:
         table,
         code="Q6e",
         has_total=False,
+        corner="Time for Record Entry",
         note=_(
             "Answers saved before caseflow kept the day they were first recorded are not counted."
         ),
@@ -1540,12 +1597,13 @@ def _length_of_participation(
         lengths[column].append(days)
     b.crosstab(
         "q22",
-        "Q22a1: Length of Participation",
+        "Q22a1: Length of Participation - CoC Projects",
         [(code, label) for code, label, _most in HUD_LENGTHS],
         [("leavers", "Leavers"), ("stayers", "Stayers")],
         counts,
         total_key=SERVED[0],
         code="Q22a1",
+        total_first=True,
     )
     grid = b.grid
     for column in ("leavers", "stayers"):
@@ -1617,8 +1675,12 @@ HUD_LIVING_LABELS = {
     "halfway_house": "Residential project or halfway house with no homeless criteria",
     "hotel_no_voucher": "Hotel or motel paid for without emergency shelter voucher",
     "host_home": "Host Home (non-crisis)",
-    "family_temporary": "Staying or living with family, temporary tenure",
-    "friends_temporary": "Staying or living with friends, temporary tenure",
+    "family_temporary": (
+        "Staying or living with family, temporary tenure (e.g., room, apartment, or house)"
+    ),
+    "friends_temporary": (
+        "Staying or living with friends, temporary tenure (e.g., room, apartment, or house)"
+    ),
     "hopwa_th": "Moved from one HOPWA funded project to HOPWA TH",
     "family_permanent": "Staying or living with family, permanent tenure",
     "friends_permanent": "Staying or living with friends, permanent tenure",
@@ -1627,7 +1689,7 @@ HUD_LIVING_LABELS = {
     "rental_subsidy": "Rental by client, with ongoing housing subsidy",
     "owned_subsidy": "Owned by client, with ongoing housing subsidy",
     "owned_no_subsidy": "Owned by client, no ongoing housing subsidy",
-    "no_exit_interview": "No Exit Interview Completed",
+    "no_exit_interview": "No Exit Interview completed",
     "other": "Other",
     "deceased": "Deceased",
 }
@@ -1637,10 +1699,43 @@ HUD_LIVING_GROUP_LABELS = {
     "temporary": "Temporary Situations",
     "permanent": "Permanent Situations",
 }
+#: Q15's (prior living situations, 3.917) own names where they are not Q23c's, its groups'
+#: names, and its order of the rows: HUD's rows first, then those of caseflow's answers that
+#: 3.917 has not (staying with family or friends to stay, HOPWA), each in its group.
+HUD_PRIOR_LIVING_LABELS = {
+    "place_not_meant": "Place not meant for habitation",
+    "family_temporary": "Staying or living in a family member's room, apartment or house",
+    "friends_temporary": "Staying or living in a friend's room, apartment or house",
+}
+HUD_PRIOR_LIVING_GROUP_LABELS = {
+    **HUD_LIVING_GROUP_LABELS,
+    "institutional": "Institutional Settings",
+    "temporary": "Temporary Situation",
+}
+HUD_PRIOR_LIVING_ORDER = {
+    "temporary": [
+        "transitional",
+        "halfway_house",
+        "hotel_no_voucher",
+        "host_home",
+        "friends_temporary",
+        "family_temporary",
+        "hopwa_th",
+    ],
+    "permanent": [
+        "rental_no_subsidy",
+        "rental_subsidy",
+        "owned_subsidy",
+        "owned_no_subsidy",
+        "family_permanent",
+        "friends_permanent",
+        "hopwa_ph",
+    ],
+}
 HUD_DV_WHEN = [
     ("within_3_months", "Within the past three months"),
     ("3_to_6_months", "Three to six months ago"),
-    ("6_to_12_months", "Six months to one year ago"),
+    ("6_to_12_months", "Six months to one year"),
     ("over_a_year", "One year ago, or more"),
     HUD_DK,
     HUD_DNC,
@@ -1651,7 +1746,7 @@ HUD_INCOME_BANDS: list[tuple[str, str, int | None]] = [
     ("150", "$1 - $150", 150),
     ("250", "$151 - $250", 250),
     ("500", "$251 - $500", 500),
-    ("1000", "$501 - $1000", 1000),
+    ("1000", "$501 - $1,000", 1000),
     ("1500", "$1,001 - $1,500", 1500),
     ("2000", "$1,501 - $2,000", 2000),
     ("more", "$2,001+", None),
@@ -1661,7 +1756,7 @@ HUD_INCOME_SOURCES = {
     "unemployment": "Unemployment Insurance",
     "ssi": "Supplemental Security Income (SSI)",
     "ssdi": "Social Security Disability Insurance (SSDI)",
-    "va_disability_service": "VA Service-Connected Disability Compensation",
+    "va_disability_service": "VA Service - Connected Disability Compensation",
     "va_disability_non_service": "VA Non-Service Connected Disability Pension",
     "private_disability": "Private Disability Insurance",
     "workers_comp": "Worker's Compensation",
@@ -1682,11 +1777,11 @@ HUD_BENEFITS = {
     "other": "Other Source",
 }
 HUD_INSURANCE = {
-    "medicaid": "Medicaid",
-    "medicare": "Medicare",
+    "medicaid": "MEDICAID",
+    "medicare": "MEDICARE",
     "schip": "State Children's Health Insurance Program",
     "va": "Veteran's Health Administration (VHA)",
-    "employer": "Employer Provided Health Insurance",
+    "employer": "Employer - Provided Health Insurances",
     "cobra": "Health Insurance obtained through COBRA",
     "private": "Private Pay Health Insurance",
     "state": "State Health Insurance for Adults",
@@ -1798,8 +1893,8 @@ def hud_income_category(answers: dict[str, Any], prefix: str = "") -> str:
 #: The stayers' column's rows of those without an annual assessment that counts (as the
 #: stayers' kinds of :func:`hud.annual_assessment`).
 HUD_NOT_ASSESSED = [
-    ("not_required", "Number of Adult Stayers Not Yet Required to Have an Annual Assessment"),
-    ("missing", "Number of Adult Stayers Without Required Annual Assessment"),
+    ("not_required", "Number of adult stayers not yet required to have an annual assessment"),
+    ("missing", "Number of adult stayers without required annual assessment"),
 ]
 
 
@@ -2008,19 +2103,23 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
     def living(key: str, title: str, code: str, values: Counter[Any], total: tuple[str, str]):
         known = {v for _g, _w, items in hud.LIVING_GROUPS for v, _l in items}
         known |= {v for v, _l in hud.EXIT_OTHER} if key == "q23c" else set()
+        prior = key == "q15"
+        labels = {**HUD_LIVING_LABELS, **HUD_PRIOR_LIVING_LABELS} if prior else HUD_LIVING_LABELS
+        groups = HUD_PRIOR_LIVING_GROUP_LABELS if prior else HUD_LIVING_GROUP_LABELS
         counts: Counter[str] = Counter()
         for v, n in values.items():
             counts[hud_row(v, known)] += n
         rows: list[Row] = []
         subtotals = []
         for group, _words, items in hud.LIVING_GROUPS:
-            cells = [b.grid.cell(f"{key}:{v}", counts.get(v, 0)) for v, _l in items]
-            rows += [
-                Row(HUD_LIVING_LABELS[v], [c]) for (v, _l), c in zip(items, cells, strict=True)
-            ]
+            order = [v for v, _l in items]
+            if prior:
+                order = HUD_PRIOR_LIVING_ORDER.get(group, order)
+            cells = [b.grid.cell(f"{key}:{v}", counts.get(v, 0)) for v in order]
+            rows += [Row(labels[v], [c]) for v, c in zip(order, cells, strict=True)]
             sub = b.grid.cell(f"{key}:{group}", sum(b.grid.values[c] for c in cells))
             b.grid.sum(sub, cells)
-            rows.append(Row(f"Subtotal - {HUD_LIVING_GROUP_LABELS[group]}", [sub]))
+            rows.append(Row(f"Subtotal - {groups[group]}", [sub]))
             subtotals.append(sub)
         others = [v for v, _l in hud.EXIT_OTHER] if key == "q23c" else []
         rest = [(v, HUD_LIVING_LABELS[v]) for v in others] + [HUD_DK, HUD_DNC]
@@ -2044,7 +2143,8 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
     )
     b.crosstab(
         "q14b",
-        "Q14b: Persons Fleeing Domestic Violence",
+        "Q14b: Most recent experience of domestic violence, sexual assault, dating violence, "
+        "stalking, or human trafficking",
         HUD_DV_WHEN,
         HUD_YES_NO,
         t.dv_when,
@@ -2052,10 +2152,10 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         code="Q14b",
         note=_("Rows: when the most recent experience occurred; columns: currently fleeing."),
     )
-    living("q23c", "Q23c: Exit Destination", "Q23c", t.destination, left)
+    living("q23c", "Q23c: Exit Destination", "Q23c", t.destination, ("q5a:leavers", "TOTAL"))
     _exit_destinations(b, t.subsidy)
     bands = [
-        ("none", "No income"),
+        ("none", "No Income"),
         *((code, label) for code, label, _most in HUD_INCOME_BANDS),
         HUD_DK,
         HUD_DNC,
@@ -2068,7 +2168,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         "Q16",
         bands,
         [
-            ("start", "Income at Start", t.income["start"], served),
+            ("start", "Income at Start", t.income["start"], (SERVED[0], "Total Adults")),
             (
                 "annual",
                 "Income at Latest Annual Assessment for Stayers",
@@ -2148,13 +2248,15 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
     # The people by how many sources cover them: a partition of everyone counted (at start) and
     # of the leavers (at exit), each tied to its total through an unpublished cell (said to be
     # insured, no source ticked).
+    # HUD's rows in HUD's order, then one of caseflow's own: the stayers without the annual
+    # assessment they needed (HUD counts them as not collected).
     partition = [
         ("none", "No Health Insurance"),
         HUD_DK,
         HUD_DNC,
+        ("not_required", "Number of Stayers not yet Required To Have an Annual Assessment"),
         ("one", "1 Source of Health Insurance"),
         ("more", "More than 1 Source of Health Insurance"),
-        ("not_required", "Number of Stayers Not Yet Required to Have an Annual Assessment"),
         ("missing", "Number of Stayers Without Required Annual Assessment"),
     ]
     columns = []
@@ -2187,7 +2289,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         HUD_CONDITION_COUNTS,
         t.condition_count["start"],
         total=served,
-        column="Total",
+        column="Total Persons",
         code="Q13a2",
     )
     _hud_columns(
@@ -2205,7 +2307,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         HUD_CONDITION_COUNTS,
         t.condition_count["exit"],
         total=left,
-        column="Total",
+        column="Total Persons",
         code="Q13b2",
     )
     # The stayers' conditions as last recorded by the period's end: at their latest annual
@@ -2228,7 +2330,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         HUD_CONDITION_COUNTS,
         t.condition_count["stayers"],
         total=stayers,
-        column="Total",
+        column="Total Persons",
         code="Q13c2",
     )
     if t.permanent:
@@ -2281,8 +2383,8 @@ def _exit_destinations(b: Builder, subsidies: Counter[str]) -> None:
     """Q23d: the subsidy of the leavers who went to rent with one (its total is Q23c's row)."""
     b.breakdown(
         "q23d",
-        "Q23d: Exit Destination - Subsidy Type of Persons Exiting to Rental by Client With An "
-        "Ongoing Subsidy",
+        "Q23d: Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With "
+        "An Ongoing Subsidy",
         [*HUD_SUBSIDY_LABELS.items(), HUD_DK, HUD_DNC],
         subsidies,
         total=("q23c:rental_subsidy", "Total"),
@@ -2437,9 +2539,9 @@ def _veterans_and_chronic(b: Builder, veterans: Counter[str], chronic: Counter[s
     served_veterans = g.cell("q5a:veterans", sum(g.values[c] for c in parts))
     g.sum(served_veterans, parts)
     q5a = next(s for s in b.sections if s.code == "Q5a")
-    q5a.rows[-1:-1] = [
-        Row("Number of Veterans", [served_veterans]),
-        Row("Number of Chronically Homeless Persons", [g.keys["q26b:yes"]]),
+    q5a.rows += [
+        Row("Number of veterans", [served_veterans]),
+        Row("Number of chronically homeless persons", [g.keys["q26b:yes"]]),
     ]
 
 
@@ -2460,7 +2562,8 @@ def _income_categories(b: Builder, t: _HudTally) -> None:
     _hud_columns(
         b,
         "q18",
-        "Q18: Client Cash Income Category - Earned/Other Income Category - by Start and Exit",
+        "Q18: Client Cash Income Category - Earned/Other Income Category - by Start and Annual "
+        "Assessment/Exit Status",
         "Q18",
         [*HUD_INCOME_CATEGORIES, *HUD_NOT_ASSESSED],
         [(key, name, counts, (total, "Total Adults")) for key, name, counts, total in columns],

@@ -296,7 +296,10 @@ def population(cast):
 
 DK_ROW = "Client Doesn't Know/Prefers Not to Answer"
 #: The stayers' rows of Q16 and Q18: all eight stayers began in April, a year is not up.
-HUD_NOT_ASSESSED = [label for _code, label in reports.HUD_NOT_ASSESSED]
+HUD_NOT_ASSESSED = [
+    "Number of adult stayers not yet required to have an annual assessment",
+    "Number of adult stayers without required annual assessment",
+]
 DNC_ROW = "Data Not Collected"
 
 L = reports.HUD_LIVING_LABELS
@@ -320,7 +323,7 @@ L = reports.HUD_LIVING_LABELS
 #: homeless (3) Q26b's first.
 EXPECTED = {
     "Q15": [
-        (L["place_not_meant"], "*1"),
+        ("Place not meant for habitation", "*1"),
         (L["emergency_shelter"], "*5"),
         ("Safe Haven", "0"),
         ("Subtotal - Homeless Situations", "6"),
@@ -330,22 +333,23 @@ EXPECTED = {
         ("Long-term care facility or nursing home", "0"),
         ("Psychiatric hospital or other psychiatric facility", "0"),
         ("Substance abuse treatment facility or detox center", "0"),
-        ("Subtotal - Institutional Situations", "*1"),
+        ("Subtotal - Institutional Settings", "*1"),
         (L["transitional"], "0"),
         (L["halfway_house"], "0"),
         ("Hotel or motel paid for without emergency shelter voucher", "*1"),
         ("Host Home (non-crisis)", "0"),
-        ("Staying or living with family, temporary tenure", "*5"),
-        ("Staying or living with friends, temporary tenure", "0"),
+        ("Staying or living in a friend's room, apartment or house", "0"),
+        ("Staying or living in a family member's room, apartment or house", "*5"),
+        # caseflow's answers 3.917 has not, after HUD's rows of their group.
         ("Moved from one HOPWA funded project to HOPWA TH", "0"),
-        ("Subtotal - Temporary Situations", "6"),
-        ("Staying or living with family, permanent tenure", "0"),
-        ("Staying or living with friends, permanent tenure", "0"),
-        ("Moved from one HOPWA funded project to HOPWA PH", "0"),
+        ("Subtotal - Temporary Situation", "6"),
         ("Rental by client, no ongoing housing subsidy", "5"),
         ("Rental by client, with ongoing housing subsidy", "0"),
         ("Owned by client, with ongoing housing subsidy", "0"),
         ("Owned by client, no ongoing housing subsidy", "0"),
+        ("Staying or living with family, permanent tenure", "0"),
+        ("Staying or living with friends, permanent tenure", "0"),
+        ("Moved from one HOPWA funded project to HOPWA PH", "0"),
         ("Subtotal - Permanent Situations", "5"),
         (DK_ROW, "*1"),
         (DNC_ROW, "*1"),
@@ -361,7 +365,7 @@ EXPECTED = {
     "Q14b": [
         ("Within the past three months", "*8 *0 0 0 8"),
         ("Three to six months ago", "*3 *2 0 0 5"),
-        ("Six months to one year ago", "0 *2 0 0 *2"),
+        ("Six months to one year", "0 *2 0 0 *2"),
         ("One year ago, or more", "0 *1 0 0 *1"),
         (DK_ROW, "0 0 0 0 0"),
         (DNC_ROW, "0 0 0 0 0"),
@@ -383,8 +387,8 @@ EXPECTED = {
         (L["halfway_house"], "0"),
         ("Hotel or motel paid for without emergency shelter voucher", "0"),
         ("Host Home (non-crisis)", "0"),
-        ("Staying or living with family, temporary tenure", "*3"),
-        ("Staying or living with friends, temporary tenure", "0"),
+        ("Staying or living with family, temporary tenure (e.g., room, apartment, or house)", "*3"),
+        ("Staying or living with friends, temporary tenure (e.g., room, apartment, or house)", "0"),
         ("Moved from one HOPWA funded project to HOPWA TH", "0"),
         ("Subtotal - Temporary Situations", "*3"),
         ("Staying or living with family, permanent tenure", "*1"),
@@ -395,12 +399,12 @@ EXPECTED = {
         ("Owned by client, with ongoing housing subsidy", "0"),
         ("Owned by client, no ongoing housing subsidy", "0"),
         ("Subtotal - Permanent Situations", "6"),
-        ("No Exit Interview Completed", "*1"),
+        ("No Exit Interview completed", "*1"),
         ("Other", "0"),
         ("Deceased", "0"),
         (DK_ROW, "0"),
         (DNC_ROW, "*1"),
-        ("Total", "12"),
+        ("TOTAL", "12"),
     ],
     "Q23d": [
         ("GPD TIP housing subsidy", "0"),
@@ -419,11 +423,11 @@ EXPECTED = {
         ("Total", "*2"),
     ],
     "Q16": [
-        ("No income", "5 0 *2"),
+        ("No Income", "5 0 *2"),
         ("$1 - $150", "*1 0 0"),
         ("$151 - $250", "0 0 0"),
         ("$251 - $500", "0 0 *1"),
-        ("$501 - $1000", "6 0 0"),
+        ("$501 - $1,000", "6 0 0"),
         ("$1,001 - $1,500", "*2 0 5"),
         ("$1,501 - $2,000", "0 0 0"),
         ("$2,001+", "*2 0 *2"),
@@ -431,14 +435,14 @@ EXPECTED = {
         (DNC_ROW, "*3 0 *1"),
         (HUD_NOT_ASSESSED[0], "0 8 0"),
         (HUD_NOT_ASSESSED[1], "0 0 0"),
-        ("Total", "20 8 12"),
+        ("Total Adults", "20 8 12"),
     ],
     "Q17": [
         ("Earned Income", "10 0 7"),
         ("Unemployment Insurance", "0 0 *1"),
         ("Supplemental Security Income (SSI)", "*1 0 0"),
         ("Social Security Disability Insurance (SSDI)", "0 0 0"),
-        ("VA Service-Connected Disability Compensation", "0 0 0"),
+        ("VA Service - Connected Disability Compensation", "0 0 0"),
         ("VA Non-Service Connected Disability Pension", "0 0 0"),
         ("Private Disability Insurance", "0 0 0"),
         ("Worker's Compensation", "0 0 0"),
@@ -483,11 +487,11 @@ EXPECTED = {
         ("Total", "20 8 12"),
     ],
     "Q21": [
-        ("Medicaid", "12 0 8"),
-        ("Medicare", "0 0 0"),
+        ("MEDICAID", "12 0 8"),
+        ("MEDICARE", "0 0 0"),
         ("State Children's Health Insurance Program", "0 0 0"),
         ("Veteran's Health Administration (VHA)", "0 0 0"),
-        ("Employer Provided Health Insurance", "*2 0 *2"),
+        ("Employer - Provided Health Insurances", "*2 0 *2"),
         ("Health Insurance obtained through COBRA", "0 0 0"),
         ("Private Pay Health Insurance", "*2 0 0"),
         ("State Health Insurance for Adults", "0 0 0"),
@@ -496,9 +500,10 @@ EXPECTED = {
         ("No Health Insurance", "*2 0 *1"),
         (DK_ROW, "*1 0 *1"),
         (DNC_ROW, "*2 0 0"),
+        ("Number of Stayers not yet Required To Have an Annual Assessment", "0 8 0"),
         ("1 Source of Health Insurance", "12 0 8"),
         ("More than 1 Source of Health Insurance", "*2 0 *1"),
-        ("Number of Stayers Not Yet Required to Have an Annual Assessment", "0 8 0"),
+        # caseflow's own row (HUD counts these stayers as not collected).
         ("Number of Stayers Without Required Annual Assessment", "0 0 0"),
     ],
     "Q13a1": [
@@ -599,6 +604,91 @@ EXPECTED = {
 }
 
 
+#: Each question's title and columns, as HUD's FY2024 APR/CAPER programming specifications
+#: name them (caseflow leaves out the household types' columns, Q5a's "Count of Clients for DQ",
+#: and keeps Q14b's columns of whether the person is currently fleeing before HUD's total).
+STAYS = ["Total", "Leavers", "Stayers"]
+INCOME_AT = ["Income at Start", "Income at Latest Annual Assessment for Stayers"]
+BENEFIT_AT = ["Benefit at Start", "Benefit at Latest Annual Assessment for Stayers"]
+HEADINGS = {
+    "Q4a": (
+        "Project Identifiers in HMIS",
+        [
+            "Organization Name",
+            "Organization ID",
+            "Project Name",
+            "Project ID",
+            "HMIS Project Type",
+            "RRH Subtype",
+            "Coordinated Entry Access Point",
+            "Affiliated with a residential project",
+            "Project IDs of affiliations",
+            "CoC Number",
+            "Geocode",
+            "Victim Service Provider",
+            "HMIS Software Name",
+            "Report Start Date",
+            "Report End Date",
+            "Total Active Clients",
+            "Total Active Households",
+        ],
+    ),
+    "Q5a": ("Report Validations Table", ["Count of Clients"]),
+    "Q6b": ("Data Quality: Universal Data Elements", ["Error Count", "% of Error Rate"]),
+    "Q6c": ("Data Quality: Income and Housing Data Quality", ["Error Count", "% of Error Rate"]),
+    "Q6e": (
+        "Data Quality: Timeliness",
+        ["Number of Project Start Records", "Number of Project Exit Records"],
+    ),
+    "Q11": ("Age", ["Total"]),
+    "Q12": ("Race and Ethnicity", ["Total"]),
+    "Q22a1": ("Length of Participation - CoC Projects", STAYS),
+    "Q22b": ("Average and Median Length of Participation in Days", STAYS[1:]),
+    "Q15": ("Living Situation", ["Total"]),
+    "Q14a": ("Domestic Violence History", ["Total"]),
+    "Q14b": (
+        "Most recent experience of domestic violence, sexual assault, dating violence, "
+        "stalking, or human trafficking",
+        ["Yes", "No", DK_ROW, DNC_ROW, "Total"],
+    ),
+    "Q23c": ("Exit Destination", ["Total"]),
+    "Q23d": (
+        "Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With An "
+        "Ongoing Subsidy",
+        ["Total"],
+    ),
+    "Q16": ("Cash Income - Ranges", [*INCOME_AT, "Income at Exit for Leavers"]),
+    "Q17": ("Cash Income - Sources", [*INCOME_AT, "Income at Exit for Leavers"]),
+    "Q18": (
+        "Client Cash Income Category - Earned/Other Income Category - by Start and Annual "
+        "Assessment/Exit Status",
+        [
+            "Number of Adults at Start",
+            "Number of Adults at Annual Assessment (Stayers)",
+            "Number of Adults at Exit (Leavers)",
+        ],
+    ),
+    "Q20a": ("Type of Non-Cash Benefit Sources", [*BENEFIT_AT, "Benefit at Exit for Leavers"]),
+    "Q20b": ("Number of Non-Cash Benefit Sources", [*BENEFIT_AT, "Benefit at Exit for Leavers"]),
+    "Q21": (
+        "Health Insurance",
+        ["At Start", "At Annual Assessment for Stayers", "At Exit for Leavers"],
+    ),
+    "Q13a1": ("Physical and Mental Health Conditions at Start", ["Total Persons"]),
+    "Q13a2": ("Number of Conditions at Start", ["Total Persons"]),
+    "Q13b1": ("Physical and Mental Health Conditions at Exit", ["Total Persons"]),
+    "Q13b2": ("Number of Conditions at Exit", ["Total Persons"]),
+    "Q13c1": ("Physical and Mental Health Conditions for Stayers", ["Total Persons"]),
+    "Q13c2": ("Number of Conditions for Stayers", ["Total Persons"]),
+    "Q22e": (
+        "Length of Time Prior to Housing - based on 3.917 Date Homelessness Started",
+        ["Total"],
+    ),
+    "Q25a": ("Number of Veterans", ["Total"]),
+    "Q26b": ("Number of Chronically Homeless Persons by Household", ["Total"]),
+}
+
+
 @time_machine.travel(TODAY, tick=False)
 def test_every_cell_of_the_hud_questions(population):
     HudProject.objects.create(
@@ -640,30 +730,35 @@ def test_every_cell_of_the_hud_questions(population):
         "2025-10-01",
         "2026-09-30",
     ]
+    assert {s.code: (s.title, s.columns) for s in report.sections} == {
+        code: (f"{code}: {title}", columns) for code, (title, columns) in HEADINGS.items()
+    }
+    # The CSV names the rows' column where HUD's table does.
+    csv = report.csv_rows()
+    named = {csv[i][0]: csv[i + 1] for i in range(len(csv) - 1) if len(csv[i]) == 1}
+    assert named["Q5a"] == ["Category", "Count of Clients"]
+    assert named["Q6b"] == named["Q6c"] == ["Data Element", "Error Count", "% of Error Rate"]
+    assert named["Q6e"][0] == "Time for Record Entry"
+    assert named["Q11"] == ["", "Total"]
     assert shown["Q4a"] == [("", "20 20")]
     assert q4a.rows[0].cells == [report.grid.keys["served"]] * 2
     assert not q4a.note
     assert {code: shown[code] for code in EXPECTED} == EXPECTED
     # Q5a's veterans are Q25a's two rows of veterans; its chronically homeless, Q26b's.
     assert shown["Q5a"] == [
-        ("Number of Leavers", "12"),
-        ("Number of Stayers", "8"),
-        ("Number of Veterans", "*3"),
-        ("Number of Chronically Homeless Persons", "*3"),
-        ("Total Number of Persons Served", "20"),
+        ("Total number of persons served", "20"),
+        ("Number of leavers", "12"),
+        ("Number of stayers", "8"),
+        ("Number of veterans", "*3"),
+        ("Number of chronically homeless persons", "*3"),
     ]
-    # The questions follow the ones answered before, in this order, and the CSV prints the same.
+    # The questions in the order of HUD's tables (an emergency shelter: no Q22c), and the CSV
+    # prints the same.
     assert list(shown) == [
-        "Q4a",
-        "Q5a",
-        "Q6b",
-        "Q6c",
-        "Q6e",
-        "Q11",
-        "Q12",
-        "Q22a1",
-        "Q22b",
-        *EXPECTED,
+        *("Q4a", "Q5a", "Q6b", "Q6c", "Q6e", "Q11", "Q12"),
+        *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
+        *("Q16", "Q17", "Q18", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
+        *("Q23c", "Q23d", "Q25a", "Q26b"),
     ]
     # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's
     # 2 + 2, Q13a2's 1 + 1, Q23c's 0 + 1 + 1 with no exit interview, Q18's 1 + 2 and 1 + 1),
@@ -715,9 +810,9 @@ def test_every_cell_of_the_hud_questions(population):
     columns = [keys["served"], keys["q5a:stayers"], keys["q5a:leavers"]]
     assert sections["Q20b"].rows[-1].cells == columns
     assert sections["Q25a"].rows[-1].cells == sections["Q26b"].rows[-1].cells == [keys["served"]]
-    assert sections["Q5a"].rows[3].cells == [keys["q26b:yes"]]
+    assert sections["Q5a"].rows[4].cells == [keys["q26b:yes"]]
     veterans = (keys["q5a:veterans"], (keys["q25a:chronic_veteran"], keys["q25a:veteran"]))
-    assert veterans in report.grid.sums and sections["Q5a"].rows[2].cells == [veterans[0]]
+    assert veterans in report.grid.sums and sections["Q5a"].rows[3].cells == [veterans[0]]
     assert sections["Q16"].rows[-1].cells == columns
     # Q18's columns are everyone counted and the leavers; its last row adds up its first three.
     assert sections["Q18"].rows[-2].cells == columns

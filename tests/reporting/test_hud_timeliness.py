@@ -79,10 +79,10 @@ def test_the_days_to_record_a_start_and_an_exit(population):
     shown = _printed(report)
     assert shown["Q6e"] == [
         ("0 days", "6 5"),  # with the one at 0 days whose exit was not kept
-        ("1-3 Days", "5 0"),
-        ("4-6 Days", "0 0"),
-        ("7-10 Days", "0 0"),
-        ("11+ Days", "5 5"),
+        ("1-3 days", "5 0"),
+        ("4-6 days", "0 0"),
+        ("7-10 days", "0 0"),
+        ("11+ days", "5 5"),
     ]
     codes = [s.code for s in report.sections]
     assert codes.index("Q6e") == codes.index("Q6c") + 1
