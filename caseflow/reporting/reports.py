@@ -1478,6 +1478,7 @@ def _data_quality(b: Builder, project: Any) -> list[Section]:
 
 #: Q6e's bands of the days from a start or an exit to the day its answers were recorded.
 HUD_TIMELINESS = [
+    ("negative", "< 0 days", -1),
     ("0", "0 days", 0),
     ("3", "1-3 days", 3),
     ("6", "4-6 days", 6),
@@ -1496,7 +1497,8 @@ def hud_band(bands: Sequence[tuple[str, str, int | None]], days: int) -> str:
 
 
 def hud_timeliness_band(days: int) -> str:
-    """Q6e's band of answers recorded ``days`` after the start or the exit (before it is 0)."""
+    """Q6e's band of answers recorded ``days`` after the start or the exit (before it: "< 0
+    days", answers given ahead of the day, as at a referral)."""
     return hud_band(HUD_TIMELINESS, days)
 
 
@@ -1524,10 +1526,10 @@ def _timeliness(b: Builder, period: Period, cases: Served) -> Section:
         began = timezone.localdate(opened_at)
         if recorded_at is not None and began >= period.start:
             days = (timezone.localdate(recorded_at) - began).days
-            counts[(hud_timeliness_band(max(days, 0)), "start")] += 1
+            counts[(hud_timeliness_band(days), "start")] += 1
         if case_id in left and exit_recorded_at is not None and closed_at is not None:
             days = (timezone.localdate(exit_recorded_at) - timezone.localdate(closed_at)).days
-            counts[(hud_timeliness_band(max(days, 0)), "exit")] += 1
+            counts[(hud_timeliness_band(days), "exit")] += 1
     g = b.grid
     table = [
         Row(
@@ -1576,9 +1578,10 @@ def hud_length_band(days: int) -> str:
 def _length_of_participation(
     b: Builder, period: Period, cases: Served, each: Callable[[int, dt.date], None] | None = None
 ) -> None:
-    """Q22a1: days from the case's opening to its closing (a leaver) or to the period's last day
-    (a stayer), by HUD's bands, leavers and stayers; its totals are Q5a's (the same people).
-    ``each`` is given each case and the day it opened."""
+    """Q22a1: days from the case's opening to its closing (a leaver), or to the day after the
+    period's last (a stayer, there through its last day, as HUD counts), by HUD's bands,
+    leavers and stayers; its totals are Q5a's (the same people). ``each`` is given each case and
+    the day it opened."""
     rows = Case.objects.filter(pk__in=cases.ids).values_list("pk", "opened_at", "closed_at")
     left = {c.pk for c in cases if c.left}
     counts: Counter[tuple[str, str]] = Counter()
@@ -1590,7 +1593,10 @@ def _length_of_participation(
         if each is not None:
             each(pk, began)
         leaver = pk in left  # closed before the period's end: ``closed_at`` is set
-        end = timezone.localdate(closed_at) if leaver and closed_at is not None else period.end
+        if leaver and closed_at is not None:
+            end = timezone.localdate(closed_at)
+        else:
+            end = period.end + dt.timedelta(days=1)
         days = max((end - began).days, 0)
         column = "leavers" if leaver else "stayers"
         counts[(hud_length_band(days), column)] += 1
