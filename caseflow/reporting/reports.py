@@ -2008,16 +2008,18 @@ class _HudTally:
         housed_on = moved if self.permanent else start
         if self.permanent and housed_on is None:
             self.prior_days["not_yet"] += 1
-        elif since is None or housed_on is None:
+        elif since is None or housed_on is None or since > housed_on:
+            # A homelessness begun after the day of housing is a mistake: not collected.
             self.prior_days["dnc"] += 1
         else:
-            self.prior_days[hud_prior_days_band(max((housed_on - since).days, 0))] += 1
+            self.prior_days[hud_prior_days_band((housed_on - since).days)] += 1
         if moved is not None and start is not None:
-            days = max((moved - start).days, 0)
-            self.move_in[hud_move_in_band(days)] += 1
-            self.move_in_days += days
-            self.moved += 1
             self.moved_leavers += c.left
+            if moved >= self.period.start:  # Q22c: the moves into housing in the period
+                days = max((moved - start).days, 0)
+                self.move_in[hud_move_in_band(days)] += 1
+                self.move_in_days += days
+                self.moved += 1
         elif self.permanent and c.left:
             self.left_without += 1
         chronic = hud.chronically_homeless(a, start if start is not None else self.period.start)
@@ -2475,10 +2477,10 @@ def hud_move_in_band(days: int) -> str:
 
 
 def _time_to_move_in(b: Builder, t: _HudTally) -> None:
-    """Q22c (permanent housing projects): the people who moved into housing by the period's
-    end, by the days from the start of support to the day they moved in, with their average
-    (published only with their count, as Q22b's figures); the leavers who left without moving
-    in; and both together."""
+    """Q22c (permanent housing projects): the people who moved into housing in the period, by
+    the days from the start of support to the day they moved in, with their average (published
+    only with their count, as Q22b's figures); the leavers who left without moving in; and both
+    together."""
     g = b.grid
     bands = [g.cell(f"q22c:{code}", t.move_in.get(code, 0)) for code, _l, _m in HUD_MOVE_IN_DAYS]
     moved_in = g.cell("q22c:moved", t.moved)
@@ -2489,7 +2491,8 @@ def _time_to_move_in(b: Builder, t: _HudTally) -> None:
     everyone = g.cell("q22c:total", t.moved + t.left_without)
     g.sum(everyone, [moved_in, without])
     # Tied to Q5a through the people no row shows (never published): the leavers who moved in
-    # before leaving, and the stayers who have not moved in yet.
+    # before leaving, and everyone else no row counts (the stayers who have not moved in yet,
+    # and those who moved in before the period).
     moved_left = g.cell("q22c:moved_leavers", t.moved_leavers)
     waiting = g.cell("q22c:stayers_waiting", t.people - t.moved - t.left_without)
     b.atoms.update((moved_left, waiting))

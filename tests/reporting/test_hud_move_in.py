@@ -1,15 +1,17 @@
 """A permanent housing project's days to move in (Q22c), and its days from homelessness to
 housing counted to the day people moved in (Q22e), against a population counted by hand.
 
-Twenty-six survivors of a rapid re-housing project, in the federal year 2026 (October 2025 to
-September 2026):
+Twenty-seven survivors of a rapid re-housing project, in the federal year 2026 (October 2025
+to September 2026):
 
-- fifteen began on 1 June 2024 and moved in 0 to 730 days later, five in each of three bands
-  (7 days or less; 31 to 60 days; 366 to 730 days), their homelessness begun ten days before
-  support for ten of them and not known for five;
+- fifteen moved in on 1 March 2026, 0 to 730 days after their support began, five in each of
+  three bands (7 days or less; 31 to 60 days; 366 to 730 days), their homelessness begun ten
+  days before support for ten of them and not known for five;
 - five left in March 2026 without moving in;
 - five stayers who have not moved in yet;
-- one who moved in on 15 October 2026, after the year: not yet moved in, in the year.
+- one who moved in on 15 October 2026, after the year: not yet moved in, in the year;
+- one who moved in on 1 January 2025, before the year: housed (Q22e), but not one of the year's
+  moves into housing (Q22c), as HUD counts them.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ pytestmark = pytest.mark.django_db
 UTC = dt.UTC
 YEAR = reports.federal_year(2026)
 TODAY = dt.datetime(2026, 11, 15, 12, tzinfo=UTC)
-BEGAN = dt.date(2024, 6, 1)
+MOVED = dt.date(2026, 3, 1)
 #: Days from the start of support to moving in, five in each band.
 DAYS = [0, 3, 5, 7, 7, 31, 40, 45, 50, 60, 366, 400, 500, 600, 730]
 
@@ -65,17 +67,20 @@ def project(cast):
         coc_number="CA-600",
         geocode="069037",
     )
-    since = (BEGAN - dt.timedelta(days=10)).isoformat()
     for n, days in enumerate(DAYS):
-        answers = {"move_in_on": (BEGAN + dt.timedelta(days=days)).isoformat()}
+        began = MOVED - dt.timedelta(days=days)
+        answers = {"move_in_on": MOVED.isoformat()}
         if n % 3:  # ten of the fifteen know the day their homelessness began
-            answers["homeless_since"] = since
-        _person(cast, n, BEGAN, answers)
+            answers["homeless_since"] = (began - dt.timedelta(days=10)).isoformat()
+        _person(cast, n, began, answers)
     for n in range(5):
         _person(cast, 15 + n, dt.date(2025, 11, 1), {}, closed=dt.date(2026, 3, 1))
     for n in range(5):
         _person(cast, 20 + n, dt.date(2026, 1, 5), {"homeless_since": "2025-12-01"})
     _person(cast, 25, dt.date(2026, 9, 1), {"move_in_on": "2026-10-15"})
+    _person(
+        cast, 26, dt.date(2024, 6, 1), {"move_in_on": "2025-01-01", "homeless_since": "2024-05-01"}
+    )
     return row
 
 
@@ -104,13 +109,10 @@ def test_the_days_to_move_in_and_to_housing_of_a_permanent_housing_project(proje
         ("Total persons", "*20"),
     ]
     # Q22e: from the day homelessness began (ten days before support for ten of the fifteen)
-    # to the day they moved in; the five who do not know it are not collected; the eleven who
-    # have not moved in by the year's end (five leavers, five stayers, one after the year) are
-    # "not yet moved into housing".
-    # Q22e: from the day homelessness began (ten days before support for ten of the fifteen)
-    # to the day they moved in: 13 days; 15 and 17; 41, 55 and 60; 376, 410 and 610; 740. The
-    # five who do not know it are not collected; the eleven who have not moved in by the year's
-    # end (five leavers, five stayers, one after the year) are "not yet moved into housing".
+    # to the day they moved in: 13 days; 15 and 17; 41, 55 and 60; 376, 410 and 610; 740; and
+    # 245 for the one housed before the year. The five who do not know it are not collected;
+    # the eleven who have not moved in by the year's end (five leavers, five stayers, one after
+    # the year) are "not yet moved into housing".
     values = {label: int(text.lstrip("*")) for label, text in shown["Q22e"]}
     assert values == {
         "7 days or less": 0,
@@ -120,13 +122,13 @@ def test_the_days_to_move_in_and_to_housing_of_a_permanent_housing_project(proje
         "31 to 60 days": 3,
         "61 to 90 days": 0,
         "91 to 180 days": 0,
-        "181 to 365 days": 0,
+        "181 to 365 days": 1,
         "366 to 730 days (1-2 Yrs)": 3,
         "731 days or more": 1,
-        "Total (persons moved into housing)": 10,
+        "Total (persons moved into housing)": 11,
         "Not yet moved into housing": 11,
         "Data not collected": 5,
-        "Total persons": 26,
+        "Total persons": 27,
     }
     # Every count from 1 to 4 is hidden.
     hidden = {label for label, text in shown["Q22e"] if text.startswith("*")}
@@ -137,10 +139,11 @@ def test_the_days_to_move_in_and_to_housing_of_a_permanent_housing_project(proje
     assert codes.index("Q22c") == codes.index("Q22b") + 1 == codes.index("Q22e") - 1
     keys = report.grid.keys
     assert (keys["q22c:total"], (keys["q22c:moved"], keys["q22c:left_without"])) in report.grid.sums
-    # Tied to Q5a through cells no row shows: the leavers who moved in (none here) and the
-    # stayers still waiting (six: five who have not moved in, one who moved in after the year).
+    # Tied to Q5a through cells no row shows: the leavers who moved in (none here) and the rest
+    # no row counts (seven: five who have not moved in, one who moved in after the year, one
+    # before it).
     moved_left, waiting = keys["q22c:moved_leavers"], keys["q22c:stayers_waiting"]
-    assert (report.grid.values[moved_left], report.grid.values[waiting]) == (0, 6)
+    assert (report.grid.values[moved_left], report.grid.values[waiting]) == (0, 7)
     assert (keys["q5a:leavers"], (keys["q22c:left_without"], moved_left)) in report.grid.sums
     assert (keys["served"], (keys["q22c:total"], waiting)) in report.grid.sums
     assert {moved_left, waiting} <= report.unpublished
@@ -151,8 +154,13 @@ def test_a_project_that_is_not_permanent_housing_has_no_days_to_move_in(project,
     HudProject.objects.filter(pk=project.pk).update(
         project_type=HudProjectType.ES_ENTRY_EXIT, rrh_subtype=""
     )
+    # Her homelessness began after her support did: a mistake, not collected (HUD's rule).
+    _person(cast, 27, dt.date(2026, 2, 1), {"homeless_since": "2026-02-10"})
     report = reports.release("hud", cast.agency.pk, YEAR)
     assert "Q22c" not in _printed(report)
     # Its day of housing is the first day of support: no one is waiting to move in.
     assert report.grid.values[report.grid.keys["q22e:not_yet"]] == 0
+    # Not collected: the five of the fifteen who do not know the day, the five leavers and the
+    # one who came in September (no day given), and the one whose day is after her start.
+    assert report.grid.values[report.grid.keys["q22e:dnc"]] == 12
     assert "no one is waiting to move in" in {s.code: s for s in report.sections}["Q22e"].note
