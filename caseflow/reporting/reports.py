@@ -2149,16 +2149,18 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         column="Total",
         code="Q14a",
     )
-    b.crosstab(
+    when: Counter[str] = Counter()
+    for (row, _fleeing), n in t.dv_when.items():
+        when[row] += n
+    b.breakdown(
         "q14b",
         "Q14b: Most recent experience of domestic violence, sexual assault, dating violence, "
         "stalking, or human trafficking",
         HUD_DV_WHEN,
-        HUD_YES_NO,
-        t.dv_when,
-        total_key="q14a:yes",
+        when,
+        total=("q14a:yes", "Total"),
+        column="Total",
         code="Q14b",
-        note=_("Rows: when the most recent experience occurred; columns: currently fleeing."),
     )
     living("q23c", "Q23c: Exit Destination", "Q23c", t.destination, ("q5a:leavers", "TOTAL"))
     _exit_destinations(b, t.subsidy)
