@@ -1845,7 +1845,7 @@ def hud_conditions(answers: dict[str, Any], prefix: str = "") -> set[str]:
 
 
 #: Q13a2's and Q13b2's rows: how many of HUD's conditions a person has (alcohol and drug use
-#: together are one, HUD's substance use element).
+#: disorders are two, as HUD counts them).
 HUD_CONDITION_COUNTS = [
     ("none", "None"),
     ("1", "1 Condition"),
@@ -1866,7 +1866,9 @@ def hud_condition_count(answers: dict[str, Any], prefix: str = "") -> str:
         return "none"
     if answer != "yes":
         return hud_row(answer)
-    return {0: "unknown", 1: "1", 2: "2"}.get(len(hud_conditions(answers, prefix)), "3")
+    # Alcohol and drug use are each a condition here (Q13a1 shows them together as "both").
+    named = set(answers.get(f"{prefix}conditions") or [])
+    return {0: "unknown", 1: "1", 2: "2"}.get(len(named), "3")
 
 
 #: Q18's rows: the kinds of cash income a person has (earned income, from work, and any other).

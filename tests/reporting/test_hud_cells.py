@@ -153,7 +153,7 @@ CONDITIONS: list[list[str]] = [
     ["mental_health", "physical"],
     ["mental_health"],
     ["mental_health", "alcohol"],
-    ["alcohol", "drug"],  # counted once, as both
+    ["alcohol", "drug"],  # "both" in Q13a1, two conditions in Q13a2
     ["chronic_health"],
     ["developmental", "physical", "chronic_health"],
 ] + [[]] * 10
@@ -304,24 +304,22 @@ DNC_ROW = "Data Not Collected"
 
 L = reports.HUD_LIVING_LABELS
 
-#: Every cell of the questions, as printed ("*" where hidden, with its true value after it).
-#: Why the hidden ones are hidden: a count from 1 to 4 always is; the others are complements,
-#: the smallest count left in a sum that would otherwise give a small one away (Q15: 6 homeless
-#: are 1 and 5, so the 5 hides with the 1; Q23c: 6 to permanent homes are 1 and 5; Q14b's two
-#: small counts need no complement, as their sum alone is known). Q17, Q20a, Q13a1 and Q13b1
-#: have no total (one person may have several sources or conditions), so only their small counts
-#: hide. Q21's people by how
+#: Every cell of the questions, as printed ("*" where hidden, with its true value after it). Why the
+#: hidden ones are hidden: a count from 1 to 4 always is; the others are complements, the smallest
+#: count left in a sum that would otherwise give a small one away (Q15: 6 homeless are 1 and 5, so
+#: the 5 hides with the 1; Q23c: 6 to permanent homes are 1 and 5; Q14b's two small counts need no
+#: complement, as their sum alone is known). Q17, Q20a, Q13a1 and Q13b1 have no total (one person
+#: may have several sources or conditions), so only their small counts hide. Q21's people by how
 #: many sources cover them add up to everyone (at start) and to the leavers (at exit) with the one
 #: insured person who named no source, a cell never published. The exit columns count the twelve
 #: leavers only: stayer 12's exit answers (TANF, VHA, HIV/AIDS) are in no cell. Q13a2 and Q13b2
-#: count each person once (alcohol and drug use together are one condition, as in HUD's
-#: substance use element); their hidden cells are all counts from 1 to 4. Q18's leavers with only
-#: earned income (7) hide with the one with only other income, as the 8 with a source would
-#: give the 1 away. Q23d's two leavers who rent with a subsidy are Q23c's hidden row (2), its
-#: parts 1 and 1. Q20b's 9 with benefits at start hide with the one not collected (20 people,
-#: 10 with none); at exit the small rows hide each other. Q25a's and Q26b's hidden cells are
-#: all counts from 1 to 4; Q5a's veterans (3) are Q25a's first two rows, its chronically
-#: homeless (3) Q26b's first.
+#: count alcohol and drug use disorders as two conditions, as HUD does (Q13a1 shows them together as
+#: "both"); their hidden cells are all counts from 1 to 4. Q18's leavers with only earned income (7)
+#: hide with the one with only other income, as the 8 with a source would give the 1 away. Q23d's
+#: two leavers who rent with a subsidy are Q23c's hidden row (2), its parts 1 and 1. Q20b's 9 with
+#: benefits at start hide with the one not collected (20 people, 10 with none); at exit the small
+#: rows hide each other. Q25a's and Q26b's hidden cells are all counts from 1 to 4; Q5a's veterans
+#: (3) are Q25a's first two rows, its chronically homeless (3) Q26b's first.
 EXPECTED = {
     "Q15": [
         ("Place not meant for habitation", "*1"),
@@ -519,8 +517,8 @@ EXPECTED = {
     ],
     "Q13a2": [
         ("None", "8"),
-        ("1 Condition", "5"),
-        ("2 Conditions", "*3"),
+        ("1 Condition", "*4"),
+        ("2 Conditions", "*4"),
         ("3+ Conditions", "*1"),
         ("Condition Unknown", "*1"),
         (DK_ROW, "*1"),
@@ -539,8 +537,8 @@ EXPECTED = {
     ],
     "Q13b2": [
         ("None", "*1"),
-        ("1 Condition", "6"),
-        ("2 Conditions", "*1"),
+        ("1 Condition", "5"),
+        ("2 Conditions", "*2"),
         ("3+ Conditions", "*1"),
         ("Condition Unknown", "*1"),
         (DK_ROW, "*1"),
@@ -918,8 +916,8 @@ def test_an_answer_no_row_holds_is_not_collected_and_unknowns_are_one_row():
     [
         ("no", [], "none"),
         ("yes", ["physical"], "1"),
-        ("yes", ["alcohol", "drug"], "1"),  # HUD's one substance use element
-        ("yes", ["alcohol", "drug", "physical"], "2"),
+        ("yes", ["alcohol", "drug"], "2"),  # two conditions, as HUD counts them
+        ("yes", ["alcohol", "drug", "physical"], "3"),
         ("yes", ["mental_health", "physical", "hiv_aids"], "3"),
         ("yes", ["mental_health", "physical", "hiv_aids", "developmental"], "3"),
         ("yes", [], "unknown"),
