@@ -242,6 +242,29 @@ def team_open_case_set(user: User) -> QuerySet[Case]:
     )
 
 
+#: The case page's parties and the people assigned, as ``case.parties.all()`` and
+#: ``case.assignees`` (by name) read them: their SQL is built once per process.
+_PARTIES = CompiledQuery(Party, lambda case: Case(pk=case).parties.all(), case="int")
+_ASSIGNEES = CompiledQuery(
+    User,
+    lambda case: Case(pk=case).assignees.order_by("first_name", "last_name", "username"),
+    case="int",
+)
+
+
+def case_parties(case: Case) -> list[Party]:
+    """``case.parties.all()``, each party's case ``case`` (sharing its unwrapped data key)."""
+    parties = _PARTIES.rows(case=case.pk)
+    for party in parties:
+        party.case = case
+    return parties
+
+
+def case_assignees(case: Case) -> list[User]:
+    """The people assigned to ``case``, by name."""
+    return _ASSIGNEES.rows(case=case.pk)
+
+
 def team_open_cases_of(*, user: int, agency: int, now: dt.datetime) -> QuerySet[Case]:
     """:func:`team_open_case_set` of the supervisor of id ``user``, of ``agency``, at ``now`` (the
     values ``policy.visible_cases_values`` gives): what a statement compiled once per process

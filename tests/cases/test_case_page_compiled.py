@@ -1,0 +1,127 @@
+"""The case page's parties, assignees, field settings, check-ins and the check-in it offers to
+rate are read with SQL compiled once per process: the very statements the querysets they
+replace send, so the very rows."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from caseflow.cases import fields, selectors
+from caseflow.cases.models import FieldSetting, IntakeField, PartyRole
+from caseflow.checkins import selectors as checkin_selectors
+from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInStatus
+from caseflow.wellbeing import selectors as wellbeing_selectors
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+
+def _sql(queryset) -> tuple:
+    return queryset.query.get_compiler("default").as_sql()
+
+
+def _sent(run) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        run()
+    return [q["sql"] for q in captured]
+
+
+def test_the_parties_and_assignees_are_read_as_the_case_reads_them(cast):
+    case = cast.case
+    f.add_party(case, PartyRole.CHILD, full_name="A child")
+    assert selectors._PARTIES.sql(case=case.pk) == _sql(case.parties.all())
+    assert selectors._ASSIGNEES.sql(case=case.pk) == _sql(
+        case.assignees.order_by("first_name", "last_name", "username")
+    )
+    parties = selectors.case_parties(case)
+    assert [p.pk for p in parties] == [p.pk for p in case.parties.all()]
+    assert parties and all(p.case is case for p in parties)
+    assert selectors.case_assignees(case) == list(
+        case.assignees.order_by("first_name", "last_name", "username")
+    )
+    assert cast.assigned in selectors.case_assignees(case)
+    assert _sent(lambda: selectors.case_parties(case)) == _sent(lambda: list(case.parties.all()))
+
+
+def test_the_field_settings_are_read_as_their_queryset_reads_them(cast):
+    agency = cast.case.agency_id
+    FieldSetting.objects.create(agency_id=agency, field=IntakeField.values[0], hidden=True)
+    assert fields._SETTINGS.sql(agency=agency) == _sql(
+        FieldSetting.objects.filter(agency_id=agency, field__in=IntakeField.values)
+    )
+    assert fields.agency_field_config(agency)[IntakeField.values[0]]["hidden"] is True
+
+
+def test_the_case_pages_checkins_are_read_as_their_querysets_read_them(cast):
+    case, now = cast.case, timezone.now()
+    fields_ = [f for f in checkin_selectors.CHECKIN_LIST_FIELDS if not f.startswith("case__")]
+    since = now - dt.timedelta(days=30)
+    upcoming = (
+        CheckIn.objects.filter(
+            case=case, status__in=checkin_selectors.UPCOMING_STATUSES, due_at__gte=since
+        )
+        .only(*fields_)
+        .order_by("due_at", "pk")[: checkin_selectors.CASE_UPCOMING_LIMIT]
+    )
+    recent = (
+        CheckIn.objects.filter(case=case, status__in=checkin_selectors.PAST_STATUSES)
+        .only(*fields_)
+        .order_by("-due_at", "-pk")[: checkin_selectors.CASE_RECENT_LIMIT]
+    )
+    assert checkin_selectors._UPCOMING.sql(case=case.pk, since=since) == _sql(upcoming)
+    assert checkin_selectors._RECENT.sql(case=case.pk) == _sql(recent)
+    for hours, status in ((2, CheckInStatus.SCHEDULED), (-3, CheckInStatus.DONE)):
+        CheckIn.objects.create(
+            case=case,
+            channel="phone",
+            due_at=now + hours * dt.timedelta(hours=1),
+            status=status,
+            assignee=cast.assigned,
+        )
+    found = checkin_selectors.case_checkins(case, now)
+    assert [c.pk for c in found["upcoming"]] == [c.pk for c in upcoming]
+    assert [c.pk for c in found["recent"]] == [c.pk for c in recent]
+    assert found["upcoming"] and found["recent"]
+
+
+def test_the_checkin_offered_for_rating_is_the_one_first_gives(cast):
+    case, now = cast.case, timezone.now()
+    reached = CheckIn.objects.create(
+        case=case,
+        channel="phone",
+        due_at=now - dt.timedelta(hours=5),
+        assignee=cast.assigned,
+        status=CheckInStatus.DONE,
+        outcome=CheckInOutcome.REACHED,
+        outcome_at=now - dt.timedelta(hours=4),
+    )
+
+    def first():
+        return (
+            CheckIn.objects.filter(
+                case=case,
+                outcome__in=wellbeing_selectors.REACHED,
+                outcome_at__gte=now - wellbeing_selectors.OFFER_FOR,
+                outcome_at__lte=now,
+            )
+            .order_by("-outcome_at", "-pk")
+            .first()
+        )
+
+    compiled = wellbeing_selectors._LATEST_REACHED
+    expected = _sent(first)
+    assert (
+        _sent(
+            lambda: compiled.rows(case=case.pk, since=now - wellbeing_selectors.OFFER_FOR, now=now)
+        )
+        == expected
+    )
+    offered = wellbeing_selectors.checkin_to_rate(case, now)
+    assert offered == reached == first()
+    assert offered.case is case
+    assert wellbeing_selectors.checkin_to_rate(case, now - dt.timedelta(days=5)) is None
