@@ -4,6 +4,7 @@ query counts."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
+    prefetch_related_objects,
 )
 from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
@@ -78,24 +80,30 @@ def case_rows(queryset, user: Any = None):
     ``queryset`` must come from ``policy.visible_cases`` (every row is a case the user may read).
     With ``user``, each row also says whether that user reaches the case through emergency
     access now (``emergency``), for the badge."""
-    if user is not None:
-        queryset = queryset.annotate(
-            emergency=Exists(
-                BreakGlassGrant.objects.filter(
-                    case=OuterRef("pk"), user=user, expires_at__gt=timezone.now()
-                )
-            )
-        )
-    survivors = Prefetch(
+    return _case_columns(queryset, user, timezone.now()).prefetch_related(_survivors())
+
+
+def _survivors() -> Prefetch:
+    """The survivors of :func:`case_rows`' rows, in one more query."""
+    return Prefetch(
         "parties",
         queryset=Party.objects.filter(role=PartyRole.SURVIVOR)
         .only("pk", "case_id", "full_name", "known_as")
         .order_by("created_at", "pk"),
         to_attr="survivor_rows",
     )
+
+
+def _case_columns(queryset, user: Any, now: dt.datetime):
+    """:func:`case_rows` but their survivors: emergency access as at ``now``."""
+    if user is not None:
+        queryset = queryset.annotate(
+            emergency=Exists(
+                BreakGlassGrant.objects.filter(case=OuterRef("pk"), user=user, expires_at__gt=now)
+            )
+        )
     return (
         queryset.select_related("primary_advocate", "team", "key")
-        .prefetch_related(survivors)
         # The next scheduled check-in or open follow-up, whichever is first: two correlated
         # subqueries in the same query, so the page's query count does not grow with its rows.
         .annotate(next_due=_next_due())
@@ -217,15 +225,46 @@ def my_open_case_set(user: User) -> QuerySet[Case]:
 
     EXISTS rather than joins: a join on the assignments with an OR and DISTINCT made PostgreSQL
     hash every assignment of the agency to find one advocate's forty cases."""
+    return _mine(policy.visible_cases(user), user)
+
+
+def _mine(scope: QuerySet[Case], user: Any) -> QuerySet[Case]:
     mine = Exists(CaseAssignment.objects.filter(case=OuterRef("pk"), user=user)) | Exists(
         BreakGlassGrant.objects.filter(case=OuterRef("pk"), user=user)
     )
-    return policy.visible_cases(user).filter(mine, status__in=OPEN_STATUSES)
+    return scope.filter(mine, status__in=OPEN_STATUSES)
 
 
-def my_open_cases(user: User):
-    """:func:`my_open_case_set` as list rows."""
-    return case_rows(my_open_case_set(user), user)
+def _my_open_rows(supervisor: bool, *, user: int, agency: int, now: dt.datetime) -> QuerySet[Case]:
+    """:func:`my_open_cases` by the caseworker's ids (``policy.visible_cases_values``), at ``now``
+    for the scope and emergency access alike, without the survivors' query."""
+    scope = policy.visible_cases_of(supervisor, user=user, agency=agency, now=now)
+    return _case_columns(_mine(scope, user), user, now)
+
+
+#: The home page lists them: their SQL is built once per process, for an advocate and a
+#: supervisor.
+_MY_OPEN = {
+    supervisor: CompiledQuery(
+        Case,
+        functools.partial(_my_open_rows, supervisor),
+        user="int",
+        agency="int",
+        now="datetime",
+    )
+    for supervisor in (False, True)
+}
+
+
+def my_open_cases(user: User) -> list[Case]:
+    """:func:`my_open_case_set` as list rows (:func:`case_rows`)."""
+    found = policy.visible_cases_values(user)
+    if found is None or found[1]["agency"] is None:
+        return list(case_rows(my_open_case_set(user), user))
+    supervisor, values = found
+    rows = _MY_OPEN[supervisor].rows(**values)
+    prefetch_related_objects(rows, _survivors())
+    return rows
 
 
 def listed_case_set(rows: Iterable[Case]) -> QuerySet[Case]:

@@ -1,16 +1,18 @@
 """The case page's parties, assignees, field settings, check-ins and the check-in it offers to
-rate are read with SQL compiled once per process: the very statements the querysets they
-replace send, so the very rows."""
+rate, and the home page's own open cases, are read with SQL compiled once per process: the very
+statements the querysets they replace send, so the very rows."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 import pytest
+import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from caseflow import policy
 from caseflow.cases import fields, selectors
 from caseflow.cases.models import FieldSetting, IntakeField, PartyRole
 from caseflow.checkins import selectors as checkin_selectors
@@ -125,3 +127,50 @@ def test_the_checkin_offered_for_rating_is_the_one_first_gives(cast):
     assert offered == reached == first()
     assert offered.case is case
     assert wellbeing_selectors.checkin_to_rate(case, now - dt.timedelta(days=5)) is None
+
+
+def _columns(rows) -> list[tuple]:
+    return [
+        (
+            r.pk,
+            r.public_id,
+            r.status,
+            r.next_due,
+            r.emergency,
+            r.key.wrapped,
+            r.team.name,
+            r.primary_advocate_id,
+            [(p.pk, p.full_name) for p in r.survivor_rows],
+        )
+        for r in rows
+    ]
+
+
+def test_my_open_cases_are_the_rows_case_rows_gives_statement_for_statement(cast):
+    now = timezone.now()
+    CheckIn.objects.create(
+        case=cast.case,
+        channel="phone",
+        due_at=now + dt.timedelta(hours=3),
+        status=CheckInStatus.SCHEDULED,
+        assignee=cast.assigned,
+    )
+    seen = []
+    for user in (cast.assigned, cast.supervisor, cast.other_team):
+        found = policy.visible_cases_values(user)
+        assert found is not None
+        supervisor, values = found
+        with time_machine.travel(values["now"], tick=False):  # the scope's "now"
+            built = selectors.case_rows(selectors.my_open_case_set(user), user)
+            assert selectors._MY_OPEN[supervisor].sql(**values) == _sql(built)
+            expected_sql = _sent(lambda: list(built))  # noqa: B023 - run here
+            expected = list(built)
+            compiled_sql = _sent(lambda: selectors.my_open_cases(user))  # noqa: B023
+            compiled = selectors.my_open_cases(user)
+        assert compiled_sql == expected_sql
+        assert _columns(compiled) == _columns(expected)
+        seen += compiled
+    assert cast.case.pk in {r.pk for r in seen}
+    assert any(r.survivor_rows for r in seen) and any(r.next_due for r in seen)
+    # Whoever reaches no case lists none, as before.
+    assert selectors.my_open_cases(cast.auditor) == []
