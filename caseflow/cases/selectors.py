@@ -314,12 +314,48 @@ def team_open_cases_of(*, user: int, agency: int, now: dt.datetime) -> QuerySet[
 
 
 def supervisor_overview(user: User) -> dict:
-    teams = policy.supervised_teams(user)
-    team_cases = policy.visible_cases(user).filter(team__in=teams)
+    """The supervisor's teams at a glance: each person's open and high-risk cases, the cases
+    waiting for someone, emergency access to review and conflicts of interest."""
+    found = policy.visible_cases_values(user)
+    if found is None or not found[0] or found[1]["agency"] is None:
+        return _overview(user, policy.visible_cases(user), list(policy.supervised_teams(user)))
+    values = found[1]
+    team_cases = _team_cases_of(**values)
+    teams = list(policy.supervised_teams(user))
+    counts = _per_person_counts(team_cases)
+    per_advocate = _PEOPLE.rows(user=values["user"])
+    _count_beside(per_advocate, counts)
+    unassigned = _UNASSIGNED.rows(**values)
+    conflicts = _CONFLICTS.rows(**values)
+    prefetch_related_objects([*unassigned, *conflicts], _survivors())
+    return {
+        "teams": teams,
+        "per_advocate": per_advocate,
+        "unassigned": unassigned,
+        "break_glass": _GRANTS.rows(**values),
+        "conflicts": conflicts,
+    }
+
+
+def _overview(user: User, visible: QuerySet[Case], teams: list) -> dict:
+    """:func:`supervisor_overview` with each statement built (whoever supervises no team)."""
+    team_cases = visible.filter(team__in=policy.supervised_teams(user))
+    per_advocate = list(_people(policy.supervised_teams(user)))
+    _count_beside(per_advocate, _per_person_counts(team_cases))
+    return {
+        "teams": teams,
+        "per_advocate": per_advocate,
+        "unassigned": list(case_rows(_unassigned(team_cases))[:50]),
+        "break_glass": list(_grants(team_cases)),
+        "conflicts": list(case_rows(_conflicts(team_cases))[:20]),
+    }
+
+
+def _per_person_counts(team_cases: QuerySet[Case]) -> dict[int, Any]:
     # Open and high-risk counts per person in one grouped query over the assignments of the
     # team's open cases, joined to the staff list in Python: a per-user annotation over
     # ``visible_cases`` subqueries took hundreds of milliseconds at agency scale.
-    counts = {
+    return {
         row["user_id"]: row
         for row in CaseAssignment.objects.filter(
             case__in=team_cases.filter(status__in=OPEN_STATUSES)
@@ -331,21 +367,35 @@ def supervisor_overview(user: User) -> dict:
         )
         .order_by()
     }
-    per_advocate = list(
+
+
+def _count_beside(people: list[User], counts: dict[int, Any]) -> None:
+    for person in people:
+        row: Any = counts.get(person.pk, {})
+        # Shown in the supervisor's table beside each person.
+        person.active_cases = row.get("active", 0)  # type: ignore[attr-defined]
+        person.high_risk = row.get("high", 0)  # type: ignore[attr-defined]
+
+
+def _people(teams: QuerySet[Team]) -> QuerySet[User]:
+    return (
         User.objects.filter(teams__in=teams, membership__is_active=True, is_active=True)
         .distinct()
         .select_related("membership")
         .order_by("first_name", "last_name", "username")
     )
-    for person in per_advocate:
-        row: Any = counts.get(person.pk, {})
-        # Shown in the supervisor's table beside each person.
-        person.active_cases = row.get("active", 0)  # type: ignore[attr-defined]
-        person.high_risk = row.get("high", 0)  # type: ignore[attr-defined]
-    unassigned = list(
-        case_rows(team_cases.filter(status=CaseStatus.REFERRAL, assignments__isnull=True))[:50]
-    )
-    grants = (
+
+
+def _unassigned(team_cases: QuerySet[Case]) -> QuerySet[Case]:
+    return team_cases.filter(status=CaseStatus.REFERRAL, assignments__isnull=True)
+
+
+def _conflicts(team_cases: QuerySet[Case]) -> QuerySet[Case]:
+    return team_cases.filter(conflict_flag=True, status__in=OPEN_STATUSES)
+
+
+def _grants(team_cases: QuerySet[Case]) -> QuerySet[BreakGlassGrant]:
+    return (
         BreakGlassGrant.objects.filter(case__in=team_cases, reviewed_at__isnull=True)
         .select_related("user", "case")
         .only(
@@ -359,15 +409,39 @@ def supervisor_overview(user: User) -> dict:
         )
         .order_by("-granted_at")[:20]
     )
-    return {
-        "teams": list(teams),
-        "per_advocate": per_advocate,
-        "unassigned": unassigned,
-        "break_glass": list(grants),
-        "conflicts": list(
-            case_rows(team_cases.filter(conflict_flag=True, status__in=OPEN_STATUSES))[:20]
-        ),
-    }
+
+
+def _team_cases_of(*, user: int, agency: int, now: dt.datetime) -> QuerySet[Case]:
+    """The cases of the teams the supervisor of id ``user`` belongs to, within their scope."""
+    return policy.visible_cases_of(True, user=user, agency=agency, now=now).filter(
+        team__in=Team.objects.filter(members=user)
+    )
+
+
+#: The supervisor's overview, its SQL built once per process (the survivors of the case rows
+#: and the counts per person are built each time).
+_PEOPLE = CompiledQuery(User, lambda user: _people(Team.objects.filter(members=user)), user="int")
+_UNASSIGNED = CompiledQuery(
+    Case,
+    lambda **v: _case_columns(_unassigned(_team_cases_of(**v)), None, v["now"])[:50],
+    user="int",
+    agency="int",
+    now="datetime",
+)
+_CONFLICTS = CompiledQuery(
+    Case,
+    lambda **v: _case_columns(_conflicts(_team_cases_of(**v)), None, v["now"])[:20],
+    user="int",
+    agency="int",
+    now="datetime",
+)
+_GRANTS = CompiledQuery(
+    BreakGlassGrant,
+    lambda **v: _grants(_team_cases_of(**v)),
+    user="int",
+    agency="int",
+    now="datetime",
+)
 
 
 @dataclass(frozen=True)

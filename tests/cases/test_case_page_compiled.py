@@ -14,7 +14,14 @@ from django.utils import timezone
 
 from caseflow import policy
 from caseflow.cases import fields, selectors
-from caseflow.cases.models import FieldSetting, IntakeField, PartyRole
+from caseflow.cases.models import (
+    BreakGlassGrant,
+    Case,
+    CaseStatus,
+    FieldSetting,
+    IntakeField,
+    PartyRole,
+)
 from caseflow.checkins import selectors as checkin_selectors
 from caseflow.checkins.models import CheckIn, CheckInOutcome, CheckInStatus
 from caseflow.wellbeing import selectors as wellbeing_selectors
@@ -174,3 +181,69 @@ def test_my_open_cases_are_the_rows_case_rows_gives_statement_for_statement(cast
     assert any(r.survivor_rows for r in seen) and any(r.next_due for r in seen)
     # Whoever reaches no case lists none, as before.
     assert selectors.my_open_cases(cast.auditor) == []
+
+
+def _overview_columns(overview: dict) -> dict:
+    return {
+        "teams": [t.pk for t in overview["teams"]],
+        "per_advocate": [
+            (p.pk, p.membership.role, p.active_cases, p.high_risk) for p in overview["per_advocate"]
+        ],
+        "unassigned": _columns_of(overview["unassigned"]),
+        "break_glass": [
+            (g.pk, g.user.username, g.case.public_id, g.expires_at) for g in overview["break_glass"]
+        ],
+        "conflicts": _columns_of(overview["conflicts"]),
+    }
+
+
+def _columns_of(rows) -> list[tuple]:
+    return [
+        (r.pk, r.reference, r.next_due, r.team.name, [p.pk for p in r.survivor_rows]) for r in rows
+    ]
+
+
+def test_the_supervisors_overview_is_the_built_one(cast):
+    now = timezone.now()
+    Case.objects.filter(pk=cast.case.pk).update(conflict_flag=True)
+    unassigned = f.open_case(cast.team1, [], reference="CASE-U")
+    Case.objects.filter(pk=unassigned.pk).update(status=CaseStatus.REFERRAL)
+    BreakGlassGrant.objects.create(
+        case=cast.case,
+        user=cast.same_team,
+        reason="A call out of hours",
+        expires_at=now + dt.timedelta(hours=1),
+    )
+    for user in (cast.supervisor, cast.other_supervisor):
+        found = policy.visible_cases_values(user)
+        assert found is not None and found[0]
+        values = found[1]
+        with time_machine.travel(values["now"], tick=False):  # the scope's "now"
+            team_cases = policy.visible_cases(user).filter(team__in=policy.supervised_teams(user))
+            assert selectors._UNASSIGNED.sql(**values) == _sql(
+                selectors.case_rows(selectors._unassigned(team_cases))[:50]
+            )
+            assert selectors._CONFLICTS.sql(**values) == _sql(
+                selectors.case_rows(selectors._conflicts(team_cases))[:20]
+            )
+            assert selectors._GRANTS.sql(**values) == _sql(selectors._grants(team_cases))
+            assert selectors._PEOPLE.sql(user=user.pk) == _sql(
+                selectors._people(policy.supervised_teams(user))
+            )
+            built = selectors._overview(
+                user, policy.visible_cases(user), list(policy.supervised_teams(user))
+            )
+            built_sql = _sent(
+                lambda: selectors._overview(  # noqa: B023 - run here
+                    user,  # noqa: B023
+                    policy.visible_cases(user),  # noqa: B023
+                    list(policy.supervised_teams(user)),  # noqa: B023
+                )
+            )
+            compiled_sql = _sent(lambda: selectors.supervisor_overview(user))  # noqa: B023
+            compiled = selectors.supervisor_overview(user)
+        assert _overview_columns(compiled) == _overview_columns(built)
+        assert len(compiled_sql) <= len(built_sql)
+    mine = _overview_columns(selectors.supervisor_overview(cast.supervisor))
+    assert mine["unassigned"] and mine["conflicts"] and mine["break_glass"]
+    assert any(active for _pk, _role, active, _high in mine["per_advocate"])
