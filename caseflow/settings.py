@@ -195,6 +195,10 @@ TEMPLATES = [
                 "caseflow.checkins.context_processors.checkins",
                 "caseflow.accounts.language.context",
             ],
+            # Django's i18n library, its constant {% translate %} looked up once per language.
+            "libraries": {"i18n": "caseflow.lib.templatetags_i18n"},
+            # Django's {% url %}, each address reversed once per process.
+            "builtins": ["caseflow.lib.templatetags_url"],
         },
     },
 ]

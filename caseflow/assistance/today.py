@@ -4,19 +4,28 @@ tells them where it has got to."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from caseflow.assistance.models import Payment, PaymentState
-from caseflow.cases.today import PER_SOURCE, Action, QueueItem, QueueSource, Scope, local_date_start
+from caseflow.cases.today import (
+    PER_SOURCE,
+    Action,
+    ListedQuery,
+    QueueItem,
+    QueueSource,
+    Scope,
+    local_date_start,
+)
 from caseflow.lib.money import money
 
 
-def pending_approvals(scope: Scope) -> list[QueueItem]:
-    if scope.own_only:
-        return []
-    rows = (
-        Payment.objects.filter(state=PaymentState.PENDING, case__in=scope.cases)
+def _pending(*, cases: QuerySet[Any]) -> QuerySet[Payment]:
+    return (
+        Payment.objects.filter(state=PaymentState.PENDING, case__in=cases)
         .select_related("case", "recorded_by")
         .only(
             "pk",
@@ -34,6 +43,15 @@ def pending_approvals(scope: Scope) -> list[QueueItem]:
         )
         .order_by("paid_on", "pk")[:PER_SOURCE]
     )
+
+
+_PENDING = ListedQuery(Payment, _pending)
+
+
+def pending_approvals(scope: Scope) -> list[QueueItem]:
+    if scope.own_only:
+        return []
+    rows = _PENDING.rows(scope)
     items = []
     for payment in rows:
         case = payment.case

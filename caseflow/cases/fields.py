@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from caseflow import policy
@@ -17,11 +18,20 @@ from caseflow.cases.models import (
     FieldSetting,
     IntakeField,
 )
+from caseflow.lib.compiled import CompiledQuery
 
 
 def intake_field_config(user: Any) -> dict[str, dict[str, Any]]:
     """The user's agency's settings for optional intake fields: {name: {hidden, label}}."""
     return agency_field_config(policy.agency_id_of(user))
+
+
+def _settings_of(*, agency: int) -> QuerySet[FieldSetting]:
+    return FieldSetting.objects.filter(agency_id=agency, field__in=IntakeField.values)
+
+
+#: Every case page reads them: their SQL is built once per process.
+_SETTINGS = CompiledQuery(FieldSetting, _settings_of, agency="int")
 
 
 def agency_field_config(agency_id: int | None) -> dict[str, dict[str, Any]]:
@@ -33,10 +43,7 @@ def agency_field_config(agency_id: int | None) -> dict[str, dict[str, Any]]:
         str(name): {"hidden": True, "label": ""} for name in HIDDEN_UNTIL_SHOWN
     }
     config.update(
-        {
-            s.field: {"hidden": s.hidden, "label": s.label}
-            for s in FieldSetting.objects.filter(agency_id=agency_id, field__in=IntakeField.values)
-        }
+        {s.field: {"hidden": s.hidden, "label": s.label} for s in _SETTINGS.rows(agency=agency_id)}
     )
     return config
 

@@ -4,6 +4,7 @@ query counts."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -18,13 +19,14 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
+    prefetch_related_objects,
 )
 from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
 from rapidfuzz.distance import OSA
 
 from caseflow import policy
-from caseflow.accounts.models import User
+from caseflow.accounts.models import Team, User
 from caseflow.cases import features
 from caseflow.cases.models import (
     OPEN_STATUSES,
@@ -78,24 +80,30 @@ def case_rows(queryset, user: Any = None):
     ``queryset`` must come from ``policy.visible_cases`` (every row is a case the user may read).
     With ``user``, each row also says whether that user reaches the case through emergency
     access now (``emergency``), for the badge."""
-    if user is not None:
-        queryset = queryset.annotate(
-            emergency=Exists(
-                BreakGlassGrant.objects.filter(
-                    case=OuterRef("pk"), user=user, expires_at__gt=timezone.now()
-                )
-            )
-        )
-    survivors = Prefetch(
+    return _case_columns(queryset, user, timezone.now()).prefetch_related(_survivors())
+
+
+def _survivors() -> Prefetch:
+    """The survivors of :func:`case_rows`' rows, in one more query."""
+    return Prefetch(
         "parties",
         queryset=Party.objects.filter(role=PartyRole.SURVIVOR)
         .only("pk", "case_id", "full_name", "known_as")
         .order_by("created_at", "pk"),
         to_attr="survivor_rows",
     )
+
+
+def _case_columns(queryset, user: Any, now: dt.datetime):
+    """:func:`case_rows` but their survivors: emergency access as at ``now``."""
+    if user is not None:
+        queryset = queryset.annotate(
+            emergency=Exists(
+                BreakGlassGrant.objects.filter(case=OuterRef("pk"), user=user, expires_at__gt=now)
+            )
+        )
     return (
         queryset.select_related("primary_advocate", "team", "key")
-        .prefetch_related(survivors)
         # The next scheduled check-in or open follow-up, whichever is first: two correlated
         # subqueries in the same query, so the page's query count does not grow with its rows.
         .annotate(next_due=_next_due())
@@ -217,15 +225,46 @@ def my_open_case_set(user: User) -> QuerySet[Case]:
 
     EXISTS rather than joins: a join on the assignments with an OR and DISTINCT made PostgreSQL
     hash every assignment of the agency to find one advocate's forty cases."""
+    return _mine(policy.visible_cases(user), user)
+
+
+def _mine(scope: QuerySet[Case], user: Any) -> QuerySet[Case]:
     mine = Exists(CaseAssignment.objects.filter(case=OuterRef("pk"), user=user)) | Exists(
         BreakGlassGrant.objects.filter(case=OuterRef("pk"), user=user)
     )
-    return policy.visible_cases(user).filter(mine, status__in=OPEN_STATUSES)
+    return scope.filter(mine, status__in=OPEN_STATUSES)
 
 
-def my_open_cases(user: User):
-    """:func:`my_open_case_set` as list rows."""
-    return case_rows(my_open_case_set(user), user)
+def _my_open_rows(supervisor: bool, *, user: int, agency: int, now: dt.datetime) -> QuerySet[Case]:
+    """:func:`my_open_cases` by the caseworker's ids (``policy.visible_cases_values``), at ``now``
+    for the scope and emergency access alike, without the survivors' query."""
+    scope = policy.visible_cases_of(supervisor, user=user, agency=agency, now=now)
+    return _case_columns(_mine(scope, user), user, now)
+
+
+#: The home page lists them: their SQL is built once per process, for an advocate and a
+#: supervisor.
+_MY_OPEN = {
+    supervisor: CompiledQuery(
+        Case,
+        functools.partial(_my_open_rows, supervisor),
+        user="int",
+        agency="int",
+        now="datetime",
+    )
+    for supervisor in (False, True)
+}
+
+
+def my_open_cases(user: User) -> list[Case]:
+    """:func:`my_open_case_set` as list rows (:func:`case_rows`)."""
+    found = policy.visible_cases_values(user)
+    if found is None or found[1]["agency"] is None:
+        return list(case_rows(my_open_case_set(user), user))
+    supervisor, values = found
+    rows = _MY_OPEN[supervisor].rows(**values)
+    prefetch_related_objects(rows, _survivors())
+    return rows
 
 
 def listed_case_set(rows: Iterable[Case]) -> QuerySet[Case]:
@@ -242,13 +281,81 @@ def team_open_case_set(user: User) -> QuerySet[Case]:
     )
 
 
+#: The case page's parties and the people assigned, as ``case.parties.all()`` and
+#: ``case.assignees`` (by name) read them: their SQL is built once per process.
+_PARTIES = CompiledQuery(Party, lambda case: Case(pk=case).parties.all(), case="int")
+_ASSIGNEES = CompiledQuery(
+    User,
+    lambda case: Case(pk=case).assignees.order_by("first_name", "last_name", "username"),
+    case="int",
+)
+
+
+def case_parties(case: Case) -> list[Party]:
+    """``case.parties.all()``, each party's case ``case`` (sharing its unwrapped data key)."""
+    parties = _PARTIES.rows(case=case.pk)
+    for party in parties:
+        party.case = case
+    return parties
+
+
+def case_assignees(case: Case) -> list[User]:
+    """The people assigned to ``case``, by name."""
+    return _ASSIGNEES.rows(case=case.pk)
+
+
+def team_open_cases_of(*, user: int, agency: int, now: dt.datetime) -> QuerySet[Case]:
+    """:func:`team_open_case_set` of the supervisor of id ``user``, of ``agency``, at ``now`` (the
+    values ``policy.visible_cases_values`` gives): what a statement compiled once per process
+    builds with its stand-ins."""
+    return policy.visible_cases_of(True, user=user, agency=agency, now=now).filter(
+        team__in=Team.objects.filter(members=user), status__in=OPEN_STATUSES
+    )
+
+
 def supervisor_overview(user: User) -> dict:
-    teams = policy.supervised_teams(user)
-    team_cases = policy.visible_cases(user).filter(team__in=teams)
+    """The supervisor's teams at a glance: each person's open and high-risk cases, the cases
+    waiting for someone, emergency access to review and conflicts of interest."""
+    found = policy.visible_cases_values(user)
+    if found is None or not found[0] or found[1]["agency"] is None:
+        return _overview(user, policy.visible_cases(user), list(policy.supervised_teams(user)))
+    values = found[1]
+    team_cases = _team_cases_of(**values)
+    teams = list(policy.supervised_teams(user))
+    counts = _per_person_counts(team_cases)
+    per_advocate = _PEOPLE.rows(user=values["user"])
+    _count_beside(per_advocate, counts)
+    unassigned = _UNASSIGNED.rows(**values)
+    conflicts = _CONFLICTS.rows(**values)
+    prefetch_related_objects([*unassigned, *conflicts], _survivors())
+    return {
+        "teams": teams,
+        "per_advocate": per_advocate,
+        "unassigned": unassigned,
+        "break_glass": _GRANTS.rows(**values),
+        "conflicts": conflicts,
+    }
+
+
+def _overview(user: User, visible: QuerySet[Case], teams: list) -> dict:
+    """:func:`supervisor_overview` with each statement built (whoever supervises no team)."""
+    team_cases = visible.filter(team__in=policy.supervised_teams(user))
+    per_advocate = list(_people(policy.supervised_teams(user)))
+    _count_beside(per_advocate, _per_person_counts(team_cases))
+    return {
+        "teams": teams,
+        "per_advocate": per_advocate,
+        "unassigned": list(case_rows(_unassigned(team_cases))[:50]),
+        "break_glass": list(_grants(team_cases)),
+        "conflicts": list(case_rows(_conflicts(team_cases))[:20]),
+    }
+
+
+def _per_person_counts(team_cases: QuerySet[Case]) -> dict[int, Any]:
     # Open and high-risk counts per person in one grouped query over the assignments of the
     # team's open cases, joined to the staff list in Python: a per-user annotation over
     # ``visible_cases`` subqueries took hundreds of milliseconds at agency scale.
-    counts = {
+    return {
         row["user_id"]: row
         for row in CaseAssignment.objects.filter(
             case__in=team_cases.filter(status__in=OPEN_STATUSES)
@@ -260,21 +367,35 @@ def supervisor_overview(user: User) -> dict:
         )
         .order_by()
     }
-    per_advocate = list(
+
+
+def _count_beside(people: list[User], counts: dict[int, Any]) -> None:
+    for person in people:
+        row: Any = counts.get(person.pk, {})
+        # Shown in the supervisor's table beside each person.
+        person.active_cases = row.get("active", 0)  # type: ignore[attr-defined]
+        person.high_risk = row.get("high", 0)  # type: ignore[attr-defined]
+
+
+def _people(teams: QuerySet[Team]) -> QuerySet[User]:
+    return (
         User.objects.filter(teams__in=teams, membership__is_active=True, is_active=True)
         .distinct()
         .select_related("membership")
         .order_by("first_name", "last_name", "username")
     )
-    for person in per_advocate:
-        row: Any = counts.get(person.pk, {})
-        # Shown in the supervisor's table beside each person.
-        person.active_cases = row.get("active", 0)  # type: ignore[attr-defined]
-        person.high_risk = row.get("high", 0)  # type: ignore[attr-defined]
-    unassigned = list(
-        case_rows(team_cases.filter(status=CaseStatus.REFERRAL, assignments__isnull=True))[:50]
-    )
-    grants = (
+
+
+def _unassigned(team_cases: QuerySet[Case]) -> QuerySet[Case]:
+    return team_cases.filter(status=CaseStatus.REFERRAL, assignments__isnull=True)
+
+
+def _conflicts(team_cases: QuerySet[Case]) -> QuerySet[Case]:
+    return team_cases.filter(conflict_flag=True, status__in=OPEN_STATUSES)
+
+
+def _grants(team_cases: QuerySet[Case]) -> QuerySet[BreakGlassGrant]:
+    return (
         BreakGlassGrant.objects.filter(case__in=team_cases, reviewed_at__isnull=True)
         .select_related("user", "case")
         .only(
@@ -288,15 +409,39 @@ def supervisor_overview(user: User) -> dict:
         )
         .order_by("-granted_at")[:20]
     )
-    return {
-        "teams": list(teams),
-        "per_advocate": per_advocate,
-        "unassigned": unassigned,
-        "break_glass": list(grants),
-        "conflicts": list(
-            case_rows(team_cases.filter(conflict_flag=True, status__in=OPEN_STATUSES))[:20]
-        ),
-    }
+
+
+def _team_cases_of(*, user: int, agency: int, now: dt.datetime) -> QuerySet[Case]:
+    """The cases of the teams the supervisor of id ``user`` belongs to, within their scope."""
+    return policy.visible_cases_of(True, user=user, agency=agency, now=now).filter(
+        team__in=Team.objects.filter(members=user)
+    )
+
+
+#: The supervisor's overview, its SQL built once per process (the survivors of the case rows
+#: and the counts per person are built each time).
+_PEOPLE = CompiledQuery(User, lambda user: _people(Team.objects.filter(members=user)), user="int")
+_UNASSIGNED = CompiledQuery(
+    Case,
+    lambda **v: _case_columns(_unassigned(_team_cases_of(**v)), None, v["now"])[:50],
+    user="int",
+    agency="int",
+    now="datetime",
+)
+_CONFLICTS = CompiledQuery(
+    Case,
+    lambda **v: _case_columns(_conflicts(_team_cases_of(**v)), None, v["now"])[:20],
+    user="int",
+    agency="int",
+    now="datetime",
+)
+_GRANTS = CompiledQuery(
+    BreakGlassGrant,
+    lambda **v: _grants(_team_cases_of(**v)),
+    user="int",
+    agency="int",
+    now="datetime",
+)
 
 
 @dataclass(frozen=True)

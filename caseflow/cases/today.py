@@ -44,6 +44,10 @@ class Scope:
     #: (:func:`listed_scope`): the sources then send SQL compiled once per process for that
     #: number of cases (:class:`ListedQuery`).
     listed: tuple[int, ...] | None = None
+    #: The values of ``selectors.team_open_cases_of`` (``user``, ``agency``, ``now``) when
+    #: ``cases`` is exactly a supervisor's teams' open cases (:func:`team_scope`): the sources
+    #: then send SQL compiled once per process for a supervisor's teams.
+    teams: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -140,6 +144,22 @@ def listed_scope(
     return replace(scope, listed=ids)
 
 
+def team_scope(user: Any, *, now: dt.datetime | None = None) -> Scope:
+    """:func:`scope_for` the open cases of the teams ``user`` supervises, within their scope
+    (``selectors.team_open_case_set``), at the same ``now`` as the day's bounds."""
+    from caseflow import policy
+    from caseflow.cases import selectors
+
+    found = policy.visible_cases_values(user)
+    if found is None or not found[0] or found[1]["agency"] is None:
+        return scope_for(user, selectors.team_open_case_set(user), own_only=False, now=now)
+    values = {**found[1], "now": now or found[1]["now"]}
+    scope = scope_for(
+        user, selectors.team_open_cases_of(**values), own_only=False, now=values["now"]
+    )
+    return replace(scope, teams=values)
+
+
 #: The numbers of listed cases a source keeps its statement compiled for (a caseload takes a
 #: handful of sizes over a process's life); past them the statement is built per request.
 LISTED_SIZES_MAX = 64
@@ -148,14 +168,37 @@ LISTED_SIZES_MAX = 64
 class ListedQuery(Generic[M]):
     """A queue source's statement, ``build(cases=<cases>, **values)``, compiled once per process
     for each number of listed cases (:attr:`Scope.listed`): the very statement the queryset
-    sends with the listed cases' ids in their places (tests compare them). Without listed cases
-    (a supervisor's teams, a scope built from any queryset) it is built each time."""
+    sends with the listed cases' ids in their places (tests compare them); and once per process
+    for a supervisor's teams' open cases (:attr:`Scope.teams`, with the supervisor, their agency
+    and the time as its values). For a scope built from any other queryset it is built each
+    time."""
 
     def __init__(self, model: type[M], build: Callable[..., QuerySet[M]], **slots: Kind):
         self.model = model
         self.build = build
         self.slots = slots
         self._by_size: dict[int, CompiledQuery[M]] = {}
+        self._teams: CompiledQuery[M] | None = None
+
+    def _team_compiled(self) -> CompiledQuery[M]:
+        compiled = self._teams
+        if compiled is None:
+            from caseflow.cases import selectors
+
+            def build(*, team_user: int, team_agency: int, team_now: dt.datetime, **values: Any):
+                cases = selectors.team_open_cases_of(
+                    user=team_user, agency=team_agency, now=team_now
+                )
+                return self.build(cases=cases, **values)
+
+            slots: dict[str, Kind] = {
+                **self.slots,
+                "team_user": "int",
+                "team_agency": "int",
+                "team_now": "datetime",
+            }
+            compiled = self._teams = CompiledQuery(self.model, build, **slots)
+        return compiled
 
     def _compiled(self, size: int) -> CompiledQuery[M] | None:
         compiled = self._by_size.get(size)
@@ -174,6 +217,9 @@ class ListedQuery(Generic[M]):
 
     def rows(self, scope: Scope, **values: Any) -> list[M]:
         """The rows for ``scope``'s cases and ``values``."""
+        if scope.teams is not None:
+            teams = {f"team_{name}": value for name, value in scope.teams.items()}
+            return self._team_compiled().rows(**values, **teams)
         compiled = None if scope.listed is None else self._compiled(len(scope.listed))
         if compiled is None or scope.listed is None:
             return list(self.build(cases=scope.cases, **values))

@@ -279,7 +279,9 @@ def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     remember_facts(case, facts)
     # The survivor first, then the children, the other party last and apart (the template marks
     # it "do not contact" and gives its phone no link): nobody dials the wrong person in a hurry.
-    parties = sorted(case.parties.all(), key=lambda p: (PARTY_ORDER.get(p.role, 1), p.created_at))
+    parties = sorted(
+        selectors.case_parties(case), key=lambda p: (PARTY_ORDER.get(p.role, 1), p.created_at)
+    )
     fields = field_config(request, case)
     for party in parties:
         party.case = case  # share the unwrapped data key
@@ -288,7 +290,7 @@ def case_detail(request: AuthenticatedRequest, case: Case) -> HttpResponse:
     profile = getattr(case, "safe_contact", None) if hasattr(case, "safe_contact") else None
     if profile is not None:
         profile.case = case
-    assignees = list(case.assignees.order_by("first_name", "last_name", "username"))
+    assignees = selectors.case_assignees(case)
     record("case.view", actor=request.user, case=case, obj=case)
     # ``may`` keeps its answers on the case for the panels, which ask "edit" again; the scope is
     # known from ``get_case_for`` just above.

@@ -7,7 +7,7 @@ import datetime as dt
 from collections.abc import Iterable
 from zoneinfo import ZoneInfo
 
-from django.db.models import OuterRef
+from django.db.models import OuterRef, QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -20,6 +20,7 @@ from caseflow.checkins.models import CalendarToken, CheckIn, CheckInOutcome, Che
 from caseflow.checkins.services import profile_windows, token_hash
 from caseflow.inbox.models import FollowUp, FollowUpStatus
 from caseflow.lib import weekly_windows
+from caseflow.lib.compiled import CompiledQuery
 from caseflow.lib.encryption import unwrap_data_key
 from caseflow.lib.i18n import gettext_lazy as _
 
@@ -173,6 +174,29 @@ def _windows_from(rows: list[CheckIn], profile: SafeContactProfile | None) -> No
         row.local_due = row.due_at.astimezone(zone)  # type: ignore[attr-defined]
 
 
+def _upcoming(*, case: int, since: dt.datetime) -> QuerySet[CheckIn]:
+    fields = [f for f in CHECKIN_LIST_FIELDS if not f.startswith("case__")]
+    return (
+        CheckIn.objects.filter(case=case, status__in=UPCOMING_STATUSES, due_at__gte=since)
+        .only(*fields)
+        .order_by("due_at", "pk")[:CASE_UPCOMING_LIMIT]
+    )
+
+
+def _recent(*, case: int) -> QuerySet[CheckIn]:
+    fields = [f for f in CHECKIN_LIST_FIELDS if not f.startswith("case__")]
+    return (
+        CheckIn.objects.filter(case=case, status__in=PAST_STATUSES)
+        .only(*fields)
+        .order_by("-due_at", "-pk")[:CASE_RECENT_LIMIT]
+    )
+
+
+#: Every case page lists them: their SQL is built once per process.
+_UPCOMING = CompiledQuery(CheckIn, _upcoming, case="int", since="datetime")
+_RECENT = CompiledQuery(CheckIn, _recent, case="int")
+
+
 def case_checkins(
     case: Case,
     now: dt.datetime | None = None,
@@ -190,24 +214,11 @@ def case_checkins(
     (a window function over both lists) was one statement fewer but twice as slow to build and
     run."""
     now = now or timezone.now()
-    fields = [f for f in CHECKIN_LIST_FIELDS if not f.startswith("case__")]
     upcoming: list[CheckIn] = []
     recent: list[CheckIn] = []
     if checkins:
-        upcoming = list(
-            CheckIn.objects.filter(
-                case=case,
-                status__in=UPCOMING_STATUSES,
-                due_at__gte=now - dt.timedelta(days=30),
-            )
-            .only(*fields)
-            .order_by("due_at", "pk")[:CASE_UPCOMING_LIMIT]
-        )
-        recent = list(
-            CheckIn.objects.filter(case=case, status__in=PAST_STATUSES)
-            .only(*fields)
-            .order_by("-due_at", "-pk")[:CASE_RECENT_LIMIT]
-        )
+        upcoming = _UPCOMING.rows(case=case.pk, since=now - dt.timedelta(days=30))
+        recent = _RECENT.rows(case=case.pk)
     for row in (*upcoming, *recent):
         row.case = case  # shares the unwrapped data key
     if profile is PROFILE_NOT_LOADED:

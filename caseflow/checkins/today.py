@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import replace
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -67,6 +68,9 @@ def _checkins(
 
 
 _OWN_CHECKINS = ListedQuery(CheckIn, _checkins, user="int", day_end="datetime", since="datetime")
+_TEAM_CHECKINS = ListedQuery(
+    CheckIn, functools.partial(_checkins, user=None), day_end="datetime", since="datetime"
+)
 
 
 def checkin_items(scope: Scope) -> list[QueueItem]:
@@ -74,7 +78,7 @@ def checkin_items(scope: Scope) -> list[QueueItem]:
     if scope.own_only:
         checkins = _OWN_CHECKINS.rows(scope, user=scope.user.pk, **values)
     else:
-        checkins = list(_checkins(cases=scope.cases, user=None, **values))
+        checkins = _TEAM_CHECKINS.rows(scope, **values)
     # No check-in, no profile to read (and no query to build: an empty ``IN`` sends nothing).
     profiles = (
         {
@@ -149,13 +153,16 @@ def _followups(
 
 
 _OWN_FOLLOWUPS = ListedQuery(FollowUp, _followups, user="int", day_end="datetime")
+_TEAM_FOLLOWUPS = ListedQuery(
+    FollowUp, functools.partial(_followups, user=None), day_end="datetime"
+)
 
 
 def followup_items(scope: Scope) -> list[QueueItem]:
     if scope.own_only:
         followups = _OWN_FOLLOWUPS.rows(scope, user=scope.user.pk, day_end=scope.day_end)
     else:
-        followups = list(_followups(cases=scope.cases, user=None, day_end=scope.day_end))
+        followups = _TEAM_FOLLOWUPS.rows(scope, day_end=scope.day_end)
     items = []
     for like in merged(followups):
         f = like[0]

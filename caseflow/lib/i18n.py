@@ -26,8 +26,9 @@ from django.utils.translation import get_language, gettext
 
 from caseflow.lib.contributions import contributions
 
-#: (language, message) -> the message in that language, for the process's life.
-_translated: dict[tuple[str | None, str], str] = {}
+#: (language, message) -> the message in that language, for the process's life (and the
+#: templates' constant messages, :func:`remember_translation`).
+_translated: dict[tuple[Any, ...], str] = {}
 
 
 def gettext_once(message: str) -> str:
@@ -39,6 +40,16 @@ def gettext_once(message: str) -> str:
         return _translated[key]
     except KeyError:
         text = _translated[key] = gettext(message)
+        return text
+
+
+def remember_translation(key: tuple[Any, ...], make: Callable[[str], str], message: str) -> str:
+    """``make(message)``, made the first time ``key`` (which names the language) is asked for,
+    and kept as long as :func:`gettext_once`'s answers."""
+    try:
+        return _translated[key]
+    except KeyError:
+        text = _translated[key] = make(message)
         return text
 
 

@@ -13,9 +13,11 @@ from django.utils.translation import gettext as _
 
 from caseflow import policy
 from caseflow.cases.models import OPEN_STATUSES as OPEN
+from caseflow.cases.models import Case
 from caseflow.cases.today import (
     PER_SOURCE,
     Action,
+    ListedQuery,
     QueueItem,
     QueueSource,
     Scope,
@@ -74,6 +76,13 @@ _OWN = {
 }
 
 
+def _team(*, cases: QuerySet[Case], today: dt.date) -> QuerySet[MeetingAction]:
+    return _listed(_due(today).filter(case__in=cases))
+
+
+_TEAM = ListedQuery(MeetingAction, _team, today="date")
+
+
 def action_items(scope: Scope) -> list[QueueItem]:
     today = staff_day(scope)
     if scope.own_only:
@@ -83,7 +92,7 @@ def action_items(scope: Scope) -> list[QueueItem]:
         supervisor, values = found
         rows = _OWN[supervisor].rows(**values, today=today)
     else:
-        rows = list(_listed(_due(today).filter(case__in=scope.cases)))
+        rows = _TEAM.rows(scope, today=today)
     items = []
     for action in rows:
         case = action.case

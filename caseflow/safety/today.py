@@ -5,6 +5,8 @@ their overdue work, with "Start the safety plan" (their plan reviews reach them 
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils.formats import date_format
@@ -53,7 +55,12 @@ def _own_plans(*, cases: QuerySet[Case], user: int) -> QuerySet[Case]:
     return _plans(cases.filter(primary_advocate=user).filter(_no_plan()))
 
 
+def _team_plans(*, cases: QuerySet[Case], today: dt.date) -> QuerySet[Case]:
+    return _plans(cases.filter(_no_plan() | Q(safety_plan__review_by__lt=today)))
+
+
 _OWN_PLANS = ListedQuery(Case, _own_plans, user="int")
+_TEAM_PLANS = ListedQuery(Case, _team_plans, today="date")
 
 
 def plan_items(scope: Scope) -> list[QueueItem]:
@@ -61,7 +68,7 @@ def plan_items(scope: Scope) -> list[QueueItem]:
     if scope.own_only:
         cases = _OWN_PLANS.rows(scope, user=scope.user.pk)
     else:
-        cases = list(_plans(scope.cases.filter(_no_plan() | Q(safety_plan__review_by__lt=today))))
+        cases = _TEAM_PLANS.rows(scope, today=today)
     items = []
     for case in cases:
         plan = getattr(case, "safety_plan", None)

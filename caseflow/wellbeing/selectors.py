@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.db.models import QuerySet
+
 from caseflow.cases.models import Case
 from caseflow.casework.models import CaseNote
 from caseflow.checkins.models import CheckIn, CheckInOutcome
+from caseflow.lib.compiled import CompiledQuery
 from caseflow.wellbeing.models import QuestionSet, Rating
 from caseflow.wellbeing.questions import QUESTIONS, Preset, Question
 
@@ -56,16 +59,24 @@ def ratings_of(case: Case, since: dt.datetime | None = None) -> list[Rating]:
     return found
 
 
+def _latest_reached(*, case: int, since: dt.datetime, now: dt.datetime) -> QuerySet[CheckIn]:
+    # What ``.first()`` sends: the first row of the ordered query.
+    return CheckIn.objects.filter(
+        case=case, outcome__in=REACHED, outcome_at__gte=since, outcome_at__lte=now
+    ).order_by("-outcome_at", "-pk")[:1]
+
+
+#: Every case page asks it: its SQL is built once per process.
+_LATEST_REACHED = CompiledQuery(
+    CheckIn, _latest_reached, case="int", since="datetime", now="datetime"
+)
+
+
 def checkin_to_rate(case: Case, now: dt.datetime) -> CheckIn | None:
     """The latest check-in of the last few days at which she was reached and no rating was
     taken: what the case page offers to rate."""
-    latest = (
-        CheckIn.objects.filter(
-            case=case, outcome__in=REACHED, outcome_at__gte=now - OFFER_FOR, outcome_at__lte=now
-        )
-        .order_by("-outcome_at", "-pk")
-        .first()
-    )
+    found = _LATEST_REACHED.rows(case=case.pk, since=now - OFFER_FOR, now=now)
+    latest = found[0] if found else None
     if latest is None or Rating.objects.filter(case=case, checkin=latest).exists():
         return None
     latest.case = case

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from caseflow import policy
 from caseflow.agreements import today as agreements_today
+from caseflow.assistance import today as assistance_today
 from caseflow.cases import journey, selectors, today
 from caseflow.cases.models import Case, CaseStatus, RiskLevel
 from caseflow.cases.panels import panel_facts
@@ -181,3 +182,99 @@ def test_the_case_page_facts_send_the_statement_get_sends(cast, monkeypatch):
             .get()
         )
     assert got[0]["sql"] == compiled_sql[0]["sql"]
+
+
+def _day(now: dt.datetime, days: int) -> dt.date:
+    return (now + dt.timedelta(days=days)).date()
+
+
+#: Each source's query for a supervisor's teams, with its values (days from now; a date for
+#: ``today``; the supervisor for ``user``).
+TEAMS = {
+    "checkins": (checkins_today._TEAM_CHECKINS, {"day_end": 1, "since": -30}),
+    "followups": (checkins_today._TEAM_FOLLOWUPS, {"day_end": 1}),
+    "followups_done": (checkins_today._RECENTLY_DONE, {"user": 0, "since": -1}),
+    "contact_reviews": (agreements_today._REVIEWS, {"logged_before": 0}),
+    "safety_plans": (safety_today._TEAM_PLANS, {"today": 0}),
+    "payment_approvals": (assistance_today._PENDING, {}),
+    "court_coming": (court_today._COMING, {"now": 0, "until": 4}),
+    "court_unrecorded": (court_today._UNRECORDED, {"now": 0, "since": -30}),
+    "meeting_actions": (partners_today._TEAM, {"today": 0}),
+}
+
+
+def _team_values(cast, spec: dict[str, int], now: dt.datetime) -> dict:
+    values: dict = {}
+    for name, days in spec.items():
+        if name == "user":
+            values[name] = cast.supervisor.pk
+        elif name == "today":
+            values[name] = _day(now, days)
+        else:
+            values[name] = now + dt.timedelta(days=days)
+    return values
+
+
+@pytest.mark.parametrize("source", sorted(TEAMS))
+def test_each_team_source_sends_the_statement_its_queryset_compiles(cast, source):
+    query, spec = TEAMS[source]
+    scope = today.team_scope(cast.supervisor)
+    assert scope.teams == {
+        "user": cast.supervisor.pk,
+        "agency": cast.supervisor.membership.agency_id,
+        "now": scope.now,
+    }
+    values = _team_values(cast, spec, scope.now)
+    with time_machine.travel(scope.now, tick=False):  # the scope's "now"
+        built = query.build(cases=selectors.team_open_case_set(cast.supervisor), **values)
+    teams = {f"team_{name}": value for name, value in scope.teams.items()}
+    compiled = query._team_compiled().sql(**values, **teams)
+    assert compiled == built.query.get_compiler("default").as_sql()
+
+
+def test_the_teams_cases_by_id_are_the_teams_open_cases(cast):
+    now = timezone.now()
+    for user in (cast.supervisor, cast.other_supervisor):
+        found = policy.visible_cases_values(user)
+        assert found is not None
+        values = {**found[1], "now": now}
+        with time_machine.travel(now, tick=False):
+            expected = selectors.team_open_case_set(user)
+        by_id = selectors.team_open_cases_of(**values)
+        assert str(by_id.query) == str(expected.query)
+        assert sorted(by_id.values_list("pk", flat=True)) == sorted(
+            expected.values_list("pk", flat=True)
+        )
+    assert cast.case.pk in selectors.team_open_cases_of(
+        **{**policy.visible_cases_values(cast.supervisor)[1], "now": now}
+    ).values_list("pk", flat=True)
+    # Whoever supervises no team has no teams' values: their scope is built as before.
+    scope = today.team_scope(cast.assigned)
+    assert scope.teams is None
+    assert not scope.cases.exists()
+
+
+def test_the_team_queue_is_the_built_one_statement_for_statement(cast, monkeypatch):
+    now = timezone.now()
+    _work(cast, now)
+    with time_machine.travel(now, tick=False):
+        compiled, compiled_sql = _queue_and_sql(today.team_scope(cast.supervisor, now=now))
+    assert all(query._teams is not None for query, _spec in TEAMS.values())
+    # A scope of any queryset builds each source's queryset each time.
+    for query, _spec in TEAMS.values():
+        monkeypatch.setattr(query, "_teams", None)
+    with time_machine.travel(now, tick=False):
+        built, built_sql = _queue_and_sql(
+            today.scope_for(
+                cast.supervisor,
+                selectors.team_open_case_set(cast.supervisor),
+                own_only=False,
+                now=now,
+            )
+        )
+    assert all(query._teams is None for query, _spec in TEAMS.values())
+    assert compiled == built
+    assert compiled_sql == built_sql
+    kinds = {str(i.kind) for i in compiled.overdue + compiled.today}
+    assert {"Check-in", "Follow-up", "Safety plan"} <= kinds
+    assert {i.owner for i in compiled.overdue} == {cast.assigned.get_full_name() or "assigned"}
