@@ -74,6 +74,20 @@ PERMANENT_HOUSING = frozenset(
 )
 
 
+#: The project types whose people HUD counts by the days from homelessness to housing (Q22e):
+#: shelters, transitional and permanent housing and safe havens, not services only, street
+#: outreach, day shelter, prevention, coordinated entry or "other".
+HOUSING_PROJECTS = frozenset(
+    {
+        HudProjectType.ES_ENTRY_EXIT,
+        HudProjectType.ES_NIGHTLY,
+        HudProjectType.TRANSITIONAL,
+        HudProjectType.SAFE_HAVEN,
+        *PERMANENT_HOUSING,
+    }
+)
+
+
 class HudRrhSubtype(models.TextChoices):
     SERVICES_ONLY = "services_only", _("Services only")
     HOUSING = "housing", _("Housing, with or without services")

@@ -70,6 +70,7 @@ from caseflow.lib.suppression import Grid, suppress
 from caseflow.partners import hud
 from caseflow.partners.models import (
     DECLINED,
+    HOUSING_PROJECTS,
     NOT_ASKED,
     ONS_GROUPS,
     PERMANENT_HOUSING,
@@ -1274,6 +1275,9 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     project = hud_project(agency_id)
     permanent = project is not None and project.project_type in PERMANENT_HOUSING
     tally = _HudTally(period, cases, permanent=permanent) if hud_collected(agency_id) else None
+    if tally is not None:
+        # Q22e for a project that houses people (or one not yet described).
+        tally.housing = project is None or project.project_type in HOUSING_PROJECTS
     if tally is not None and not cases.remembered():
         cases.count(tally.demographics(read_people(cases.ids, cases.questions, period)))
     elif tally is not None:
@@ -1945,6 +1949,8 @@ class _HudTally:
         self.conditions: dict[str, Counter[str]] = {k: Counter() for k in recorded}
         self.condition_count: dict[str, Counter[str]] = {k: Counter() for k in recorded}
         self.prior_days: Counter[str] = Counter()
+        #: Whether the project is one HUD counts in Q22e (:data:`HOUSING_PROJECTS`).
+        self.housing = True
         self.chronic: Counter[str] = Counter()
         self.veteran: Counter[str] = Counter()
 
@@ -2347,7 +2353,8 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
     )
     if t.permanent:
         _time_to_move_in(b, t)
-    _time_prior_to_housing(b, t.prior_days, t.people, permanent=t.permanent)
+    if t.housing:
+        _time_prior_to_housing(b, t.prior_days, t.people, permanent=t.permanent)
     _veterans_and_chronic(b, t.veteran, t.chronic)
 
 

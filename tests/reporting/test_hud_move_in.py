@@ -164,3 +164,17 @@ def test_a_project_that_is_not_permanent_housing_has_no_days_to_move_in(project,
     # one who came in September (no day given), and the one whose day is after her start.
     assert report.grid.values[report.grid.keys["q22e:dnc"]] == 12
     assert "no one is waiting to move in" in {s.code: s for s in report.sections}["Q22e"].note
+
+
+@pytest.mark.parametrize(
+    "kind", [HudProjectType.SERVICES_ONLY, HudProjectType.OUTREACH, HudProjectType.PREVENTION]
+)
+@time_machine.travel(TODAY, tick=False)
+def test_a_project_that_houses_no_one_has_no_days_to_housing(project, cast, kind):
+    HudProject.objects.filter(pk=project.pk).update(project_type=kind, rrh_subtype="")
+    report = reports.release("hud", cast.agency.pk, YEAR)
+    codes = [s.code for s in report.sections]
+    assert "Q22e" not in codes and "Q22c" not in codes
+    assert "q22e:not_yet" not in report.grid.keys
+    # The rest of its questions are there.
+    assert {"Q5a", "Q22a1", "Q22b", "Q23c"} <= set(codes)
