@@ -18,6 +18,7 @@ from caseflow.audit.services import record
 from caseflow.community import selectors, services
 from caseflow.community.forms import SessionForm, SurveyForm
 from caseflow.community.models import Audience, SessionKind, SurveyService
+from caseflow.lib.form_parts import errors_onto
 from caseflow.lib.i18n import gettext_lazy as _
 
 #: The last survey's day and service, kept so the next of a pile is quicker to enter.
@@ -34,15 +35,6 @@ def _year_start(today: dt.date) -> dt.date:
     """The first day of the federal year ``today`` is in (October to September), as FVPSA
     counts."""
     return dt.date(today.year if today.month >= 10 else today.year - 1, 10, 1)
-
-
-def _save_errors(form, exc: ValidationError) -> None:
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.error_dict.items():
-            for error in errors:
-                form.add_error(field if field in form.fields else None, error)
-    else:
-        form.add_error(None, exc)
 
 
 @login_required
@@ -62,7 +54,7 @@ def education(request: AuthenticatedRequest) -> HttpResponse:
                 participants=d["participants"],
             )
         except ValidationError as exc:
-            _save_errors(form, exc)
+            errors_onto(form, exc)
         else:
             messages.success(request, _("Session recorded. Thank you."))
             return redirect("community:education")
@@ -108,7 +100,7 @@ def surveys(request: AuthenticatedRequest) -> HttpResponse:
                 resources=d["resources"],
             )
         except ValidationError as exc:
-            _save_errors(form, exc)
+            errors_onto(form, exc)
         else:
             request.session[LAST_SURVEY] = {
                 "on": d["returned_on"].isoformat(),

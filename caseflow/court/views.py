@@ -23,15 +23,7 @@ from caseflow.court import selectors, services, steps
 from caseflow.court.forms import HearingForm, OutcomeForm, StepsForm
 from caseflow.court.orders import linked_orders, plan_orders
 from caseflow.lib.concurrency import StaleEdit
-
-
-def _form_errors(form, exc: ValidationError) -> None:
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.error_dict.items():
-            for error in errors:
-                form.add_error(field if field in form.fields else None, error)
-    else:
-        form.add_error(None, exc)
+from caseflow.lib.form_parts import errors_onto
 
 
 @login_required
@@ -52,7 +44,7 @@ def hearing_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
                 support=d["support"],
             )
         except ValidationError as exc:
-            _form_errors(form, exc)
+            errors_onto(form, exc)
         else:
             messages.success(request, _("Hearing recorded."))
             if hearing.starts_at > timezone.now():
@@ -117,7 +109,7 @@ def hearing_change(request: AuthenticatedRequest, case: Case, hearing_id: str) -
         except StaleEdit as exc:
             form.add_error(None, exc.message)
         except ValidationError as exc:
-            _form_errors(form, exc)
+            errors_onto(form, exc)
         else:
             messages.success(request, _("Hearing saved."))
             if "starts_at" in changed and hearing.starts_at > timezone.now():
@@ -163,7 +155,7 @@ def hearing_outcome(request: AuthenticatedRequest, case: Case, hearing_id: str) 
         except StaleEdit as exc:
             form.add_error(None, exc.message)
         except ValidationError as exc:
-            _form_errors(form, exc)
+            errors_onto(form, exc)
         else:
             messages.success(request, _("Outcome recorded."))
             return redirect("court:hearing", case.public_id, hearing.public_id)

@@ -7,6 +7,7 @@ from typing import Any
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Field, Layout, Submit
 from django import forms
+from django.core.exceptions import ValidationError
 
 from caseflow.lib.date_parts import DatePartsField
 
@@ -80,3 +81,14 @@ class ChosenRows(forms.ModelMultipleChoiceField):
                     params={"pk": pk},
                 )
         return super().clean(value)
+
+
+def errors_onto(form: Any, exc: ValidationError) -> None:
+    """Put a service's refusal ``exc`` on ``form``: each field's messages on that field (on the
+    form as a whole when it has no such field), a refusal of no field on the form."""
+    if hasattr(exc, "error_dict"):
+        for name, errors in exc.error_dict.items():
+            for error in errors:
+                form.add_error(name if name in form.fields else None, error)
+    else:
+        form.add_error(None, exc)
