@@ -27,6 +27,7 @@ from caseflow.cases import selectors as case_selectors
 from caseflow.cases.forms import IntakeForm
 from caseflow.cases.intake_flow import IntakeWay, intake_form, run_intake
 from caseflow.cases.models import Case, PartyRole
+from caseflow.lib.form_parts import errors_onto
 from caseflow.lib.i18n import gettext_lazy as _
 
 #: How many days of counts the list shows, and how far back its rows go.
@@ -77,7 +78,7 @@ def call_new(request: AuthenticatedRequest) -> HttpResponse:
                 follow_up_detail=d.get("follow_up_detail"),
             )
         except ValidationError as exc:
-            _errors_onto(form, exc)
+            errors_onto(form, exc)
         else:
             if call.is_anonymous:
                 messages.success(
@@ -87,14 +88,6 @@ def call_new(request: AuthenticatedRequest) -> HttpResponse:
                 messages.success(request, _("Call saved."))
             return redirect("calls:detail", call.public_id)
     return render(request, "calls/new.html", {"form": form})
-
-
-def _errors_onto(form, exc: ValidationError) -> None:
-    if hasattr(exc, "error_dict"):
-        for name, errors in exc.message_dict.items():
-            form.add_error(name if name in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
 
 
 @login_required

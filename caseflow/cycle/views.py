@@ -21,15 +21,7 @@ from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
 from caseflow.cycle import catalogue, selectors, services
 from caseflow.cycle.forms import AgencyKindForm, MarkForm
-
-
-def _form_errors(form, exc: ValidationError) -> None:
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.error_dict.items():
-            for error in errors:
-                form.add_error(field if field in form.fields else None, error)
-    else:
-        form.add_error(None, exc)
+from caseflow.lib.form_parts import errors_onto
 
 
 def _mark_page(request: AuthenticatedRequest, case: Case, *, incident=None, event=None):
@@ -55,7 +47,7 @@ def _mark_page(request: AuthenticatedRequest, case: Case, *, incident=None, even
                 words=d.get("words", ""),
             )
         except ValidationError as exc:
-            _form_errors(form, exc)
+            errors_onto(form, exc)
         else:
             messages.success(request, _("Recorded: it shows on the journey beside the harm."))
             return redirect(request.path)
@@ -117,7 +109,7 @@ def agency_kinds(request: AuthenticatedRequest) -> HttpResponse:
             try:
                 services.agency_kind_add(actor=request.user, label=form.cleaned_data["label"])
             except ValidationError as exc:
-                _form_errors(form, exc)
+                errors_onto(form, exc)
             else:
                 messages.success(request, _("Kind added."))
                 return redirect("cycle:kinds")

@@ -83,12 +83,19 @@ class ChosenRows(forms.ModelMultipleChoiceField):
         return super().clean(value)
 
 
-def errors_onto(form: Any, exc: ValidationError) -> None:
+def errors_onto(form: Any, exc: ValidationError, *, field_prefix: str = "") -> None:
     """Put a service's refusal ``exc`` on ``form``: each field's messages on that field (on the
-    form as a whole when it has no such field), a refusal of no field on the form."""
+    form as a whole when it has no such field), a refusal of no field on the form.
+
+    ``field_prefix`` is for a form whose fields are named the service's names with a prefix
+    (wellbeing's ``q_`` before each question's code): a message about ``name`` goes on the
+    form's field ``field_prefix + name`` when there is one, else on ``name``, else on the
+    form."""
     if hasattr(exc, "error_dict"):
         for name, errors in exc.error_dict.items():
+            prefixed = field_prefix + name
+            target = prefixed if prefixed in form.fields else name
             for error in errors:
-                form.add_error(name if name in form.fields else None, error)
+                form.add_error(target if target in form.fields else None, error)
     else:
         form.add_error(None, exc)

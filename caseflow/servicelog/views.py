@@ -21,18 +21,10 @@ from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.audit.services import record
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
+from caseflow.lib.form_parts import errors_onto
 from caseflow.servicelog import selectors, services
 from caseflow.servicelog.forms import CategoryForm, SchemesForm, ServiceCountForm
 from caseflow.servicelog.models import Source
-
-
-def _errors_onto(form: Any, exc: ValidationError) -> None:
-    if hasattr(exc, "error_dict"):
-        for name, errors in exc.error_dict.items():
-            for error in errors:
-                form.add_error(name if name in form.fields else None, error)
-    else:
-        form.add_error(None, exc)
 
 
 def _count(
@@ -59,7 +51,7 @@ def _count(
                 given_on=d["given_on"],
             )
         except ValidationError as exc:
-            _errors_onto(form, exc)
+            errors_onto(form, exc)
         else:
             messages.success(request, _("Service counted."))
             return redirect(back)
@@ -130,7 +122,7 @@ def categories(request: AuthenticatedRequest) -> HttpResponse:
                 actor=request.user, schemes=schemes_form.cleaned_data["schemes"]
             )
         except ValidationError as exc:
-            _errors_onto(schemes_form, exc)
+            errors_onto(schemes_form, exc)
         else:
             messages.success(request, _("Schemes saved."))
             return redirect("servicelog:categories")
@@ -140,7 +132,7 @@ def categories(request: AuthenticatedRequest) -> HttpResponse:
                 actor=request.user, label=category_form.cleaned_data["label"]
             )
         except ValidationError as exc:
-            _errors_onto(category_form, exc)
+            errors_onto(category_form, exc)
         else:
             messages.success(request, _("Category added."))
             return redirect("servicelog:categories")

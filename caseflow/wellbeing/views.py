@@ -16,19 +16,10 @@ from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
+from caseflow.lib.form_parts import errors_onto
 from caseflow.wellbeing import selectors, services
 from caseflow.wellbeing.forms import PREFIX, QuestionSetForm, RatingForm
 from caseflow.wellbeing.questions import QUESTIONS
-
-
-def _form_errors(form, exc: ValidationError) -> None:
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.error_dict.items():
-            name = PREFIX + field if PREFIX + field in form.fields else field
-            for error in errors:
-                form.add_error(name if name in form.fields else None, error)
-    else:
-        form.add_error(None, exc)
 
 
 @login_required
@@ -65,7 +56,7 @@ def rating_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
                     note=note,
                 )
             except ValidationError as exc:
-                _form_errors(form, exc)
+                errors_onto(form, exc, field_prefix=PREFIX)
             else:
                 messages.success(request, _("Her rating is recorded."))
                 return redirect("cases:detail", case.public_id)
@@ -102,7 +93,7 @@ def question_settings(request: AuthenticatedRequest) -> HttpResponse:
                 ask_words=d["ask_words"],
             )
         except ValidationError as exc:
-            _form_errors(form, exc)
+            errors_onto(form, exc)
         else:
             messages.success(request, _("The questions are saved."))
             return redirect("wellbeing:settings")
