@@ -4,13 +4,15 @@ The agency admin sets the zone (``Agency.time_zone``); ``settings.STAFF_TIME_ZON
 default for an agency that has not chosen one and for pages nobody is signed in to.
 :class:`caseflow.middleware.AgencyTimeZoneMiddleware` activates the zone for each request, so
 templates' dates and forms' date-time inputs are read and shown in it; :func:`current` answers
-"where do the staff of this request work" anywhere below the view (the today queue's day).
+"where do the staff of this request work" anywhere below the view (the today queue's day);
+:func:`agency_today` is the agency's day, whichever zone the request runs in.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
+import datetime as dt
 import zoneinfo
 from typing import Any
 
@@ -43,6 +45,12 @@ def agency_zone(agency: Any) -> zoneinfo.ZoneInfo:
     """The agency's zone, or the default when it has none (or an unknown one)."""
     name = getattr(agency, "time_zone", "") or ""
     return zoneinfo.ZoneInfo(name) if is_valid(name) else default_zone()
+
+
+def agency_today(agency: Any) -> dt.date:
+    """Today in the agency's calendar: the date now in the agency's zone, which near midnight is
+    not UTC's date (the night that starts this evening, the latest day a record may carry)."""
+    return timezone.now().astimezone(agency_zone(agency)).date()
 
 
 def user_zone(user: Any) -> zoneinfo.ZoneInfo:

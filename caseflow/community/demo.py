@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from caseflow.accounts.zones import agency_today
 from caseflow.community import services
 from caseflow.community.models import Audience, SessionKind, SurveyAnswer, SurveyService
 
@@ -41,7 +42,7 @@ def seed_demo(context) -> None:
         agencies.setdefault(people[0].membership.agency_id, []).extend(people)
     for i, people in enumerate(agencies.values()):
         agency = people[0].membership.agency
-        today = services.local_today(agency)
+        today = agency_today(agency)
         shelter = i == 0
         for back in range(DAYS, 0, -1):
             day = today - dt.timedelta(days=back)

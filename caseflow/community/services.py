@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from caseflow import policy
 from caseflow.accounts.models import User
-from caseflow.accounts.zones import agency_zone
+from caseflow.accounts.zones import agency_today
 from caseflow.audit.services import record
 from caseflow.community.models import (
     Audience,
@@ -26,10 +26,6 @@ from caseflow.lib.i18n import gettext_lazy as _
 EARLIEST = dt.date(2000, 1, 1)
 #: More people than this at one session is a mistyped number.
 MOST_PARTICIPANTS = 5000
-
-
-def local_today(agency) -> dt.date:
-    return timezone.now().astimezone(agency_zone(agency)).date()
 
 
 def _agency_of(actor: User):
@@ -56,7 +52,7 @@ def session_record(
 ) -> EducationSession:
     """Record one prevention or community education session."""
     agency = _agency_of(actor)
-    problem = day_problem(held_on, local_today(agency))
+    problem = day_problem(held_on, agency_today(agency))
     if problem:
         raise ValidationError({"held_on": problem})
     if kind not in SessionKind.values or audience not in Audience.values:
@@ -88,7 +84,7 @@ def survey_record(
 ) -> OutcomeSurvey:
     """Count one outcome survey handed back. Its answers are codes; nothing else is kept."""
     agency = _agency_of(actor)
-    problem = day_problem(returned_on, local_today(agency))
+    problem = day_problem(returned_on, agency_today(agency))
     if problem:
         raise ValidationError({"returned_on": problem})
     if service not in SurveyService.values:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
+from caseflow.accounts.zones import agency_today
 from caseflow.audit.services import record
 from caseflow.community import selectors, services
 from caseflow.community.forms import SessionForm, SurveyForm
@@ -41,7 +42,7 @@ def _year_start(today: dt.date) -> dt.date:
 @require_http_methods(["GET", "POST"])
 def education(request: AuthenticatedRequest) -> HttpResponse:
     agency = _agency(request)
-    today = services.local_today(agency)
+    today = agency_today(agency)
     form = SessionForm(request.POST or None, initial={"held_on": today})
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -85,7 +86,7 @@ def education(request: AuthenticatedRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def surveys(request: AuthenticatedRequest) -> HttpResponse:
     agency = _agency(request)
-    today = services.local_today(agency)
+    today = agency_today(agency)
     last = request.session.get(LAST_SURVEY) or {}
     initial = {"returned_on": last.get("on") or today, "service": last.get("service")}
     form = SurveyForm(request.POST or None, initial=initial)

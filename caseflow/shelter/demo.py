@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 
 from caseflow import policy
+from caseflow.accounts.zones import agency_today
 from caseflow.cases.models import CaseStatus, PartyRole
 from caseflow.shelter import services
 from caseflow.shelter.models import Access
@@ -52,7 +53,7 @@ def seed_demo(context) -> None:
                         actor=admin, room=room, label=label, features=[str(f) for f in extra]
                     )
                 )
-    today = services.local_today(riverside)
+    today = agency_today(riverside)
     cases = [
         c
         for c in context.cases

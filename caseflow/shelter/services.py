@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from caseflow import policy
 from caseflow.accounts.models import User
-from caseflow.accounts.zones import agency_zone
+from caseflow.accounts.zones import agency_today
 from caseflow.audit.services import record
 from caseflow.cases.models import Case, Party, PartyRole
 from caseflow.shelter import selectors
@@ -35,11 +35,6 @@ HOLD_DAYS = 120
 
 class BedTaken(ValidationError):
     """The bed is already booked for at least one of the nights asked for."""
-
-
-def local_today(agency) -> dt.date:
-    """Today in the agency's calendar: the night that starts this evening."""
-    return timezone.now().astimezone(agency_zone(agency)).date()
 
 
 def nights_between(first: dt.date, until: dt.date) -> list[dt.date]:
@@ -208,7 +203,7 @@ def stay_book(
         or bed.agency_id != case.agency_id
     ):
         raise PermissionDenied
-    today = local_today(case.agency)
+    today = agency_today(case.agency)
     if ends_on is not None and ends_on <= starts_on:
         raise ValidationError(_("A stay ends at least one night after it starts."))
     if planned_end_on is not None and planned_end_on <= starts_on:
@@ -262,7 +257,7 @@ def stay_end(*, actor: User, stay: Stay, ends_on: dt.date) -> Stay:
         raise ValidationError(_("This stay has already ended."))
     if ends_on <= stay.starts_on:
         raise ValidationError(_("A stay ends at least one night after it starts."))
-    today = local_today(case.agency)
+    today = agency_today(case.agency)
     if ends_on > today + dt.timedelta(days=1):
         raise ValidationError(_("A stay cannot be ended on a day still to come."))
     try:
@@ -295,7 +290,7 @@ def holds_extend() -> dict[str, int]:
         stay = Stay.objects.select_related("case__agency").get(pk=stay_id)
         try:
             with transaction.atomic():
-                moved += _sync_holds(stay, local_today(stay.case.agency))
+                moved += _sync_holds(stay, agency_today(stay.case.agency))
         except IntegrityError:
             refused += 1
             log.warning("shelter: could not hold the next nights of stay %s", stay_id)

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
+from caseflow.accounts.zones import agency_today
 from caseflow.audit.services import record
 from caseflow.cases.models import OPEN_STATUSES, Case
 from caseflow.cases.pages import case_page
@@ -39,7 +40,7 @@ def _caseworker(request: AuthenticatedRequest) -> None:
 
 
 def _agency_today(request: AuthenticatedRequest):
-    return services.local_today(request.user.membership.agency)
+    return agency_today(request.user.membership.agency)
 
 
 # --- The bed board and booking ------------------------------------------------------------------
@@ -256,7 +257,7 @@ def bed_new(request: AuthenticatedRequest) -> HttpResponse:
 def stay_detail(request: AuthenticatedRequest, case: Case, stay_id: str) -> HttpResponse:
     stay = selectors.stay_get(case, stay_id)
     record("shelter.stay_view", actor=request.user, case=case, obj=stay)
-    today = services.local_today(case.agency)
+    today = agency_today(case.agency)
     return render(
         request,
         "shelter/stay.html",
@@ -278,7 +279,7 @@ def stay_detail(request: AuthenticatedRequest, case: Case, stay_id: str) -> Http
 @case_page("edit")
 def stay_end(request: AuthenticatedRequest, case: Case, stay_id: str) -> HttpResponse:
     stay = selectors.stay_get(case, stay_id)
-    form = StayEndForm(request.POST or None, initial={"ends_on": services.local_today(case.agency)})
+    form = StayEndForm(request.POST or None, initial={"ends_on": agency_today(case.agency)})
     if request.method == "POST" and form.is_valid():
         try:
             services.stay_end(actor=request.user, stay=stay, ends_on=form.cleaned_data["ends_on"])

@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 from playwright.sync_api import expect
 
+from caseflow.accounts.zones import agency_today
 from caseflow.shelter import services
 from tests import factories as f
 from tests.browser.conftest import PHONE, fits_a_phone, sign_in
@@ -39,7 +40,7 @@ def test_a_stay_is_booked_on_the_board_and_ended(new_tab, live_server, cast):
     expect(page.get_by_role("heading", level=1)).to_have_text("Book a stay")
     fits_a_phone(tab, "book-stay")
     page.locator("main").get_by_label("Case").select_option(value=cast.case.public_id)
-    yesterday = services.local_today(cast.agency) - dt.timedelta(days=1)
+    yesterday = agency_today(cast.agency) - dt.timedelta(days=1)
     page.get_by_label("First night").fill(yesterday.isoformat())
     page.get_by_label("Children staying with her").fill("2")
     page.get_by_role("button", name="Book the stay").click()

@@ -76,25 +76,6 @@ def test_an_open_stay_counts_the_nights_to_today():
     assert stay.nights_until(d("2026-02-27")) == 0
 
 
-@pytest.mark.parametrize(
-    ("moment", "zone", "today"),
-    [
-        # 03:30 UTC on 8 March is 22:30 on 7 March in New York, just before the spring change.
-        (dt.datetime(2026, 3, 8, 3, 30, tzinfo=UTC), "America/New_York", d("2026-03-07")),
-        # 04:30 UTC on 8 March: 23:30 on 7 March (still EST).
-        (dt.datetime(2026, 3, 8, 4, 30, tzinfo=UTC), "America/New_York", d("2026-03-07")),
-        # 23:30 UTC on 28 March is 23:30 in London (GMT), and 00:30 on 29 March is 01:30 BST...
-        (dt.datetime(2026, 3, 28, 23, 30, tzinfo=UTC), "Europe/London", d("2026-03-28")),
-        (dt.datetime(2026, 3, 29, 23, 30, tzinfo=UTC), "Europe/London", d("2026-03-30")),
-        (dt.datetime(2026, 1, 31, 23, 30, tzinfo=UTC), "Europe/Madrid", d("2026-02-01")),
-    ],
-)
-def test_tonight_is_the_agency_s_date(moment, zone, today, db):
-    agency = f.AgencyFactory(time_zone=zone)
-    with time_machine.travel(moment, tick=False):
-        assert services.local_today(agency) == today
-
-
 # --- Booking -------------------------------------------------------------------------------------
 
 
