@@ -24,6 +24,7 @@ from caseflow.cases.fields import field_config
 from caseflow.cases.language import survivor_interface_language
 from caseflow.cases.models import Case
 from caseflow.cases.pages import case_page
+from caseflow.lib.form_parts import errors_onto
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.safety import hard_dates, sections, selectors, services
 from caseflow.safety.forms import (
@@ -377,9 +378,7 @@ def hard_date_new(request: AuthenticatedRequest, case: Case) -> HttpResponse:
                 support_days_before=d["support_days_before"],
             )
         except ValidationError as exc:
-            for field, errors in exc.message_dict.items():
-                for error in errors:
-                    form.add_error(field if field in form.fields else None, error)
+            errors_onto(form, exc)
         else:
             messages.success(request, gettext("Hard date added."))
             # The check-ins proposed before it, in her safe window, to confirm.
