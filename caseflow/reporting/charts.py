@@ -32,6 +32,8 @@ def bar_chart(report: FunderReport, section: Section) -> Chart | None:
     if section.figures or section.own:
         return None  # an average beside a median, or a project's identifiers, is not a chart
     body = section.rows[:-1] if section.has_total else section.rows
+    # An average beside counts (Q22c, Q22f) is days, not people: no bar.
+    body = [row for row in body if not all(c in report.about for c in row.cells)]
     rows = [(row.label, report.shown(row.cells[section.chart_column])) for row in body]
     if not rows:
         return None

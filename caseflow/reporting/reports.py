@@ -576,6 +576,12 @@ class FunderReport:
     #: group: in no sum, and published only with that count, when it is published and at least
     #: the threshold (a figure about fewer people is a figure about someone).
     about: dict[int, int] = field(default_factory=dict)
+    #: Averages of a whole and of its parts (everyone's and each race's, Q22f): (the whole's
+    #: average, its parts' averages), each in :attr:`about`. The whole's average times its
+    #: count, less the published parts' averages times theirs, is the hidden parts' days
+    #: together; when they are fewer people than the threshold, published parts' averages are
+    #: withheld too (:meth:`withheld`).
+    shares: list[tuple[int, list[int]]] = field(default_factory=list)
 
     @property
     def displayed(self) -> set[int]:
@@ -583,9 +589,35 @@ class FunderReport:
 
     def _hides(self, index: int) -> bool:
         if index in self.about:
-            group = self.about[index]
-            return group in self.hidden or self.grid.values[group] < self.threshold
+            return self._small_group(index) or index in self.withheld()
         return index in self.hidden and index not in self.public
+
+    def _small_group(self, figure: int) -> bool:
+        """The figure's group's count is hidden or under the threshold."""
+        group = self.about[figure]
+        return group in self.hidden or self.grid.values[group] < self.threshold
+
+    def withheld(self) -> set[int]:
+        """The parts' averages withheld although their own groups are large enough: while the
+        parts whose averages are hidden hold 1 to ``threshold - 1`` people in all (a count a
+        reader works out from the whole's), the published part of the fewest people is
+        withheld too, so that no average of fewer people follows from the others. Medians
+        cannot be taken apart this way."""
+        out: set[int] = set()
+        values = self.grid.values
+        for whole, parts in self.shares:
+            if self._small_group(whole):
+                continue
+            shown = sorted(
+                (p for p in parts if not self._small_group(p)),
+                key=lambda p: (values[self.about[p]], p),
+            )
+            left = sum(values[self.about[p]] for p in parts if self._small_group(p))
+            while shown and 0 < left < self.threshold:
+                part = shown.pop(0)
+                out.add(part)
+                left += values[self.about[part]]
+        return out
 
     def shown(self, index: int) -> Shown:
         if self._hides(index):
@@ -643,6 +675,7 @@ class Builder:
         self.additive: set[int] = set()
         self.public: set[int] = set()
         self.about: dict[int, int] = {}
+        self.shares: list[tuple[int, list[int]]] = []
 
     def breakdown(
         self,
@@ -779,6 +812,7 @@ class Builder:
             additive=set(self.additive),
             public=set(self.public),
             about=dict(self.about),
+            shares=list(self.shares),
         )
 
     def finish(self, slug: str, title: str, period: Period) -> FunderReport:
@@ -1281,6 +1315,12 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     if tally is not None and not cases.remembered():
         cases.count(tally.demographics(read_people(cases.ids, cases.questions, period)))
     elif tally is not None:
+        # The release opened everyone's demographic answers already: their races from there.
+        memo = _answers_read.get()
+        assert memo is not None
+        tally.races = {
+            pk: memo.answers[pk]["race_ethnicity"] for pk in cases.pks if pk in memo.answers
+        }
         tally.take(read_hud_answers(cases.ids, period))
     leavers = sum(1 for c in cases if c.left)
     b.breakdown(
@@ -1345,6 +1385,8 @@ HUD_ORDER = [
     "Q22b",
     "Q22c",
     "Q22e",
+    "Q22f",
+    "Q22g",
     "Q23c",
     "Q23d",
     "Q25a",
@@ -1626,6 +1668,17 @@ def _half_up(value: Fraction) -> int:
     return math.floor(value + Fraction(1, 2))
 
 
+def _average_and_median_of(days: Sequence[int]) -> tuple[int, int]:
+    """The average and the median of ``days`` in whole days, halves rounded up (the median of
+    an even number of people is the mean of its two middle ones); 0 and 0 for no one."""
+    ordered = sorted(days)
+    n = len(ordered)
+    if not n:
+        return 0, 0
+    average = _half_up(Fraction(sum(ordered), n))
+    return average, _half_up(Fraction(ordered[(n - 1) // 2] + ordered[n // 2], 2))
+
+
 def _average_and_median(b: Builder, lengths: dict[str, list[int]]) -> None:
     """Q22b: the average and the median days of participation of the leavers and of the
     stayers (whole days, halves rounded up; the median of an even number of people is the mean
@@ -1634,11 +1687,8 @@ def _average_and_median(b: Builder, lengths: dict[str, list[int]]) -> None:
     g = b.grid
     rows: dict[str, list[int]] = {"average": [], "median": []}
     for column in ("leavers", "stayers"):
-        days = sorted(lengths[column])
         group = g.keys[f"q5a:{column}"]
-        n = len(days)
-        average = _half_up(Fraction(sum(days), n)) if n else 0
-        median = _half_up(Fraction(days[(n - 1) // 2] + days[n // 2], 2)) if n else 0
+        average, median = _average_and_median_of(lengths[column])
         for name, value in (("average", average), ("median", median)):
             cell = g.cell(f"q22b:{name}:{column}", value)
             b.about[cell] = group
@@ -1914,7 +1964,9 @@ class _HudTally:
     """What the APR questions count of each person's HUD answers, counted as the answers are
     read (:func:`read_people`): nothing is kept of a person but the cases without answers (a
     reference each), whose annual assessment waits for the day their case opened
-    (:meth:`opened`)."""
+    (:meth:`opened`), and, for the questions by race (Q22f, Q22g), the days of each person
+    they count and her answer to the race question (their medians need every person's days,
+    and a person's race may be read after her HUD answers)."""
 
     def __init__(self, period: Period, cases: Served, *, permanent: bool = False) -> None:
         self.period = period
@@ -1953,6 +2005,14 @@ class _HudTally:
         self.housing = True
         self.chronic: Counter[str] = Counter()
         self.veteran: Counter[str] = Counter()
+        #: Q22f's people (Q22c's): the days each took to move in, None for a leaver who did
+        #: not; Q22g's (Q22e's): the days from homelessness to housing, None where Q22e has
+        #: none. By case.
+        self.to_move_in: list[tuple[int, int | None]] = []
+        self.to_housing: list[tuple[int, int | None]] = []
+        #: Each person's answer to the race question, by case (read with her demographic
+        #: answers, or given by the release that opened them: :meth:`take`).
+        self.races: dict[int, str] = {}
 
     def take(self, given: Iterable[tuple[int, dict[str, Any], dt.date]]) -> None:
         """Count each case's answers and the day its episode began (:func:`read_hud_answers`),
@@ -1967,10 +2027,13 @@ class _HudTally:
     ) -> Iterator[tuple[int, dict[str, str]]]:
         """The demographic answers of :func:`read_people`'s rows (for :meth:`Served.count`), the
         HUD answers counted here on the way."""
+        by_race = self.permanent or self.housing
         for case_id, given, entry in rows:
             if entry is not None:
                 self.add(case_id, *entry)
             if given is not None:
+                if by_race:
+                    self.races[case_id] = given["race_ethnicity"]
                 yield case_id, given
         self._without.update((c.pk, c) for c in self._cases)
 
@@ -2014,13 +2077,17 @@ class _HudTally:
         since = hud.date_of(a.get("homeless_since"))
         moved = _moved_in(a, self.period) if self.permanent else None
         housed_on = moved if self.permanent else start
+        prior: int | None = None
         if self.permanent and housed_on is None:
             self.prior_days["not_yet"] += 1
         elif since is None or housed_on is None or since > housed_on:
             # A homelessness begun after the day of housing is a mistake: not collected.
             self.prior_days["dnc"] += 1
         else:
-            self.prior_days[hud_prior_days_band((housed_on - since).days)] += 1
+            prior = (housed_on - since).days
+            self.prior_days[hud_prior_days_band(prior)] += 1
+        if self.housing:
+            self.to_housing.append((c.pk, prior))
         if moved is not None and start is not None:
             self.moved_leavers += c.left
             if moved >= self.period.start:  # Q22c: the moves into housing in the period
@@ -2028,8 +2095,10 @@ class _HudTally:
                 self.move_in[hud_move_in_band(days)] += 1
                 self.move_in_days += days
                 self.moved += 1
+                self.to_move_in.append((c.pk, days))
         elif self.permanent and c.left:
             self.left_without += 1
+            self.to_move_in.append((c.pk, None))
         chronic = hud.chronically_homeless(a, start if start is not None else self.period.start)
         self.chronic[chronic] += 1
         answer = a["veteran"]
@@ -2355,6 +2424,39 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         _time_to_move_in(b, t)
     if t.housing:
         _time_prior_to_housing(b, t.prior_days, t.people, permanent=t.permanent)
+    if t.permanent:
+        _days_by_race(
+            b,
+            "q22f",
+            "Q22f: Length of Time between Project Start Date and Housing Move-in Date by Race "
+            "and Ethnicity",
+            t.to_move_in,
+            t.races,
+            everyone=False,
+            note=_(
+                "Q22c's people: those who moved into housing in the period, by the days from "
+                "the start of support, and the leavers who left without moving in. Each "
+                "average and median is shown only where its column's count of people who moved "
+                "in is, and is at least the threshold."
+            ),
+        )
+    if t.housing:
+        _days_by_race(
+            b,
+            "q22g",
+            "Q22g: Length of Time Prior to Housing by Race and Ethnicity - based on 3.917 Date "
+            "Homelessness Started",
+            t.to_housing,
+            t.races,
+            everyone=True,
+            note=_(
+                "Q22e's people: those housed, by the days from the day their homelessness "
+                "began, and in the second row everyone else (not yet moved into housing, or "
+                "the day their homelessness began not known). Each average and median is shown "
+                "only where its column's count of people housed is, and is at least the "
+                "threshold."
+            ),
+        )
     _veterans_and_chronic(b, t.veteran, t.chronic)
 
 
@@ -2527,6 +2629,126 @@ def _time_to_move_in(b: Builder, t: _HudTally) -> None:
                 "The average is shown only where the count of people who moved in is, and is "
                 "at least the threshold."
             ),
+        )
+    )
+    step()
+
+
+#: Q22f's and Q22g's columns after the total: Q12's groups of answers, "Multiracial" standing
+#: for HUD's two columns of combinations as in Q12 (caseflow records one answer a person), and
+#: HUD's one column of the answers not known.
+HUD_RACE_COLUMNS = [
+    *((key, HUD_RACE_LABELS[key]) for key in HUD_RACE if key not in ("dk", "dnc")),
+    ("unknown", "Unknown (Doesn't Know, Prefers not to Answer, Data not Collected)"),
+]
+#: The column of each answer to the race question.
+HUD_RACE_COLUMN = {
+    answer: "unknown" if key in ("dk", "dnc") else key
+    for key, members in HUD_RACE.items()
+    for answer in members
+}
+
+
+def _days_by_race(
+    b: Builder,
+    key: str,
+    title: str,
+    people: Sequence[tuple[int, int | None]],
+    races: dict[int, str],
+    *,
+    everyone: bool,
+    note: str,
+) -> None:
+    """Q22f (Q22c's people) and Q22g (Q22e's) by race and ethnicity: in each column, the
+    people with days (who moved in; who were housed), the others (who left without moving in;
+    everyone else), and the average and median of the days, each published only with its
+    column's first count (:attr:`FunderReport.about`, and :attr:`FunderReport.shares` for the
+    averages). The total column is Q22c's (or Q22e's) cells; each race column is tied to
+    Q12's row: exactly for Q22g, whose people are everyone served, and for Q22f through the
+    people of that row it does not count (never published)."""
+    g = b.grid
+    days: dict[str, list[int]] = {column: [] for column, _l in HUD_RACE_COLUMNS}
+    others: Counter[str] = Counter()
+    for case_id, n in people:
+        column = HUD_RACE_COLUMN.get(races.get(case_id, NOT_ASKED), "unknown")
+        if n is None:
+            others[column] += 1
+        else:
+            days[column].append(n)
+    everyone_days = [n for _case, n in people if n is not None]
+    if everyone:  # Q22g: Q22e's people housed, and the rest of Q22e's people
+        moved_total = g.keys["q22e:housed"]
+        rest = g.values[g.keys[SERVED[0]]] - g.values[moved_total]
+        other_total = g.cell(f"{key}:other:total", rest)
+        whole = g.keys[SERVED[0]]
+        g.sum(whole, [moved_total, other_total], link=True)
+        average_key = f"{key}:average:total"
+    else:  # Q22f: Q22c's cells
+        moved_total, other_total = g.keys["q22c:moved"], g.keys["q22c:left_without"]
+        whole = g.keys["q22c:total"]
+        average_key = "q22c:average"
+    if g.values[moved_total] != len(everyone_days) or g.values[other_total] != sum(others.values()):
+        raise ValueError(f"{key}'s people are not its total's")
+    average, median = _average_and_median_of(everyone_days)
+    rows: dict[str, list[int]] = {
+        "moved": [moved_total],
+        "other": [other_total],
+        "average": [g.cell(average_key, average)],
+        "median": [g.cell(f"{key}:median:total", median)],
+    }
+    # Q12's cell of each column (the unknown's: its two rows together, a cell never shown).
+    q12 = next(s for s in b.sections if s.code == "Q12")
+    served = {k: row.cells[0] for k, row in zip(HUD_RACE, q12.rows, strict=False)}
+    unknown = "hud:race_unknown"
+    if unknown not in g.keys:
+        parts = [served["dk"], served["dnc"]]
+        g.sum(g.cell(unknown, sum(g.values[c] for c in parts)), parts, link=True)
+        b.atoms.add(g.keys[unknown])
+    served["unknown"] = g.keys[unknown]
+    for column, _label in HUD_RACE_COLUMNS:
+        moved = g.cell(f"{key}:moved:{column}", len(days[column]))
+        other = g.cell(f"{key}:other:{column}", others[column])
+        average, median = _average_and_median_of(days[column])
+        rows["moved"].append(moved)
+        rows["other"].append(other)
+        for name, value in (("average", average), ("median", median)):
+            rows[name].append(g.cell(f"{key}:{name}:{column}", value))
+        members = [moved, other]
+        if not everyone:
+            # The people of Q12's row Q22f does not count: never published.
+            rest = g.values[served[column]] - g.values[moved] - g.values[other]
+            members.append(g.cell(f"{key}:rest:{column}", rest))
+            b.atoms.add(members[-1])
+        g.sum(served[column], members, link=True)
+    g.sum(moved_total, rows["moved"][1:], link=True)
+    g.sum(other_total, rows["other"][1:], link=True)
+    if everyone:
+        # Q22g's second total is a cell of its own, the people served less those housed. The
+        # same sums again, each row's total beside the other row's columns: nothing more is
+        # known, but Q22e's people housed, exposed through it, now have its columns as
+        # neighbours, where suppression looks for a complement first (without them, on
+        # tests/reporting/test_hud_cells.py's population, it hid zeros one by one and then
+        # the people served and much else).
+        g.sum(whole, [moved_total, *rows["other"][1:]], link=True)
+        g.sum(whole, [other_total, *rows["moved"][1:]], link=True)
+    for name in ("average", "median"):
+        for figure, group in zip(rows[name], rows["moved"], strict=True):
+            b.about[figure] = group
+    b.shares.append((rows["average"][0], rows["average"][1:]))
+    labels = [
+        ("moved", "Persons Moved into housing"),
+        ("other", "Persons who were exited without move-in"),
+        ("average", "Average time to Move-In"),
+        ("median", "Median time to Move-In"),
+    ]
+    b.sections.append(
+        Section(
+            title,
+            ["Total", *(label for _c, label in HUD_RACE_COLUMNS)],
+            [Row(label, rows[name]) for name, label in labels],
+            code=key.capitalize(),
+            has_total=False,
+            note=note,
         )
     )
     step()

@@ -274,7 +274,7 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     assert codes == [
         *("Q4a", "Q5a", "Q6b", "Q6c", "Q6e", "Q11", "Q12"),
         *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
-        *("Q16", "Q17", "Q18", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
+        *("Q16", "Q17", "Q18", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e", "Q22g"),
         *("Q23c", "Q23d", "Q25a", "Q26b"),
     ]
     # The project as its admin described it, and its people served.
@@ -308,6 +308,12 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     assert value(hud_year, "q16:not_required:annual") >= 5
     # The days from homelessness to support, for those who came from the street or a shelter.
     assert sum(value(hud_year, f"q22e:{code}") for code in ("30", "60", "180", "365")) > 0
+    # The same by race and ethnicity (Q22g): a column large enough to show its figures.
+    keys = hud_year.grid.keys
+    assert value(hud_year, "q22g:moved:white") >= 5
+    for figure in ("q22g:moved:white", "q22g:average:white", "q22g:median:white"):
+        assert hud_year.shown(keys[figure]).value is not None, figure
+    assert value(hud_year, "q22g:average:white") > 0
     for key in ("q14a:yes", "q15:temporary", "q23c:permanent", "q17:earned:start"):
         assert value(hud_year, key) >= 5, key
         assert hud_year.shown(hud_year.grid.keys[key]).value is not None, key
@@ -333,6 +339,14 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     assert hill_year.shown(hill_year.grid.keys["q22c:moved"]).value is not None
     assert value(hill_year, "q22c:average") > 0
     assert value(hill_year, "q22e:not_yet") > 0
+    # By race and ethnicity (Q22f): its total column is Q22c's, shown with its median.
+    hill = {s.code: s for s in hill_year.sections}
+    q22f = [row.cells[0] for row in hill["Q22f"].rows]
+    assert q22f[:3] == [
+        hill_year.grid.keys[f"q22c:{k}"] for k in ("moved", "left_without", "average")
+    ]
+    assert hill_year.shown(q22f[3]).value is not None and value(hill_year, "q22f:median:total") > 0
+    assert sum(value(hill_year, f"q22f:moved:{c}") for c, _l in reports.HUD_RACE_COLUMNS) >= 5
     assert value(hud_year, "q13a1:mental_health:total") > 0
     # The leavers' answers at exit, and the counts of conditions and kinds of income.
     for key in ("q20a:snap:exit", "q21:medicaid:exit", "q13b1:mental_health:total"):
