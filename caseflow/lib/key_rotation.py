@@ -3,7 +3,9 @@
 Case content and calls on no case are encrypted with their own data keys, each kept wrapped
 (encrypted) with the deployment's master keys. Rotating a master key is rewrapping those keys:
 no value needs re-encrypting. ``rotate_keys`` does it for the cases' keys and
-``rotate_call_keys`` for the calls'; both walk their table the same way, here.
+``rotate_call_keys`` for the calls'; both walk their table the same way, here. A key still in
+the first envelope (a Fernet token under a master key) is rewrapped in the second (AES key wrap),
+even when the newest master key is the one that wrapped it.
 """
 
 from __future__ import annotations
@@ -11,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
 from django.db import models, transaction
 
-from caseflow.lib.encryption import DecryptionError, rewrap_data_key
+from caseflow.lib.encryption import DecryptionError, rewrap_data_key, wrapped_under_newest
 
 
 class NoMasterKey(Exception):
@@ -55,7 +56,6 @@ def rewrap_keys(
         raise NoMasterKey
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
-    newest = Fernet(settings.FIELD_ENCRYPTION_KEYS[0].encode())
     rotation = Rotation()
     last = after
     while True:
@@ -69,11 +69,7 @@ def rewrap_keys(
             if not batch:
                 return rotation
             for pk, wrapped in batch:
-                try:
-                    newest.decrypt(wrapped.encode())
-                except InvalidToken:
-                    pass
-                else:
+                if wrapped_under_newest(wrapped):
                     rotation.already_current += 1
                     continue
                 try:

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, TypeVar, cast
 
-from cryptography.fernet import Fernet
 from django.conf import settings
 from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet, TextField
 from django.db.models.functions import Cast
@@ -65,7 +64,7 @@ from caseflow.casework.models import (
 from caseflow.checkins.models import CheckIn, CheckInStatus
 from caseflow.community.models import STATEMENTS, Audience, SurveyAnswer, SurveyService
 from caseflow.community.selectors import sessions_by_audience, survey_answers
-from caseflow.lib.encryption import EncryptedTextField, KeyDestroyed, unwrap_data_key
+from caseflow.lib.encryption import DataKey, EncryptedTextField, KeyDestroyed, unwrap_data_key
 from caseflow.lib.suppression import Grid, suppress
 from caseflow.partners import hud
 from caseflow.partners.models import (
@@ -327,7 +326,7 @@ def read_people(
     together = cast(EncryptedTextField, Demographics._meta.get_field("all_answers"))
     hud_together = cast(EncryptedTextField, HudAnswers._meta.get_field("answers"))
     asked = tuple(questions or ())
-    unsealed: dict[int, tuple[int, Fernet]] = {}
+    unsealed: dict[int, tuple[int, DataKey]] = {}
     blank = hud.blank()  # read only: each person's answers are a new dict over it
     d, h = next(demographics, None), next(entries, None)
     while d is not None or h is not None:
