@@ -19,11 +19,13 @@ from dataclasses import dataclass
 import pytest
 import time_machine
 from django.db import connection
+from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
 from caseflow.accounts.models import Role, User
 from caseflow.cases.models import Case, PartyRole
 from caseflow.lib import softcache
+from caseflow.lib.encryption import DecryptionError, unwrap_data_key, wrapped_under_newest
 from tests import factories as f
 
 
@@ -72,6 +74,19 @@ ACTORS = (
     "coalition",
     "anonymous",
 )
+
+
+def wrapped_under(master_key: str, wrapped: str) -> bool:
+    """Whether ``wrapped`` is a data key in the current envelope under ``master_key`` (and that
+    key alone opens it)."""
+    with override_settings(FIELD_ENCRYPTION_KEYS=[master_key]):
+        if not wrapped_under_newest(wrapped):
+            return False
+        try:
+            unwrap_data_key(wrapped)
+        except DecryptionError:
+            return False
+    return True
 
 
 def canary(case: Case) -> str:

@@ -193,6 +193,7 @@ _ACTIONS: tuple[tuple[str, ActionKind, str], ...] = (
     ("security.second_factor_reset", S, _("Reset someone's second factor")),
     ("security.password_reset", S, _("Sent someone a link to choose a new password")),
     ("security.keys_rotated", S, _("Rotated the encryption keys")),
+    ("security.values_resealed", S, _("Encrypted the stored values again in the current format")),
     # The operators' admin
     ("operator.add", S, _("Added a record in the operators' admin")),
     ("operator.change", S, _("Changed a record in the operators' admin")),

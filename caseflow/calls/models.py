@@ -18,16 +18,16 @@ form (``calls_anonymous_holds_nothing``).
 
 from __future__ import annotations
 
-from cryptography.fernet import Fernet
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
 from caseflow.cases.models import new_public_id
 from caseflow.lib.encryption import (
+    DataKey,
     EncryptedTextField,
     KeyDestroyed,
-    new_wrapped_data_key,
+    new_data_key,
     unwrap_data_key,
 )
 from caseflow.lib.i18n import gettext_lazy as _
@@ -174,15 +174,14 @@ class Call(models.Model):
     def save(self, *args, **kwargs):
         if self._state.adding and self.case_id is None and not self.wrapped_key:
             # The key exists before the first save, so encrypted fields can be written with it.
-            self.wrapped_key = new_wrapped_data_key()
-            self.__dict__["_data_key"] = unwrap_data_key(self.wrapped_key)
+            self.wrapped_key, self.__dict__["_data_key"] = new_data_key()
         super().save(*args, **kwargs)
 
     @property
     def is_anonymous(self) -> bool:
         return self.caller_kind == CallerKind.ANONYMOUS
 
-    def data_key(self) -> Fernet:
+    def data_key(self) -> DataKey:
         if self.case_id is not None:
             return self.case.data_key()  # type: ignore[union-attr]
         cached = self.__dict__.get("_data_key")

@@ -5,18 +5,18 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 
-from cryptography.fernet import Fernet
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
 from caseflow.accounts.models import Agency, Team
 from caseflow.lib.encryption import (
+    DataKey,
     EncryptedJSONField,
     EncryptedTextField,
     KeyDestroyed,
     blind_index,
-    new_wrapped_data_key,
+    new_data_key,
     normalise_identity,
     unwrap_data_key,
 )
@@ -106,8 +106,7 @@ class Case(models.Model):
         wrapped = None
         if self._state.adding:
             # The key exists before the first save, so encrypted fields can be written with it.
-            wrapped = new_wrapped_data_key()
-            self.__dict__["_data_key"] = unwrap_data_key(wrapped)
+            wrapped, self.__dict__["_data_key"] = new_data_key()
         super().save(*args, **kwargs)
         if wrapped is not None:
             CaseKey.objects.create(case=self, wrapped=wrapped)
@@ -118,7 +117,7 @@ class Case(models.Model):
         ("00042" of "CF-2026-00042"), which names neither the agency nor the system."""
         return self.reference.rsplit("-", 1)[-1]
 
-    def data_key(self) -> Fernet:
+    def data_key(self) -> DataKey:
         cached = self.__dict__.get("_data_key")
         if cached is None:
             try:
@@ -167,7 +166,7 @@ class CaseOwned(CarriesAgency):
     class Meta:
         abstract = True
 
-    def data_key(self) -> Fernet:
+    def data_key(self) -> DataKey:
         return self.case.data_key()
 
 

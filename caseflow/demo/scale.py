@@ -24,7 +24,6 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from cryptography.fernet import Fernet
 from django.contrib.auth.hashers import make_password
 from django.db import connection, transaction
 from django.utils import timezone
@@ -46,7 +45,7 @@ from caseflow.cases.models import (
     name_index_for,
 )
 from caseflow.cases.services import identity_index_for
-from caseflow.lib.encryption import master, unwrap_data_key
+from caseflow.lib.encryption import new_data_key, unwrap_data_key
 from caseflow.lib.shard import carry_agencies
 
 
@@ -331,7 +330,6 @@ def _person(rng: random.Random) -> tuple[str, str]:
 
 def _seed_cases(context: ScaleContext) -> int:
     rng, now, agency = context.rng, context.now, context.agency
-    keyring = master()
     risks = [RiskLevel.STANDARD] * 5 + [RiskLevel.MEDIUM] * 3 + [RiskLevel.HIGH] * 2
     risks += [RiskLevel.UNKNOWN]
     prefix = agency.slug.upper()
@@ -340,8 +338,8 @@ def _seed_cases(context: ScaleContext) -> int:
     for start in range(0, len(specs), BATCH):
         cases, wrapped = [], []
         for offset, (team, advocate, status) in enumerate(specs[start : start + BATCH]):
-            raw = Fernet.generate_key()  # one data key per case, wrapped by the master keys
-            wrapped.append(keyring.encrypt(raw).decode())
+            sealed_key, key = new_data_key()  # one data key per case, wrapped by a master key
+            wrapped.append(sealed_key)
             opened = now - dt.timedelta(days=rng.uniform(1, 3 * 365))
             index = start + offset
             case = Case(
@@ -361,7 +359,7 @@ def _seed_cases(context: ScaleContext) -> int:
                     else None
                 ),
             )
-            case.__dict__["_data_key"] = Fernet(raw)
+            case.__dict__["_data_key"] = key
             cases.append(case)
         Case.objects.bulk_create(cases)
         CaseKey.objects.bulk_create(

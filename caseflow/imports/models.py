@@ -10,7 +10,6 @@ column names and messages in words, never a value from the file.
 
 from __future__ import annotations
 
-from cryptography.fernet import Fernet
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -18,6 +17,7 @@ from django.utils import timezone
 from caseflow.accounts.models import Agency
 from caseflow.cases.models import Case, new_public_id
 from caseflow.lib.encryption import (
+    DataKey,
     EncryptedTextField,
     KeyDestroyed,
     new_wrapped_data_key,
@@ -79,7 +79,7 @@ class ImportBatch(models.Model):
             self.wrapped_key = new_wrapped_data_key()
         super().save(*args, **kwargs)
 
-    def data_key(self) -> Fernet:
+    def data_key(self) -> DataKey:
         if not self.wrapped_key:
             raise KeyDestroyed(f"import batch {self.public_id} has no data key")
         cached = self.__dict__.get("_data_key")

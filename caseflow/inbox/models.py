@@ -8,13 +8,12 @@ notifications through :func:`caseflow.inbox.services.notify`; the scheduler
 
 from __future__ import annotations
 
-from cryptography.fernet import Fernet
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
 from caseflow.inbox.kinds import followup_kind_label, notification_words
-from caseflow.lib.encryption import EncryptedTextField
+from caseflow.lib.encryption import DataKey, EncryptedTextField
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.lib.shard import CarriesAgency
 
@@ -103,7 +102,7 @@ class FollowUp(CarriesAgency):
     def kind_label(self) -> str:
         return followup_kind_label(self.kind)
 
-    def data_key(self) -> Fernet:
+    def data_key(self) -> DataKey:
         return self.case.data_key()
 
 

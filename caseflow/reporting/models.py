@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from cryptography.fernet import Fernet
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -21,7 +20,7 @@ from django.utils import timezone
 
 from caseflow.accounts.models import Agency, Coalition
 from caseflow.cases.models import new_public_id
-from caseflow.lib.encryption import KeyDestroyed, new_wrapped_data_key, unwrap_data_key
+from caseflow.lib.encryption import DataKey, KeyDestroyed, new_wrapped_data_key, unwrap_data_key
 from caseflow.lib.prepared import PreparedState
 
 __all__ = ["PreparedReport", "PreparedState"]
@@ -98,7 +97,7 @@ class PreparedReport(models.Model):
             self.wrapped_key = new_wrapped_data_key()
         super().save(*args, **kwargs)
 
-    def data_key(self) -> Fernet:
+    def data_key(self) -> DataKey:
         if not self.wrapped_key:
             raise KeyDestroyed("this prepared report has no data key")
         return unwrap_data_key(self.wrapped_key)

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, TypeVar, cast
 
-from cryptography.fernet import Fernet
 from django.conf import settings
 from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet, TextField
 from django.db.models.functions import Cast
@@ -65,7 +64,7 @@ from caseflow.casework.models import (
 from caseflow.checkins.models import CheckIn, CheckInStatus
 from caseflow.community.models import STATEMENTS, Audience, SurveyAnswer, SurveyService
 from caseflow.community.selectors import sessions_by_audience, survey_answers
-from caseflow.lib.encryption import EncryptedTextField, KeyDestroyed, unwrap_data_key
+from caseflow.lib.encryption import DataKey, EncryptedTextField, KeyDestroyed, unwrap_data_key
 from caseflow.lib.suppression import Grid, suppress
 from caseflow.partners import hud
 from caseflow.partners.models import (
@@ -327,8 +326,9 @@ def read_people(
     together = cast(EncryptedTextField, Demographics._meta.get_field("all_answers"))
     hud_together = cast(EncryptedTextField, HudAnswers._meta.get_field("answers"))
     asked = tuple(questions or ())
-    unsealed: dict[int, tuple[int, Fernet]] = {}
+    unsealed: dict[int, tuple[int, DataKey]] = {}
     blank = hud.blank()  # read only: each person's answers are a new dict over it
+    zone = timezone.get_current_timezone()  # the agency's (``in_zone``), looked up once
     d, h = next(demographics, None), next(entries, None)
     while d is not None or h is not None:
         case_id = min(row[0] for row in (d, h) if row is not None)
@@ -351,7 +351,7 @@ def read_people(
         if h is not None and h[0] == case_id:
             _case_id, _wrapped, token, opened_at = h
             collected = hud_together.open(key, token) if token is not None else {}
-            entry = ({**blank, **(collected or {})}, timezone.localtime(opened_at).date())
+            entry = ({**blank, **(collected or {})}, opened_at.astimezone(zone).date())
             h = next(entries, None)
         if given is not None or entry is not None:
             yield case_id, given, entry
@@ -1563,18 +1563,21 @@ def _timeliness(b: Builder, period: Period, cases: Served) -> Section:
     left = {c.pk for c in cases if c.left}
     counts: Counter[tuple[str, str]] = Counter()
     previous = None
+    zone = timezone.get_current_timezone()  # the agency's (``in_zone``), looked up once
     for case_id, opened_at, recorded_at, exit_recorded_at, closed_at in rows.iterator(
         chunk_size=2000
     ):
         if case_id == previous or case_id not in cases.pks:
             continue
         previous = case_id  # the latest episode begun by the period's end
-        began = timezone.localdate(opened_at)
+        began = opened_at.astimezone(zone).date()
         if recorded_at is not None and began >= period.start:
-            days = (timezone.localdate(recorded_at) - began).days
+            days = (recorded_at.astimezone(zone).date() - began).days
             counts[(hud_timeliness_band(days), "start")] += 1
         if case_id in left and exit_recorded_at is not None and closed_at is not None:
-            days = (timezone.localdate(exit_recorded_at) - timezone.localdate(closed_at)).days
+            days = (
+                exit_recorded_at.astimezone(zone).date() - closed_at.astimezone(zone).date()
+            ).days
             counts[(hud_timeliness_band(days), "exit")] += 1
     g = b.grid
     table = [
@@ -1632,15 +1635,16 @@ def _length_of_participation(
     left = {c.pk for c in cases if c.left}
     counts: Counter[tuple[str, str]] = Counter()
     lengths: dict[str, list[int]] = {"leavers": [], "stayers": []}
+    zone = timezone.get_current_timezone()  # the agency's (``in_zone``), looked up once
     for pk, opened_at, closed_at in rows.iterator(chunk_size=2000):
         if pk not in cases.pks:
             continue
-        began = timezone.localdate(opened_at)  # the agency's day (:func:`agency_days`)
+        began = opened_at.astimezone(zone).date()  # the agency's day (:func:`agency_days`)
         if each is not None:
             each(pk, began)
         leaver = pk in left  # closed before the period's end: ``closed_at`` is set
         if leaver and closed_at is not None:
-            end = timezone.localdate(closed_at)
+            end = closed_at.astimezone(zone).date()
         else:
             end = period.end + dt.timedelta(days=1)
         days = max((end - began).days, 0)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from cryptography.fernet import Fernet
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -22,7 +21,12 @@ from django.utils.translation import gettext_lazy as _
 
 from caseflow.accounts.models import Agency
 from caseflow.cases.models import Case, CaseOwned, Party, new_public_id
-from caseflow.lib.encryption import EncryptedTextField, new_wrapped_data_key, unwrap_data_key
+from caseflow.lib.encryption import (
+    DataKey,
+    EncryptedTextField,
+    new_wrapped_data_key,
+    unwrap_data_key,
+)
 from caseflow.lib.shard import CarriesAgency
 
 
@@ -76,7 +80,7 @@ class Site(models.Model):
             self.wrapped_key = new_wrapped_data_key()
         super().save(*args, **kwargs)
 
-    def data_key(self) -> Fernet:
+    def data_key(self) -> DataKey:
         cached = self.__dict__.get("_data_key")
         if cached is None:
             if not self.wrapped_key:

@@ -7,21 +7,14 @@ import io
 
 import pytest
 import time_machine
-from cryptography.fernet import Fernet, InvalidToken
+from cryptography.fernet import Fernet
 from django.core.management import call_command
 
 from caseflow.calls import services
 from caseflow.calls.models import Call
+from tests.conftest import wrapped_under
 
 pytestmark = pytest.mark.django_db
-
-
-def _under(key: str, wrapped: str) -> bool:
-    try:
-        Fernet(key.encode()).decrypt(wrapped.encode())
-    except InvalidToken:
-        return False
-    return True
 
 
 @time_machine.travel("2026-11-10T12:00:00+00:00", tick=False)
@@ -37,7 +30,7 @@ def test_call_keys_are_rewrapped_and_the_old_key_can_go(cast, settings):
     call_command("rotate_call_keys", "--batch-size", "1", stdout=out)
     assert "2 call keys rewrapped, 0 already under the newest key" in out.getvalue()
     keys = list(Call.objects.exclude(wrapped_key="").values_list("wrapped_key", flat=True))
-    assert len(keys) == 2 and all(_under(new, k) for k in keys)
+    assert len(keys) == 2 and all(wrapped_under(new, k) for k in keys)
     assert Call.objects.get(pk=taken.pk).wrapped_key == ""  # under the case's key
     settings.FIELD_ENCRYPTION_KEYS = [new]
     assert Call.objects.get(pk=loose.pk).caller_name == "Rowan"

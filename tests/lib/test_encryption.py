@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from cryptography.fernet import Fernet, InvalidToken
 from django.core.exceptions import FieldError
+from django.core.management import call_command
 from django.db import connection
 from django.test import override_settings
 
 from caseflow.cases.models import Case, CaseKey, Party, PartyRole
 from caseflow.lib.encryption import (
+    DataKey,
     DecryptionError,
     KeyDestroyed,
     Sealed,
     blind_index,
+    master,
+    new_wrapped_data_key,
     normalise_identity,
     rewrap_data_key,
+    unwrap_data_key,
+    wrapped_under_newest,
 )
 from tests import factories as f
 
@@ -130,3 +138,112 @@ def test_party_role_choices_are_used():
     case = _case()
     party = f.add_party(case, PartyRole.CHILD, full_name="Kid")
     assert Party.objects.get(pk=party.pk).get_role_display() == "Child"
+
+
+# --- The envelope (version 2) and what was written in version 1 ------------------------------
+
+
+def _stored_full_name(party: Party) -> str:
+    with connection.cursor() as cur:
+        cur.execute("SELECT full_name FROM cases_party WHERE id = %s", [party.pk])
+        return cur.fetchone()[0]
+
+
+def test_a_new_key_is_wrapped_and_values_sealed_in_version_2(settings):
+    case = _case()
+    party = f.add_party(case, full_name="Sealed In Two")
+    wrapped = CaseKey.objects.get(case=case).wrapped
+    assert wrapped.startswith("w2:")
+    assert wrapped_under_newest(wrapped)
+    # The master key's id names it without giving anything of it away.
+    master_key = settings.FIELD_ENCRYPTION_KEYS[0]
+    assert master_key not in wrapped and master_key[:12] not in wrapped
+    token = _stored_full_name(party)
+    assert token.startswith("v2:") and "Sealed In Two" not in token
+    # Two values alike are sealed differently (a fresh nonce each).
+    twin = f.add_party(case, full_name="Sealed In Two")
+    assert _stored_full_name(twin) != token
+
+
+def test_a_changed_version_2_value_is_refused():
+    case = _case()
+    party = f.add_party(case, full_name="Untouched")
+    token = _stored_full_name(party)
+    key = case.data_key()
+    assert key.decrypt(token.encode()) == b"Untouched"
+    body = bytearray(token.encode())
+    body[-5] = ord("A") if body[-5] != ord("A") else ord("B")
+    for changed in (bytes(body), token.encode()[:-8], b"v2:", b"v2:not base64!"):
+        with pytest.raises(InvalidToken):
+            key.decrypt(changed)
+    # And through the field, a clear error rather than garbage.
+    with connection.cursor() as cur:
+        cur.execute(
+            "UPDATE cases_party SET full_name = %s WHERE id = %s", [bytes(body).decode(), party.pk]
+        )
+    with pytest.raises(DecryptionError):
+        _ = Party.objects.get(pk=party.pk).full_name
+
+
+def test_a_version_2_key_opens_with_no_other_master_key(settings):
+    case = _case()
+    f.add_party(case, full_name="Only Mine")
+    wrapped = CaseKey.objects.get(case=case).wrapped
+    other = Fernet.generate_key().decode()
+    with override_settings(FIELD_ENCRYPTION_KEYS=[other]), pytest.raises(DecryptionError):
+        unwrap_data_key(wrapped)
+    # Even given the right master key's id with another key behind it.
+    key_id = wrapped.split(":")[1]
+    with override_settings(FIELD_ENCRYPTION_KEYS=[other]):
+        forged = wrapped.replace(f"w2:{key_id}:", f"w2:{wrapped_id_of_newest()}:")
+        with pytest.raises(DecryptionError):
+            unwrap_data_key(forged)
+    for broken in ("w2:", f"w2:{key_id}:", f"w2:{key_id}:@@@", "w2:000000000000:AAAA"):
+        with pytest.raises(DecryptionError):
+            unwrap_data_key(broken)
+
+
+def wrapped_id_of_newest() -> str:
+    return new_wrapped_data_key().split(":")[1]
+
+
+def test_version_1_keys_and_values_still_open_and_rotation_moves_the_key_to_version_2(settings):
+    """A case written before the envelope changed: its key a Fernet token under the master key,
+    its values Fernet tokens under the data key. Both still open; new values are sealed in
+    version 2 under the same key; rotating rewraps the key in version 2 even under the same
+    master key, and every value, old and new, still opens."""
+    case = _case()
+    legacy_raw = Fernet.generate_key()
+    legacy = Fernet(legacy_raw)
+    CaseKey.objects.filter(case=case).update(wrapped=master().encrypt(legacy_raw).decode())
+    old_token = legacy.encrypt(b"Written Long Ago").decode()
+    party = f.add_party(Case.objects.get(pk=case.pk), full_name="placeholder")
+    with connection.cursor() as cur:
+        cur.execute("UPDATE cases_party SET full_name = %s WHERE id = %s", [old_token, party.pk])
+
+    fresh = Case.objects.get(pk=case.pk)
+    assert Party.objects.get(pk=party.pk).full_name == "Written Long Ago"
+    newer = f.add_party(fresh, full_name="Written Today")
+    new_token = _stored_full_name(newer)
+    assert new_token.startswith("v2:")
+    # The version-2 value is under a subkey of the same data key, not the Fernet key's halves.
+    with pytest.raises(InvalidToken):
+        legacy.decrypt(new_token.encode())
+
+    wrapped = CaseKey.objects.get(case=case).wrapped
+    assert not wrapped_under_newest(wrapped)
+    out = io.StringIO()
+    call_command("rotate_keys", stdout=out)
+    assert "1 data keys rewrapped" in out.getvalue()
+    rewrapped = CaseKey.objects.get(case=case).wrapped
+    assert rewrapped.startswith("w2:") and wrapped_under_newest(rewrapped)
+    assert Party.objects.get(pk=party.pk).full_name == "Written Long Ago"
+    assert Party.objects.get(pk=newer.pk).full_name == "Written Today"
+
+
+def test_a_data_key_is_32_bytes_and_says_nothing_when_printed():
+    with pytest.raises(ValueError):
+        DataKey(b"short")
+    key = DataKey.generate()
+    assert repr(key) == "<DataKey>" and str(key) == "<DataKey>"
+    assert key.decrypt(key.encrypt(b"")) == b""

@@ -6,23 +6,15 @@ from __future__ import annotations
 import io
 
 import pytest
-from cryptography.fernet import Fernet, InvalidToken
+from cryptography.fernet import Fernet
 from django.core.management import call_command
 
 from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import CaseKey, Party
 from caseflow.lib.encryption import DecryptionError
-from tests.conftest import canary
+from tests.conftest import canary, wrapped_under
 
 pytestmark = pytest.mark.django_db
-
-
-def under(key: str, wrapped: str) -> bool:
-    try:
-        Fernet(key.encode()).decrypt(wrapped.encode())
-    except InvalidToken:
-        return False
-    return True
 
 
 def rotate(*args) -> str:
@@ -42,12 +34,12 @@ def test_rotation_is_batched_resumable_idempotent_and_lets_the_old_key_go(cast, 
     out = rotate("--batch-size", "1", "--after", str(pks[1]))
     assert f"up to CaseKey pk {pks[-1]}" in out
     state = dict(CaseKey.objects.values_list("pk", "wrapped"))
-    assert [under(new, state[pk]) for pk in pks] == [False, False, True, True]
+    assert [wrapped_under(new, state[pk]) for pk in pks] == [False, False, True, True]
 
     # Run again from the start: the rest is done, the done ones skipped.
     out = rotate("--batch-size", "3")
     assert "2 data keys rewrapped, 2 already under the newest key" in out
-    assert all(under(new, w) for w in CaseKey.objects.values_list("wrapped", flat=True))
+    assert all(wrapped_under(new, w) for w in CaseKey.objects.values_list("wrapped", flat=True))
     assert "0 data keys rewrapped, 4 already" in rotate()
     assert AuditEvent.objects.filter(action="security.keys_rotated").count() == 3
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from cryptography.fernet import Fernet
 from django.core.exceptions import PermissionDenied
 from django.db import models, transaction
 from django.db.models import ProtectedError, RestrictedError
@@ -29,7 +28,7 @@ from caseflow.confidentiality.models import (
     PurgeScope,
 )
 from caseflow.confidentiality.services.prepared_exports import prepared_exports_discard
-from caseflow.lib.encryption import Sealed
+from caseflow.lib.encryption import DataKey, Sealed
 from caseflow.lib.i18n import gettext_lazy as _
 
 
@@ -180,7 +179,7 @@ def _shred(case: Case) -> dict[str, Any]:
         conflict_flag=False,
         primary_advocate=None,
         # The summary's ciphertext is replaced by one under a throwaway key, then the case key goes.
-        summary=Sealed(Fernet(Fernet.generate_key()).encrypt(b"").decode()),
+        summary=Sealed(DataKey.generate().encrypt(b"").decode()),
     )
     keys, _per_model = CaseKey.objects.filter(case=case).delete()
     if assignments:
