@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from caseflow.confidentiality.models import Category
 from tests import factories as f
-from tests.browser.conftest import PHONE, fits_a_phone, pdf_text, print_paper, sign_in
+from tests.browser.conftest import PHONE, RECORD_PRINT, fits_a_phone, pdf_text, print_paper, sign_in
 from tests.casework.helpers import make_incident
 from tests.confidentiality.helpers import RECIPIENT, release
 
@@ -50,7 +50,7 @@ def test_the_chronology_and_a_referral_pack_print_naming_nothing(new_tab, live_s
     tab = new_tab(viewport=PHONE)
     page = tab.page
     # The browser's print dialog is recorded, not opened (headless Chromium would block on it).
-    page.context.add_init_script("window.print = () => { window.printAsked = true; };")
+    page.context.add_init_script(RECORD_PRINT)
     sign_in(page, live_server, "assigned", f.PASSWORD)
 
     tab.goto(reverse("cases:timeline_print", args=[case.public_id]))

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from caseflow.confidentiality.models import Disclosure, DisclosureKind
 from tests import factories as f
 from tests.agreements.helpers import log_event, make_agreement
-from tests.browser.conftest import PHONE, fits_a_phone, print_paper, sign_in
+from tests.browser.conftest import PHONE, RECORD_PRINT, fits_a_phone, print_paper, sign_in
 from tests.casework.helpers import make_incident
 from tests.confidentiality.helpers import party
 from tests.conftest import canary
@@ -57,7 +57,7 @@ def test_the_advocate_prints_her_own_copy_and_it_names_nothing(new_tab, live_ser
     tab = new_tab(viewport=PHONE)
     page = tab.page
     # The browser's print dialog is recorded, not opened (headless Chromium would block on it).
-    page.context.add_init_script("window.print = () => { window.printAsked = true; };")
+    page.context.add_init_script(RECORD_PRINT)
     sign_in(page, live_server, "assigned", f.PASSWORD)
     tab.goto(reverse("cases:detail", args=[case.public_id]))
     sharing = page.get_by_role("region", name="Consent and disclosures")

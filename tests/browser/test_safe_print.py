@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from caseflow.safety import services
 from tests import factories as f
-from tests.browser.conftest import print_paper, print_paper_pages, sign_in
+from tests.browser.conftest import RECORD_PRINT, print_paper, print_paper_pages, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -28,7 +28,7 @@ def test_the_printed_plan_names_nothing_and_leaves_out_what_is_empty(tab, live_s
     expect(page).to_have_title("Notes")
     tab.check("safe-print")
     # The browser's print dialog is recorded, not opened (headless Chromium would block on it).
-    page.context.add_init_script("window.print = () => { window.printAsked = true; };")
+    page.context.add_init_script(RECORD_PRINT)
     text = print_paper(page, "Notes")
     assert "Front room is safest." in text and "Taxi to the refuge." in text
     assert "Notes" in text
@@ -47,7 +47,7 @@ def _printed(tab, path: str):
     page = tab.page
     tab.goto(path)
     expect(page).to_have_title("Notes")
-    page.context.add_init_script("window.print = () => { window.printAsked = true; };")
+    page.context.add_init_script(RECORD_PRINT)
     tab.goto(path)
     return print_paper_pages(page, "Notes")
 
