@@ -25,12 +25,11 @@ from typing import Any
 import pytest
 import time_machine
 
-from caseflow.cases.models import Case, CaseStatus, Episode, EpisodeStatus, IntakeField, PartyRole
+from caseflow.cases.models import IntakeField
 from caseflow.confidentiality.services import field_settings_save
 from caseflow.partners import hud
-from caseflow.partners.models import HudAnswers
 from caseflow.reporting import reports
-from tests import factories as f
+from tests.reporting.hud_people import hud_person
 
 pytestmark = pytest.mark.django_db
 
@@ -62,16 +61,7 @@ def _assessment(
 
 
 def _person(cast, n: int, began: str, answers: dict[str, Any] | None, left: str = "") -> None:
-    case = f.open_case(cast.team1, assignees=[cast.assigned], opened_at=_at(began))
-    f.add_party(case, PartyRole.SURVIVOR, full_name=f"Person {n}")
-    episode = Episode.objects.create(case=case, number=1, opened_at=_at(began))
-    if answers is not None:
-        HudAnswers(case=case, episode=episode, answers={**hud.blank(), **answers}).save()
-    if left:
-        Episode.objects.filter(pk=episode.pk).update(
-            status=EpisodeStatus.CLOSED, closed_at=_at(left)
-        )
-        Case.objects.filter(pk=case.pk).update(status=CaseStatus.CLOSED, closed_at=_at(left))
+    hud_person(cast, n, _at(began), answers, closed=_at(left) if left else None)
 
 
 @pytest.fixture

@@ -21,12 +21,11 @@ import datetime as dt
 import pytest
 import time_machine
 
-from caseflow.cases.models import Case, CaseStatus, Episode, EpisodeStatus, IntakeField, PartyRole
+from caseflow.cases.models import IntakeField
 from caseflow.confidentiality.services import field_settings_save
-from caseflow.partners import hud
-from caseflow.partners.models import HudAnswers, HudProject, HudProjectType, HudRrhSubtype
+from caseflow.partners.models import HudProject, HudProjectType, HudRrhSubtype
 from caseflow.reporting import reports
-from tests import factories as f
+from tests.reporting.hud_people import hud_person
 from tests.reporting.test_report_cells import _printed, assert_csv_prints
 
 pytestmark = pytest.mark.django_db
@@ -44,15 +43,7 @@ def _at(day: dt.date) -> dt.datetime:
 
 
 def _person(cast, n: int, began: dt.date, answers: dict, closed: dt.date | None = None) -> None:
-    case = f.open_case(cast.team1, assignees=[cast.assigned], opened_at=_at(began))
-    f.add_party(case, PartyRole.SURVIVOR, full_name=f"Person {n}")
-    episode = Episode.objects.create(case=case, number=1, opened_at=_at(began))
-    HudAnswers(case=case, episode=episode, answers={**hud.blank(), **answers}).save()
-    if closed is not None:
-        Episode.objects.filter(pk=episode.pk).update(
-            status=EpisodeStatus.CLOSED, closed_at=_at(closed)
-        )
-        Case.objects.filter(pk=case.pk).update(status=CaseStatus.CLOSED, closed_at=_at(closed))
+    hud_person(cast, n, _at(began), answers, closed=_at(closed) if closed else None)
 
 
 @pytest.fixture

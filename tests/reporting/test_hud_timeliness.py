@@ -19,12 +19,13 @@ import datetime as dt
 import pytest
 import time_machine
 
-from caseflow.cases.models import Case, CaseStatus, Episode, EpisodeStatus, IntakeField, PartyRole
+from caseflow.cases.models import Episode, IntakeField, PartyRole
 from caseflow.confidentiality.services import field_settings_save
 from caseflow.partners import hud
 from caseflow.partners.models import HudAnswers
 from caseflow.reporting import reports
 from tests import factories as f
+from tests.reporting.hud_people import close
 from tests.reporting.test_report_cells import _printed
 
 pytestmark = pytest.mark.django_db
@@ -49,10 +50,7 @@ def _person(cast, n, began, recorded, closed=None, exit_recorded=None):
         exit_recorded_at=_at(exit_recorded) if exit_recorded else None,
     )
     if closed:
-        Episode.objects.filter(pk=episode.pk).update(
-            status=EpisodeStatus.CLOSED, closed_at=_at(closed)
-        )
-        Case.objects.filter(pk=case.pk).update(status=CaseStatus.CLOSED, closed_at=_at(closed))
+        close(case, episode, _at(closed))
 
 
 @pytest.fixture

@@ -1,0 +1,42 @@
+"""The people the HUD tests seed: a survivor's case with its first episode and HUD answers, and
+how a case is closed with its episode."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from caseflow.cases.models import Case, CaseStatus, Episode, EpisodeStatus, PartyRole
+from caseflow.partners import hud
+from caseflow.partners.models import Demographics, HudAnswers
+from tests import factories as f
+
+
+def close(case: Case, episode: Episode, at: dt.datetime) -> None:
+    """Close ``case`` and its ``episode`` at ``at``, as if support had ended then."""
+    Episode.objects.filter(pk=episode.pk).update(status=EpisodeStatus.CLOSED, closed_at=at)
+    Case.objects.filter(pk=case.pk).update(status=CaseStatus.CLOSED, closed_at=at)
+
+
+def hud_person(
+    cast,
+    n: int,
+    opened: dt.datetime,
+    answers: dict[str, Any] | None,
+    *,
+    closed: dt.datetime | None = None,
+    race: str | None = None,
+) -> tuple[Case, Episode]:
+    """Survivor ``n`` of the cast's first team, supported from ``opened``: her first episode,
+    her HUD answers over the blank ones (none with ``None``), her answer to the race question
+    when given, and closed at ``closed`` when given."""
+    case = f.open_case(cast.team1, assignees=[cast.assigned], opened_at=opened)
+    party = f.add_party(case, PartyRole.SURVIVOR, full_name=f"Person {n}")
+    if race is not None:
+        Demographics(case=case, party=party, race_ethnicity=race).save()
+    episode = Episode.objects.create(case=case, number=1, opened_at=opened)
+    if answers is not None:
+        HudAnswers(case=case, episode=episode, answers={**hud.blank(), **answers}).save()
+    if closed is not None:
+        close(case, episode, closed)
+    return case, episode
