@@ -27,7 +27,8 @@ extract step is not needed, and a key is never used by two algorithms.
 Version 1 was Fernet throughout (keys wrapped by ``MultiFernet``, values Fernet tokens under the
 data key read as a Fernet key). Both are still read: a version-1 key unwraps to the same 32
 bytes, and a data key opens the Fernet tokens written under it before. ``rotate_keys`` rewraps
-every key in version 2; values are sealed in version 2 from their next write.
+every key in version 2; values are sealed in version 2 from their next write, or all at once by
+``reseal_values``.
 """
 
 from __future__ import annotations
@@ -169,6 +170,9 @@ def _wrap(raw: bytes) -> str:
     return f"{WRAPPED_PREFIX}{key_id}:{base64.urlsafe_b64encode(aes_key_wrap(kek, raw)).decode()}"
 
 
+_NOT_UNWRAPPED = "data key cannot be unwrapped with the configured master keys"
+
+
 def _unwrap_raw(wrapped: str) -> bytes:
     try:
         if not wrapped.startswith(WRAPPED_PREFIX):  # version 1: a Fernet token of the key
@@ -178,10 +182,8 @@ def _unwrap_raw(wrapped: str) -> bytes:
         if kek is not None:
             return aes_key_unwrap(kek, _from_urlsafe(sealed.encode()))
     except (InvalidToken, InvalidUnwrap, binascii.Error, ValueError) as exc:
-        raise DecryptionError(
-            "data key cannot be unwrapped with the configured master keys"
-        ) from exc
-    raise DecryptionError("data key cannot be unwrapped with the configured master keys")
+        raise DecryptionError(_NOT_UNWRAPPED) from exc
+    raise DecryptionError(_NOT_UNWRAPPED)  # under a master key no longer configured
 
 
 def new_data_key() -> tuple[str, DataKey]:
