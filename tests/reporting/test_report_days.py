@@ -19,8 +19,16 @@ import time_machine
 
 from caseflow.accounts import zones
 from caseflow.accounts.models import Role
-from caseflow.cases.models import CaseStatus, Episode, EpisodeStart, PartyRole
-from caseflow.partners.models import Demographics
+from caseflow.cases.models import (
+    CaseStatus,
+    Episode,
+    EpisodeStart,
+    FieldSetting,
+    IntakeField,
+    PartyRole,
+)
+from caseflow.partners import hud
+from caseflow.partners.models import Demographics, HudAnswers
 from caseflow.reporting import reports
 from tests import factories as f
 from tests.reporting.test_report_cells import _printed
@@ -99,3 +107,24 @@ def test_a_periods_bounds_are_the_zone_in_forces_midnights():
         assert FIRST_QUARTER.since == dt.datetime(2026, 10, 1, tzinfo=NEW_YORK)
         assert FIRST_QUARTER.until == dt.datetime(2027, 1, 1, tzinfo=NEW_YORK)
     assert FIRST_QUARTER.until == dt.datetime(2027, 1, 1, tzinfo=dt.UTC)
+
+
+@pytest.mark.parametrize("place", ["worker", "london", "new_york"])
+@time_machine.travel(dt.datetime(2027, 11, 15, 12, tzinfo=dt.UTC), tick=False)
+def test_the_timeliness_of_answers_counts_the_agencys_days(evening, place):
+    # The two supported from the morning had their answers saved that evening (the next day in
+    # UTC), and their answers at exit the morning after they left in the evening (the same
+    # day in UTC): no day late at the start and one at exit by New York's calendar.
+    FieldSetting.objects.create(agency_id=evening, field=IntakeField.HUD_ANSWERS, hidden=False)
+    for episode in Episode.objects.filter(case__agency_id=evening, opened_at=MORNING):
+        row = HudAnswers(case=episode.case, episode=episode, answers=hud.blank())
+        row.save()
+        HudAnswers.objects.filter(pk=row.pk).update(
+            recorded_at=dt.datetime(2026, 12, 31, 21, tzinfo=NEW_YORK),
+            exit_recorded_at=dt.datetime(2027, 1, 31, 9, tzinfo=NEW_YORK),
+        )
+    with _where(place):
+        report = reports.release("hud", evening, YEAR)
+    # Start records, exit records (Q6e's columns).
+    assert _row(report, "Q6e", "0 days") == [2, 0]
+    assert _row(report, "Q6e", "1-3 days") == [0, 2]
