@@ -256,6 +256,22 @@ class CaseRow(NamedTuple):
     left: bool
 
 
+class HudEntry(NamedTuple):
+    """A person's HUD answers as a report reads them (:func:`read_hud_answers`), with the
+    agency's days that go with them."""
+
+    answers: dict[str, Any]
+    #: The day her latest episode of support begun by the period's end began (HUD's project
+    #: start).
+    began: dt.date
+    #: The days her answers were first saved and her answers at exit first given (Q6e), None
+    #: when caseflow did not yet keep them or they were not given.
+    recorded_on: dt.date | None
+    exit_recorded_on: dt.date | None
+    #: The day her case closed, None while open.
+    closed_on: dt.date | None
+
+
 #: The demographic questions each report counts (read together, in one pass).
 VOCA_QUESTIONS = ("age_band", "gender_identity", "race_ethnicity", "disability")
 FVPSA_QUESTIONS = ("age_band", "race_ethnicity", "gender_identity", "children")
@@ -280,15 +296,15 @@ def read_answers(
 
 def read_hud_answers(
     case_ids: QuerySet[Any] | Iterable[int], period: Period
-) -> Iterator[tuple[int, dict[str, Any], dt.date]]:
+) -> Iterator[tuple[int, HudEntry]]:
     """Each case's HUD entry and exit answers for ``period``: those of its latest episode of
     support begun before the period's end, with the day that episode began (HUD's project
-    start), streamed as values rows, each case key unwrapped once and each person's answers
-    opened by one decryption (every question is in one token). A case with no answers is not
-    yielded (nothing collected)."""
+    start) and the other days of :class:`HudEntry`, streamed as values rows, each case key
+    unwrapped once and each person's answers opened by one decryption (every question is in
+    one token). A case with no answers is not yielded (nothing collected)."""
     for case_id, _given, hud_given in read_people(case_ids, None, period):
         if hud_given is not None:
-            yield case_id, *hud_given
+            yield case_id, hud_given
 
 
 def _firsts(rows: Iterable[tuple[Any, ...]], at: int) -> Iterator[tuple[Any, ...]]:
@@ -304,7 +320,7 @@ def read_people(
     case_ids: QuerySet[Any] | Iterable[int],
     questions: Sequence[str] | None,
     period: Period | None,
-) -> Iterator[tuple[int, dict[str, str] | None, tuple[dict[str, Any], dt.date] | None]]:
+) -> Iterator[tuple[int, dict[str, str] | None, HudEntry | None]]:
     """:func:`read_answers` (the survivors' answers to ``questions``) and
     :func:`read_hud_answers` (the HUD answers for ``period``) in one pass, each case key
     unwrapped once for both: ``(case id, answers or None, (HUD answers, start) or None)`` in
@@ -337,6 +353,9 @@ def read_people(
                 "case__key__wrapped",
                 Cast("answers", TextField()),
                 local_day("episode__opened_at"),
+                local_day("recorded_at"),
+                local_day("exit_recorded_at"),
+                local_day("case__closed_at"),
             )
             # Each token holds every HUD question (a kilobyte or two): fewer rows a fetch.
             .iterator(chunk_size=250),
@@ -365,11 +384,11 @@ def read_people(
                 opened = together.open(key, token)
                 given = {q: opened.get(q) or NOT_ASKED for q in asked}
             d = next(demographics, None)
-        entry: tuple[dict[str, Any], dt.date] | None = None
+        entry: HudEntry | None = None
         if h is not None and h[0] == case_id:
-            _case_id, _wrapped, token, began = h
+            _case_id, _wrapped, token, *days = h
             collected = hud_together.open(key, token) if token is not None else {}
-            entry = ({**blank, **(collected or {})}, began)
+            entry = HudEntry({**blank, **(collected or {})}, *days)
             h = next(entries, None)
         if given is not None or entry is not None:
             yield case_id, given, entry
@@ -1368,7 +1387,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         _hud_questions(b, tally.finish())
         b.sections[first + 2 : first + 2] = [
             *_data_quality(b, project),
-            _timeliness(b, period, cases),
+            _timeliness(b, tally.timeliness),
         ]
     # The questions in the order of HUD's tables (counted in another, as the cells they share
     # need).
@@ -1566,36 +1585,12 @@ def hud_timeliness_band(days: int) -> str:
     return hud_band(HUD_TIMELINESS, days)
 
 
-def _timeliness(b: Builder, period: Period, cases: Served) -> Section:
+def _timeliness(b: Builder, counts: Counter[tuple[str, str]]) -> Section:
     """Q6e: the people whose support began in the period, by the days from that day to the day
     their HUD answers were first saved; the leavers, by the days from their exit to the day
-    their answers at exit were first given. Answers saved before caseflow kept those days are
-    not counted. Plain columns, read without opening any answers."""
-    rows = (
-        HudAnswers.objects.filter(case_id__in=cases.ids, episode__opened_at__lt=period.until)
-        .order_by("case_id", "-episode__number")
-        .values_list(
-            "case_id",
-            # The agency's days, each as the database works it out (:func:`local_day`).
-            local_day("episode__opened_at"),
-            local_day("recorded_at"),
-            local_day("exit_recorded_at"),
-            local_day("case__closed_at"),
-        )
-    )
-    left = {c.pk for c in cases if c.left}
-    counts: Counter[tuple[str, str]] = Counter()
-    previous = None
-    for case_id, began, recorded_on, exit_recorded_on, closed_on in rows.iterator(chunk_size=2000):
-        if case_id == previous or case_id not in cases.pks:
-            continue
-        previous = case_id  # the latest episode begun by the period's end
-        if recorded_on is not None and began >= period.start:
-            days = (recorded_on - began).days
-            counts[(hud_timeliness_band(days), "start")] += 1
-        if case_id in left and exit_recorded_on is not None and closed_on is not None:
-            days = (exit_recorded_on - closed_on).days
-            counts[(hud_timeliness_band(days), "exit")] += 1
+    their answers at exit were first given (``counts``, by band and column, counted with the
+    rest of their answers: :meth:`_HudTally.add`). Answers saved before caseflow kept those
+    days are not counted."""
     g = b.grid
     table = [
         Row(
@@ -2034,40 +2029,52 @@ class _HudTally:
         #: Each person's answer to the race question, by case (read with her demographic
         #: answers, or given by the release that opened them: :meth:`take`).
         self.races: dict[int, str] = {}
+        #: Q6e: the days to record a start and an exit, by band and column.
+        self.timeliness: Counter[tuple[str, str]] = Counter()
 
-    def take(self, given: Iterable[tuple[int, dict[str, Any], dt.date]]) -> None:
-        """Count each case's answers and the day its episode began (:func:`read_hud_answers`),
-        in the order of the case ids."""
-        for case_id, collected, start in given:
-            self.add(case_id, collected, start)
+    def take(self, given: Iterable[tuple[int, HudEntry]]) -> None:
+        """Count each case's answers and their days (:func:`read_hud_answers`), in the order of
+        the case ids."""
+        for case_id, entry in given:
+            self.add(case_id, entry)
         self._without.update((c.pk, c) for c in self._cases)
 
     def demographics(
-        self,
-        rows: Iterable[tuple[int, dict[str, str] | None, tuple[dict[str, Any], dt.date] | None]],
+        self, rows: Iterable[tuple[int, dict[str, str] | None, HudEntry | None]]
     ) -> Iterator[tuple[int, dict[str, str]]]:
         """The demographic answers of :func:`read_people`'s rows (for :meth:`Served.count`), the
         HUD answers counted here on the way."""
         by_race = self.permanent or self.housing
         for case_id, given, entry in rows:
             if entry is not None:
-                self.add(case_id, *entry)
+                self.add(case_id, entry)
             if given is not None:
                 if by_race:
                     self.races[case_id] = given["race_ethnicity"]
                 yield case_id, given
         self._without.update((c.pk, c) for c in self._cases)
 
-    def add(self, case_id: int, collected: dict[str, Any], start: dt.date) -> None:
+    def add(self, case_id: int, entry: HudEntry) -> None:
         """Count a case's answers; the cases before it in order have none."""
         for c in self._cases:
             if c.pk == case_id:
-                self._person(c, collected, start, start)
+                self._person(c, entry.answers, entry.began, entry.began)
+                self._timeliness(c, entry)
                 return
             if c.pk > case_id:  # not a case counted: the next read is its turn again
                 self._cases = itertools.chain([c], self._cases)
                 return
             self._without[c.pk] = c
+
+    def _timeliness(self, c: CaseRow, entry: HudEntry) -> None:
+        """Q6e: the days from the start of support in the period to the answers' first saving,
+        and from a leaver's exit to her answers at exit."""
+        if entry.recorded_on is not None and entry.began >= self.period.start:
+            days = (entry.recorded_on - entry.began).days
+            self.timeliness[(hud_timeliness_band(days), "start")] += 1
+        if c.left and entry.exit_recorded_on is not None and entry.closed_on is not None:
+            days = (entry.exit_recorded_on - entry.closed_on).days
+            self.timeliness[(hud_timeliness_band(days), "exit")] += 1
 
     def opened(self, case_id: int, day: dt.date) -> None:
         """Count a person with no answers once the day her case opened is known (her annual
