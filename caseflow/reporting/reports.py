@@ -77,6 +77,7 @@ from caseflow.partners.models import (
     Demographics,
     Direction,
     HudAnswers,
+    HudProject,
     HudProjectType,
     MeetingReferral,
     ServiceReferral,
@@ -1375,7 +1376,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     q5a.rows.insert(0, q5a.rows.pop())
     q5a.has_total = False
     q5a.corner = "Category"
-    b.sections.insert(first, _project(agency_id, period, b.grid.keys[SERVED[0]]))
+    b.sections.insert(first, _project(project, period, b.grid.keys[SERVED[0]]))
     for question, title, groups, labels, code in (
         ("age_band", "Q11: Age", HUD_AGES, HUD_AGE_LABELS, "Q11"),
         ("race_ethnicity", "Q12: Race and Ethnicity", HUD_RACE, HUD_RACE_LABELS, "Q12"),
@@ -1453,11 +1454,10 @@ HUD_PROJECT_COLUMNS = [
 ]
 
 
-def _project(agency_id: int, period: Period, served: int) -> Section:
-    """Q4a: the project as its agency admin described it (the HUD project settings), in the
+def _project(project: HudProject | None, period: Period, served: int) -> Section:
+    """Q4a: the ``project`` as its agency admin described it (the HUD project settings), in the
     reader's words, and the people served. Each survivor served is one household: caseflow
     counts no household members (see the reporting README), so the two counts are one cell."""
-    project = hud_project(agency_id)
     note = ""
     if project is None:
         facts = [""] * 11
