@@ -674,10 +674,13 @@ class FunderReport:
 
     def table(self, section: Section) -> list[tuple[str, list[Shown]]]:
         facts = [Shown(text, None) for text in section.facts]
-        return [
-            (row.label, [*facts, *(self.shown(c) for c in row.cells), *self._share(row)])
-            for row in section.rows
-        ]
+        out = []
+        for row in section.rows:
+            cells = [*facts, *(self.shown(c) for c in row.cells), *self._share(row)]
+            # A cell the funder's table leaves blank (the share of Q19b's last row).
+            blank = len(section.columns) - len(cells)
+            out.append((row.label, cells + [Shown("", None)] * max(blank, 0)))
+        return out
 
     def _share(self, row: Row) -> list[Shown]:
         if row.of is None:
@@ -1416,6 +1419,7 @@ HUD_ORDER = [
     "Q16",
     "Q17",
     "Q18",
+    "Q19b",
     "Q20a",
     "Q20b",
     "Q21",
@@ -1968,6 +1972,24 @@ def hud_income_category(answers: dict[str, Any], prefix: str = "") -> str:
     )
 
 
+def hud_disabling(answers: dict[str, Any]) -> str:
+    """Q19b's column of a person: "with" or "without" a disabling condition (3.08, asked at
+    entry, as HUD's reports take it from the project start), or "unknown" (doesn't know,
+    prefers not to answer, not collected)."""
+    return {"yes": "with", "no": "without"}.get(answers.get("conditions_any", ""), "unknown")
+
+
+def hud_income_rows(answers: dict[str, Any], prefix: str) -> set[str]:
+    """Q19b's rows of a person (at exit with ``prefix`` "exit_"): each source of income named,
+    "none" for no income, and "total" always (income not known, or said with no source named,
+    is in the total only)."""
+    answer = answers.get(f"{prefix}income_any")
+    if answer == "yes":
+        named = set(answers.get(f"{prefix}income_sources") or []) & set(HUD_INCOME_SOURCES)
+        return {"total", *named}
+    return {"total", "none"} if answer == "no" else {"total"}
+
+
 #: The stayers' column's rows of those without an annual assessment that counts (as the
 #: stayers' kinds of :func:`hud.annual_assessment`).
 HUD_NOT_ASSESSED = [
@@ -2016,6 +2038,10 @@ class _HudTally:
         recorded = ("start", "exit", "stayers")
         self.conditions: dict[str, Counter[str]] = {k: Counter() for k in recorded}
         self.condition_count: dict[str, Counter[str]] = {k: Counter() for k in recorded}
+        #: Q19b: the leavers by their sources of income at exit (a row for each source, "none"
+        #: and "total") and whether they have a disabling condition ("with", "without",
+        #: "unknown"; :func:`hud_disabling`).
+        self.disabling: Counter[tuple[str, str]] = Counter()
         self.prior_days: Counter[str] = Counter()
         #: Whether the project is one HUD counts in Q22e (:data:`HOUSING_PROJECTS`).
         self.housing = True
@@ -2142,6 +2168,9 @@ class _HudTally:
             self._assessment("exit", a, "exit_")
             _each(self.conditions["exit"], hud_conditions(a, "exit_"))
             self.condition_count["exit"][hud_condition_count(a, "exit_")] += 1
+            column = hud_disabling(a)
+            for row in hud_income_rows(a, "exit_"):
+                self.disabling[(row, column)] += 1
             return
         self.stayers += 1
         # Her annual assessment, from the day her episode of support began (the day her case
@@ -2312,6 +2341,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         note=_("One person may have several sources, so there is no total."),
     )
     _income_categories(b, t)
+    _disabling_and_income(b, t)
     _hud_columns(
         b,
         "q20a",
@@ -2845,6 +2875,61 @@ def _income_categories(b: Builder, t: _HudTally) -> None:
         g.sum(cell, parts)
         anyone.append(cell)
     b.sections[-1].rows.append(Row("1 or more source of income", anyone))
+
+
+#: Q19b's rows: Q17's sources (every source caseflow records is one of them), then the leavers
+#: with no income and all of them.
+HUD_DISABLING_ROWS = [
+    *HUD_INCOME_SOURCES.items(),
+    ("none", "No Sources"),
+    ("total", "Unduplicated Total Adults"),
+]
+#: Q19b's columns, as HUD names each household type's (without its "AO: ", "AC: ", "UK: ").
+HUD_DISABLING_COLUMNS = [
+    "Adult with Disabling Condition",
+    "Adult without Disabling Condition",
+    "Total Adults",
+    "% with Disabling Condition by Source",
+]
+
+
+def _disabling_and_income(b: Builder, t: _HudTally) -> None:
+    """Q19b: the leavers by each source of income at exit, those with none, and all of them,
+    with and without a disabling condition, and the share with one. Each row's total is a cell
+    another question prints (Q17's source at exit, Q18's leavers with no income, Q5a's leavers),
+    the sum of its two columns and of the people whose disabling condition is not known (a cell
+    never published, counted in the total only). When no leaver's is unknown, none is in any
+    row, and a reader who sees the last row add up knows it: the columns then add up to the
+    total on their own."""
+    g = b.grid
+    totals = {"none": "q18:none:exit", "total": "q5a:leavers"}
+    unknown = t.disabling[("total", "unknown")] > 0
+    rows = []
+    for code, label in HUD_DISABLING_ROWS:
+        parts = [
+            g.cell(f"q19b:{code}:{column}", t.disabling[(code, column)])
+            for column in ("with", "without", *(("unknown",) if unknown else ()))
+        ]
+        if unknown:
+            b.atoms.add(parts[-1])
+        total = g.cell(totals.get(code, f"q17:{code}:exit"), sum(g.values[c] for c in parts))
+        g.sum(total, parts)
+        # HUD leaves the share of its last row blank.
+        rows.append(Row(label, [*parts[:2], total], of=None if code == "total" else total))
+    b.sections.append(
+        Section(
+            "Q19b: Disabling Conditions and Income for Adults at Exit",
+            HUD_DISABLING_COLUMNS,
+            rows,
+            code="Q19b",
+            note=_(
+                "Leavers only, by the disabling condition asked at entry. One person may have "
+                "several sources. Those whose disabling condition is not known are counted in "
+                "the total only; a share is shown only where its count and its total are."
+            ),
+        )
+    )
+    step()
 
 
 def _hud_columns(

@@ -677,6 +677,7 @@ HEADINGS = {
             "Number of Adults at Exit (Leavers)",
         ],
     ),
+    "Q19b": ("Disabling Conditions and Income for Adults at Exit", reports.HUD_DISABLING_COLUMNS),
     "Q20a": ("Type of Non-Cash Benefit Sources", [*BENEFIT_AT, "Benefit at Exit for Leavers"]),
     "Q20b": ("Number of Non-Cash Benefit Sources", [*BENEFIT_AT, "Benefit at Exit for Leavers"]),
     "Q21": (
@@ -771,8 +772,8 @@ def test_every_cell_of_the_hud_questions(population):
     assert list(shown) == [
         *("Q4a", "Q5a", "Q6b", "Q6c", "Q6e", "Q11", "Q12"),
         *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
-        *("Q16", "Q17", "Q18", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e", "Q22g"),
-        *("Q23c", "Q23d", "Q25a", "Q26b"),
+        *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
+        *("Q22g", "Q23c", "Q23d", "Q25a", "Q26b"),
     ]
     # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's
     # 2 + 2, Q13a2's 1 + 1, Q23c's 0 + 1 + 1 with no exit interview, Q18's 1 + 2 and 1 + 1),

@@ -682,7 +682,8 @@ def assert_csv_prints(report: reports.FunderReport, shown: dict) -> None:
     # The shares printed after a count (Q6's error rates), as the preview's table gives them.
     shares = {
         s.code or s.title: [
-            [c.text for c in cells[len(s.facts) + 1 :]] for _l, cells in report.table(s)
+            [c.text for c in cells[len(s.facts) + len(row.cells) :]]
+            for row, (_l, cells) in zip(s.rows, report.table(s), strict=True)
         ]
         if any(row.of is not None for row in s.rows)
         else [[] for _r in s.rows]

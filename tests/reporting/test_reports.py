@@ -274,8 +274,8 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     assert codes == [
         *("Q4a", "Q5a", "Q6b", "Q6c", "Q6e", "Q11", "Q12"),
         *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
-        *("Q16", "Q17", "Q18", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e", "Q22g"),
-        *("Q23c", "Q23d", "Q25a", "Q26b"),
+        *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
+        *("Q22g", "Q23c", "Q23d", "Q25a", "Q26b"),
     ]
     # The project as its admin described it, and its people served.
     (_label, q4a), *_rest = hud_year.table(hud_year.sections[0])
@@ -353,3 +353,10 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
         assert value(hud_year, key) > 0, key
     for key in ("q13a2:1", "q13b2:none", "q18:earned:start", "q18:earned:exit"):
         assert value(hud_year, key) > 0, key
+    # The leavers with and without a disabling condition, by their income at exit (Q19b): the
+    # unduplicated total shown, and a source's share of those with one.
+    for key in ("q19b:total:with", "q19b:total:without"):
+        assert value(hud_year, key) >= 5, key
+        assert hud_year.shown(keys[key]).value is not None, key
+    q19b = hud_year.table(hud_year.sections[codes.index("Q19b")])
+    assert any(cells[-1].text.endswith("%") and cells[0].value for _l, cells in q19b)
