@@ -86,22 +86,40 @@ def _eliminate(row: dict[int, int], pivot: int, by: dict[int, int]) -> dict[int,
 def _reduced_basis(rows: list[dict[int, int]]) -> list[tuple[int, dict[int, int]]]:
     """Row-reduce sparse integer rows, exactly: a list of (pivot column, row), each pivot
     column non-zero in its own row only (reduced row echelon form, each row scaled to whole
-    numbers rather than to a 1 at its pivot)."""
-    basis: list[tuple[int, dict[int, int]]] = []
+    numbers rather than to a 1 at its pivot).
+
+    The rows are indexed by column, so that each step touches only the rows that hold the
+    column it clears: a row's own columns name the basis rows it is cleared by (a fully reduced
+    basis row holds no other row's pivot, so clearing one pivot brings in no other), and the
+    new pivot's column names the basis rows it is cleared from. The basis is the same as when
+    every row is tried in turn (a reduced row echelon form is unique, up to each row's sign)."""
+    basis: dict[int, dict[int, int]] = {}
+    #: Each column's basis rows (by pivot) that hold it.
+    holding: dict[int, set[int]] = {}
+
+    def put(pivot: int, row: dict[int, int]) -> None:
+        basis[pivot] = row
+        for col in row:
+            holding.setdefault(col, set()).add(pivot)
+
+    def take(pivot: int) -> dict[int, int]:
+        row = basis.pop(pivot)
+        for col in row:
+            holding[col].discard(pivot)
+        return row
+
     for original in rows:
         row = original
-        for pivot, prow in basis:
-            if row.get(pivot):
-                row = _eliminate(row, pivot, prow)
+        for pivot in sorted(col for col in original if col in basis):
+            row = _eliminate(row, pivot, basis[pivot])
         if not row:
             continue
         pivot = min(row)
         # Keep the basis fully reduced: clear the new pivot from the rows already in it.
-        for i, (p, prow) in enumerate(basis):
-            if prow.get(pivot):
-                basis[i] = (p, _eliminate(prow, pivot, row))
-        basis.append((pivot, row))
-    return basis
+        for p in sorted(holding.get(pivot, ())):
+            put(p, _eliminate(take(p), pivot, row))
+        put(pivot, row)
+    return list(basis.items())
 
 
 def _exposed_by(equations: Iterable[dict[int, int]], hidden: set[int]) -> set[int]:
