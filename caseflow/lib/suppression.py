@@ -7,7 +7,9 @@ as few further cells as it can so that no hidden cell can be worked out from wha
 a hidden cell is exposed when its value follows, by adding and subtracting, from the published
 cells and the known sums; in linear-algebra terms, when its unit vector lies in the row space of
 the sums restricted to the hidden cells. That test is done exactly, by row reduction in whole
-numbers, block by block (cells tied by no chain of sums are independent).
+numbers, block by block (cells tied by no chain of sums are independent). While complements are
+chosen, each block's reduction is kept and brought up to date as each cell is hidden, and asked
+what one more hidden cell would change without redoing it (:class:`_Reduction`).
 
 Zero counts are published (a zero identifies no one); bounds from counts being non-negative are
 outside this model.
@@ -186,6 +188,159 @@ class _Blocks:
         return out
 
 
+class _Reduction:
+    """One block's equations reduced for a set of hidden cells that only grows, as suppression
+    hides complements one at a time: what :func:`_exposed_by` works out from scratch, kept up
+    to date by a few row operations for each cell hidden, and answering "what would be exposed
+    if this cell were hidden too" without any.
+
+    The rows are whole equations (published cells included), combined so that each hidden
+    pivot is non-zero in its own row only; a row with no hidden cell left is kept too (a sum
+    of published cells alone, until one of them is hidden). Published cells are known, so
+    what a row says of the hidden cells is its hidden part; the hidden parts of the pivot rows
+    are a fully reduced basis of what the equations say of them, and those of the other rows
+    are empty. A hidden cell is exposed exactly when its pivot row's hidden part is that cell
+    alone (:func:`_exposed_by`).
+
+    Hiding a published cell ``c``: if a row with no hidden cell holds it, that row's hidden
+    part becomes ``c`` alone (``c`` is exposed), it becomes ``c``'s pivot row, and ``c`` is
+    cleared from every other row with it, which leaves their hidden parts as they were.
+    Otherwise no row changes: the pivot rows holding ``c`` gain it in their hidden parts (their
+    pivots are no longer alone there), and the basis stays fully reduced (``c`` is no pivot)."""
+
+    def __init__(self, equations: Iterable[dict[int, int]], hidden: Iterable[int]) -> None:
+        self.hidden = set(hidden)
+        self.rows: dict[int, dict[int, int]] = {}
+        #: Each row's pivot, None for a row with no hidden cell.
+        self.pivot_of: dict[int, int | None] = {}
+        #: Each pivot's row.
+        self.row_of: dict[int, int] = {}
+        #: Each cell's rows.
+        self.holding: dict[int, set[int]] = {}
+        self._exposed: set[int] | None = None
+        for n, equation in enumerate(equations):
+            self._insert(n, equation)
+
+    def _put(self, rid: int, row: dict[int, int], pivot: int | None) -> None:
+        self.rows[rid] = row
+        self.pivot_of[rid] = pivot
+        if pivot is not None:
+            self.row_of[pivot] = rid
+        for col in row:
+            self.holding.setdefault(col, set()).add(rid)
+
+    def _take(self, rid: int) -> dict[int, int]:
+        row = self.rows.pop(rid)
+        pivot = self.pivot_of.pop(rid)
+        if pivot is not None:
+            del self.row_of[pivot]
+        for col in row:
+            self.holding[col].discard(rid)
+        return row
+
+    def _clear(self, col: int, by: dict[int, int]) -> None:
+        """Clear ``col`` from every row that holds it, by ``by`` (a row not among them whose
+        hidden part is ``col`` alone, or whose pivot ``col`` is): a pivot row keeps its pivot,
+        and a row left with nothing is dropped."""
+        for rid in sorted(self.holding.get(col, ())):
+            pivot = self.pivot_of[rid]
+            row = _eliminate(self._take(rid), col, by)
+            if row:
+                self._put(rid, row, pivot)
+
+    def _insert(self, rid: int, equation: dict[int, int]) -> None:
+        row = equation
+        # Clearing a pivot brings in no other (a pivot row holds no other row's pivot).
+        for pivot in sorted(c for c in equation if c in self.row_of):
+            row = _eliminate(row, pivot, self.rows[self.row_of[pivot]])
+        if not row:
+            return
+        hidden = [c for c in row if c in self.hidden]
+        if not hidden:
+            self._put(rid, row, None)
+            return
+        pivot = min(hidden)
+        self._clear(pivot, row)  # only pivot rows can hold a hidden cell
+        self._put(rid, row, pivot)
+
+    def exposed(self) -> set[int]:
+        """The hidden cells whose value follows from the equations (:func:`_exposed_by`)."""
+        if self._exposed is None:
+            self._exposed = {
+                pivot
+                for pivot, rid in self.row_of.items()
+                if all(c == pivot or c not in self.hidden for c in self.rows[rid])
+            }
+        return self._exposed
+
+    def exposed_with(self, cell: int) -> set[int]:
+        """What :meth:`exposed` would be with ``cell`` hidden too, changing nothing."""
+        if cell in self.hidden:
+            return self.exposed()
+        holders = self.holding.get(cell, set())
+        if any(self.pivot_of[rid] is None for rid in holders):
+            return self.exposed() | {cell}
+        return self.exposed() - {self.pivot_of[rid] for rid in holders}
+
+    def hide(self, cell: int) -> None:
+        if cell in self.hidden:
+            return
+        self.hidden.add(cell)
+        self._exposed = None
+        free = sorted(r for r in self.holding.get(cell, ()) if self.pivot_of[r] is None)
+        if free:
+            rid = free[0]
+            row = self._take(rid)
+            self._clear(cell, row)
+            self._put(rid, row, cell)
+
+
+class _Hiding:
+    """The cells hidden so far and what they leave exposed, block by block (:class:`_Blocks`),
+    each block's equations reduced once (:class:`_Reduction`) and kept up to date as cells are
+    hidden."""
+
+    def __init__(self, blocks: _Blocks, hidden: Iterable[int]) -> None:
+        self.blocks = blocks
+        self.hidden = set(hidden)
+        self._reductions: dict[int, _Reduction] = {}
+        for block, equations in blocks.equations.items():
+            cells = {c for c in self.hidden if blocks.block[c] == block}
+            if cells:
+                self._reductions[block] = _Reduction(equations, cells)
+
+    def _of(self, cell: int) -> _Reduction | None:
+        block = self.blocks.block[cell]
+        if block not in self.blocks.equations:
+            return None  # a cell in no sum is never worked out
+        if block not in self._reductions:
+            self._reductions[block] = _Reduction(self.blocks.equations[block], ())
+        return self._reductions[block]
+
+    def exposed(self) -> set[int]:
+        out: set[int] = set()
+        for reduction in self._reductions.values():
+            out |= reduction.exposed()
+        return out
+
+    def exposed_with(self, cell: int) -> set[int]:
+        """What :meth:`exposed` would be with ``cell`` hidden too."""
+        reduction = self._of(cell)
+        if reduction is None:
+            return self.exposed()
+        out = set(reduction.exposed_with(cell))
+        for other in self._reductions.values():
+            if other is not reduction:
+                out |= other.exposed()
+        return out
+
+    def hide(self, cell: int) -> None:
+        self.hidden.add(cell)
+        reduction = self._of(cell)
+        if reduction is not None:
+            reduction.hide(cell)
+
+
 def suppress(
     grid: Grid,
     threshold: int,
@@ -253,7 +408,7 @@ def suppress(
                 ring = neighbours(ring) - seen
                 seen |= ring
                 for c in sorted(free(ring), key=rank):
-                    if cell not in blocks.exposed(hidden | {c}):
+                    if cell not in state.exposed_with(c):
                         return c
             # Otherwise: hide the smallest cell any hidden cell's sums hold.
             candidates = free(
@@ -266,8 +421,9 @@ def suppress(
             candidates = free(range(n))
         return min(candidates, key=rank) if candidates else None
 
+    state = _Hiding(blocks, hidden)
     while True:
-        open_cells = {c for c in blocks.exposed(hidden) if protected(c)}
+        open_cells = {c for c in state.exposed() if protected(c)}
         if not open_cells:
             return hidden
         # One complement at a time, for the first exposed cell: as few hidden as it can.
@@ -275,3 +431,4 @@ def suppress(
         if chosen is None:
             return hidden
         hidden.add(chosen)
+        state.hide(chosen)
