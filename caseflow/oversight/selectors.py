@@ -16,6 +16,7 @@ from caseflow.accounts.models import User
 from caseflow.audit.models import AuditEvent, AuditEventQuerySet
 from caseflow.cases.audit_start import ALERT_KINDS
 from caseflow.cases.models import BreakGlassGrant, Case
+from caseflow.inbox.models import Notification
 from caseflow.lib.compiled import CompiledQuery, Kind
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.oversight.templatetags.audit_words import code_words, field_words
@@ -465,16 +466,27 @@ def grant_for(user: Any, grant_id: int) -> BreakGlassGrant | None:
     )
 
 
-def alerts_for(user: Any, size: int = 10) -> list:
+#: The audit page shows this many alerts, read with SQL compiled once per process.
+ALERTS_SHOWN = 10
+
+
+def alerts_for(user: Any, size: int = ALERTS_SHOWN) -> list:
     """The user's audit alerts still to deal with (emergency accesses, unusual access patterns),
     latest first: one dealt with (the access reviewed, the alert read) is no longer listed."""
-    from caseflow.inbox.models import Notification
+    if size != ALERTS_SHOWN or getattr(user, "pk", None) is None:
+        return list(_alerts(user, size))
+    return _ALERTS.rows(user=user.pk)
 
-    return list(
+
+def _alerts(user: Any, size: int) -> QuerySet[Notification]:
+    return (
         Notification.objects.filter(recipient=user, kind__in=ALERT_KINDS, read_at__isnull=True)
         .only("kind", "text", "params", "link", "created_at", "read_at")
         .order_by("-created_at", "-pk")[:size]
     )
+
+
+_ALERTS = CompiledQuery(Notification, lambda user: _alerts(user, ALERTS_SHOWN), user="int")
 
 
 #: Events shown on an emergency-access review: what the person did with the access.

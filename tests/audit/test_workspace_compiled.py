@@ -183,3 +183,23 @@ def test_the_case_labels_are_what_the_two_querysets_give(trail):
         }
     assert labels[cast.case.pk] == cast.case.public_id
     assert labels[cast.team2_case.pk] is None
+
+
+def test_the_alerts_are_read_as_their_queryset_reads_them(cast):
+    from caseflow.inbox.models import Notification
+
+    for n, kind in enumerate(["break_glass", "unusual_access", "checkin_missed"] * 5):
+        Notification.objects.create(
+            recipient=cast.supervisor if n != 3 else cast.auditor,
+            kind=kind,
+            key=f"k{n}",
+            text="An alert",
+            read_at=timezone.now() if n == 4 else None,
+        )
+    expected = selectors._alerts(cast.supervisor, selectors.ALERTS_SHOWN)
+    assert selectors._ALERTS.sql(user=cast.supervisor.pk) == _sql(expected)
+    assert _sent(lambda: selectors.alerts_for(cast.supervisor)) == _sent(lambda: list(expected))
+    shown = selectors.alerts_for(cast.supervisor)
+    assert [a.pk for a in shown] == [a.pk for a in expected]
+    assert len(shown) == 8  # ten alerts, one the auditor's and one read
+    assert [a.pk for a in selectors.alerts_for(cast.supervisor, 3)] == [a.pk for a in shown[:3]]
