@@ -605,36 +605,75 @@ def may_review_audit(user: Any) -> bool:
 def auditable_events(user: Any) -> QuerySet[AuditEvent]:
     """The audit events ``user`` may read. An event about a restricted case is for the case's
     access list only, whatever the role, page or filter: the same rule as ``audit_cases``."""
+    found = audit_values(user, events=True)
+    if found is None:
+        return AuditEvent.objects.none()
+    return auditable_events_of(found[0], **found[1])
+
+
+def audit_values(user: Any, *, events: bool = False) -> tuple[str, dict[str, Any]] | None:
+    """``user``'s role and the values :func:`audit_cases_of` (with ``events``,
+    :func:`auditable_events_of`) takes for them now, so that it is :func:`audit_cases`
+    (:func:`auditable_events`): a statement compiled once per process
+    (``caseflow.lib.compiled``) is built with stand-ins for them. ``None`` for whoever reads
+    no audit trail. A caseworker's cases depend on the time, and so do an advocate's events."""
     role = active_role(user)
+    if role not in (Role.AUDITOR, Role.SUPERVISOR, Role.ADVOCATE):
+        return None
+    values: dict[str, Any] = {"user": user.pk, "agency": agency_id_of(user)}
+    if role == Role.ADVOCATE or (role == Role.SUPERVISOR and not events):
+        values["now"] = timezone.now()
+    return role, values
+
+
+def auditable_events_of(
+    role: str, *, user: int, agency: int | None, now: dt.datetime | None = None
+) -> QuerySet[AuditEvent]:
+    """:func:`auditable_events` of the user of id ``user``, of ``role`` in ``agency``, at
+    ``now`` (as :func:`audit_values` gives them)."""
     hidden_case = Exists(
         Case.objects.filter(pk=OuterRef("case_id"), restricted=True).exclude(
             Exists(Case.restricted_users.through.objects.filter(case=OuterRef("pk"), user=user))
         )
     )
-    events = AuditEvent.objects.filter(Q(agency_id=agency_id_of(user)) & ~Q(hidden_case))
+    events = AuditEvent.objects.filter(Q(agency_id=agency) & ~Q(hidden_case))
     if role == Role.AUDITOR:
         return events
     if role == Role.SUPERVISOR:
-        teams = supervised_teams(user).values("pk")
+        teams = Team.objects.filter(members=user).values("pk")
         return events.filter(
             Q(case_id__in=Case.objects.filter(team__in=teams).values("pk"))
             | Q(actor_id__in=User.objects.filter(teams__in=teams).values("pk"))
         )
     if role == Role.ADVOCATE:
-        return events.filter(case_id__in=visible_cases(user).values("pk"))
+        assert now is not None
+        return events.filter(
+            case_id__in=_scope(False, user=user, agency=agency, now=now).values("pk")
+        )
     return AuditEvent.objects.none()
 
 
 def audit_cases(user: Any) -> QuerySet[Case]:
     """Cases whose timeline ``user`` may read. A restricted case's timeline is for its access
     list only, like the case itself."""
-    role = active_role(user)
+    found = audit_values(user)
+    if found is None:
+        return Case.objects.none()
+    return audit_cases_of(found[0], **found[1])
+
+
+def audit_cases_of(
+    role: str, *, user: int, agency: int | None, now: dt.datetime | None = None
+) -> QuerySet[Case]:
+    """:func:`audit_cases` of the user of id ``user``, of ``role`` in ``agency``, at ``now``
+    (as :func:`audit_values` gives them)."""
     if role == Role.AUDITOR:
         listed = Exists(
             Case.restricted_users.through.objects.filter(case=OuterRef("pk"), user=user)
         )
-        return Case.objects.filter(Q(agency_id=agency_id_of(user)) & (Q(restricted=False) | listed))
-    return visible_cases(user)
+        return Case.objects.filter(Q(agency_id=agency) & (Q(restricted=False) | listed))
+    assert now is not None
+    return _scope(role == Role.SUPERVISOR, user=user, agency=agency, now=now)
 
 
 def audit_people(user: Any) -> QuerySet[User]:

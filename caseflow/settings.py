@@ -425,7 +425,8 @@ CACHE_SOCKET_TIMEOUT_SECONDS = 0.5
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's, with one redis-py client per connection pool (caseflow.lib.softcache).
+            "BACKEND": "caseflow.lib.softcache.RedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {
                 "socket_connect_timeout": CACHE_SOCKET_TIMEOUT_SECONDS,

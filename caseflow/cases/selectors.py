@@ -94,6 +94,50 @@ def _survivors() -> Prefetch:
     )
 
 
+def _survivor_set(cases: list[int]) -> QuerySet[Party]:
+    """The statement :func:`_survivors` sends for the cases of ids ``cases``."""
+    survivors: QuerySet[Party] = _survivors().queryset  # type: ignore[assignment]
+    return survivors.filter(case__in=cases)
+
+
+#: The survivors of at most this many rows are read with SQL compiled once per process for each
+#: number of rows; of more rows, as :func:`_survivors` reads them.
+SURVIVOR_ROWS_MAX = 64
+_SURVIVORS: dict[int, CompiledQuery[Party]] = {}
+
+
+def _survivors_compiled(size: int) -> CompiledQuery[Party] | None:
+    compiled = _SURVIVORS.get(size)
+    if compiled is None and 0 < size <= SURVIVOR_ROWS_MAX:
+        names = tuple(f"case_{n}" for n in range(size))
+
+        def build(**ids: int) -> QuerySet[Party]:
+            return _survivor_set([ids[name] for name in names])
+
+        slots: dict[str, Any] = dict.fromkeys(names, "int")
+        compiled = _SURVIVORS.setdefault(size, CompiledQuery(Party, build, **slots))
+    return compiled
+
+
+def attach_survivors(rows: list[Case]) -> None:
+    """``prefetch_related_objects(rows, _survivors())``: each row's ``survivor_rows``, each
+    survivor's ``case`` its row, in the one statement the prefetch sends (with SQL compiled once
+    per process for each number of rows)."""
+    cases = {row.pk: row for row in rows}
+    compiled = _survivors_compiled(len(cases))
+    if compiled is None:
+        prefetch_related_objects(rows, _survivors())
+        return
+    found: dict[int, list[Party]] = {}
+    case_field = Party._meta.get_field("case")
+    ids: dict[str, Any] = {f"case_{n}": pk for n, pk in enumerate(cases)}
+    for party in compiled.rows(**ids):
+        case_field.set_cached_value(party, cases[party.case_id])
+        found.setdefault(party.case_id, []).append(party)
+    for row in rows:
+        row.survivor_rows = found.get(row.pk, [])  # type: ignore[attr-defined]
+
+
 def _case_columns(queryset, user: Any, now: dt.datetime):
     """:func:`case_rows` but their survivors: emergency access as at ``now``."""
     if user is not None:
@@ -263,8 +307,100 @@ def my_open_cases(user: User) -> list[Case]:
         return list(case_rows(my_open_case_set(user), user))
     supervisor, values = found
     rows = _MY_OPEN[supervisor].rows(**values)
-    prefetch_related_objects(rows, _survivors())
+    attach_survivors(rows)
     return rows
+
+
+def _list_rows(
+    supervisor: bool,
+    by_status: bool,
+    *,
+    user: int,
+    agency: int,
+    now: dt.datetime,
+    status: str = "",
+) -> QuerySet[Case]:
+    """The case list's rows (:func:`case_rows` without the survivors' query) by the caseworker's
+    ids, at ``now`` for the scope and emergency access alike; ``by_status``, of ``status``
+    only."""
+    scope = policy.visible_cases_of(supervisor, user=user, agency=agency, now=now)
+    if by_status:
+        scope = scope.filter(status=status)
+    return _case_columns(scope, user, now)
+
+
+#: The case list's window of rows at most this far in is read with SQL compiled once per
+#: process (for each role, with or without a status, and each window); further in, built.
+LIST_WINDOWS_MAX = 20
+
+
+class CaseList:
+    """The case list of a caseworker (an advocate or a supervisor, of an agency), with or without
+    a status asked, as :class:`~django.core.paginator.Paginator` reads it: its ``count()``
+    and a window of its rows, each with SQL compiled once per process — the very statements
+    ``case_rows(policy.visible_cases(user).filter(status=...), user)`` sends (tests compare
+    them). A window is read at its full size (``per_page``) and cut to what the paginator asks
+    for (the last page's is shorter): its statement does not depend on how many cases there
+    are."""
+
+    _counts: dict[tuple[bool, bool], Any] = {}
+    _windows: dict[tuple[bool, bool, int, int], CompiledQuery[Case]] = {}
+
+    def __init__(self, supervisor: bool, values: dict[str, Any], status: str, per_page: int):
+        self.shape = (supervisor, bool(status))
+        self.values = {**values, "status": status} if status else values
+        self.per_page = per_page
+
+    @classmethod
+    def of(cls, user: Any, status: str, per_page: int) -> CaseList | None:
+        """``user``'s case list, or ``None`` where it is built each time (no caseworker of an
+        agency)."""
+        found = policy.visible_cases_values(user)
+        if found is None or found[1]["agency"] is None:
+            return None
+        return cls(found[0], found[1], status, per_page)
+
+    @classmethod
+    def _slots(cls, status: bool) -> dict[str, Any]:
+        slots = {"user": "int", "agency": "int", "now": "datetime"}
+        return {**slots, "status": "str"} if status else slots
+
+    def count(self) -> int:
+        from caseflow.lib.compiled import CompiledCount
+
+        compiled = self._counts.get(self.shape)
+        if compiled is None:
+            build = functools.partial(_list_rows, *self.shape)
+            compiled = self._counts.setdefault(
+                self.shape, CompiledCount(Case, build, **self._slots(self.shape[1]))
+            )
+        return compiled.count(**self.values)
+
+    def _window(self, start: int) -> CompiledQuery[Case] | None:
+        key = (*self.shape, start, self.per_page)
+        compiled = self._windows.get(key)
+        if compiled is None and start < LIST_WINDOWS_MAX * self.per_page:
+            stop = start + self.per_page
+
+            def build(**values: Any) -> QuerySet[Case]:
+                return _list_rows(*self.shape, **values)[start:stop]
+
+            compiled = self._windows.setdefault(
+                key, CompiledQuery(Case, build, **self._slots(self.shape[1]))
+            )
+        return compiled
+
+    def __getitem__(self, window: slice) -> list[Case]:
+        start, stop = window.start or 0, window.stop
+        if stop is None or stop - start > self.per_page:
+            raise ValueError("the case list is read a page at a time")
+        compiled = self._window(start)
+        if compiled is None:
+            rows = list(_list_rows(*self.shape, **self.values)[start:stop])
+        else:
+            rows = compiled.rows(**self.values)[: stop - start]
+        attach_survivors(rows)
+        return rows
 
 
 def listed_case_set(rows: Iterable[Case]) -> QuerySet[Case]:

@@ -183,6 +183,23 @@ class CompiledQuery(Generic[M]):
         compiler.as_sql = lambda *args, **kwargs: (sql, params)
         return list(ModelIterable(_Rows(self.model, using, compiler)))  # type: ignore[arg-type]
 
+    def dicts(self, using: str | None = None, **values: Any) -> list[dict[str, Any]]:
+        """The rows of a ``values()`` queryset (aggregates included) for ``values``: each a
+        dictionary as the built queryset gives it."""
+        using = using or router.db_for_read(self.model)
+        sql, params = self.sql(using, **values)
+        compiler = copy.copy(self._compile(using).compiler)
+        compiler.connection = connections[using]
+        compiler.as_sql = lambda *args, **kwargs: (sql, params)
+        query = compiler.query
+        names = (
+            list(query.selected)
+            if query.selected
+            else [*query.extra_select, *query.values_select, *query.annotation_select]
+        )
+        indexes = range(len(names))
+        return [{names[i]: row[i] for i in indexes} for row in compiler.results_iter()]
+
 
 class _Captured(Exception):
     def __init__(self, sql: str, params: Any):

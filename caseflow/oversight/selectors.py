@@ -16,6 +16,8 @@ from caseflow.accounts.models import User
 from caseflow.audit.models import AuditEvent, AuditEventQuerySet
 from caseflow.cases.audit_start import ALERT_KINDS
 from caseflow.cases.models import BreakGlassGrant, Case
+from caseflow.inbox.models import Notification
+from caseflow.lib.compiled import CompiledQuery, Kind
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.oversight.templatetags.audit_words import code_words, field_words
 
@@ -57,12 +59,133 @@ def _with_actor(events: QuerySet) -> QuerySet:
 
 def keyset_page(events: QuerySet, before: int | None, size: int = PAGE_SIZE) -> Page:
     """Newest first; one extra row tells whether an older page exists."""
-    if before:
-        events = events.filter(seq__lt=before)
-    rows = list(_with_actor(events).order_by("-seq")[: size + 1])
+    rows = list(_keyset(events, before)[: size + 1])
     more = len(rows) > size
     rows = rows[:size]
     return Page(rows, rows[-1].seq if more and rows else None)
+
+
+# --- Statements compiled once per process ------------------------------------------------------
+# Each audit page's statements depend on who asks only through the values ``policy.audit_values``
+# gives (the reader's id, agency and the time) and the page's own (a case, a sequence number):
+# they are built once per process for each role and shape (``caseflow.lib.compiled``), the very
+# statements the querysets send (tests compare them). Whoever has no agency is served as before.
+
+#: The audit pages' compiled statements, by role and shape; past this many, built each time.
+_COMPILED: dict[tuple[Any, ...], CompiledQuery[Any]] = {}
+_COMPILED_MAX = 512
+#: Labels are read with SQL compiled for each number of cases on a page up to this many.
+LABELLED_CASES_MAX = 64
+
+_KINDS: dict[str, Kind] = {"user": "int", "agency": "int", "now": "datetime"}
+
+
+def _compiled(key: tuple[Any, ...], model: Any, build: Any, slots: dict[str, Kind]) -> Any:
+    compiled = _COMPILED.get(key)
+    if compiled is None and len(_COMPILED) < _COMPILED_MAX:
+        compiled = _COMPILED.setdefault(key, CompiledQuery(model, build, **slots))
+    return compiled
+
+
+def _reader(
+    user: Any, *, events: bool = False
+) -> tuple[str, dict[str, Any], dict[str, Kind]] | None:
+    """``user``'s role, the values of their audit scope (``policy.audit_values``) and those
+    values' kinds; ``None`` where the statements are built each time."""
+    found = policy.audit_values(user, events=events)
+    if found is None or found[1]["agency"] is None:
+        return None
+    role, values = found
+    return role, values, {name: _KINDS[name] for name in values}
+
+
+def _first(queryset: QuerySet) -> QuerySet:
+    """What ``queryset.first()`` reads."""
+    return (queryset if queryset.ordered else queryset.order_by("pk"))[:1]
+
+
+def audit_case(user: Any, public_id: str) -> Case | None:
+    """The case behind ``public_id`` if its audit trail is in ``user``'s scope
+    (``policy.audit_cases``), without its encrypted summary: audit pages never show the case's
+    content."""
+    reader = _reader(user)
+    if reader is None:
+        return policy.audit_cases(user).filter(public_id=public_id).defer("summary").first()
+    role, values, slots = reader
+
+    def build(*, public_id: str, **values: Any) -> QuerySet[Case]:
+        scope = policy.audit_cases_of(role, **values)
+        return _first(scope.filter(public_id=public_id).defer("summary"))
+
+    compiled = _compiled(("case", role), Case, build, {**slots, "public_id": "str"})
+    if compiled is None:
+        return policy.audit_cases(user).filter(public_id=public_id).defer("summary").first()
+    rows = compiled.rows(**values, public_id=public_id)
+    return rows[0] if rows else None
+
+
+#: The filters of :func:`filtered_events`: without any, the events are the whole scope.
+FILTERS = ("date_from", "date_to", "action", "user", "case")
+
+
+def events_page(user: Any, data: dict[str, Any], before: int | None) -> Page:
+    """``keyset_page(filtered_events(user, data), before)``."""
+    if any(data.get(name) for name in FILTERS):
+        return keyset_page(filtered_events(user, data), before)
+    return _scope_page("events", user, {}, lambda events: events, before)
+
+
+def case_reads_page(user: Any, case: Any, before: int | None) -> Page:
+    """``keyset_page(case_reads(policy.auditable_events(user), case), before)``."""
+    return _scope_page(
+        "reads",
+        user,
+        {"case": ("int", case.pk), "listed": ("str", _listed(case))},
+        lambda events, case, listed: _case_reads(events, case, listed),
+        before,
+    )
+
+
+def _scope_page(
+    kind: str,
+    user: Any,
+    extra: dict[str, tuple[Kind, Any]],
+    narrow: Any,
+    before: int | None,
+    size: int = PAGE_SIZE,
+) -> Page:
+    """:func:`keyset_page` of ``narrow(policy.auditable_events(user), **extra)``."""
+    reader = _reader(user, events=True)
+    given = {name: value for name, (_kind, value) in extra.items()}
+    if reader is None:
+        return keyset_page(narrow(policy.auditable_events(user), **given), before, size)
+    role, values, slots = reader
+    slots = {**slots, **{name: kind_ for name, (kind_, _value) in extra.items()}}
+    if before:
+        slots["before"] = "int"
+        values = {**values, "before": before}
+
+    def build(**values: Any) -> QuerySet[AuditEvent]:
+        before = values.pop("before", None)
+        narrowing = {name: values.pop(name) for name in extra}
+        return _keyset(narrow(policy.auditable_events_of(role, **values), **narrowing), before)[
+            : size + 1
+        ]
+
+    compiled = _compiled((kind, role, bool(before), size), AuditEvent, build, slots)
+    if compiled is None:
+        return keyset_page(narrow(policy.auditable_events(user), **given), before, size)
+    rows = compiled.rows(**values, **given)
+    more = len(rows) > size
+    rows = rows[:size]
+    return Page(rows, rows[-1].seq if more and rows else None)
+
+
+def _keyset(events: QuerySet, before: int | None) -> QuerySet:
+    """``events`` older than ``before``, newest first, with their actors."""
+    if before:
+        events = events.filter(seq__lt=before)
+    return _with_actor(events).order_by("-seq")
 
 
 def filtered_events(user: Any, data: dict[str, Any]) -> QuerySet:
@@ -97,22 +220,61 @@ def _start_of(day: dt.date) -> dt.datetime:
 def label_cases(user: Any, events: list[AuditEvent]) -> list[AuditEvent]:
     """Give each event its case's reference, and the case's public id where the user may open
     its timeline (two queries, whatever the page size)."""
-    ids = {e.case_id for e in events if e.case_id}
-    labels: dict[int, tuple[str, str | None]] = {}
-    if ids:
-        openable = set(policy.audit_cases(user).filter(pk__in=ids).values_list("pk", flat=True))
-        labels = {
-            pk: (ref, pid if pk in openable else None)
-            for pk, ref, pid in Case.objects.filter(pk__in=ids).values_list(
-                "pk", "reference", "public_id"
-            )
-        }
+    ids = list(dict.fromkeys(e.case_id for e in events if e.case_id))
+    labels = _labels(user, ids) if ids else {}
     for event in events:
         # Shown in the events table beside each event.
         event.case_reference, event.case_public_id = labels.get(  # type: ignore[attr-defined]
             event.case_id or 0, ("", None)
         )
     return events
+
+
+def _labels(user: Any, ids: list[int]) -> dict[int, tuple[str, str | None]]:
+    """Each case's reference, and its public id where ``user`` may open its timeline."""
+    reader = _reader(user)
+    compiled = None if reader is None else _labels_compiled(reader, len(ids))
+    if compiled is None:
+        openable = set(policy.audit_cases(user).filter(pk__in=ids).values_list("pk", flat=True))
+        return {
+            pk: (ref, pid if pk in openable else None)
+            for pk, ref, pid in Case.objects.filter(pk__in=ids).values_list(
+                "pk", "reference", "public_id"
+            )
+        }
+    assert reader is not None
+    openable_of, labels_of = compiled
+    given: dict[str, Any] = {f"case_{n}": pk for n, pk in enumerate(ids)}
+    openable = {c.pk for c in openable_of.rows(**reader[1], **given)}
+    return {
+        c.pk: (c.reference, c.public_id if c.pk in openable else None)
+        for c in labels_of.rows(**given)
+    }
+
+
+def _labels_compiled(
+    reader: tuple[str, dict[str, Any], dict[str, Kind]], size: int
+) -> tuple[CompiledQuery[Case], CompiledQuery[Case]] | None:
+    """:func:`_labels`' two statements for ``size`` cases, compiled once per process."""
+    if size > LABELLED_CASES_MAX:
+        return None
+    role, _values, slots = reader
+    names = tuple(f"case_{n}" for n in range(size))
+    ids: dict[str, Kind] = dict.fromkeys(names, "int")
+
+    def openable(**values: Any) -> QuerySet[Case]:
+        cases = [values.pop(name) for name in names]
+        return policy.audit_cases_of(role, **values).filter(pk__in=cases).only("pk")
+
+    def labels(**values: Any) -> QuerySet[Case]:
+        cases = [values[name] for name in names]
+        return Case.objects.filter(pk__in=cases).only("reference", "public_id")
+
+    openable_of = _compiled(("openable", role, size), Case, openable, {**slots, **ids})
+    labels_of = _compiled(("labels", size), Case, labels, ids)
+    if openable_of is None or labels_of is None:
+        return None
+    return openable_of, labels_of
 
 
 def iter_events(events: QuerySet, batch: int = 2000) -> Iterator[AuditEvent]:
@@ -135,23 +297,56 @@ MULTI_CASE_READS = ("calendar.fetch",)
 def case_reads(events: QuerySet[AuditEvent], case: Any) -> QuerySet[AuditEvent]:
     """The reads of ``case`` among ``events``: those recorded against it, and the reads of
     several cases whose ``detail["cases"]`` lists it."""
-    # ``detail["cases"]`` as text is "[3,7]" (SQLite) or "[3, 7]" (PostgreSQL).
-    listed = rf"[\[ ,]{int(case.pk)}[,\]]"
+    return _case_reads(events, case.pk, _listed(case))
+
+
+def _listed(case: Any) -> str:
+    """A pattern of ``case`` among ``detail["cases"]`` as text: "[3,7]" (SQLite) or "[3, 7]"
+    (PostgreSQL)."""
+    return rf"[\[ ,]{int(case.pk)}[,\]]"
+
+
+def _case_reads(events: QuerySet[AuditEvent], case: int, listed: str) -> QuerySet[AuditEvent]:
     return reads(events).filter(
-        Q(case_id=case.pk)
+        Q(case_id=case)
         | Q(case_id__isnull=True, action__in=MULTI_CASE_READS, detail__cases__regex=listed)
     )
 
 
 def who_accessed(events: QuerySet[AuditEvent]) -> list[dict[str, Any]]:
     """Per person: how many reads, first and last."""
-    rows = list(
+    return _with_people(list(_per_person(events)))
+
+
+def case_readers(user: Any, case: Any) -> list[dict[str, Any]]:
+    """``who_accessed(case_reads(policy.auditable_events(user), case))``."""
+    reader = _reader(user, events=True)
+    if reader is None:
+        return who_accessed(case_reads(policy.auditable_events(user), case))
+    role, values, slots = reader
+
+    def build(*, case: int, listed: str, **values: Any) -> QuerySet[Any]:
+        return _per_person(_case_reads(policy.auditable_events_of(role, **values), case, listed))
+
+    compiled = _compiled(
+        ("readers", role), AuditEvent, build, {**slots, "case": "int", "listed": "str"}
+    )
+    if compiled is None:
+        return who_accessed(case_reads(policy.auditable_events(user), case))
+    return _with_people(compiled.dicts(**values, case=case.pk, listed=_listed(case)))
+
+
+def _per_person(events: QuerySet[AuditEvent]) -> QuerySet[Any]:
+    return (
         reads(events)
         .order_by()
         .values("actor_id", "actor_role")
         .annotate(reads=Count("seq"), first=Min("at"), last=Max("at"))
         .order_by("-last")
     )
+
+
+def _with_people(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     people = {
         u.pk: u
         for u in User.objects.filter(pk__in={r["actor_id"] for r in rows if r["actor_id"]}).only(
@@ -271,16 +466,27 @@ def grant_for(user: Any, grant_id: int) -> BreakGlassGrant | None:
     )
 
 
-def alerts_for(user: Any, size: int = 10) -> list:
+#: The audit page shows this many alerts, read with SQL compiled once per process.
+ALERTS_SHOWN = 10
+
+
+def alerts_for(user: Any, size: int = ALERTS_SHOWN) -> list:
     """The user's audit alerts still to deal with (emergency accesses, unusual access patterns),
     latest first: one dealt with (the access reviewed, the alert read) is no longer listed."""
-    from caseflow.inbox.models import Notification
+    if size != ALERTS_SHOWN or getattr(user, "pk", None) is None:
+        return list(_alerts(user, size))
+    return _ALERTS.rows(user=user.pk)
 
-    return list(
+
+def _alerts(user: Any, size: int) -> QuerySet[Notification]:
+    return (
         Notification.objects.filter(recipient=user, kind__in=ALERT_KINDS, read_at__isnull=True)
         .only("kind", "text", "params", "link", "created_at", "read_at")
         .order_by("-created_at", "-pk")[:size]
     )
+
+
+_ALERTS = CompiledQuery(Notification, lambda user: _alerts(user, ALERTS_SHOWN), user="int")
 
 
 #: Events shown on an emergency-access review: what the person did with the access.

@@ -42,7 +42,7 @@ def _before(request: HttpRequest) -> int | None:
 
 def _case_for(request: HttpRequest, public_id: str):
     # Audit pages never show the case's content: its encrypted summary is not even loaded.
-    case = policy.audit_cases(request.user).filter(public_id=public_id).defer("summary").first()
+    case = selectors.audit_case(request.user, public_id)
     if case is None:
         raise policy.CaseNotFound(public_id, "audit")
     return case
@@ -56,9 +56,7 @@ def events(request: AuthenticatedRequest) -> HttpResponse:
     page = None
     if form.is_bound is False or form.is_valid():
         data = form.cleaned_data if form.is_bound else {}
-        page = selectors.keyset_page(
-            selectors.filtered_events(request.user, data), _before(request)
-        )
+        page = selectors.events_page(request.user, data, _before(request))
     shown = selectors.label_cases(request.user, page.events) if page else []
     record(
         "audit.events.view",
@@ -188,9 +186,8 @@ def case_timeline(request: AuthenticatedRequest, public_id: str) -> HttpResponse
 @require_http_methods(["GET"])
 def case_access(request: AuthenticatedRequest, public_id: str) -> HttpResponse:
     case = _case_for(request, public_id)
-    reads = selectors.case_reads(policy.auditable_events(request.user), case)
-    page = selectors.keyset_page(reads, _before(request))
-    people = selectors.who_accessed(reads) if not _before(request) else []
+    page = selectors.case_reads_page(request.user, case, _before(request))
+    people = selectors.case_readers(request.user, case) if not _before(request) else []
     record("audit.case.view", actor=request.user, case=case, obj=case, detail={"page": "access"})
     return render(
         request, "oversight/case_access.html", {"case": case, "page": page, "people": people}

@@ -57,3 +57,52 @@ def test_the_choices_and_markup_are_forgotten_when_the_catalogs_change(cast):
     assert audit_filters._RENDERED and forms._CHOICES
     with override_settings(LOCALE_PATHS=[]):
         assert not audit_filters._RENDERED and not forms._CHOICES
+
+
+EMPTY_FIELDS = ("date_from", "date_to", "case")
+FILLED = [
+    {"date_from": "2026-01-02"},
+    {"date_to": "2026-01-02", "date_from": "2026-01-05"},  # an error on the end date
+    {"date_from": "not a date"},
+    {"case": "CASE-1"},
+]
+
+
+def test_an_empty_field_is_kept_as_crispy_writes_it(cast):
+    audit_filters._RENDERED.clear()
+    seen = set()
+    for language in ("en-gb", "es"):
+        with translation.override(language):
+            for data in (None, {}, {"case": "", "date_from": ""}, {"action": "case."}):
+                for _round in range(2):  # rendered, then kept
+                    form = _form(data)
+                    form.is_valid()
+                    for name in EMPTY_FIELDS:
+                        kept = audit_filters.empty_field(form[name])
+                        assert kept == as_crispy_field(_form(data)[name])
+                        seen.add(kept)
+    # In each language: each field unbound and submitted without it (3 + 3), and the two
+    # submitted as empty text (2).
+    assert len(audit_filters._RENDERED) == 2 * 8
+    assert len(seen) >= 2 * len(EMPTY_FIELDS)  # each field differs by language
+    with translation.override("es"):
+        assert "Desde" in audit_filters.empty_field(_form(None)["date_from"])
+
+
+def test_a_filled_field_is_rendered_each_time(cast):
+    audit_filters._RENDERED.clear()
+    errors = 0
+    for data in FILLED:
+        form = _form(data)
+        form.is_valid()
+        for name in EMPTY_FIELDS:
+            if form[name].value() in (None, "") and not form[name].errors:
+                continue
+            errors += bool(form[name].errors)
+            assert audit_filters.empty_field(form[name]) == as_crispy_field(form[name])
+            assert audit_filters.empty_field(form[name]) == as_crispy_field(_form(data)[name])
+    assert errors == 2
+    assert not audit_filters._RENDERED
+    form = _form({"case": "CASE-1"})
+    form.is_valid()
+    assert 'value="CASE-1"' in audit_filters.empty_field(form["case"])

@@ -213,3 +213,33 @@ def test_the_reason_is_encrypted_audited_without_its_words_and_shown_afterwards(
     assert "refuge" not in str(event.detail)
     page = client.get(reverse("cases:closure", args=[cast.case.public_id])).content.decode()
     assert "Closure approved" in page and "Plan reviewed with the refuge." in page
+
+
+def _sent(run) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        run()
+    return [q["sql"] for q in captured]
+
+
+def _columns(rows_of_kinds) -> list[list[tuple]]:
+    return [
+        [(r.pk, r.total, getattr(r, "lowered_at", None)) for r in rows] for rows in rows_of_kinds
+    ]
+
+
+def test_a_supervisors_decisions_are_read_with_the_statements_the_querysets_send(cast: Cast):
+    _high_closure(cast)
+    _grant(cast.case, cast.same_team)
+    f.open_case(cast.team1, [cast.deactivated], reference="ORPHAN-1")
+    _lowered(cast, f.open_case(cast.team1, [cast.assigned], reference="LOWERED-1"))
+    seen = []
+    for user in (cast.supervisor, cast.other_supervisor):
+        compiled_sql = _sent(lambda: decisions._rows(user))  # noqa: B023
+        assert compiled_sql == _sent(lambda: decisions._built_rows(user))  # noqa: B023
+        assert len(compiled_sql) == 4
+        compiled = decisions._rows(user)
+        assert _columns(compiled) == _columns(decisions._built_rows(user))
+        seen += compiled
+    assert all(seen[:4]) and not any(seen[4:])  # each kind waits for the first supervisor only
+    # Whoever supervises nothing reads as before (nothing).
+    assert _columns(decisions._rows(cast.assigned)) == [[], [], [], []]

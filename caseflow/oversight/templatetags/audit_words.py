@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import html
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ from django.utils.translation import gettext, ngettext
 
 from caseflow.accounts.models import Role
 from caseflow.audit import actions
+from caseflow.cases.converters import PublicIdConverter
 from caseflow.lib.i18n import gettext_lazy as _
 
 register = template.Library()
@@ -543,6 +545,10 @@ _ROW = (
 )
 
 
+_SENTINEL = "X" * 16  # what the public id converter takes, in no URL's fixed part
+_PUBLIC_ID = re.compile(PublicIdConverter.regex)
+
+
 def _out(value: Any) -> str:
     """``value`` as ``{{ value }}`` writes it in an escaping template (no time zone to apply)."""
     value = formats.localize(value)
@@ -585,6 +591,12 @@ def audit_event_rows(context: Any, events: Any, link_people: Any, hide_case: Any
     the active time zone and language."""
     current_app = _current_app(context)
     system = "<em>" + _out(gettext("system")) + "</em>"
+    # What ``date_format(at, "DATETIME_FORMAT")`` looks up for each row, once; and each case's
+    # link from one ``reverse`` (a public id the converter takes is written as it is).
+    when_format = formats.get_format("DATETIME_FORMAT")
+    prefix, _sentinel, suffix = reverse(
+        "audit:case", args=[_SENTINEL], current_app=current_app
+    ).partition(_SENTINEL)
     people: dict[int, str] = {}
     rows = []
     for event in events:
@@ -610,14 +622,17 @@ def audit_event_rows(context: Any, events: Any, link_people: Any, hide_case: Any
             public_id = getattr(event, "case_public_id", None)
             reference = getattr(event, "case_reference", "")
             if public_id:
-                link = reverse("audit:case", args=[public_id], current_app=current_app)
+                if _PUBLIC_ID.fullmatch(public_id):
+                    link = f"{prefix}{public_id}{suffix}"
+                else:  # not what the converter takes: let ``reverse`` say so
+                    link = reverse("audit:case", args=[public_id], current_app=current_app)
                 case = f'<td><a href="{_out(link)}">{_out(reference)}</a></td>'
             else:
                 case = f"<td>{_out(reference or '—')}</td>"
         rows.append(
             _ROW.format(
                 iso=_out(dateformat.format(at, "c")),
-                when=_out(formats.date_format(at, "DATETIME_FORMAT")),
+                when=_out(dateformat.format(at, when_format)),
                 who=name,
                 role=_out(role_label(event.actor_role)),
                 what=_out(action_label(event.action)),
