@@ -542,6 +542,12 @@ class Row:
     #: The count this row's (one) count is a share of, printed after it as a percentage (Q6's
     #: error rates): published only when both counts are, so it tells nothing they do not.
     of: int | None = None
+    #: The count whose share of :attr:`of` is printed, when it is not the row's first (Q6d's
+    #: people whose chronic homelessness cannot be worked out, a count no column prints).
+    part: int | None = None
+    #: The columns the funder's table greys out in this row (Q6d's), printed blank, in order:
+    #: each the place of a blank among the row's printed cells.
+    blank: tuple[int, ...] = ()
 
 
 @dataclass
@@ -676,7 +682,10 @@ class FunderReport:
         facts = [Shown(text, None) for text in section.facts]
         out = []
         for row in section.rows:
-            cells = [*facts, *(self.shown(c) for c in row.cells), *self._share(row)]
+            counts = [self.shown(c) for c in row.cells]
+            for at in row.blank:
+                counts.insert(at, Shown("", None))
+            cells = [*facts, *counts, *self._share(row)]
             # A cell the funder's table leaves blank (the share of Q19b's last row).
             blank = len(section.columns) - len(cells)
             out.append((row.label, cells + [Shown("", None)] * max(blank, 0)))
@@ -685,7 +694,8 @@ class FunderReport:
     def _share(self, row: Row) -> list[Shown]:
         if row.of is None:
             return []
-        part, whole = self.shown(row.cells[0]), self.shown(row.of)
+        part = self.shown(row.cells[0] if row.part is None else row.part)
+        whole = self.shown(row.of)
         if part.value is None or whole.value is None:
             return [Shown("*", None)]
         share = Fraction(part.value, whole.value) if whole.value else Fraction(0)
@@ -1353,6 +1363,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     if tally is not None:
         # Q22e for a project that houses people (or one not yet described).
         tally.housing = project is None or project.project_type in HOUSING_PROJECTS
+        tally.chronic_row = hud_chronic_dq_row(project)
     if tally is not None and not cases.remembered():
         cases.count(tally.demographics(read_people(cases.ids, cases.questions, period)))
     elif tally is not None:
@@ -1391,6 +1402,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         _hud_questions(b, tally.finish())
         b.sections[first + 2 : first + 2] = [
             *_data_quality(b, project),
+            _chronic_data_quality(b, tally),
             _timeliness(b, tally.timeliness),
         ]
     # The questions in the order of HUD's tables (counted in another, as the cells they share
@@ -1404,6 +1416,7 @@ HUD_ORDER = [
     "Q5a",
     "Q6b",
     "Q6c",
+    "Q6d",
     "Q6e",
     "Q11",
     "Q12",
@@ -1561,6 +1574,186 @@ def _data_quality(b: Builder, project: Any) -> list[Section]:
             ("Q6c", "Q6c: Data Quality: Income and Housing Data Quality", money),
         )
     ]
+
+
+#: Q6d's rows: the project types HUD counts in each (2.02.6), in HUD's order; "Other" is in
+#: none, so HUD's table counts no one of such a project.
+HUD_CHRONIC_DQ_ROWS: list[tuple[str, str, frozenset[str]]] = [
+    (
+        "es",
+        "ES-EE, ES-NbN, SH, Street Outreach",
+        frozenset(
+            {
+                HudProjectType.ES_ENTRY_EXIT,
+                HudProjectType.ES_NIGHTLY,
+                HudProjectType.SAFE_HAVEN,
+                HudProjectType.OUTREACH,
+            }
+        ),
+    ),
+    ("th", "TH", frozenset({HudProjectType.TRANSITIONAL})),
+    ("ph", "PH (all)", PERMANENT_HOUSING),
+    ("ce", "CE", frozenset({HudProjectType.COORDINATED_ENTRY})),
+    (
+        "sso",
+        "SSO, Day Shelter, HP",
+        frozenset(
+            {
+                HudProjectType.SERVICES_ONLY,
+                HudProjectType.DAY_SHELTER,
+                HudProjectType.PREVENTION,
+            }
+        ),
+    ),
+]
+#: Q6d's columns (the rows' column is "Entering into project type"), as the FY2024 APR names
+#: them; HUD greys out the first row's two "Missing time" columns and the total's five.
+HUD_CHRONIC_DQ_COLUMNS = [
+    "Count of total records",
+    "Missing time in institution (3.917.2)",
+    "Missing time in housing (3.917.2)",
+    "Approximate date this episode started (3.917.3) DK/PNTA/missing",
+    "Number of times (3.917.4) DK/PNTA/missing",
+    "Number of months (3.917.5) DK/PNTA/missing",
+    "% of records unable to calculate",
+]
+#: The answers Q6d counts as missing, in its columns' order (after the count of records).
+HUD_CHRONIC_DQ_MISSING = ("institution", "housing", "date", "times", "months")
+#: HUD counts in Q6d only the people whose project start is on or after the day element 3.917
+#: took its present form.
+HUD_CHRONIC_DQ_SINCE = dt.date(2016, 10, 1)
+
+
+def hud_chronic_dq_row(project: HudProject | None) -> str | None:
+    """The code of Q6d's row of the agency's ``project`` type; None for a project not yet
+    described, or of a type HUD's table has no row for ("Other")."""
+    if project is None:
+        return None
+    return next(
+        (code for code, _l, types in HUD_CHRONIC_DQ_ROWS if project.project_type in types), None
+    )
+
+
+def hud_chronic_missing(answers: dict[str, Any], *, everyone: bool) -> set[str]:
+    """Q6d's columns whose answer at entry (3.917) a person lacks, of
+    :data:`HUD_CHRONIC_DQ_MISSING`, as HUD's reporting glossary counts them. A length of stay,
+    a number of times or of months is lacking when it is "doesn't know", "prefers not to
+    answer", not collected (or a code no longer offered); a day homelessness began, when none
+    is given.
+
+    With ``everyone`` (the row of shelters, safe havens and street outreach), the day, the
+    times and the months are asked of everyone, and the lengths of stay are not counted.
+    Otherwise the length of stay is lacking "in institution" for someone who came from an
+    institution, "in housing" for someone who came from anywhere but an institution or a
+    homeless situation (an unknown situation among them); and the day, the times and the
+    months are asked only of those who came from a homeless situation, or from a short stay
+    (under 90 days in an institution, under a week elsewhere) after a night on the streets,
+    in a shelter or a safe haven."""
+    prior, length = answers.get("prior_living"), answers.get("prior_length")
+    homeless = prior in hud.HOMELESS
+    institution = prior in HUD_INSTITUTIONS
+    missing = set()
+    asked = everyone or homeless
+    if not everyone and not homeless:
+        if length not in dict(hud.PRIOR_LENGTH):
+            missing.add("institution" if institution else "housing")
+        short = hud.INSTITUTIONAL_SHORT if institution else hud.OTHER_SHORT
+        asked = length in short and answers.get("prior_night_street") == "yes"
+    if asked:
+        if hud.date_of(answers.get("homeless_since")) is None:
+            missing.add("date")
+        if answers.get("times_homeless") not in dict(hud.TIMES_HOMELESS):
+            missing.add("times")
+        if answers.get("months_homeless") not in dict(hud.MONTHS_HOMELESS):
+            missing.add("months")
+    return missing
+
+
+#: The living situations of the institutional group (3.917's 200s).
+HUD_INSTITUTIONS = frozenset(
+    code for group, _w, items in hud.LIVING_GROUPS if group == "institutional" for code, _l in items
+)
+
+
+def _chronic_data_quality(b: Builder, t: _HudTally) -> Section:
+    """Q6d: the people counted in the row of the project's type, by the answers at entry that
+    chronic homelessness is worked out from and they lack, and the share of them who lack any;
+    the other rows are 0, and the total is the project's row (the same cells). Every count is
+    tied to the count of records through the rest of it (a cell never published), the count of
+    records to the people served through those whose support began before HUD's table counts
+    anyone, and the lengths of stay missing in an institution to Q15's subtotal of institutional
+    situations: each is a part of a count printed, so that suppression reads them together."""
+    g, counts = b.grid, t.chronic_missing
+    zero = g.cell("q6d:none", 0)
+
+    def within(key: str, value: int, whole: int) -> int:
+        """A cell of ``value`` people among ``whole``'s, tied to it through the rest of them
+        (unpublished; left out when there are none)."""
+        cell = g.cell(key, value)
+        rest = g.values[whole] - value
+        if rest:
+            other = g.cell(f"{key}:rest", rest)
+            b.atoms.add(other)
+            g.sum(whole, [cell, other])
+        else:
+            g.sum(whole, [cell])
+        return cell
+
+    # The first row (shelters, safe havens, street outreach) has no lengths of stay.
+    first = HUD_CHRONIC_DQ_ROWS[0][0]
+    asked = HUD_CHRONIC_DQ_MISSING[2:] if t.chronic_row == first else HUD_CHRONIC_DQ_MISSING
+    records = unable = zero
+    missing = dict.fromkeys(HUD_CHRONIC_DQ_MISSING, zero)
+    if t.chronic_row is not None:
+        served = g.keys[SERVED[0]]
+        records = within("q6d:records", counts["records"], served) if counts["before"] else served
+        unable = within("q6d:unable", counts["unable"], records)
+        for column in asked:
+            missing[column] = within(f"q6d:{column}", counts[column], records)
+    if "institution" in asked and t.chronic_row is not None:
+        # The lengths of stay in an institution: a part of Q15's institutional situations too.
+        institutional = g.keys["q15:institutional"]
+        rest = g.values[institutional] - counts["institution"]
+        if rest:
+            other = g.cell("q6d:institution:q15", rest)
+            b.atoms.add(other)
+            g.sum(institutional, [missing["institution"], other])
+        else:
+            g.sum(institutional, [missing["institution"]])
+    rows = []
+    for code, label, _types in HUD_CHRONIC_DQ_ROWS:
+        ours = code == t.chronic_row
+        columns = HUD_CHRONIC_DQ_MISSING[2:] if code == first else HUD_CHRONIC_DQ_MISSING
+        cells = [records if ours else zero, *(missing[c] if ours else zero for c in columns)]
+        rows.append(
+            Row(
+                label,
+                cells,
+                of=cells[0],
+                part=unable if ours else zero,
+                blank=(1, 2) if code == first else (),
+            )
+        )
+    rows.append(Row("Total", [records], of=records, part=unable, blank=(1, 2, 3, 4, 5)))
+    note = _(
+        "Everyone served whose support began on or after 1 October 2016, in the row of the "
+        "project's type (Settings, HUD project); the other rows are 0. Each survivor is her own "
+        "household's head. A share is shown only where its count and the count of records are."
+    )
+    if t.chronic_row is None:
+        note = _(
+            "HUD counts no one here until the agency's HUD project has a type this table has a "
+            "row for (an agency admin describes it in Settings, HUD project)."
+        )
+    step()
+    return Section(
+        "Q6d: Data Quality: Chronic Homelessness",
+        HUD_CHRONIC_DQ_COLUMNS,
+        rows,
+        code="Q6d",
+        note=note,
+        corner="Entering into project type",
+    )
 
 
 #: Q6e's bands of the days from a start or an exit to the day its answers were recorded.
@@ -2046,6 +2239,12 @@ class _HudTally:
         #: Whether the project is one HUD counts in Q22e (:data:`HOUSING_PROJECTS`).
         self.housing = True
         self.chronic: Counter[str] = Counter()
+        #: Q6d: the code of the row of the project's type (:data:`HUD_CHRONIC_DQ_ROWS`), None
+        #: when HUD's table has none for it; its people ("records") by the answers they lack
+        #: (:func:`hud_chronic_missing`), those lacking any ("unable"), and those whose support
+        #: began before HUD's table counts anyone ("before").
+        self.chronic_row: str | None = None
+        self.chronic_missing: Counter[str] = Counter()
         self.veteran: Counter[str] = Counter()
         #: Q22f's people (Q22c's): the days each took to move in, None for a leaver who did
         #: not; Q22g's (Q22e's): the days from homelessness to housing, None where Q22e has
@@ -2155,6 +2354,8 @@ class _HudTally:
             self.to_move_in.append((c.pk, None))
         chronic = hud.chronically_homeless(a, start if start is not None else self.period.start)
         self.chronic[chronic] += 1
+        if self.chronic_row is not None:
+            self._chronic_missing(a, began)
         answer = a["veteran"]
         if answer == "yes":
             self.veteran["chronic_veteran" if chronic == "yes" else "veteran"] += 1
@@ -2194,6 +2395,17 @@ class _HudTally:
         )
         _each(self.conditions["stayers"], hud_conditions(latest))
         self.condition_count["stayers"][hud_condition_count(latest)] += 1
+
+    def _chronic_missing(self, a: dict[str, Any], began: dt.date) -> None:
+        """Q6d: a person whose support began on ``began``, by the answers at entry she lacks."""
+        if began < HUD_CHRONIC_DQ_SINCE:
+            self.chronic_missing["before"] += 1
+            return
+        missing = hud_chronic_missing(a, everyone=self.chronic_row == HUD_CHRONIC_DQ_ROWS[0][0])
+        self.chronic_missing["records"] += 1
+        _each(self.chronic_missing, missing)
+        if missing:
+            self.chronic_missing["unable"] += 1
 
     def _assessment(self, column: str, a: dict[str, Any], prefix: str) -> None:
         """Income, benefits and insurance at start, at the annual assessment or at exit."""

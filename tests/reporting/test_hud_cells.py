@@ -645,6 +645,7 @@ HEADINGS = {
     "Q5a": ("Report Validations Table", ["Count of Clients"]),
     "Q6b": ("Data Quality: Universal Data Elements", ["Error Count", "% of Error Rate"]),
     "Q6c": ("Data Quality: Income and Housing Data Quality", ["Error Count", "% of Error Rate"]),
+    "Q6d": ("Data Quality: Chronic Homelessness", reports.HUD_CHRONIC_DQ_COLUMNS),
     "Q6e": (
         "Data Quality: Timeliness",
         ["Number of Project Start Records", "Number of Project Exit Records"],
@@ -753,6 +754,7 @@ def test_every_cell_of_the_hud_questions(population):
     named = {csv[i][0]: csv[i + 1] for i in range(len(csv) - 1) if len(csv[i]) == 1}
     assert named["Q5a"] == ["Category", "Count of Clients"]
     assert named["Q6b"] == named["Q6c"] == ["Data Element", "Error Count", "% of Error Rate"]
+    assert named["Q6d"] == ["Entering into project type", *reports.HUD_CHRONIC_DQ_COLUMNS]
     assert named["Q6e"][0] == "Time for Record Entry"
     assert named["Q11"] == ["", "Total"]
     assert shown["Q4a"] == [("", "20 20")]
@@ -770,7 +772,7 @@ def test_every_cell_of_the_hud_questions(population):
     # The questions in the order of HUD's tables (an emergency shelter: no Q22c), and the CSV
     # prints the same.
     assert list(shown) == [
-        *("Q4a", "Q5a", "Q6b", "Q6c", "Q6e", "Q11", "Q12"),
+        *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q11", "Q12"),
         *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
         *("Q22g", "Q23c", "Q23d", "Q25a", "Q26b"),
@@ -809,9 +811,22 @@ def test_every_cell_of_the_hud_questions(population):
         ("Income and Sources (4.02) at Annual Assessment", "0"),
         ("Income and Sources (4.02) at Exit", "*2"),
     ]
-    keys = report.grid.keys
+    keys, values = report.grid.keys, report.grid.values
     assert (keys["q6b:veteran"], (keys["q25a:dk"], keys["q25a:dnc"])) in report.grid.sums
     assert sections["Q6c"].rows[0].of == keys["q5a:leavers"]
+    # Q6d: an emergency shelter, so its first row; everyone counted began in April 2026. The
+    # day homelessness began is given by 0, 1, 6 and 7 (16 without), the times by 1, 2 and 3
+    # (17 without), the months by 1 and 2 (18 without); only 1 gave all three (19 unable, 95%).
+    # Each is tied to the 20 records (the people served) through the few who answered: from 1
+    # to 4, so every count hides, and the share with them.
+    assert shown["Q6d"] == [
+        ("ES-EE, ES-NbN, SH, Street Outreach", "20 - - *16 *17 *18"),
+        *((label, "0 0 0 0 0 0") for label in ("TH", "PH (all)", "CE", "SSO, Day Shelter, HP")),
+        ("Total", "20 - - - - -"),
+    ]
+    shares = [cells[-1].text for _l, cells in report.table(sections["Q6d"])]
+    assert shares == ["*", *["0.00%"] * 4, "*"]
+    assert values[keys["q6d:unable"]] == 19
     # Q22b: the leavers stayed 61 days each (1 April to 1 June, ...); the stayers 164 to 171
     # days, through the year's last day, 167.5 on average and in the middle: 168, halves
     # rounded up.

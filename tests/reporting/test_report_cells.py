@@ -298,7 +298,7 @@ def population(cast):
 
 def _printed(report: reports.FunderReport) -> dict[str, list[tuple[str, str]]]:
     """Each row as the report prints it, with each count's true value: "7" is printed as 7,
-    "*2" is a 2 printed as "*"."""
+    "*2" is a 2 printed as "*", "-" a column the funder's table greys out, printed blank."""
     out = {}
     for section in report.sections:
         rows = []
@@ -309,6 +309,8 @@ def _printed(report: reports.FunderReport) -> dict[str, list[tuple[str, str]]]:
                 value = report.grid.values[cell]
                 assert shown.text == ("*" if shown.value is None else str(value))
                 texts.append(("*" if shown.value is None else "") + str(value))
+            for at in row.blank:
+                texts.insert(at, "-")
             rows.append((row.label, " ".join(texts)))
         out[section.code or section.title] = rows
     return out
@@ -682,7 +684,7 @@ def assert_csv_prints(report: reports.FunderReport, shown: dict) -> None:
     # The shares printed after a count (Q6's error rates), as the preview's table gives them.
     shares = {
         s.code or s.title: [
-            [c.text for c in cells[len(s.facts) + len(row.cells) :]]
+            [c.text for c in cells[len(s.facts) + len(row.cells) + len(row.blank) :]]
             for row, (_l, cells) in zip(s.rows, report.table(s), strict=True)
         ]
         if any(row.of is not None for row in s.rows)
@@ -693,7 +695,7 @@ def assert_csv_prints(report: reports.FunderReport, shown: dict) -> None:
         [
             label,
             *facts[code],
-            *(t if not t.startswith("*") else "*" for t in texts.split(" ")),
+            *("*" if t.startswith("*") else "" if t == "-" else t for t in texts.split(" ")),
             *shares[code][i],
         ]
         for code, rows in shown.items()
