@@ -201,8 +201,6 @@ class _WorkedOutAgain:
     (:func:`exposed` over the whole grid), as it was before it kept its reduction."""
 
     def __init__(self, blocks, hidden):
-        self.n = len(blocks.block)
-        self.sums = blocks.all_sums if isinstance(blocks, _OneBlock) else None
         self.blocks = blocks
         self.hidden = set(hidden)
 
@@ -227,15 +225,21 @@ def test_each_block_on_its_own_exposes_what_the_whole_grid_does(grid, data):
     assert blocks.exposed(hidden) == exposed(n, grid.sums, hidden)
 
 
-@settings(max_examples=150)
-@given(grids, st.integers(2, 11), st.data())
-def test_suppression_block_by_block_hides_what_the_whole_grid_does(grid, threshold, data):
+def _options(grid: Grid, threshold: int, data) -> dict:
+    """A release's options drawn for ``grid``: some of its links never published, and up to
+    three cells fixed by an earlier release (hidden there when small)."""
     n = len(grid.values)
     links = [c for k, c in grid.keys.items() if k.startswith("link")]
     unpublished = data.draw(st.sets(st.sampled_from(links))) if links else set()
     fixed = data.draw(st.sets(st.integers(0, n - 1), max_size=3))
     fixed_hidden = {c for c in fixed if 0 < grid.values[c] < threshold}
-    options = {"unpublished": unpublished, "fixed": fixed, "fixed_hidden": fixed_hidden}
+    return {"unpublished": unpublished, "fixed": fixed, "fixed_hidden": fixed_hidden}
+
+
+@settings(max_examples=150)
+@given(grids, st.integers(2, 11), st.data())
+def test_suppression_block_by_block_hides_what_the_whole_grid_does(grid, threshold, data):
+    options = _options(grid, threshold, data)
     by_block = suppress(grid, threshold, **options)
     with mock.patch.object(suppression, "_Blocks", _OneBlock):
         whole = suppress(grid, threshold, **options)
@@ -267,15 +271,10 @@ def test_the_kept_reduction_exposes_what_one_worked_out_afresh_does(grid, data):
 def test_suppression_with_its_kept_reduction_hides_what_working_it_out_afresh_does(
     grid, threshold, data
 ):
-    n = len(grid.values)
-    links = [c for k, c in grid.keys.items() if k.startswith("link")]
-    unpublished = data.draw(st.sets(st.sampled_from(links))) if links else set()
-    fixed = data.draw(st.sets(st.integers(0, n - 1), max_size=3))
-    fixed_hidden = {c for c in fixed if 0 < grid.values[c] < threshold}
-    options = {"unpublished": unpublished, "fixed": fixed, "fixed_hidden": fixed_hidden}
+    options = _options(grid, threshold, data)
     kept = suppress(grid, threshold, **options)
     with mock.patch.object(suppression, "_Hiding", _WorkedOutAgain):
         afresh = suppress(grid, threshold, **options)
     assert kept == afresh
-    if not fixed:  # a cell an earlier release published may give one away: nothing to hide
+    if not options["fixed"]:  # a cell an earlier release published may give one away
         assert not {c for c in _derivable(grid, kept) if 0 < grid.values[c] < threshold}
