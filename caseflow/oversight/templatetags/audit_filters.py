@@ -51,13 +51,7 @@ def action_field(field: BoundField) -> SafeString:
     value = field.value()
     if field.errors or not isinstance(value, str | None):
         return as_crispy_field(field)
-    key = (get_language(), field.form.is_bound, value)
-    rendered = _RENDERED.get(key)
-    if rendered is None:
-        rendered = as_crispy_field(field)
-        if len(_RENDERED) < _RENDERED_MAX:
-            _RENDERED[key] = rendered
-    return rendered
+    return _kept((get_language(), field.form.is_bound, value), field)
 
 
 @register.filter
@@ -68,7 +62,12 @@ def empty_field(field: BoundField) -> SafeString:
     value = field.value()
     if field.errors or value not in (None, ""):
         return as_crispy_field(field)
-    key = (get_language(), field.form.is_bound, type(field.form), field.name, value)
+    return _kept((get_language(), field.form.is_bound, type(field.form), field.name, value), field)
+
+
+def _kept(key: tuple, field: BoundField) -> SafeString:
+    """``field|as_crispy_field``, rendered once for ``key`` (everything its markup depends on)
+    while there is room."""
     rendered = _RENDERED.get(key)
     if rendered is None:
         rendered = as_crispy_field(field)
