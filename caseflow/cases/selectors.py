@@ -41,7 +41,7 @@ from caseflow.cases.models import (
     name_index_for,
 )
 from caseflow.inbox.models import FollowUp, FollowUpStatus
-from caseflow.lib.compiled import CompiledQuery
+from caseflow.lib.compiled import CompiledCount, CompiledQuery
 from caseflow.lib.encryption import normalise_identity, unwrap_data_key
 
 #: At most this many matches of a name search are listed (a common name in a large caseload).
@@ -366,8 +366,6 @@ class CaseList:
         return {**slots, "status": "str"} if status else slots
 
     def count(self) -> int:
-        from caseflow.lib.compiled import CompiledCount
-
         compiled = self._counts.get(self.shape)
         if compiled is None:
             build = functools.partial(_list_rows, *self.shape)

@@ -8,14 +8,12 @@ escaped by ``format_html``, with the link built from one ``reverse`` per page.
 
 from __future__ import annotations
 
-import html
 import re
 
 from django import template
 from django.urls import reverse
 from django.utils import dates, timezone
-from django.utils.functional import Promise
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
@@ -106,14 +104,5 @@ def case_table_rows(context, rows) -> SafeString:
 
 
 def _escaped(cells: dict) -> dict:
-    """``cells`` as ``format_html`` writes each (``conditional_escape``), without building a
-    safe string for each."""
-    return {name: _escape(value) for name, value in cells.items()}
-
-
-def _escape(value) -> str:
-    if isinstance(value, Promise):
-        value = str(value)
-    if hasattr(value, "__html__"):
-        return value.__html__()
-    return html.escape(str(value))
+    """``cells`` as ``format_html`` writes each, without a safe string for each row."""
+    return {name: conditional_escape(value) for name, value in cells.items()}
