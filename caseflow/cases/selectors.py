@@ -41,7 +41,7 @@ from caseflow.cases.models import (
     name_index_for,
 )
 from caseflow.inbox.models import FollowUp, FollowUpStatus
-from caseflow.lib.compiled import CompiledCount, CompiledQuery
+from caseflow.lib.compiled import CompiledCount, CompiledForIds, CompiledQuery
 from caseflow.lib.encryption import normalise_identity, unwrap_data_key
 
 #: At most this many matches of a name search are listed (a common name in a large caseload).
@@ -103,20 +103,7 @@ def _survivor_set(cases: list[int]) -> QuerySet[Party]:
 #: The survivors of at most this many rows are read with SQL compiled once per process for each
 #: number of rows; of more rows, as :func:`_survivors` reads them.
 SURVIVOR_ROWS_MAX = 64
-_SURVIVORS: dict[int, CompiledQuery[Party]] = {}
-
-
-def _survivors_compiled(size: int) -> CompiledQuery[Party] | None:
-    compiled = _SURVIVORS.get(size)
-    if compiled is None and 0 < size <= SURVIVOR_ROWS_MAX:
-        names = tuple(f"case_{n}" for n in range(size))
-
-        def build(**ids: int) -> QuerySet[Party]:
-            return _survivor_set([ids[name] for name in names])
-
-        slots: dict[str, Any] = dict.fromkeys(names, "int")
-        compiled = _SURVIVORS.setdefault(size, CompiledQuery(Party, build, **slots))
-    return compiled
+_SURVIVORS = CompiledForIds(Party, _survivor_set, most=SURVIVOR_ROWS_MAX)
 
 
 def attach_survivors(rows: list[Case]) -> None:
@@ -124,14 +111,13 @@ def attach_survivors(rows: list[Case]) -> None:
     survivor's ``case`` its row, in the one statement the prefetch sends (with SQL compiled once
     per process for each number of rows)."""
     cases = {row.pk: row for row in rows}
-    compiled = _survivors_compiled(len(cases))
-    if compiled is None:
+    parties = _SURVIVORS.rows(list(cases))
+    if parties is None:
         prefetch_related_objects(rows, _survivors())
         return
     found: dict[int, list[Party]] = {}
     case_field = Party._meta.get_field("case")
-    ids: dict[str, Any] = {f"case_{n}": pk for n, pk in enumerate(cases)}
-    for party in compiled.rows(**ids):
+    for party in parties:
         case_field.set_cached_value(party, cases[party.case_id])
         found.setdefault(party.case_id, []).append(party)
     for row in rows:

@@ -7,7 +7,8 @@ alias, with a stand-in value for each parameter, finds where each stand-in lands
 statement's parameters, and from then on runs the same SQL with the request's values in their
 places, turning the rows into model instances (``select_related`` and annotations included)
 the way the queryset itself would. :class:`CompiledCount` and :class:`CompiledExists` do the
-same for ``count()`` and ``exists()``.
+same for ``count()`` and ``exists()``, and :class:`CompiledForIds` for a list of ids, whose
+``IN`` makes one statement for each number of them.
 
 The statement run is exactly the one the queryset would compile with the request's values
 (tests compare the two): only a builder whose *shape* does not depend on the values may be
@@ -20,7 +21,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
@@ -271,3 +272,45 @@ class CompiledExists(CompiledCount):
         with connections[using].cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchone() is not None
+
+
+class CompiledForIds(Generic[M]):
+    """``build(ids, **values)``, a queryset of the rows of a list of ``ids`` (an ``IN``, whose
+    statement depends on how many there are), compiled once per process for each number of ids
+    up to ``most``: :meth:`rows` gives None for a list it holds no statement for (empty, or of
+    more than ``most``), which the caller builds as before."""
+
+    def __init__(
+        self, model: type[M], build: Callable[..., QuerySet[M]], *, most: int, **slots: Kind
+    ):
+        self.model = model
+        self.build = build
+        self.most = most
+        self.slots = slots
+        self._by_size: dict[int, CompiledQuery[M]] = {}
+
+    def _compiled(self, size: int) -> CompiledQuery[M] | None:
+        compiled = self._by_size.get(size)
+        if compiled is None and 0 < size <= self.most:
+            names = [f"id_{n}" for n in range(size)]
+
+            def build(**values: Any) -> QuerySet[M]:
+                return self.build([values.pop(name) for name in names], **values)
+
+            slots: dict[str, Kind] = {**self.slots, **dict.fromkeys(names, "int")}
+            compiled = self._by_size.setdefault(size, CompiledQuery(self.model, build, **slots))
+        return compiled
+
+    @staticmethod
+    def _ids(ids: Sequence[int]) -> dict[str, Any]:
+        return {f"id_{n}": pk for n, pk in enumerate(ids)}
+
+    def sql(self, ids: Sequence[int], **values: Any) -> tuple[str, tuple[Any, ...]] | None:
+        """The statement and its parameters for ``ids`` and ``values``; None as :meth:`rows`."""
+        compiled = self._compiled(len(ids))
+        return None if compiled is None else compiled.sql(**values, **self._ids(ids))
+
+    def rows(self, ids: Sequence[int], **values: Any) -> list[M] | None:
+        """The model instances ``build(ids, **values)`` gives; None where it is built instead."""
+        compiled = self._compiled(len(ids))
+        return None if compiled is None else compiled.rows(**values, **self._ids(ids))

@@ -17,7 +17,7 @@ from caseflow.audit.models import AuditEvent, AuditEventQuerySet
 from caseflow.cases.audit_start import ALERT_KINDS
 from caseflow.cases.models import BreakGlassGrant, Case
 from caseflow.inbox.models import Notification
-from caseflow.lib.compiled import CompiledQuery, Kind
+from caseflow.lib.compiled import CompiledForIds, CompiledQuery, Kind
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.oversight.templatetags.audit_words import code_words, field_words
 
@@ -244,37 +244,40 @@ def _labels(user: Any, ids: list[int]) -> dict[int, tuple[str, str | None]]:
         }
     assert reader is not None
     openable_of, labels_of = compiled
-    given: dict[str, Any] = {f"case_{n}": pk for n, pk in enumerate(ids)}
-    openable = {c.pk for c in openable_of.rows(**reader[1], **given)}
+    openable = {c.pk for c in openable_of.rows(ids, **reader[1]) or ()}
     return {
         c.pk: (c.reference, c.public_id if c.pk in openable else None)
-        for c in labels_of.rows(**given)
+        for c in labels_of.rows(ids) or ()
     }
+
+
+#: Each role's statement of the cases among a page's whose timeline its reader may open.
+_OPENABLE: dict[str, CompiledForIds[Case]] = {}
+#: The references and public ids of a page's cases.
+_LABELS = CompiledForIds(
+    Case,
+    lambda ids: Case.objects.filter(pk__in=ids).only("reference", "public_id"),
+    most=LABELLED_CASES_MAX,
+)
 
 
 def _labels_compiled(
     reader: tuple[str, dict[str, Any], dict[str, Kind]], size: int
-) -> tuple[CompiledQuery[Case], CompiledQuery[Case]] | None:
-    """:func:`_labels`' two statements for ``size`` cases, compiled once per process."""
-    if size > LABELLED_CASES_MAX:
+) -> tuple[CompiledForIds[Case], CompiledForIds[Case]] | None:
+    """:func:`_labels`' two statements, compiled once per process for each number of cases."""
+    if not 0 < size <= LABELLED_CASES_MAX:
         return None
     role, _values, slots = reader
-    names = tuple(f"case_{n}" for n in range(size))
-    ids: dict[str, Kind] = dict.fromkeys(names, "int")
+    openable = _OPENABLE.get(role)
+    if openable is None:
 
-    def openable(**values: Any) -> QuerySet[Case]:
-        cases = [values.pop(name) for name in names]
-        return policy.audit_cases_of(role, **values).filter(pk__in=cases).only("pk")
+        def build(ids: list[int], **values: Any) -> QuerySet[Case]:
+            return policy.audit_cases_of(role, **values).filter(pk__in=ids).only("pk")
 
-    def labels(**values: Any) -> QuerySet[Case]:
-        cases = [values[name] for name in names]
-        return Case.objects.filter(pk__in=cases).only("reference", "public_id")
-
-    openable_of = _compiled(("openable", role, size), Case, openable, {**slots, **ids})
-    labels_of = _compiled(("labels", size), Case, labels, ids)
-    if openable_of is None or labels_of is None:
-        return None
-    return openable_of, labels_of
+        openable = _OPENABLE.setdefault(
+            role, CompiledForIds(Case, build, most=LABELLED_CASES_MAX, **slots)
+        )
+    return openable, _LABELS
 
 
 def iter_events(events: QuerySet, batch: int = 2000) -> Iterator[AuditEvent]:

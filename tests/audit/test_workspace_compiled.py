@@ -169,11 +169,10 @@ def test_the_case_labels_are_what_the_two_querysets_give(trail):
             compiled = selectors._labels_compiled(reader, len(ids))
             assert compiled is not None
             role, values, _slots = reader
-            given = {f"case_{n}": pk for n, pk in enumerate(ids)}
-            assert compiled[0].sql(**values, **given) == _sql(
+            assert compiled[0].sql(ids, **values) == _sql(
                 policy.audit_cases_of(role, **values).filter(pk__in=ids).only("pk")
             )
-            assert compiled[1].sql(**given) == _sql(
+            assert compiled[1].sql(ids) == _sql(
                 Case.objects.filter(pk__in=ids).only("reference", "public_id")
             )
     # The supervisor may open their team's case, not the other team's: its label has no link.

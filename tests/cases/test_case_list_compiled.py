@@ -158,9 +158,8 @@ def test_survivors_are_attached_as_the_prefetch_attaches_them(caseload):
         [(p.pk, p.case is r) for p in r.survivor_rows] for r in prefetched
     ]
     assert any(r.survivor_rows for r in attached) and not all(r.survivor_rows for r in attached)
-    compiled = selectors._SURVIVORS[len(rows)]
-    ids = {f"case_{n}": r.pk for n, r in enumerate(rows)}
-    assert compiled.sql(**ids) == _sql(selectors._survivor_set([r.pk for r in rows]))
+    ids = [r.pk for r in rows]
+    assert selectors._SURVIVORS.sql(ids) == _sql(selectors._survivor_set(ids))
 
 
 def test_the_list_page_with_a_search_shows_what_it_shows_without(caseload, login):

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from caseflow.cases.models import Case, CaseAssignment
-from caseflow.lib.compiled import CompiledCount, CompiledQuery
+from caseflow.lib.compiled import CompiledCount, CompiledForIds, CompiledQuery
 
 
 def _build(*, team: int, reference: str, since: dt.datetime):
@@ -99,3 +99,25 @@ def test_a_date_takes_a_date_and_is_written_as_the_orm_writes_it(cast):
     )
     with pytest.raises(ValueError, match="dates"):
         opened.rows(day=timezone.now())
+
+
+def _of_team(ids: list[int], *, team: int):
+    return Case.objects.filter(pk__in=ids, team_id=team).order_by("pk")
+
+
+def test_a_list_of_ids_is_compiled_for_each_number_of_them_up_to_its_most(cast):
+    listed = CompiledForIds(Case, _of_team, most=2, team="int")
+    cases = list(Case.objects.order_by("pk").values_list("pk", "team_id"))
+    assert len(cases) >= 3
+    checked = 0
+    for size in (1, 2):
+        ids = [pk for pk, _team in cases[:size]]
+        team = cases[0][1]
+        expected = _of_team(ids, team=team)
+        assert listed.sql(ids, team=team) == expected.query.get_compiler("default").as_sql()
+        assert [c.pk for c in listed.rows(ids, team=team) or ()] == [c.pk for c in expected]
+        checked += 1
+    assert checked == 2
+    # None where the caller builds the statement instead: no ids, or more than its most.
+    assert listed.rows([], team=cast.team1.pk) is None
+    assert listed.rows([pk for pk, _team in cases[:3]], team=cast.team1.pk) is None
