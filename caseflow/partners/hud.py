@@ -439,22 +439,38 @@ def blank() -> dict[str, Any]:
     return {**{e.name: empty[e.kind] for e in ELEMENTS}, EARLIER: []}
 
 
+#: The names of an annual assessment's answers (:data:`ANNUAL_ELEMENTS`).
+ANNUAL_NAMES: tuple[str, ...] = tuple(e.name for e in ANNUAL_ELEMENTS)
+
+
+def _annual_on(assessment: dict[str, Any]) -> Any:
+    return assessment["annual_on"]
+
+
 def assessments(values: dict[str, Any]) -> list[dict[str, Any]]:
     """Every annual assessment recorded (the latest and the earlier ones), each as its
     ``annual_`` answers, oldest first."""
     found = [a for a in values.get(EARLIER) or [] if date_of(a.get("annual_on"))]
     if date_of(values.get("annual_on")):
-        found.append({e.name: values.get(e.name) for e in ANNUAL_ELEMENTS})
-    return sorted(found, key=lambda a: a["annual_on"])
+        found.append({name: values.get(name) for name in ANNUAL_NAMES})
+    if len(found) > 1:
+        found.sort(key=_annual_on)
+    return found
 
 
 def annual_assessment(
-    values: dict[str, Any], started_on: dt.date, until: dt.date
+    values: dict[str, Any],
+    started_on: dt.date,
+    until: dt.date,
+    *,
+    recorded: list[dict[str, Any]] | None = None,
 ) -> tuple[str, dict[str, Any] | None]:
     """The annual assessment that counts for someone still supported on ``until`` whose support
     began on ``started_on``, as HUD's reports choose it: ("not_required", None) before a year of
     support, ("missing", None) when none was made within :data:`ANNUAL_WINDOW` days of the
-    latest anniversary, or ("assessed", its answers), the latest in that window."""
+    latest anniversary, or ("assessed", its answers), the latest in that window. ``recorded``
+    is :func:`assessments` of ``values`` when the caller has it already (a report counting a
+    person reads them twice)."""
     if (until - started_on).days < 365:
         return "not_required", None
     years = until.year - started_on.year
@@ -467,13 +483,12 @@ def annual_assessment(
             break
         years -= 1
     window = dt.timedelta(days=ANNUAL_WINDOW)
-    within = [
-        a
-        for a in assessments(values)
-        if anniversary - window <= (date_of(a["annual_on"]) or dt.date.min) <= until
-        and (date_of(a["annual_on"]) or dt.date.min) <= anniversary + window
-    ]
-    return ("assessed", within[-1]) if within else ("missing", None)
+    earliest, latest = anniversary - window, min(until, anniversary + window)
+    within = None
+    for a in assessments(values) if recorded is None else recorded:
+        if earliest <= (date_of(a["annual_on"]) or dt.date.min) <= latest:
+            within = a  # oldest first: the last in the window is the latest
+    return ("assessed", within) if within is not None else ("missing", None)
 
 
 def date_of(text: str | None) -> dt.date | None:
@@ -576,6 +591,22 @@ def shown(
 
 
 HOMELESS = ("place_not_meant", "emergency_shelter", "safe_haven")
+#: The codes offered for the answers that chronic homelessness is worked out from, and each
+#: living situation's group: made once, not for each person a report counts.
+LIVING_CODES = frozenset(code for code, _l in LIVING)
+LIVING_GROUP: dict[str, str] = {
+    code: group for group, _l, items in LIVING_GROUPS for code, _w in items
+}
+PRIOR_LENGTH_CODES = frozenset(code for code, _l in PRIOR_LENGTH)
+TIMES_HOMELESS_CODES = frozenset(code for code, _l in TIMES_HOMELESS)
+MONTHS_HOMELESS_CODES = frozenset(code for code, _l in MONTHS_HOMELESS)
+_A_YEAR = dt.timedelta(days=365)
+
+
+def _unknown(answer: Any) -> str:
+    """HUD's row of an answer a question needs and lacks: "dk" for "doesn't know" or "prefers
+    not to answer", "dnc" for anything else."""
+    return "dk" if answer in (DONT_KNOW, PREFERS_NOT) else "dnc"
 
 
 def chronically_homeless(values: dict[str, Any], started_on: dt.date) -> str:
@@ -587,35 +618,31 @@ def chronically_homeless(values: dict[str, Any], started_on: dt.date) -> str:
     haven, or just before a short stay elsewhere) for a year or more, at once or over four
     times or more in three years adding up to twelve months."""
 
-    def unknown(answer: Any) -> str:
-        return "dk" if answer in (DONT_KNOW, PREFERS_NOT) else "dnc"
-
     disabling = values.get("conditions_any")
     if disabling != "yes":
-        return "no" if disabling == "no" else unknown(disabling)
+        return "no" if disabling == "no" else _unknown(disabling)
     prior = values.get("prior_living")
     if prior not in HOMELESS:
-        if prior not in dict(LIVING):
-            return unknown(prior)
+        if prior not in LIVING_CODES:
+            return _unknown(prior)
         length = values.get("prior_length")
-        if length not in dict(PRIOR_LENGTH):
-            return unknown(length)
-        groups = {code: group for group, _l, items in LIVING_GROUPS for code, _w in items}
-        short = INSTITUTIONAL_SHORT if groups[prior] == "institutional" else OTHER_SHORT
+        if length not in PRIOR_LENGTH_CODES:
+            return _unknown(length)
+        short = INSTITUTIONAL_SHORT if LIVING_GROUP[prior] == "institutional" else OTHER_SHORT
         if length not in short:
             return "no"
         night = values.get("prior_night_street")
         if night != "yes":
-            return "no" if night == "no" else unknown(night)
+            return "no" if night == "no" else _unknown(night)
     since = date_of(values.get("homeless_since"))
-    if since is not None and since <= started_on - dt.timedelta(days=365):
+    if since is not None and since <= started_on - _A_YEAR:
         return "yes"
     times = values.get("times_homeless")
-    if times not in dict(TIMES_HOMELESS):
-        return unknown(times)
+    if times not in TIMES_HOMELESS_CODES:
+        return _unknown(times)
     if times != "four_plus":
         return "no"
     months = values.get("months_homeless")
-    if months not in dict(MONTHS_HOMELESS):
-        return unknown(months)
+    if months not in MONTHS_HOMELESS_CODES:
+        return _unknown(months)
     return "yes" if months in ("12", "more_than_12") else "no"

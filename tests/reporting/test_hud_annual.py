@@ -183,3 +183,31 @@ def test_the_latest_within_the_window_counts():
     kind, chosen = hud.annual_assessment(values, dt.date(2025, 3, 1), dt.date(2026, 9, 30))
     assert kind == "assessed" and chosen is not None
     assert chosen["annual_on"] == "2026-03-20"
+
+
+def test_the_assessments_a_report_read_already_choose_the_same():
+    """A report reads a stayer's assessments once (``recorded``) for both the one that counts
+    and her latest conditions: the choice is the one made from her answers alone, for each
+    start of support and day counted to."""
+    values = {**hud.blank(), **_assessment("2026-03-20", "yes", "no", "no")}
+    values[hud.EARLIER] = [
+        _assessment("2026-04-02", "no", "no", "yes"),
+        _assessment("2025-03-05", "no", "yes", "no"),
+        _assessment("2026-02-10", "no", "no", "no"),
+    ]
+    recorded = hud.assessments(values)
+    assert [a["annual_on"] for a in recorded] == [
+        "2025-03-05",
+        "2026-02-10",
+        "2026-03-20",
+        "2026-04-02",
+    ]
+    kinds = []
+    for began in ("2024-02-29", "2024-03-01", "2025-03-01", "2025-10-02"):
+        for until in ("2026-03-01", "2026-03-25", "2026-09-30", "2027-03-31"):
+            start, end = dt.date.fromisoformat(began), dt.date.fromisoformat(until)
+            chosen = hud.annual_assessment(values, start, end, recorded=recorded)
+            assert chosen == hud.annual_assessment(values, start, end)
+            kinds.append(chosen[0])
+    assert len(kinds) == 16
+    assert set(kinds) == {"assessed", "missing", "not_required"}
