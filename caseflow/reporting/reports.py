@@ -1655,16 +1655,16 @@ def hud_chronic_missing(answers: dict[str, Any], *, everyone: bool) -> set[str]:
     missing = set()
     asked = everyone or homeless
     if not everyone and not homeless:
-        if length not in dict(hud.PRIOR_LENGTH):
+        if length not in hud.PRIOR_LENGTH_CODES:
             missing.add("institution" if institution else "housing")
         short = hud.INSTITUTIONAL_SHORT if institution else hud.OTHER_SHORT
         asked = length in short and answers.get("prior_night_street") == "yes"
     if asked:
         if hud.date_of(answers.get("homeless_since")) is None:
             missing.add("date")
-        if answers.get("times_homeless") not in dict(hud.TIMES_HOMELESS):
+        if answers.get("times_homeless") not in hud.TIMES_HOMELESS_CODES:
             missing.add("times")
-        if answers.get("months_homeless") not in dict(hud.MONTHS_HOMELESS):
+        if answers.get("months_homeless") not in hud.MONTHS_HOMELESS_CODES:
             missing.add("months")
     return missing
 
@@ -2103,12 +2103,28 @@ def hud_income_band(any_income: str, amount: str) -> str:
 def hud_conditions(answers: dict[str, Any], prefix: str = "") -> set[str]:
     """Q13a1's rows a person is counted in (Q13b1's with ``prefix`` "exit_"): alcohol and drug
     use together are "both"."""
-    if answers.get(f"{prefix}conditions_any") != "yes":
-        return set()
-    given = set(answers.get(f"{prefix}conditions") or [])
-    if {"alcohol", "drug"} <= given:
-        given = (given - {"alcohol", "drug"}) | {"both"}
-    return given
+    return _conditions(answers.get(f"{prefix}conditions_any"), answers.get(f"{prefix}conditions"))[
+        0
+    ]
+
+
+#: Alcohol and drug use disorders, shown together in Q13a1 as "both".
+_ALCOHOL_AND_DRUG = frozenset({"alcohol", "drug"})
+
+
+def _conditions(answer: Any, named: Any) -> tuple[set[str], str]:
+    """:func:`hud_conditions` and :func:`hud_condition_count` of the answers to "has a
+    disabling condition" and "conditions", the list of them read once for both."""
+    if answer == "no":
+        return set(), "none"
+    if answer != "yes":
+        return set(), hud_row(answer)
+    given = set(named or [])
+    # Alcohol and drug use are each a condition in the count (Q13a1 shows them as "both").
+    count = _CONDITION_COUNT.get(len(given), "3")
+    if given >= _ALCOHOL_AND_DRUG:
+        given = (given - _ALCOHOL_AND_DRUG) | {"both"}
+    return given, count
 
 
 #: Q13a2's and Q13b2's rows: how many of HUD's conditions a person has (alcohol and drug use
@@ -2124,18 +2140,17 @@ HUD_CONDITION_COUNTS = [
 ]
 
 
+#: Q13a2's row of a number of conditions named (more than two are "3").
+_CONDITION_COUNT = {0: "unknown", 1: "1", 2: "2"}
+
+
 def hud_condition_count(answers: dict[str, Any], prefix: str = "") -> str:
     """Q13a2's row of a person (Q13b2's with ``prefix`` "exit_"): "none" for no disabling
     condition, how many (3 or more are "3"), "unknown" for a condition said but none named, or
     "dk" or "dnc"."""
-    answer = answers.get(f"{prefix}conditions_any")
-    if answer == "no":
-        return "none"
-    if answer != "yes":
-        return hud_row(answer)
-    # Alcohol and drug use are each a condition here (Q13a1 shows them together as "both").
-    named = set(answers.get(f"{prefix}conditions") or [])
-    return {0: "unknown", 1: "1", 2: "2"}.get(len(named), "3")
+    return _conditions(answers.get(f"{prefix}conditions_any"), answers.get(f"{prefix}conditions"))[
+        1
+    ]
 
 
 #: Q18's rows: the kinds of cash income a person has (earned income, from work, and any other).
@@ -2158,11 +2173,17 @@ def hud_income_category(answers: dict[str, Any], prefix: str = "") -> str:
         return "none"
     if answer != "yes":
         return hud_row(answer)
-    given = set(answers.get(f"{prefix}income_sources") or [])
-    earned, other = "earned" in given, bool(given - {"earned"})
-    return {(True, False): "earned", (False, True): "other", (True, True): "both"}.get(
-        (earned, other), HUD_DNC[0]
-    )
+    return _income_kinds(set(answers.get(f"{prefix}income_sources") or []))
+
+
+#: Q18's row of a person with income, by whether she named earned income and any other source.
+_INCOME_KINDS = {(True, False): "earned", (False, True): "other", (True, True): "both"}
+
+
+def _income_kinds(given: set[str]) -> str:
+    """Q18's row of a person who said she has income and named the sources ``given``."""
+    earned = "earned" in given
+    return _INCOME_KINDS.get((earned, len(given) > (1 if earned else 0)), HUD_DNC[0])
 
 
 def hud_disabling(answers: dict[str, Any]) -> str:
@@ -2189,6 +2210,25 @@ HUD_NOT_ASSESSED = [
     ("not_required", "Number of adult stayers not yet required to have an annual assessment"),
     ("missing", "Number of adult stayers without required annual assessment"),
 ]
+
+
+class _Assessed(NamedTuple):
+    """The names of the answers :meth:`_HudTally._assessment` reads at one stage."""
+
+    income_any: str
+    income_amount: str
+    income_sources: str
+    benefits_any: str
+    benefits_sources: str
+    insurance_any: str
+    insurance_sources: str
+
+
+#: Those names at start (no prefix), at the annual assessment and at exit, made once.
+_ASSESSED = {
+    prefix: _Assessed(*(f"{prefix}{name}" for name in _Assessed._fields))
+    for prefix in ("", "annual_", "exit_")
+}
 
 
 class _HudTally:
@@ -2325,8 +2365,9 @@ class _HudTally:
             when = hud_row(a["dv_when"], HUD_DV_WHEN_CODES)
             self.dv_when[(when, hud_row(a["dv_fleeing"], ("yes", "no")))] += 1
         self._assessment("start", a, "")
-        _each(self.conditions["start"], hud_conditions(a))
-        self.condition_count["start"][hud_condition_count(a)] += 1
+        rows, count = _conditions(a.get("conditions_any"), a.get("conditions"))
+        _each(self.conditions["start"], rows)
+        self.condition_count["start"][count] += 1
         since = hud.date_of(a.get("homeless_since"))
         moved = _moved_in(a, self.period) if self.permanent else None
         housed_on = moved if self.permanent else start
@@ -2367,8 +2408,9 @@ class _HudTally:
             if a["destination"] == "rental_subsidy":
                 self.subsidy[hud_row(a["destination_subsidy"], HUD_SUBSIDY_CODES)] += 1
             self._assessment("exit", a, "exit_")
-            _each(self.conditions["exit"], hud_conditions(a, "exit_"))
-            self.condition_count["exit"][hud_condition_count(a, "exit_")] += 1
+            rows, count = _conditions(a.get("exit_conditions_any"), a.get("exit_conditions"))
+            _each(self.conditions["exit"], rows)
+            self.condition_count["exit"][count] += 1
             column = hud_disabling(a)
             for row in hud_income_rows(a, "exit_"):
                 self.disabling[(row, column)] += 1
@@ -2376,25 +2418,23 @@ class _HudTally:
         self.stayers += 1
         # Her annual assessment, from the day her episode of support began (the day her case
         # opened when she has no answers at all).
-        kind, assessed = hud.annual_assessment(a, began, self.period.end)
+        recorded = hud.assessments(a)  # read once for both
+        kind, assessed = hud.annual_assessment(a, began, self.period.end, recorded=recorded)
         if assessed is None:
             self.not_assessed[kind] += 1
             self.covered["annual"][kind] += 1
         else:
             self._assessment("annual", assessed, "annual_")
         # Her conditions as last recorded by the period's end: at her latest annual assessment
-        # then, or else at entry (caseflow records no updates between them).
-        made = [x for x in hud.assessments(a) if x["annual_on"] <= self.end]
-        latest = (
-            {
-                "conditions_any": made[-1]["annual_conditions_any"],
-                "conditions": made[-1]["annual_conditions"],
-            }
-            if made
-            else a
-        )
-        _each(self.conditions["stayers"], hud_conditions(latest))
-        self.condition_count["stayers"][hud_condition_count(latest)] += 1
+        # then (the last made by then, oldest first), or else at entry (caseflow records no
+        # updates between them).
+        made = next((x for x in reversed(recorded) if x["annual_on"] <= self.end), None)
+        if made is None:
+            rows, count = _conditions(a.get("conditions_any"), a.get("conditions"))
+        else:
+            rows, count = _conditions(made["annual_conditions_any"], made["annual_conditions"])
+        _each(self.conditions["stayers"], rows)
+        self.condition_count["stayers"][count] += 1
 
     def _chronic_missing(self, a: dict[str, Any], began: dt.date) -> None:
         """Q6d: a person whose support began on ``began``, by the answers at entry she lacks."""
@@ -2408,19 +2448,27 @@ class _HudTally:
             self.chronic_missing["unable"] += 1
 
     def _assessment(self, column: str, a: dict[str, Any], prefix: str) -> None:
-        """Income, benefits and insurance at start, at the annual assessment or at exit."""
-        self.income[column][
-            hud_income_band(a[f"{prefix}income_any"], a[f"{prefix}income_amount"])
-        ] += 1
-        if a[f"{prefix}income_any"] == "yes":
-            _each(self.sources[column], set(a[f"{prefix}income_sources"] or []))
-        self.category[column][hud_income_category(a, prefix)] += 1
-        if a[f"{prefix}benefits_any"] == "yes":
-            _each(self.benefits[column], set(a[f"{prefix}benefits_sources"] or []))
-        self.benefit_count[column][hud_benefit_count(a, prefix)] += 1
-        answer = a[f"{prefix}insurance_any"]
+        """Income, benefits and insurance at start, at the annual assessment or at exit
+        (:func:`hud_income_band`, :func:`hud_income_category`, :func:`hud_benefit_count`)."""
+        k = _ASSESSED[prefix]
+        answer = a[k.income_any]
+        self.income[column][hud_income_band(answer, a[k.income_amount])] += 1
         if answer == "yes":
-            given = set(a[f"{prefix}insurance_sources"] or [])
+            given = set(a[k.income_sources] or [])
+            _each(self.sources[column], given)
+            self.category[column][_income_kinds(given)] += 1
+        else:
+            self.category[column]["none" if answer == "no" else hud_row(answer)] += 1
+        answer = a[k.benefits_any]
+        if answer == "yes":
+            named = a[k.benefits_sources]
+            _each(self.benefits[column], set(named or []))
+            self.benefit_count[column]["some" if named else HUD_DNC[0]] += 1
+        else:
+            self.benefit_count[column]["none" if answer == "no" else hud_row(answer)] += 1
+        answer = a[k.insurance_any]
+        if answer == "yes":
+            given = set(a[k.insurance_sources] or [])
             _each(self.insured[column], given)
             n = len(given)
             self.covered[column]["one" if n == 1 else "more" if n > 1 else "unlisted"] += 1
