@@ -369,9 +369,10 @@ def read_people(
     blank = hud.blank()  # read only: each person's answers are a new dict over it
     d, h = next(demographics, None), next(entries, None)
     while d is not None or h is not None:
-        case_id = min(row[0] for row in (d, h) if row is not None)
-        first = d if d is not None and d[0] == case_id else h
+        # The lower case id of the two rows read.
+        first = d if h is None or (d is not None and d[0] <= h[0]) else h
         assert first is not None
+        case_id = first[0]
         wrapped = first[1]  # the case's key, on either row
         if wrapped is None:
             raise KeyDestroyed("a case counted in a report has no data key")
@@ -387,9 +388,9 @@ def read_people(
             d = next(demographics, None)
         entry: HudEntry | None = None
         if h is not None and h[0] == case_id:
-            _case_id, _wrapped, token, *days = h
+            token = h[2]
             collected = hud_together.open(key, token) if token is not None else {}
-            entry = HudEntry({**blank, **(collected or {})}, *days)
+            entry = HudEntry({**blank, **(collected or {})}, *h[3:])  # its days
             h = next(entries, None)
         if given is not None or entry is not None:
             yield case_id, given, entry
