@@ -350,8 +350,9 @@ def suppress(
     fixed_hidden: Iterable[int] = (),
 ) -> set[int]:
     """The cells to hide: every count in 1..threshold-1, and complements until none of them can
-    be worked out. Complements are taken from the sums that expose a cell, the smallest count
-    first, a total last.
+    be worked out. Complements are taken from the sums that expose a cell: the smallest count
+    (a total last) whose hiding keeps that cell from being worked out or, when no one cell
+    does, the smallest of a sum that gives it away on its own.
 
     For releases that must be read together (a year and its quarters, two reports of one
     period): ``unpublished`` cells are never shown (the finer groups two breakdowns are made
@@ -419,7 +420,21 @@ def suppress(
             )
         if not candidates:
             candidates = free(range(n))
-        return min(candidates, key=rank) if candidates else None
+        ordered = sorted(candidates, key=rank)
+        # The smallest whose hiding keeps ``cell`` from being worked out.
+        helpful = next((c for c in ordered if cell not in state.exposed_with(c)), None)
+        if helpful is not None:
+            return helpful
+        # No one cell does (two or more must hide): the smallest of a sum that gives ``cell``
+        # away on its own (every other cell of it shown), else the smallest of all.
+        alone = free(
+            c
+            for s in touching.get(cell, [])
+            if all(m == cell or m not in hidden for m in (grid.sums[s][0], *grid.sums[s][1]))
+            for c in (grid.sums[s][0], *grid.sums[s][1])
+        )
+        pool = sorted(alone, key=rank) or ordered
+        return pool[0] if pool else None
 
     state = _Hiding(blocks, hidden)
     while True:

@@ -134,7 +134,7 @@ EXPECTED = {
     # recorded 200; everyone 1,225 days in all, 77 on average, the middle two 40 and 50.
     "Q22f": [
         (ROWS[0], "*16 0 0 5 *2 0 0 7 *1 *1"),
-        (ROWS[1], "*6 *0 *1 *2 *0 *0 *0 *1 *1 *1"),
+        (ROWS[1], "*6 0 *1 *2 0 0 0 *1 *1 *1"),
         (ROWS[2], "*77 *0 *0 36 *73 *0 *0 87 *90 *200"),
         (ROWS[3], "*45 *0 *0 25 *73 *0 *0 40 *90 *200"),
     ],
@@ -147,10 +147,11 @@ EXPECTED = {
     # not known) and the one who declined (left without moving in). Everyone housed (Q22e's
     # 14, 1,265 days: 90 on average, the middle two 50 and 60) shows with their figures; the
     # white 8 hide as a complement of the small counts of their row and column, and their
-    # figures with them; so do the black 5 and the 11 of the second row.
+    # figures with them; so does the black 5 of the second row. No zero hides: a zero beside a
+    # small count keeps nothing from being worked out.
     "Q22g": [
-        (ROWS[0], "14 *0 *0 *3 *2 *0 *0 *8 *1 *0"),
-        (ROWS[1], "*11 *0 *1 *5 *0 *0 *0 *2 *1 *2"),
+        (ROWS[0], "14 0 0 *3 *2 0 0 *8 *1 0"),
+        (ROWS[1], "11 0 *1 *5 0 0 0 *2 *1 *2"),
         (ROWS[2], "90 *0 *0 *25 *83 *0 *0 *116 *100 *0"),
         (ROWS[3], "55 *0 *0 *25 *83 *0 *0 *55 *100 *0"),
     ],

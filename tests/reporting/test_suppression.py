@@ -116,6 +116,36 @@ def test_a_single_small_cell_takes_a_complement_with_it():
     assert not exposed(len(grid.values), grid.sums, hidden)
 
 
+def test_a_complement_is_one_that_keeps_the_small_cell_from_being_worked_out():
+    """The 2 is in a sum with two 10s; the first 10 is also in a sum of its own (10 + 20 =
+    30), so hiding it alone would not help (it follows from that sum, and the 2 with it). The
+    complement is the second 10, and nothing more hides."""
+    g = Grid()
+    small, first, second, other = g.cell("2", 2), g.cell("a", 10), g.cell("b", 10), g.cell("c", 20)
+    g.sum(g.cell("total", 22), [small, first, second])
+    g.sum(g.cell("other total", 30), [first, other])
+    hidden = suppress(g, 5)
+    assert hidden == {small, second}
+    assert not _derivable(g, hidden)
+
+
+def test_when_no_one_cell_keeps_it_hidden_each_sum_that_gives_it_away_gives_one():
+    """The 2 is in three sums, each giving it away: no one complement is enough. The first is
+    the 6 of the first sum; then a cell of each of the other two sums (the 20 and the 30), not
+    the 7 beside the 6, whose sum no longer gives the 2 away."""
+    g = Grid()
+    small = g.cell("2", 2)
+    six, seven, twenty, thirty = (
+        g.cell(k, v) for k, v in (("6", 6), ("7", 7), ("20", 20), ("30", 30))
+    )
+    g.sum(g.cell("15", 15), [small, six, seven])
+    g.sum(g.cell("22", 22), [small, twenty])
+    g.sum(g.cell("32", 32), [small, thirty])
+    hidden = suppress(g, 5)
+    assert hidden == {small, six, twenty, thirty}
+    assert not _derivable(g, hidden)
+
+
 def test_a_table_without_small_cells_is_published_whole():
     grid = _table([[6, 10], [12, 7]])
     assert suppress(grid, 5) == set()
