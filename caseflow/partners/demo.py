@@ -301,6 +301,13 @@ def demo_hud_answers(n: int, *, left: bool, started: dt.date, housed: bool = Fal
         empty = hud.blank()
         out.update({e.name: empty[e.name] for e in hud.ELEMENTS if e.stage == hud.EXIT})
         out.update(_annual_assessments(more, started, timezone.localdate()))
+    # Who lives in her household: most survivors the agencies support have children with
+    # them (drawn apart from the other answers, so that adding it changed none of them).
+    households = random.Random(n * 7919 + 3)
+    out["household_type"] = households.choices(
+        ["children_and_adults", "without_children", "only_children", hud.DONT_KNOW],
+        weights=[58, 36, 1, 5],
+    )[0]
     if housed:
         moving = random.Random(n * 7919 + 2)
         waited: int | None = moving.choice([4, 9, 13, 19, 26, 38, 52, 75, 110, 160, 240, None])

@@ -202,6 +202,14 @@ CONDITIONS: list[tuple[str, Any]] = [
     ("physical", _("Physical disability")),
 ]
 
+#: Who lives in the household the survivor heads, at entry: HUD's household types (the
+#: children are those under 18).
+HOUSEHOLD_TYPES: list[tuple[str, Any]] = [
+    ("without_children", _("Adults only, no children")),
+    ("children_and_adults", _("Adults and children")),
+    ("only_children", _("Children only, no adult")),
+]
+
 ENTRY = "entry"
 ANNUAL = "annual"
 EXIT = "exit"
@@ -236,6 +244,7 @@ def _choice(name: str, label: Any, stage: str, choices: list[tuple[str, Any]]) -
 
 
 ELEMENTS: tuple[Element, ...] = (
+    _choice("household_type", _("Who lives in the household"), ENTRY, HOUSEHOLD_TYPES),
     _choice("veteran", _("Veteran status (adults)"), ENTRY, YES_NO),
     _choice("prior_living", _("Where they stayed before (prior living situation)"), ENTRY, LIVING),
     _choice("prior_length", _("How long they stayed there"), ENTRY, PRIOR_LENGTH),

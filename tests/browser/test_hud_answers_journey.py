@@ -36,6 +36,7 @@ def test_an_advocate_records_the_entry_answers(new_tab, live_server, cast):
     )
     page.get_by_label("How long they stayed there").select_option("two_to_six_nights")
     page.get_by_label("Veteran status (adults)").select_option("no")
+    page.get_by_label("Who lives in the household").select_option(label="Adults and children")
     # What HUD works chronic homelessness out from: the night before a short stay, since when,
     # how many times.
     page.get_by_label("on the night before it", exact=False).select_option("yes")
@@ -85,6 +86,7 @@ def test_an_advocate_records_the_entry_answers(new_tab, live_server, cast):
     assert row.answers["annual_income_sources"] == ["earned"]
     assert row.answers["prior_living"] == "family_temporary"
     assert row.answers["veteran"] == "no"
+    assert row.answers["household_type"] == "children_and_adults"
     assert row.answers["prior_night_street"] == "yes"
     assert row.answers["homeless_since"] == "2025-06-01"
     assert row.answers["times_homeless"] == "two"

@@ -54,7 +54,7 @@ def _data(**answers):
 
 def test_every_question_offers_hud_unknown_answers():
     choices = [e for e in hud.ELEMENTS if e.kind == "choice"]
-    assert len(choices) == 23
+    assert len(choices) == 24
     for element in choices:
         codes = [code for code, _label in element.answers()]
         assert codes[-3:] == [hud.DONT_KNOW, hud.PREFERS_NOT, hud.NOT_COLLECTED]
