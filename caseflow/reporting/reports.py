@@ -728,6 +728,9 @@ class Builder:
         self.public: set[int] = set()
         self.about: dict[int, int] = {}
         self.shares: list[tuple[int, list[int]]] = []
+        #: Counts of the people there on one day (Q8b): each lies inside the people served in
+        #: any period that holds the day (a quarter released with the year).
+        self.on_day: dict[int, dt.date] = {}
 
     def breakdown(
         self,
@@ -1398,9 +1401,14 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     ):
         total = (SERVED[0], "Total")
         _demographic(b, cases, question, title, groups, labels, code, total, column="Total")
-    _length_of_participation(b, period, cases, tally.opened if tally is not None else None)
+    spans: dict[int, tuple[dt.date, dt.date | None]] = {}
+    _length_of_participation(
+        b, period, cases, tally.opened if tally is not None else None, spans=spans
+    )
     if tally is not None:
         _hud_questions(b, tally.finish())
+        # Permanent housing: a household is there on a day once it has moved in (3.20).
+        _households(b, period, tally, spans, tally.moved_on if permanent else None)
         b.sections[first + 2 : first + 2] = [
             *_data_quality(b, project),
             _chronic_data_quality(b, tally),
@@ -1419,6 +1427,8 @@ HUD_ORDER = [
     "Q6c",
     "Q6d",
     "Q6e",
+    "Q8a",
+    "Q8b",
     "Q11",
     "Q12",
     "Q13a1",
@@ -1835,12 +1845,16 @@ def hud_length_band(days: int) -> str:
 
 
 def _length_of_participation(
-    b: Builder, period: Period, cases: Served, each: Callable[[int, dt.date], None] | None = None
+    b: Builder,
+    period: Period,
+    cases: Served,
+    each: Callable[[int, dt.date], None] | None = None,
+    spans: dict[int, tuple[dt.date, dt.date | None]] | None = None,
 ) -> None:
     """Q22a1: days from the case's opening to its closing (a leaver), or to the day after the
     period's last (a stayer, there through its last day, as HUD counts), by HUD's bands,
     leavers and stayers; its totals are Q5a's (the same people). ``each`` is given each case and
-    the day it opened."""
+    the day it opened; ``spans`` is filled with each case's days of opening and closing."""
     # The agency's days (:func:`agency_days`), as the database works them out.
     rows = Case.objects.filter(pk__in=cases.ids).values_list(
         "pk", local_day("opened_at"), local_day("closed_at")
@@ -1853,6 +1867,8 @@ def _length_of_participation(
             continue
         if each is not None:
             each(pk, began)
+        if spans is not None:
+            spans[pk] = (began, closed_on)
         leaver = pk in left  # closed before the period's end: ``closed_at`` is set
         # A stayer was there through the period's last day.
         stayed = period.end + dt.timedelta(days=1)
@@ -1875,6 +1891,111 @@ def _length_of_participation(
     for column in ("leavers", "stayers"):
         grid.sum(grid.keys[f"q5a:{column}"], [grid.keys[f"q22:*:{column}"]], link=True)
     _average_and_median(b, lengths)
+
+
+#: HUD's household types, the columns of Q8a and Q8b after their total: the answer to
+#: "household type" (``hud.HOUSEHOLD_TYPES``) or, when it is not known, "Unknown Household
+#: Type".
+HUD_HOUSEHOLDS = [
+    ("without_children", "Without Children"),
+    ("children_and_adults", "With Children and Adults"),
+    ("only_children", "With Only Children"),
+    ("unknown", "Unknown Household Type"),
+]
+_HOUSEHOLD_CODES = frozenset(code for code, _label in HUD_HOUSEHOLDS[:-1])
+#: Q8b's rows: the month whose last Wednesday is counted.
+HUD_PIT_MONTHS = [(1, "January"), (4, "April"), (7, "July"), (10, "October")]
+
+
+def hud_household_type(answer: Any) -> str:
+    """Q8a's column of an answer to "household type": the type, or "unknown" for "doesn't
+    know", "prefers not to answer", not collected or a code no longer offered."""
+    return answer if answer in _HOUSEHOLD_CODES else "unknown"
+
+
+def hud_pit_day(period: Period, month: int) -> dt.date | None:
+    """The last Wednesday of ``month`` in ``period`` (the latest, should the period hold two),
+    None when it holds none."""
+    for year in range(period.end.year, period.start.year - 1, -1):
+        last = dt.date(year + month // 12, month % 12 + 1, 1) - dt.timedelta(days=1)
+        day = last - dt.timedelta(days=(last.weekday() - 2) % 7)
+        if period.start <= day <= period.end:
+            return day
+    return None
+
+
+def _there_on(
+    day: dt.date, began: dt.date, closed_on: dt.date | None, moved: dt.date | None
+) -> bool:
+    """A household is there on ``day``: its case had opened by it and had not closed by it,
+    and it had moved in by it (``moved``, permanent housing only)."""
+    return (
+        began <= day and (closed_on is None or closed_on > day) and (moved is None or moved <= day)
+    )
+
+
+def _households(
+    b: Builder,
+    period: Period,
+    t: _HudTally,
+    spans: dict[int, tuple[dt.date, dt.date | None]],
+    moved_on: dict[int, dt.date] | None,
+) -> None:
+    """Q8a, the households served, and Q8b, the households there on the last Wednesday of
+    January, April, July and October, by the household type recorded at entry; each survivor
+    heads her own household. A household is there on a day when its case had opened by that
+    day and had not closed by it (HUD's project start on or before the day, its exit after
+    it) and, in a permanent housing project (``moved_on`` given), when it had moved in by it.
+
+    Each of Q8b's counts lies inside Q8a's of its column, and each row inside the people
+    served in the quarter that holds its day: the rest (served, but not there that day) is a
+    count too, never published, so suppression keeps a small one from being worked out."""
+    g = b.grid
+    types = Counter(t.household_of.values())
+    cells = [g.cell(f"q8a:{code}", types[code]) for code, _label in HUD_HOUSEHOLDS]
+    total = g.cell(SERVED[0], t.people)
+    g.sum(total, cells)
+    columns = ["Total", *(label for _code, label in HUD_HOUSEHOLDS)]
+    b.sections.append(
+        Section(
+            "Q8a: Number of Households Served",
+            columns,
+            [Row("Total Households", [total, *cells])],
+            code="Q8a",
+            has_total=False,
+        )
+    )
+    rows = []
+    for month, label in HUD_PIT_MONTHS:
+        day = hud_pit_day(period, month)
+        there: Counter[str] = Counter()
+        if day is not None:
+            there.update(
+                household
+                for pk, household in t.household_of.items()
+                if _there_on(day, *spans[pk], moved_on.get(pk) if moved_on is not None else None)
+                and (moved_on is None or pk in moved_on)
+            )
+        counts = [g.cell(f"q8b:{month}:{code}", there[code]) for code, _l in HUD_HOUSEHOLDS]
+        on_day = g.cell(f"q8b:{month}", sum(there.values()))
+        g.sum(on_day, counts)
+        rows.append(Row(label, [on_day, *counts]))
+        for inner, outer in zip([on_day, *counts], [total, *cells], strict=True):
+            rest = g.cell(f"q8b:{month}:rest:{outer}", g.values[outer] - g.values[inner])
+            g.sum(outer, [inner, rest], link=True)
+            b.atoms.add(rest)
+        if day is not None:
+            b.on_day[on_day] = day
+    b.sections.append(
+        Section(
+            "Q8b: Point-in-Time Count of Households on the Last Wednesday",
+            columns,
+            rows,
+            code="Q8b",
+            has_total=False,
+        )
+    )
+    step()
 
 
 def _half_up(value: Fraction) -> int:
@@ -2246,6 +2367,10 @@ class _HudTally:
         #: the day they moved in (Q22e).
         self.permanent = permanent
         self.move_in: Counter[str] = Counter()
+        #: The day each person moved into housing by the period's end (Q8b's households).
+        self.moved_on: dict[int, dt.date] = {}
+        #: Each person's household type (Q8a, Q8b: :func:`hud_household_type`).
+        self.household_of: dict[int, str] = {}
         self.move_in_days = self.moved = self.moved_leavers = self.left_without = 0
         self.end = period.end.isoformat()
         # The cases in the order the answers are read, to find those with none as they go.
@@ -2360,6 +2485,7 @@ class _HudTally:
         """Count one person: her answers ``a``, the day her episode of support began (``start``,
         None when she has no answers) and the day her annual assessments count from."""
         self.people += 1
+        self.household_of[c.pk] = hud_household_type(a["household_type"])
         self.prior_living[a["prior_living"]] += 1
         self.dv_history[hud_row(a["dv_history"], ("yes", "no"))] += 1
         if a["dv_history"] == "yes":
@@ -2371,6 +2497,8 @@ class _HudTally:
         self.condition_count["start"][count] += 1
         since = hud.date_of(a.get("homeless_since"))
         moved = _moved_in(a, self.period) if self.permanent else None
+        if moved is not None:
+            self.moved_on[c.pk] = moved
         housed_on = moved if self.permanent else start
         prior: int | None = None
         if self.permanent and housed_on is None:
@@ -3497,6 +3625,9 @@ def _annual_release(agency_id: int, fy: int, period: Period, cases: Served) -> d
                 if mi and mo and _within(mi, mo):
                     difference(outer, index[inner], f"q{n}")
         by_key.append({keys[c]: index[c] for c in qr.additive})
+        for on_day, day in b.on_day.items():
+            if q.start <= day <= q.end and SERVED[0] in qr.grid.keys:
+                difference(index[qr.grid.keys[SERVED[0]]], on_day, f"q{n}")
     year_keys = {c: k for k, c in grid.keys.items()}
     for cell in displayed & b.additive:
         in_quarters = [q[year_keys[cell]] for q in by_key if year_keys[cell] in q]

@@ -6,10 +6,35 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from caseflow.cases.models import Case, CaseStatus, Episode, EpisodeStatus, PartyRole
+from caseflow.cases.models import Case, CaseStatus, Episode, EpisodeStatus, IntakeField, PartyRole
+from caseflow.confidentiality.services import field_settings_save
 from caseflow.partners import hud
-from caseflow.partners.models import Demographics, HudAnswers
+from caseflow.partners.models import (
+    Demographics,
+    HudAnswers,
+    HudProject,
+    HudProjectType,
+    HudRrhSubtype,
+)
 from tests import factories as f
+
+
+def at(day: str) -> dt.datetime:
+    """10 in the morning (UTC) of ``day`` (ISO)."""
+    return dt.datetime.fromisoformat(day).replace(hour=10, tzinfo=dt.UTC)
+
+
+def rapid_rehousing(cast, **fields: Any) -> HudProject:
+    """The cast's agency asks HUD's questions, for a rapid re-housing project (housing)."""
+    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
+    return HudProject.objects.create(
+        agency=cast.agency,
+        organization_name="Harbor Light Services",
+        project_name="Harbor Light Rapid Re-Housing",
+        project_type=HudProjectType.RAPID_REHOUSING,
+        rrh_subtype=HudRrhSubtype.HOUSING,
+        **fields,
+    )
 
 
 def close(case: Case, episode: Episode, at: dt.datetime) -> None:

@@ -619,6 +619,12 @@ EXPECTED = {
 STAYS = ["Total", "Leavers", "Stayers"]
 INCOME_AT = ["Income at Start", "Income at Latest Annual Assessment for Stayers"]
 BENEFIT_AT = ["Benefit at Start", "Benefit at Latest Annual Assessment for Stayers"]
+HOUSEHOLD_TYPES = [
+    "Without Children",
+    "With Children and Adults",
+    "With Only Children",
+    "Unknown Household Type",
+]
 HEADINGS = {
     "Q4a": (
         "Project Identifiers in HMIS",
@@ -650,6 +656,8 @@ HEADINGS = {
         "Data Quality: Timeliness",
         ["Number of Project Start Records", "Number of Project Exit Records"],
     ),
+    "Q8a": ("Number of Households Served", ["Total", *HOUSEHOLD_TYPES]),
+    "Q8b": ("Point-in-Time Count of Households on the Last Wednesday", ["Total", *HOUSEHOLD_TYPES]),
     "Q11": ("Age", ["Total"]),
     "Q12": ("Race and Ethnicity", ["Total"]),
     "Q22a1": ("Length of Participation - CoC Projects", STAYS),
@@ -771,8 +779,18 @@ def test_every_cell_of_the_hud_questions(population):
     ]
     # The questions in the order of HUD's tables (an emergency shelter: no Q22c), and the CSV
     # prints the same.
+    # No one's household type was asked: every household is of an unknown type. Everyone was
+    # there on the last Wednesday of April (support began from 1 April, the first leaver left
+    # on 1 June), the eight stayers on July's; no one on January's or October's (2025).
+    assert shown["Q8a"] == [("Total Households", "20 0 0 0 20")]
+    assert shown["Q8b"] == [
+        ("January", "0 0 0 0 0"),
+        ("April", "20 0 0 0 20"),
+        ("July", "8 0 0 0 8"),
+        ("October", "0 0 0 0 0"),
+    ]
     assert list(shown) == [
-        *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q11", "Q12"),
+        *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q11", "Q12"),
         *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
         *("Q22g", "Q23c", "Q23d", "Q25a", "Q26b"),

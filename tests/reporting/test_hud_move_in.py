@@ -21,11 +21,9 @@ import datetime as dt
 import pytest
 import time_machine
 
-from caseflow.cases.models import IntakeField
-from caseflow.confidentiality.services import field_settings_save
-from caseflow.partners.models import HudProject, HudProjectType, HudRrhSubtype
+from caseflow.partners.models import HudProject, HudProjectType
 from caseflow.reporting import reports
-from tests.reporting.hud_people import hud_person
+from tests.reporting.hud_people import hud_person, rapid_rehousing
 from tests.reporting.test_report_cells import _printed, assert_csv_prints
 
 pytestmark = pytest.mark.django_db
@@ -48,16 +46,7 @@ def _person(cast, n: int, began: dt.date, answers: dict, closed: dt.date | None 
 
 @pytest.fixture
 def project(cast):
-    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
-    row = HudProject.objects.create(
-        agency=cast.agency,
-        organization_name="Harbor Light Services",
-        project_name="Harbor Light Rapid Re-Housing",
-        project_type=HudProjectType.RAPID_REHOUSING,
-        rrh_subtype=HudRrhSubtype.HOUSING,
-        coc_number="CA-600",
-        geocode="069037",
-    )
+    row = rapid_rehousing(cast, coc_number="CA-600", geocode="069037")
     for n, days in enumerate(DAYS):
         began = MOVED - dt.timedelta(days=days)
         answers = {"move_in_on": MOVED.isoformat()}

@@ -26,15 +26,12 @@ import datetime as dt
 import pytest
 import time_machine
 
-from caseflow.cases.models import IntakeField
-from caseflow.confidentiality.services import field_settings_save
 from caseflow.partners.models import (
     HudProject,
     HudProjectType,
-    HudRrhSubtype,
 )
 from caseflow.reporting import reports
-from tests.reporting.hud_people import hud_person
+from tests.reporting.hud_people import hud_person, rapid_rehousing
 from tests.reporting.test_report_cells import _printed, assert_csv_prints
 
 pytestmark = pytest.mark.django_db
@@ -74,15 +71,7 @@ def _person(cast, n: int, race: str | None, began: dt.date, answers: dict, close
 
 @pytest.fixture
 def population(cast):
-    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
-    HudProject.objects.create(
-        agency=cast.agency,
-        organization_name="Harbor Light Services",
-        project_name="Harbor Light Rapid Re-Housing",
-        project_type=HudProjectType.RAPID_REHOUSING,
-        rrh_subtype=HudRrhSubtype.HOUSING,
-        coc_number="CA-600",
-    )
+    rapid_rehousing(cast, coc_number="CA-600")
     for n, (race, days, left, known) in enumerate(PEOPLE):
         began = MOVED - dt.timedelta(days=days if days is not None else 60)
         answers = {}

@@ -25,7 +25,7 @@ from caseflow.partners import hud
 from caseflow.partners.models import HudAnswers
 from caseflow.reporting import reports
 from tests import factories as f
-from tests.reporting.hud_people import close
+from tests.reporting.hud_people import at, close
 from tests.reporting.test_report_cells import _printed
 
 pytestmark = pytest.mark.django_db
@@ -35,22 +35,18 @@ YEAR = reports.federal_year(2026)
 TODAY = dt.datetime(2026, 11, 15, 12, tzinfo=UTC)
 
 
-def _at(day: str) -> dt.datetime:
-    return dt.datetime.fromisoformat(day).replace(hour=10, tzinfo=UTC)
-
-
 def _person(cast, n, began, recorded, closed=None, exit_recorded=None):
-    case = f.open_case(cast.team1, assignees=[cast.assigned], opened_at=_at(began))
+    case = f.open_case(cast.team1, assignees=[cast.assigned], opened_at=at(began))
     f.add_party(case, PartyRole.SURVIVOR, full_name=f"Person {n}")
-    episode = Episode.objects.create(case=case, number=1, opened_at=_at(began))
+    episode = Episode.objects.create(case=case, number=1, opened_at=at(began))
     row = HudAnswers(case=case, episode=episode, answers=hud.blank())
     row.save()
     HudAnswers.objects.filter(pk=row.pk).update(
-        recorded_at=_at(recorded) if recorded else None,
-        exit_recorded_at=_at(exit_recorded) if exit_recorded else None,
+        recorded_at=at(recorded) if recorded else None,
+        exit_recorded_at=at(exit_recorded) if exit_recorded else None,
     )
     if closed:
-        close(case, episode, _at(closed))
+        close(case, episode, at(closed))
 
 
 @pytest.fixture

@@ -272,7 +272,7 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     codes = [s.code for s in hud_year.sections]
     # In the order of HUD's tables (an emergency shelter: no Q22c).
     assert codes == [
-        *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q11", "Q12"),
+        *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q11", "Q12"),
         *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
         *("Q22g", "Q23c", "Q23d", "Q25a", "Q26b"),
@@ -297,6 +297,11 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     q6 = [cells for s in hud_year.sections[2:4] for _l, cells in hud_year.table(s)]
     assert all(rate.text == "*" or rate.text.endswith("%") for _count, rate in q6)
     assert sum(1 for count, _rate in q6 if count.value and count.value >= 5) >= 2
+    # Households by type, in the year and on the last Wednesday of each quarter's month.
+    for key in ("q8a:children_and_adults", "q8a:without_children"):
+        assert value(hud_year, key) >= 5, key
+        assert hud_year.shown(hud_year.grid.keys[key]).value is not None, key
+    assert sum(value(hud_year, f"q8b:{month}") for month, _l in reports.HUD_PIT_MONTHS) >= 20
     # Veterans, chronic homelessness and the subsidies of those who went to rent with one.
     for key in ("q25a:no", "q26b:no", "q20b:some:start", "q23d:hcv"):
         assert value(hud_year, key) >= 5, key
