@@ -1408,7 +1408,8 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     if tally is not None:
         _hud_questions(b, tally.finish())
         # Permanent housing: a household is there on a day once it has moved in (3.20).
-        _households(b, period, tally, spans, tally.moved_on if permanent else None)
+        psh_rrh = project is not None and project.project_type in HUD_MOVED_IN_ROW
+        _households(b, period, tally, spans, tally.moved_on if permanent else None, moved=psh_rrh)
         b.sections[first + 2 : first + 2] = [
             *_data_quality(b, project),
             _chronic_data_quality(b, tally),
@@ -1903,6 +1904,8 @@ HUD_HOUSEHOLDS = [
     ("unknown", "Unknown Household Type"),
 ]
 _HOUSEHOLD_CODES = frozenset(code for code, _label in HUD_HOUSEHOLDS[:-1])
+#: The project types whose households that moved in are Q8a's second row (HUD: PSH and RRH).
+HUD_MOVED_IN_ROW = frozenset({HudProjectType.SUPPORTIVE, HudProjectType.RAPID_REHOUSING})
 #: Q8b's rows: the month whose last Wednesday is counted.
 HUD_PIT_MONTHS = [(1, "January"), (4, "April"), (7, "July"), (10, "October")]
 
@@ -1924,6 +1927,21 @@ def hud_pit_day(period: Period, month: int) -> dt.date | None:
     return None
 
 
+def _inside(b: Builder, key: str, counts: Counter[str], outer: list[int]) -> list[int]:
+    """A row of households by type (its total first), each count inside ``outer``'s of its
+    column (Q8a's): the rest of that column is a count too, never published, tied so that
+    suppression keeps a small one from being worked out by subtracting."""
+    g = b.grid
+    cells = [g.cell(f"{key}:{code}", counts[code]) for code, _label in HUD_HOUSEHOLDS]
+    total = g.cell(key, sum(counts.values()))
+    g.sum(total, cells)
+    for inner, whole in zip([total, *cells], outer, strict=True):
+        rest = g.cell(f"{key}:rest:{whole}", g.values[whole] - g.values[inner])
+        g.sum(whole, [inner, rest], link=True)
+        b.atoms.add(rest)
+    return [total, *cells]
+
+
 def _there_on(
     day: dt.date, began: dt.date, closed_on: dt.date | None, moved: dt.date | None
 ) -> bool:
@@ -1940,9 +1958,13 @@ def _households(
     t: _HudTally,
     spans: dict[int, tuple[dt.date, dt.date | None]],
     moved_on: dict[int, dt.date] | None,
+    *,
+    moved: bool = False,
 ) -> None:
-    """Q8a, the households served, and Q8b, the households there on the last Wednesday of
-    January, April, July and October, by the household type recorded at entry; each survivor
+    """Q8a, the households served (and, in permanent supportive housing or rapid re-housing,
+    ``moved``, those that had moved in by the period's end), and Q8b, the households there on
+    the last Wednesday of January, April, July and October, by the household type recorded at
+    entry; each survivor
     heads her own household. A household is there on a day when its case had opened by that
     day and had not closed by it (HUD's project start on or before the day, its exit after
     it) and, in a permanent housing project (``moved_on`` given), when it had moved in by it.
@@ -1955,12 +1977,19 @@ def _households(
     cells = [g.cell(f"q8a:{code}", types[code]) for code, _label in HUD_HOUSEHOLDS]
     total = g.cell(SERVED[0], t.people)
     g.sum(total, cells)
+    # Permanent supportive housing and rapid re-housing (``moved``): the households that had
+    # moved in by the period's end, each inside the households served of its type.
+    housed = Counter(t.household_of[pk] for pk in (moved_on or {}) if moved)
+    moved_in = _inside(b, "q8a:moved", housed, [total, *cells])
     columns = ["Total", *(label for _code, label in HUD_HOUSEHOLDS)]
     b.sections.append(
         Section(
             "Q8a: Number of Households Served",
             columns,
-            [Row("Total Households", [total, *cells])],
+            [
+                Row("Total Households", [total, *cells]),
+                Row("For PSH & RRH - the total households served who moved into housing", moved_in),
+            ],
             code="Q8a",
             has_total=False,
         )
@@ -1976,16 +2005,10 @@ def _households(
                 if _there_on(day, *spans[pk], moved_on.get(pk) if moved_on is not None else None)
                 and (moved_on is None or pk in moved_on)
             )
-        counts = [g.cell(f"q8b:{month}:{code}", there[code]) for code, _l in HUD_HOUSEHOLDS]
-        on_day = g.cell(f"q8b:{month}", sum(there.values()))
-        g.sum(on_day, counts)
-        rows.append(Row(label, [on_day, *counts]))
-        for inner, outer in zip([on_day, *counts], [total, *cells], strict=True):
-            rest = g.cell(f"q8b:{month}:rest:{outer}", g.values[outer] - g.values[inner])
-            g.sum(outer, [inner, rest], link=True)
-            b.atoms.add(rest)
+        row = _inside(b, f"q8b:{month}", there, [total, *cells])
+        rows.append(Row(label, row))
         if day is not None:
-            b.on_day[on_day] = day
+            b.on_day[row[0]] = day
     b.sections.append(
         Section(
             "Q8b: Point-in-Time Count of Households on the Last Wednesday",

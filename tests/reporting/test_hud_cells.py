@@ -782,7 +782,11 @@ def test_every_cell_of_the_hud_questions(population):
     # No one's household type was asked: every household is of an unknown type. Everyone was
     # there on the last Wednesday of April (support began from 1 April, the first leaver left
     # on 1 June), the eight stayers on July's; no one on January's or October's (2025).
-    assert shown["Q8a"] == [("Total Households", "20 0 0 0 20")]
+    assert shown["Q8a"] == [
+        ("Total Households", "20 0 0 0 20"),
+        # An emergency shelter: no one moves into housing.
+        ("For PSH & RRH - the total households served who moved into housing", "0 0 0 0 0"),
+    ]
     assert shown["Q8b"] == [
         ("January", "0 0 0 0 0"),
         ("April", "20 0 0 0 20"),

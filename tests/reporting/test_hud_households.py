@@ -92,7 +92,11 @@ def population(cast):
 #: here (the children's and the unknown type's rests are their hidden counts less a 0 or a
 #: hidden count).
 EXPECTED = {
-    "Q8a": [("Total Households", "25 11 9 *2 *3")],
+    "Q8a": [
+        ("Total Households", "25 11 9 *2 *3"),
+        # No HUD project described (not permanent supportive housing or rapid re-housing).
+        ("For PSH & RRH - the total households served who moved into housing", "0 0 0 0 0"),
+    ],
     "Q8b": [
         ("January", "16 *6 9 0 *1"),
         ("April", "*17 *6 9 *2 0"),
@@ -196,6 +200,11 @@ def test_a_permanent_housing_project_counts_a_household_there_once_it_has_moved_
     # January: no one had moved in; July: all but the one who has not.
     assert values[keys["q8b:1"]] == 0
     assert values[keys["q8b:7"]] == 5
+    # Q8a's second row: the households that had moved in by the year's end, inside the first.
+    assert values[keys["q8a:moved"]] == values[keys["q8a:moved:children_and_adults"]] == 5
+    moved = [s for s in report.sections if s.code == "Q8a"][0].rows[1]
+    assert moved.label == "For PSH & RRH - the total households served who moved into housing"
+    assert [values[c] for c in moved.cells] == [5, 0, 5, 0, 0]
 
 
 @time_machine.travel(TODAY, tick=False)
