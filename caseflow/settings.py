@@ -157,7 +157,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django_otp.middleware.OTPMiddleware",
+    # django-otp's, the session's device loaded with SQL compiled once per process.
+    "caseflow.accounts.backends.CompiledOTPMiddleware",
     "caseflow.middleware.ActiveMembershipMiddleware",
     "caseflow.middleware.AgencyTimeZoneMiddleware",
     "caseflow.middleware.SessionTimeoutMiddleware",
@@ -256,7 +257,8 @@ AUTH_PASSWORD_VALIDATORS = [
 AUTHENTICATION_BACKENDS = [
     # Axes first: a locked-out (username, address) pair never reaches the password check.
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, the signed-in user loaded with SQL compiled once per process.
+    "caseflow.accounts.backends.AccountBackend",
 ]
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "dashboard"

@@ -24,6 +24,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.translation import gettext
 
+from caseflow.accounts import backends
 from caseflow.accounts import second_factor as sf
 from caseflow.accounts.credentials import credentials_revoke
 from caseflow.accounts.models import User
@@ -112,7 +113,7 @@ def password_set_by_link(*, request: HttpRequest, user: User, password: str) -> 
     user.save(update_fields=["password", "session_epoch"])
     user.refresh_from_db(fields=["session_epoch"])
     credentials_revoke(actor=user, user=user)
-    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    login(request, user, backend=backends.BACKEND)
     sf.session_start(request, user)
     record("security.password_set_by_link", actor=user)
     signed_in(request=request, user=user)

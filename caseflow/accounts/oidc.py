@@ -27,6 +27,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
+from caseflow.accounts import backends
 from caseflow.accounts import second_factor as sf
 from caseflow.accounts.models import (
     Agency,
@@ -46,7 +47,7 @@ IDENTITY = "caseflow_oidc_identity"
 CHECKED_AT = "caseflow_oidc_checked_at"
 REAUTH_AT = "caseflow_oidc_reauth_at"
 
-BACKEND = "django.contrib.auth.backends.ModelBackend"
+BACKEND = backends.BACKEND
 MFA_AMR = frozenset({"mfa", "otp", "hwk", "sc", "fido", "swk"})
 TIMEOUT = 10
 

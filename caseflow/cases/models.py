@@ -10,6 +10,7 @@ from django.db import models
 from django.utils import timezone
 
 from caseflow.accounts.models import Agency, Team
+from caseflow.lib.choice_labels import ChoiceLabels
 from caseflow.lib.encryption import (
     DataKey,
     EncryptedJSONField,
@@ -56,7 +57,7 @@ STATUS_TRANSITIONS: dict[str, set[str]] = {
 }
 
 
-class Case(models.Model):
+class Case(ChoiceLabels, models.Model):
     public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
     agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="cases")
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="cases")
@@ -154,7 +155,7 @@ class CaseAssignment(CarriesAgency):
         indexes = [models.Index(fields=["user", "case"])]
 
 
-class CaseOwned(CarriesAgency):
+class CaseOwned(ChoiceLabels, CarriesAgency):
     """Base for records that belong to a case and are encrypted with its data key.
 
     A model that cannot inherit this base (it lives in a layer below cases) says the same with a

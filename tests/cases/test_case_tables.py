@@ -66,3 +66,25 @@ def test_next_due_is_the_earliest_scheduled_check_in_or_open_follow_up(cast):
     assert next_due() == soon + dt.timedelta(hours=1)  # now the follow-up is
     cast.case.followups.update(status=FollowUpStatus.DONE)
     assert next_due() == later  # only a check-in
+
+
+def test_cells_are_escaped_as_conditional_escape_escapes_them():
+    from django.utils.html import conditional_escape
+    from django.utils.safestring import mark_safe
+
+    from caseflow.cases.templatetags.case_tables import _escape
+    from caseflow.lib.i18n import gettext_lazy
+
+    values = [
+        "plain",
+        "<b>Tom & \"Jerry\"</b> 'x'",
+        "",
+        "—",
+        mark_safe("<em>Unassigned</em>"),
+        gettext_lazy("Restricted"),
+        42,
+        None,
+    ]
+    for value in values:
+        assert str(_escape(value)) == str(conditional_escape(value)), value
+    assert _escape("<i>") == "&lt;i&gt;"

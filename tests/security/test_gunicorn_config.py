@@ -51,3 +51,25 @@ def test_the_dockerfile_trusts_no_forwarded_header_from_everyone():
         assert not re.search(r"forwarded[-_]allow[-_]ips", text, re.IGNORECASE)
     # gunicorn runs from /app, where gunicorn.conf.py is.
     assert "WORKDIR /app" in dockerfile and 'CMD ["gunicorn"' in dockerfile
+
+
+def test_a_worker_warms_up_and_freezes_what_it_loaded(monkeypatch):
+    import gc
+
+    from django.template import engines
+
+    cfg = _loaded(monkeypatch, None)
+    engines["django"].engine.template_loaders[0].get_template_cache.clear()
+    try:
+        gc.unfreeze()
+        assert gc.get_freeze_count() == 0
+        cfg.post_worker_init(None)
+        assert gc.get_freeze_count() > 0
+        # Warmed up: the case page's template compiled and kept before any request.
+        loader = engines["django"].engine.template_loaders[0]
+        assert "cases/case_detail.html" in loader.get_template_cache
+        frozen = gc.get_freeze_count()
+        gc.collect()
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

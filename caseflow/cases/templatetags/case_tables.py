@@ -8,6 +8,7 @@ escaped by ``format_html``, with the link built from one ``reverse`` per page.
 
 from __future__ import annotations
 
+import html
 import re
 
 from django import template
@@ -103,6 +104,15 @@ def case_table_rows(context, rows) -> SafeString:
     return mark_safe("".join(_ROW.format_map(_escaped(cells(case))) for case in rows))  # noqa: S308
 
 
+def _escape(value) -> str:
+    """``conditional_escape(value)``'s text: a plain string (most cells) is escaped by the
+    standard library's ``html.escape`` directly, as Django's ``escape`` does it, without
+    Django's check of every argument for a lazy string on the way."""
+    if type(value) is str:
+        return html.escape(value)
+    return conditional_escape(value)
+
+
 def _escaped(cells: dict) -> dict:
     """``cells`` as ``format_html`` writes each, without a safe string for each row."""
-    return {name: conditional_escape(value) for name, value in cells.items()}
+    return {name: _escape(value) for name, value in cells.items()}
