@@ -1964,10 +1964,10 @@ def _households(
     """Q8a, the households served (and, in permanent supportive housing or rapid re-housing,
     ``moved``, those that had moved in by the period's end), and Q8b, the households there on
     the last Wednesday of January, April, July and October, by the household type recorded at
-    entry; each survivor
-    heads her own household. A household is there on a day when its case had opened by that
-    day and had not closed by it (HUD's project start on or before the day, its exit after
-    it) and, in a permanent housing project (``moved_on`` given), when it had moved in by it.
+    entry; each survivor heads her own household. A household is there on a day when its case
+    had opened by that day and had not closed by it (HUD's project start on or before the day,
+    its exit after it) and, in a permanent housing project (``moved_on`` given), when it had
+    moved in by it.
 
     Each of Q8b's counts lies inside Q8a's of its column, and each row inside the people
     served in the quarter that holds its day: the rest (served, but not there that day) is a
