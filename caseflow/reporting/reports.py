@@ -1943,12 +1943,13 @@ def _inside(b: Builder, key: str, counts: Counter[str], outer: list[int]) -> lis
 
 
 def _there_on(
-    day: dt.date, began: dt.date, closed_on: dt.date | None, moved: dt.date | None
+    day: dt.date, began: dt.date, closed_on: dt.date | None, housed: dt.date | None
 ) -> bool:
-    """A household is there on ``day``: its case had opened by it and had not closed by it,
-    and it had moved in by it (``moved``, permanent housing only)."""
+    """A household is there on ``day``: its case had opened by it and had not closed by it, and
+    it was housed by it (``housed``: the day it moved in, in permanent housing, else the day
+    its case opened; None while it has not moved in)."""
     return (
-        began <= day and (closed_on is None or closed_on > day) and (moved is None or moved <= day)
+        housed is not None and max(began, housed) <= day and (closed_on is None or closed_on > day)
     )
 
 
@@ -1998,13 +1999,11 @@ def _households(
     for month, label in HUD_PIT_MONTHS:
         day = hud_pit_day(period, month)
         there: Counter[str] = Counter()
-        if day is not None:
-            there.update(
-                household
-                for pk, household in t.household_of.items()
-                if _there_on(day, *spans[pk], moved_on.get(pk) if moved_on is not None else None)
-                and (moved_on is None or pk in moved_on)
-            )
+        for pk, household in t.household_of.items():
+            began, closed_on = spans[pk]
+            home_on = began if moved_on is None else moved_on.get(pk)
+            if day is not None and _there_on(day, began, closed_on, home_on):
+                there[household] += 1
         row = _inside(b, f"q8b:{month}", there, [total, *cells])
         rows.append(Row(label, row))
         if day is not None:

@@ -139,6 +139,7 @@ def test_every_cell_of_the_households(population):
     types = sections["Q8a"].rows[0].cells[1:]
     assert (total, tuple(types)) in report.grid.sums
     # Each of Q8b's counts lies inside Q8a's of its column, through a count never published.
+    assert len(sections["Q8b"].rows) == 4
     for row in sections["Q8b"].rows:
         for inner, outer in zip(row.cells, [total, *types], strict=True):
             rest = next(
