@@ -142,6 +142,26 @@ def exposed(n: int, sums: Sequence[tuple[int, Sequence[int]]], hidden: set[int])
     return _exposed_by(_equations(sums), hidden)
 
 
+def _components(n: int, sums: Sequence[tuple[int, Sequence[int]]]) -> list[int]:
+    """Each cell's block: one cell of it, the same for every cell tied to it by a chain of
+    sums."""
+    parent = list(range(n))
+
+    def root(c: int) -> int:
+        while parent[c] != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    for total, members in sums:
+        top = root(total)
+        for m in members:
+            other = root(m)
+            if other != top:
+                parent[other] = top
+    return [root(c) for c in range(n)]
+
+
 class _Blocks:
     """The grid's sums split into independent blocks: cells tied to one another by a chain of
     sums are in one block, and no sum holds cells of two blocks. A hidden cell's value follows
@@ -150,21 +170,7 @@ class _Blocks:
     cells change: the same answer as :func:`exposed` over the whole grid, block by block."""
 
     def __init__(self, n: int, sums: Sequence[tuple[int, Sequence[int]]]) -> None:
-        parent = list(range(n))
-
-        def root(c: int) -> int:
-            while parent[c] != c:
-                parent[c] = parent[parent[c]]
-                c = parent[c]
-            return c
-
-        for total, members in sums:
-            top = root(total)
-            for m in members:
-                other = root(m)
-                if other != top:
-                    parent[other] = top
-        self.block = [root(c) for c in range(n)]
+        self.block = _components(n, sums)
         self.equations: dict[int, list[dict[int, int]]] = {}
         for (total, _members), equation in zip(sums, _equations(sums), strict=True):
             self.equations.setdefault(self.block[total], []).append(equation)
@@ -371,6 +377,7 @@ def suppress(
         | held
     )
     blocks = _Blocks(n, grid.sums)
+    component = _components(n, grid.sums)
     touching: dict[int, list[int]] = {}
     for s, (total, members) in enumerate(grid.sums):
         for c in (total, *members):
@@ -411,15 +418,18 @@ def suppress(
                 for c in sorted(free(ring), key=rank):
                     if cell not in state.exposed_with(c):
                         return c
-            # Otherwise: hide the smallest cell any hidden cell's sums hold.
+            # Otherwise: hide the smallest cell any hidden cell's sums hold, of the cell's own
+            # block (no cell of another can keep it from being worked out).
+            block = component[cell]
             candidates = free(
                 c
                 for h in hidden
+                if component[h] == block
                 for s in touching.get(h, [])
                 for c in (grid.sums[s][0], *grid.sums[s][1])
             )
         if not candidates:
-            candidates = free(range(n))
+            candidates = free(c for c in range(n) if component[c] == component[cell])
         ordered = sorted(candidates, key=rank)
         # The smallest whose hiding keeps ``cell`` from being worked out.
         helpful = next((c for c in ordered if cell not in state.exposed_with(c)), None)

@@ -203,6 +203,24 @@ def _several_tables(draw_values: list[list[list[int]]], links: list[tuple[int, i
     return g
 
 
+def test_a_complement_is_taken_only_from_the_block_of_the_cell_it_keeps_hidden():
+    """Four tables, the second and the fourth tied by a link (one block), the third a block of
+    its own (4 + 5 + 1 + 11 = 21), where the 1 hides with the 4. The fourth's second row is a
+    single 1 (its total the same 1), which no one cell keeps hidden: complements are then
+    chosen from the sums of the cells already hidden, and only of its own block. The third
+    table's 5 and 11 are in sums with hidden cells too, but hiding them cannot keep a cell of
+    another block from being worked out: they stay published."""
+    g = _several_tables(
+        [[[4, 8, 10, 4]], [[12, 5]], [[4, 5, 1, 11]], [[2, 11, 6], [1]]], [(59, 167)]
+    )
+    third = {g.keys[f"2|0:{j}"] for j in range(4)} | {g.keys["2|0:*"]}
+    hidden = suppress(g, 2)
+    assert hidden & third == {g.keys["2|0:0"], g.keys["2|0:2"]}
+    assert hidden == {g.keys[k] for k in ("2|0:0", "2|0:2", "3|0:0", "3|1:0", "3|0:*", "3|1:*")}
+    small = {c for c, v in enumerate(g.values) if 0 < v < 2}
+    assert small <= hidden and not _derivable(g, hidden) & small
+
+
 grids = st.builds(
     _several_tables,
     st.lists(
