@@ -1458,6 +1458,9 @@ HUD_ORDER = [
     "Q23d",
     "Q25a",
     "Q26b",
+    "Q26e",
+    "Q26g",
+    "Q26h",
 ]
 
 
@@ -2418,6 +2421,12 @@ class _HudTally:
         #: Conditions at start, at exit, and the stayers' as last recorded.
         recorded = ("start", "exit", "stayers")
         self.conditions: dict[str, Counter[str]] = {k: Counter() for k in recorded}
+        #: The same of the chronically homeless (Q26e, Q26g, Q26h: Q13's, Q17's and Q20a's).
+        self.chronic_conditions: dict[str, Counter[str]] = {k: Counter() for k in recorded}
+        self.chronic_sources: dict[str, Counter[str]] = {k: Counter() for k in at}
+        self.chronic_benefits: dict[str, Counter[str]] = {k: Counter() for k in at}
+        #: Whether the person being counted was chronically homeless at the start of support.
+        self._chronic = False
         self.condition_count: dict[str, Counter[str]] = {k: Counter() for k in recorded}
         #: Q19b: the leavers by their sources of income at exit (a row for each source, "none"
         #: and "total") and whether they have a disabling condition ("with", "without",
@@ -2510,13 +2519,15 @@ class _HudTally:
         self.household_of[c.pk] = hud_household_type(a["household_type"])
         self.prior_living[a["prior_living"]] += 1
         self.dv_history[hud_row(a["dv_history"], ("yes", "no"))] += 1
+        chronic = hud.chronically_homeless(a, start if start is not None else self.period.start)
+        self.chronic[chronic] += 1
+        self._chronic = chronic == "yes"
         if a["dv_history"] == "yes":
             when = hud_row(a["dv_when"], HUD_DV_WHEN_CODES)
             self.dv_when[(when, hud_row(a["dv_fleeing"], ("yes", "no")))] += 1
         self._assessment("start", a, "")
         rows, count = _conditions(a.get("conditions_any"), a.get("conditions"))
-        _each(self.conditions["start"], rows)
-        self.condition_count["start"][count] += 1
+        self._conditions_of("start", rows, count)
         since = hud.date_of(a.get("homeless_since"))
         moved = _moved_in(a, self.period) if self.permanent else None
         if moved is not None:
@@ -2544,8 +2555,6 @@ class _HudTally:
         elif self.permanent and c.left:
             self.left_without += 1
             self.to_move_in.append((c.pk, None))
-        chronic = hud.chronically_homeless(a, start if start is not None else self.period.start)
-        self.chronic[chronic] += 1
         if self.chronic_row is not None:
             self._chronic_missing(a, began)
         answer = a["veteran"]
@@ -2560,8 +2569,7 @@ class _HudTally:
                 self.subsidy[hud_row(a["destination_subsidy"], HUD_SUBSIDY_CODES)] += 1
             self._assessment("exit", a, "exit_")
             rows, count = _conditions(a.get("exit_conditions_any"), a.get("exit_conditions"))
-            _each(self.conditions["exit"], rows)
-            self.condition_count["exit"][count] += 1
+            self._conditions_of("exit", rows, count)
             column = hud_disabling(a)
             for row in hud_income_rows(a, "exit_"):
                 self.disabling[(row, column)] += 1
@@ -2584,8 +2592,15 @@ class _HudTally:
             rows, count = _conditions(a.get("conditions_any"), a.get("conditions"))
         else:
             rows, count = _conditions(made["annual_conditions_any"], made["annual_conditions"])
-        _each(self.conditions["stayers"], rows)
-        self.condition_count["stayers"][count] += 1
+        self._conditions_of("stayers", rows, count)
+
+    def _conditions_of(self, column: str, rows: set[str], count: str) -> None:
+        """Count the person's conditions (Q13's ``rows`` and how many, ``count``) in
+        ``column``, and among the chronically homeless's (Q26e) when she is one."""
+        _each(self.conditions[column], rows)
+        self.condition_count[column][count] += 1
+        if self._chronic:
+            _each(self.chronic_conditions[column], rows)
 
     def _chronic_missing(self, a: dict[str, Any], began: dt.date) -> None:
         """Q6d: a person whose support began on ``began``, by the answers at entry she lacks."""
@@ -2607,6 +2622,8 @@ class _HudTally:
         if answer == "yes":
             given = set(a[k.income_sources] or [])
             _each(self.sources[column], given)
+            if self._chronic:
+                _each(self.chronic_sources[column], given)
             self.category[column][_income_kinds(given)] += 1
         else:
             self.category[column]["none" if answer == "no" else hud_row(answer)] += 1
@@ -2614,6 +2631,8 @@ class _HudTally:
         if answer == "yes":
             named = a[k.benefits_sources]
             _each(self.benefits[column], set(named or []))
+            if self._chronic:
+                _each(self.chronic_benefits[column], set(named or []))
             self.benefit_count[column]["some" if named else HUD_DNC[0]] += 1
         else:
             self.benefit_count[column]["none" if answer == "no" else hud_row(answer)] += 1
@@ -2927,6 +2946,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
             ),
         )
     _veterans_and_chronic(b, t.veteran, t.chronic)
+    _chronic_persons(b, t)
 
 
 #: Q20b's rows: the people by whether they have non-cash benefits ("yes" with none named is
@@ -3254,6 +3274,98 @@ def _veterans_and_chronic(b: Builder, veterans: Counter[str], chronic: Counter[s
         Row("Number of veterans", [served_veterans]),
         Row("Number of chronically homeless persons", [g.keys["q26b:yes"]]),
     ]
+
+
+def _chronic_persons(b: Builder, t: _HudTally) -> None:
+    """Q26e, Q26g and Q26h: the conditions, the sources of income and the non-cash benefits of
+    the chronically homeless persons (Q26b's first row), each column those of the question
+    that counts everyone (Q13a1, Q13c1 and Q13b1; Q17; Q20a), of which each count is a part."""
+    _hud_parts(
+        b,
+        "q26e",
+        "Q26e: Physical and Mental Health Conditions - Chronically Homeless Persons",
+        "Q26e",
+        HUD_CONDITIONS,
+        [
+            ("start", "Conditions At Start", t.chronic_conditions["start"], "q13a1:{}:total"),
+            (
+                "stayers",
+                "Conditions at Latest Assessment for Stayers",
+                t.chronic_conditions["stayers"],
+                "q13c1:{}:total",
+            ),
+            (
+                "exit",
+                "Conditions at Exit for Leavers",
+                t.chronic_conditions["exit"],
+                "q13b1:{}:total",
+            ),
+        ],
+        note=_(
+            "The chronically homeless persons' conditions, as Q13a1, Q13c1 and Q13b1 count "
+            "everyone's. One person may have several conditions, so there is no total."
+        ),
+    )
+    at = [
+        ("start", "at Start"),
+        ("annual", "at Latest Annual Assessment for Stayers"),
+        ("exit", "at Exit for Leavers"),
+    ]
+    _hud_parts(
+        b,
+        "q26g",
+        "Q26g: Type of Cash Income Sources - Chronically Homeless Persons",
+        "Q26g",
+        list(HUD_INCOME_SOURCES.items()),
+        [
+            (column, f"Income {name}", t.chronic_sources[column], f"q17:{{}}:{column}")
+            for column, name in at
+        ],
+        note=_(
+            "The chronically homeless persons' sources of income, as Q17 counts everyone's. "
+            "One person may have several sources, so there is no total."
+        ),
+    )
+    _hud_parts(
+        b,
+        "q26h",
+        "Q26h: Type of Non-Cash Benefit Sources - Chronically Homeless Persons",
+        "Q26h",
+        list(HUD_BENEFITS.items()),
+        [
+            (column, f"Benefit {name}", t.chronic_benefits[column], f"q20a:{{}}:{column}")
+            for column, name in at
+        ],
+        note=_(
+            "The chronically homeless persons' non-cash benefits, as Q20a counts everyone's. "
+            "One person may have several benefits, so there is no total."
+        ),
+    )
+
+
+def _hud_parts(
+    b: Builder,
+    key: str,
+    title: str,
+    code: str,
+    rows: Sequence[tuple[str, str]],
+    columns: Sequence[tuple[str, str, Counter[str], str]],
+    note: str,
+) -> None:
+    """A section of counts by ``rows`` with no total, each column ``(key, name, counts,
+    whole)`` a part of the counts of everyone another question prints (``whole``, the key of
+    its cell with the row's code for ``{}``). Each count lies inside its whole: the rest is a
+    count too, never published, tied so that suppression keeps a small one from being worked
+    out by subtracting."""
+    parts = [(c, name, counts, None) for c, name, counts, _w in columns]
+    _hud_columns(b, key, title, code, rows, parts, note=note)
+    g = b.grid
+    for column, _name, _counts, whole in columns:
+        for row, _label in rows:
+            part, outer = g.keys[f"{key}:{row}:{column}"], g.keys[whole.format(row)]
+            rest = g.cell(f"{key}:rest:{row}:{column}", g.values[outer] - g.values[part])
+            g.sum(outer, [part, rest], link=True)
+            b.atoms.add(rest)
 
 
 def _income_categories(b: Builder, t: _HudTally) -> None:

@@ -610,6 +610,32 @@ EXPECTED = {
         (DNC_ROW, "*2"),
         ("Total", "20"),
     ],
+    # The three chronically homeless persons (0, 1 and 6, all leavers: the stayers' column is
+    # 0) by what Q13a1 and Q13b1, Q17 and Q20a count of everyone. At start: 0 has a mental
+    # health disorder, 1 one and a chronic health condition, 6 alcohol and drug use disorders
+    # ("both"); all three earned income, 1 child support too; 0, 1 and 2 had SNAP and WIC
+    # (only 0 and 1 of them chronically homeless), 6 SNAP. At exit: 0 and 1 a mental health
+    # disorder, 6 a drug use disorder; all three earned income; SNAP, 6 with WIC. Every count
+    # is from 1 to 4, so hides; its whole (Q13a1's, Q17's, Q20a's cell) less it is a count
+    # never published.
+    "Q26e": [
+        ("Mental Health Disorder", "*2 0 *2"),
+        ("Alcohol Use Disorder", "0 0 0"),
+        ("Drug Use Disorder", "0 0 *1"),
+        ("Both Alcohol and Drug Use Disorders", "*1 0 0"),
+        ("Chronic Health Condition", "*1 0 0"),
+        ("HIV/AIDS", "0 0 0"),
+        ("Developmental Disability", "0 0 0"),
+        ("Physical Disability", "0 0 0"),
+    ],
+    "Q26g": [
+        (label, {"earned": "*3 0 *3", "child_support": "*1 0 0"}.get(code, "0 0 0"))
+        for code, label in reports.HUD_INCOME_SOURCES.items()
+    ],
+    "Q26h": [
+        (label, {"snap": "*3 0 *3", "wic": "*2 0 *1"}.get(code, "0 0 0"))
+        for code, label in reports.HUD_BENEFITS.items()
+    ],
 }
 
 
@@ -710,6 +736,22 @@ HEADINGS = {
     ),
     "Q25a": ("Number of Veterans", ["Total"]),
     "Q26b": ("Number of Chronically Homeless Persons by Household", ["Total"]),
+    "Q26e": (
+        "Physical and Mental Health Conditions - Chronically Homeless Persons",
+        [
+            "Conditions At Start",
+            "Conditions at Latest Assessment for Stayers",
+            "Conditions at Exit for Leavers",
+        ],
+    ),
+    "Q26g": (
+        "Type of Cash Income Sources - Chronically Homeless Persons",
+        [*INCOME_AT, "Income at Exit for Leavers"],
+    ),
+    "Q26h": (
+        "Type of Non-Cash Benefit Sources - Chronically Homeless Persons",
+        [*BENEFIT_AT, "Benefit at Exit for Leavers"],
+    ),
 }
 
 
@@ -797,7 +839,7 @@ def test_every_cell_of_the_hud_questions(population):
         *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q11", "Q12"),
         *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
-        *("Q22g", "Q23c", "Q23d", "Q25a", "Q26b"),
+        *("Q22g", "Q23c", "Q23d", "Q25a", "Q26b", "Q26e", "Q26g", "Q26h"),
     ]
     # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's
     # 2 + 2, Q13a2's 1 + 1, Q23c's 0 + 1 + 1 with no exit interview, Q18's 1 + 2 and 1 + 1),

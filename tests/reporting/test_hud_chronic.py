@@ -1,0 +1,164 @@
+"""Q26e, Q26g and Q26h, the chronically homeless persons' conditions, sources of income and
+non-cash benefits, against a population counted by hand.
+
+Fifteen survivors of one agency that asks HUD's questions, all supported from 1 April 2026 (the
+federal year 2026):
+
+- seven chronically homeless (in an emergency shelter before, homeless since January 2025, with
+  a mental health disorder), each with earned income and SNAP at start; five of them leave on
+  1 June, with the disorder and earned income at exit and no benefits, two stay;
+- one who came from a rented home (not chronically homeless) with the same answers at start,
+  and stays;
+- six more from rented homes, each with a chronic health condition, no income and no benefits,
+  who stay;
+- one with no HUD answers at all, who stays.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+import time_machine
+
+from caseflow.cases.models import IntakeField
+from caseflow.confidentiality.services import field_settings_save
+from caseflow.lib.suppression import exposed
+from caseflow.reporting import reports
+from tests.reporting.hud_people import at, hud_person
+from tests.reporting.test_report_cells import _printed, assert_csv_prints
+
+pytestmark = pytest.mark.django_db
+
+YEAR = reports.federal_year(2026)
+TODAY = dt.datetime(2026, 11, 15, 12, tzinfo=dt.UTC)
+
+AT_START = {
+    "conditions_any": "yes",
+    "conditions": ["mental_health"],
+    "income_any": "yes",
+    "income_amount": "900",
+    "income_sources": ["earned"],
+    "benefits_any": "yes",
+    "benefits_sources": ["snap"],
+}
+CHRONIC = {**AT_START, "prior_living": "emergency_shelter", "homeless_since": "2025-01-01"}
+AT_EXIT = {
+    "exit_conditions_any": "yes",
+    "exit_conditions": ["mental_health"],
+    "exit_income_any": "yes",
+    "exit_income_amount": "900",
+    "exit_income_sources": ["earned"],
+    "exit_benefits_any": "no",
+}
+HOUSED = {"prior_living": "rental_no_subsidy"}
+OTHERS = {
+    **HOUSED,
+    "conditions_any": "yes",
+    "conditions": ["chronic_health"],
+    "income_any": "no",
+    "benefits_any": "no",
+}
+
+
+@pytest.fixture
+def population(cast):
+    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
+    began = at("2026-04-01")
+    people = (
+        [({**CHRONIC, **AT_EXIT}, at("2026-06-01"))] * 5
+        + [(CHRONIC, None)] * 2
+        + [({**AT_START, **HOUSED}, None)]
+        + [(OTHERS, None)] * 6
+        + [(None, None)]
+    )
+    for n, (answers, closed) in enumerate(people):
+        hud_person(cast, n, began, answers, closed=closed)
+    return cast.agency.pk
+
+
+#: Every cell as printed (at start, the stayers', at exit), "*" before a hidden one. Why:
+#:
+#: - at start, 7 of the 8 with a mental health disorder, earned income and SNAP are chronically
+#:   homeless: the 1 other is a count never published, which the 7 and the 8 would give away,
+#:   so the smaller hides (Q13a1's, Q17's and Q20a's 8 stay published);
+#: - the stayers' 2 is a count from 1 to 4 (Q13c1's 3 is hidden for the same reason);
+#: - at exit, the 5 leavers are all chronically homeless: the rest is 0, and both 5s print.
+#:
+#: No one assessed a year after support began: the annual columns are 0. The chronic health
+#: conditions are the six others': 0 here, 6 in Q13a1 and Q13c1.
+EXPECTED = {
+    "Q26e": [
+        ("Mental Health Disorder", "*7 *2 5"),
+        ("Alcohol Use Disorder", "0 0 0"),
+        ("Drug Use Disorder", "0 0 0"),
+        ("Both Alcohol and Drug Use Disorders", "0 0 0"),
+        ("Chronic Health Condition", "0 0 0"),
+        ("HIV/AIDS", "0 0 0"),
+        ("Developmental Disability", "0 0 0"),
+        ("Physical Disability", "0 0 0"),
+    ],
+    "Q26g": [
+        (label, "*7 0 5" if code == "earned" else "0 0 0")
+        for code, label in reports.HUD_INCOME_SOURCES.items()
+    ],
+    "Q26h": [
+        (label, "*7 0 0" if code == "snap" else "0 0 0")
+        for code, label in reports.HUD_BENEFITS.items()
+    ],
+}
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_every_cell_of_the_chronically_homeless_persons_questions(population):
+    report = reports.release("hud", population, YEAR)
+    shown = _printed(report)
+    assert {code: shown[code] for code in EXPECTED} == EXPECTED
+    assert_csv_prints(report, shown)
+    assert ("Chronically Homeless", "7") in shown["Q26b"]
+    # The wholes they are parts of, printed beside them.
+    assert ("Mental Health Disorder", "8") in shown["Q13a1"]
+    assert ("Chronic Health Condition", "6") in shown["Q13a1"]
+    assert ("Mental Health Disorder", "*3") in shown["Q13c1"]
+    assert ("Mental Health Disorder", "5") in shown["Q13b1"]
+    assert ("Earned Income", "8 0 5") in shown["Q17"]
+    assert shown["Q20a"][0][1] == "8 0 0"
+    # In HUD's order, the last three questions.
+    assert [s.code for s in report.sections][-4:] == ["Q26b", "Q26e", "Q26g", "Q26h"]
+    # Each count lies inside its whole through a count never published.
+    keys, values, sums = report.grid.keys, report.grid.values, report.grid.sums
+    wholes = {
+        "q26e": {"start": "q13a1:{}:total", "stayers": "q13c1:{}:total", "exit": "q13b1:{}:total"},
+        "q26g": {c: f"q17:{{}}:{c}" for c in ("start", "annual", "exit")},
+        "q26h": {c: f"q20a:{{}}:{c}" for c in ("start", "annual", "exit")},
+    }
+    rows = {
+        "q26e": [code for code, _l in reports.HUD_CONDITIONS],
+        "q26g": list(reports.HUD_INCOME_SOURCES),
+        "q26h": list(reports.HUD_BENEFITS),
+    }
+    tied = 0
+    for question, columns in wholes.items():
+        for column, whole in columns.items():
+            for row in rows[question]:
+                part, outer = keys[f"{question}:{row}:{column}"], keys[whole.format(row)]
+                rest = next(m[1] for t, m in sums if t == outer and m[0] == part and len(m) == 2)
+                assert rest in report.unpublished
+                assert values[rest] == values[outer] - values[part]
+                tied += 1
+    assert tied == 3 * (8 + 15 + 6)
+    # No small count, published or not, can be worked out from what the year publishes.
+    worked_out = exposed(len(values), sums, report.hidden)
+    assert not [c for c in worked_out if 0 < abs(values[c]) < report.threshold]
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_without_a_chronically_homeless_person_every_count_is_zero(cast):
+    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
+    for n in range(6):
+        hud_person(cast, n, at("2026-04-01"), {**AT_START, **HOUSED})
+    shown = _printed(reports.release("hud", cast.agency.pk, YEAR))
+    assert ("Chronically Homeless", "0") in shown["Q26b"]
+    for code in ("Q26e", "Q26g", "Q26h"):
+        assert {cells for _label, cells in shown[code]} == {"0 0 0"}
+    assert ("Mental Health Disorder", "6") in shown["Q13a1"]
