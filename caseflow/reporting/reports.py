@@ -1410,6 +1410,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         # Permanent housing: a household is there on a day once it has moved in (3.20).
         psh_rrh = project is not None and project.project_type in HUD_MOVED_IN_ROW
         _households(b, period, tally, spans, tally.moved_on if permanent else None, moved=psh_rrh)
+        _chronic_households(b, tally)  # Q8a's and Q26b's counts by each other
         b.sections[first + 2 : first + 2] = [
             *_data_quality(b, project),
             _chronic_data_quality(b, tally),
@@ -1457,6 +1458,7 @@ HUD_ORDER = [
     "Q23c",
     "Q23d",
     "Q25a",
+    "Q26a",
     "Q26b",
     "Q26e",
     "Q26g",
@@ -2425,6 +2427,8 @@ class _HudTally:
         self.chronic_conditions: dict[str, Counter[str]] = {k: Counter() for k in recorded}
         self.chronic_sources: dict[str, Counter[str]] = {k: Counter() for k in at}
         self.chronic_benefits: dict[str, Counter[str]] = {k: Counter() for k in at}
+        #: Q26a: the households by whether their head was and by household type.
+        self.chronic_households: Counter[tuple[str, str]] = Counter()
         #: Whether the person being counted was chronically homeless at the start of support.
         self._chronic = False
         self.condition_count: dict[str, Counter[str]] = {k: Counter() for k in recorded}
@@ -2522,6 +2526,7 @@ class _HudTally:
         chronic = hud.chronically_homeless(a, start if start is not None else self.period.start)
         self.chronic[chronic] += 1
         self._chronic = chronic == "yes"
+        self.chronic_households[(chronic, self.household_of[c.pk])] += 1
         if a["dv_history"] == "yes":
             when = hud_row(a["dv_when"], HUD_DV_WHEN_CODES)
             self.dv_when[(when, hud_row(a["dv_fleeing"], ("yes", "no")))] += 1
@@ -3341,6 +3346,38 @@ def _chronic_persons(b: Builder, t: _HudTally) -> None:
             "One person may have several benefits, so there is no total."
         ),
     )
+
+
+def _chronic_households(b: Builder, t: _HudTally) -> None:
+    """Q26a: the households by whether their head (each survivor heads her own) was
+    chronically homeless at the start of support, and by household type. Its total column is
+    Q26b's counts and its total row Q8a's (the same cells): each row adds up to the one, each
+    column to the other."""
+    g = b.grid
+    types = [code for code, _label in HUD_HOUSEHOLDS]
+    matrix = []
+    rows = []
+    for status, label in HUD_CHRONIC:
+        cells = [
+            g.cell(f"q26a:{status}:{code}", t.chronic_households[(status, code)]) for code in types
+        ]
+        whole = g.keys[f"q26b:{status}"]
+        g.sum(whole, cells)
+        matrix.append(cells)
+        rows.append(Row(label, [whole, *cells]))
+    columns = [g.keys[f"q8a:{code}"] for code in types]
+    for outer, column in zip(columns, zip(*matrix, strict=True), strict=True):
+        g.sum(outer, column)
+    rows.append(Row("Total", [g.keys[SERVED[0]], *columns]))
+    b.sections.append(
+        Section(
+            "Q26a: Chronic Homeless Status - Number of Households w/at least one or more CH person",
+            ["Total", *(label for _code, label in HUD_HOUSEHOLDS)],
+            rows,
+            code="Q26a",
+        )
+    )
+    step()
 
 
 def _hud_parts(

@@ -610,6 +610,15 @@ EXPECTED = {
         (DNC_ROW, "*2"),
         ("Total", "20"),
     ],
+    # Q26b by household type: no one's was asked, so every household is of an unknown type
+    # (the last column, the total's twin), hidden where Q26b's count is.
+    "Q26a": [
+        ("Chronically Homeless", "*3 0 0 0 *3"),
+        ("Not Chronically Homeless", "13 0 0 0 13"),
+        (DK_ROW, "*2 0 0 0 *2"),
+        (DNC_ROW, "*2 0 0 0 *2"),
+        ("Total", "20 0 0 0 20"),
+    ],
     # The three chronically homeless persons (0, 1 and 6, all leavers: the stayers' column is
     # 0) by what Q13a1 and Q13b1, Q17 and Q20a count of everyone. At start: 0 has a mental
     # health disorder, 1 one and a chronic health condition, 6 alcohol and drug use disorders
@@ -735,6 +744,10 @@ HEADINGS = {
         ["Total", *(label for _k, label in reports.HUD_RACE_COLUMNS)],
     ),
     "Q25a": ("Number of Veterans", ["Total"]),
+    "Q26a": (
+        "Chronic Homeless Status - Number of Households w/at least one or more CH person",
+        ["Total", *(label for _code, label in reports.HUD_HOUSEHOLDS)],
+    ),
     "Q26b": ("Number of Chronically Homeless Persons by Household", ["Total"]),
     "Q26e": (
         "Physical and Mental Health Conditions - Chronically Homeless Persons",
@@ -839,7 +852,7 @@ def test_every_cell_of_the_hud_questions(population):
         *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q11", "Q12"),
         *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
-        *("Q22g", "Q23c", "Q23d", "Q25a", "Q26b", "Q26e", "Q26g", "Q26h"),
+        *("Q22g", "Q23c", "Q23d", "Q25a", "Q26a", "Q26b", "Q26e", "Q26g", "Q26h"),
     ]
     # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's
     # 2 + 2, Q13a2's 1 + 1, Q23c's 0 + 1 + 1 with no exit interview, Q18's 1 + 2 and 1 + 1),

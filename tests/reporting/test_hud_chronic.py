@@ -1,17 +1,19 @@
-"""Q26e, Q26g and Q26h, the chronically homeless persons' conditions, sources of income and
+"""Q26a, the households by whether their head was chronically homeless and by household type,
+and Q26e, Q26g and Q26h, the chronically homeless persons' conditions, sources of income and
 non-cash benefits, against a population counted by hand.
 
 Fifteen survivors of one agency that asks HUD's questions, all supported from 1 April 2026 (the
 federal year 2026):
 
 - seven chronically homeless (in an emergency shelter before, homeless since January 2025, with
-  a mental health disorder), each with earned income and SNAP at start; five of them leave on
-  1 June, with the disorder and earned income at exit and no benefits, two stay;
-- one who came from a rented home (not chronically homeless) with the same answers at start,
-  and stays;
-- six more from rented homes, each with a chronic health condition, no income and no benefits,
-  who stay;
-- one with no HUD answers at all, who stays.
+  a mental health disorder), adults without children, each with earned income and SNAP at
+  start; five of them leave on 1 June, with the disorder and earned income at exit and no
+  benefits, two stay;
+- one who came from a rented home where she lived a year or more (not chronically homeless),
+  with children, with the same answers at start, and stays;
+- six more from rented homes, with children, each with a chronic health condition, no income
+  and no benefits, who stay;
+- one with no HUD answers at all (not collected, of an unknown household type), who stays.
 """
 
 from __future__ import annotations
@@ -42,7 +44,12 @@ AT_START = {
     "benefits_any": "yes",
     "benefits_sources": ["snap"],
 }
-CHRONIC = {**AT_START, "prior_living": "emergency_shelter", "homeless_since": "2025-01-01"}
+CHRONIC = {
+    **AT_START,
+    "prior_living": "emergency_shelter",
+    "homeless_since": "2025-01-01",
+    "household_type": "without_children",
+}
 AT_EXIT = {
     "exit_conditions_any": "yes",
     "exit_conditions": ["mental_health"],
@@ -51,7 +58,11 @@ AT_EXIT = {
     "exit_income_sources": ["earned"],
     "exit_benefits_any": "no",
 }
-HOUSED = {"prior_living": "rental_no_subsidy"}
+HOUSED = {
+    "prior_living": "rental_no_subsidy",
+    "prior_length": "year_or_more",
+    "household_type": "children_and_adults",
+}
 OTHERS = {
     **HOUSED,
     "conditions_any": "yes",
@@ -88,6 +99,20 @@ def population(cast):
 #: No one assessed a year after support began: the annual columns are 0. The chronic health
 #: conditions are the six others': 0 here, 6 in Q13a1 and Q13c1.
 EXPECTED = {
+    # Q26a (Total, Without Children, With Children and Adults, With Only Children, Unknown
+    # Household Type): its total column is Q26b's and its total row Q8a's, the same cells. The
+    # one never asked is a 1 in each: Q26b's and Q8a's hide with the first 7 of their totals
+    # (the chronically homeless; those without children), and Q26a's 7 chronically homeless
+    # households without children with them (it is both 7s). Q26a's 0 of chronically homeless
+    # households of an unknown type is a complement too: chosen before the 7s were, when no one
+    # cell kept the 1 hidden (suppression is greedy; hiding it is of no use once they are).
+    "Q26a": [
+        ("Chronically Homeless", "*7 *7 0 0 *0"),
+        ("Not Chronically Homeless", "7 0 7 0 0"),
+        ("Client Doesn't Know/Prefers Not to Answer", "0 0 0 0 0"),
+        ("Data Not Collected", "*1 0 0 0 *1"),
+        ("Total", "15 *7 7 0 *1"),
+    ],
     "Q26e": [
         ("Mental Health Disorder", "*7 *2 5"),
         ("Alcohol Use Disorder", "0 0 0"),
@@ -115,7 +140,7 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
     shown = _printed(report)
     assert {code: shown[code] for code in EXPECTED} == EXPECTED
     assert_csv_prints(report, shown)
-    assert ("Chronically Homeless", "7") in shown["Q26b"]
+    assert shown["Q26b"][0] == ("Chronically Homeless", "*7")
     # The wholes they are parts of, printed beside them.
     assert ("Mental Health Disorder", "8") in shown["Q13a1"]
     assert ("Chronic Health Condition", "6") in shown["Q13a1"]
@@ -123,8 +148,28 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
     assert ("Mental Health Disorder", "5") in shown["Q13b1"]
     assert ("Earned Income", "8 0 5") in shown["Q17"]
     assert shown["Q20a"][0][1] == "8 0 0"
-    # In HUD's order, the last three questions.
-    assert [s.code for s in report.sections][-4:] == ["Q26b", "Q26e", "Q26g", "Q26h"]
+    # In HUD's order, the last questions.
+    sections = {s.code: s for s in report.sections}
+    assert list(sections)[-5:] == ["Q26a", "Q26b", "Q26e", "Q26g", "Q26h"]
+    assert sections["Q26a"].columns == [
+        "Total",
+        "Without Children",
+        "With Children and Adults",
+        "With Only Children",
+        "Unknown Household Type",
+    ]
+    # Q26a's rows add up to Q26b's counts and its columns to Q8a's: the same cells.
+    keys = report.grid.keys
+    rows = sections["Q26a"].rows
+    assert [row.cells[0] for row in rows] == [
+        *(keys[f"q26b:{code}"] for code, _l in reports.HUD_CHRONIC),
+        keys["served"],
+    ]
+    assert rows[-1].cells == sections["Q8a"].rows[0].cells
+    for row in rows[:-1]:
+        assert (row.cells[0], tuple(row.cells[1:])) in report.grid.sums
+    for j, outer in enumerate(rows[-1].cells[1:], start=1):
+        assert (outer, tuple(row.cells[j] for row in rows[:-1])) in report.grid.sums
     # Each count lies inside its whole through a count never published.
     keys, values, sums = report.grid.keys, report.grid.values, report.grid.sums
     wholes = {
