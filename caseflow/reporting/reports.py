@@ -1377,6 +1377,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         tally.races = {
             pk: memo.answers[pk]["race_ethnicity"] for pk in cases.pks if pk in memo.answers
         }
+        tally.ages = {pk: memo.answers[pk]["age_band"] for pk in cases.pks if pk in memo.answers}
         tally.take(read_hud_answers(cases.ids, period))
     leavers = sum(1 for c in cases if c.left)
     b.breakdown(
@@ -1411,6 +1412,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         psh_rrh = project is not None and project.project_type in HUD_MOVED_IN_ROW
         _households(b, period, tally, spans, tally.moved_on if permanent else None, moved=psh_rrh)
         _chronic_households(b, tally)  # Q8a's and Q26b's counts by each other
+        _chronic_ages(b, tally, cases)
         b.sections[first + 2 : first + 2] = [
             *_data_quality(b, project),
             _chronic_data_quality(b, tally),
@@ -1460,6 +1462,7 @@ HUD_ORDER = [
     "Q25a",
     "Q26a",
     "Q26b",
+    "Q26d",
     "Q26e",
     "Q26g",
     "Q26h",
@@ -2455,6 +2458,10 @@ class _HudTally:
         #: Each person's answer to the race question, by case (read with her demographic
         #: answers, or given by the release that opened them: :meth:`take`).
         self.races: dict[int, str] = {}
+        #: Each person's answer to the age question (Q26d's chronically homeless by age).
+        self.ages: dict[int, str] = {}
+        #: The cases of the chronically homeless (Q26d).
+        self.chronic_cases: list[int] = []
         #: Q6e: the days to record a start and an exit, by band and column.
         self.timeliness: Counter[tuple[str, str]] = Counter()
 
@@ -2477,6 +2484,7 @@ class _HudTally:
             if given is not None:
                 if by_race:
                     self.races[case_id] = given["race_ethnicity"]
+                self.ages[case_id] = given["age_band"]
                 yield case_id, given
         self._without.update((c.pk, c) for c in self._cases)
 
@@ -2526,6 +2534,8 @@ class _HudTally:
         chronic = hud.chronically_homeless(a, start if start is not None else self.period.start)
         self.chronic[chronic] += 1
         self._chronic = chronic == "yes"
+        if self._chronic:
+            self.chronic_cases.append(c.pk)
         self.chronic_households[(chronic, self.household_of[c.pk])] += 1
         if a["dv_history"] == "yes":
             when = hud_row(a["dv_when"], HUD_DV_WHEN_CODES)
@@ -3346,6 +3356,62 @@ def _chronic_persons(b: Builder, t: _HudTally) -> None:
             "One person may have several benefits, so there is no total."
         ),
     )
+
+
+#: Q26d's rows: Q11's bands (:data:`HUD_AGES`), its three of children as one.
+HUD_CHRONIC_AGES = [
+    ("0_17", "0 - 17", ("under_5", "5_12", "13_17")),
+    ("18_24", "18 - 24", ("18_24",)),
+    ("25_34", "25 - 34", ("25_34",)),
+    ("35_44", "35 - 44", ("35_44",)),
+    ("45_54", "45 - 54", ("45_54",)),
+    ("55_64", "55 - 64", ("55_64",)),
+    ("65_plus", "65+", ("65_plus",)),
+    (*HUD_DK, ("dk",)),
+    (*HUD_DNC, ("dnc",)),
+]
+
+
+def _chronic_ages(b: Builder, t: _HudTally, cases: Served) -> None:
+    """Q26d: the chronically homeless persons (Q26b's first row, the same cell its total) by
+    the age band they gave, in Q11's bands. Each count lies inside the people served of its
+    band (Q11's cell, or for 0 - 17 the band of its three): the rest is a count too, never
+    published, tied so that suppression keeps a small one from being worked out."""
+    g = b.grid
+    answers = cases.answers("age_band")
+    group_of = {
+        answer: row
+        for row, _l, bands in HUD_CHRONIC_AGES
+        for band in bands
+        for answer in HUD_AGES[band]
+    }
+    counts = Counter(group_of.get(t.ages.get(pk, NOT_ASKED), HUD_DNC[0]) for pk in t.chronic_cases)
+    cells = []
+    for row, _label, bands in HUD_CHRONIC_AGES:
+        part = g.cell(f"q26d:{row}", counts[row])
+        members = [answer for band in bands for answer in HUD_AGES[band]]
+        whole = b.band("demo:age_band", "served:age_band", members, answers)
+        rest = g.cell(f"q26d:rest:{row}", g.values[whole] - g.values[part])
+        g.sum(whole, [part, rest], link=True)
+        b.atoms.add(rest)
+        cells.append(part)
+    total = g.keys["q26b:yes"]
+    g.sum(total, cells)
+    b.sections.append(
+        Section(
+            "Q26d: Age of Chronically Homeless Persons",
+            ["Total"],
+            [
+                *(
+                    Row(label, [cell])
+                    for (_r, label, _b), cell in zip(HUD_CHRONIC_AGES, cells, strict=True)
+                ),
+                Row("Total", [total]),
+            ],
+            code="Q26d",
+        )
+    )
+    step()
 
 
 def _chronic_households(b: Builder, t: _HudTally) -> None:

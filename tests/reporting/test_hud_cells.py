@@ -619,6 +619,13 @@ EXPECTED = {
         (DNC_ROW, "*2 0 0 0 *2"),
         ("Total", "20 0 0 0 20"),
     ],
+    # Q26d: no one answered the age question, so the three chronically homeless are all "Data
+    # Not Collected" (Q11's 20), hidden with Q26b's 3, their total (the same cell).
+    "Q26d": [
+        *((label, "0") for _code, label, _bands in reports.HUD_CHRONIC_AGES[:-1]),
+        (DNC_ROW, "*3"),
+        ("Total", "*3"),
+    ],
     # The three chronically homeless persons (0, 1 and 6, all leavers: the stayers' column is
     # 0) by what Q13a1 and Q13b1, Q17 and Q20a count of everyone. At start: 0 has a mental
     # health disorder, 1 one and a chronic health condition, 6 alcohol and drug use disorders
@@ -749,6 +756,7 @@ HEADINGS = {
         ["Total", *(label for _code, label in reports.HUD_HOUSEHOLDS)],
     ),
     "Q26b": ("Number of Chronically Homeless Persons by Household", ["Total"]),
+    "Q26d": ("Age of Chronically Homeless Persons", ["Total"]),
     "Q26e": (
         "Physical and Mental Health Conditions - Chronically Homeless Persons",
         [
@@ -852,7 +860,8 @@ def test_every_cell_of_the_hud_questions(population):
         *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q11", "Q12"),
         *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
-        *("Q22g", "Q23c", "Q23d", "Q25a", "Q26a", "Q26b", "Q26e", "Q26g", "Q26h"),
+        *("Q22g", "Q23c", "Q23d", "Q25a", "Q26a", "Q26b", "Q26d"),
+        *("Q26e", "Q26g", "Q26h"),
     ]
     # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's
     # 2 + 2, Q13a2's 1 + 1, Q23c's 0 + 1 + 1 with no exit interview, Q18's 1 + 2 and 1 + 1),

@@ -7,13 +7,14 @@ federal year 2026):
 
 - seven chronically homeless (in an emergency shelter before, homeless since January 2025, with
   a mental health disorder), adults without children, each with earned income and SNAP at
-  start; five of them leave on 1 June, with the disorder and earned income at exit and no
-  benefits, two stay;
-- one who came from a rented home where she lived a year or more (not chronically homeless),
-  with children, with the same answers at start, and stays;
-- six more from rented homes, with children, each with a chronic health condition, no income
-  and no benefits, who stay;
-- one with no HUD answers at all (not collected, of an unknown household type), who stays.
+  start; five of them, aged 25 to 34, leave on 1 June, with the disorder and earned income at
+  exit and no benefits; two, aged 45 to 54, stay;
+- one aged 25 to 34 who came from a rented home where she lived a year or more (not
+  chronically homeless), with children, with the same answers at start, and stays;
+- six more from rented homes, aged 35 to 44, with children, each with a chronic health
+  condition, no income and no benefits, who stay;
+- one aged 35 to 44 with no HUD answers (not collected, of an unknown household type), who
+  stays.
 """
 
 from __future__ import annotations
@@ -77,14 +78,14 @@ def population(cast):
     field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
     began = at("2026-04-01")
     people = (
-        [({**CHRONIC, **AT_EXIT}, at("2026-06-01"))] * 5
-        + [(CHRONIC, None)] * 2
-        + [({**AT_START, **HOUSED}, None)]
-        + [(OTHERS, None)] * 6
-        + [(None, None)]
+        [({**CHRONIC, **AT_EXIT}, at("2026-06-01"), "25_34")] * 5
+        + [(CHRONIC, None, "45_54")] * 2
+        + [({**AT_START, **HOUSED}, None, "25_34")]
+        + [(OTHERS, None, "35_44")] * 6
+        + [(None, None, "35_44")]
     )
-    for n, (answers, closed) in enumerate(people):
-        hud_person(cast, n, began, answers, closed=closed)
+    for n, (answers, closed, age) in enumerate(people):
+        hud_person(cast, n, began, answers, closed=closed, age=age)
     return cast.agency.pk
 
 
@@ -112,6 +113,22 @@ EXPECTED = {
         ("Client Doesn't Know/Prefers Not to Answer", "0 0 0 0 0"),
         ("Data Not Collected", "*1 0 0 0 *1"),
         ("Total", "15 *7 7 0 *1"),
+    ],
+    # Q26d: the chronically homeless by age, adding up to Q26b's (hidden) 7. The 2 aged 45 to
+    # 54 is a count from 1 to 4. The 5 aged 25 to 34 lies inside Q11's 6 of that band, with 1
+    # other (a count never published); Q11's 6 is hidden (the complement of its 2 aged 45 to
+    # 54), so the 5 prints and the 1 is not told.
+    "Q26d": [
+        ("0 - 17", "0"),
+        ("18 - 24", "0"),
+        ("25 - 34", "5"),
+        ("35 - 44", "0"),
+        ("45 - 54", "*2"),
+        ("55 - 64", "0"),
+        ("65+", "0"),
+        ("Client Doesn't Know/Prefers Not to Answer", "0"),
+        ("Data Not Collected", "0"),
+        ("Total", "*7"),
     ],
     "Q26e": [
         ("Mental Health Disorder", "*7 *2 5"),
@@ -143,6 +160,7 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
     assert shown["Q26b"][0] == ("Chronically Homeless", "*7")
     # The wholes they are parts of, printed beside them.
     assert ("Mental Health Disorder", "8") in shown["Q13a1"]
+    assert ("25-34", "*6") in shown["Q11"] and ("45-54", "*2") in shown["Q11"]
     assert ("Chronic Health Condition", "6") in shown["Q13a1"]
     assert ("Mental Health Disorder", "*3") in shown["Q13c1"]
     assert ("Mental Health Disorder", "5") in shown["Q13b1"]
@@ -150,7 +168,13 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
     assert shown["Q20a"][0][1] == "8 0 0"
     # In HUD's order, the last questions.
     sections = {s.code: s for s in report.sections}
-    assert list(sections)[-5:] == ["Q26a", "Q26b", "Q26e", "Q26g", "Q26h"]
+    assert list(sections)[-6:] == ["Q26a", "Q26b", "Q26d", "Q26e", "Q26g", "Q26h"]
+    # Q26d's total is Q26b's chronically homeless (the same cell), and its rows add up to it.
+    keys = report.grid.keys
+    q26d = sections["Q26d"]
+    assert (q26d.title, q26d.columns) == ("Q26d: Age of Chronically Homeless Persons", ["Total"])
+    assert q26d.rows[-1].cells == [keys["q26b:yes"]]
+    assert (keys["q26b:yes"], tuple(r.cells[0] for r in q26d.rows[:-1])) in report.grid.sums
     assert sections["Q26a"].columns == [
         "Total",
         "Without Children",
@@ -159,7 +183,6 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
         "Unknown Household Type",
     ]
     # Q26a's rows add up to Q26b's counts and its columns to Q8a's: the same cells.
-    keys = report.grid.keys
     rows = sections["Q26a"].rows
     assert [row.cells[0] for row in rows] == [
         *(keys[f"q26b:{code}"] for code, _l in reports.HUD_CHRONIC),
@@ -192,6 +215,17 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
                 assert values[rest] == values[outer] - values[part]
                 tied += 1
     assert tied == 3 * (8 + 15 + 6)
+    # Each of Q26d's counts lies inside the people served of its band (Q11's 0 - 17 is its
+    # three bands of children).
+    for row, _label, bands in reports.HUD_CHRONIC_AGES:
+        part = keys[f"q26d:{row}"]
+        rest = next(m[1] for t, m in sums if len(m) == 2 and m[0] == part)
+        whole = next(t for t, m in sums if len(m) == 2 and m[0] == part)
+        assert rest in report.unpublished
+        assert values[whole] == values[part] + values[rest]
+        assert values[whole] == sum(
+            values[keys[f"demo:age_band:{a}"]] for b in bands for a in reports.HUD_AGES[b]
+        )
     # No small count, published or not, can be worked out from what the year publishes.
     worked_out = exposed(len(values), sums, report.hidden)
     assert not [c for c in worked_out if 0 < abs(values[c]) < report.threshold]
