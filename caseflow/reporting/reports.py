@@ -276,7 +276,7 @@ class HudEntry(NamedTuple):
 #: The demographic questions each report counts (read together, in one pass).
 VOCA_QUESTIONS = ("age_band", "gender_identity", "race_ethnicity", "disability")
 FVPSA_QUESTIONS = ("age_band", "race_ethnicity", "gender_identity", "children")
-HUD_QUESTIONS = ("age_band", "race_ethnicity")
+HUD_QUESTIONS = ("age_band", "gender_identity", "race_ethnicity")
 #: Every question any report counts.
 QUESTIONS_COUNTED = tuple(dict.fromkeys((*VOCA_QUESTIONS, *FVPSA_QUESTIONS, *HUD_QUESTIONS)))
 
@@ -1320,6 +1320,28 @@ HUD_AGE_LABELS = {
     "dk": "Client Doesn't Know/Prefers Not to Answer",
     "dnc": "Data Not Collected",
 }
+HUD_GENDERS: dict[str, tuple[str, ...]] = {
+    "woman": ("woman",),
+    "man": ("man",),
+    "culturally_specific": ("culturally_specific",),
+    "transgender": ("transgender",),
+    "non_binary": ("non_binary",),
+    "questioning": ("questioning",),
+    "different": ("different",),
+    "dk": (DECLINED,),
+    "dnc": (NOT_ASKED,),
+}
+HUD_GENDER_LABELS = {
+    "woman": "Woman",
+    "man": "Man",
+    "culturally_specific": "Culturally Specific Identity",
+    "transgender": "Transgender",
+    "non_binary": "Non-Binary",
+    "questioning": "Questioning",
+    "different": "Different Identity",
+    "dk": "Client Doesn't Know/Prefers Not to Answer",
+    "dnc": "Data Not Collected",
+}
 HUD_RACE = {
     "indigenous": ("indigenous",),
     "asian": ("asian",),
@@ -1377,8 +1399,10 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         tally.races = {
             pk: memo.answers[pk]["race_ethnicity"] for pk in cases.pks if pk in memo.answers
         }
-        tally.ages = {pk: memo.answers[pk]["age_band"] for pk in cases.pks if pk in memo.answers}
         tally.take(read_hud_answers(cases.ids, period))
+        tally.chronic_answers = {
+            pk: memo.answers[pk] for pk in tally.chronic_cases if pk in memo.answers
+        }
     leavers = sum(1 for c in cases if c.left)
     b.breakdown(
         "q5a",
@@ -1397,6 +1421,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     q5a.corner = "Category"
     b.sections.insert(first, _project(project, period, b.grid.keys[SERVED[0]]))
     for question, title, groups, labels, code in (
+        ("gender_identity", "Q10a: Gender", HUD_GENDERS, HUD_GENDER_LABELS, "Q10a"),
         ("age_band", "Q11: Age", HUD_AGES, HUD_AGE_LABELS, "Q11"),
         ("race_ethnicity", "Q12: Race and Ethnicity", HUD_RACE, HUD_RACE_LABELS, "Q12"),
     ):
@@ -1412,7 +1437,16 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         psh_rrh = project is not None and project.project_type in HUD_MOVED_IN_ROW
         _households(b, period, tally, spans, tally.moved_on if permanent else None, moved=psh_rrh)
         _chronic_households(b, tally)  # Q8a's and Q26b's counts by each other
-        _chronic_ages(b, tally, cases)
+        for question, code, title, rows in (
+            (
+                "gender_identity",
+                "Q26c",
+                "Q26c: Gender of Chronically Homeless Persons",
+                HUD_CHRONIC_GENDERS,
+            ),
+            ("age_band", "Q26d", "Q26d: Age of Chronically Homeless Persons", HUD_CHRONIC_AGES),
+        ):
+            _chronic_by(b, tally, cases, question, code, title, rows)
         b.sections[first + 2 : first + 2] = [
             *_data_quality(b, project),
             _chronic_data_quality(b, tally),
@@ -1433,6 +1467,7 @@ HUD_ORDER = [
     "Q6e",
     "Q8a",
     "Q8b",
+    "Q10a",
     "Q11",
     "Q12",
     "Q13a1",
@@ -1462,6 +1497,7 @@ HUD_ORDER = [
     "Q25a",
     "Q26a",
     "Q26b",
+    "Q26c",
     "Q26d",
     "Q26e",
     "Q26g",
@@ -2458,10 +2494,9 @@ class _HudTally:
         #: Each person's answer to the race question, by case (read with her demographic
         #: answers, or given by the release that opened them: :meth:`take`).
         self.races: dict[int, str] = {}
-        #: Each person's answer to the age question (Q26d's chronically homeless by age).
-        self.ages: dict[int, str] = {}
-        #: The cases of the chronically homeless (Q26d).
-        self.chronic_cases: list[int] = []
+        #: The cases of the chronically homeless, and their demographic answers (Q26c, Q26d).
+        self.chronic_cases: set[int] = set()
+        self.chronic_answers: dict[int, dict[str, str]] = {}
         #: Q6e: the days to record a start and an exit, by band and column.
         self.timeliness: Counter[tuple[str, str]] = Counter()
 
@@ -2484,7 +2519,8 @@ class _HudTally:
             if given is not None:
                 if by_race:
                     self.races[case_id] = given["race_ethnicity"]
-                self.ages[case_id] = given["age_band"]
+                if case_id in self.chronic_cases:  # counted just above
+                    self.chronic_answers[case_id] = given
                 yield case_id, given
         self._without.update((c.pk, c) for c in self._cases)
 
@@ -2535,7 +2571,7 @@ class _HudTally:
         self.chronic[chronic] += 1
         self._chronic = chronic == "yes"
         if self._chronic:
-            self.chronic_cases.append(c.pk)
+            self.chronic_cases.add(c.pk)
         self.chronic_households[(chronic, self.household_of[c.pk])] += 1
         if a["dv_history"] == "yes":
             when = hud_row(a["dv_when"], HUD_DV_WHEN_CODES)
@@ -3358,57 +3394,70 @@ def _chronic_persons(b: Builder, t: _HudTally) -> None:
     )
 
 
-#: Q26d's rows: Q11's bands (:data:`HUD_AGES`), its three of children as one.
+#: Q26d's rows: Q11's bands (:data:`HUD_AGES`), its three of children as one, each with the
+#: answers to the age question it holds.
 HUD_CHRONIC_AGES = [
-    ("0_17", "0 - 17", ("under_5", "5_12", "13_17")),
-    ("18_24", "18 - 24", ("18_24",)),
-    ("25_34", "25 - 34", ("25_34",)),
-    ("35_44", "35 - 44", ("35_44",)),
-    ("45_54", "45 - 54", ("45_54",)),
-    ("55_64", "55 - 64", ("55_64",)),
-    ("65_plus", "65+", ("65_plus",)),
-    (*HUD_DK, ("dk",)),
-    (*HUD_DNC, ("dnc",)),
+    (code, label, tuple(a for band in bands for a in HUD_AGES[band]))
+    for code, label, bands in [
+        ("0_17", "0 - 17", ("under_5", "5_12", "13_17")),
+        ("18_24", "18 - 24", ("18_24",)),
+        ("25_34", "25 - 34", ("25_34",)),
+        ("35_44", "35 - 44", ("35_44",)),
+        ("45_54", "45 - 54", ("45_54",)),
+        ("55_64", "55 - 64", ("55_64",)),
+        ("65_plus", "65+", ("65_plus",)),
+        (*HUD_DK, ("dk",)),
+        (*HUD_DNC, ("dnc",)),
+    ]
+]
+#: Q26c's rows: Q10a's.
+HUD_CHRONIC_GENDERS = [
+    (code, HUD_GENDER_LABELS[code], given) for code, given in HUD_GENDERS.items()
 ]
 
 
-def _chronic_ages(b: Builder, t: _HudTally, cases: Served) -> None:
-    """Q26d: the chronically homeless persons (Q26b's first row, the same cell its total) by
-    the age band they gave, in Q11's bands. Each count lies inside the people served of its
-    band (Q11's cell, or for 0 - 17 the band of its three): the rest is a count too, never
-    published, tied so that suppression keeps a small one from being worked out."""
+def _chronic_by(
+    b: Builder,
+    t: _HudTally,
+    cases: Served,
+    question: str,
+    code: str,
+    title: str,
+    rows: Sequence[tuple[str, str, tuple[str, ...]]],
+) -> None:
+    """Q26c and Q26d: the chronically homeless persons (Q26b's first row, the same cell its
+    total) by their answer to a demographic ``question``, in ``rows`` (each with the answers
+    it holds). Each count lies inside the people served with those answers (the band of them,
+    the cell Q10a's or Q11's row is): the rest is a count too, never published, tied so that
+    suppression keeps a small one from being worked out."""
     g = b.grid
-    answers = cases.answers("age_band")
-    group_of = {
-        answer: row
-        for row, _l, bands in HUD_CHRONIC_AGES
-        for band in bands
-        for answer in HUD_AGES[band]
-    }
-    counts = Counter(group_of.get(t.ages.get(pk, NOT_ASKED), HUD_DNC[0]) for pk in t.chronic_cases)
+    key = code.lower()
+    row_of = {answer: row for row, _label, given in rows for answer in given}
+    counts = Counter(
+        row_of.get(t.chronic_answers.get(pk, {}).get(question, NOT_ASKED), HUD_DNC[0])
+        for pk in t.chronic_cases
+    )
+    answers = cases.answers(question)
     cells = []
-    for row, _label, bands in HUD_CHRONIC_AGES:
-        part = g.cell(f"q26d:{row}", counts[row])
-        members = [answer for band in bands for answer in HUD_AGES[band]]
-        whole = b.band("demo:age_band", "served:age_band", members, answers)
-        rest = g.cell(f"q26d:rest:{row}", g.values[whole] - g.values[part])
+    for row, _label, given in rows:
+        part = g.cell(f"{key}:{row}", counts[row])
+        whole = b.band(f"demo:{question}", f"served:{question}", given, answers)
+        rest = g.cell(f"{key}:rest:{row}", g.values[whole] - g.values[part])
         g.sum(whole, [part, rest], link=True)
         b.atoms.add(rest)
         cells.append(part)
     total = g.keys["q26b:yes"]
     g.sum(total, cells)
+    labels = [label for _row, label, _given in rows]
     b.sections.append(
         Section(
-            "Q26d: Age of Chronically Homeless Persons",
+            title,
             ["Total"],
             [
-                *(
-                    Row(label, [cell])
-                    for (_r, label, _b), cell in zip(HUD_CHRONIC_AGES, cells, strict=True)
-                ),
+                *(Row(label, [cell]) for label, cell in zip(labels, cells, strict=True)),
                 Row("Total", [total]),
             ],
-            code="Q26d",
+            code=code,
         )
     )
     step()

@@ -52,13 +52,14 @@ def hud_person(
     closed: dt.datetime | None = None,
     race: str | None = None,
     age: str | None = None,
+    gender: str | None = None,
 ) -> tuple[Case, Episode]:
     """Survivor ``n`` of the cast's first team, supported from ``opened``: her first episode,
-    her HUD answers over the blank ones (none with ``None``), her answers to the race and age
-    questions when given, and closed at ``closed`` when given."""
+    her HUD answers over the blank ones (none with ``None``), her answers to the race, age and
+    gender questions when given, and closed at ``closed`` when given."""
     case = f.open_case(cast.team1, assignees=[cast.assigned], opened_at=opened)
     party = f.add_party(case, PartyRole.SURVIVOR, full_name=f"Person {n}")
-    given = {"race_ethnicity": race, "age_band": age}
+    given = {"race_ethnicity": race, "age_band": age, "gender_identity": gender}
     if any(given.values()):
         Demographics(case=case, party=party, **{k: v for k, v in given.items() if v}).save()
     episode = Episode.objects.create(case=case, number=1, opened_at=opened)

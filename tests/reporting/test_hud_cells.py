@@ -619,6 +619,19 @@ EXPECTED = {
         (DNC_ROW, "*2 0 0 0 *2"),
         ("Total", "20 0 0 0 20"),
     ],
+    # Q10a: everyone served by gender; no one answered the question.
+    "Q10a": [
+        *((reports.HUD_GENDER_LABELS[code], "0") for code in list(reports.HUD_GENDERS)[:-1]),
+        (DNC_ROW, "20"),
+        ("Total", "20"),
+    ],
+    # Q26c: no one answered the gender question (Q10a's 20 are all "Data Not Collected"), so
+    # the three chronically homeless are too, hidden with Q26b's 3, their total.
+    "Q26c": [
+        *((label, "0") for _code, label, _given in reports.HUD_CHRONIC_GENDERS[:-1]),
+        (DNC_ROW, "*3"),
+        ("Total", "*3"),
+    ],
     # Q26d: no one answered the age question, so the three chronically homeless are all "Data
     # Not Collected" (Q11's 20), hidden with Q26b's 3, their total (the same cell).
     "Q26d": [
@@ -701,6 +714,7 @@ HEADINGS = {
     "Q8a": ("Number of Households Served", ["Total", *HOUSEHOLD_TYPES]),
     "Q8b": ("Point-in-Time Count of Households on the Last Wednesday", ["Total", *HOUSEHOLD_TYPES]),
     "Q11": ("Age", ["Total"]),
+    "Q10a": ("Gender", ["Total"]),
     "Q12": ("Race and Ethnicity", ["Total"]),
     "Q22a1": ("Length of Participation - CoC Projects", STAYS),
     "Q22b": ("Average and Median Length of Participation in Days", STAYS[1:]),
@@ -756,6 +770,7 @@ HEADINGS = {
         ["Total", *(label for _code, label in reports.HUD_HOUSEHOLDS)],
     ),
     "Q26b": ("Number of Chronically Homeless Persons by Household", ["Total"]),
+    "Q26c": ("Gender of Chronically Homeless Persons", ["Total"]),
     "Q26d": ("Age of Chronically Homeless Persons", ["Total"]),
     "Q26e": (
         "Physical and Mental Health Conditions - Chronically Homeless Persons",
@@ -857,10 +872,10 @@ def test_every_cell_of_the_hud_questions(population):
         ("October", "0 0 0 0 0"),
     ]
     assert list(shown) == [
-        *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q11", "Q12"),
+        *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q10a", "Q11", "Q12"),
         *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
-        *("Q22g", "Q23c", "Q23d", "Q25a", "Q26a", "Q26b", "Q26d"),
+        *("Q22g", "Q23c", "Q23d", "Q25a", "Q26a", "Q26b", "Q26c", "Q26d"),
         *("Q26e", "Q26g", "Q26h"),
     ]
     # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's
@@ -992,7 +1007,15 @@ def test_a_report_unwraps_each_case_key_once_for_both_sets_of_answers(population
 def test_an_agency_that_does_not_ask_gets_none_of_these_questions(population, cast):
     field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (True, "")})
     report = reports.release("hud", population, YEAR)
-    assert [s.code for s in report.sections] == ["Q4a", "Q5a", "Q11", "Q12", "Q22a1", "Q22b"]
+    assert [s.code for s in report.sections] == [
+        "Q4a",
+        "Q5a",
+        "Q10a",
+        "Q11",
+        "Q12",
+        "Q22a1",
+        "Q22b",
+    ]
     # No project described yet: its columns are blank, and the page says who describes it.
     q4a = report.sections[0]
     assert q4a.facts[:11] == [""] * 11

@@ -7,13 +7,13 @@ federal year 2026):
 
 - seven chronically homeless (in an emergency shelter before, homeless since January 2025, with
   a mental health disorder), adults without children, each with earned income and SNAP at
-  start; five of them, aged 25 to 34, leave on 1 June, with the disorder and earned income at
-  exit and no benefits; two, aged 45 to 54, stay;
-- one aged 25 to 34 who came from a rented home where she lived a year or more (not
+  start; five of them, women aged 25 to 34, leave on 1 June, with the disorder and earned
+  income at exit and no benefits; two, men aged 45 to 54, stay;
+- a woman aged 25 to 34 who came from a rented home where she lived a year or more (not
   chronically homeless), with children, with the same answers at start, and stays;
-- six more from rented homes, aged 35 to 44, with children, each with a chronic health
+- six more from rented homes (four women, two men), aged 35 to 44, with children, each with a chronic health
   condition, no income and no benefits, who stay;
-- one aged 35 to 44 with no HUD answers (not collected, of an unknown household type), who
+- a man aged 35 to 44 with no HUD answers (not collected, of an unknown household type), who
   stays.
 """
 
@@ -78,14 +78,15 @@ def population(cast):
     field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
     began = at("2026-04-01")
     people = (
-        [({**CHRONIC, **AT_EXIT}, at("2026-06-01"), "25_34")] * 5
-        + [(CHRONIC, None, "45_54")] * 2
-        + [({**AT_START, **HOUSED}, None, "25_34")]
-        + [(OTHERS, None, "35_44")] * 6
-        + [(None, None, "35_44")]
+        [({**CHRONIC, **AT_EXIT}, at("2026-06-01"), "25_34", "woman")] * 5
+        + [(CHRONIC, None, "45_54", "man")] * 2
+        + [({**AT_START, **HOUSED}, None, "25_34", "woman")]
+        + [(OTHERS, None, "35_44", "woman")] * 4
+        + [(OTHERS, None, "35_44", "man")] * 2
+        + [(None, None, "35_44", "man")]
     )
-    for n, (answers, closed, age) in enumerate(people):
-        hud_person(cast, n, began, answers, closed=closed, age=age)
+    for n, (answers, closed, age, gender) in enumerate(people):
+        hud_person(cast, n, began, answers, closed=closed, age=age, gender=gender)
     return cast.agency.pk
 
 
@@ -113,6 +114,21 @@ EXPECTED = {
         ("Client Doesn't Know/Prefers Not to Answer", "0 0 0 0 0"),
         ("Data Not Collected", "*1 0 0 0 *1"),
         ("Total", "15 *7 7 0 *1"),
+    ],
+    # Q26c: the chronically homeless by gender, adding up to Q26b's (hidden) 7. The 2 men are
+    # a count from 1 to 4. The 5 women lie inside Q10a's 10 women: the 5 others may be told,
+    # and the 5 prints.
+    "Q26c": [
+        ("Woman", "5"),
+        ("Man", "*2"),
+        ("Culturally Specific Identity", "0"),
+        ("Transgender", "0"),
+        ("Non-Binary", "0"),
+        ("Questioning", "0"),
+        ("Different Identity", "0"),
+        ("Client Doesn't Know/Prefers Not to Answer", "0"),
+        ("Data Not Collected", "0"),
+        ("Total", "*7"),
     ],
     # Q26d: the chronically homeless by age, adding up to Q26b's (hidden) 7. The 2 aged 45 to
     # 54 is a count from 1 to 4. The 5 aged 25 to 34 lies inside Q11's 6 of that band, with 1
@@ -168,7 +184,28 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
     assert shown["Q20a"][0][1] == "8 0 0"
     # In HUD's order, the last questions.
     sections = {s.code: s for s in report.sections}
-    assert list(sections)[-6:] == ["Q26a", "Q26b", "Q26d", "Q26e", "Q26g", "Q26h"]
+    assert list(sections)[-7:] == ["Q26a", "Q26b", "Q26c", "Q26d", "Q26e", "Q26g", "Q26h"]
+    # Q10a: everyone served by gender, after the households (Q8b) and before the ages (Q11).
+    codes = list(sections)
+    assert codes.index("Q8b") + 1 == codes.index("Q10a") == codes.index("Q11") - 1
+    assert (sections["Q10a"].title, sections["Q10a"].columns) == ("Q10a: Gender", ["Total"])
+    assert shown["Q10a"] == [
+        ("Woman", "10"),
+        ("Man", "5"),
+        *(
+            (label, "0")
+            for label in (
+                "Culturally Specific Identity",
+                "Transgender",
+                "Non-Binary",
+                "Questioning",
+                "Different Identity",
+            )
+        ),
+        ("Client Doesn't Know/Prefers Not to Answer", "0"),
+        ("Data Not Collected", "0"),
+        ("Total", "15"),
+    ]
     # Q26d's total is Q26b's chronically homeless (the same cell), and its rows add up to it.
     keys = report.grid.keys
     q26d = sections["Q26d"]
@@ -215,17 +252,19 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
                 assert values[rest] == values[outer] - values[part]
                 tied += 1
     assert tied == 3 * (8 + 15 + 6)
-    # Each of Q26d's counts lies inside the people served of its band (Q11's 0 - 17 is its
-    # three bands of children).
-    for row, _label, bands in reports.HUD_CHRONIC_AGES:
-        part = keys[f"q26d:{row}"]
-        rest = next(m[1] for t, m in sums if len(m) == 2 and m[0] == part)
-        whole = next(t for t, m in sums if len(m) == 2 and m[0] == part)
-        assert rest in report.unpublished
-        assert values[whole] == values[part] + values[rest]
-        assert values[whole] == sum(
-            values[keys[f"demo:age_band:{a}"]] for b in bands for a in reports.HUD_AGES[b]
-        )
+    # Each of Q26c's and Q26d's counts lies inside the people served with the answers of its
+    # row (Q11's 0 - 17 is its three bands of children).
+    for question, code, rows in (
+        ("gender_identity", "q26c", reports.HUD_CHRONIC_GENDERS),
+        ("age_band", "q26d", reports.HUD_CHRONIC_AGES),
+    ):
+        for row, _label, given in rows:
+            part = keys[f"{code}:{row}"]
+            rest = next(m[1] for t, m in sums if len(m) == 2 and m[0] == part)
+            whole = next(t for t, m in sums if len(m) == 2 and m[0] == part)
+            assert rest in report.unpublished
+            assert values[whole] == values[part] + values[rest]
+            assert values[whole] == sum(values[keys[f"demo:{question}:{a}"]] for a in given)
     # No small count, published or not, can be worked out from what the year publishes.
     worked_out = exposed(len(values), sums, report.hidden)
     assert not [c for c in worked_out if 0 < abs(values[c]) < report.threshold]

@@ -546,6 +546,19 @@ EXPECTED = {
             ("Number of leavers", "20"),
             ("Number of stayers", "0"),
         ],
+        # Q10a: the genders of "Gender identity" above (the same cells), in HUD's order.
+        "Q10a": [
+            ("Woman", "15"),
+            ("Man", "*2"),
+            ("Culturally Specific Identity", "0"),
+            ("Transgender", "0"),
+            ("Non-Binary", "*1"),
+            ("Questioning", "0"),
+            ("Different Identity", "0"),
+            ("Client Doesn't Know/Prefers Not to Answer", "*1"),
+            ("Data Not Collected", "*1"),
+            ("Total", "20"),
+        ],
         "Q11": [
             ("Under 5", "0"),
             ("5-12", "0"),
