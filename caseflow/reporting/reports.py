@@ -1400,8 +1400,10 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
             pk: memo.answers[pk]["race_ethnicity"] for pk in cases.pks if pk in memo.answers
         }
         tally.take(read_hud_answers(cases.ids, period))
-        tally.chronic_answers = {
-            pk: memo.answers[pk] for pk in tally.chronic_cases if pk in memo.answers
+        tally.group_answers = {
+            pk: memo.answers[pk]
+            for pk in tally.chronic_cases | tally.veteran_cases
+            if pk in memo.answers
         }
     leavers = sum(1 for c in cases if c.left)
     b.breakdown(
@@ -1437,16 +1439,27 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         psh_rrh = project is not None and project.project_type in HUD_MOVED_IN_ROW
         _households(b, period, tally, spans, tally.moved_on if permanent else None, moved=psh_rrh)
         _chronic_households(b, tally)  # Q8a's and Q26b's counts by each other
-        for question, code, title, rows in (
+        chronic = (tally.chronic_cases, "q26b:yes")
+        veterans = (tally.veteran_cases, "q5a:veterans")
+        for group, question, code, title, rows in (
+            (veterans, "gender_identity", "Q25c", "Q25c: Gender - Veterans", HUD_GROUP_GENDERS),
+            (veterans, "age_band", "Q25d", "Q25d: Age - Veterans", HUD_GROUP_AGES),
             (
+                chronic,
                 "gender_identity",
                 "Q26c",
                 "Q26c: Gender of Chronically Homeless Persons",
-                HUD_CHRONIC_GENDERS,
+                HUD_GROUP_GENDERS,
             ),
-            ("age_band", "Q26d", "Q26d: Age of Chronically Homeless Persons", HUD_CHRONIC_AGES),
+            (
+                chronic,
+                "age_band",
+                "Q26d",
+                "Q26d: Age of Chronically Homeless Persons",
+                HUD_GROUP_AGES,
+            ),
         ):
-            _chronic_by(b, tally, cases, question, code, title, rows)
+            _group_by(b, tally, cases, group, question, code, title, rows)
         b.sections[first + 2 : first + 2] = [
             *_data_quality(b, project),
             _chronic_data_quality(b, tally),
@@ -1495,6 +1508,8 @@ HUD_ORDER = [
     "Q23c",
     "Q23d",
     "Q25a",
+    "Q25c",
+    "Q25d",
     "Q26a",
     "Q26b",
     "Q26c",
@@ -2494,9 +2509,11 @@ class _HudTally:
         #: Each person's answer to the race question, by case (read with her demographic
         #: answers, or given by the release that opened them: :meth:`take`).
         self.races: dict[int, str] = {}
-        #: The cases of the chronically homeless, and their demographic answers (Q26c, Q26d).
+        #: The cases of the chronically homeless and of the veterans, and their demographic
+        #: answers (Q25c, Q25d, Q26c, Q26d).
         self.chronic_cases: set[int] = set()
-        self.chronic_answers: dict[int, dict[str, str]] = {}
+        self.veteran_cases: set[int] = set()
+        self.group_answers: dict[int, dict[str, str]] = {}
         #: Q6e: the days to record a start and an exit, by band and column.
         self.timeliness: Counter[tuple[str, str]] = Counter()
 
@@ -2519,8 +2536,9 @@ class _HudTally:
             if given is not None:
                 if by_race:
                     self.races[case_id] = given["race_ethnicity"]
-                if case_id in self.chronic_cases:  # counted just above
-                    self.chronic_answers[case_id] = given
+                # Counted just above.
+                if case_id in self.chronic_cases or case_id in self.veteran_cases:
+                    self.group_answers[case_id] = given
                 yield case_id, given
         self._without.update((c.pk, c) for c in self._cases)
 
@@ -2610,6 +2628,7 @@ class _HudTally:
             self._chronic_missing(a, began)
         answer = a["veteran"]
         if answer == "yes":
+            self.veteran_cases.add(c.pk)
             self.veteran["chronic_veteran" if chronic == "yes" else "veteran"] += 1
         else:
             self.veteran["no" if answer == "no" else hud_row(answer)] += 1
@@ -3394,9 +3413,9 @@ def _chronic_persons(b: Builder, t: _HudTally) -> None:
     )
 
 
-#: Q26d's rows: Q11's bands (:data:`HUD_AGES`), its three of children as one, each with the
-#: answers to the age question it holds.
-HUD_CHRONIC_AGES = [
+#: Q25d's and Q26d's rows: Q11's bands (:data:`HUD_AGES`), its three of children as one, each
+#: with the answers to the age question it holds.
+HUD_GROUP_AGES = [
     (code, label, tuple(a for band in bands for a in HUD_AGES[band]))
     for code, label, bands in [
         ("0_17", "0 - 17", ("under_5", "5_12", "13_17")),
@@ -3410,32 +3429,33 @@ HUD_CHRONIC_AGES = [
         (*HUD_DNC, ("dnc",)),
     ]
 ]
-#: Q26c's rows: Q10a's.
-HUD_CHRONIC_GENDERS = [
-    (code, HUD_GENDER_LABELS[code], given) for code, given in HUD_GENDERS.items()
-]
+#: Q25c's and Q26c's rows: Q10a's.
+HUD_GROUP_GENDERS = [(code, HUD_GENDER_LABELS[code], given) for code, given in HUD_GENDERS.items()]
 
 
-def _chronic_by(
+def _group_by(
     b: Builder,
     t: _HudTally,
     cases: Served,
+    group: tuple[set[int], str],
     question: str,
     code: str,
     title: str,
     rows: Sequence[tuple[str, str, tuple[str, ...]]],
 ) -> None:
-    """Q26c and Q26d: the chronically homeless persons (Q26b's first row, the same cell its
-    total) by their answer to a demographic ``question``, in ``rows`` (each with the answers
-    it holds). Each count lies inside the people served with those answers (the band of them,
-    the cell Q10a's or Q11's row is): the rest is a count too, never published, tied so that
-    suppression keeps a small one from being worked out."""
+    """Q25c, Q25d, Q26c and Q26d: a group of the people counted (``group``: their cases and
+    the key of the cell that counts them, Q5a's veterans or Q26b's chronically homeless, the
+    same cell the section's total) by their answer to a demographic ``question``, in ``rows``
+    (each with the answers it holds). Each count lies inside the people served with those
+    answers (the band of them, the cell Q10a's or Q11's row is): the rest is a count too,
+    never published, tied so that suppression keeps a small one from being worked out."""
     g = b.grid
     key = code.lower()
+    members, counted = group
     row_of = {answer: row for row, _label, given in rows for answer in given}
     counts = Counter(
-        row_of.get(t.chronic_answers.get(pk, {}).get(question, NOT_ASKED), HUD_DNC[0])
-        for pk in t.chronic_cases
+        row_of.get(t.group_answers.get(pk, {}).get(question, NOT_ASKED), HUD_DNC[0])
+        for pk in members
     )
     answers = cases.answers(question)
     cells = []
@@ -3446,7 +3466,7 @@ def _chronic_by(
         g.sum(whole, [part, rest], link=True)
         b.atoms.add(rest)
         cells.append(part)
-    total = g.keys["q26b:yes"]
+    total = g.keys[counted]
     g.sum(total, cells)
     labels = [label for _row, label, _given in rows]
     b.sections.append(

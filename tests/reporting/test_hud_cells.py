@@ -610,6 +610,18 @@ EXPECTED = {
         (DNC_ROW, "*2"),
         ("Total", "20"),
     ],
+    # Q25c and Q25d: the three veterans (0, 2 and 9, Q5a's 3, their total) answered neither the
+    # gender nor the age question: "Data Not Collected", hidden with their total.
+    "Q25c": [
+        *((label, "0") for _code, label, _given in reports.HUD_GROUP_GENDERS[:-1]),
+        (DNC_ROW, "*3"),
+        ("Total", "*3"),
+    ],
+    "Q25d": [
+        *((label, "0") for _code, label, _given in reports.HUD_GROUP_AGES[:-1]),
+        (DNC_ROW, "*3"),
+        ("Total", "*3"),
+    ],
     # Q26b by household type: no one's was asked, so every household is of an unknown type
     # (the last column, the total's twin), hidden where Q26b's count is.
     "Q26a": [
@@ -628,14 +640,14 @@ EXPECTED = {
     # Q26c: no one answered the gender question (Q10a's 20 are all "Data Not Collected"), so
     # the three chronically homeless are too, hidden with Q26b's 3, their total.
     "Q26c": [
-        *((label, "0") for _code, label, _given in reports.HUD_CHRONIC_GENDERS[:-1]),
+        *((label, "0") for _code, label, _given in reports.HUD_GROUP_GENDERS[:-1]),
         (DNC_ROW, "*3"),
         ("Total", "*3"),
     ],
     # Q26d: no one answered the age question, so the three chronically homeless are all "Data
     # Not Collected" (Q11's 20), hidden with Q26b's 3, their total (the same cell).
     "Q26d": [
-        *((label, "0") for _code, label, _bands in reports.HUD_CHRONIC_AGES[:-1]),
+        *((label, "0") for _code, label, _bands in reports.HUD_GROUP_AGES[:-1]),
         (DNC_ROW, "*3"),
         ("Total", "*3"),
     ],
@@ -765,6 +777,8 @@ HEADINGS = {
         ["Total", *(label for _k, label in reports.HUD_RACE_COLUMNS)],
     ),
     "Q25a": ("Number of Veterans", ["Total"]),
+    "Q25c": ("Gender - Veterans", ["Total"]),
+    "Q25d": ("Age - Veterans", ["Total"]),
     "Q26a": (
         "Chronic Homeless Status - Number of Households w/at least one or more CH person",
         ["Total", *(label for _code, label in reports.HUD_HOUSEHOLDS)],
@@ -875,7 +889,8 @@ def test_every_cell_of_the_hud_questions(population):
         *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q10a", "Q11", "Q12"),
         *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
-        *("Q22g", "Q23c", "Q23d", "Q25a", "Q26a", "Q26b", "Q26c", "Q26d"),
+        *("Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q26a"),
+        *("Q26b", "Q26c", "Q26d"),
         *("Q26e", "Q26g", "Q26h"),
     ]
     # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's

@@ -11,8 +11,8 @@ federal year 2026):
   income at exit and no benefits; two, men aged 45 to 54, stay;
 - a woman aged 25 to 34 who came from a rented home where she lived a year or more (not
   chronically homeless), with children, with the same answers at start, and stays;
-- six more from rented homes (four women, two men), aged 35 to 44, with children, each with a chronic health
-  condition, no income and no benefits, who stay;
+- six more from rented homes (four women, two men), aged 35 to 44, with children, each with a
+  chronic health condition, no income and no benefits, who stay;
 - a man aged 35 to 44 with no HUD answers (not collected, of an unknown household type), who
   stays.
 """
@@ -255,8 +255,8 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
     # Each of Q26c's and Q26d's counts lies inside the people served with the answers of its
     # row (Q11's 0 - 17 is its three bands of children).
     for question, code, rows in (
-        ("gender_identity", "q26c", reports.HUD_CHRONIC_GENDERS),
-        ("age_band", "q26d", reports.HUD_CHRONIC_AGES),
+        ("gender_identity", "q26c", reports.HUD_GROUP_GENDERS),
+        ("age_band", "q26d", reports.HUD_GROUP_AGES),
     ):
         for row, _label, given in rows:
             part = keys[f"{code}:{row}"]
@@ -280,3 +280,46 @@ def test_without_a_chronically_homeless_person_every_count_is_zero(cast):
     for code in ("Q26e", "Q26g", "Q26h"):
         assert {cells for _label, cells in shown[code]} == {"0 0 0"}
     assert ("Mental Health Disorder", "6") in shown["Q13a1"]
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_the_veterans_by_gender_and_age(cast):
+    """Q25c and Q25d: twelve people served, six of them veterans (five men aged 35 to 44, a
+    woman aged 25 to 34), six women aged 25 to 34 who are not. Each column adds up to Q5a's
+    veterans (the same cell); the one woman veteran is a count from 1 to 4, and the five men
+    hide with her, so that she is not told by subtracting them from the six."""
+    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
+    people = [("yes", "man", "35_44")] * 5 + [("yes", "woman", "25_34")]
+    people += [("no", "woman", "25_34")] * 6
+    for n, (veteran, gender, age) in enumerate(people):
+        hud_person(cast, n, at("2026-04-01"), {"veteran": veteran}, age=age, gender=gender)
+    report = reports.release("hud", cast.agency.pk, YEAR)
+    shown = _printed(report)
+    sections = {s.code: s for s in report.sections}
+    assert (sections["Q25c"].title, sections["Q25d"].title) == (
+        "Q25c: Gender - Veterans",
+        "Q25d: Age - Veterans",
+    )
+    codes = list(sections)
+    assert codes.index("Q25a") + 1 == codes.index("Q25c") == codes.index("Q25d") - 1
+    assert shown["Q25c"] == [
+        ("Woman", "*1"),
+        ("Man", "*5"),
+        *((label, "0") for _c, label, _g in reports.HUD_GROUP_GENDERS[2:]),
+        ("Total", "6"),
+    ]
+    assert shown["Q25d"] == [
+        ("0 - 17", "0"),
+        ("18 - 24", "0"),
+        ("25 - 34", "*1"),
+        ("35 - 44", "*5"),
+        *((label, "0") for _c, label, _g in reports.HUD_GROUP_AGES[4:]),
+        ("Total", "6"),
+    ]
+    # The total is Q5a's veterans, the two rows of veterans of Q25a.
+    keys = report.grid.keys
+    assert sections["Q25c"].rows[-1].cells == [keys["q5a:veterans"]]
+    assert ("Number of veterans", "6") in shown["Q5a"]
+    assert ("Woman", "7") in shown["Q10a"] and ("Man", "5") in shown["Q10a"]
+    worked_out = exposed(len(report.grid.values), report.grid.sums, report.hidden)
+    assert not [c for c in worked_out if 0 < abs(report.grid.values[c]) < report.threshold]
