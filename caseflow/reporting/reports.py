@@ -3381,36 +3381,37 @@ def _chronic_persons(b: Builder, t: _HudTally) -> None:
         ("annual", "at Latest Annual Assessment for Stayers"),
         ("exit", "at Exit for Leavers"),
     ]
-    _hud_parts(
-        b,
-        "q26g",
-        "Q26g: Type of Cash Income Sources - Chronically Homeless Persons",
-        "Q26g",
-        list(HUD_INCOME_SOURCES.items()),
-        [
-            (column, f"Income {name}", t.chronic_sources[column], f"q17:{{}}:{column}")
-            for column, name in at
-        ],
-        note=_(
-            "The chronically homeless persons' sources of income, as Q17 counts everyone's. "
-            "One person may have several sources, so there is no total."
+    for code, title, rows, name, counts, whole, note in (
+        (
+            "Q26g",
+            "Q26g: Type of Cash Income Sources - Chronically Homeless Persons",
+            HUD_INCOME_SOURCES,
+            "Income",
+            t.chronic_sources,
+            "q17",
+            _(
+                "The chronically homeless persons' sources of income, as Q17 counts "
+                "everyone's. One person may have several sources, so there is no total."
+            ),
         ),
-    )
-    _hud_parts(
-        b,
-        "q26h",
-        "Q26h: Type of Non-Cash Benefit Sources - Chronically Homeless Persons",
-        "Q26h",
-        list(HUD_BENEFITS.items()),
-        [
-            (column, f"Benefit {name}", t.chronic_benefits[column], f"q20a:{{}}:{column}")
-            for column, name in at
-        ],
-        note=_(
-            "The chronically homeless persons' non-cash benefits, as Q20a counts everyone's. "
-            "One person may have several benefits, so there is no total."
+        (
+            "Q26h",
+            "Q26h: Type of Non-Cash Benefit Sources - Chronically Homeless Persons",
+            HUD_BENEFITS,
+            "Benefit",
+            t.chronic_benefits,
+            "q20a",
+            _(
+                "The chronically homeless persons' non-cash benefits, as Q20a counts "
+                "everyone's. One person may have several benefits, so there is no total."
+            ),
         ),
-    )
+    ):
+        columns = [
+            (column, f"{name} {when}", counts[column], f"{whole}:{{}}:{column}")
+            for column, when in at
+        ]
+        _hud_parts(b, code.lower(), title, code, list(rows.items()), columns, note=note)
 
 
 #: Q25d's and Q26d's rows: Q11's bands (:data:`HUD_AGES`), its three of children as one, each
