@@ -1510,6 +1510,7 @@ HUD_ORDER = [
     "Q25a",
     "Q25c",
     "Q25d",
+    "Q25i",
     "Q26a",
     "Q26b",
     "Q26c",
@@ -2465,6 +2466,8 @@ class _HudTally:
         self.dv_history: Counter[str] = Counter()
         self.dv_when: Counter[tuple[str, str]] = Counter()
         self.destination: Counter[Any] = Counter()
+        #: Q25i: the veterans who left, by destination.
+        self.veteran_destination: Counter[Any] = Counter()
         self.subsidy: Counter[str] = Counter()
         self.not_assessed: Counter[str] = Counter()
         self.income: dict[str, Counter[str]] = {k: Counter() for k in at}
@@ -2635,6 +2638,8 @@ class _HudTally:
         if c.left:
             self.leavers += 1
             self.destination[a["destination"]] += 1
+            if c.pk in self.veteran_cases:
+                self.veteran_destination[a["destination"]] += 1
             if a["destination"] == "rental_subsidy":
                 self.subsidy[hud_row(a["destination_subsidy"], HUD_SUBSIDY_CODES)] += 1
             self._assessment("exit", a, "exit_")
@@ -2744,7 +2749,8 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
 
     def living(key: str, title: str, code: str, values: Counter[Any], total: tuple[str, str]):
         known = {v for _g, _w, items in hud.LIVING_GROUPS for v, _l in items}
-        known |= {v for v, _l in hud.EXIT_OTHER} if key == "q23c" else set()
+        leaving = key in ("q23c", "q25i")  # destinations at exit
+        known |= {v for v, _l in hud.EXIT_OTHER} if leaving else set()
         prior = key == "q15"
         labels = {**HUD_LIVING_LABELS, **HUD_PRIOR_LIVING_LABELS} if prior else HUD_LIVING_LABELS
         groups = HUD_PRIOR_LIVING_GROUP_LABELS if prior else HUD_LIVING_GROUP_LABELS
@@ -2763,7 +2769,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
             b.grid.sum(sub, cells)
             rows.append(Row(f"Subtotal - {groups[group]}", [sub]))
             subtotals.append(sub)
-        others = [v for v, _l in hud.EXIT_OTHER] if key == "q23c" else []
+        others = [v for v, _l in hud.EXIT_OTHER] if leaving else []
         rest = [(v, HUD_LIVING_LABELS[v]) for v in others] + [HUD_DK, HUD_DNC]
         cells = [b.grid.cell(f"{key}:{v}", counts.get(v, 0)) for v, _l in rest]
         rows += [Row(label, [c]) for (_v, label), c in zip(rest, cells, strict=True)]
@@ -2797,6 +2803,22 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         code="Q14b",
     )
     living("q23c", "Q23c: Exit Destination", "Q23c", t.destination, ("q5a:leavers", "TOTAL"))
+    # Q25i: the veterans who left, each count inside Q23c's (the rest never published); the
+    # veterans who left inside Q5a's veterans (the rest, who stay, never published).
+    living(
+        "q25i",
+        "Q25i: Exit Destination - Veterans",
+        "Q25i",
+        t.veteran_destination,
+        ("q25i:total", "TOTAL"),
+    )
+    g = b.grid
+    inner = [k for k in g.keys if k.startswith("q25i:")]
+    for k in inner:
+        part, whole = g.keys[k], g.keys["q5a:leavers" if k == "q25i:total" else "q23c:" + k[5:]]
+        rest = g.cell(f"q25i:rest:{k[5:]}", g.values[whole] - g.values[part])
+        g.sum(whole, [part, rest], link=True)
+        b.atoms.add(rest)
     _exit_destinations(b, t.subsidy)
     bands = [
         ("none", "No Income"),
@@ -3339,6 +3361,11 @@ def _veterans_and_chronic(b: Builder, veterans: Counter[str], chronic: Counter[s
     parts = [g.keys["q25a:chronic_veteran"], g.keys["q25a:veteran"]]
     served_veterans = g.cell("q5a:veterans", sum(g.values[c] for c in parts))
     g.sum(served_veterans, parts)
+    # The veterans who left (Q25i's total) are some of them: the rest, who stay, never published.
+    left = g.keys["q25i:total"]
+    staying = g.cell("q25i:rest:stayers", g.values[served_veterans] - g.values[left])
+    g.sum(served_veterans, [left, staying], link=True)
+    b.atoms.add(staying)
     q5a = next(s for s in b.sections if s.code == "Q5a")
     q5a.rows += [
         Row("Number of veterans", [served_veterans]),

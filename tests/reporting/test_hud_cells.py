@@ -622,6 +622,53 @@ EXPECTED = {
         (DNC_ROW, "*3"),
         ("Total", "*3"),
     ],
+    # Q25i: the three veterans all left: 0 and 2 to rent with no subsidy, 9 to an emergency
+    # shelter; Q23c's rows, each count from 1 to 4 hidden, as is its total (Q5a's hidden 3).
+    "Q25i": [
+        (
+            label,
+            {
+                L["emergency_shelter"]: "*1",
+                "Subtotal - Homeless Situations": "*1",
+                "Rental by client, no ongoing housing subsidy": "*2",
+                "Subtotal - Permanent Situations": "*2",
+                "TOTAL": "*3",
+            }.get(label, "0"),
+        )
+        for label in (
+            *(L[v] for v in ("place_not_meant", "emergency_shelter")),
+            "Safe Haven",
+            "Subtotal - Homeless Situations",
+            "Foster care home or foster care group home",
+            L["hospital"],
+            "Jail, prison or juvenile detention facility",
+            "Long-term care facility or nursing home",
+            "Psychiatric hospital or other psychiatric facility",
+            "Substance abuse treatment facility or detox center",
+            "Subtotal - Institutional Situations",
+            *(L[v] for v in ("transitional", "halfway_house")),
+            "Hotel or motel paid for without emergency shelter voucher",
+            "Host Home (non-crisis)",
+            "Staying or living with family, temporary tenure (e.g., room, apartment, or house)",
+            "Staying or living with friends, temporary tenure (e.g., room, apartment, or house)",
+            "Moved from one HOPWA funded project to HOPWA TH",
+            "Subtotal - Temporary Situations",
+            "Staying or living with family, permanent tenure",
+            "Staying or living with friends, permanent tenure",
+            "Moved from one HOPWA funded project to HOPWA PH",
+            "Rental by client, no ongoing housing subsidy",
+            "Rental by client, with ongoing housing subsidy",
+            "Owned by client, with ongoing housing subsidy",
+            "Owned by client, no ongoing housing subsidy",
+            "Subtotal - Permanent Situations",
+            "No Exit Interview completed",
+            "Other",
+            "Deceased",
+            DK_ROW,
+            DNC_ROW,
+            "TOTAL",
+        )
+    ],
     # Q26b by household type: no one's was asked, so every household is of an unknown type
     # (the last column, the total's twin), hidden where Q26b's count is.
     "Q26a": [
@@ -779,6 +826,7 @@ HEADINGS = {
     "Q25a": ("Number of Veterans", ["Total"]),
     "Q25c": ("Gender - Veterans", ["Total"]),
     "Q25d": ("Age - Veterans", ["Total"]),
+    "Q25i": ("Exit Destination - Veterans", ["Total"]),
     "Q26a": (
         "Chronic Homeless Status - Number of Households w/at least one or more CH person",
         ["Total", *(label for _code, label in reports.HUD_HOUSEHOLDS)],
@@ -889,8 +937,8 @@ def test_every_cell_of_the_hud_questions(population):
         *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q10a", "Q11", "Q12"),
         *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
-        *("Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q26a"),
-        *("Q26b", "Q26c", "Q26d"),
+        *("Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
+        *("Q26a", "Q26b", "Q26c", "Q26d"),
         *("Q26e", "Q26g", "Q26h"),
     ]
     # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's

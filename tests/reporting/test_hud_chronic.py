@@ -27,6 +27,7 @@ import time_machine
 from caseflow.cases.models import IntakeField
 from caseflow.confidentiality.services import field_settings_save
 from caseflow.lib.suppression import exposed
+from caseflow.partners import hud
 from caseflow.reporting import reports
 from tests.reporting.hud_people import at, hud_person
 from tests.reporting.test_report_cells import _printed, assert_csv_prints
@@ -283,16 +284,26 @@ def test_without_a_chronically_homeless_person_every_count_is_zero(cast):
 
 
 @time_machine.travel(TODAY, tick=False)
-def test_the_veterans_by_gender_and_age(cast):
-    """Q25c and Q25d: twelve people served, six of them veterans (five men aged 35 to 44, a
-    woman aged 25 to 34), six women aged 25 to 34 who are not. Each column adds up to Q5a's
-    veterans (the same cell); the one woman veteran is a count from 1 to 4, and the five men
-    hide with her, so that she is not told by subtracting them from the six."""
+def test_the_veterans_by_gender_age_and_destination(cast):
+    """Q25c, Q25d and Q25i: seventeen people served, six of them veterans (five men aged 35 to
+    44, a woman aged 25 to 34), eleven women aged 25 to 34 who are not. Q25c's and Q25d's columns
+    add up to Q5a's veterans (the same cell); the one woman veteran is a count from 1 to 4,
+    and the five men hide with her, so that she is not told by subtracting them from the six.
+
+    The five men leave on 1 June, four to rent without a subsidy and one to stay with family
+    for a while; five of the other women leave to rent too. Q25i's counts lie inside Q23c's
+    (9 renting, 1 with family, 10 leavers), the rest never published; its total, the veterans
+    who left, lies inside Q5a's 6 veterans, and the one veteran who stays (a count never
+    published) would be told by the 5 and the 6: the 5 hides."""
     field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
-    people = [("yes", "man", "35_44")] * 5 + [("yes", "woman", "25_34")]
-    people += [("no", "woman", "25_34")] * 6
-    for n, (veteran, gender, age) in enumerate(people):
-        hud_person(cast, n, at("2026-04-01"), {"veteran": veteran}, age=age, gender=gender)
+    people = [("yes", "man", "35_44", "rental_no_subsidy")] * 4
+    people += [("yes", "man", "35_44", "family_temporary"), ("yes", "woman", "25_34", None)]
+    people += [("no", "woman", "25_34", "rental_no_subsidy")] * 5
+    people += [("no", "woman", "25_34", None)] * 6
+    for n, (veteran, gender, age, went) in enumerate(people):
+        answers = {"veteran": veteran, "destination": went or hud.NOT_COLLECTED}
+        closed = at("2026-06-01") if went else None
+        hud_person(cast, n, at("2026-04-01"), answers, age=age, gender=gender, closed=closed)
     report = reports.release("hud", cast.agency.pk, YEAR)
     shown = _printed(report)
     sections = {s.code: s for s in report.sections}
@@ -320,6 +331,25 @@ def test_the_veterans_by_gender_and_age(cast):
     keys = report.grid.keys
     assert sections["Q25c"].rows[-1].cells == [keys["q5a:veterans"]]
     assert ("Number of veterans", "6") in shown["Q5a"]
-    assert ("Woman", "7") in shown["Q10a"] and ("Man", "5") in shown["Q10a"]
-    worked_out = exposed(len(report.grid.values), report.grid.sums, report.hidden)
-    assert not [c for c in worked_out if 0 < abs(report.grid.values[c]) < report.threshold]
+    assert ("Woman", "12") in shown["Q10a"] and ("Man", "5") in shown["Q10a"]
+    # Q25i: Q23c's rows, in its order.
+    expected = {label: "0" for label, _cells in shown["Q23c"]}
+    expected |= {
+        reports.HUD_LIVING_LABELS["rental_no_subsidy"]: "*4",
+        reports.HUD_LIVING_LABELS["family_temporary"]: "*1",
+        "Subtotal - Permanent Situations": "*4",
+        "Subtotal - Temporary Situations": "*1",
+        "TOTAL": "*5",
+    }
+    assert shown["Q25i"] == list(expected.items())
+    assert sections["Q25i"].title == "Q25i: Exit Destination - Veterans"
+    assert codes.index("Q25d") + 1 == codes.index("Q25i")
+    assert ("TOTAL", "10") in shown["Q23c"]
+    assert (reports.HUD_LIVING_LABELS["rental_no_subsidy"], "9") in shown["Q23c"]
+    values, sums = report.grid.values, report.grid.sums
+    total, veterans = keys["q25i:total"], keys["q5a:veterans"]
+    assert (values[total], values[veterans]) == (5, 6)
+    rest = next(m[1] for t, m in sums if t == veterans and m[0] == total)
+    assert rest in report.unpublished and values[rest] == 1
+    worked_out = exposed(len(values), sums, report.hidden)
+    assert not [c for c in worked_out if 0 < abs(values[c]) < report.threshold]
