@@ -1516,6 +1516,7 @@ HUD_ORDER = [
     "Q26c",
     "Q26d",
     "Q26e",
+    "Q26f",
     "Q26g",
     "Q26h",
 ]
@@ -2484,6 +2485,9 @@ class _HudTally:
         self.chronic_conditions: dict[str, Counter[str]] = {k: Counter() for k in recorded}
         self.chronic_sources: dict[str, Counter[str]] = {k: Counter() for k in at}
         self.chronic_benefits: dict[str, Counter[str]] = {k: Counter() for k in at}
+        #: Q26f: the chronically homeless's kinds of income (the stayers' column with those
+        #: not assessed, as Q18's).
+        self.chronic_category: dict[str, Counter[str]] = {k: Counter() for k in at}
         #: Q26a: the households by whether their head was and by household type.
         self.chronic_households: Counter[tuple[str, str]] = Counter()
         #: Whether the person being counted was chronically homeless at the start of support.
@@ -2656,6 +2660,8 @@ class _HudTally:
         kind, assessed = hud.annual_assessment(a, began, self.period.end, recorded=recorded)
         if assessed is None:
             self.not_assessed[kind] += 1
+            if self._chronic:
+                self.chronic_category["annual"][kind] += 1
             self.covered["annual"][kind] += 1
         else:
             self._assessment("annual", assessed, "annual_")
@@ -2699,9 +2705,12 @@ class _HudTally:
             _each(self.sources[column], given)
             if self._chronic:
                 _each(self.chronic_sources[column], given)
-            self.category[column][_income_kinds(given)] += 1
+            kind = _income_kinds(given)
         else:
-            self.category[column]["none" if answer == "no" else hud_row(answer)] += 1
+            kind = "none" if answer == "no" else hud_row(answer)
+        self.category[column][kind] += 1
+        if self._chronic:
+            self.chronic_category[column][kind] += 1
         answer = a[k.benefits_any]
         if answer == "yes":
             named = a[k.benefits_sources]
@@ -3439,6 +3448,48 @@ def _chronic_persons(b: Builder, t: _HudTally) -> None:
             for column, when in at
         ]
         _hud_parts(b, code.lower(), title, code, list(rows.items()), columns, note=note)
+    _chronic_income_categories(b, t)
+
+
+def _chronic_income_categories(b: Builder, t: _HudTally) -> None:
+    """Q26f: the chronically homeless persons at start, the stayers among them at their annual
+    assessment and the leavers at exit, by the kinds of income they have: Q18's rows and
+    columns, each count a part of Q18's. Its totals are Q26b's chronically homeless and those
+    of them who stay and who left (their sum), each inside Q5a's stayers and leavers (the rest
+    never published)."""
+    g = b.grid
+    stayers = sum(t.chronic_category["annual"].values())
+    leavers = sum(t.chronic_category["exit"].values())
+    staying = g.cell("q26f:stayers", stayers)
+    leaving = g.cell("q26f:leavers", leavers)
+    g.sum(g.keys["q26b:yes"], [staying, leaving])
+    for inner, outer in ((staying, "q5a:stayers"), (leaving, "q5a:leavers")):
+        whole = g.keys[outer]
+        rest = g.cell(f"q26f:rest:{outer}", g.values[whole] - g.values[inner])
+        g.sum(whole, [inner, rest], link=True)
+        b.atoms.add(rest)
+    name = "Chronically Homeless Persons"
+    rows = [
+        (code, label.replace("adult stayers", name).replace("Adults", name))
+        for code, label in [*HUD_INCOME_CATEGORIES, *HUD_NOT_ASSESSED]
+    ]
+    total = f"Total {name}"
+    _hud_parts(
+        b,
+        "q26f",
+        "Q26f: Client Cash Income - Chronically Homeless Persons",
+        "Q26f",
+        rows,
+        [
+            (column, f"Number of {name} {when}", t.chronic_category[column], f"q18:{{}}:{column}")
+            for column, when in (
+                ("start", "at Start"),
+                ("annual", "at Annual Assessment (Stayers)"),
+                ("exit", "at Exit (Leavers)"),
+            )
+        ],
+        totals=[("q26b:yes", total), ("q26f:stayers", total), ("q26f:leavers", total)],
+    )
 
 
 #: Q25d's and Q26d's rows: Q11's bands (:data:`HUD_AGES`), its three of children as one, each
@@ -3550,14 +3601,18 @@ def _hud_parts(
     code: str,
     rows: Sequence[tuple[str, str]],
     columns: Sequence[tuple[str, str, Counter[str], str]],
-    note: str,
+    note: str = "",
+    totals: Sequence[tuple[str, str]] | None = None,
 ) -> None:
-    """A section of counts by ``rows`` with no total, each column ``(key, name, counts,
-    whole)`` a part of the counts of everyone another question prints (``whole``, the key of
-    its cell with the row's code for ``{}``). Each count lies inside its whole: the rest is a
-    count too, never published, tied so that suppression keeps a small one from being worked
-    out by subtracting."""
-    parts = [(c, name, counts, None) for c, name, counts, _w in columns]
+    """A section of counts by ``rows``, each column ``(key, name, counts, whole)`` a part of
+    the counts of everyone another question prints (``whole``, the key of its cell with the
+    row's code for ``{}``), with no total, or adding up to the ``totals`` (key, label) given.
+    Each count lies inside its whole: the rest is a count too, never published, tied so that
+    suppression keeps a small one from being worked out by subtracting."""
+    ends: Sequence[tuple[str, str] | None] = totals or [None] * len(columns)
+    parts = [
+        (c, name, counts, end) for (c, name, counts, _w), end in zip(columns, ends, strict=True)
+    ]
     _hud_columns(b, key, title, code, rows, parts, note=note)
     g = b.grid
     for column, _name, _counts, whole in columns:

@@ -716,6 +716,19 @@ EXPECTED = {
         ("Developmental Disability", "0 0 0"),
         ("Physical Disability", "0 0 0"),
     ],
+    # Q26f: at start 0 and 6 have only earned income, 1 earned income and child support (both);
+    # all three earned income at exit; no one stays. Every count is from 1 to 4, as are the
+    # totals (3 at start, 3 leavers); the stayers' total is 0.
+    "Q26f": [
+        (
+            label.replace("adult stayers", "Chronically Homeless Persons").replace(
+                "Adults", "Chronically Homeless Persons"
+            ),
+            {"earned": "*2 0 *3", "both": "*1 0 0"}.get(code, "0 0 0"),
+        )
+        for code, label in [*reports.HUD_INCOME_CATEGORIES, *reports.HUD_NOT_ASSESSED]
+    ]
+    + [("Total Chronically Homeless Persons", "*3 0 *3")],
     "Q26g": [
         (label, {"earned": "*3 0 *3", "child_support": "*1 0 0"}.get(code, "0 0 0"))
         for code, label in reports.HUD_INCOME_SOURCES.items()
@@ -842,6 +855,14 @@ HEADINGS = {
             "Conditions at Exit for Leavers",
         ],
     ),
+    "Q26f": (
+        "Client Cash Income - Chronically Homeless Persons",
+        [
+            "Number of Chronically Homeless Persons at Start",
+            "Number of Chronically Homeless Persons at Annual Assessment (Stayers)",
+            "Number of Chronically Homeless Persons at Exit (Leavers)",
+        ],
+    ),
     "Q26g": (
         "Type of Cash Income Sources - Chronically Homeless Persons",
         [*INCOME_AT, "Income at Exit for Leavers"],
@@ -939,7 +960,7 @@ def test_every_cell_of_the_hud_questions(population):
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
         *("Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q26a", "Q26b", "Q26c", "Q26d"),
-        *("Q26e", "Q26g", "Q26h"),
+        *("Q26e", "Q26f", "Q26g", "Q26h"),
     ]
     # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's
     # 2 + 2, Q13a2's 1 + 1, Q23c's 0 + 1 + 1 with no exit interview, Q18's 1 + 2 and 1 + 1),

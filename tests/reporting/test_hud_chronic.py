@@ -157,6 +157,35 @@ EXPECTED = {
         ("Developmental Disability", "0 0 0"),
         ("Physical Disability", "0 0 0"),
     ],
+    # Q26f (at start, the stayers at their annual assessment, the leavers at exit): at start
+    # the 7 with earned income lie inside Q18's 8, and the 1 other would be told: the 7 hides
+    # (as does its total, Q26b's 7). The two who stay began in April, not yet a year: a count
+    # from 1 to 4, as is their total. The 5 who left are all of Q18's leavers with earned
+    # income, and all of Q5a's leavers: nothing small to tell, so they print.
+    "Q26f": [
+        (
+            "Chronically Homeless Persons with Only Earned Income (i.e., Employment Income)",
+            "*7 0 5",
+        ),
+        ("Chronically Homeless Persons with Only Other Income", "0 0 0"),
+        ("Chronically Homeless Persons with Both Earned and Other Income", "0 0 0"),
+        ("Chronically Homeless Persons with No Income", "0 0 0"),
+        (
+            "Chronically Homeless Persons with Client Doesn't Know/Prefers Not to Answer Income "
+            "Information",
+            "0 0 0",
+        ),
+        ("Chronically Homeless Persons with Missing Income Information", "0 0 0"),
+        (
+            "Number of Chronically Homeless Persons not yet required to have an annual assessment",
+            "0 *2 0",
+        ),
+        (
+            "Number of Chronically Homeless Persons without required annual assessment",
+            "0 0 0",
+        ),
+        ("Total Chronically Homeless Persons", "*7 *2 5"),
+    ],
     "Q26g": [
         (label, "*7 0 5" if code == "earned" else "0 0 0")
         for code, label in reports.HUD_INCOME_SOURCES.items()
@@ -185,7 +214,14 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
     assert shown["Q20a"][0][1] == "8 0 0"
     # In HUD's order, the last questions.
     sections = {s.code: s for s in report.sections}
-    assert list(sections)[-7:] == ["Q26a", "Q26b", "Q26c", "Q26d", "Q26e", "Q26g", "Q26h"]
+    assert list(sections)[-8:] == [
+        *("Q26a", "Q26b", "Q26c", "Q26d", "Q26e", "Q26f", "Q26g", "Q26h"),
+    ]
+    assert sections["Q26f"].columns == [
+        "Number of Chronically Homeless Persons at Start",
+        "Number of Chronically Homeless Persons at Annual Assessment (Stayers)",
+        "Number of Chronically Homeless Persons at Exit (Leavers)",
+    ]
     # Q10a: everyone served by gender, after the households (Q8b) and before the ages (Q11).
     codes = list(sections)
     assert codes.index("Q8b") + 1 == codes.index("Q10a") == codes.index("Q11") - 1
@@ -253,6 +289,19 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
                 assert values[rest] == values[outer] - values[part]
                 tied += 1
     assert tied == 3 * (8 + 15 + 6)
+    # Q26f's counts inside Q18's; its totals the chronically homeless, those who stay (inside
+    # Q5a's stayers) and those who left (inside Q5a's leavers).
+    for column in ("start", "annual", "exit"):
+        for row, _label in [*reports.HUD_INCOME_CATEGORIES, *reports.HUD_NOT_ASSESSED]:
+            part, outer = keys[f"q26f:{row}:{column}"], keys[f"q18:{row}:{column}"]
+            rest = next(m[1] for t, m in sums if t == outer and m[0] == part and len(m) == 2)
+            assert rest in report.unpublished
+    assert sections["Q26f"].rows[-1].cells == [
+        keys["q26b:yes"],
+        keys["q26f:stayers"],
+        keys["q26f:leavers"],
+    ]
+    assert (keys["q26b:yes"], (keys["q26f:stayers"], keys["q26f:leavers"])) in sums
     # Each of Q26c's and Q26d's counts lies inside the people served with the answers of its
     # row (Q11's 0 - 17 is its three bands of children).
     for question, code, rows in (

@@ -277,7 +277,7 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
         *("Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q26a", "Q26b", "Q26c", "Q26d"),
-        *("Q26e", "Q26g", "Q26h"),
+        *("Q26e", "Q26f", "Q26g", "Q26h"),
     ]
     # The project as its admin described it, and its people served.
     (_label, q4a), *_rest = hud_year.table(hud_year.sections[0])
