@@ -157,14 +157,20 @@ class Worker:
         except subprocess.TimeoutExpired:
             self.kill()
 
-    def drain(self, timeout: float = 60) -> None:
+    def drain(self, timeout: float = 180) -> None:
         """Wait until every task queued so far has run: a sentinel goes last on the FIFO queue
         of a one-at-a-time worker, and its success is logged. The bound is generous: on CI's two
-        shared cores, with a browser suite beside it, a worker can take 20 s over a backlog of
-        duplicate deliveries; what is checked is what the worker did, not how fast."""
+        shared cores, with a browser suite and the other tests beside it, a worker has taken
+        over 60 s over a backlog of duplicate deliveries; what is checked is what the worker
+        did, not how fast. Should it time out, the worker's last words are in the failure."""
         marker = f"sentinel-{uuid.uuid4()}"
         deliver_notification.apply_async(args=(0,), task_id=marker, queue=self.queue)
-        wait_for(lambda: f"[{marker}] succeeded" in self.log_text(), timeout, "the queue to drain")
+        try:
+            wait_for(
+                lambda: f"[{marker}] succeeded" in self.log_text(), timeout, "the queue to drain"
+            )
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{self.log_text()[-3000:]}") from None
 
     def emails(self) -> list[str]:
         messages = []
