@@ -832,6 +832,16 @@ class Builder:
         )
         step()
 
+    def inside(self, part: int, whole: int, key: str) -> int:
+        """``part`` is some of the people ``whole`` counts: the rest is a count too, ``key``'s
+        cell, never published, tied so that suppression keeps a small one (or a small
+        ``part``) from being worked out by subtracting. Answers the rest's cell."""
+        g = self.grid
+        rest = g.cell(key, g.values[whole] - g.values[part])
+        g.sum(whole, [part, rest], link=True)
+        self.atoms.add(rest)
+        return rest
+
     def band(self, key: str, measure: str, members: Sequence[str], counts: Counter[str]) -> int:
         """The cell of a band of answers, tied to the cells of the answers it is made of (the
         same answer in another breakdown is the same cell, so two reports banding ages
@@ -1997,9 +2007,7 @@ def _inside(b: Builder, key: str, counts: Counter[str], outer: list[int]) -> lis
     total = g.cell(key, sum(counts.values()))
     g.sum(total, cells)
     for inner, whole in zip([total, *cells], outer, strict=True):
-        rest = g.cell(f"{key}:rest:{whole}", g.values[whole] - g.values[inner])
-        g.sum(whole, [inner, rest], link=True)
-        b.atoms.add(rest)
+        b.inside(inner, whole, f"{key}:rest:{whole}")
     return [total, *cells]
 
 
@@ -2825,9 +2833,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
     inner = [k for k in g.keys if k.startswith("q25i:")]
     for k in inner:
         part, whole = g.keys[k], g.keys["q5a:leavers" if k == "q25i:total" else "q23c:" + k[5:]]
-        rest = g.cell(f"q25i:rest:{k[5:]}", g.values[whole] - g.values[part])
-        g.sum(whole, [part, rest], link=True)
-        b.atoms.add(rest)
+        b.inside(part, whole, f"q25i:rest:{k[5:]}")
     _exit_destinations(b, t.subsidy)
     bands = [
         ("none", "No Income"),
@@ -3372,9 +3378,7 @@ def _veterans_and_chronic(b: Builder, veterans: Counter[str], chronic: Counter[s
     g.sum(served_veterans, parts)
     # The veterans who left (Q25i's total) are some of them: the rest, who stay, never published.
     left = g.keys["q25i:total"]
-    staying = g.cell("q25i:rest:stayers", g.values[served_veterans] - g.values[left])
-    g.sum(served_veterans, [left, staying], link=True)
-    b.atoms.add(staying)
+    b.inside(left, served_veterans, "q25i:rest:stayers")
     q5a = next(s for s in b.sections if s.code == "Q5a")
     q5a.rows += [
         Row("Number of veterans", [served_veterans]),
@@ -3464,10 +3468,7 @@ def _chronic_income_categories(b: Builder, t: _HudTally) -> None:
     leaving = g.cell("q26f:leavers", leavers)
     g.sum(g.keys["q26b:yes"], [staying, leaving])
     for inner, outer in ((staying, "q5a:stayers"), (leaving, "q5a:leavers")):
-        whole = g.keys[outer]
-        rest = g.cell(f"q26f:rest:{outer}", g.values[whole] - g.values[inner])
-        g.sum(whole, [inner, rest], link=True)
-        b.atoms.add(rest)
+        b.inside(inner, g.keys[outer], f"q26f:rest:{outer}")
     name = "Chronically Homeless Persons"
     rows = [
         (code, label.replace("adult stayers", name).replace("Adults", name))
@@ -3541,9 +3542,7 @@ def _group_by(
     for row, _label, given in rows:
         part = g.cell(f"{key}:{row}", counts[row])
         whole = b.band(f"demo:{question}", f"served:{question}", given, answers)
-        rest = g.cell(f"{key}:rest:{row}", g.values[whole] - g.values[part])
-        g.sum(whole, [part, rest], link=True)
-        b.atoms.add(rest)
+        b.inside(part, whole, f"{key}:rest:{row}")
         cells.append(part)
     total = g.keys[counted]
     g.sum(total, cells)
@@ -3618,9 +3617,7 @@ def _hud_parts(
     for column, _name, _counts, whole in columns:
         for row, _label in rows:
             part, outer = g.keys[f"{key}:{row}:{column}"], g.keys[whole.format(row)]
-            rest = g.cell(f"{key}:rest:{row}:{column}", g.values[outer] - g.values[part])
-            g.sum(outer, [part, rest], link=True)
-            b.atoms.add(rest)
+            b.inside(part, outer, f"{key}:rest:{row}:{column}")
 
 
 def _income_categories(b: Builder, t: _HudTally) -> None:
