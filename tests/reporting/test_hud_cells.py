@@ -622,53 +622,6 @@ EXPECTED = {
         (DNC_ROW, "*3"),
         ("Total", "*3"),
     ],
-    # Q25i: the three veterans all left: 0 and 2 to rent with no subsidy, 9 to an emergency
-    # shelter; Q23c's rows, each count from 1 to 4 hidden, as is its total (Q5a's hidden 3).
-    "Q25i": [
-        (
-            label,
-            {
-                L["emergency_shelter"]: "*1",
-                "Subtotal - Homeless Situations": "*1",
-                "Rental by client, no ongoing housing subsidy": "*2",
-                "Subtotal - Permanent Situations": "*2",
-                "TOTAL": "*3",
-            }.get(label, "0"),
-        )
-        for label in (
-            *(L[v] for v in ("place_not_meant", "emergency_shelter")),
-            "Safe Haven",
-            "Subtotal - Homeless Situations",
-            "Foster care home or foster care group home",
-            L["hospital"],
-            "Jail, prison or juvenile detention facility",
-            "Long-term care facility or nursing home",
-            "Psychiatric hospital or other psychiatric facility",
-            "Substance abuse treatment facility or detox center",
-            "Subtotal - Institutional Situations",
-            *(L[v] for v in ("transitional", "halfway_house")),
-            "Hotel or motel paid for without emergency shelter voucher",
-            "Host Home (non-crisis)",
-            "Staying or living with family, temporary tenure (e.g., room, apartment, or house)",
-            "Staying or living with friends, temporary tenure (e.g., room, apartment, or house)",
-            "Moved from one HOPWA funded project to HOPWA TH",
-            "Subtotal - Temporary Situations",
-            "Staying or living with family, permanent tenure",
-            "Staying or living with friends, permanent tenure",
-            "Moved from one HOPWA funded project to HOPWA PH",
-            "Rental by client, no ongoing housing subsidy",
-            "Rental by client, with ongoing housing subsidy",
-            "Owned by client, with ongoing housing subsidy",
-            "Owned by client, no ongoing housing subsidy",
-            "Subtotal - Permanent Situations",
-            "No Exit Interview completed",
-            "Other",
-            "Deceased",
-            DK_ROW,
-            DNC_ROW,
-            "TOTAL",
-        )
-    ],
     # Q26b by household type: no one's was asked, so every household is of an unknown type
     # (the last column, the total's twin), hidden where Q26b's count is.
     "Q26a": [
@@ -738,6 +691,22 @@ EXPECTED = {
         for code, label in reports.HUD_BENEFITS.items()
     ],
 }
+
+#: Q25i: the three veterans all left: 0 and 2 to rent with no subsidy, 9 to an emergency
+#: shelter. Q23c's rows, each count from 1 to 4 hidden, as is its total (Q5a's hidden 3).
+EXPECTED["Q25i"] = [
+    (
+        label,
+        {
+            L["emergency_shelter"]: "*1",
+            "Subtotal - Homeless Situations": "*1",
+            "Rental by client, no ongoing housing subsidy": "*2",
+            "Subtotal - Permanent Situations": "*2",
+            "TOTAL": "*3",
+        }.get(label, "0"),
+    )
+    for label, _printed_cells in EXPECTED["Q23c"]
+]
 
 
 #: Each question's title and columns, as HUD's FY2024 APR/CAPER programming specifications
