@@ -2068,11 +2068,12 @@ def _households(
     for month, label in HUD_PIT_MONTHS:
         day = hud_pit_day(period, month)
         there: Counter[str] = Counter()
-        for pk, household in t.household_of.items():
-            began, closed_on = spans[pk]
-            home_on = began if moved_on is None else moved_on.get(pk)
-            if day is not None and _there_on(day, began, closed_on, home_on):
-                there[household] += 1
+        if day is not None:
+            for pk, household in t.household_of.items():
+                began, closed_on = spans[pk]
+                home_on = began if moved_on is None else moved_on.get(pk)
+                if _there_on(day, began, closed_on, home_on):
+                    there[household] += 1
         row = _inside(b, f"q8b:{month}", there, [total, *cells])
         rows.append(Row(label, row))
         if day is not None:
@@ -2508,7 +2509,6 @@ class _HudTally:
         self.prior_days: Counter[str] = Counter()
         #: Whether the project is one HUD counts in Q22e (:data:`HOUSING_PROJECTS`).
         self.housing = True
-        self.chronic: Counter[str] = Counter()
         #: Q6d: the code of the row of the project's type (:data:`HUD_CHRONIC_DQ_ROWS`), None
         #: when HUD's table has none for it; its people ("records") by the answers they lack
         #: (:func:`hud_chronic_missing`), those lacking any ("unable"), and those whose support
@@ -2557,6 +2557,15 @@ class _HudTally:
                 yield case_id, given
         self._without.update((c.pk, c) for c in self._cases)
 
+    @property
+    def chronic(self) -> Counter[str]:
+        """Q26b: everyone counted by whether she was chronically homeless at the start of
+        support (Q26a's households, each survivor heading her own, whatever their type)."""
+        out: Counter[str] = Counter()
+        for (status, _household), n in self.chronic_households.items():
+            out[status] += n
+        return out
+
     def add(self, case_id: int, entry: HudEntry) -> None:
         """Count a case's answers; the cases before it in order have none."""
         for c in self._cases:
@@ -2601,7 +2610,6 @@ class _HudTally:
         self.prior_living[a["prior_living"]] += 1
         self.dv_history[hud_row(a["dv_history"], ("yes", "no"))] += 1
         chronic = hud.chronically_homeless(a, start if start is not None else self.period.start)
-        self.chronic[chronic] += 1
         self._chronic = chronic == "yes"
         if self._chronic:
             self.chronic_cases.add(c.pk)
