@@ -87,14 +87,17 @@ def _eliminate(row: dict[int, int], pivot: int, by: dict[int, int]) -> dict[int,
 
 def _reduced_basis(rows: list[dict[int, int]]) -> list[tuple[int, dict[int, int]]]:
     """Row-reduce sparse integer rows, exactly: a list of (pivot column, row), each pivot
-    column non-zero in its own row only (reduced row echelon form, each row scaled to whole
-    numbers rather than to a 1 at its pivot).
+    column non-zero in its own row only (a fully reduced basis, as in a reduced row echelon
+    form but with its pivots in no set order, each row scaled to whole numbers rather than to
+    a 1 at its pivot).
 
     The rows are indexed by column, so that each step touches only the rows that hold the
     column it clears: a row's own columns name the basis rows it is cleared by (a fully reduced
     basis row holds no other row's pivot, so clearing one pivot brings in no other), and the
-    new pivot's column names the basis rows it is cleared from. The basis is the same as when
-    every row is tried in turn (a reduced row echelon form is unique, up to each row's sign)."""
+    new pivot's column names the basis rows it is cleared from. A row's pivot is any of its
+    columns (the one fewest rows hold): whichever is chosen, each pivot column is non-zero in
+    its own row only, which is all :func:`_exposed_by` asks of the basis, and the basis spans
+    the rows."""
     basis: dict[int, dict[int, int]] = {}
     #: Each column's basis rows (by pivot) that hold it.
     holding: dict[int, set[int]] = {}
@@ -110,13 +113,21 @@ def _reduced_basis(rows: list[dict[int, int]]) -> list[tuple[int, dict[int, int]
             holding[col].discard(pivot)
         return row
 
+    #: How many rows hold each column: a row's pivot is its column held by fewest rows, so
+    #: that a cell of one sum only (a breakdown's cell) is a pivot no other row must be cleared
+    #: of, and a grid of sums reduces with little fill.
+    held_by: dict[int, int] = {}
+    for row in rows:
+        for col in row:
+            held_by[col] = held_by.get(col, 0) + 1
+
     for original in rows:
         row = original
         for pivot in sorted(col for col in original if col in basis):
             row = _eliminate(row, pivot, basis[pivot])
         if not row:
             continue
-        pivot = min(row)
+        pivot = min(row, key=lambda col: (held_by.get(col, 0), col))
         # Keep the basis fully reduced: clear the new pivot from the rows already in it.
         for p in sorted(holding.get(pivot, ())):
             put(p, _eliminate(take(p), pivot, row))
