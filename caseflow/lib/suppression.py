@@ -458,13 +458,31 @@ def suppress(
         return pool[0] if pool else None
 
     state = _Hiding(blocks, hidden)
+    chosen_in_turn: list[int] = []
     while True:
         open_cells = {c for c in state.exposed() if protected(c)}
         if not open_cells:
-            return hidden
+            break
         # One complement at a time, for the first exposed cell: as few hidden as it can.
         chosen = complement(min(open_cells))
         if chosen is None:
             return hidden
         hidden.add(chosen)
+        chosen_in_turn.append(chosen)
         state.hide(chosen)
+    # A complement chosen early may be kept hidden by those chosen after it: each is shown
+    # again when, without it, no cell that must stay hidden can be worked out, until every
+    # one left is needed. The zeros are tried first (a hidden zero tells a reader nothing is
+    # hidden there), then the largest.
+    left = sorted(chosen_in_turn, key=lambda c: (grid.values[c] != 0, -grid.values[c]))
+    while True:
+        needed = []
+        for cell in left:
+            without = hidden - {cell}
+            if any(protected(c) for c in blocks.exposed(without)):
+                needed.append(cell)
+            else:
+                hidden = without
+        if len(needed) == len(left):
+            return hidden
+        left = needed

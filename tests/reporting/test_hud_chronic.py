@@ -107,10 +107,10 @@ EXPECTED = {
     # one never asked is a 1 in each: Q26b's and Q8a's hide with the first 7 of their totals
     # (the chronically homeless; those without children), and Q26a's 7 chronically homeless
     # households without children with them (it is both 7s). Q26a's 0 of chronically homeless
-    # households of an unknown type is a complement too: chosen before the 7s were, when no one
-    # cell kept the 1 hidden (suppression is greedy; hiding it is of no use once they are).
+    # households of an unknown type was chosen as a complement before the 7s were, when no one
+    # cell kept the 1 hidden; once they are, it keeps nothing hidden, and is shown again.
     "Q26a": [
-        ("Chronically Homeless", "*7 *7 0 0 *0"),
+        ("Chronically Homeless", "*7 *7 0 0 0"),
         ("Not Chronically Homeless", "7 0 7 0 0"),
         ("Client Doesn't Know/Prefers Not to Answer", "0 0 0 0 0"),
         ("Data Not Collected", "*1 0 0 0 *1"),

@@ -326,3 +326,27 @@ def test_suppression_with_its_kept_reduction_hides_what_working_it_out_afresh_do
     assert kept == afresh
     if not options["fixed"]:  # a cell an earlier release published may give one away
         assert not {c for c in _derivable(grid, kept) if 0 < grid.values[c] < threshold}
+
+
+@settings(max_examples=200)
+@given(grids, st.integers(2, 11))
+def test_every_complement_is_needed(grid, threshold):
+    """No hidden cell but the small ones can be shown again: without any one complement, some
+    hidden cell could be worked out (by the independent check)."""
+    hidden = suppress(grid, threshold)
+    small = {c for c, v in enumerate(grid.values) if 0 < v < threshold}
+    assert small <= hidden and not _derivable(grid, hidden)
+    for cell in hidden - small:
+        assert _derivable(grid, hidden - {cell}) & (hidden - {cell})
+
+
+def test_a_complement_that_later_ones_keep_hidden_is_shown_again():
+    """A table of two rows, 2 + 8 = 10 and 2 = 2, adding up to 12. The first 2 is hidden with
+    its complement 8 (the smallest cell of its row that is no total); the second row's 2 is its
+    own total, so the 10 is hidden to keep it (12 - 10 = 2) from being worked out. Then the 8
+    keeps nothing hidden that the 10 does not: 2 + 8 = 10 and 10 + 2 = 12 leave both 2s
+    unknown with it published. It is shown again."""
+    g = _several_tables([[[2, 8], [2]]], [])
+    hidden = suppress(g, 5)
+    assert hidden == {g.keys[k] for k in ("0|0:0", "0|1:0", "0|0:*", "0|1:*")}
+    assert not _derivable(g, hidden)
