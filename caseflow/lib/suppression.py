@@ -457,6 +457,8 @@ def suppress(
         pool = sorted(alone, key=rank) or ordered
         return pool[0] if pool else None
 
+    #: The cells hidden for their own sake, before any complement.
+    own = set(hidden)
     state = _Hiding(blocks, hidden)
     chosen_in_turn: list[int] = []
     while True:
@@ -471,18 +473,22 @@ def suppress(
         chosen_in_turn.append(chosen)
         state.hide(chosen)
     # A complement chosen early may be kept hidden by those chosen after it: each is shown
-    # again when, without it, no cell that must stay hidden can be worked out, until every
-    # one left is needed. The zeros are tried first (a hidden zero tells a reader nothing is
-    # hidden there), then the largest.
+    # again when, without it, no cell hidden for its own sake can be worked out, and with it
+    # any other complement that could then be (hiding a cell that can be worked out keeps
+    # nothing hidden), until every one left is needed. The zeros are tried first (a hidden
+    # zero tells a reader nothing is hidden there), then the largest.
     left = sorted(chosen_in_turn, key=lambda c: (grid.values[c] != 0, -grid.values[c]))
     while True:
         needed = []
         for cell in left:
+            if cell not in hidden:
+                continue  # shown with another
             without = hidden - {cell}
-            if any(protected(c) for c in blocks.exposed(without)):
+            opened = blocks.exposed(without)
+            if any(c in own and protected(c) for c in opened):
                 needed.append(cell)
             else:
-                hidden = without
-        if len(needed) == len(left):
+                hidden = without - (opened - own)
+        if needed == [c for c in left if c in hidden]:
             return hidden
-        left = needed
+        left = [c for c in needed if c in hidden]
