@@ -432,7 +432,9 @@ class Served:
         self.pks = frozenset(row.pk for row in self.rows)
         self.ids = cases.values("pk")
         self.questions = tuple(questions)
-        self._counts: dict[str, Counter[str]] | None = None
+        #: How many people gave each set of answers to ``questions``, in their order.
+        self._profiles: Counter[tuple[str, ...]] | None = None
+        self._counts: dict[str, Counter[str]] = {}
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -442,9 +444,31 @@ class Served:
 
     def answers(self, question: str) -> Counter[str]:
         """How many people gave each answer to ``question`` ("not asked" for no answers)."""
+        counts = self._counts.get(question)
+        if counts is None:
+            at = self._at(question)
+            counts = Counter()
+            for given, n in self._read().items():
+                counts[given[at]] += n
+            self._counts[question] = counts
+        return counts
+
+    def pairs(self, first: str, second: str) -> Counter[tuple[str, str]]:
+        """How many people gave each pair of answers to the two questions (a person with no
+        answers: "not asked" to both)."""
+        i, j = self._at(first), self._at(second)
+        counts: Counter[tuple[str, str]] = Counter()
+        for given, n in self._read().items():
+            counts[(given[i], given[j])] += n
+        return counts
+
+    def _at(self, question: str) -> int:
         if question not in self.questions:
             raise ValueError(f"{question!r} is not one of the questions this report reads")
-        if self._counts is None:
+        return self.questions.index(question)
+
+    def _read(self) -> Counter[tuple[str, ...]]:
+        if self._profiles is None:
             memo = _answers_read.get()
             if self.remembered():
                 assert memo is not None
@@ -455,8 +479,8 @@ class Served:
                 )
             else:
                 self.count(read_answers(self.ids, self.questions))
-        assert self._counts is not None
-        return self._counts[question]
+        assert self._profiles is not None
+        return self._profiles
 
     def remembered(self) -> bool:
         """The answers of these people were opened already, for every report of a release
@@ -465,19 +489,21 @@ class Served:
         return memo is not None and memo.holds(self.pks, self.questions)
 
     def count(self, given_by_case: Iterable[tuple[int, dict[str, str]]]) -> None:
-        """Count each case's answers (:func:`read_answers`) as they are read."""
-        counts: dict[str, Counter[str]] = {q: Counter() for q in self.questions}
+        """Count each case's answers (:func:`read_answers`) as they are read: how many people
+        gave each set of answers, from which each question's counts and each pair's are
+        added up when asked for."""
+        profiles: Counter[tuple[str, ...]] = Counter()
         answered = 0
+        questions = self.questions
         for case_id, given in given_by_case:
             if case_id not in self.pks:
                 continue  # read in another statement: only the cases of self.rows count
             answered += 1
-            for q in self.questions:
-                counts[q][given[q]] += 1
+            profiles[tuple([given[q] for q in questions])] += 1
         if answered < len(self.pks):
-            for counter in counts.values():
-                counter[NOT_ASKED] += len(self.pks) - answered
-        self._counts = counts
+            profiles[(NOT_ASKED,) * len(questions)] += len(self.pks) - answered
+        self._profiles = profiles
+        self._counts = {}
 
 
 @dataclass
@@ -1439,6 +1465,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     ):
         total = (SERVED[0], "Total")
         _demographic(b, cases, question, title, groups, labels, code, total, column="Total")
+    _gender_by_age(b, cases)
     spans: dict[int, tuple[dt.date, dt.date | None]] = {}
     _length_of_participation(
         b, period, cases, tally.opened if tally is not None else None, spans=spans
@@ -1491,6 +1518,7 @@ HUD_ORDER = [
     "Q8a",
     "Q8b",
     "Q10a",
+    "Q10d",
     "Q11",
     "Q12",
     "Q13a1",
@@ -3564,6 +3592,82 @@ def _group_by(
                 Row("Total", [total]),
             ],
             code=code,
+        )
+    )
+    step()
+
+
+#: Q10d's age columns, each with the answers to the age question it holds.
+HUD_GENDER_AGE_COLUMNS = [
+    (code, label, tuple(a for band in bands for a in HUD_AGES[band]))
+    for code, label, bands in [
+        ("0_17", "Under Age 18", ("under_5", "5_12", "13_17")),
+        ("18_24", "Age 18-24", ("18_24",)),
+        ("25_64", "Age 25-64", ("25_34", "35_44", "45_54", "55_64")),
+        ("65_plus", "Age 65 and over", ("65_plus",)),
+        (*HUD_DK, ("dk",)),
+        (*HUD_DNC, ("dnc",)),
+    ]
+]
+
+
+def _gender_by_age(b: Builder, cases: Served) -> None:
+    """Q10d: everyone served by gender (Q10a's rows, its counts the total column) and by age
+    (Q11's bands in four ranges, their counts the total row). Each pair of answers people gave
+    is a count of its own, never published, tied both to the count of that answer to the
+    gender question and to the count of that answer to the age question; each printed cell
+    adds up the pairs it holds. So no printed cell, subtracted from Q10a's, Q11's or another
+    report's counts of either question, gives away a finer count that suppression did not see.
+
+    A pair no one can have given (its gender or its age answered by no one) is a zero anyone
+    reading Q10a and Q11 knows: it is in no sum, so that suppression never hides it to keep
+    another count from being worked out (a zero that is known keeps nothing hidden)."""
+    g = b.grid
+    pairs = cases.pairs("gender_identity", "age_band")
+    genders = cases.answers("gender_identity")
+    ages = cases.answers("age_band")
+    age_answers = [a for _code, _label, given in HUD_GENDER_AGE_COLUMNS for a in given]
+    gender_answers = [a for given in HUD_GENDERS.values() for a in given]
+    #: The pairs someone may have given (both answers given by someone), each its cell.
+    atom: dict[tuple[str, str], int] = {}
+    for gender in gender_answers:
+        for age in age_answers:
+            if genders[gender] and ages[age]:
+                cell = g.cell(f"q10d:pair:{gender}:{age}", pairs[(gender, age)])
+                b.atoms.add(cell)
+                atom[(gender, age)] = cell
+    for age in age_answers:
+        parts = [atom[(gender, age)] for gender in gender_answers if (gender, age) in atom]
+        if parts:
+            g.sum(b.band("demo:age_band", "served:age_band", (age,), ages), parts)
+    rows = []
+    for code, given in HUD_GENDERS.items():
+        whole = b.band("demo:gender_identity", "served:gender_identity", given, genders)
+        held = [atom[p] for p in itertools.product(given, age_answers) if p in atom]
+        if held:
+            g.sum(whole, held)
+        cells = []
+        for column, _label, answers_held in HUD_GENDER_AGE_COLUMNS:
+            parts = [atom[p] for p in itertools.product(given, answers_held) if p in atom]
+            if len(parts) == 1:
+                cells.append(parts[0])
+                continue
+            cell = g.cell(f"q10d:{code}:{column}", sum(g.values[c] for c in parts))
+            if parts:
+                g.sum(cell, parts)
+            cells.append(cell)
+        rows.append(Row(HUD_GENDER_LABELS[code], [whole, *cells]))
+    totals = [
+        b.band("demo:age_band", "served:age_band", held, ages)
+        for _column, _label, held in HUD_GENDER_AGE_COLUMNS
+    ]
+    rows.append(Row("Total", [g.keys[SERVED[0]], *totals]))
+    b.sections.append(
+        Section(
+            "Q10d: Gender by Age Ranges",
+            ["Total", *(label for _code, label, _held in HUD_GENDER_AGE_COLUMNS)],
+            rows,
+            code="Q10d",
         )
     )
     step()

@@ -637,6 +637,16 @@ EXPECTED = {
         (DNC_ROW, "20"),
         ("Total", "20"),
     ],
+    # Q10d: no one answered the gender or the age question: everyone is "Data Not Collected"
+    # in both, the one pair anyone gave; every other row and column is a zero.
+    "Q10d": [
+        *(
+            (reports.HUD_GENDER_LABELS[code], "0 0 0 0 0 0 0")
+            for code in list(reports.HUD_GENDERS)[:-1]
+        ),
+        (DNC_ROW, "20 0 0 0 0 0 20"),
+        ("Total", "20 0 0 0 0 0 20"),
+    ],
     # Q26c: no one answered the gender question (Q10a's 20 are all "Data Not Collected"), so
     # the three chronically homeless are too, hidden with Q26b's 3, their total.
     "Q26c": [
@@ -756,6 +766,18 @@ HEADINGS = {
     "Q8b": ("Point-in-Time Count of Households on the Last Wednesday", ["Total", *HOUSEHOLD_TYPES]),
     "Q11": ("Age", ["Total"]),
     "Q10a": ("Gender", ["Total"]),
+    "Q10d": (
+        "Gender by Age Ranges",
+        [
+            "Total",
+            "Under Age 18",
+            "Age 18-24",
+            "Age 25-64",
+            "Age 65 and over",
+            "Client Doesn't Know/Prefers Not to Answer",
+            "Data Not Collected",
+        ],
+    ),
     "Q12": ("Race and Ethnicity", ["Total"]),
     "Q22a1": ("Length of Participation - CoC Projects", STAYS),
     "Q22b": ("Average and Median Length of Participation in Days", STAYS[1:]),
@@ -924,7 +946,7 @@ def test_every_cell_of_the_hud_questions(population):
         ("October", "0 0 0 0 0"),
     ]
     assert list(shown) == [
-        *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q10a", "Q11", "Q12"),
+        *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q10a", "Q10d", "Q11", "Q12"),
         *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
         *("Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
@@ -1064,6 +1086,7 @@ def test_an_agency_that_does_not_ask_gets_none_of_these_questions(population, ca
         "Q4a",
         "Q5a",
         "Q10a",
+        "Q10d",
         "Q11",
         "Q12",
         "Q22a1",

@@ -222,9 +222,11 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
         "Number of Chronically Homeless Persons at Annual Assessment (Stayers)",
         "Number of Chronically Homeless Persons at Exit (Leavers)",
     ]
-    # Q10a: everyone served by gender, after the households (Q8b) and before the ages (Q11).
+    # Q10a: everyone served by gender, after the households (Q8b), before gender by age (Q10d)
+    # and the ages (Q11).
     codes = list(sections)
-    assert codes.index("Q8b") + 1 == codes.index("Q10a") == codes.index("Q11") - 1
+    assert codes.index("Q8b") + 1 == codes.index("Q10a") == codes.index("Q10d") - 1
+    assert codes.index("Q10d") + 1 == codes.index("Q11")
     assert (sections["Q10a"].title, sections["Q10a"].columns) == ("Q10a: Gender", ["Total"])
     assert shown["Q10a"] == [
         ("Woman", "10"),

@@ -560,6 +560,24 @@ EXPECTED = {
             ("Data Not Collected", "*1"),
             ("Total", "20"),
         ],
+        # Q10d: the same people by gender and by age. The women's 3 aged 18 to 24 is a count
+        # from 1 to 4, and their 12 aged 25 to 64 hides with it (their 15 less it would give it
+        # away); the 2 men (both aged 45 to 54), the non-binary person and the one who declined
+        # (both declined their age too) and the one never asked are counts from 1 to 4 in each
+        # of their cells. The 14 aged 25 to 64 are Q11's four bands of those ages together; the
+        # 2 and the 1 of the last two columns are Q11's.
+        "Q10d": [
+            ("Woman", "15 0 *3 *12 0 0 0"),
+            ("Man", "*2 0 0 *2 0 0 0"),
+            ("Culturally Specific Identity", "0 0 0 0 0 0 0"),
+            ("Transgender", "0 0 0 0 0 0 0"),
+            ("Non-Binary", "*1 0 0 0 0 *1 0"),
+            ("Questioning", "0 0 0 0 0 0 0"),
+            ("Different Identity", "0 0 0 0 0 0 0"),
+            ("Client Doesn't Know/Prefers Not to Answer", "*1 0 0 0 0 *1 0"),
+            ("Data Not Collected", "*1 0 0 0 0 0 *1"),
+            ("Total", "20 0 *3 14 0 *2 *1"),
+        ],
         "Q11": [
             ("Under 5", "0"),
             ("5-12", "0"),

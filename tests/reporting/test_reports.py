@@ -272,13 +272,17 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     codes = [s.code for s in hud_year.sections]
     # In the order of HUD's tables (an emergency shelter: no Q22c).
     assert codes == [
-        *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q10a", "Q11", "Q12"),
-        *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
+        *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q10a", "Q10d", "Q11"),
+        *("Q12", "Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
         *("Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q26a", "Q26b", "Q26c", "Q26d"),
         *("Q26e", "Q26f", "Q26g", "Q26h"),
     ]
+    # Gender by age: the women and the men aged 25 to 64 are counted and shown.
+    for gender, least in (("woman", 20), ("man", 5)):
+        assert value(hud_year, f"q10d:{gender}:25_64") >= least
+        assert hud_year.shown(hud_year.grid.keys[f"q10d:{gender}:25_64"]).text != "*"
     # The project as its admin described it, and its people served.
     (_label, q4a), *_rest = hud_year.table(hud_year.sections[0])
     assert [c.text for c in q4a[:5]] == [

@@ -1,0 +1,136 @@
+"""Q10d, everyone served by gender and by age, against a population counted by hand.
+
+Thirty-three survivors of one agency, all supported from 1 April 2026 (the federal year 2026)
+and still supported, so the year's quarters from April count the same people as the year:
+
+- sixteen women: six aged 18 to 24, five 25 to 34, five 35 to 44;
+- five men: two aged 25 to 34, three 35 to 44;
+- two non-binary people aged 18 to 24;
+- five who declined the gender question, aged 65 or over;
+- five never asked their gender, aged 13 to 17.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+import time_machine
+
+from caseflow.lib.suppression import exposed
+from caseflow.reporting import reports
+from tests.reporting.hud_people import at, hud_person
+from tests.reporting.test_hud_cells import HEADINGS
+from tests.reporting.test_report_cells import _printed, assert_csv_prints
+
+pytestmark = pytest.mark.django_db
+
+YEAR = reports.federal_year(2026)
+TODAY = dt.datetime(2026, 11, 15, 12, tzinfo=dt.UTC)
+
+PEOPLE = (
+    [("woman", "18_24")] * 6
+    + [("woman", "25_34")] * 5
+    + [("woman", "35_44")] * 5
+    + [("man", "25_34")] * 2
+    + [("man", "35_44")] * 3
+    + [("non_binary", "18_24")] * 2
+    + [("declined", "65_plus")] * 5
+    + [(None, "13_17")] * 5
+)
+
+
+@pytest.fixture
+def population(cast):
+    for n, (gender, age) in enumerate(PEOPLE):
+        hud_person(cast, n, at("2026-04-01"), None, age=age, gender=gender)
+    return cast.agency.pk
+
+
+#: Every cell as printed (Total, Under Age 18, Age 18-24, Age 25-64, Age 65 and over, Client
+#: Doesn't Know/Prefers Not to Answer, Data Not Collected), "*" before a hidden one. Why:
+#:
+#: - the two non-binary people aged 18 to 24 are a count from 1 to 4 (their row's total, Q10a's
+#:   cell, and their 18-24);
+#: - Q10a's total less its published rows would give them away with the 5 men: the men's total
+#:   (Q10a's 5, the same cell) hides;
+#: - Q11's 8 aged 18 to 24 less the 6 women of that age and the men's 0 would give them away:
+#:   the men's 0 aged 18 to 24 hides, and keeps the men's total hidden too (their total is
+#:   that 0 and their 5 aged 25 to 64);
+#: - no zero of a gender or an age no one answered hides (it is a zero anyone can read off Q10a
+#:   and Q11); the men's and the non-binary people's zeros under 18 and at 65 or over are shown
+#:   (the 5 aged 13 to 17 and the 5 aged 65 or over are all printed in other rows).
+EXPECTED = {
+    "Q10d": [
+        ("Woman", "16 0 6 10 0 0 0"),
+        ("Man", "*5 0 *0 5 0 0 0"),
+        ("Culturally Specific Identity", "0 0 0 0 0 0 0"),
+        ("Transgender", "0 0 0 0 0 0 0"),
+        ("Non-Binary", "*2 0 *2 0 0 0 0"),
+        ("Questioning", "0 0 0 0 0 0 0"),
+        ("Different Identity", "0 0 0 0 0 0 0"),
+        ("Client Doesn't Know/Prefers Not to Answer", "5 0 0 0 5 0 0"),
+        ("Data Not Collected", "5 5 0 0 0 0 0"),
+        ("Total", "33 5 8 15 5 0 0"),
+    ],
+    "Q10a": [
+        ("Woman", "16"),
+        ("Man", "*5"),
+        ("Culturally Specific Identity", "0"),
+        ("Transgender", "0"),
+        ("Non-Binary", "*2"),
+        ("Questioning", "0"),
+        ("Different Identity", "0"),
+        ("Client Doesn't Know/Prefers Not to Answer", "5"),
+        ("Data Not Collected", "5"),
+        ("Total", "33"),
+    ],
+}
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_every_cell_of_gender_by_age(population):
+    report = reports.release("hud", population, YEAR)
+    shown = _printed(report)
+    assert {code: shown[code] for code in EXPECTED} == EXPECTED
+    assert_csv_prints(report, shown)
+    # Q11's bands are printed as they were: everyone's ages, none hidden.
+    assert [count for _label, count in shown["Q11"]] == [
+        *("0", "0", "5", "8", "7", "8", "0", "0", "5", "0", "0", "33"),
+    ]
+    sections = {s.code: s for s in report.sections}
+    q10d = sections["Q10d"]
+    title, columns = HEADINGS["Q10d"]
+    assert (q10d.title, q10d.columns) == (f"Q10d: {title}", columns)
+    codes = list(sections)
+    assert codes.index("Q10a") + 1 == codes.index("Q10d") == codes.index("Q11") - 1
+    # Its total column is Q10a's cells and its total row Q11's (Under 18 and 25-64: its bands
+    # added up, the same cells another report banding the same ages prints).
+    g, keys = report.grid, report.grid.keys
+    assert [row.cells[0] for row in q10d.rows] == [row.cells[0] for row in sections["Q10a"].rows]
+    q11 = {row.label: row.cells[0] for row in sections["Q11"].rows}
+    assert q10d.rows[-1].cells[2] == q11["18-24"] and q10d.rows[-1].cells[4] == q11["65+"]
+    under_18 = keys["demo:age_band:13_17+under_13"]
+    assert q10d.rows[-1].cells[1] == under_18
+    assert (under_18, (keys["demo:age_band:under_13"], keys["demo:age_band:13_17"])) in g.sums
+    # Each pair of answers someone gave is a count of its own, never published unless a cell is
+    # that pair alone, tied to both answers' counts: the women's 25-64 is their 25-34 and 35-44.
+    pair = {k.removeprefix("q10d:pair:"): c for k, c in keys.items() if k.startswith("q10d:pair:")}
+    assert g.values[pair["woman:25_34"]] == 5 and g.values[pair["man:35_44"]] == 3
+    assert (keys["q10d:woman:25_64"], (pair["woman:25_34"], pair["woman:35_44"])) in g.sums
+    column = tuple(pair[f"{gender}:25_34"] for gender in ("woman", "man", "non_binary"))
+    assert (
+        keys["demo:age_band:25_34"],
+        column + (pair["declined:25_34"], pair["not_asked:25_34"]),
+    ) in g.sums
+    assert {pair["woman:25_34"], pair["man:25_34"]} <= report.unpublished
+    # A pair no one can have given is no count of its own: no one answered "transgender", so
+    # its row's cells are zeros in no sum.
+    assert not any(k.startswith(("q10d:pair:transgender", "q10d:pair:questioning")) for k in keys)
+    in_sums = {c for total, members in g.sums for c in (total, *members)}
+    assert not set(sections["Q10d"].rows[3].cells[1:]) & in_sums
+    # No count from 1 to 4, published or not (the men's 2 aged 25 to 34 and 3 aged 35 to 44, the
+    # non-binary people's 2), can be worked out from what is published.
+    small = {c for c, v in enumerate(g.values) if 0 < v < 5}
+    assert {pair["man:25_34"], pair["man:35_44"], pair["non_binary:18_24"]} <= small
+    assert not exposed(len(g.values), g.sums, report.hidden) & small
