@@ -1467,8 +1467,9 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         _demographic(b, cases, question, title, groups, labels, code, total, column="Total")
     _gender_by_age(b, cases)
     spans: dict[int, tuple[dt.date, dt.date | None]] = {}
+    lengths: dict[int, int] = {}
     _length_of_participation(
-        b, period, cases, tally.opened if tally is not None else None, spans=spans
+        b, period, cases, tally.opened if tally is not None else None, spans=spans, days=lengths
     )
     if tally is not None:
         _hud_questions(b, tally.finish())
@@ -1476,6 +1477,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         psh_rrh = project is not None and project.project_type in HUD_MOVED_IN_ROW
         _households(b, period, tally, spans, tally.moved_on if permanent else None, moved=psh_rrh)
         _chronic_households(b, tally)  # Q8a's and Q26b's counts by each other
+        _length_by_household(b, tally, lengths)  # Q22a1's and Q8a's
         chronic = (tally.chronic_cases, "q26b:yes")
         veterans = (tally.veteran_cases, "q5a:veterans")
         for group, question, code, title, rows in (
@@ -1540,6 +1542,7 @@ HUD_ORDER = [
     "Q22a1",
     "Q22b",
     "Q22c",
+    "Q22d",
     "Q22e",
     "Q22f",
     "Q22g",
@@ -1944,17 +1947,70 @@ def hud_length_band(days: int) -> str:
     return hud_band(HUD_LENGTHS, days)
 
 
+#: Q22d's first four bands: Q22a1's first ("30 days or less") in four.
+HUD_FIRST_MONTH = [
+    ("7", "7 days or less", 7),
+    ("14", "8 to 14 days", 14),
+    ("21", "15 to 21 days", 21),
+    ("22_30", "22 to 30 days", 30),
+]
+#: Q22d's bands: Q22a1's, its first in four.
+HUD_LENGTHS_BY_HOUSEHOLD = [*HUD_FIRST_MONTH, *HUD_LENGTHS[1:]]
+
+
+def _length_by_household(b: Builder, t: _HudTally, days: dict[int, int]) -> None:
+    """Q22d: Q22a1's people (everyone served) by length of participation and household type
+    (Q8a's columns). Each band's total is Q22a1's (its first band in four, adding up to Q22a1's
+    first) and each column's Q8a's: the same cells, or tied to them, so suppression reads the
+    tables together."""
+    g = b.grid
+    types = [code for code, _label in HUD_HOUSEHOLDS]
+    counts: Counter[tuple[str, str]] = Counter(
+        (hud_band(HUD_LENGTHS_BY_HOUSEHOLD, length), t.household_of[pk])
+        for pk, length in days.items()
+        if pk in t.household_of
+    )
+    rows, firsts = [], []
+    for band, label, _most in HUD_LENGTHS_BY_HOUSEHOLD:
+        cells = [g.cell(f"q22d:{band}:{code}", counts[(band, code)]) for code in types]
+        if (band, label, _most) in HUD_FIRST_MONTH:
+            total = g.cell(f"q22d:{band}:*", sum(g.values[c] for c in cells))
+            firsts.append(total)
+        else:
+            total = g.keys[f"q22:{band}:*"]  # Q22a1's
+        g.sum(total, cells)
+        rows.append((label, total, cells))
+    g.sum(g.keys["q22:30:*"], firsts, link=True)
+    columns = [g.keys[f"q8a:{code}"] for code in types]
+    for j, outer in enumerate(columns):
+        g.sum(outer, [cells[j] for _label, _total, cells in rows])
+    b.sections.append(
+        Section(
+            "Q22d: Length of Participation by Household Type",
+            ["Total", *(label for _code, label in HUD_HOUSEHOLDS)],
+            [
+                *(Row(label, [total, *cells]) for label, total, cells in rows),
+                Row("Total", [g.keys[SERVED[0]], *columns]),
+            ],
+            code="Q22d",
+        )
+    )
+    step()
+
+
 def _length_of_participation(
     b: Builder,
     period: Period,
     cases: Served,
     each: Callable[[int, dt.date], None] | None = None,
     spans: dict[int, tuple[dt.date, dt.date | None]] | None = None,
+    days: dict[int, int] | None = None,
 ) -> None:
     """Q22a1: days from the case's opening to its closing (a leaver), or to the day after the
     period's last (a stayer, there through its last day, as HUD counts), by HUD's bands,
     leavers and stayers; its totals are Q5a's (the same people). ``each`` is given each case and
-    the day it opened; ``spans`` is filled with each case's days of opening and closing."""
+    the day it opened; ``spans`` is filled with each case's days of opening and closing, and
+    ``days`` with its days of participation."""
     # The agency's days (:func:`agency_days`), as the database works them out.
     rows = Case.objects.filter(pk__in=cases.ids).values_list(
         "pk", local_day("opened_at"), local_day("closed_at")
@@ -1973,10 +2029,12 @@ def _length_of_participation(
         # A stayer was there through the period's last day.
         stayed = period.end + dt.timedelta(days=1)
         end = closed_on if leaver and closed_on is not None else stayed
-        days = max((end - began).days, 0)
+        length = max((end - began).days, 0)
+        if days is not None:
+            days[pk] = length
         column = "leavers" if leaver else "stayers"
-        counts[(hud_length_band(days), column)] += 1
-        lengths[column].append(days)
+        counts[(hud_length_band(length), column)] += 1
+        lengths[column].append(length)
     b.crosstab(
         "q22",
         "Q22a1: Length of Participation - CoC Projects",

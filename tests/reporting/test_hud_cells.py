@@ -647,6 +647,17 @@ EXPECTED = {
         (DNC_ROW, "20 0 0 0 0 0 20"),
         ("Total", "20 0 0 0 0 0 20"),
     ],
+    # Q22d: Q22a1's people by household type: no one's was asked, so all of an unknown type
+    # (the last column, the total's twin): the 12 leavers of 61 days, the 8 stayers of 164 to
+    # 171.
+    "Q22d": [
+        *((label, "0 0 0 0 0") for _code, label, _most in reports.HUD_FIRST_MONTH),
+        ("31 to 60 days", "0 0 0 0 0"),
+        ("61 to 90 days", "12 0 0 0 12"),
+        ("91 to 180 days", "8 0 0 0 8"),
+        *((label, "0 0 0 0 0") for _code, label, _most in reports.HUD_LENGTHS[4:]),
+        ("Total", "20 0 0 0 20"),
+    ],
     # Q26c: no one answered the gender question (Q10a's 20 are all "Data Not Collected"), so
     # the three chronically homeless are too, hidden with Q26b's 3, their total.
     "Q26c": [
@@ -766,6 +777,10 @@ HEADINGS = {
     "Q8b": ("Point-in-Time Count of Households on the Last Wednesday", ["Total", *HOUSEHOLD_TYPES]),
     "Q11": ("Age", ["Total"]),
     "Q10a": ("Gender", ["Total"]),
+    "Q22d": (
+        "Length of Participation by Household Type",
+        ["Total", *(label for _code, label in reports.HUD_HOUSEHOLDS)],
+    ),
     "Q10d": (
         "Gender by Age Ranges",
         [
@@ -948,8 +963,8 @@ def test_every_cell_of_the_hud_questions(population):
     assert list(shown) == [
         *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q10a", "Q10d", "Q11", "Q12"),
         *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
-        *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22e"),
-        *("Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
+        *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22d"),
+        *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q26a", "Q26b", "Q26c", "Q26d"),
         *("Q26e", "Q26f", "Q26g", "Q26h"),
     ]

@@ -156,6 +156,59 @@ def test_every_cell_of_the_households(population):
     assert not [c for c in worked_out if 0 < abs(values[c]) < report.threshold]
 
 
+#: Q22d's cells as printed (Total, then Q8a's four types). The days of participation: the nine
+#: with adults and children 360 (stayers, to 1 October 2026), the six without children who
+#: left on 29 July 182, the two children 183, the one who did not know 127, the five who left
+#: on 30 November 55, the two from 5 May 149. Why the hidden ones hide:
+#:
+#: - the 2 children on their own and the 3 of an unknown type are counts from 1 to 4, and so
+#:   is Q22a1's 91 to 180 days (3, the same cell as this table's);
+#: - 181 to 365 days, 17 less the 6 and the 9 beside them would give the children's 2 away:
+#:   the unknown type's 0 of that row hides (the children's and the unknown type's counts are
+#:   then two pairs whose sums alone are known);
+#: - 31 to 60 days is Q22a1's 5, hidden there already with its leavers and stayers (Q22a1's
+#:   91 to 180 days would follow from it); the children's 0 of that row hides with it, or the
+#:   5 without children and the two zeros would give it away.
+Q22D = [
+    *((label, "0 0 0 0 0") for _code, label, _most in reports.HUD_FIRST_MONTH),
+    ("31 to 60 days", "*5 5 0 *0 0"),
+    ("61 to 90 days", "0 0 0 0 0"),
+    ("91 to 180 days", "*3 0 0 0 *3"),
+    ("181 to 365 days", "17 6 9 *2 *0"),
+    *((label, "0 0 0 0 0") for _code, label, _most in reports.HUD_LENGTHS[5:]),
+    ("Total", "25 11 9 *2 *3"),
+]
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_the_length_of_participation_by_household_type(population):
+    report = reports.release("hud", population, YEAR)
+    shown = _printed(report)
+    assert shown["Q22d"] == Q22D
+    assert_csv_prints(report, shown)
+    sections = {s.code: s for s in report.sections}
+    q22d, q22a1 = sections["Q22d"], sections["Q22a1"]
+    assert q22d.title == "Q22d: Length of Participation by Household Type"
+    assert q22d.columns == ["Total", *(label for _code, label in reports.HUD_HOUSEHOLDS)]
+    codes = list(sections)
+    assert codes.index("Q22b") + 1 == codes.index("Q22d") == codes.index("Q22e") - 1
+    # Its total row is Q8a's, and each band's total Q22a1's (the same cells), but the first:
+    # Q22a1's "30 days or less" is this table's first four rows together.
+    assert q22d.rows[-1].cells == sections["Q8a"].rows[0].cells
+    assert [row.cells[0] for row in q22d.rows[4:-1]] == [row.cells[0] for row in q22a1.rows[1:-1]]
+    keys = report.grid.keys
+    first = tuple(keys[f"q22d:{code}:*"] for code, _label, _most in reports.HUD_FIRST_MONTH)
+    assert (keys["q22:30:*"], first) in report.grid.sums
+    # Each column adds up to Q8a's.
+    types = sections["Q8a"].rows[0].cells[1:]
+    for j, outer in enumerate(types):
+        column = tuple(row.cells[1 + j] for row in q22d.rows[:-1])
+        assert (outer, column) in report.grid.sums
+    values = report.grid.values
+    worked_out = exposed(len(values), report.grid.sums, report.hidden)
+    assert not [c for c in worked_out if 0 < abs(values[c]) < report.threshold]
+
+
 def test_the_last_wednesdays_of_a_period():
     assert [reports.hud_pit_day(YEAR, month) for month, _l in reports.HUD_PIT_MONTHS] == [
         dt.date(2026, 1, 28),
