@@ -1970,10 +1970,11 @@ def _length_by_household(b: Builder, t: _HudTally, days: dict[int, int]) -> None
         for pk, length in days.items()
         if pk in t.household_of
     )
+    first_month = {code for code, _label, _most in HUD_FIRST_MONTH}
     rows, firsts = [], []
     for band, label, _most in HUD_LENGTHS_BY_HOUSEHOLD:
         cells = [g.cell(f"q22d:{band}:{code}", counts[(band, code)]) for code in types]
-        if (band, label, _most) in HUD_FIRST_MONTH:
+        if band in first_month:
             total = g.cell(f"q22d:{band}:*", sum(g.values[c] for c in cells))
             firsts.append(total)
         else:
