@@ -201,6 +201,7 @@ def test_the_length_of_participation_by_household_type(population):
     assert (keys["q22:30:*"], first) in report.grid.sums
     # Each column adds up to Q8a's.
     types = sections["Q8a"].rows[0].cells[1:]
+    assert len(types) == len(reports.HUD_HOUSEHOLDS)
     for j, outer in enumerate(types):
         column = tuple(row.cells[1 + j] for row in q22d.rows[:-1])
         assert (outer, column) in report.grid.sums
