@@ -297,6 +297,10 @@ def demo_hud_answers(n: int, *, left: bool, started: dt.date, housed: bool = Fal
             out["times_homeless"] = draw("times_homeless")
     if out["destination"] == "rental_subsidy":
         out["destination_subsidy"] = draw("destination_subsidy")
+    # Half the veterans who leave rent with VA supportive housing (drawn apart from the rest, so
+    # that no one else's answers changed).
+    if left and out["veteran"] == "yes" and random.Random(n * 7919 + 2).random() < 0.5:
+        out["destination"], out["destination_subsidy"] = "rental_subsidy", "vash"
     if not left:  # a stayer has no exit answers
         empty = hud.blank()
         out.update({e.name: empty[e.name] for e in hud.ELEMENTS if e.stage == hud.EXIT})

@@ -1552,6 +1552,7 @@ HUD_ORDER = [
     "Q25c",
     "Q25d",
     "Q25i",
+    "Q25j",
     "Q26a",
     "Q26b",
     "Q26c",
@@ -2566,6 +2567,8 @@ class _HudTally:
         #: Q25i: the veterans who left, by destination.
         self.veteran_destination: Counter[Any] = Counter()
         self.subsidy: Counter[str] = Counter()
+        #: Q25j: the veterans who left to rent with an ongoing subsidy, by subsidy.
+        self.veteran_subsidy: Counter[str] = Counter()
         self.not_assessed: Counter[str] = Counter()
         self.income: dict[str, Counter[str]] = {k: Counter() for k in at}
         self.sources: dict[str, Counter[str]] = {k: Counter() for k in at}
@@ -2748,7 +2751,10 @@ class _HudTally:
             if c.pk in self.veteran_cases:
                 self.veteran_destination[a["destination"]] += 1
             if a["destination"] == "rental_subsidy":
-                self.subsidy[hud_row(a["destination_subsidy"], HUD_SUBSIDY_CODES)] += 1
+                subsidy = hud_row(a["destination_subsidy"], HUD_SUBSIDY_CODES)
+                self.subsidy[subsidy] += 1
+                if c.pk in self.veteran_cases:
+                    self.veteran_subsidy[subsidy] += 1
             self._assessment("exit", a, "exit_")
             rows, count = _conditions(a.get("exit_conditions_any"), a.get("exit_conditions"))
             self._conditions_of("exit", rows, count)
@@ -2929,7 +2935,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
     for k in inner:
         part, whole = g.keys[k], g.keys["q5a:leavers" if k == "q25i:total" else "q23c:" + k[5:]]
         b.inside(part, whole, f"q25i:rest:{k[5:]}")
-    _exit_destinations(b, t.subsidy)
+    _exit_destinations(b, t.subsidy, t.veteran_subsidy)
     bands = [
         ("none", "No Income"),
         *((code, label) for code, label, _most in HUD_INCOME_BANDS),
@@ -3191,18 +3197,34 @@ HUD_CHRONIC = [
 ]
 
 
-def _exit_destinations(b: Builder, subsidies: Counter[str]) -> None:
-    """Q23d: the subsidy of the leavers who went to rent with one (its total is Q23c's row)."""
+def _exit_destinations(b: Builder, subsidies: Counter[str], veterans: Counter[str]) -> None:
+    """Q23d: the subsidy of the leavers who went to rent with one (its total is Q23c's row);
+    Q25j: the veterans among them, each count inside Q23d's of its row and its total Q25i's
+    row (the same cell), the rest of each row a count never published."""
+    rows = [*HUD_SUBSIDY_LABELS.items(), HUD_DK, HUD_DNC]
     b.breakdown(
         "q23d",
         "Q23d: Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With "
         "An Ongoing Subsidy",
-        [*HUD_SUBSIDY_LABELS.items(), HUD_DK, HUD_DNC],
+        rows,
         subsidies,
         total=("q23c:rental_subsidy", "Total"),
         column="Total",
         code="Q23d",
     )
+    b.breakdown(
+        "q25j",
+        "Q25j: Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With "
+        "An Ongoing Subsidy - Veterans",
+        rows,
+        veterans,
+        total=("q25i:rental_subsidy", "Total"),
+        column="Total",
+        code="Q25j",
+    )
+    g = b.grid
+    for code, _label in rows:
+        b.inside(g.keys[f"q25j:{code}"], g.keys[f"q23d:{code}"], f"q25j:rest:{code}")
 
 
 #: Q22e's bands of the days from the day homelessness began to housing, each the most days it

@@ -728,6 +728,8 @@ EXPECTED["Q25i"] = [
     )
     for label, _printed_cells in EXPECTED["Q23c"]
 ]
+#: Q25j: no veteran left to rent with a subsidy: Q23d's rows, each 0, its total Q25i's row.
+EXPECTED["Q25j"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23d"]]
 
 
 #: Each question's title and columns, as HUD's FY2024 APR/CAPER programming specifications
@@ -846,6 +848,11 @@ HEADINGS = {
     "Q25c": ("Gender - Veterans", ["Total"]),
     "Q25d": ("Age - Veterans", ["Total"]),
     "Q25i": ("Exit Destination - Veterans", ["Total"]),
+    "Q25j": (
+        "Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With An "
+        "Ongoing Subsidy - Veterans",
+        ["Total"],
+    ),
     "Q26a": (
         "Chronic Homeless Status - Number of Households w/at least one or more CH person",
         ["Total", *(label for _code, label in reports.HUD_HOUSEHOLDS)],
@@ -965,7 +972,7 @@ def test_every_cell_of_the_hud_questions(population):
         *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22d"),
         *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
-        *("Q26a", "Q26b", "Q26c", "Q26d"),
+        *("Q25j", "Q26a", "Q26b", "Q26c", "Q26d"),
         *("Q26e", "Q26f", "Q26g", "Q26h"),
     ]
     # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's
@@ -1028,6 +1035,7 @@ def test_every_cell_of_the_hud_questions(population):
     assert sections["Q14b"].rows[-1].cells[-1] == keys["q14a:yes"]
     assert sections["Q23c"].rows[-1].cells == [keys["q5a:leavers"]]
     assert sections["Q23d"].rows[-1].cells == [keys["q23c:rental_subsidy"]]
+    assert sections["Q25j"].rows[-1].cells == [keys["q25i:rental_subsidy"]]
     # The columns of Q16, Q18 and Q20b are everyone, the stayers and the leavers: Q5a's cells.
     columns = [keys["served"], keys["q5a:stayers"], keys["q5a:leavers"]]
     assert sections["Q20b"].rows[-1].cells == columns

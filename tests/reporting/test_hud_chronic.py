@@ -412,3 +412,70 @@ def test_the_veterans_by_gender_age_and_destination(cast):
     assert rest in report.unpublished and values[rest] == 1
     worked_out = exposed(len(values), sums, report.hidden)
     assert not [c for c in worked_out if 0 < abs(values[c]) < report.threshold]
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_the_veterans_who_left_to_rent_with_a_subsidy(cast):
+    """Q25j: twenty people served, eight of them veterans; on 1 June five veterans leave to rent
+    with VA supportive housing (VASH), two with a housing choice voucher (HCV) and one with no
+    subsidy; six other people leave to rent with a voucher and one with a subsidy not recorded;
+    five stay.
+
+    Q25j's rows are Q23d's, each count inside Q23d's of its row (the rest, who are not veterans,
+    never published), its total Q25i's row of those who rent with a subsidy (the same cell). Its
+    2 is a count from 1 to 4 and hides, and the 5 beside it, so that the 2 is not told by
+    subtracting the 5 from the 7; Q23d's 1 (its subsidy not recorded) hides with Q23d's 5, which
+    would give it away from the 14 and the 8."""
+    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
+    people = [("yes", "rental_subsidy", "vash")] * 5
+    people += [("yes", "rental_subsidy", "hcv")] * 2
+    people += [("yes", "rental_no_subsidy", None)]
+    people += [("no", "rental_subsidy", "hcv")] * 6
+    people += [("no", "rental_subsidy", hud.NOT_COLLECTED)]
+    people += [("no", None, None)] * 5
+    for n, (veteran, went, subsidy) in enumerate(people):
+        answers = {"veteran": veteran, "destination": went or hud.NOT_COLLECTED}
+        if subsidy:
+            answers["destination_subsidy"] = subsidy
+        closed = at("2026-06-01") if went else None
+        hud_person(cast, n, at("2026-04-01"), answers, closed=closed)
+    report = reports.release("hud", cast.agency.pk, YEAR)
+    shown = _printed(report)
+    sections = {s.code: s for s in report.sections}
+    codes = list(sections)
+    assert codes.index("Q25i") + 1 == codes.index("Q25j") == codes.index("Q26a") - 1
+    assert sections["Q25j"].title == (
+        "Q25j: Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With "
+        "An Ongoing Subsidy - Veterans"
+    )
+    subsidies = [*reports.HUD_SUBSIDY_LABELS.values(), reports.HUD_DK[1], reports.HUD_DNC[1]]
+    by_subsidy = reports.HUD_SUBSIDY_LABELS
+    assert shown["Q25j"] == [
+        *(
+            (label, {by_subsidy["vash"]: "*5", by_subsidy["hcv"]: "*2"}.get(label, "0"))
+            for label in subsidies
+        ),
+        ("Total", "7"),
+    ]
+    assert shown["Q23d"] == [
+        *(
+            (label, {by_subsidy["vash"]: "*5", by_subsidy["hcv"]: "8"}.get(label, "0"))
+            for label in subsidies[:-1]
+        ),
+        ("Data Not Collected", "*1"),
+        ("Total", "14"),
+    ]
+    assert (reports.HUD_LIVING_LABELS["rental_subsidy"], "7") in shown["Q25i"]
+    assert (reports.HUD_LIVING_LABELS["rental_subsidy"], "14") in shown["Q23c"]
+    assert ("Number of veterans", "8") in shown["Q5a"]
+    # The total is Q25i's row; each row lies inside Q23d's, the rest never published.
+    keys, values, sums = report.grid.keys, report.grid.values, report.grid.sums
+    assert sections["Q25j"].rows[-1].cells == [keys["q25i:rental_subsidy"]]
+    for code, rest in (("vash", 0), ("hcv", 6), ("dnc", 1)):
+        tie = (keys[f"q23d:{code}"], (keys[f"q25j:{code}"], keys[f"q25j:rest:{code}"]))
+        assert tie in sums
+        assert keys[f"q25j:rest:{code}"] in report.unpublished
+        assert values[keys[f"q25j:rest:{code}"]] == rest
+    worked_out = exposed(len(values), sums, report.hidden)
+    assert not [c for c in worked_out if 0 < abs(values[c]) < report.threshold]
+    assert_csv_prints(report, shown)

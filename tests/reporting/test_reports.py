@@ -276,7 +276,7 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
         *("Q12", "Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22d"),
         *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
-        *("Q26a", "Q26b", "Q26c", "Q26d"),
+        *("Q25j", "Q26a", "Q26b", "Q26c", "Q26d"),
         *("Q26e", "Q26f", "Q26g", "Q26h"),
     ]
     # Gender by age: the women and the men aged 25 to 64 are counted and shown.
