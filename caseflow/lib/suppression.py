@@ -135,6 +135,10 @@ def _reduced_basis(rows: list[dict[int, int]]) -> list[tuple[int, dict[int, int]
     return list(basis.items())
 
 
+def _without(row: dict[int, int], cell: int) -> dict[int, int]:
+    return {c: v for c, v in row.items() if c != cell}
+
+
 def _exposed_by(equations: Iterable[dict[int, int]], hidden: set[int]) -> set[int]:
     """The hidden cells whose value follows from ``equations`` once the published cells are
     known. Published cells are known: what is left of each equation is in hidden cells only.
@@ -186,6 +190,8 @@ class _Blocks:
         for (total, _members), equation in zip(sums, _equations(sums), strict=True):
             self.equations.setdefault(self.block[total], []).append(equation)
         self._exposed: dict[tuple[int, frozenset[int]], frozenset[int]] = {}
+        #: Each block's reduced basis (by pivot) for the hidden cells it was last asked of.
+        self._basis: dict[int, tuple[frozenset[int], dict[int, dict[int, int]]]] = {}
 
     def exposed(self, hidden: Iterable[int]) -> set[int]:
         """As :func:`exposed` over the whole grid."""
@@ -203,6 +209,38 @@ class _Blocks:
                 self._exposed[key] = found
             out |= found
         return out
+
+    def exposed_without(self, hidden: set[int], cell: int) -> set[int]:
+        """As :meth:`exposed` of ``hidden`` less ``cell`` (a hidden cell shown), from the
+        reduced basis of ``cell``'s block with it hidden rather than a reduction afresh: showing
+        a cell drops its column from the basis. A column that is no row's pivot leaves every
+        pivot in its own row only, so the rows that held it are what they were less it; the
+        pivot of a row it was the pivot of moves to another column of that row, cleared from
+        the other rows that hold it (a row of that cell only told its value: it goes)."""
+        block = self.block[cell]
+        if block not in self.equations:
+            return self.exposed(hidden - {cell})
+        cells = frozenset(c for c in hidden if self.block[c] == block)
+        kept = self._basis.get(block)
+        if kept is None or kept[0] != cells:
+            restricted = [
+                {c: v for c, v in eq.items() if c in cells} for eq in self.equations[block]
+            ]
+            kept = (cells, dict(_reduced_basis([r for r in restricted if r])))
+            self._basis[block] = kept
+        basis = kept[1]
+        rows = {pivot: row for pivot, row in basis.items() if cell not in row}
+        rows |= {pivot: _without(row, cell) for pivot, row in basis.items() if cell in row}
+        own = rows.pop(cell, None)
+        if own:  # ``cell`` was its pivot: another of its columns is
+            pivot = min(own)
+            for p, row in rows.items():
+                if pivot in row:
+                    rows[p] = _eliminate(row, pivot, own)
+            rows[pivot] = own
+        found = {pivot for pivot, row in rows.items() if len(row) == 1}
+        others = self.exposed({c for c in hidden if self.block[c] != block})
+        return found | others
 
 
 class _Reduction:
@@ -321,8 +359,11 @@ class _Hiding:
         self.blocks = blocks
         self.hidden = set(hidden)
         self._reductions: dict[int, _Reduction] = {}
+        by_block: dict[int, set[int]] = {}
+        for c in self.hidden:
+            by_block.setdefault(blocks.block[c], set()).add(c)
         for block, equations in blocks.equations.items():
-            cells = {c for c in self.hidden if blocks.block[c] == block}
+            cells = by_block.get(block)
             if cells:
                 self._reductions[block] = _Reduction(equations, cells)
 
@@ -484,7 +525,7 @@ def suppress(
             if cell not in hidden:
                 continue  # shown with another
             without = hidden - {cell}
-            opened = blocks.exposed(without)
+            opened = blocks.exposed_without(hidden, cell)
             if any(c in own and protected(c) for c in opened):
                 needed.append(cell)
             else:
