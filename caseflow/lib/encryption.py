@@ -43,6 +43,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any, Protocol
 
+import orjson
 from cryptography.exceptions import InvalidTag
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -328,6 +329,13 @@ class EncryptedTextField(models.TextField):
         return "[encrypted]"
 
 
+#: Digits enough for an integer orjson cannot hold (past 64 bits, 19 digits or more), looked
+#: for as a run of "0" once every digit is made one and every other byte a "." (a tenth of what
+#: a regular expression's search costs).
+_DIGITS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x2E for b in range(256))
+_LONG_NUMBER = b"0" * 19
+
+
 class EncryptedJSONField(EncryptedTextField):
     """A JSON document encrypted as one value."""
 
@@ -343,4 +351,14 @@ class EncryptedJSONField(EncryptedTextField):
         ).encode()
 
     def from_plain_bytes(self, raw: bytes) -> Any:
-        return json.loads(raw.decode())  # text: no guessing of its encoding
+        # orjson reads a report's thousands of documents in a quarter of the time Python's json
+        # takes, to the same values, but for an integer past 64 bits, which it reads as a float
+        # (its last digits lost): a document with 19 digits in a row anywhere is read by json,
+        # as is what orjson refuses and json reads (NaN, the infinities, a lone surrogate's
+        # escape). UTF-8 text only: no guessing of its encoding (json refuses other bytes too).
+        if _LONG_NUMBER not in raw.translate(_DIGITS):
+            try:
+                return orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                pass
+        return json.loads(raw.decode())

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import io
+import json
 
+import hypothesis
 import pytest
 from cryptography.fernet import Fernet, InvalidToken
 from django.core.exceptions import FieldError
 from django.core.management import call_command
 from django.db import connection
 from django.test import override_settings
+from hypothesis import given
+from hypothesis import strategies as st
 
 from caseflow.cases.models import Case, CaseKey, Party, PartyRole
 from caseflow.lib.encryption import (
@@ -25,6 +29,7 @@ from caseflow.lib.encryption import (
     unwrap_data_key,
     wrapped_under_newest,
 )
+from caseflow.partners.models import HudAnswers
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -247,3 +252,48 @@ def test_a_data_key_is_32_bytes_and_says_nothing_when_printed():
     key = DataKey.generate()
     assert repr(key) == "<DataKey>" and str(key) == "<DataKey>"
     assert key.decrypt(key.encrypt(b"")) == b""
+
+
+_json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()  # past 64 bits too
+    | st.floats()  # NaN and the infinities too
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@hypothesis.settings(max_examples=300)
+@given(_json_values)
+def test_an_encrypted_json_document_reads_back_as_pythons_json_reads_it(value):
+    """What a JSON field writes reads back to what Python's json reads from it, type for type
+    (an integer stays one, a float one), NaN, the infinities and integers past 64 bits too."""
+    field = HudAnswers._meta.get_field("answers")
+    raw = field.to_plain_bytes(value)
+    expected = json.loads(raw.decode())
+    assert json.dumps(field.from_plain_bytes(raw)) == json.dumps(expected)
+
+
+@pytest.mark.parametrize(
+    "raw, value",
+    [
+        (b'{"a":"\\ud800"}', {"a": "\ud800"}),  # a lone surrogate's escape
+        (b"[NaN,Infinity]", None),
+        (b"123456789012345678901234567890", 123456789012345678901234567890),
+        (b'{"a":1,"a":2}', {"a": 2}),  # the last of a repeated key
+    ],
+)
+def test_what_orjson_refuses_json_reads(raw, value):
+    field = HudAnswers._meta.get_field("answers")
+    read = field.from_plain_bytes(raw)
+    assert json.dumps(read) == json.dumps(json.loads(raw.decode()))
+    if value is not None:
+        assert read == value
+
+
+def test_a_document_that_is_not_utf8_is_refused_as_before():
+    field = HudAnswers._meta.get_field("answers")
+    with pytest.raises(UnicodeDecodeError):
+        field.from_plain_bytes(b'{"a":"\xff"}')
