@@ -32,7 +32,6 @@ class Grid:
     #: (total cell, member cells): value[total] == sum(value[m] for m in members).
     sums: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
     totals: set[int] = field(default_factory=set)
-
     def cell(self, key: str, value: int) -> int:
         if key in self.keys:
             index = self.keys[key]
@@ -509,7 +508,9 @@ def suppress(
         # One complement at a time, for the first exposed cell: as few hidden as it can.
         chosen = complement(min(open_cells))
         if chosen is None:
-            return hidden
+            # Every cell that could hide does; some can be worked out whatever is hidden (a
+            # zero that two sums both fix): the complements no cell needs are shown below.
+            break
         hidden.add(chosen)
         chosen_in_turn.append(chosen)
         state.hide(chosen)

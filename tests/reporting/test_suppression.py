@@ -368,3 +368,24 @@ def test_a_complement_that_later_ones_keep_hidden_is_shown_again():
     hidden = suppress(g, 5)
     assert hidden == {g.keys[k] for k in ("0|0:0", "0|1:0", "0|0:*", "0|1:*")}
     assert not _derivable(g, hidden)
+
+
+def test_a_zero_two_sums_fix_is_shown_though_no_complement_could_keep_it_hidden():
+    """A count of 1 that is also a total of its own (8 = 4), and the same total of it and a
+    zero (8 = 4 + 11): the zero can be worked out whatever is hidden. Suppression once stopped
+    there with every cell hidden; the zero is shown, and what is hidden is what the 1s need:
+    the 1s themselves, and a 2 and its total beside the total that holds one of them."""
+    g = Grid()
+    for i, value in enumerate([0, 0, 0, 0, 1, 0, 2, 0, 1, 2, 3, 0]):
+        g.cell(f"c{i}", value)
+    for total, members in [
+        (7, (0, 1, 2, 3)),
+        (8, (4,)),
+        (9, (5, 6)),
+        (10, (7, 8, 9)),
+        (8, (4, 11)),
+    ]:
+        g.sum(total, members)
+    hidden = suppress(g, 2)
+    assert hidden == {4, 6, 8, 9}
+    assert not _derivable(g, hidden)
