@@ -32,6 +32,7 @@ class Grid:
     #: (total cell, member cells): value[total] == sum(value[m] for m in members).
     sums: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
     totals: set[int] = field(default_factory=set)
+
     def cell(self, key: str, value: int) -> int:
         if key in self.keys:
             index = self.keys[key]

@@ -1466,6 +1466,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         total = (SERVED[0], "Total")
         _demographic(b, cases, question, title, groups, labels, code, total, column="Total")
     _gender_by_age(b, cases)
+    _youth(b, cases)  # Q10d's pairs of a youth's age
     spans: dict[int, tuple[dt.date, dt.date | None]] = {}
     lengths: dict[int, int] = {}
     _length_of_participation(
@@ -1561,6 +1562,7 @@ HUD_ORDER = [
     "Q26f",
     "Q26g",
     "Q26h",
+    "Q27a",
 ]
 
 
@@ -3751,6 +3753,31 @@ def _gender_by_age(b: Builder, cases: Served) -> None:
             code="Q10d",
         )
     )
+    step()
+
+
+#: Q27a's rows: the youth by age (Q10d's first two columns, the same cells).
+HUD_YOUTH_AGES = [
+    ("0_17", "12 - 17", HUD_GENDER_AGE_COLUMNS[0][2]),
+    ("18_24", "18 - 24", HUD_GENDER_AGE_COLUMNS[1][2]),
+]
+
+
+def _youth(b: Builder, cases: Served) -> None:
+    """Q27a: the youth (everyone served under 25, each survivor heading her own household) by
+    age: its rows are Q10d's columns of those ages and Q11's bands added up (the same cells),
+    its total their sum."""
+    g = b.grid
+    ages = cases.answers("age_band")
+    rows = [
+        Row(label, [b.band("demo:age_band", "served:age_band", held, ages)])
+        for _code, label, held in HUD_YOUTH_AGES
+    ]
+    youth_ages = tuple(a for _code, _label, held in HUD_YOUTH_AGES for a in held)
+    youth = b.band("demo:age_band", "served:age_band", youth_ages, ages)
+    g.sum(youth, [row.cells[0] for row in rows])
+    rows.append(Row("Total", [youth]))
+    b.sections.append(Section("Q27a: Age of Youth", ["Total"], rows, code="Q27a"))
     step()
 
 

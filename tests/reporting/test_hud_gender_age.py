@@ -1,4 +1,5 @@
-"""Q10d, everyone served by gender and by age, against a population counted by hand.
+"""Q10d, everyone served by gender and by age, and Q27a, the youth by age, against a
+population counted by hand.
 
 Thirty-three survivors of one agency, all supported from 1 April 2026 (the federal year 2026)
 and still supported, so the year's quarters from April count the same people as the year:
@@ -134,3 +135,36 @@ def test_every_cell_of_gender_by_age(population):
     small = {c for c, v in enumerate(g.values) if 0 < v < 5}
     assert {pair["man:25_34"], pair["man:35_44"], pair["non_binary:18_24"]} <= small
     assert not exposed(len(g.values), g.sums, report.hidden) & small
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_the_youth_by_age(population):
+    """Q27a: the youth are the 5 aged 13 to 17 (never asked their gender) and the 8 aged 18 to
+    24 (six women, two non-binary people): Q11's bands and Q10d's columns of those ages (the
+    same cells), and their total, 13, which adds up the two."""
+    report = reports.release("hud", population, YEAR)
+    shown = _printed(report)
+    assert shown["Q27a"] == [("12 - 17", "5"), ("18 - 24", "8"), ("Total", "13")]
+    sections = {s.code: s for s in report.sections}
+    q27a, q10d = sections["Q27a"], sections["Q10d"]
+    assert (q27a.title, q27a.columns) == ("Q27a: Age of Youth", ["Total"])
+    assert list(sections)[-1] == "Q27a"  # HUD's last table, after every other asked here
+    under_18, aged_18_24 = q10d.rows[-1].cells[1:3]
+    assert [row.cells for row in q27a.rows[:2]] == [[under_18], [aged_18_24]]
+    q11 = {row.label: row.cells[0] for row in sections["Q11"].rows}
+    assert aged_18_24 == q11["18-24"]
+    youth = q27a.rows[-1].cells[0]
+    assert (youth, (under_18, aged_18_24)) in report.grid.sums
+    assert_csv_prints(report, shown)
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_a_survivor_under_13_is_counted_a_youth_aged_12_to_17(cast):
+    """caseflow's youngest band is "under 13": a survivor in it heads her own household, so she
+    is a youth, counted with those aged 13 to 17 in HUD's row "12 - 17"."""
+    ages = ["under_13"] * 5 + ["13_17"] * 5 + ["18_24"] * 5 + ["25_34"] * 5
+    for n, age in enumerate(ages):
+        hud_person(cast, n, at("2026-04-01"), None, age=age, gender="woman")
+    shown = _printed(reports.release("hud", cast.agency.pk, YEAR))
+    assert shown["Q27a"] == [("12 - 17", "10"), ("18 - 24", "5"), ("Total", "15")]
+    assert [count for _label, count in shown["Q11"][:4]] == ["0", "5", "5", "5"]

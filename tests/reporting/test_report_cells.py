@@ -578,6 +578,9 @@ EXPECTED = {
             ("Data Not Collected", "*1 0 0 0 0 0 *1"),
             ("Total", "20 0 *3 14 0 *2 *1"),
         ],
+        # Q27a: the youth, Q11's 0 under 18 and 3 aged 18 to 24 (the same cells), their total
+        # the 3 (a count from 1 to 4 too).
+        "Q27a": [("12 - 17", "0"), ("18 - 24", "*3"), ("Total", "*3")],
         "Q11": [
             ("Under 5", "0"),
             ("5-12", "0"),
