@@ -229,6 +229,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's, its health check without a round trip for a connection that has just answered
+    # and whose socket shows nothing (a restarted server's does): caseflow.lib.postgresql.
+    DATABASES["default"]["ENGINE"] = "caseflow.lib.postgresql"
     # caseflow's queries are short and indexed. PostgreSQL's JIT compiler starts when a plan's
     # estimated cost passes a threshold, and estimates grow with the tables: at the stretch tier
     # it spent 22 ms compiling the dashboard's 4 ms query (BENCHMARKS.md). Off for caseflow.

@@ -226,3 +226,42 @@ def test_a_redis_that_hangs_costs_one_timeout_not_one_a_page(cast, login, settin
             assert client.get(reverse("dashboard")).status_code == 200
         assert 1 <= len(attempts) <= 2, attempts
     softcache.reset()
+
+
+def test_the_pages_one_read_failing_leaves_them_to_the_database(cast, login, settings, caplog):
+    """Redis stops: the page's one read of its settings fails, and the page is in the agency's
+    language, with its word for advocates, from the database; the outage is logged once, and
+    the next page does not try the cache."""
+    from caseflow.accounts.language import set_agency_language
+    from caseflow.accounts.models import set_advocate_title
+
+    client = login(cast.agency_admin)
+    staff = reverse("agency:staff_list")
+    set_agency_language(cast.agency.pk, "es")
+    set_advocate_title(cast.agency.pk, "idva")
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{closed_port()}/0",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+    reads = []
+    real = softcache.cache.get_many
+
+    def counting(*args, **kwargs):
+        reads.append(args)
+        return real(*args, **kwargs)
+
+    softcache.reset()
+    with caplog.at_level(logging.WARNING), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(softcache.cache, "get_many", counting, raising=False)
+        for _ in range(2):
+            body = client.get(staff).content.decode()
+            assert 'lang="es"' in body and "IDVA" in body
+    assert len(reads) == 1  # the first page tried, the second did not
+    outages = [r for r in caplog.records if r.getMessage().startswith("cache unavailable")]
+    assert [r.getMessage() for r in outages] == [
+        "cache unavailable (ConnectionError): reading from the database until it answers again"
+    ]
+    softcache.reset()

@@ -4,7 +4,9 @@ A member of staff's own choice (their profile) wins over their agency's locale, 
 admin picks; without either, the deployment's LANGUAGE_CODE. Someone not signed in gets the
 language their browser asks for, among caseflow's. The choices are cached (they are read on
 every request) and the cache is cleared whenever one changes; without the cache they are read
-from the database (see :mod:`caseflow.lib.softcache`).
+from the database (see :mod:`caseflow.lib.softcache`). For a signed-in member of staff the
+middleware reads both, and the agency's settings other parts of a page may ask for, in one round
+trip to the cache.
 
 The languages a survivor speaks, and how they need to communicate, are the case's:
 :mod:`caseflow.cases.language`."""
@@ -16,10 +18,15 @@ from django.http import HttpRequest
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 
-from caseflow.accounts.models import AdvocateTitle, LanguageSetting, advocate_title
+from caseflow.accounts.models import (
+    AdvocateTitle,
+    LanguageSetting,
+    advocate_title,
+    agency_page_keys,
+)
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.lib.i18n import reset_idva, use_idva
-from caseflow.lib.softcache import forget, remember
+from caseflow.lib.softcache import forget, read_ahead, read_ahead_end, remember
 
 _CACHE_SECONDS = 3600
 
@@ -89,6 +96,13 @@ class LanguageMiddleware(LocaleMiddleware):
 
     def process_request(self, request: HttpRequest) -> None:
         user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            membership = getattr(user, "membership", None)
+            if membership is not None:
+                # One round trip for the settings below and those the page may read.
+                agency_id = membership.agency_id
+                keys = [_user_key(user.pk), _agency_key(agency_id), *agency_page_keys(agency_id)]
+                request._caseflow_read = read_ahead(keys)  # type: ignore[attr-defined]
         language = language_for(user) if user is not None else None
         if language is None:
             super().process_request(request)
@@ -110,6 +124,9 @@ class LanguageMiddleware(LocaleMiddleware):
         token = getattr(request, "_caseflow_idva", None)
         if token is not None:
             reset_idva(token)
+        read = getattr(request, "_caseflow_read", None)
+        if read is not None:
+            read_ahead_end(read)
         return response
 
 

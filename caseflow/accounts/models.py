@@ -99,6 +99,13 @@ def set_lists_show_initials(agency_id: int, initials: bool) -> None:
     forget(_initials_key(agency_id))
 
 
+def agency_page_keys(agency_id: int) -> list[str]:
+    """The cache keys of the agency's settings a page may read (:func:`advocate_title`,
+    :func:`lists_show_initials`), which the request's middleware reads ahead in one round trip
+    (:func:`caseflow.lib.softcache.read_ahead`)."""
+    return [_title_key(agency_id), _initials_key(agency_id)]
+
+
 def role_words(role: str, agency_id: int | None) -> str:
     """A role in words, as the agency says it ("IDVA" for an advocate where the agency says so)."""
     if role == Role.ADVOCATE and advocate_title(agency_id) == AdvocateTitle.IDVA:

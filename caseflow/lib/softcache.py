@@ -15,6 +15,13 @@ option, and subclassing it means overriding its private client; django-redis has
 ``IGNORE_EXCEPTIONS``, but it would be another dependency, it logs every failed call rather
 than the outage, and it tries Redis again on every call, so a hanging Redis would slow every
 page by its timeout. The few cached things caseflow has read better through three functions.
+
+A request reads the settings every page may need (the reader's language, the agency's word for
+its advocates, whether its lists show initials) in one round trip: :func:`read_ahead` fetches
+their keys together, and until :func:`read_ahead_end` :func:`remember` answers those keys from
+what it found (a key it did not find is computed and cached as before, once) and
+:func:`forget` drops them from it too. Nothing else about those values changes: the same keys,
+the same timeouts, the same deletes when one changes.
 """
 
 from __future__ import annotations
@@ -22,7 +29,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar, Token
 from typing import Any, TypeVar
 
 from django.core.cache import cache
@@ -44,6 +52,9 @@ _retry_at = 0.0
 _unforgotten: set[str] = set()
 #: Counters kept in this process while the shared cache is away.
 _local = LocMemCache("caseflow-softcache", {"MAX_ENTRIES": 10_000})
+#: The keys :func:`read_ahead` fetched for the request being served, and what it found for each
+#: (``_MISSING``: not in the cache).
+_read: ContextVar[dict[str, Any] | None] = ContextVar("caseflow_softcache_read", default=None)
 
 
 def reset() -> None:
@@ -97,9 +108,37 @@ def _recovered() -> bool:
     return True
 
 
+def read_ahead(keys: Iterable[str]) -> Token[dict[str, Any] | None]:
+    """Fetch ``keys`` in one round trip for :func:`remember` to answer from, until
+    :func:`read_ahead_end` with the token returned (the request's middleware calls both). While
+    the cache is away nothing is fetched: :func:`remember` computes, as without it."""
+    found: dict[str, Any] | None = None
+    if available() and _recovered():
+        wanted = list(keys)
+        try:
+            got = cache.get_many(wanted)
+        except Exception as exc:  # noqa: BLE001 - any cache failure: the database answers
+            _failed(exc)
+        else:
+            found = {key: got.get(key, _MISSING) for key in wanted}
+    return _read.set(found)
+
+
+def read_ahead_end(token: Token[dict[str, Any] | None]) -> None:
+    _read.reset(token)
+
+
 def remember(key: str, compute: Callable[[], T], timeout: int) -> T:
     """The cached value of ``key``, or ``compute()`` (cached for ``timeout`` seconds). ``compute``
     must not return None (store a marker instead)."""
+    read = _read.get()
+    if read is not None and key in read:
+        found = read[key]
+        if found is not _MISSING:
+            return found  # type: ignore[no-any-return]
+        value = read[key] = compute()
+        _store(key, value, timeout)
+        return value
     if not available() or not _recovered():
         return compute()
     try:
@@ -110,15 +149,24 @@ def remember(key: str, compute: Callable[[], T], timeout: int) -> T:
     if found is not _MISSING:
         return found  # type: ignore[return-value]
     value = compute()
+    _store(key, value, timeout)
+    return value
+
+
+def _store(key: str, value: Any, timeout: int) -> None:
+    if _down:  # failed since it was read: the value is not kept
+        return
     try:
         cache.set(key, value, timeout)
     except Exception as exc:  # noqa: BLE001
         _failed(exc)
-    return value
 
 
 def forget(key: str) -> None:
     """Drop ``key`` (its value changed). Tried again when the cache answers if it fails now."""
+    read = _read.get()
+    if read is not None:
+        read.pop(key, None)
     if not available() or not _recovered():
         with _lock:
             _unforgotten.add(key)
