@@ -1441,6 +1441,11 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
             for pk in tally.chronic_cases | tally.veteran_cases
             if pk in memo.answers
         }
+        tally.youth_cases = {
+            pk
+            for pk in cases.pks
+            if pk in memo.answers and memo.answers[pk]["age_band"] in HUD_YOUTH_ANSWERS
+        }
     leavers = sum(1 for c in cases if c.left)
     b.breakdown(
         "q5a",
@@ -1563,6 +1568,8 @@ HUD_ORDER = [
     "Q26g",
     "Q26h",
     "Q27a",
+    "Q27f1",
+    "Q27f2",
 ]
 
 
@@ -2571,6 +2578,11 @@ class _HudTally:
         self.subsidy: Counter[str] = Counter()
         #: Q25j: the veterans who left to rent with an ongoing subsidy, by subsidy.
         self.veteran_subsidy: Counter[str] = Counter()
+        #: Each leaver's destination and, renting with a subsidy, the subsidy's row (Q27f1 and
+        #: Q27f2 count the youth's once the youth are known: :meth:`youth_exits`).
+        self.exits: dict[int, tuple[Any, str]] = {}
+        #: The youth (Q27a's people), from their demographic answers.
+        self.youth_cases: set[int] = set()
         self.not_assessed: Counter[str] = Counter()
         self.income: dict[str, Counter[str]] = {k: Counter() for k in at}
         self.sources: dict[str, Counter[str]] = {k: Counter() for k in at}
@@ -2646,8 +2658,22 @@ class _HudTally:
                 # Counted just above.
                 if case_id in self.chronic_cases or case_id in self.veteran_cases:
                     self.group_answers[case_id] = given
+                if given["age_band"] in HUD_YOUTH_ANSWERS:
+                    self.youth_cases.add(case_id)
                 yield case_id, given
         self._without.update((c.pk, c) for c in self._cases)
+
+    def youth_exits(self) -> tuple[Counter[Any], Counter[str]]:
+        """Q27f1 and Q27f2: the youth who left, by destination, and those of them who went to
+        rent with a subsidy, by subsidy."""
+        destinations: Counter[Any] = Counter()
+        subsidies: Counter[str] = Counter()
+        for pk in self.youth_cases & self.exits.keys():
+            destination, subsidy = self.exits[pk]
+            destinations[destination] += 1
+            if subsidy:
+                subsidies[subsidy] += 1
+        return destinations, subsidies
 
     @property
     def chronic(self) -> Counter[str]:
@@ -2752,11 +2778,13 @@ class _HudTally:
             self.destination[a["destination"]] += 1
             if c.pk in self.veteran_cases:
                 self.veteran_destination[a["destination"]] += 1
+            subsidy = ""
             if a["destination"] == "rental_subsidy":
                 subsidy = hud_row(a["destination_subsidy"], HUD_SUBSIDY_CODES)
                 self.subsidy[subsidy] += 1
                 if c.pk in self.veteran_cases:
                     self.veteran_subsidy[subsidy] += 1
+            self.exits[c.pk] = (a["destination"], subsidy)
             self._assessment("exit", a, "exit_")
             rows, count = _conditions(a.get("exit_conditions_any"), a.get("exit_conditions"))
             self._conditions_of("exit", rows, count)
@@ -2869,7 +2897,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
 
     def living(key: str, title: str, code: str, values: Counter[Any], total: tuple[str, str]):
         known = {v for _g, _w, items in hud.LIVING_GROUPS for v, _l in items}
-        leaving = key in ("q23c", "q25i")  # destinations at exit
+        leaving = key in ("q23c", "q25i", "q27f1")  # destinations at exit
         known |= {v for v, _l in hud.EXIT_OTHER} if leaving else set()
         prior = key == "q15"
         labels = {**HUD_LIVING_LABELS, **HUD_PRIOR_LIVING_LABELS} if prior else HUD_LIVING_LABELS
@@ -2938,6 +2966,33 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         part, whole = g.keys[k], g.keys["q5a:leavers" if k == "q25i:total" else "q23c:" + k[5:]]
         b.inside(part, whole, f"q25i:rest:{k[5:]}")
     _exit_destinations(b, t.subsidy, t.veteran_subsidy)
+    # Q27f1 and Q27f2: the youth who left, as Q25i and Q25j the veterans.
+    youth_destinations, youth_subsidies = t.youth_exits()
+    living(
+        "q27f1",
+        "Q27f1: Exit Destination - Youth",
+        "Q27f1",
+        youth_destinations,
+        ("q27f1:total", "TOTAL"),
+    )
+    for k in [k for k in g.keys if k.startswith("q27f1:") and k != "q27f1:total"]:
+        b.inside(g.keys[k], g.keys["q23c:" + k[6:]], f"q27f1:rest:{k[6:]}")
+    b.inside(g.keys["q27f1:total"], g.keys["q5a:leavers"], "q27f1:rest:stayers")
+    youth = g.keys[HUD_YOUTH_KEY]
+    b.inside(g.keys["q27f1:total"], youth, "q27f1:rest:youth")
+    rows = [*HUD_SUBSIDY_LABELS.items(), HUD_DK, HUD_DNC]
+    b.breakdown(
+        "q27f2",
+        "Q27f2: Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With "
+        "An Ongoing Subsidy - Youth",
+        rows,
+        youth_subsidies,
+        total=("q27f1:rental_subsidy", "Total"),
+        column="Total",
+        code="Q27f2",
+    )
+    for code, _label in rows:
+        b.inside(g.keys[f"q27f2:{code}"], g.keys[f"q23d:{code}"], f"q27f2:rest:{code}")
     bands = [
         ("none", "No Income"),
         *((code, label) for code, label, _most in HUD_INCOME_BANDS),
@@ -3761,6 +3816,10 @@ HUD_YOUTH_AGES = [
     ("0_17", "12 - 17", HUD_GENDER_AGE_COLUMNS[0][2]),
     ("18_24", "18 - 24", HUD_GENDER_AGE_COLUMNS[1][2]),
 ]
+#: The answers to the age question of a youth (Q27a's people).
+HUD_YOUTH_ANSWERS = frozenset(a for _code, _label, held in HUD_YOUTH_AGES for a in held)
+#: Q27a's total, the youth: the cell of those answers together (:meth:`Builder.band`).
+HUD_YOUTH_KEY = "demo:age_band:" + "+".join(sorted(HUD_YOUTH_ANSWERS))
 
 
 def _youth(b: Builder, cases: Served) -> None:
@@ -3773,8 +3832,8 @@ def _youth(b: Builder, cases: Served) -> None:
         Row(label, [b.band("demo:age_band", "served:age_band", held, ages)])
         for _code, label, held in HUD_YOUTH_AGES
     ]
-    youth_ages = tuple(a for _code, _label, held in HUD_YOUTH_AGES for a in held)
-    youth = b.band("demo:age_band", "served:age_band", youth_ages, ages)
+    youth = b.band("demo:age_band", "served:age_band", sorted(HUD_YOUTH_ANSWERS), ages)
+    assert g.keys[HUD_YOUTH_KEY] == youth
     g.sum(youth, [row.cells[0] for row in rows])
     rows.append(Row("Total", [youth]))
     b.sections.append(Section("Q27a: Age of Youth", ["Total"], rows, code="Q27a"))

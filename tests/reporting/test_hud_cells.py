@@ -732,6 +732,9 @@ EXPECTED["Q25i"] = [
 EXPECTED["Q25j"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23d"]]
 #: Q27a: no one answered the age question, so no one is counted a youth.
 EXPECTED["Q27a"] = [("12 - 17", "0"), ("18 - 24", "0"), ("Total", "0")]
+#: Q27f1 and Q27f2: no youth, so no youth who left: Q23c's and Q23d's rows, each 0.
+EXPECTED["Q27f1"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23c"]]
+EXPECTED["Q27f2"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23d"]]
 
 
 #: Each question's title and columns, as HUD's FY2024 APR/CAPER programming specifications
@@ -856,6 +859,12 @@ HEADINGS = {
         ["Total"],
     ),
     "Q27a": ("Age of Youth", ["Total"]),
+    "Q27f1": ("Exit Destination - Youth", ["Total"]),
+    "Q27f2": (
+        "Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With An "
+        "Ongoing Subsidy - Youth",
+        ["Total"],
+    ),
     "Q26a": (
         "Chronic Homeless Status - Number of Households w/at least one or more CH person",
         ["Total", *(label for _code, label in reports.HUD_HOUSEHOLDS)],
@@ -976,7 +985,7 @@ def test_every_cell_of_the_hud_questions(population):
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22d"),
         *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q25j", "Q26a", "Q26b", "Q26c", "Q26d"),
-        *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a"),
+        *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a", "Q27f1", "Q27f2"),
     ]
     # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's
     # 2 + 2, Q13a2's 1 + 1, Q23c's 0 + 1 + 1 with no exit interview, Q18's 1 + 2 and 1 + 1),

@@ -214,8 +214,9 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
     assert shown["Q20a"][0][1] == "8 0 0"
     # In HUD's order, the last questions.
     sections = {s.code: s for s in report.sections}
-    assert list(sections)[-9:] == [
-        *("Q26a", "Q26b", "Q26c", "Q26d", "Q26e", "Q26f", "Q26g", "Q26h", "Q27a"),
+    assert list(sections)[-11:] == [
+        *("Q26a", "Q26b", "Q26c", "Q26d", "Q26e", "Q26f", "Q26g", "Q26h"),
+        *("Q27a", "Q27f1", "Q27f2"),
     ]
     assert sections["Q26f"].columns == [
         "Number of Chronically Homeless Persons at Start",
@@ -476,6 +477,85 @@ def test_the_veterans_who_left_to_rent_with_a_subsidy(cast):
         assert tie in sums
         assert keys[f"q25j:rest:{code}"] in report.unpublished
         assert values[keys[f"q25j:rest:{code}"]] == rest
+    worked_out = exposed(len(values), sums, report.hidden)
+    assert not [c for c in worked_out if 0 < abs(values[c]) < report.threshold]
+    assert_csv_prints(report, shown)
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_the_youth_who_left_by_destination_and_subsidy(cast):
+    """Q27f1 and Q27f2: twenty-four women served, thirteen of them aged 18 to 24 (the youth).
+    On 1 June five of the youth leave to rent with a rapid re-housing subsidy, two with a
+    housing choice voucher and one to stay with family for a while; six of the others leave to
+    rent with a voucher; ten stay.
+
+    Q27f1's rows are Q23c's, each count inside Q23c's of its row, its total (the 8 youth who
+    left) inside both Q5a's 14 leavers and Q27a's 13 youth, each rest a count never published.
+    The one with family is a count from 1 to 4 and hides with her subtotal, and a zero of the
+    table hides with them, so that the 8 less the 7 does not tell her; Q23c likewise. Q27f2's
+    rows are Q23d's, each inside Q23d's, its total Q27f1's 7 renting with a subsidy (the same
+    cell): its 2 with a voucher is a count from 1 to 4 and hides with the 5 beside it."""
+    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
+    people = [("18_24", "rental_subsidy", "rrh")] * 5
+    people += [("18_24", "rental_subsidy", "hcv")] * 2
+    people += [("18_24", "family_temporary", None)]
+    people += [("18_24", None, None)] * 5
+    people += [("25_34", "rental_subsidy", "hcv")] * 6
+    people += [("25_34", None, None)] * 5
+    for n, (age, went, subsidy) in enumerate(people):
+        answers = {"destination": went or hud.NOT_COLLECTED}
+        if subsidy:
+            answers["destination_subsidy"] = subsidy
+        closed = at("2026-06-01") if went else None
+        hud_person(cast, n, at("2026-04-01"), answers, age=age, gender="woman", closed=closed)
+    report = reports.release("hud", cast.agency.pk, YEAR)
+    shown = _printed(report)
+    sections = {s.code: s for s in report.sections}
+    assert list(sections)[-3:] == ["Q27a", "Q27f1", "Q27f2"]
+    assert sections["Q27f1"].title == "Q27f1: Exit Destination - Youth"
+    assert sections["Q27f2"].title == (
+        "Q27f2: Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With "
+        "An Ongoing Subsidy - Youth"
+    )
+    labels = reports.HUD_LIVING_LABELS
+    assert shown["Q27f1"] == [
+        (
+            label,
+            {
+                labels["family_temporary"]: "*1",
+                "Subtotal - Temporary Situations": "*1",
+                labels["rental_subsidy"]: "7",
+                "Subtotal - Permanent Situations": "7",
+                "No Exit Interview completed": "*0",
+                "TOTAL": "8",
+            }.get(label, "0"),
+        )
+        for label, _cells in shown["Q23c"]
+    ]
+    assert (labels["rental_subsidy"], "13") in shown["Q23c"]
+    assert ("TOTAL", "14") in shown["Q23c"]
+    by_subsidy = reports.HUD_SUBSIDY_LABELS
+    subsidies = [*by_subsidy.values(), reports.HUD_DK[1], reports.HUD_DNC[1]]
+    assert shown["Q27f2"] == [
+        *(
+            (label, {by_subsidy["rrh"]: "*5", by_subsidy["hcv"]: "*2"}.get(label, "0"))
+            for label in subsidies
+        ),
+        ("Total", "7"),
+    ]
+    assert (by_subsidy["rrh"], "5") in shown["Q23d"] and (by_subsidy["hcv"], "8") in shown["Q23d"]
+    assert shown["Q27a"] == [("12 - 17", "0"), ("18 - 24", "13"), ("Total", "13")]
+    # The ties: each row inside Q23c's or Q23d's, the total inside the leavers and the youth.
+    keys, values, sums = report.grid.keys, report.grid.values, report.grid.sums
+    assert sections["Q27f2"].rows[-1].cells == [keys["q27f1:rental_subsidy"]]
+    for whole, part, rest, left in (
+        ("q5a:leavers", "q27f1:total", "q27f1:rest:stayers", 6),
+        (reports.HUD_YOUTH_KEY, "q27f1:total", "q27f1:rest:youth", 5),
+        ("q23c:rental_subsidy", "q27f1:rental_subsidy", "q27f1:rest:rental_subsidy", 6),
+        ("q23d:hcv", "q27f2:hcv", "q27f2:rest:hcv", 6),
+    ):
+        assert (keys[whole], (keys[part], keys[rest])) in sums
+        assert keys[rest] in report.unpublished and values[keys[rest]] == left
     worked_out = exposed(len(values), sums, report.hidden)
     assert not [c for c in worked_out if 0 < abs(values[c]) < report.threshold]
     assert_csv_prints(report, shown)

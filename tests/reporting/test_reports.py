@@ -277,7 +277,7 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22d"),
         *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q25j", "Q26a", "Q26b", "Q26c", "Q26d"),
-        *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a"),
+        *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a", "Q27f1", "Q27f2"),
     ]
     # Gender by age: the women and the men aged 25 to 64 are counted and shown.
     for gender, least in (("woman", 20), ("man", 5)):
