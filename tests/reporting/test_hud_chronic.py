@@ -559,3 +559,7 @@ def test_the_youth_who_left_by_destination_and_subsidy(cast):
     worked_out = exposed(len(values), sums, report.hidden)
     assert not [c for c in worked_out if 0 < abs(values[c]) < report.threshold]
     assert_csv_prints(report, shown)
+    # Built on its own (each person's answers read in the HUD pass, not a release's): the same.
+    alone = reports.build("hud", cast.agency.pk, YEAR)
+    for key in ("q27f1:total", "q27f1:rental_subsidy", "q27f1:family_temporary", "q27f2:rrh"):
+        assert alone.grid.values[alone.grid.keys[key]] == values[keys[key]]
