@@ -2573,13 +2573,9 @@ class _HudTally:
         self.dv_history: Counter[str] = Counter()
         self.dv_when: Counter[tuple[str, str]] = Counter()
         self.destination: Counter[Any] = Counter()
-        #: Q25i: the veterans who left, by destination.
-        self.veteran_destination: Counter[Any] = Counter()
         self.subsidy: Counter[str] = Counter()
-        #: Q25j: the veterans who left to rent with an ongoing subsidy, by subsidy.
-        self.veteran_subsidy: Counter[str] = Counter()
-        #: Each leaver's destination and, renting with a subsidy, the subsidy's row (Q27f1 and
-        #: Q27f2 count the youth's once the youth are known: :meth:`youth_exits`).
+        #: Each leaver's destination and, renting with a subsidy, the subsidy's row: a group's
+        #: (the veterans', the youth's) are counted once the group is known (:meth:`exits_of`).
         self.exits: dict[int, tuple[Any, str]] = {}
         #: The youth (Q27a's people), from their demographic answers.
         self.youth_cases: set[int] = set()
@@ -2663,12 +2659,12 @@ class _HudTally:
                 yield case_id, given
         self._without.update((c.pk, c) for c in self._cases)
 
-    def youth_exits(self) -> tuple[Counter[Any], Counter[str]]:
-        """Q27f1 and Q27f2: the youth who left, by destination, and those of them who went to
-        rent with a subsidy, by subsidy."""
+    def exits_of(self, group: set[int]) -> tuple[Counter[Any], Counter[str]]:
+        """The people of ``group`` who left, by destination, and those of them who went to rent
+        with a subsidy, by subsidy (Q25i and Q25j the veterans', Q27f1 and Q27f2 the youth's)."""
         destinations: Counter[Any] = Counter()
         subsidies: Counter[str] = Counter()
-        for pk in self.youth_cases & self.exits.keys():
+        for pk in group & self.exits.keys():
             destination, subsidy = self.exits[pk]
             destinations[destination] += 1
             if subsidy:
@@ -2776,14 +2772,10 @@ class _HudTally:
         if c.left:
             self.leavers += 1
             self.destination[a["destination"]] += 1
-            if c.pk in self.veteran_cases:
-                self.veteran_destination[a["destination"]] += 1
             subsidy = ""
             if a["destination"] == "rental_subsidy":
                 subsidy = hud_row(a["destination_subsidy"], HUD_SUBSIDY_CODES)
                 self.subsidy[subsidy] += 1
-                if c.pk in self.veteran_cases:
-                    self.veteran_subsidy[subsidy] += 1
             self.exits[c.pk] = (a["destination"], subsidy)
             self._assessment("exit", a, "exit_")
             rows, count = _conditions(a.get("exit_conditions_any"), a.get("exit_conditions"))
@@ -2897,9 +2889,9 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
 
     def living(key: str, title: str, code: str, values: Counter[Any], total: tuple[str, str]):
         known = {v for _g, _w, items in hud.LIVING_GROUPS for v, _l in items}
-        leaving = key in ("q23c", "q25i", "q27f1")  # destinations at exit
+        prior = key == "q15"  # the living situation before; the others are destinations at exit
+        leaving = not prior
         known |= {v for v, _l in hud.EXIT_OTHER} if leaving else set()
-        prior = key == "q15"
         labels = {**HUD_LIVING_LABELS, **HUD_PRIOR_LIVING_LABELS} if prior else HUD_LIVING_LABELS
         groups = HUD_PRIOR_LIVING_GROUP_LABELS if prior else HUD_LIVING_GROUP_LABELS
         counts: Counter[str] = Counter()
@@ -2951,48 +2943,31 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         code="Q14b",
     )
     living("q23c", "Q23c: Exit Destination", "Q23c", t.destination, ("q5a:leavers", "TOTAL"))
-    # Q25i: the veterans who left, each count inside Q23c's (the rest never published); the
-    # veterans who left inside Q5a's veterans (the rest, who stay, never published).
-    living(
-        "q25i",
-        "Q25i: Exit Destination - Veterans",
-        "Q25i",
-        t.veteran_destination,
-        ("q25i:total", "TOTAL"),
-    )
     g = b.grid
-    inner = [k for k in g.keys if k.startswith("q25i:")]
-    for k in inner:
-        part, whole = g.keys[k], g.keys["q5a:leavers" if k == "q25i:total" else "q23c:" + k[5:]]
-        b.inside(part, whole, f"q25i:rest:{k[5:]}")
-    _exit_destinations(b, t.subsidy, t.veteran_subsidy)
-    # Q27f1 and Q27f2: the youth who left, as Q25i and Q25j the veterans.
-    youth_destinations, youth_subsidies = t.youth_exits()
-    living(
-        "q27f1",
-        "Q27f1: Exit Destination - Youth",
-        "Q27f1",
-        youth_destinations,
-        ("q27f1:total", "TOTAL"),
-    )
-    for k in [k for k in g.keys if k.startswith("q27f1:") and k != "q27f1:total"]:
-        b.inside(g.keys[k], g.keys["q23c:" + k[6:]], f"q27f1:rest:{k[6:]}")
-    b.inside(g.keys["q27f1:total"], g.keys["q5a:leavers"], "q27f1:rest:stayers")
-    youth = g.keys[HUD_YOUTH_KEY]
-    b.inside(g.keys["q27f1:total"], youth, "q27f1:rest:youth")
-    rows = [*HUD_SUBSIDY_LABELS.items(), HUD_DK, HUD_DNC]
-    b.breakdown(
-        "q27f2",
-        "Q27f2: Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With "
-        "An Ongoing Subsidy - Youth",
-        rows,
-        youth_subsidies,
-        total=("q27f1:rental_subsidy", "Total"),
-        column="Total",
-        code="Q27f2",
-    )
-    for code, _label in rows:
-        b.inside(g.keys[f"q27f2:{code}"], g.keys[f"q23d:{code}"], f"q27f2:rest:{code}")
+
+    def group_left(key: str, code: str, group: str, destinations: Counter[Any], *within: str):
+        """A group's people who left, by destination (Q23c's rows, each count inside Q23c's, the
+        rest never published); their total inside Q5a's leavers and each cell of ``within``
+        (the group's people), each rest never published too."""
+        total = f"{key}:total"
+        living(key, f"{code}: Exit Destination - {group}", code, destinations, (total, "TOTAL"))
+        rows = [k for k in g.keys if k.startswith(f"{key}:") and k != total]
+        for k in rows:
+            row = k[len(key) + 1 :]
+            b.inside(g.keys[k], g.keys[f"q23c:{row}"], f"{key}:rest:{row}")
+        b.inside(g.keys[total], g.keys["q5a:leavers"], f"{key}:rest:total")
+        for whole in within:
+            b.inside(g.keys[total], g.keys[whole], f"{key}:rest:stayers")
+
+    # Q25i and Q25j: the veterans who left (their total inside Q5a's veterans, in
+    # _veterans_and_chronic); Q27f1 and Q27f2: the youth who left, inside Q27a's youth.
+    veterans, veterans_subsidies = t.exits_of(t.veteran_cases)
+    group_left("q25i", "Q25i", "Veterans", veterans)
+    _exit_subsidies(b, "q23d", "Q23d", "", t.subsidy, "q23c:rental_subsidy")
+    _exit_subsidies(b, "q25j", "Q25j", "Veterans", veterans_subsidies, "q25i:rental_subsidy")
+    youth, youth_subsidies = t.exits_of(t.youth_cases)
+    group_left("q27f1", "Q27f1", "Youth", youth, HUD_YOUTH_KEY)
+    _exit_subsidies(b, "q27f2", "Q27f2", "Youth", youth_subsidies, "q27f1:rental_subsidy")
     bands = [
         ("none", "No Income"),
         *((code, label) for code, label, _most in HUD_INCOME_BANDS),
@@ -3254,34 +3229,34 @@ HUD_CHRONIC = [
 ]
 
 
-def _exit_destinations(b: Builder, subsidies: Counter[str], veterans: Counter[str]) -> None:
-    """Q23d: the subsidy of the leavers who went to rent with one (its total is Q23c's row);
-    Q25j: the veterans among them, each count inside Q23d's of its row and its total Q25i's
-    row (the same cell), the rest of each row a count never published."""
-    rows = [*HUD_SUBSIDY_LABELS.items(), HUD_DK, HUD_DNC]
+#: Q23d's rows, and Q25j's and Q27f2's.
+HUD_SUBSIDY_ROWS = [*HUD_SUBSIDY_LABELS.items(), HUD_DK, HUD_DNC]
+
+
+def _exit_subsidies(
+    b: Builder, key: str, code: str, group: str, subsidies: Counter[str], total: str
+) -> None:
+    """Q23d: the subsidy of the leavers who went to rent with one (its total is Q23c's row
+    ``total``); with a ``group`` (Q25j the veterans, Q27f2 the youth), those of the group, each
+    count inside Q23d's of its row (the rest never published), its total the group's row of
+    Q25i or Q27f1 (the same cell)."""
+    title = (
+        f"{code}: Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client "
+        "With An Ongoing Subsidy"
+    )
     b.breakdown(
-        "q23d",
-        "Q23d: Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With "
-        "An Ongoing Subsidy",
-        rows,
+        key,
+        f"{title} - {group}" if group else title,
+        HUD_SUBSIDY_ROWS,
         subsidies,
-        total=("q23c:rental_subsidy", "Total"),
+        total=(total, "Total"),
         column="Total",
-        code="Q23d",
+        code=code,
     )
-    b.breakdown(
-        "q25j",
-        "Q25j: Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With "
-        "An Ongoing Subsidy - Veterans",
-        rows,
-        veterans,
-        total=("q25i:rental_subsidy", "Total"),
-        column="Total",
-        code="Q25j",
-    )
-    g = b.grid
-    for code, _label in rows:
-        b.inside(g.keys[f"q25j:{code}"], g.keys[f"q23d:{code}"], f"q25j:rest:{code}")
+    if group:
+        g = b.grid
+        for row, _label in HUD_SUBSIDY_ROWS:
+            b.inside(g.keys[f"{key}:{row}"], g.keys[f"q23d:{row}"], f"{key}:rest:{row}")
 
 
 #: Q22e's bands of the days from the day homelessness began to housing, each the most days it

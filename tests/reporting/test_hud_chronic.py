@@ -549,8 +549,8 @@ def test_the_youth_who_left_by_destination_and_subsidy(cast):
     keys, values, sums = report.grid.keys, report.grid.values, report.grid.sums
     assert sections["Q27f2"].rows[-1].cells == [keys["q27f1:rental_subsidy"]]
     for whole, part, rest, left in (
-        ("q5a:leavers", "q27f1:total", "q27f1:rest:stayers", 6),
-        (reports.HUD_YOUTH_KEY, "q27f1:total", "q27f1:rest:youth", 5),
+        ("q5a:leavers", "q27f1:total", "q27f1:rest:total", 6),
+        (reports.HUD_YOUTH_KEY, "q27f1:total", "q27f1:rest:stayers", 5),
         ("q23c:rental_subsidy", "q27f1:rental_subsidy", "q27f1:rest:rental_subsidy", 6),
         ("q23d:hcv", "q27f2:hcv", "q27f2:rest:hcv", 6),
     ):
