@@ -743,6 +743,11 @@ EXPECTED["Q27f2"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23d"]]
 STAYS = ["Total", "Leavers", "Stayers"]
 INCOME_AT = ["Income at Start", "Income at Latest Annual Assessment for Stayers"]
 BENEFIT_AT = ["Benefit at Start", "Benefit at Latest Annual Assessment for Stayers"]
+#: Q23d's title, and Q25j's and Q27f2's with the group's name after it.
+SUBSIDIES = (
+    "Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With An Ongoing "
+    "Subsidy"
+)
 HOUSEHOLD_TYPES = [
     "Without Children",
     "With Children and Adults",
@@ -811,11 +816,7 @@ HEADINGS = {
         ["Total"],
     ),
     "Q23c": ("Exit Destination", ["Total"]),
-    "Q23d": (
-        "Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With An "
-        "Ongoing Subsidy",
-        ["Total"],
-    ),
+    "Q23d": (SUBSIDIES, ["Total"]),
     "Q16": ("Cash Income - Ranges", [*INCOME_AT, "Income at Exit for Leavers"]),
     "Q17": ("Cash Income - Sources", [*INCOME_AT, "Income at Exit for Leavers"]),
     "Q18": (
@@ -853,18 +854,10 @@ HEADINGS = {
     "Q25c": ("Gender - Veterans", ["Total"]),
     "Q25d": ("Age - Veterans", ["Total"]),
     "Q25i": ("Exit Destination - Veterans", ["Total"]),
-    "Q25j": (
-        "Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With An "
-        "Ongoing Subsidy - Veterans",
-        ["Total"],
-    ),
+    "Q25j": (f"{SUBSIDIES} - Veterans", ["Total"]),
     "Q27a": ("Age of Youth", ["Total"]),
     "Q27f1": ("Exit Destination - Youth", ["Total"]),
-    "Q27f2": (
-        "Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With An "
-        "Ongoing Subsidy - Youth",
-        ["Total"],
-    ),
+    "Q27f2": (f"{SUBSIDIES} - Youth", ["Total"]),
     "Q26a": (
         "Chronic Homeless Status - Number of Households w/at least one or more CH person",
         ["Total", *(label for _code, label in reports.HUD_HOUSEHOLDS)],

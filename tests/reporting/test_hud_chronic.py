@@ -30,6 +30,7 @@ from caseflow.lib.suppression import exposed
 from caseflow.partners import hud
 from caseflow.reporting import reports
 from tests.reporting.hud_people import at, hud_person
+from tests.reporting.test_hud_cells import SUBSIDIES
 from tests.reporting.test_report_cells import _printed, assert_csv_prints
 
 pytestmark = pytest.mark.django_db
@@ -445,10 +446,7 @@ def test_the_veterans_who_left_to_rent_with_a_subsidy(cast):
     sections = {s.code: s for s in report.sections}
     codes = list(sections)
     assert codes.index("Q25i") + 1 == codes.index("Q25j") == codes.index("Q26a") - 1
-    assert sections["Q25j"].title == (
-        "Q25j: Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With "
-        "An Ongoing Subsidy - Veterans"
-    )
+    assert sections["Q25j"].title == f"Q25j: {SUBSIDIES} - Veterans"
     subsidies = [*reports.HUD_SUBSIDY_LABELS.values(), reports.HUD_DK[1], reports.HUD_DNC[1]]
     by_subsidy = reports.HUD_SUBSIDY_LABELS
     assert shown["Q25j"] == [
@@ -513,10 +511,7 @@ def test_the_youth_who_left_by_destination_and_subsidy(cast):
     sections = {s.code: s for s in report.sections}
     assert list(sections)[-3:] == ["Q27a", "Q27f1", "Q27f2"]
     assert sections["Q27f1"].title == "Q27f1: Exit Destination - Youth"
-    assert sections["Q27f2"].title == (
-        "Q27f2: Exit Destination \u2013 Subsidy Type of Persons Exiting to Rental by Client With "
-        "An Ongoing Subsidy - Youth"
-    )
+    assert sections["Q27f2"].title == f"Q27f2: {SUBSIDIES} - Youth"
     labels = reports.HUD_LIVING_LABELS
     assert shown["Q27f1"] == [
         (
