@@ -337,6 +337,19 @@ class _Reduction:
             return self.exposed() | {cell}
         return self.exposed() - {self.pivot_of[rid] for rid in holders}
 
+    def copy(self) -> _Reduction:
+        """The same reduction, to hide cells in without changing this one."""
+        other = _Reduction((), self.hidden)
+        other.rows = {rid: dict(row) for rid, row in self.rows.items()}
+        other.pivot_of = dict(self.pivot_of)
+        other.row_of = dict(self.row_of)
+        other.holding = {col: set(rids) for col, rids in self.holding.items()}
+        return other
+
+    def pivot_row(self, cell: int) -> dict[int, int]:
+        """The row whose pivot hidden ``cell`` is."""
+        return self.rows[self.row_of[cell]]
+
     def hide(self, cell: int) -> None:
         if cell in self.hidden:
             return
@@ -398,6 +411,30 @@ class _Hiding:
         if reduction is not None:
             reduction.hide(cell)
 
+    def hiding(self, cell: int) -> _Hiding:
+        """The same with ``cell`` hidden too, this one unchanged (the reduction of ``cell``'s
+        block copied, the others shared: they do not change)."""
+        other = _Hiding(self.blocks, ())
+        other.hidden = self.hidden | {cell}
+        other._reductions = dict(self._reductions)
+        reduction = self._of(cell)
+        if reduction is not None:
+            other._reductions[self.blocks.block[cell]] = reduction = reduction.copy()
+            reduction.hide(cell)
+        return other
+
+    def telling(self, cell: int) -> set[int]:
+        """The shown cells of the equation that tells hidden ``cell``'s value: the only cells
+        whose hiding can keep it from being worked out."""
+        reduction = self._of(cell)
+        if reduction is None or cell not in reduction.row_of:
+            return set()
+        return {c for c in reduction.pivot_row(cell) if c not in reduction.hidden}
+
+
+#: How many of the smallest candidates :func:`suppress` tries as the first of a pair.
+PAIR_TRIES = 8
+
 
 def suppress(
     grid: Grid,
@@ -458,7 +495,7 @@ def suppress(
             for c in (grid.sums[s][0], *grid.sums[s][1])
         }
 
-    def complement(cell: int) -> int | None:
+    def complement(cell: int) -> tuple[int, ...] | None:
         candidates = free(neighbours([cell]))
         if not candidates:
             # Exposed through a chain of sums: the nearest cells along the chain first, the
@@ -469,7 +506,7 @@ def suppress(
                 seen |= ring
                 for c in sorted(free(ring), key=rank):
                     if cell not in state.exposed_with(c):
-                        return c
+                        return (c,)
             # Otherwise: hide the smallest cell any hidden cell's sums hold, of the cell's own
             # block (no cell of another can keep it from being worked out).
             block = component[cell]
@@ -486,9 +523,16 @@ def suppress(
         # The smallest whose hiding keeps ``cell`` from being worked out.
         helpful = next((c for c in ordered if cell not in state.exposed_with(c)), None)
         if helpful is not None:
-            return helpful
-        # No one cell does (two or more must hide): the smallest of a sum that gives ``cell``
-        # away on its own (every other cell of it shown), else the smallest of all.
+            return (helpful,)
+        # No one cell does, and hiding one of a sum that gives it away alone did not either:
+        # the two that do, the larger of them as small as can be.
+        if cell in tried:
+            both = pair(cell, ordered)
+            if both is not None:
+                return both
+        tried.add(cell)
+        # Nor two: the smallest of a sum that gives ``cell`` away on its own (every other cell
+        # of it shown), else the smallest of all.
         alone = free(
             c
             for s in touching.get(cell, [])
@@ -496,8 +540,30 @@ def suppress(
             for c in (grid.sums[s][0], *grid.sums[s][1])
         )
         pool = sorted(alone, key=rank) or ordered
-        return pool[0] if pool else None
+        return (pool[0],) if pool else None
 
+    def pair(cell: int, ordered: list[int]) -> tuple[int, int] | None:
+        """Two cells whose hiding together keeps ``cell`` from being worked out and exposes
+        nothing more, when no one cell does: each of the few smallest candidates hidden in
+        turn (in a copy of the block's reduction), then the smallest cell of the row that
+        then tells ``cell``. The pair whose larger cell is the smallest."""
+        before = state.exposed()
+        best: tuple[tuple[int, int, int, int], tuple[int, int]] | None = None
+        for first in ordered[:PAIR_TRIES]:
+            if best is not None and rank(first) >= best[0]:
+                break  # every pair from here has a larger cell
+            trial = state.hiding(first)
+            for second in sorted(free(trial.telling(cell)), key=rank):
+                after = trial.exposed_with(second)
+                if after <= before - {cell}:
+                    worse = max(rank(first), rank(second))
+                    if best is None or worse < best[0]:
+                        best = (worse, (first, second))
+                    break
+        return best[1] if best is not None else None
+
+    #: The cells a complement was chosen for when no one cell kept them from being worked out.
+    tried: set[int] = set()
     #: The cells hidden for their own sake, before any complement.
     own = set(hidden)
     state = _Hiding(blocks, hidden)
@@ -512,9 +578,10 @@ def suppress(
             # Every cell that could hide does; some can be worked out whatever is hidden (a
             # zero that two sums both fix): the complements no cell needs are shown below.
             break
-        hidden.add(chosen)
-        chosen_in_turn.append(chosen)
-        state.hide(chosen)
+        for c in chosen:
+            hidden.add(c)
+            chosen_in_turn.append(c)
+            state.hide(c)
     # A complement chosen early may be kept hidden by those chosen after it: each is shown
     # again when, without it, no cell hidden for its own sake can be worked out, and with it
     # any other complement that could then be (hiding a cell that can be worked out keeps

@@ -264,6 +264,15 @@ class _WorkedOutAgain:
     def hide(self, cell):
         self.hidden.add(cell)
 
+    def hiding(self, cell):
+        return _WorkedOutAgain(self.blocks, self.hidden | {cell})
+
+    def telling(self, cell):
+        # Every shown cell of the block: only those of the equation that tells ``cell`` can
+        # keep it from being worked out, so suppression chooses the same.
+        block = self.blocks.block[cell]
+        return {c for c, b in enumerate(self.blocks.block) if b == block} - self.hidden
+
 
 @settings(max_examples=150)
 @given(grids, st.data())
@@ -388,4 +397,17 @@ def test_a_zero_two_sums_fix_is_shown_though_no_complement_could_keep_it_hidden(
         g.sum(total, members)
     hidden = suppress(g, 2)
     assert hidden == {4, 6, 8, 9}
+    assert not _derivable(g, hidden)
+
+
+def test_when_no_one_cell_keeps_a_count_hidden_two_are_found_together():
+    """One row, 3 + 12 + 7 = 22, its total tied to two of its cells by two more sums: 22 = 12 +
+    10 and 22 = 7 + 15. No one cell keeps the 3 from being worked out (each of the 12, the 7 and
+    the 22 is told by a sum of published cells), and hiding one at a time, the smallest first,
+    ends with the whole row hidden, its total too. The 12 and the 10 together keep it: 3 + 12 =
+    22 - 7 and 12 + 10 = 22 leave three counts unknown in two equations."""
+    g = _several_tables([[[3, 12, 7]]], [(3, 1), (3, 2)])
+    assert (g.values[g.keys["link0"]], g.values[g.keys["link1"]]) == (10, 15)
+    hidden = suppress(g, 5)
+    assert hidden == {g.keys[k] for k in ("0|0:0", "0|0:1", "link0")}
     assert not _derivable(g, hidden)
