@@ -1421,13 +1421,15 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     # release has not opened the demographic answers already).
     project = hud_project(agency_id)
     permanent = project is not None and project.project_type in PERMANENT_HOUSING
-    tally = _HudTally(period, cases, permanent=permanent) if hud_collected(agency_id) else None
+    tally = _HudTally(period, cases.rows, permanent=permanent) if hud_collected(agency_id) else None
     if tally is not None:
         # Q22e for a project that houses people (or one not yet described).
         tally.housing = project is None or project.project_type in HOUSING_PROJECTS
         tally.chronic_row = hud_chronic_dq_row(project)
     if tally is not None and not cases.remembered():
         cases.count(tally.demographics(read_people(cases.ids, cases.questions, period)))
+        if tally.late_youth:  # answers saved before they were kept in one token, read last
+            tally.count_youth(read_hud_answers(sorted(tally.late_youth), period))
     elif tally is not None:
         # The release opened everyone's demographic answers already: their races from there.
         memo = _answers_read.get()
@@ -1435,16 +1437,17 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         tally.races = {
             pk: memo.answers[pk]["race_ethnicity"] for pk in cases.pks if pk in memo.answers
         }
+        # The youth before their HUD answers are counted (Q27d, Q27g to Q27i).
+        tally.youth_cases = {
+            pk
+            for pk in cases.pks
+            if pk in memo.answers and memo.answers[pk]["age_band"] in HUD_YOUTH_ANSWERS
+        }
         tally.take(read_hud_answers(cases.ids, period))
         tally.group_answers = {
             pk: memo.answers[pk]
             for pk in tally.chronic_cases | tally.veteran_cases
             if pk in memo.answers
-        }
-        tally.youth_cases = {
-            pk
-            for pk in cases.pks
-            if pk in memo.answers and memo.answers[pk]["age_band"] in HUD_YOUTH_ANSWERS
         }
     leavers = sum(1 for c in cases if c.left)
     b.breakdown(
@@ -1484,6 +1487,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         _households(b, period, tally, spans, tally.moved_on if permanent else None, moved=psh_rrh)
         _chronic_households(b, tally)  # Q8a's and Q26b's counts by each other
         _length_by_household(b, tally, lengths)  # Q22a1's and Q8a's
+        _youth_length(b, tally, lengths, cases)  # Q22a1's and Q27a's
         chronic = (tally.chronic_cases, "q26b:yes")
         veterans = (tally.veteran_cases, "q5a:veterans")
         for group, question, code, title, rows in (
@@ -1568,8 +1572,13 @@ HUD_ORDER = [
     "Q26g",
     "Q26h",
     "Q27a",
+    "Q27d",
+    "Q27e",
     "Q27f1",
     "Q27f2",
+    "Q27g",
+    "Q27h",
+    "Q27i",
 ]
 
 
@@ -2007,6 +2016,37 @@ def _length_by_household(b: Builder, t: _HudTally, days: dict[int, int]) -> None
         )
     )
     step()
+
+
+def _youth_length(b: Builder, t: _HudTally, days: dict[int, int], cases: Served) -> None:
+    """Q27e: the youth (Q27a's people) by length of participation, in Q22a1's bands, rows and
+    columns; each count inside Q22a1's (the rest, who are not youth, never published), its
+    total Q27a's youth and its columns' totals Q27h's youth who left and who stay (the same
+    people, tied)."""
+    left = {c.pk for c in cases if c.left}
+    counts: Counter[tuple[str, str]] = Counter(
+        (hud_length_band(days[pk]), "leavers" if pk in left else "stayers")
+        for pk in t.youth_cases
+        if pk in days
+    )
+    columns = [("leavers", "Leavers"), ("stayers", "Stayers")]
+    b.crosstab(
+        "q27e",
+        "Q27e: Length of Participation - Youth",
+        [(code, label) for code, label, _most in HUD_LENGTHS],
+        columns,
+        counts,
+        total_key=HUD_YOUTH_KEY,
+        code="Q27e",
+        total_first=True,
+    )
+    g = b.grid
+    for band, _label, _most in HUD_LENGTHS:
+        for column, _name in columns:
+            part, whole = g.keys[f"q27e:{band}:{column}"], g.keys[f"q22:{band}:{column}"]
+            b.inside(part, whole, f"q27e:rest:{band}:{column}")
+    for column, _name in columns:
+        g.sum(g.keys[f"q27h:{column}"], [g.keys[f"q27e:*:{column}"]], link=True)
 
 
 def _length_of_participation(
@@ -2550,8 +2590,11 @@ class _HudTally:
     they count and her answer to the race question (their medians need every person's days,
     and a person's race may be read after her HUD answers)."""
 
-    def __init__(self, period: Period, cases: Served, *, permanent: bool = False) -> None:
+    def __init__(
+        self, period: Period, cases: Iterable[CaseRow], *, permanent: bool = False
+    ) -> None:
         self.period = period
+        self._rows = cases
         #: A permanent housing project: the days to move in (Q22c), and its day of housing is
         #: the day they moved in (Q22e).
         self.permanent = permanent
@@ -2563,7 +2606,7 @@ class _HudTally:
         self.move_in_days = self.moved = self.moved_leavers = self.left_without = 0
         self.end = period.end.isoformat()
         # The cases in the order the answers are read, to find those with none as they go.
-        self._cases = iter(sorted(cases.rows))
+        self._cases = iter(sorted(cases))
         self._blank = hud.blank()
         self._without: dict[int, CaseRow] = {}
         self.people = self.leavers = self.stayers = 0
@@ -2577,8 +2620,21 @@ class _HudTally:
         #: Each leaver's destination and, renting with a subsidy, the subsidy's row: a group's
         #: (the veterans', the youth's) are counted once the group is known (:meth:`exits_of`).
         self.exits: dict[int, tuple[Any, str]] = {}
-        #: The youth (Q27a's people), from their demographic answers.
+        #: The youth (Q27a's people), from their demographic answers: known before a person's
+        #: HUD answers are counted (:meth:`demographics`, :func:`_hud`).
         self.youth_cases: set[int] = set()
+        #: The youth's living situations before (Q27d: Q15's), sources of income (Q27g:
+        #: Q17's), kinds of income (Q27h: Q18's) and, for those who left, sources by disabling
+        #: condition (Q27i: Q19b's).
+        self.youth_living: Counter[Any] = Counter()
+        self.youth_sources: dict[str, Counter[str]] = {k: Counter() for k in at}
+        self.youth_category: dict[str, Counter[str]] = {k: Counter() for k in at}
+        self.youth_disabling: Counter[tuple[str, str]] = Counter()
+        #: Whether the person being counted is a youth.
+        self._youth = False
+        #: The youth whose answer to the age question was read after her HUD answers were
+        #: counted (:meth:`count_youth`).
+        self.late_youth: set[int] = set()
         self.not_assessed: Counter[str] = Counter()
         self.income: dict[str, Counter[str]] = {k: Counter() for k in at}
         self.sources: dict[str, Counter[str]] = {k: Counter() for k in at}
@@ -2646,6 +2702,11 @@ class _HudTally:
         HUD answers counted here on the way."""
         by_race = self.permanent or self.housing
         for case_id, given, entry in rows:
+            # A youth is known before her HUD answers are counted (Q27d, Q27g to Q27i).
+            if given is not None and given["age_band"] in HUD_YOUTH_ANSWERS:
+                self.youth_cases.add(case_id)
+                if entry is None and case_id in self.household_of:  # counted already
+                    self.late_youth.add(case_id)
             if entry is not None:
                 self.add(case_id, entry)
             if given is not None:
@@ -2654,10 +2715,27 @@ class _HudTally:
                 # Counted just above.
                 if case_id in self.chronic_cases or case_id in self.veteran_cases:
                     self.group_answers[case_id] = given
-                if given["age_band"] in HUD_YOUTH_ANSWERS:
-                    self.youth_cases.add(case_id)
                 yield case_id, given
         self._without.update((c.pk, c) for c in self._cases)
+
+    def count_youth(self, given: Iterable[tuple[int, HudEntry]]) -> None:
+        """Count as a youth's the HUD answers of :attr:`late_youth` (read again): a survivor's
+        demographic answers saved before caseflow kept them in one token are read after every
+        HUD answer (:func:`read_people`), so her HUD answers were counted before she was known
+        to be a youth."""
+        again = _HudTally(
+            self.period,
+            [c for c in self._rows if c.pk in self.late_youth],
+            permanent=self.permanent,
+        )
+        again.housing, again.youth_cases = self.housing, self.late_youth
+        again.take(given)
+        self.youth_living += again.youth_living
+        self.youth_disabling += again.youth_disabling
+        for column in self.youth_sources:
+            self.youth_sources[column] += again.youth_sources[column]
+            self.youth_category[column] += again.youth_category[column]
+        self.late_youth = set()
 
     def exits_of(self, group: set[int]) -> tuple[Counter[Any], Counter[str]]:
         """The people of ``group`` who left, by destination, and those of them who went to rent
@@ -2722,6 +2800,9 @@ class _HudTally:
         self.people += 1
         self.household_of[c.pk] = hud_household_type(a["household_type"])
         self.prior_living[a["prior_living"]] += 1
+        self._youth = youth = c.pk in self.youth_cases
+        if youth:
+            self.youth_living[a["prior_living"]] += 1
         self.dv_history[hud_row(a["dv_history"], ("yes", "no"))] += 1
         chronic = hud.chronically_homeless(a, start if start is not None else self.period.start)
         self._chronic = chronic == "yes"
@@ -2783,6 +2864,8 @@ class _HudTally:
             column = hud_disabling(a)
             for row in hud_income_rows(a, "exit_"):
                 self.disabling[(row, column)] += 1
+                if youth:
+                    self.youth_disabling[(row, column)] += 1
             return
         self.stayers += 1
         # Her annual assessment, from the day her episode of support began (the day her case
@@ -2793,6 +2876,8 @@ class _HudTally:
             self.not_assessed[kind] += 1
             if self._chronic:
                 self.chronic_category["annual"][kind] += 1
+            if youth:
+                self.youth_category["annual"][kind] += 1
             self.covered["annual"][kind] += 1
         else:
             self._assessment("annual", assessed, "annual_")
@@ -2836,12 +2921,16 @@ class _HudTally:
             _each(self.sources[column], given)
             if self._chronic:
                 _each(self.chronic_sources[column], given)
+            if self._youth:
+                _each(self.youth_sources[column], given)
             kind = _income_kinds(given)
         else:
             kind = "none" if answer == "no" else hud_row(answer)
         self.category[column][kind] += 1
         if self._chronic:
             self.chronic_category[column][kind] += 1
+        if self._youth:
+            self.youth_category[column][kind] += 1
         answer = a[k.benefits_any]
         if answer == "yes":
             named = a[k.benefits_sources]
@@ -2889,7 +2978,8 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
 
     def living(key: str, title: str, code: str, values: Counter[Any], total: tuple[str, str]):
         known = {v for _g, _w, items in hud.LIVING_GROUPS for v, _l in items}
-        prior = key == "q15"  # the living situation before; the others are destinations at exit
+        # The living situation before (everyone's, the youth's); the others are destinations.
+        prior = key in ("q15", "q27d")
         leaving = not prior
         known |= {v for v, _l in hud.EXIT_OTHER} if leaving else set()
         labels = {**HUD_LIVING_LABELS, **HUD_PRIOR_LIVING_LABELS} if prior else HUD_LIVING_LABELS
@@ -2965,6 +3055,12 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
     group_left("q25i", "Q25i", "Veterans", veterans)
     _exit_subsidies(b, "q23d", "Q23d", "", t.subsidy, "q23c:rental_subsidy")
     _exit_subsidies(b, "q25j", "Q25j", "Veterans", veterans_subsidies, "q25i:rental_subsidy")
+    # Q27d: the youth's living situations before, each count inside Q15's, their total Q27a's.
+    living(
+        "q27d", "Q27d: Living Situation - Youth", "Q27d", t.youth_living, (HUD_YOUTH_KEY, "Total")
+    )
+    for k in [k for k in g.keys if k.startswith("q27d:")]:
+        b.inside(g.keys[k], g.keys[f"q15:{k[5:]}"], f"q27d:rest:{k[5:]}")
     youth, youth_subsidies = t.exits_of(t.youth_cases)
     group_left("q27f1", "Q27f1", "Youth", youth, HUD_YOUTH_KEY)
     _exit_subsidies(b, "q27f2", "Q27f2", "Youth", youth_subsidies, "q27f1:rental_subsidy")
@@ -3187,6 +3283,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         )
     _veterans_and_chronic(b, t.veteran, t.chronic)
     _chronic_persons(b, t)
+    _youth_income(b, t)
 
 
 #: Q20b's rows: the people by whether they have non-cash benefits ("yes" with none named is
@@ -3604,41 +3701,106 @@ def _chronic_persons(b: Builder, t: _HudTally) -> None:
     _chronic_income_categories(b, t)
 
 
+def _youth_income(b: Builder, t: _HudTally) -> None:
+    """Q27g, Q27h and Q27i: the youth's sources of income (Q17's, each count a part of
+    Q17's), kinds of income (Q18's, each a part of Q18's; its totals Q27a's youth and those of
+    them who stay and who left, inside Q5a's stayers and leavers) and, for those who left,
+    sources by disabling condition (Q19b's, each a part of Q19b's)."""
+    at = [
+        ("start", "Income at Start"),
+        ("annual", "Income at Latest Annual Assessment for Stayers"),
+        ("exit", "Income at Exit for Leavers"),
+    ]
+    _hud_parts(
+        b,
+        "q27g",
+        "Q27g: Type of Cash Income Sources - Youth",
+        "Q27g",
+        list(HUD_INCOME_SOURCES.items()),
+        [(c, when, t.youth_sources[c], f"q17:{{}}:{c}") for c, when in at],
+        note=_(
+            "The youth's sources of income, as Q17 counts everyone's. One person may have "
+            "several sources, so there is no total."
+        ),
+    )
+    _group_income_categories(
+        b,
+        "q27h",
+        "Q27h: Client Cash Income Category - Earned/Other Income Category - by Start and "
+        "Annual Assessment/Exit Status - Youth",
+        t.youth_category,
+        HUD_YOUTH_KEY,
+        ("Youth", "youth stayers"),
+    )
+    _disabling_by_income(
+        b,
+        "q27i",
+        "Q27i: Disabling Conditions and Income for Youth at Exit",
+        t.youth_disabling,
+        {"none": "q27h:none:exit", "total": "q27h:leavers"},
+        "q27g:{}:exit",
+        HUD_YOUTH_DISABLING_ROWS,
+        HUD_YOUTH_DISABLING_COLUMNS,
+        within="q19b",
+    )
+
+
 def _chronic_income_categories(b: Builder, t: _HudTally) -> None:
     """Q26f: the chronically homeless persons at start, the stayers among them at their annual
-    assessment and the leavers at exit, by the kinds of income they have: Q18's rows and
-    columns, each count a part of Q18's. Its totals are Q26b's chronically homeless and those
-    of them who stay and who left (their sum), each inside Q5a's stayers and leavers (the rest
-    never published)."""
-    g = b.grid
-    stayers = sum(t.chronic_category["annual"].values())
-    leavers = sum(t.chronic_category["exit"].values())
-    staying = g.cell("q26f:stayers", stayers)
-    leaving = g.cell("q26f:leavers", leavers)
-    g.sum(g.keys["q26b:yes"], [staying, leaving])
-    for inner, outer in ((staying, "q5a:stayers"), (leaving, "q5a:leavers")):
-        b.inside(inner, g.keys[outer], f"q26f:rest:{outer}")
+    assessment and the leavers at exit, by the kinds of income they have (see
+    :func:`_group_income_categories`); its total Q26b's chronically homeless."""
     name = "Chronically Homeless Persons"
-    rows = [
-        (code, label.replace("adult stayers", name).replace("Adults", name))
-        for code, label in [*HUD_INCOME_CATEGORIES, *HUD_NOT_ASSESSED]
-    ]
-    total = f"Total {name}"
-    _hud_parts(
+    _group_income_categories(
         b,
         "q26f",
         "Q26f: Client Cash Income - Chronically Homeless Persons",
-        "Q26f",
+        t.chronic_category,
+        "q26b:yes",
+        (name, name),
+    )
+
+
+def _group_income_categories(
+    b: Builder,
+    key: str,
+    title: str,
+    counts: dict[str, Counter[str]],
+    total: str,
+    names: tuple[str, str],
+) -> None:
+    """A group's people (Q26f the chronically homeless's, Q27h the youth's) at start, the
+    stayers among them at their annual assessment and the leavers at exit, by the kinds of
+    income they have: Q18's rows and columns (its "Adults" and "adult stayers" the ``names``
+    given), each count a part of Q18's. Its totals are the group's (``total``'s cell) and those
+    of them who stay and who left (their sum), each inside Q5a's stayers and leavers (the rest
+    never published)."""
+    g = b.grid
+    staying = g.cell(f"{key}:stayers", counts["annual"].total())
+    leaving = g.cell(f"{key}:leavers", counts["exit"].total())
+    g.sum(g.keys[total], [staying, leaving])
+    for inner, outer in ((staying, "q5a:stayers"), (leaving, "q5a:leavers")):
+        b.inside(inner, g.keys[outer], f"{key}:rest:{outer}")
+    people, stayers = names
+    rows = [
+        (code, label.replace("adult stayers", stayers).replace("Adults", people))
+        for code, label in [*HUD_INCOME_CATEGORIES, *HUD_NOT_ASSESSED]
+    ]
+    everyone = f"Total {people}"
+    _hud_parts(
+        b,
+        key,
+        title,
+        title.partition(":")[0],
         rows,
         [
-            (column, f"Number of {name} {when}", t.chronic_category[column], f"q18:{{}}:{column}")
+            (column, f"Number of {people} {when}", counts[column], f"q18:{{}}:{column}")
             for column, when in (
                 ("start", "at Start"),
                 ("annual", "at Annual Assessment (Stayers)"),
                 ("exit", "at Exit (Leavers)"),
             )
         ],
-        totals=[("q26b:yes", total), ("q26f:stayers", total), ("q26f:leavers", total)],
+        totals=[(total, everyone), (f"{key}:stayers", everyone), (f"{key}:leavers", everyone)],
     )
 
 
@@ -3930,27 +4092,68 @@ def _disabling_and_income(b: Builder, t: _HudTally) -> None:
     never published, counted in the total only). When no leaver's is unknown, none is in any
     row, and a reader who sees the last row add up knows it: the columns then add up to the
     total on their own."""
+    _disabling_by_income(
+        b,
+        "q19b",
+        "Q19b: Disabling Conditions and Income for Adults at Exit",
+        t.disabling,
+        {"none": "q18:none:exit", "total": "q5a:leavers"},
+        "q17:{}:exit",
+        HUD_DISABLING_ROWS,
+        HUD_DISABLING_COLUMNS,
+    )
+
+
+#: Q27i's rows and columns: Q19b's, of the youth.
+HUD_YOUTH_DISABLING_ROWS = [*HUD_DISABLING_ROWS[:-1], ("total", "Unduplicated Total Youth")]
+HUD_YOUTH_DISABLING_COLUMNS = [
+    "Youth with Disabling Condition",
+    "Youth without Disabling Condition",
+    "Total Youth",
+    "% with Disabling Condition by Source",
+]
+
+
+def _disabling_by_income(
+    b: Builder,
+    key: str,
+    title: str,
+    counts: Counter[tuple[str, str]],
+    totals: dict[str, str],
+    sources: str,
+    rows_of: Sequence[tuple[str, str]],
+    columns: Sequence[str],
+    *,
+    within: str = "",
+) -> None:
+    """Q19b's table (and Q27i, the youth's): ``counts`` by (row, column); each row's total the
+    cell of ``totals`` (by row) or of ``sources`` (with the source for ``{}``). With
+    ``within`` (Q19b's key), each count lies inside the same cell of that table, the rest
+    never published."""
     g = b.grid
-    totals = {"none": "q18:none:exit", "total": "q5a:leavers"}
-    unknown = t.disabling[("total", "unknown")] > 0
+    unknown = counts[("total", "unknown")] > 0
     rows = []
-    for code, label in HUD_DISABLING_ROWS:
+    for code, label in rows_of:
         parts = [
-            g.cell(f"q19b:{code}:{column}", t.disabling[(code, column)])
+            g.cell(f"{key}:{code}:{column}", counts[(code, column)])
             for column in ("with", "without", *(("unknown",) if unknown else ()))
         ]
         if unknown:
             b.atoms.add(parts[-1])
-        total = g.cell(totals.get(code, f"q17:{code}:exit"), sum(g.values[c] for c in parts))
+        total = g.cell(totals.get(code, sources.format(code)), sum(g.values[c] for c in parts))
         g.sum(total, parts)
+        if within:
+            for column, part in zip(("with", "without", "unknown"), parts, strict=False):
+                whole = g.keys[f"{within}:{code}:{column}"]
+                b.inside(part, whole, f"{key}:rest:{code}:{column}")
         # HUD leaves the share of its last row blank.
         rows.append(Row(label, [*parts[:2], total], of=None if code == "total" else total))
     b.sections.append(
         Section(
-            "Q19b: Disabling Conditions and Income for Adults at Exit",
-            HUD_DISABLING_COLUMNS,
+            title,
+            list(columns),
             rows,
-            code="Q19b",
+            code=title.partition(":")[0],
             note=_(
                 "Leavers only, by the disabling condition asked at entry. One person may have "
                 "several sources. Those whose disabling condition is not known are counted in "

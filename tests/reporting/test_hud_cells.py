@@ -735,6 +735,18 @@ EXPECTED["Q27a"] = [("12 - 17", "0"), ("18 - 24", "0"), ("Total", "0")]
 #: Q27f1 and Q27f2: no youth, so no youth who left: Q23c's and Q23d's rows, each 0.
 EXPECTED["Q27f1"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23c"]]
 EXPECTED["Q27f2"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23d"]]
+#: Q27d, Q27g and Q27h: no youth, so none by living situation, source or kind of income:
+#: Q15's, Q17's and Q18's rows (Q18's "Adults" the youth), each 0.
+EXPECTED["Q27d"] = [(label, "0") for label, _printed_cells in EXPECTED["Q15"]]
+EXPECTED["Q27e"] = [
+    *((label, "0 0 0") for _code, label, _most in reports.HUD_LENGTHS),
+    ("Total", "0 0 0"),
+]
+EXPECTED["Q27g"] = [(label, "0 0 0") for label, _printed_cells in EXPECTED["Q17"]]
+EXPECTED["Q27h"] = [
+    (label.replace("Adults", "Youth").replace("adult stayers", "youth stayers"), "0 0 0")
+    for label, _printed_cells in EXPECTED["Q18"][:-1]
+]
 
 
 #: Each question's title and columns, as HUD's FY2024 APR/CAPER programming specifications
@@ -858,6 +870,27 @@ HEADINGS = {
     "Q27a": ("Age of Youth", ["Total"]),
     "Q27f1": ("Exit Destination - Youth", ["Total"]),
     "Q27f2": (f"{SUBSIDIES} - Youth", ["Total"]),
+    "Q27d": ("Living Situation - Youth", ["Total"]),
+    "Q27e": ("Length of Participation - Youth", STAYS),
+    "Q27g": ("Type of Cash Income Sources - Youth", [*INCOME_AT, "Income at Exit for Leavers"]),
+    "Q27h": (
+        "Client Cash Income Category - Earned/Other Income Category - by Start and Annual "
+        "Assessment/Exit Status - Youth",
+        [
+            "Number of Youth at Start",
+            "Number of Youth at Annual Assessment (Stayers)",
+            "Number of Youth at Exit (Leavers)",
+        ],
+    ),
+    "Q27i": (
+        "Disabling Conditions and Income for Youth at Exit",
+        [
+            "Youth with Disabling Condition",
+            "Youth without Disabling Condition",
+            "Total Youth",
+            "% with Disabling Condition by Source",
+        ],
+    ),
     "Q26a": (
         "Chronic Homeless Status - Number of Households w/at least one or more CH person",
         ["Total", *(label for _code, label in reports.HUD_HOUSEHOLDS)],
@@ -978,7 +1011,8 @@ def test_every_cell_of_the_hud_questions(population):
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22d"),
         *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q25j", "Q26a", "Q26b", "Q26c", "Q26d"),
-        *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a", "Q27f1", "Q27f2"),
+        *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a", "Q27d", "Q27e", "Q27f1", "Q27f2"),
+        *("Q27g", "Q27h", "Q27i"),
     ]
     # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's
     # 2 + 2, Q13a2's 1 + 1, Q23c's 0 + 1 + 1 with no exit interview, Q18's 1 + 2 and 1 + 1),

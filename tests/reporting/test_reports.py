@@ -277,7 +277,8 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22d"),
         *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q25j", "Q26a", "Q26b", "Q26c", "Q26d"),
-        *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a", "Q27f1", "Q27f2"),
+        *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a", "Q27d", "Q27e", "Q27f1", "Q27f2"),
+        *("Q27g", "Q27h", "Q27i"),
     ]
     # Gender by age: the women and the men aged 25 to 64 are counted and shown.
     for gender, least in (("woman", 20), ("man", 5)):
@@ -308,6 +309,10 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
         assert value(hud_year, key) >= 5, key
         assert hud_year.shown(hud_year.grid.keys[key]).value is not None, key
     assert sum(value(hud_year, f"q8b:{month}") for month, _l in reports.HUD_PIT_MONTHS) >= 20
+    # The youth's living situations before, and their income at start (Q27d, Q27g, Q27h).
+    for key in ("q27d:permanent", "q27g:earned:start", "q27h:stayers"):
+        assert value(hud_year, key) >= 5, key
+        assert hud_year.shown(hud_year.grid.keys[key]).value is not None, key
     # Veterans, chronic homelessness and the subsidies of those who went to rent with one.
     for key in ("q25a:no", "q26b:no", "q20b:some:start", "q23d:hcv"):
         assert value(hud_year, key) >= 5, key

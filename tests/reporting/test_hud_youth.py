@@ -1,0 +1,202 @@
+"""Q27d, Q27e, Q27g, Q27h and Q27i, the youth's living situations before, length of
+participation, sources and kinds of income, and disabling conditions with income at exit, against
+a population counted by hand.
+
+Twenty-two women of one agency that asks HUD's questions, all supported from 1 April 2026 (the
+federal year 2026):
+
+- six aged 18 to 24 (youth) who came from an emergency shelter with earned income and a
+  disabling condition, and left on 1 June with earned income;
+- five aged 18 to 24 (youth) who came from staying with family for a while, with no income, and
+  stay;
+- six aged 25 to 34 who came from an emergency shelter with earned income and no disabling
+  condition, and left on 1 June with earned income;
+- five aged 35 to 44 who came from a rented home with no income, and stay.
+
+Every count is 5 or more, or 0: nothing is hidden, so every cell below is its count.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+import time_machine
+
+from caseflow.cases.models import IntakeField
+from caseflow.confidentiality.services import field_settings_save
+from caseflow.lib.suppression import exposed
+from caseflow.partners.models import Demographics
+from caseflow.reporting import reports
+from tests.reporting.hud_people import at, hud_person
+from tests.reporting.test_report_cells import _printed, assert_csv_prints
+
+pytestmark = pytest.mark.django_db
+
+YEAR = reports.federal_year(2026)
+TODAY = dt.datetime(2026, 11, 15, 12, tzinfo=dt.UTC)
+
+EARNED = {"income_any": "yes", "income_amount": "900", "income_sources": ["earned"]}
+LEFT_EARNING = {
+    "exit_income_any": "yes",
+    "exit_income_amount": "900",
+    "exit_income_sources": ["earned"],
+}
+NO_INCOME = {"income_any": "no"}
+SHELTER = {"prior_living": "emergency_shelter"}
+
+#: (answers, left on 1 June, age band), one per person.
+PEOPLE: list[tuple[dict[str, Any], bool, str]] = [
+    *[({**SHELTER, **EARNED, "conditions_any": "yes", **LEFT_EARNING}, True, "18_24")] * 6,
+    *[({"prior_living": "family_temporary", **NO_INCOME}, False, "18_24")] * 5,
+    *[({**SHELTER, **EARNED, "conditions_any": "no", **LEFT_EARNING}, True, "25_34")] * 6,
+    *[({"prior_living": "rental_no_subsidy", **NO_INCOME}, False, "35_44")] * 5,
+]
+
+
+def _seed(cast, people=PEOPLE) -> int:
+    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
+    for n, (answers, left, age) in enumerate(people):
+        closed = at("2026-06-01") if left else None
+        hud_person(cast, n, at("2026-04-01"), answers, closed=closed, age=age, gender="woman")
+    return cast.agency.pk
+
+
+def _only(shown: list[tuple[str, str]], counts: dict[str, str], zero: str) -> list:
+    """``shown``'s labels, each with its count in ``counts`` or ``zero``."""
+    return [(label, counts.get(label, zero)) for label, _cells in shown]
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_every_cell_of_the_youth_questions(cast):
+    agency = _seed(cast)
+    report = reports.release("hud", agency, YEAR)
+    shown = _printed(report)
+    sections = {s.code: s for s in report.sections}
+    assert list(sections)[-8:] == ["Q27a", "Q27d", "Q27e", "Q27f1", "Q27f2", "Q27g", "Q27h", "Q27i"]
+    assert shown["Q27a"] == [("12 - 17", "0"), ("18 - 24", "11"), ("Total", "11")]
+    labels = reports.HUD_LIVING_LABELS | reports.HUD_PRIOR_LIVING_LABELS
+    # Q27d: Q15's rows, the youth's: 6 from a shelter, 5 from family.
+    assert ("Total", "22") in shown["Q15"]
+    assert (labels["emergency_shelter"], "12") in shown["Q15"]
+    assert shown["Q27d"] == _only(
+        shown["Q15"],
+        {
+            labels["emergency_shelter"]: "6",
+            "Subtotal - Homeless Situations": "6",
+            labels["family_temporary"]: "5",
+            "Subtotal - Temporary Situation": "5",
+            "Total": "11",
+        },
+        "0",
+    )
+    # Q27e: Q22a1's rows and columns; the youth who left after 61 days, those who stay there
+    # 183 days by the year's end.
+    assert shown["Q27e"] == [
+        *(
+            (label, {"61 to 90 days": "6 6 0", "181 to 365 days": "5 0 5"}.get(label, "0 0 0"))
+            for _code, label, _most in reports.HUD_LENGTHS
+        ),
+        ("Total", "11 6 5"),
+    ]
+    assert ("61 to 90 days", "12 12 0") in shown["Q22a1"]
+    assert ("181 to 365 days", "10 0 10") in shown["Q22a1"]
+    # Q27g: Q17's rows; the youth's earned income at start and at exit (Q17's 12 and 12).
+    assert ("Earned Income", "12 0 12") in shown["Q17"]
+    assert shown["Q27g"] == _only(shown["Q17"], {"Earned Income": "6 0 6"}, "0 0 0")
+    # Q27h: Q18's rows, the youth's; the stayers not a year in, not yet assessed.
+    assert shown["Q27h"] == [
+        ("Youth with Only Earned Income (i.e., Employment Income)", "6 0 6"),
+        ("Youth with Only Other Income", "0 0 0"),
+        ("Youth with Both Earned and Other Income", "0 0 0"),
+        ("Youth with No Income", "5 0 0"),
+        ("Youth with Client Doesn't Know/Prefers Not to Answer Income Information", "0 0 0"),
+        ("Youth with Missing Income Information", "0 0 0"),
+        ("Number of youth stayers not yet required to have an annual assessment", "0 5 0"),
+        ("Number of youth stayers without required annual assessment", "0 0 0"),
+        ("Total Youth", "11 5 6"),
+    ]
+    # Q27i: Q19b's, of the youth who left, each with a disabling condition (Q19b's earned income
+    # is 6 with and 6 without).
+    table = {label: [c.text for c in cells] for label, cells in report.table(sections["Q27i"])}
+    assert table.pop("Earned Income") == ["6", "0", "6", "100.00%"]
+    assert table.pop("Unduplicated Total Youth") == ["6", "0", "6", ""]
+    assert table.pop("No Sources") == ["0", "0", "0", "0.00%"]
+    assert set(table) == set(reports.HUD_INCOME_SOURCES.values()) - {"Earned Income"}
+    assert all(texts == ["0", "0", "0", "0.00%"] for texts in table.values())
+    q19b = {label: [c.text for c in cells] for label, cells in report.table(sections["Q19b"])}
+    assert q19b["Earned Income"] == ["6", "6", "12", "50.00%"]
+    assert report.hidden == report.unpublished  # nothing hidden but what is never published
+    assert_csv_prints(report, shown)
+
+    # The ties: each count inside the same count of everyone's, the rest never published; the
+    # totals Q27a's youth, and those who stay and who left inside Q5a's stayers and leavers.
+    keys, values, sums = report.grid.keys, report.grid.values, report.grid.sums
+    youth = keys[reports.HUD_YOUTH_KEY]
+    assert sections["Q27d"].rows[-1].cells == [youth]
+    assert sections["Q27h"].rows[-1].cells == [youth, keys["q27h:stayers"], keys["q27h:leavers"]]
+    assert (youth, (keys["q27h:stayers"], keys["q27h:leavers"])) in sums
+    assert sections["Q27i"].rows[-1].cells[2] == keys["q27h:leavers"]
+    assert sections["Q27e"].rows[-1].cells[0] == youth
+    for column in ("leavers", "stayers"):
+        assert (keys[f"q27h:{column}"], (keys[f"q27e:*:{column}"],)) in sums
+    assert sections["Q27i"].rows[0].cells[2] == keys["q27g:earned:exit"]
+    for whole, part, left in (
+        ("q15:emergency_shelter", "q27d:emergency_shelter", 6),
+        ("q15:temporary", "q27d:temporary", 0),
+        ("q17:earned:start", "q27g:earned:start", 6),
+        ("q18:none:start", "q27h:none:start", 5),
+        ("q5a:stayers", "q27h:stayers", 5),
+        ("q5a:leavers", "q27h:leavers", 6),
+        ("q22:90:leavers", "q27e:90:leavers", 6),
+        ("q22:365:stayers", "q27e:365:stayers", 5),
+        ("q19b:earned:with", "q27i:earned:with", 0),
+        ("q19b:earned:without", "q27i:earned:without", 6),
+    ):
+        rest = next(m[1] for t, m in sums if t == keys[whole] and m[0] == keys[part])
+        assert rest in report.unpublished and values[rest] == left, whole
+    # Built on its own (each person's answers read in the HUD pass, not a release's): the same.
+    alone = reports.build("hud", agency, YEAR)
+    for key in [k for k in keys if k.startswith(("q27d:", "q27e:", "q27g:", "q27h:", "q27i:"))]:
+        assert alone.grid.values[alone.grid.keys[key]] == values[keys[key]], key
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_a_youth_whose_answers_were_saved_before_they_were_kept_together(cast):
+    """Answers saved one question to a column (before caseflow kept them in one token) are read
+    after every HUD answer: the youth among them are counted as the youth all the same."""
+    agency = _seed(cast)
+    sealed = reports.build("hud", agency, YEAR)
+    Demographics.objects.filter(case__agency_id=agency).update(all_answers=None)
+    loose = reports.build("hud", agency, YEAR)
+    assert loose.grid.values == sealed.grid.values
+    assert loose.grid.keys == sealed.grid.keys
+    assert loose.grid.values[loose.grid.keys["q27g:earned:start"]] == 6
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_one_youth_aged_17_is_never_told(cast):
+    """One more woman, aged 17, who came from a place not meant for habitation, with earned
+    income, and stays: a count of one in every youth table. She is hidden in each, with the
+    fewest complements, and neither she nor any small count can be worked out from what the
+    year publishes; the everyone's counts that do not need hiding print."""
+    people = [
+        *PEOPLE,
+        ({"prior_living": "place_not_meant", **EARNED}, False, "13_17"),
+    ]
+    agency = _seed(cast, people)
+    report = reports.release("hud", agency, YEAR)
+    shown = _printed(report)
+    keys, values = report.grid.keys, report.grid.values
+    for key in ("q27d:place_not_meant", "q27g:earned:annual", "demo:age_band:13_17"):
+        assert values[keys[key]] in (0, 1), key
+    assert keys["q27d:place_not_meant"] in report.hidden
+    assert keys["demo:age_band:13_17"] in report.hidden
+    worked_out = exposed(len(values), report.grid.sums, report.hidden)
+    assert not [c for c in worked_out if 0 < abs(values[c]) < report.threshold]
+    # The people served, the leavers and the stayers, and everyone's households print.
+    for key in ("served", "q5a:leavers", "q5a:stayers"):
+        assert keys[key] not in report.hidden, key
+    assert shown["Q5a"][0] == ("Total number of persons served", "23")
+    assert_csv_prints(report, shown)
