@@ -1579,6 +1579,7 @@ HUD_ORDER = [
     "Q27g",
     "Q27h",
     "Q27i",
+    "Q27j",
 ]
 
 
@@ -2047,6 +2048,28 @@ def _youth_length(b: Builder, t: _HudTally, days: dict[int, int], cases: Served)
             b.inside(part, whole, f"q27e:rest:{band}:{column}")
     for column, _name in columns:
         g.sum(g.keys[f"q27h:{column}"], [g.keys[f"q27e:*:{column}"]], link=True)
+    # Q27j: their average and median days, as Q22b's of everyone; the rest's average (of those
+    # who are not youth) a figure never published, so that while the rest are 1 to 4 people
+    # the youth's average, with Q22b's, does not tell theirs (:attr:`FunderReport.shares`).
+    lengths: dict[str, list[int]] = {"leavers": [], "stayers": []}
+    rest: dict[str, list[int]] = {"leavers": [], "stayers": []}
+    for pk, length in days.items():
+        (lengths if pk in t.youth_cases else rest)["leavers" if pk in left else "stayers"].append(
+            length
+        )
+    _average_and_median(
+        b,
+        lengths,
+        "q27j",
+        "Q27j: Average and Median Length of Participation in Days - Youth",
+        {"leavers": "q27h:leavers", "stayers": "q27h:stayers"},
+    )
+    for column in ("leavers", "stayers"):
+        average, _median = _average_and_median_of(rest[column])
+        others = g.cell(f"q27j:average:rest:{column}", average)
+        b.about[others] = g.keys[f"q27h:rest:q5a:{column}"]
+        youth = g.keys[f"q27j:average:{column}"]
+        b.shares.append((g.keys[f"q22b:average:{column}"], [youth, others]))
 
 
 def _length_of_participation(
@@ -2243,26 +2266,32 @@ def _average_and_median_of(days: Sequence[int]) -> tuple[int, int]:
     return average, _half_up(Fraction(ordered[(n - 1) // 2] + ordered[n // 2], 2))
 
 
-def _average_and_median(b: Builder, lengths: dict[str, list[int]]) -> None:
-    """Q22b: the average and the median days of participation of the leavers and of the
-    stayers (whole days, halves rounded up; the median of an even number of people is the mean
-    of its two middle ones), each published only with its group's count
-    (:attr:`FunderReport.about`)."""
+def _average_and_median(
+    b: Builder,
+    lengths: dict[str, list[int]],
+    key: str = "q22b",
+    title: str = "Q22b: Average and Median Length of Participation in Days",
+    groups: dict[str, str] | None = None,
+) -> None:
+    """Q22b (and Q27j, the youth's): the average and the median days of participation of the
+    leavers and of the stayers (whole days, halves rounded up; the median of an even number of
+    people is the mean of its two middle ones), each published only with its group's count
+    (:attr:`FunderReport.about`: Q5a's leavers and stayers, or the cells of ``groups``)."""
     g = b.grid
     rows: dict[str, list[int]] = {"average": [], "median": []}
     for column in ("leavers", "stayers"):
-        group = g.keys[f"q5a:{column}"]
+        group = g.keys[(groups or {}).get(column, f"q5a:{column}")]
         average, median = _average_and_median_of(lengths[column])
         for name, value in (("average", average), ("median", median)):
-            cell = g.cell(f"q22b:{name}:{column}", value)
+            cell = g.cell(f"{key}:{name}:{column}", value)
             b.about[cell] = group
             rows[name].append(cell)
     b.sections.append(
         Section(
-            "Q22b: Average and Median Length of Participation in Days",
+            title,
             ["Leavers", "Stayers"],
             [Row("Average Length", rows["average"]), Row("Median Length", rows["median"])],
-            code="Q22b",
+            code=title.partition(":")[0],
             has_total=False,
             figures=True,
             note=_("Shown only where the group's count is, and is at least the threshold."),

@@ -1,6 +1,6 @@
-"""Q27d, Q27e, Q27g, Q27h and Q27i, the youth's living situations before, length of
-participation, sources and kinds of income, and disabling conditions with income at exit, against
-a population counted by hand.
+"""Q27d, Q27e, Q27g to Q27j, the youth's living situations before, length of participation,
+sources and kinds of income, disabling conditions with income at exit, and average and median
+days of participation, against a population counted by hand.
 
 Twenty-two women of one agency that asks HUD's questions, all supported from 1 April 2026 (the
 federal year 2026):
@@ -47,7 +47,7 @@ NO_INCOME = {"income_any": "no"}
 SHELTER = {"prior_living": "emergency_shelter"}
 
 #: (answers, left on 1 June, age band), one per person.
-PEOPLE: list[tuple[dict[str, Any], bool, str]] = [
+PEOPLE: list[tuple[dict[str, Any], bool | str, str]] = [
     *[({**SHELTER, **EARNED, "conditions_any": "yes", **LEFT_EARNING}, True, "18_24")] * 6,
     *[({"prior_living": "family_temporary", **NO_INCOME}, False, "18_24")] * 5,
     *[({**SHELTER, **EARNED, "conditions_any": "no", **LEFT_EARNING}, True, "25_34")] * 6,
@@ -58,7 +58,8 @@ PEOPLE: list[tuple[dict[str, Any], bool, str]] = [
 def _seed(cast, people=PEOPLE) -> int:
     field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
     for n, (answers, left, age) in enumerate(people):
-        closed = at("2026-06-01") if left else None
+        # Left on 1 June, or on the day given.
+        closed = at(left) if isinstance(left, str) else at("2026-06-01") if left else None
         hud_person(cast, n, at("2026-04-01"), answers, closed=closed, age=age, gender="woman")
     return cast.agency.pk
 
@@ -74,7 +75,17 @@ def test_every_cell_of_the_youth_questions(cast):
     report = reports.release("hud", agency, YEAR)
     shown = _printed(report)
     sections = {s.code: s for s in report.sections}
-    assert list(sections)[-8:] == ["Q27a", "Q27d", "Q27e", "Q27f1", "Q27f2", "Q27g", "Q27h", "Q27i"]
+    assert list(sections)[-9:] == [
+        "Q27a",
+        "Q27d",
+        "Q27e",
+        "Q27f1",
+        "Q27f2",
+        "Q27g",
+        "Q27h",
+        "Q27i",
+        "Q27j",
+    ]
     assert shown["Q27a"] == [("12 - 17", "0"), ("18 - 24", "11"), ("Total", "11")]
     labels = reports.HUD_LIVING_LABELS | reports.HUD_PRIOR_LIVING_LABELS
     # Q27d: Q15's rows, the youth's: 6 from a shelter, 5 from family.
@@ -102,6 +113,10 @@ def test_every_cell_of_the_youth_questions(cast):
     ]
     assert ("61 to 90 days", "12 12 0") in shown["Q22a1"]
     assert ("181 to 365 days", "10 0 10") in shown["Q22a1"]
+    # Q27j: as Q22b, the youth's: they left after 61 days and stay 183 by the year's end; the
+    # others' average (never published) tied to Q22b's with theirs.
+    assert shown["Q27j"] == [("Average Length", "61 183"), ("Median Length", "61 183")]
+    assert shown["Q22b"] == [("Average Length", "61 183"), ("Median Length", "61 183")]
     # Q27g: Q17's rows; the youth's earned income at start and at exit (Q17's 12 and 12).
     assert ("Earned Income", "12 0 12") in shown["Q17"]
     assert shown["Q27g"] == _only(shown["Q17"], {"Earned Income": "6 0 6"}, "0 0 0")
@@ -156,9 +171,17 @@ def test_every_cell_of_the_youth_questions(cast):
     ):
         rest = next(m[1] for t, m in sums if t == keys[whole] and m[0] == keys[part])
         assert rest in report.unpublished and values[rest] == left, whole
+    for column in ("leavers", "stayers"):
+        others = keys[f"q27j:average:rest:{column}"]
+        assert report.about[others] == keys[f"q27h:rest:q5a:{column}"]
+        whole, youth_average = keys[f"q22b:average:{column}"], keys[f"q27j:average:{column}"]
+        assert (whole, [youth_average, others]) in report.shares
+        assert others not in report.displayed
     # Built on its own (each person's answers read in the HUD pass, not a release's): the same.
     alone = reports.build("hud", agency, YEAR)
-    for key in [k for k in keys if k.startswith(("q27d:", "q27e:", "q27g:", "q27h:", "q27i:"))]:
+    for key in [
+        k for k in keys if k.startswith(("q27d:", "q27e:", "q27g:", "q27h:", "q27i:", "q27j"))
+    ]:
         assert alone.grid.values[alone.grid.keys[key]] == values[keys[key]], key
 
 
@@ -200,3 +223,19 @@ def test_one_youth_aged_17_is_never_told(cast):
         assert keys[key] not in report.hidden, key
     assert shown["Q5a"][0] == ("Total number of persons served", "23")
     assert_csv_prints(report, shown)
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_the_youths_average_does_not_tell_two_others(cast):
+    """The six youth who left and two more leavers aged 35 to 44 who left on 1 July: Q22b's
+    average of the eight and Q27j's of the six would tell the two's together. One of them is
+    hidden, or a count it needs (the two are a count from 1 to 4)."""
+    people = [p for p in PEOPLE if p[2] == "18_24"]
+    left = {**SHELTER, **EARNED, "conditions_any": "no", **LEFT_EARNING}
+    people += [(left, "2026-07-01", "35_44")] * 2
+    agency = _seed(cast, people)
+    report = reports.release("hud", agency, YEAR)
+    keys, values = report.grid.keys, report.grid.values
+    youth, everyone = keys["q27j:average:leavers"], keys["q22b:average:leavers"]
+    assert (values[youth], values[everyone]) == (61, 69)  # (6 * 61 + 2 * 91) / 8 = 68.5
+    assert report.shown(youth).value is None or report.shown(everyone).value is None
