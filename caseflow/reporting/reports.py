@@ -1580,6 +1580,7 @@ HUD_ORDER = [
     "Q27h",
     "Q27i",
     "Q27j",
+    "Q27l",
 ]
 
 
@@ -2659,6 +2660,8 @@ class _HudTally:
         self.youth_sources: dict[str, Counter[str]] = {k: Counter() for k in at}
         self.youth_category: dict[str, Counter[str]] = {k: Counter() for k in at}
         self.youth_disabling: Counter[tuple[str, str]] = Counter()
+        #: Q27l: the youth's days from homelessness to housing (Q22e's bands).
+        self.youth_prior_days: Counter[str] = Counter()
         #: Whether the person being counted is a youth.
         self._youth = False
         #: The youth whose answer to the age question was read after her HUD answers were
@@ -2760,6 +2763,7 @@ class _HudTally:
         again.housing, again.youth_cases = self.housing, self.late_youth
         again.take(given)
         self.youth_living += again.youth_living
+        self.youth_prior_days += again.youth_prior_days
         self.youth_disabling += again.youth_disabling
         for column in self.youth_sources:
             self.youth_sources[column] += again.youth_sources[column]
@@ -2851,13 +2855,16 @@ class _HudTally:
         housed_on = moved if self.permanent else start
         prior: int | None = None
         if self.permanent and housed_on is None:
-            self.prior_days["not_yet"] += 1
+            band = "not_yet"
         elif since is None or housed_on is None or since > housed_on:
             # A homelessness begun after the day of housing is a mistake: not collected.
-            self.prior_days["dnc"] += 1
+            band = "dnc"
         else:
             prior = (housed_on - since).days
-            self.prior_days[hud_prior_days_band(prior)] += 1
+            band = hud_prior_days_band(prior)
+        self.prior_days[band] += 1
+        if youth:
+            self.youth_prior_days[band] += 1
         if self.housing:
             self.to_housing.append((c.pk, prior))
         if moved is not None and start is not None:
@@ -3277,6 +3284,20 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         _time_to_move_in(b, t)
     if t.housing:
         _time_prior_to_housing(b, t.prior_days, t.people, permanent=t.permanent)
+        # Q27l: the youth's, each count inside Q22e's, its total Q27a's youth.
+        _time_prior_to_housing(
+            b,
+            t.youth_prior_days,
+            len(t.youth_cases),
+            permanent=t.permanent,
+            key="q27l",
+            title="Q27l: Length of Time Prior to Housing - based on 3.917 Date Homelessness "
+            "Started - Youth",
+            total=HUD_YOUTH_KEY,
+        )
+        g = b.grid
+        for k in [k for k in g.keys if k.startswith("q27l:")]:
+            b.inside(g.keys[k], g.keys[f"q22e:{k[5:]}"], f"q27l:rest:{k[5:]}")
     if t.permanent:
         _days_by_race(
             b,
@@ -3413,32 +3434,40 @@ def _moved_in(answers: dict[str, Any], period: Period) -> dt.date | None:
 
 
 def _time_prior_to_housing(
-    b: Builder, counts: Counter[str], people: int, *, permanent: bool = False
+    b: Builder,
+    counts: Counter[str],
+    people: int,
+    *,
+    permanent: bool = False,
+    key: str = "q22e",
+    title: str = "Q22e: Length of Time Prior to Housing - based on 3.917 Date Homelessness Started",
+    total: str = SERVED[0],
 ) -> None:
     """Q22e: everyone counted by the days from the day their homelessness began (3.917) to
     HUD's day of housing: the start of support for a project that is not permanent housing, the
     day they moved in for one that is ("not yet moved into housing" until then); without the day
-    homelessness began, "Data Not Collected". Its total is the people served."""
+    homelessness began, "Data Not Collected". Its total is the people served (Q27l, the youth's:
+    ``total``, Q27a's youth)."""
     g = b.grid
-    bands = [g.cell(f"q22e:{code}", counts.get(code, 0)) for code, _l, _m in HUD_PRIOR_DAYS]
-    housed = g.cell("q22e:housed", sum(g.values[c] for c in bands))
+    bands = [g.cell(f"{key}:{code}", counts.get(code, 0)) for code, _l, _m in HUD_PRIOR_DAYS]
+    housed = g.cell(f"{key}:housed", sum(g.values[c] for c in bands))
     g.sum(housed, bands)
-    not_yet = g.cell("q22e:not_yet", counts.get("not_yet", 0))
-    missing = g.cell("q22e:dnc", counts.get("dnc", 0))
-    g.sum(g.cell(SERVED[0], people), [housed, not_yet, missing])
+    not_yet = g.cell(f"{key}:not_yet", counts.get("not_yet", 0))
+    missing = g.cell(f"{key}:dnc", counts.get("dnc", 0))
+    g.sum(g.cell(total, people), [housed, not_yet, missing])
     rows = [Row(label, [c]) for (_code, label, _m), c in zip(HUD_PRIOR_DAYS, bands, strict=True)]
     rows += [
         Row("Total (persons moved into housing)", [housed]),
         Row("Not yet moved into housing", [not_yet]),
         Row("Data not collected", [missing]),
-        Row("Total persons", [g.keys[SERVED[0]]]),
+        Row("Total persons", [g.keys[total]]),
     ]
     b.sections.append(
         Section(
-            "Q22e: Length of Time Prior to Housing - based on 3.917 Date Homelessness Started",
+            title,
             ["Total"],
             rows,
-            code="Q22e",
+            code=title.partition(":")[0],
             note=""
             if permanent
             else _(

@@ -872,6 +872,10 @@ HEADINGS = {
     "Q27f2": (f"{SUBSIDIES} - Youth", ["Total"]),
     "Q27d": ("Living Situation - Youth", ["Total"]),
     "Q27e": ("Length of Participation - Youth", STAYS),
+    "Q27l": (
+        "Length of Time Prior to Housing - based on 3.917 Date Homelessness Started - Youth",
+        ["Total"],
+    ),
     "Q27j": ("Average and Median Length of Participation in Days - Youth", ["Leavers", "Stayers"]),
     "Q27g": ("Type of Cash Income Sources - Youth", [*INCOME_AT, "Income at Exit for Leavers"]),
     "Q27h": (
@@ -1013,7 +1017,7 @@ def test_every_cell_of_the_hud_questions(population):
         *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q25j", "Q26a", "Q26b", "Q26c", "Q26d"),
         *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a", "Q27d", "Q27e", "Q27f1", "Q27f2"),
-        *("Q27g", "Q27h", "Q27i", "Q27j"),
+        *("Q27g", "Q27h", "Q27i", "Q27j", "Q27l"),
     ]
     # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's
     # 2 + 2, Q13a2's 1 + 1, Q23c's 0 + 1 + 1 with no exit interview, Q18's 1 + 2 and 1 + 1),

@@ -215,9 +215,9 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
     assert shown["Q20a"][0][1] == "8 0 0"
     # In HUD's order, the last questions.
     sections = {s.code: s for s in report.sections}
-    assert list(sections)[-17:] == [
+    assert list(sections)[-18:] == [
         *("Q26a", "Q26b", "Q26c", "Q26d", "Q26e", "Q26f", "Q26g", "Q26h"),
-        *("Q27a", "Q27d", "Q27e", "Q27f1", "Q27f2", "Q27g", "Q27h", "Q27i", "Q27j"),
+        *("Q27a", "Q27d", "Q27e", "Q27f1", "Q27f2", "Q27g", "Q27h", "Q27i", "Q27j", "Q27l"),
     ]
     assert sections["Q26f"].columns == [
         "Number of Chronically Homeless Persons at Start",
@@ -509,7 +509,7 @@ def test_the_youth_who_left_by_destination_and_subsidy(cast):
     report = reports.release("hud", cast.agency.pk, YEAR)
     shown = _printed(report)
     sections = {s.code: s for s in report.sections}
-    assert list(sections)[-9:] == [
+    assert list(sections)[-10:] == [
         "Q27a",
         "Q27d",
         "Q27e",
@@ -519,6 +519,7 @@ def test_the_youth_who_left_by_destination_and_subsidy(cast):
         "Q27h",
         "Q27i",
         "Q27j",
+        "Q27l",
     ]
     assert sections["Q27f1"].title == "Q27f1: Exit Destination - Youth"
     assert sections["Q27f2"].title == f"Q27f2: {SUBSIDIES} - Youth"

@@ -1,6 +1,7 @@
-"""Q27d, Q27e, Q27g to Q27j, the youth's living situations before, length of participation,
-sources and kinds of income, disabling conditions with income at exit, and average and median
-days of participation, against a population counted by hand.
+"""Q27d, Q27e, Q27g to Q27j and Q27l, the youth's living situations before, length of
+participation, sources and kinds of income, disabling conditions with income at exit, average
+and median days of participation, and days from homelessness to housing, against a population
+counted by hand.
 
 Twenty-two women of one agency that asks HUD's questions, all supported from 1 April 2026 (the
 federal year 2026):
@@ -44,7 +45,8 @@ LEFT_EARNING = {
     "exit_income_sources": ["earned"],
 }
 NO_INCOME = {"income_any": "no"}
-SHELTER = {"prior_living": "emergency_shelter"}
+#: Homeless from 1 March: 31 days before support began.
+SHELTER = {"prior_living": "emergency_shelter", "homeless_since": "2026-03-01"}
 
 #: (answers, left on 1 June, age band), one per person.
 PEOPLE: list[tuple[dict[str, Any], bool | str, str]] = [
@@ -75,7 +77,7 @@ def test_every_cell_of_the_youth_questions(cast):
     report = reports.release("hud", agency, YEAR)
     shown = _printed(report)
     sections = {s.code: s for s in report.sections}
-    assert list(sections)[-9:] == [
+    assert list(sections)[-10:] == [
         "Q27a",
         "Q27d",
         "Q27e",
@@ -85,6 +87,7 @@ def test_every_cell_of_the_youth_questions(cast):
         "Q27h",
         "Q27i",
         "Q27j",
+        "Q27l",
     ]
     assert shown["Q27a"] == [("12 - 17", "0"), ("18 - 24", "11"), ("Total", "11")]
     labels = reports.HUD_LIVING_LABELS | reports.HUD_PRIOR_LIVING_LABELS
@@ -117,6 +120,18 @@ def test_every_cell_of_the_youth_questions(cast):
     # others' average (never published) tied to Q22b's with theirs.
     assert shown["Q27j"] == [("Average Length", "61 183"), ("Median Length", "61 183")]
     assert shown["Q22b"] == [("Average Length", "61 183"), ("Median Length", "61 183")]
+    # Q27l: Q22e's rows (no project described: support houses on its first day), the youth's:
+    # the six from a shelter homeless 31 days before, the five from family without a day.
+    assert shown["Q27l"] == [
+        *((label, "6" if code == "60" else "0") for code, label, _most in reports.HUD_PRIOR_DAYS),
+        ("Total (persons moved into housing)", "6"),
+        ("Not yet moved into housing", "0"),
+        ("Data not collected", "5"),
+        ("Total persons", "11"),
+    ]
+    assert ("31 to 60 days", "12") in shown["Q22e"] and ("Data not collected", "10") in shown[
+        "Q22e"
+    ]
     # Q27g: Q17's rows; the youth's earned income at start and at exit (Q17's 12 and 12).
     assert ("Earned Income", "12 0 12") in shown["Q17"]
     assert shown["Q27g"] == _only(shown["Q17"], {"Earned Income": "6 0 6"}, "0 0 0")
@@ -154,6 +169,7 @@ def test_every_cell_of_the_youth_questions(cast):
     assert (youth, (keys["q27h:stayers"], keys["q27h:leavers"])) in sums
     assert sections["Q27i"].rows[-1].cells[2] == keys["q27h:leavers"]
     assert sections["Q27e"].rows[-1].cells[0] == youth
+    assert sections["Q27l"].rows[-1].cells == [youth]
     for column in ("leavers", "stayers"):
         assert (keys[f"q27h:{column}"], (keys[f"q27e:*:{column}"],)) in sums
     assert sections["Q27i"].rows[0].cells[2] == keys["q27g:earned:exit"]
@@ -166,6 +182,8 @@ def test_every_cell_of_the_youth_questions(cast):
         ("q5a:leavers", "q27h:leavers", 6),
         ("q22:90:leavers", "q27e:90:leavers", 6),
         ("q22:365:stayers", "q27e:365:stayers", 5),
+        ("q22e:60", "q27l:60", 6),
+        ("q22e:dnc", "q27l:dnc", 5),
         ("q19b:earned:with", "q27i:earned:with", 0),
         ("q19b:earned:without", "q27i:earned:without", 6),
     ):
@@ -180,7 +198,9 @@ def test_every_cell_of_the_youth_questions(cast):
     # Built on its own (each person's answers read in the HUD pass, not a release's): the same.
     alone = reports.build("hud", agency, YEAR)
     for key in [
-        k for k in keys if k.startswith(("q27d:", "q27e:", "q27g:", "q27h:", "q27i:", "q27j"))
+        k
+        for k in keys
+        if k.startswith(("q27d:", "q27e:", "q27g:", "q27h:", "q27i:", "q27j", "q27l"))
     ]:
         assert alone.grid.values[alone.grid.keys[key]] == values[keys[key]], key
 

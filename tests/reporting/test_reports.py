@@ -278,7 +278,7 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
         *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q25j", "Q26a", "Q26b", "Q26c", "Q26d"),
         *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a", "Q27d", "Q27e", "Q27f1", "Q27f2"),
-        *("Q27g", "Q27h", "Q27i", "Q27j"),
+        *("Q27g", "Q27h", "Q27i", "Q27j", "Q27l"),
     ]
     # Gender by age: the women and the men aged 25 to 64 are counted and shown.
     for gender, least in (("woman", 20), ("man", 5)):
