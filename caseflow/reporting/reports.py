@@ -1580,6 +1580,7 @@ HUD_ORDER = [
     "Q27h",
     "Q27i",
     "Q27j",
+    "Q27k",
     "Q27l",
 ]
 
@@ -2662,6 +2663,9 @@ class _HudTally:
         self.youth_disabling: Counter[tuple[str, str]] = Counter()
         #: Q27l: the youth's days from homelessness to housing (Q22e's bands).
         self.youth_prior_days: Counter[str] = Counter()
+        #: Q27k: the youth's moves into housing in the period by Q22c's bands, with "moved"
+        #: (their count), "days" (their days together), "left_without" and "moved_leavers".
+        self.youth_moves: Counter[str] = Counter()
         #: Whether the person being counted is a youth.
         self._youth = False
         #: The youth whose answer to the age question was read after her HUD answers were
@@ -2764,6 +2768,7 @@ class _HudTally:
         again.take(given)
         self.youth_living += again.youth_living
         self.youth_prior_days += again.youth_prior_days
+        self.youth_moves += again.youth_moves
         self.youth_disabling += again.youth_disabling
         for column in self.youth_sources:
             self.youth_sources[column] += again.youth_sources[column]
@@ -2869,15 +2874,22 @@ class _HudTally:
             self.to_housing.append((c.pk, prior))
         if moved is not None and start is not None:
             self.moved_leavers += c.left
+            if youth:
+                self.youth_moves["moved_leavers"] += c.left
             if moved >= self.period.start:  # Q22c: the moves into housing in the period
                 days = max((moved - start).days, 0)
                 self.move_in[hud_move_in_band(days)] += 1
                 self.move_in_days += days
                 self.moved += 1
                 self.to_move_in.append((c.pk, days))
+                if youth:
+                    self.youth_moves.update((hud_move_in_band(days), "moved"))
+                    self.youth_moves["days"] += days
         elif self.permanent and c.left:
             self.left_without += 1
             self.to_move_in.append((c.pk, None))
+            if youth:
+                self.youth_moves["left_without"] += 1
         if self.chronic_row is not None:
             self._chronic_missing(a, began)
         answer = a["veteran"]
@@ -3334,6 +3346,8 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
     _veterans_and_chronic(b, t.veteran, t.chronic)
     _chronic_persons(b, t)
     _youth_income(b, t)
+    if t.permanent:
+        _youth_move_in(b, t)  # Q22c's and Q27h's
 
 
 #: Q20b's rows: the people by whether they have non-cash benefits ("yes" with none named is
@@ -3524,6 +3538,59 @@ def _time_to_move_in(b: Builder, t: _HudTally) -> None:
             ["Total"],
             rows,
             code="Q22c",
+            has_total=False,
+            note=_(
+                "The average is shown only where the count of people who moved in is, and is "
+                "at least the threshold."
+            ),
+        )
+    )
+    step()
+
+
+def _youth_move_in(b: Builder, t: _HudTally) -> None:
+    """Q27k (permanent housing projects): the youth, as Q22c counts everyone; each count inside
+    Q22c's (the rest never published), tied to Q27h's youth who left and to Q27a's youth as
+    Q22c's are to Q5a's. Their average is published only with their count, and withheld while
+    it and Q22c's would tell the others' (their average a figure never published)."""
+    g = b.grid
+    moves = t.youth_moves
+    bands = [g.cell(f"q27k:{code}", moves[code]) for code, _l, _m in HUD_MOVE_IN_DAYS]
+    moved_in = g.cell("q27k:moved", moves["moved"])
+    g.sum(moved_in, bands)
+    n = moves["moved"]
+    average = g.cell("q27k:average", _half_up(Fraction(moves["days"], n)) if n else 0)
+    b.about[average] = moved_in
+    without = g.cell("q27k:left_without", moves["left_without"])
+    everyone = g.cell("q27k:total", n + moves["left_without"])
+    g.sum(everyone, [moved_in, without])
+    moved_left = g.cell("q27k:moved_leavers", moves["moved_leavers"])
+    waiting = g.cell("q27k:stayers_waiting", len(t.youth_cases) - g.values[everyone])
+    b.atoms.update((moved_left, waiting))
+    g.sum(g.keys["q27h:leavers"], [without, moved_left])
+    g.sum(g.keys[HUD_YOUTH_KEY], [everyone, waiting])
+    for code in [*(c for c, _l, _m in HUD_MOVE_IN_DAYS), "moved", "left_without", "total"]:
+        b.inside(g.keys[f"q27k:{code}"], g.keys[f"q22c:{code}"], f"q27k:rest:{code}")
+    others_moved = t.moved - n
+    others = g.cell(
+        "q27k:average:rest",
+        _half_up(Fraction(t.move_in_days - moves["days"], others_moved)) if others_moved else 0,
+    )
+    b.about[others] = g.keys["q27k:rest:moved"]
+    b.shares.append((g.keys["q22c:average"], [average, others]))
+    rows = [Row(label, [c]) for (_c, label, _m), c in zip(HUD_MOVE_IN_DAYS, bands, strict=True)]
+    rows += [
+        Row("Total (persons moved into housing)", [moved_in]),
+        Row("Average length of time to housing", [average]),
+        Row("Persons who were exited without move-in", [without]),
+        Row("Total persons", [everyone]),
+    ]
+    b.sections.append(
+        Section(
+            "Q27k: Length of Time between Project Start Date and Housing Move-in Date - Youth",
+            ["Total"],
+            rows,
+            code="Q27k",
             has_total=False,
             note=_(
                 "The average is shown only where the count of people who moved in is, and is "

@@ -30,7 +30,7 @@ from caseflow.confidentiality.services import field_settings_save
 from caseflow.lib.suppression import exposed
 from caseflow.partners.models import Demographics
 from caseflow.reporting import reports
-from tests.reporting.hud_people import at, hud_person
+from tests.reporting.hud_people import at, hud_person, rapid_rehousing
 from tests.reporting.test_report_cells import _printed, assert_csv_prints
 
 pytestmark = pytest.mark.django_db
@@ -259,3 +259,61 @@ def test_the_youths_average_does_not_tell_two_others(cast):
     youth, everyone = keys["q27j:average:leavers"], keys["q22b:average:leavers"]
     assert (values[youth], values[everyone]) == (61, 69)  # (6 * 61 + 2 * 91) / 8 = 68.5
     assert report.shown(youth).value is None or report.shown(everyone).value is None
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_the_youths_days_to_move_in(cast):
+    """Q27k, a rapid re-housing project: twenty-two women supported from 1 April 2026; six youth
+    moved in on 10 May (39 days) and five left on 1 June without moving in; six aged 25 to 34
+    moved in on 8 April (7 days) and five aged 35 to 44 left without moving in. Q22c's counts
+    everyone's; Q27k's each count lies inside Q22c's, and the youth's average (39) is shown with
+    their count, the others being six."""
+    rapid_rehousing(cast)
+    people = [
+        *[({"move_in_on": "2026-05-10"}, False, "18_24")] * 6,
+        *[({}, True, "18_24")] * 5,
+        *[({"move_in_on": "2026-04-08"}, False, "25_34")] * 6,
+        *[({}, True, "35_44")] * 5,
+    ]
+    agency = _seed(cast, people)
+    report = reports.release("hud", agency, YEAR)
+    shown = _printed(report)
+    by_band = {"7 days or less": "6", "31 to 60 days": "6"}
+    assert shown["Q22c"] == [
+        *((label, by_band.get(label, "0")) for _code, label, _most in reports.HUD_MOVE_IN_DAYS),
+        ("Total (persons moved into housing)", "12"),
+        ("Average length of time to housing", "23"),  # (6 * 7 + 6 * 39) / 12
+        ("Persons who were exited without move-in", "10"),
+        ("Total persons", "22"),
+    ]
+    assert shown["Q27k"] == [
+        *(
+            (label, "6" if label == "31 to 60 days" else "0")
+            for _code, label, _most in reports.HUD_MOVE_IN_DAYS
+        ),
+        ("Total (persons moved into housing)", "6"),
+        ("Average length of time to housing", "39"),
+        ("Persons who were exited without move-in", "5"),
+        ("Total persons", "11"),
+    ]
+    sections = {s.code: s for s in report.sections}
+    assert sections["Q27k"].title == (
+        "Q27k: Length of Time between Project Start Date and Housing Move-in Date - Youth"
+    )
+    codes = list(sections)
+    assert codes.index("Q27j") + 1 == codes.index("Q27k") == codes.index("Q27l") - 1
+    keys, values, sums = report.grid.keys, report.grid.values, report.grid.sums
+    for code, left in (("60", 0), ("7", 6), ("moved", 6), ("left_without", 5), ("total", 11)):
+        part, whole = keys[f"q27k:{code}"], keys[f"q22c:{code}"]
+        rest = next(m[1] for t, m in sums if t == whole and m[0] == part)
+        assert rest in report.unpublished and values[rest] == left, code
+    # Tied to the youth who left and to the youth as Q22c's are to Q5a's.
+    moved_left, waiting = keys["q27k:moved_leavers"], keys["q27k:stayers_waiting"]
+    assert (values[moved_left], values[waiting]) == (0, 0)
+    assert (keys["q27h:leavers"], (keys["q27k:left_without"], moved_left)) in sums
+    assert (keys[reports.HUD_YOUTH_KEY], (keys["q27k:total"], waiting)) in sums
+    # The others' average (7, never published) tied with the youth's to Q22c's.
+    others = keys["q27k:average:rest"]
+    assert values[others] == 7 and others not in report.displayed
+    assert (keys["q22c:average"], [keys["q27k:average"], others]) in report.shares
+    assert_csv_prints(report, shown)
