@@ -6,9 +6,11 @@ CPU, every time, though the statement differs from one request to the next only 
 alias, with a stand-in value for each parameter, finds where each stand-in lands among the
 statement's parameters, and from then on runs the same SQL with the request's values in their
 places, turning the rows into model instances (``select_related`` and annotations included)
-the way the queryset itself would. :class:`CompiledCount` and :class:`CompiledExists` do the
-same for ``count()`` and ``exists()``, and :class:`CompiledForIds` for a list of ids, whose
-``IN`` makes one statement for each number of them.
+the way the queryset itself would, each column's converters (its field's and the backend's, which
+turn database values into Python's) looked up once per connection rather than on every run.
+:class:`CompiledCount` and :class:`CompiledExists` do the same for ``count()`` and ``exists()``,
+and :class:`CompiledForIds` for a list of ids, whose ``IN`` makes one statement for each number
+of them.
 
 The statement run is exactly the one the queryset would compile with the request's values
 (tests compare the two): only a builder whose *shape* does not depend on the values may be
@@ -21,8 +23,9 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import threading
+import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
 from django.db import connections, router
@@ -122,6 +125,35 @@ class _Compiled:
     sql: str
     #: Each parameter of ``sql``: a slot to fill, or a constant of the statement.
     params: tuple[Any, ...]
+    #: By connection: the columns asked for and their converters (``get_converters``'s answer).
+    converters: weakref.WeakKeyDictionary[Any, tuple[tuple[Any, ...], dict[int, Any]]] = field(
+        default_factory=weakref.WeakKeyDictionary, compare=False
+    )
+
+    def ready(self, using: str, sql: str, params: tuple[Any, ...]) -> Any:
+        """A copy of the compiler for this thread's connection, sending ``sql`` with
+        ``params``, its converters looked up once per connection."""
+        compiler = copy.copy(self.compiler)
+        connection = compiler.connection = connections[using]  # this thread's connection
+        compiler.as_sql = lambda *args, **kwargs: (sql, params)
+        looked_up = type(compiler).get_converters
+        kept = self.converters
+
+        def get_converters(expressions: list[Any]) -> dict[int, Any]:
+            # The compiler asks for its select's columns, the same objects on every run.
+            known = kept.get(connection)
+            if known is not None and _same(known[0], expressions):
+                return known[1]
+            converters: dict[int, Any] = looked_up(compiler, expressions)
+            kept[connection] = (tuple(expressions), converters)
+            return converters
+
+        compiler.get_converters = get_converters
+        return compiler
+
+
+def _same(kept: tuple[Any, ...], asked: list[Any]) -> bool:
+    return len(kept) == len(asked) and all(a is b for a, b in zip(kept, asked, strict=True))
 
 
 class _Rows:
@@ -179,9 +211,7 @@ class CompiledQuery(Generic[M]):
         """The model instances the built queryset would give for ``values``."""
         using = using or router.db_for_read(self.model)
         sql, params = self.sql(using, **values)
-        compiler = copy.copy(self._compile(using).compiler)
-        compiler.connection = connections[using]  # this thread's connection
-        compiler.as_sql = lambda *args, **kwargs: (sql, params)
+        compiler = self._compile(using).ready(using, sql, params)
         return list(ModelIterable(_Rows(self.model, using, compiler)))  # type: ignore[arg-type]
 
     def dicts(self, using: str | None = None, **values: Any) -> list[dict[str, Any]]:
@@ -189,9 +219,7 @@ class CompiledQuery(Generic[M]):
         dictionary as the built queryset gives it."""
         using = using or router.db_for_read(self.model)
         sql, params = self.sql(using, **values)
-        compiler = copy.copy(self._compile(using).compiler)
-        compiler.connection = connections[using]
-        compiler.as_sql = lambda *args, **kwargs: (sql, params)
+        compiler = self._compile(using).ready(using, sql, params)
         query = compiler.query
         names = (
             list(query.selected)

@@ -8,6 +8,9 @@ the same language. Here a node whose message is a constant string (no filter, no
 other tag and filter of the library, is Django's own. ``TEMPLATES`` names this module as the
 ``i18n`` library, so templates keep ``{% load i18n %}``. The text kept is forgotten with the
 translations of :mod:`caseflow.lib.i18n` (when the settings that choose the catalogs change).
+
+The language is asked once a template render (:mod:`caseflow.lib.template_language`), so
+``{% language %}`` is Django's tag with what that keeps put aside for its block.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from django import template
 from django.template.base import Parser, Token, Variable
 from django.templatetags import i18n as django_i18n
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 
+from caseflow.lib import template_language
 from caseflow.lib.i18n import remember_translation
 
 register = template.Library()
@@ -41,7 +45,8 @@ class ConstantTranslateNode(django_i18n.TranslateNode):
 
     def render(self, context: Any) -> str:
         message = self.filter_expression.var.literal
-        value = remember_translation(("template", get_language(), message), _rendered, message)
+        key = ("template", template_language.language(context), message)
+        value = remember_translation(key, _rendered, message)
         if self.asvar:
             context[self.asvar] = value
             return ""
@@ -67,4 +72,20 @@ def do_translate(parser: Parser, token: Token) -> template.Node:
     node = django_i18n.do_translate(parser, token)
     if type(node) is django_i18n.TranslateNode and _constant(node):
         node.__class__ = ConstantTranslateNode
+    return node
+
+
+class LanguageNode(django_i18n.LanguageNode):
+    """``{% language code %}…{% endlanguage %}``: Django's, the kept language asked afresh."""
+
+    def render(self, context: Any) -> str:
+        with template_language.asked_afresh(context):
+            return super().render(context)
+
+
+@register.tag("language")
+def language(parser: Parser, token: Token) -> template.Node:
+    node = django_i18n.language(parser, token)
+    if type(node) is django_i18n.LanguageNode:
+        node.__class__ = LanguageNode
     return node

@@ -9,6 +9,10 @@ active language. An address that does not reverse is not kept (Django's tag then
 nothing, as it does). ``TEMPLATES`` names this module among the builtins, after Django's own, so
 its ``url`` is the tag templates use. At most ``KEPT`` addresses are kept, then forgotten all
 together; and all are forgotten when the settings that choose the URL configuration change.
+
+What the key names beside the view and its arguments (the ``current_app``, the URL configuration,
+the script prefix and the language) is asked once a template render
+(:mod:`caseflow.lib.template_language`).
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from django.urls import NoReverseMatch, get_script_prefix, get_urlconf, reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
+
+from caseflow.lib import template_language
 
 register = template.Library()
 
@@ -49,8 +55,27 @@ def _forget(*, setting: str, **kwargs: Any) -> None:
 setting_changed.connect(_forget, dispatch_uid="caseflow.lib.templatetags_url.forget")
 
 
-def reverse_kept(view_name: Any, args: list[Any], kwargs: dict[str, Any], current_app: Any) -> str:
-    """``reverse(view_name, args=args, kwargs=kwargs, current_app=current_app)``, kept."""
+def addressing(current_app: Any, language: str | None = None) -> tuple[Any, ...]:
+    """What an address depends on beside its view and arguments: ``current_app`` and, as they are
+    now, the URL configuration, the script prefix and the language (``language`` if given)."""
+    return (
+        current_app,
+        get_urlconf(),
+        settings.ROOT_URLCONF,
+        get_script_prefix(),
+        get_language() if language is None else language,
+    )
+
+
+def reverse_kept(
+    view_name: Any,
+    args: list[Any],
+    kwargs: dict[str, Any],
+    current_app: Any,
+    state: tuple[Any, ...] | None = None,
+) -> str:
+    """``reverse(view_name, args=args, kwargs=kwargs, current_app=current_app)``, kept.
+    ``state`` is :func:`addressing` for this ``current_app`` when the caller has it already."""
     if not (
         _plain(view_name)
         and all(_plain(a) for a in args)
@@ -62,11 +87,7 @@ def reverse_kept(view_name: Any, args: list[Any], kwargs: dict[str, Any], curren
         view_name,
         tuple((type(a), a) for a in args),
         tuple(sorted((k, type(v), v) for k, v in kwargs.items())),
-        current_app,
-        get_urlconf(),
-        settings.ROOT_URLCONF,
-        get_script_prefix(),
-        get_language(),
+        addressing(current_app) if state is None else state,
     )
     try:
         return _kept[key]
@@ -78,6 +99,21 @@ def reverse_kept(view_name: Any, args: list[Any], kwargs: dict[str, Any], curren
         return url
 
 
+def _current_app(context: Any) -> Any:
+    """The ``current_app`` Django's tag passes to ``reverse``."""
+    try:
+        return context.request.current_app
+    except AttributeError:
+        try:
+            return context.request.resolver_match.namespace
+        except AttributeError:
+            return None
+
+
+def _addressing_of(context: Any) -> tuple[Any, ...]:
+    return addressing(_current_app(context), template_language.language(context))
+
+
 class KeptURLNode(defaulttags.URLNode):
     """Django's ``URLNode``, its address reversed through :func:`reverse_kept`."""
 
@@ -85,16 +121,10 @@ class KeptURLNode(defaulttags.URLNode):
         args = [arg.resolve(context) for arg in self.args]
         kwargs = {k: v.resolve(context) for k, v in self.kwargs.items()}
         view_name = self.view_name.resolve(context)
-        try:
-            current_app = context.request.current_app
-        except AttributeError:
-            try:
-                current_app = context.request.resolver_match.namespace
-            except AttributeError:
-                current_app = None
+        state = template_language.kept(context, template_language.ADDRESSING, _addressing_of)
         url = ""
         try:
-            url = reverse_kept(view_name, args, kwargs, current_app)
+            url = reverse_kept(view_name, args, kwargs, state[0], state)
         except NoReverseMatch:
             if self.asvar is None:
                 raise

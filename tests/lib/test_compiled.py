@@ -121,3 +121,32 @@ def test_a_list_of_ids_is_compiled_for_each_number_of_them_up_to_its_most(cast):
     # None where the caller builds the statement instead: no ids, or more than its most.
     assert listed.rows([], team=cast.team1.pk) is None
     assert listed.rows([pk for pk, _team in cases[:3]], team=cast.team1.pk) is None
+
+
+def test_the_columns_converters_are_looked_up_once_per_connection(cast, monkeypatch):
+    from django.db.models.sql.compiler import SQLCompiler
+
+    looked_up = []
+    stock = SQLCompiler.get_converters
+
+    def get_converters(self, expressions):
+        looked_up.append(self.connection)
+        return stock(self, expressions)
+
+    monkeypatch.setattr(SQLCompiler, "get_converters", get_converters)
+    query = CompiledQuery(Case, _build, team="int", reference="str", since="datetime")
+    since = timezone.now() - dt.timedelta(days=3650)
+    expected = list(_build(team=cast.team1.pk, reference="CASE-1", since=since))
+    looked_up.clear()
+    for _twice in range(2):
+        rows = query.rows(team=cast.team1.pk, reference="CASE-1", since=since)
+        # Converted as the queryset converts them: an aware time, the annotation a boolean.
+        assert [(c.pk, c.opened_at, c.staffed) for c in rows] == [
+            (c.pk, c.opened_at, c.staffed) for c in expected
+        ]
+        assert rows[0].opened_at.tzinfo is not None and rows[0].staffed is True
+    assert looked_up == [connection]
+    # Kept by connection: a connection it was not looked up for looks it up for itself.
+    query._compile("default").converters.clear()
+    assert query.rows(team=cast.team1.pk, reference="CASE-1", since=since)[0].staffed is True
+    assert looked_up == [connection, connection]
