@@ -11,14 +11,20 @@ numbers, block by block (cells tied by no chain of sums are independent). While 
 chosen, each block's reduction is kept and brought up to date as each cell is hidden, and asked
 what one more hidden cell would change without redoing it (:class:`_Reduction`).
 
-Zero counts are published (a zero identifies no one); bounds from counts being non-negative are
-outside this model.
+Zero counts are published (a zero identifies no one), and never hidden as complements: a reader
+knows counts are never negative, so a hidden zero inside a count of nothing, or among hidden
+counts a reader works out add up to nothing, is known to be zero and protects nothing, and
+whether it is can depend on a later release (a year's 0 tells every quarter's count of it). The
+zeros that are hidden all the same (never shown, or kept hidden by an earlier release) are read
+as a reader reads them: that one bound, the one that tells an exact value, is in the model
+(:func:`worked_out`); the wider bounds from counts being non-negative (a hidden cell no larger
+than its published total) are outside it.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 
@@ -155,6 +161,37 @@ def exposed(n: int, sums: Sequence[tuple[int, Sequence[int]]], hidden: set[int])
     if not hidden:
         return set()
     return _exposed_by(_equations(sums), hidden)
+
+
+def worked_out(
+    values: Sequence[int],
+    sums: Sequence[tuple[int, Sequence[int]]],
+    hidden: Iterable[int],
+    blocks: _Blocks | None = None,
+) -> set[int]:
+    """The hidden cells a reader works out who also knows that counts are never negative:
+    what :func:`exposed` finds and, in turn, every hidden cell of a sum whose known total, less
+    its known cells, leaves nothing (hidden counts that add up to nothing are each nothing),
+    until no more follows. A stricter reading than :func:`exposed`, used to check a release.
+    ``blocks``: the grid's, with the reductions it keeps, when the caller has them."""
+    unknown = set(hidden)
+    found: set[int] = set()
+    if blocks is None:
+        blocks = _Blocks(len(values), sums)
+    while True:
+        found |= blocks.exposed(unknown)
+        unknown -= found
+        nothing = set()
+        for total, members in sums:
+            if total in unknown:
+                continue
+            left = [m for m in members if m in unknown]
+            if left and all(values[m] == 0 for m in left):
+                nothing.update(left)
+        if not nothing:
+            return found
+        found |= nothing
+        unknown -= nothing
 
 
 def _components(n: int, sums: Sequence[tuple[int, Sequence[int]]]) -> list[int]:
@@ -472,12 +509,23 @@ def suppress(
         for c in (total, *members):
             touching.setdefault(c, []).append(s)
 
-    def rank(c: int) -> tuple[int, int, int, int]:
-        value = grid.values[c]
-        return (c in grid.totals, value == 0, value, c)
+    def rank(c: int) -> tuple[int, int, int]:
+        return (c in grid.totals, grid.values[c], c)
 
-    # What the fixed and unpublished cells give away whatever is hidden: hiding it is no use.
-    given = blocks.exposed(hidden | (set(range(n)) - frozen)) if frozen else set()
+    #: The zeros never shown (unpublished, or kept hidden by an earlier release) that a reader
+    #: knows are zero: read as known (below).
+    nothing: set[int] = set()
+    #: The cells that could be hidden: neither fixed nor zero (zeros are always shown).
+    hideable = {c for c in range(n) if c not in frozen and grid.values[c] != 0}
+
+    def giving() -> set[int]:
+        """What the fixed and unpublished cells and the zeros give away whatever is hidden:
+        hiding it is no use. Without fixed or unpublished cells, only zeros are."""
+        if not frozen:
+            return set()
+        return blocks.exposed((hidden | hideable) - nothing)
+
+    given = giving()
 
     def protected(c: int) -> bool:
         if c in given:
@@ -485,7 +533,12 @@ def suppress(
         return c not in frozen or 0 < abs(grid.values[c]) < threshold
 
     def free(cells: Iterable[int]) -> set[int]:
-        return {c for c in cells if c not in hidden and c not in frozen and c not in given}
+        """The cells that may be hidden as complements: never a zero (see the module)."""
+        return {
+            c
+            for c in cells
+            if grid.values[c] != 0 and c not in hidden and c not in frozen and c not in given
+        }
 
     def neighbours(cells: Iterable[int]) -> set[int]:
         return {
@@ -548,7 +601,7 @@ def suppress(
         turn (in a copy of the block's reduction), then the smallest cell of the row that
         then tells ``cell``. The pair whose larger cell is the smallest."""
         before = state.exposed()
-        best: tuple[tuple[int, int, int, int], tuple[int, int]] | None = None
+        best: tuple[tuple[int, int, int], tuple[int, int]] | None = None
         for first in ordered[:PAIR_TRIES]:
             if best is not None and rank(first) >= best[0]:
                 break  # every pair from here has a larger cell
@@ -566,28 +619,54 @@ def suppress(
     tried: set[int] = set()
     #: The cells hidden for their own sake, before any complement.
     own = set(hidden)
-    state = _Hiding(blocks, hidden)
     chosen_in_turn: list[int] = []
     while True:
-        open_cells = {c for c in state.exposed() if protected(c)}
-        if not open_cells:
-            break
-        # One complement at a time, for the first exposed cell: as few hidden as it can.
-        chosen = complement(min(open_cells))
-        if chosen is None:
-            # Every cell that could hide does; some can be worked out whatever is hidden (a
-            # zero that two sums both fix): the complements no cell needs are shown below.
-            break
-        for c in chosen:
-            hidden.add(c)
-            chosen_in_turn.append(c)
-            state.hide(c)
-    # A complement chosen early may be kept hidden by those chosen after it: each is shown
-    # again when, without it, no cell hidden for its own sake can be worked out, and with it
-    # any other complement that could then be (hiding a cell that can be worked out keeps
-    # nothing hidden), until every one left is needed. The zeros are tried first (a hidden
-    # zero tells a reader nothing is hidden there), then the largest.
-    left = sorted(chosen_in_turn, key=lambda c: (grid.values[c] != 0, -grid.values[c]))
+        state = _Hiding(blocks, hidden)
+        while True:
+            open_cells = {c for c in state.exposed() if protected(c)}
+            if not open_cells:
+                break
+            # One complement at a time, for the first exposed cell: as few hidden as it can.
+            chosen = complement(min(open_cells))
+            if chosen is None:
+                # Every cell that could hide does; some can be worked out whatever is hidden
+                # (from zeros two sums both hold): the complements no cell needs are shown
+                # below.
+                break
+            for c in chosen:
+                hidden.add(c)
+                chosen_in_turn.append(c)
+                state.hide(c)
+        hidden = _needed(blocks, hidden, chosen_in_turn, own, protected, grid.values)
+        # The zeros still hidden (unpublished, or kept hidden by an earlier release) that a
+        # reader knows are zero, reading counts as never negative: they are read as known and
+        # complements chosen again, until a reader works out nothing small. Without a hidden
+        # zero, a reader works out what the sums tell, and that is nothing small.
+        if not any(grid.values[c] == 0 for c in hidden):
+            return hidden | nothing
+        told = worked_out(grid.values, grid.sums, hidden, blocks) - nothing
+        zeros = {c for c in told if grid.values[c] == 0}
+        if not zeros or not any(c in own and protected(c) for c in told):
+            return hidden | nothing
+        nothing |= zeros
+        hidden -= zeros
+        given = giving()
+
+
+def _needed(
+    blocks: _Blocks,
+    hidden: set[int],
+    chosen_in_turn: list[int],
+    own: set[int],
+    protected: Callable[[int], bool],
+    values: Sequence[int],
+) -> set[int]:
+    """The hidden cells less the complements no cell needs. A complement chosen early may be
+    kept hidden by those chosen after it: each is shown again when, without it, no cell hidden
+    for its own sake can be worked out, and with it any other complement that could then be
+    (hiding a cell that can be worked out keeps nothing hidden), until every one left is
+    needed. The largest are tried first."""
+    left = sorted((c for c in chosen_in_turn if c in hidden), key=lambda c: -values[c])
     while True:
         needed = []
         for cell in left:

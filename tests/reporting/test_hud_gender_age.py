@@ -18,7 +18,7 @@ import datetime as dt
 import pytest
 import time_machine
 
-from caseflow.lib.suppression import exposed
+from caseflow.lib.suppression import worked_out
 from caseflow.reporting import reports
 from tests.reporting.hud_people import at, hud_person
 from tests.reporting.test_hud_cells import HEADINGS
@@ -53,37 +53,37 @@ def population(cast):
 #:
 #: - the two non-binary people aged 18 to 24 are a count from 1 to 4 (their row's total, Q10a's
 #:   cell, and their 18-24);
-#: - Q10a's total less its published rows would give them away with the 5 men: the men's total
-#:   (Q10a's 5, the same cell) hides;
-#: - Q11's 8 aged 18 to 24 less the 6 women of that age and the men's 0 would give them away:
-#:   the men's 0 aged 18 to 24 hides, and keeps the men's total hidden too (their total is
-#:   that 0 and their 5 aged 25 to 64);
-#: - no zero of a gender or an age no one answered hides (it is a zero anyone can read off Q10a
-#:   and Q11); the men's and the non-binary people's zeros under 18 and at 65 or over are shown
-#:   (the 5 aged 13 to 17 and the 5 aged 65 or over are all printed in other rows).
+#: - Q10a's total less its published rows would give them away: the smallest other row, the 5
+#:   never asked their gender (Q10a's 5, the same cell), hides, and with it their 5 under 18
+#:   (Q10d's total under 18, Q11's 13 to 17: the same cells);
+#: - Q11's 8 aged 18 to 24 less the 6 women of that age would give the two away: the 8 hides
+#:   (no zero is a complement, the men's 0 of that age neither: a reader knows a hidden count
+#:   is never below 0, so a hidden 0 keeps a count hidden on one side only);
+#: - no zero hides; the men's and the non-binary people's zeros under 18 and at 65 or over are
+#:   shown (the 5 aged 13 to 17 and the 5 aged 65 or over are all in other rows).
 EXPECTED = {
     "Q10d": [
         ("Woman", "16 0 6 10 0 0 0"),
-        ("Man", "*5 0 *0 5 0 0 0"),
+        ("Man", "5 0 0 5 0 0 0"),
         ("Culturally Specific Identity", "0 0 0 0 0 0 0"),
         ("Transgender", "0 0 0 0 0 0 0"),
         ("Non-Binary", "*2 0 *2 0 0 0 0"),
         ("Questioning", "0 0 0 0 0 0 0"),
         ("Different Identity", "0 0 0 0 0 0 0"),
         ("Client Doesn't Know/Prefers Not to Answer", "5 0 0 0 5 0 0"),
-        ("Data Not Collected", "5 5 0 0 0 0 0"),
-        ("Total", "33 5 8 15 5 0 0"),
+        ("Data Not Collected", "*5 *5 0 0 0 0 0"),
+        ("Total", "33 *5 *8 15 5 0 0"),
     ],
     "Q10a": [
         ("Woman", "16"),
-        ("Man", "*5"),
+        ("Man", "5"),
         ("Culturally Specific Identity", "0"),
         ("Transgender", "0"),
         ("Non-Binary", "*2"),
         ("Questioning", "0"),
         ("Different Identity", "0"),
         ("Client Doesn't Know/Prefers Not to Answer", "5"),
-        ("Data Not Collected", "5"),
+        ("Data Not Collected", "*5"),
         ("Total", "33"),
     ],
 }
@@ -95,9 +95,9 @@ def test_every_cell_of_gender_by_age(population):
     shown = _printed(report)
     assert {code: shown[code] for code in EXPECTED} == EXPECTED
     assert_csv_prints(report, shown)
-    # Q11's bands are printed as they were: everyone's ages, none hidden.
+    # Q11's bands are printed as they were but the two that keep the non-binary people hidden.
     assert [count for _label, count in shown["Q11"]] == [
-        *("0", "0", "5", "8", "7", "8", "0", "0", "5", "0", "0", "33"),
+        *("0", "0", "*5", "*8", "7", "8", "0", "0", "5", "0", "0", "33"),
     ]
     sections = {s.code: s for s in report.sections}
     q10d = sections["Q10d"]
@@ -134,17 +134,18 @@ def test_every_cell_of_gender_by_age(population):
     # non-binary people's 2), can be worked out from what is published.
     small = {c for c, v in enumerate(g.values) if 0 < v < 5}
     assert {pair["man:25_34"], pair["man:35_44"], pair["non_binary:18_24"]} <= small
-    assert not exposed(len(g.values), g.sums, report.hidden) & small
+    assert not worked_out(g.values, g.sums, report.hidden) & small
 
 
 @time_machine.travel(TODAY, tick=False)
 def test_the_youth_by_age(population):
     """Q27a: the youth are the 5 aged 13 to 17 (never asked their gender) and the 8 aged 18 to
     24 (six women, two non-binary people): Q11's bands and Q10d's columns of those ages (the
-    same cells), and their total, 13, which adds up the two."""
+    same cells, hidden there with the two non-binary people), and their total, 13, which adds
+    up the two."""
     report = reports.release("hud", population, YEAR)
     shown = _printed(report)
-    assert shown["Q27a"] == [("12 - 17", "5"), ("18 - 24", "8"), ("Total", "13")]
+    assert shown["Q27a"] == [("12 - 17", "*5"), ("18 - 24", "*8"), ("Total", "13")]
     sections = {s.code: s for s in report.sections}
     q27a, q10d = sections["Q27a"], sections["Q10d"]
     assert (q27a.title, q27a.columns) == ("Q27a: Age of Youth", ["Total"])

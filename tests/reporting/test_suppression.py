@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from caseflow.lib import suppression
-from caseflow.lib.suppression import Grid, exposed, suppress
+from caseflow.lib.suppression import Grid, exposed, suppress, worked_out
 
 
 def _rank(rows: list[list[Fraction]]) -> int:
@@ -367,6 +367,85 @@ def test_every_complement_is_needed(grid, threshold):
         assert _derivable(grid, hidden - {cell}) & small
 
 
+def test_a_zero_inside_a_count_of_nothing_is_never_a_complement():
+    """Two rows, 0 + 6 + 6 + 1 = 13 and 0 + 0 + 0 + 6 = 6, with their column totals: the 1 is
+    hidden with a complement in its row and in its column. The first column is 0 + 0 = 0:
+    hiding its two zeros (as suppression once did) keeps the 1 hidden in the sums' eyes, but a
+    reader who knows counts are never negative knows both are 0 and works out the 1. No zero
+    is taken: the 1 hides with a 6 of its row and the two columns' totals."""
+    g = _table([[0, 6, 6, 1], [0, 0, 0, 6]])
+    hidden = suppress(g, 3)
+    assert hidden == {g.keys[k] for k in ("0:2", "0:3", "*:2", "*:3")}
+    assert not _derivable(g, hidden)
+    assert worked_out(g.values, g.sums, hidden) == _read_as_counts(g, hidden) == set()
+    # As it was: the first column's zeros hidden, and the 1 told.
+    before = {g.keys[k] for k in ("0:0", "0:3", "1:0", "1:3")}
+    assert not _derivable(g, before)
+    assert worked_out(g.values, g.sums, before) == {g.keys[k] for k in ("0:0", "1:0", "0:3", "1:3")}
+
+
+def _read_as_counts(grid: Grid, hidden: set[int]) -> set[int]:
+    """The hidden cells a reader works out who knows that counts are never negative, by the
+    independent check: what follows from the sums, then every hidden cell of a sum whose
+    known total less its known cells leaves nothing, in turn until nothing more follows."""
+    unknown = set(hidden)
+    while True:
+        unknown -= _derivable(grid, unknown)
+        nothing = {
+            m
+            for total, members in grid.sums
+            if total not in unknown and all(grid.values[m] == 0 for m in members if m in unknown)
+            for m in members
+            if m in unknown
+        }
+        if not nothing:
+            return set(hidden) - unknown
+        unknown -= nothing
+
+
+#: Two-way tables with their margins, most of their counts zero.
+sparse_tables = st.integers(1, 4).flatmap(
+    lambda r: st.integers(1, 5).flatmap(
+        lambda c: st.lists(
+            st.lists(st.sampled_from([0, 0, 0, 1, 2, 3, 6, 9]), min_size=c, max_size=c),
+            min_size=r,
+            max_size=r,
+        )
+    )
+)
+
+
+@settings(max_examples=300)
+@given(st.one_of(grids, sparse_tables.map(_table)), st.integers(2, 6), st.data())
+def test_a_reader_who_knows_counts_are_never_negative_works_out_nothing_small(
+    grid, threshold, data
+):
+    """No hidden zero a reader knows is zero protects a small count. Whatever the earlier
+    release fixed and whatever is never shown, no small count (nor a small link never shown)
+    can be worked out by a reader who knows counts are never negative, unless it could be
+    whatever were hidden; the module's reading agrees with the independent one."""
+    options = _options(grid, threshold, data)
+    hidden = suppress(grid, threshold, **options)
+    told = worked_out(grid.values, grid.sums, hidden)
+    assert told == _read_as_counts(grid, hidden)
+    n = len(grid.values)
+    never = set(options["unpublished"]) | set(options["fixed_hidden"])
+    frozen = set(options["fixed"]) | set(options["unpublished"])
+    # Whatever were hidden: every cell an earlier release did not fix but the zeros, always shown.
+    hideable = {c for c in range(n) if c not in frozen and grid.values[c] != 0}
+    given = _read_as_counts(grid, never | hideable)
+    # Small: a count from 1 to the threshold, or a link never shown small either way.
+    small = {
+        c
+        for c, v in enumerate(grid.values)
+        if (0 < v < threshold or (c in options["unpublished"] and 0 < -v < threshold))
+        and (c not in options["fixed"] or c in options["fixed_hidden"])
+    }
+    assert small <= hidden
+    assert not (told & small) - given
+    assert not {c for c in hidden - never if grid.values[c] == 0}
+
+
 def test_a_complement_that_later_ones_keep_hidden_is_shown_again():
     """A table of two rows, 2 + 8 = 10 and 2 = 2, adding up to 12. The first 2 is hidden with
     its complement 8 (the smallest cell of its row that is no total); the second row's 2 is its
@@ -383,7 +462,8 @@ def test_a_zero_two_sums_fix_is_shown_though_no_complement_could_keep_it_hidden(
     """A count of 1 that is also a total of its own (8 = 4), and the same total of it and a
     zero (8 = 4 + 11): the zero can be worked out whatever is hidden. Suppression once stopped
     there with every cell hidden; the zero is shown, and what is hidden is what the 1s need:
-    the 1s themselves, and a 2 and its total beside the total that holds one of them."""
+    the 1s themselves, and the total of the row that would tell one of them (3 = 0 + 1 + 2,
+    its 2 told by 2 = 0 + 2, and a zero never a complement)."""
     g = Grid()
     for i, value in enumerate([0, 0, 0, 0, 1, 0, 2, 0, 1, 2, 3, 0]):
         g.cell(f"c{i}", value)
@@ -396,8 +476,9 @@ def test_a_zero_two_sums_fix_is_shown_though_no_complement_could_keep_it_hidden(
     ]:
         g.sum(total, members)
     hidden = suppress(g, 2)
-    assert hidden == {4, 6, 8, 9}
+    assert hidden == {4, 8, 10}
     assert not _derivable(g, hidden)
+    assert not worked_out(g.values, g.sums, hidden)
 
 
 def test_when_no_one_cell_keeps_a_count_hidden_two_are_found_together():
