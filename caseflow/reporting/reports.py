@@ -14,7 +14,7 @@ import functools
 import itertools
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -3503,28 +3503,45 @@ def hud_move_in_band(days: int) -> str:
     return hud_band(HUD_MOVE_IN_DAYS, days)
 
 
-def _time_to_move_in(b: Builder, t: _HudTally) -> None:
-    """Q22c (permanent housing projects): the people who moved into housing in the period, by
-    the days from the start of support to the day they moved in, with their average (published
-    only with their count, as Q22b's figures); the leavers who left without moving in; and both
-    together."""
+def _move_in_cells(
+    b: Builder,
+    key: str,
+    moves: Mapping[str, int],
+    days: int,
+    moved_leavers: int,
+    people: int,
+    *,
+    leavers: str,
+    total: str,
+) -> list[int]:
+    """Q22c's cells (Q27k's, the youth's: ``key``): the people who moved into housing in the
+    period by the days from the start of support (``moves`` by band, with ``"moved"`` and
+    ``"left_without"``), their average of ``days``, the leavers who left without moving in and
+    both together. Tied to ``leavers`` and ``total`` (Q5a's leavers and the people served, or
+    the youth's) through the people no row shows, never published: the leavers who moved in
+    before leaving, and everyone else of ``people`` (the stayers who have not moved in yet, and
+    those who moved in before the period). The rows' cells, in order."""
     g = b.grid
-    bands = [g.cell(f"q22c:{code}", t.move_in.get(code, 0)) for code, _l, _m in HUD_MOVE_IN_DAYS]
-    moved_in = g.cell("q22c:moved", t.moved)
+    bands = [g.cell(f"{key}:{code}", moves.get(code, 0)) for code, _l, _m in HUD_MOVE_IN_DAYS]
+    moved = moves.get("moved", 0)
+    moved_in = g.cell(f"{key}:moved", moved)
     g.sum(moved_in, bands)
-    average = g.cell("q22c:average", _half_up(Fraction(t.move_in_days, t.moved)) if t.moved else 0)
+    average = g.cell(f"{key}:average", _half_up(Fraction(days, moved)) if moved else 0)
     b.about[average] = moved_in
-    without = g.cell("q22c:left_without", t.left_without)
-    everyone = g.cell("q22c:total", t.moved + t.left_without)
+    without = g.cell(f"{key}:left_without", moves.get("left_without", 0))
+    everyone = g.cell(f"{key}:total", moved + g.values[without])
     g.sum(everyone, [moved_in, without])
-    # Tied to Q5a through the people no row shows (never published): the leavers who moved in
-    # before leaving, and everyone else no row counts (the stayers who have not moved in yet,
-    # and those who moved in before the period).
-    moved_left = g.cell("q22c:moved_leavers", t.moved_leavers)
-    waiting = g.cell("q22c:stayers_waiting", t.people - t.moved - t.left_without)
+    moved_left = g.cell(f"{key}:moved_leavers", moved_leavers)
+    waiting = g.cell(f"{key}:stayers_waiting", people - g.values[everyone])
     b.atoms.update((moved_left, waiting))
-    g.sum(g.keys["q5a:leavers"], [without, moved_left])
-    g.sum(g.keys[SERVED[0]], [everyone, waiting])
+    g.sum(g.keys[leavers], [without, moved_left])
+    g.sum(g.keys[total], [everyone, waiting])
+    return [*bands, moved_in, average, without, everyone]
+
+
+def _move_in_section(b: Builder, title: str, cells: list[int]) -> None:
+    """Q22c's table (or Q27k's) of :func:`_move_in_cells`'s cells."""
+    bands, (moved_in, average, without, everyone) = cells[:-4], cells[-4:]
     rows = [Row(label, [c]) for (_c, label, _m), c in zip(HUD_MOVE_IN_DAYS, bands, strict=True)]
     rows += [
         Row("Total (persons moved into housing)", [moved_in]),
@@ -3534,10 +3551,10 @@ def _time_to_move_in(b: Builder, t: _HudTally) -> None:
     ]
     b.sections.append(
         Section(
-            "Q22c: Length of Time between Project Start Date and Housing Move-in Date",
+            title,
             ["Total"],
             rows,
-            code="Q22c",
+            code=title.partition(":")[0],
             has_total=False,
             note=_(
                 "The average is shown only where the count of people who moved in is, and is "
@@ -3546,6 +3563,27 @@ def _time_to_move_in(b: Builder, t: _HudTally) -> None:
         )
     )
     step()
+
+
+def _time_to_move_in(b: Builder, t: _HudTally) -> None:
+    """Q22c (permanent housing projects): the people who moved into housing in the period, by
+    the days from the start of support to the day they moved in, with their average (published
+    only with their count, as Q22b's figures); the leavers who left without moving in; and both
+    together."""
+    moves = {**t.move_in, "moved": t.moved, "left_without": t.left_without}
+    cells = _move_in_cells(
+        b,
+        "q22c",
+        moves,
+        t.move_in_days,
+        t.moved_leavers,
+        t.people,
+        leavers="q5a:leavers",
+        total=SERVED[0],
+    )
+    _move_in_section(
+        b, "Q22c: Length of Time between Project Start Date and Housing Move-in Date", cells
+    )
 
 
 def _youth_move_in(b: Builder, t: _HudTally) -> None:
@@ -3555,50 +3593,30 @@ def _youth_move_in(b: Builder, t: _HudTally) -> None:
     it and Q22c's would tell the others' (their average a figure never published)."""
     g = b.grid
     moves = t.youth_moves
-    bands = [g.cell(f"q27k:{code}", moves[code]) for code, _l, _m in HUD_MOVE_IN_DAYS]
-    moved_in = g.cell("q27k:moved", moves["moved"])
-    g.sum(moved_in, bands)
-    n = moves["moved"]
-    average = g.cell("q27k:average", _half_up(Fraction(moves["days"], n)) if n else 0)
-    b.about[average] = moved_in
-    without = g.cell("q27k:left_without", moves["left_without"])
-    everyone = g.cell("q27k:total", n + moves["left_without"])
-    g.sum(everyone, [moved_in, without])
-    moved_left = g.cell("q27k:moved_leavers", moves["moved_leavers"])
-    waiting = g.cell("q27k:stayers_waiting", len(t.youth_cases) - g.values[everyone])
-    b.atoms.update((moved_left, waiting))
-    g.sum(g.keys["q27h:leavers"], [without, moved_left])
-    g.sum(g.keys[HUD_YOUTH_KEY], [everyone, waiting])
+    cells = _move_in_cells(
+        b,
+        "q27k",
+        moves,
+        moves["days"],
+        moves["moved_leavers"],
+        len(t.youth_cases),
+        leavers="q27h:leavers",
+        total=HUD_YOUTH_KEY,
+    )
     for code in [*(c for c, _l, _m in HUD_MOVE_IN_DAYS), "moved", "left_without", "total"]:
         b.inside(g.keys[f"q27k:{code}"], g.keys[f"q22c:{code}"], f"q27k:rest:{code}")
-    others_moved = t.moved - n
+    others_moved = t.moved - moves["moved"]
     others = g.cell(
         "q27k:average:rest",
         _half_up(Fraction(t.move_in_days - moves["days"], others_moved)) if others_moved else 0,
     )
     b.about[others] = g.keys["q27k:rest:moved"]
-    b.shares.append((g.keys["q22c:average"], [average, others]))
-    rows = [Row(label, [c]) for (_c, label, _m), c in zip(HUD_MOVE_IN_DAYS, bands, strict=True)]
-    rows += [
-        Row("Total (persons moved into housing)", [moved_in]),
-        Row("Average length of time to housing", [average]),
-        Row("Persons who were exited without move-in", [without]),
-        Row("Total persons", [everyone]),
-    ]
-    b.sections.append(
-        Section(
-            "Q27k: Length of Time between Project Start Date and Housing Move-in Date - Youth",
-            ["Total"],
-            rows,
-            code="Q27k",
-            has_total=False,
-            note=_(
-                "The average is shown only where the count of people who moved in is, and is "
-                "at least the threshold."
-            ),
-        )
+    b.shares.append((g.keys["q22c:average"], [cells[-3], others]))
+    _move_in_section(
+        b,
+        "Q27k: Length of Time between Project Start Date and Housing Move-in Date - Youth",
+        cells,
     )
-    step()
 
 
 #: Q22f's and Q22g's columns after the total: Q12's groups of answers, "Multiracial" standing
