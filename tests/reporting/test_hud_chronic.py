@@ -31,6 +31,7 @@ from caseflow.partners import hud
 from caseflow.reporting import reports
 from tests.reporting.hud_people import at, hud_person
 from tests.reporting.test_hud_cells import SUBSIDIES
+from tests.reporting.test_hud_youth import YOUTH_SECTIONS
 from tests.reporting.test_report_cells import _printed, assert_csv_prints
 
 pytestmark = pytest.mark.django_db
@@ -217,7 +218,7 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
     sections = {s.code: s for s in report.sections}
     assert list(sections)[-18:] == [
         *("Q26a", "Q26b", "Q26c", "Q26d", "Q26e", "Q26f", "Q26g", "Q26h"),
-        *("Q27a", "Q27d", "Q27e", "Q27f1", "Q27f2", "Q27g", "Q27h", "Q27i", "Q27j", "Q27l"),
+        *YOUTH_SECTIONS,
     ]
     assert sections["Q26f"].columns == [
         "Number of Chronically Homeless Persons at Start",
@@ -515,18 +516,7 @@ def test_the_youth_who_left_by_destination_and_subsidy(cast):
     report = reports.release("hud", cast.agency.pk, YEAR)
     shown = _printed(report)
     sections = {s.code: s for s in report.sections}
-    assert list(sections)[-10:] == [
-        "Q27a",
-        "Q27d",
-        "Q27e",
-        "Q27f1",
-        "Q27f2",
-        "Q27g",
-        "Q27h",
-        "Q27i",
-        "Q27j",
-        "Q27l",
-    ]
+    assert list(sections)[-len(YOUTH_SECTIONS) :] == YOUTH_SECTIONS
     assert sections["Q27f1"].title == "Q27f1: Exit Destination - Youth"
     assert sections["Q27f2"].title == f"Q27f2: {SUBSIDIES} - Youth"
     labels = reports.HUD_LIVING_LABELS
