@@ -3916,7 +3916,8 @@ def _group_income_categories(
     income they have: Q18's rows and columns (its "Adults" and "adult stayers" the ``names``
     given), each count a part of Q18's. Its totals are the group's (``total``'s cell) and those
     of them who stay and who left (their sum), each inside Q5a's stayers and leavers (the rest
-    never published)."""
+    never published); and, as in Q18, those with one source or more (a subtotal of the first
+    three rows, tied to them)."""
     g = b.grid
     staying = g.cell(f"{key}:stayers", counts["annual"].total())
     leaving = g.cell(f"{key}:leavers", counts["exit"].total())
@@ -3945,6 +3946,13 @@ def _group_income_categories(
         ],
         totals=[(total, everyone), (f"{key}:stayers", everyone), (f"{key}:leavers", everyone)],
     )
+    anyone = []
+    for column in ("start", "annual", "exit"):
+        parts = [g.keys[f"{key}:{r}:{column}"] for r in ("earned", "other", "both")]
+        cell = g.cell(f"{key}:any:{column}", sum(g.values[c] for c in parts))
+        g.sum(cell, parts)
+        anyone.append(cell)
+    b.sections[-1].rows.append(Row("1 or more source of income", anyone))
 
 
 #: Q25d's and Q26d's rows: Q11's bands (:data:`HUD_AGES`), its three of children as one, each

@@ -702,7 +702,10 @@ EXPECTED = {
         )
         for code, label in [*reports.HUD_INCOME_CATEGORIES, *reports.HUD_NOT_ASSESSED]
     ]
-    + [("Total Chronically Homeless Persons", "*3 0 *3")],
+    + [
+        ("Total Chronically Homeless Persons", "*3 0 *3"),
+        ("1 or more source of income", "*3 0 *3"),
+    ],
     "Q26g": [
         (label, {"earned": "*3 0 *3", "child_support": "*1 0 0"}.get(code, "0 0 0"))
         for code, label in reports.HUD_INCOME_SOURCES.items()
@@ -736,7 +739,8 @@ EXPECTED["Q27a"] = [("12 - 17", "0"), ("18 - 24", "0"), ("Total", "0")]
 EXPECTED["Q27f1"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23c"]]
 EXPECTED["Q27f2"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23d"]]
 #: Q27d, Q27g and Q27h: no youth, so none by living situation, source or kind of income:
-#: Q15's, Q17's and Q18's rows (Q18's "Adults" the youth), each 0.
+#: Q15's, Q17's and Q18's rows (Q18's "Adults" the youth, its "1 or more source of income"
+#: too), each 0.
 EXPECTED["Q27d"] = [(label, "0") for label, _printed_cells in EXPECTED["Q15"]]
 EXPECTED["Q27e"] = [
     *((label, "0 0 0") for _code, label, _most in reports.HUD_LENGTHS),
@@ -745,7 +749,7 @@ EXPECTED["Q27e"] = [
 EXPECTED["Q27g"] = [(label, "0 0 0") for label, _printed_cells in EXPECTED["Q17"]]
 EXPECTED["Q27h"] = [
     (label.replace("Adults", "Youth").replace("adult stayers", "youth stayers"), "0 0 0")
-    for label, _printed_cells in EXPECTED["Q18"][:-1]
+    for label, _printed_cells in EXPECTED["Q18"]
 ]
 
 

@@ -187,6 +187,7 @@ EXPECTED = {
             "0 0 0",
         ),
         ("Total Chronically Homeless Persons", "*7 *2 5"),
+        ("1 or more source of income", "*7 0 5"),
     ],
     "Q26g": [
         (label, "*7 0 5" if code == "earned" else "0 0 0")
@@ -306,11 +307,17 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
             assert values[rest] == values[outer] - values[part]
             tied += 1
     assert tied == 3 * 8
-    assert sections["Q26f"].rows[-1].cells == [
+    assert sections["Q26f"].rows[-2].cells == [
         keys["q26b:yes"],
         keys["q26f:stayers"],
         keys["q26f:leavers"],
     ]
+    # "1 or more source of income": the first three rows' subtotal, tied to them.
+    anyone = [keys[f"q26f:any:{column}"] for column in ("start", "annual", "exit")]
+    assert sections["Q26f"].rows[-1].cells == anyone
+    for cell, column in zip(anyone, ("start", "annual", "exit"), strict=True):
+        rows = tuple(keys[f"q26f:{r}:{column}"] for r in ("earned", "other", "both"))
+        assert (cell, rows) in sums
     assert (keys["q26b:yes"], (keys["q26f:stayers"], keys["q26f:leavers"])) in sums
     # Each of Q26c's and Q26d's counts lies inside the people served with the answers of its
     # row (Q11's 0 - 17 is its three bands of children).

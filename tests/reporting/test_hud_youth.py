@@ -139,6 +139,7 @@ def test_every_cell_of_the_youth_questions(cast):
         ("Number of youth stayers not yet required to have an annual assessment", "0 5 0"),
         ("Number of youth stayers without required annual assessment", "0 0 0"),
         ("Total Youth", "11 5 6"),
+        ("1 or more source of income", "6 0 6"),
     ]
     # Q27i: Q19b's, of the youth who left, each with a disabling condition (Q19b's earned income
     # is 6 with and 6 without).
@@ -158,7 +159,14 @@ def test_every_cell_of_the_youth_questions(cast):
     keys, values, sums = report.grid.keys, report.grid.values, report.grid.sums
     youth = keys[reports.HUD_YOUTH_KEY]
     assert sections["Q27d"].rows[-1].cells == [youth]
-    assert sections["Q27h"].rows[-1].cells == [youth, keys["q27h:stayers"], keys["q27h:leavers"]]
+    assert sections["Q27h"].rows[-2].cells == [youth, keys["q27h:stayers"], keys["q27h:leavers"]]
+    # "1 or more source of income": the first three rows' subtotal, tied to them.
+    for column in ("start", "annual", "exit"):
+        rows = [keys[f"q27h:{r}:{column}"] for r in ("earned", "other", "both")]
+        assert (keys[f"q27h:any:{column}"], tuple(rows)) in sums
+    assert sections["Q27h"].rows[-1].cells == [
+        keys[f"q27h:any:{c}"] for c in ("start", "annual", "exit")
+    ]
     assert (youth, (keys["q27h:stayers"], keys["q27h:leavers"])) in sums
     assert sections["Q27i"].rows[-1].cells[2] == keys["q27h:leavers"]
     assert sections["Q27e"].rows[-1].cells[0] == youth

@@ -323,7 +323,7 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
         assert hud_year.shown(hud_year.grid.keys[key]).value is not None, key
     assert sum(value(hud_year, f"q8b:{month}") for month, _l in reports.HUD_PIT_MONTHS) >= 20
     # The youth's living situations before, and their income at start (Q27d, Q27g, Q27h).
-    for key in ("q27d:permanent", "q27g:earned:start", "q27h:stayers"):
+    for key in ("q27d:permanent", "q27g:earned:start", "q27h:stayers", "q27h:any:start"):
         assert value(hud_year, key) >= 5, key
         assert hud_year.shown(hud_year.grid.keys[key]).value is not None, key
     # Veterans, chronic homelessness and the subsidies of those who went to rent with one.
