@@ -45,6 +45,15 @@ class _Afresh:
     def hide(self, cell: int) -> None:
         self.hidden.add(cell)
 
+    def hiding(self, cell: int) -> _Afresh:
+        return _Afresh(self.blocks, self.hidden | {cell})
+
+    def telling(self, cell: int) -> set[int]:
+        # Every shown cell of the block: only those of the equation that tells ``cell`` can
+        # keep it from being worked out, so suppression chooses the same pair.
+        block = self.blocks.block[cell]
+        return {c for c, b in enumerate(self.blocks.block) if b == block} - self.hidden
+
 
 def _timed(release, rounds: int):
     best, out = None, None
