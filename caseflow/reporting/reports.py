@@ -3946,13 +3946,7 @@ def _group_income_categories(
         ],
         totals=[(total, everyone), (f"{key}:stayers", everyone), (f"{key}:leavers", everyone)],
     )
-    anyone = []
-    for column in ("start", "annual", "exit"):
-        parts = [g.keys[f"{key}:{r}:{column}"] for r in ("earned", "other", "both")]
-        cell = g.cell(f"{key}:any:{column}", sum(g.values[c] for c in parts))
-        g.sum(cell, parts)
-        anyone.append(cell)
-    b.sections[-1].rows.append(Row("1 or more source of income", anyone))
+    _with_income(b, key)
 
 
 #: Q25d's and Q26d's rows: Q11's bands (:data:`HUD_AGES`), its three of children as one, each
@@ -4210,10 +4204,16 @@ def _income_categories(b: Builder, t: _HudTally) -> None:
         [*HUD_INCOME_CATEGORIES, *HUD_NOT_ASSESSED],
         [(key, name, counts, (total, "Total Adults")) for key, name, counts, total in columns],
     )
+    _with_income(b, "q18")
+
+
+def _with_income(b: Builder, key: str) -> None:
+    """The row "1 or more source of income" under the income table ``key`` (Q18, Q26f, Q27h)
+    just built: in each of its columns the subtotal of its first three rows, tied to them."""
     g, anyone = b.grid, []
-    for column, *_rest in columns:
-        parts = [g.keys[f"q18:{r}:{column}"] for r in ("earned", "other", "both")]
-        cell = g.cell(f"q18:any:{column}", sum(g.values[c] for c in parts))
+    for column in ("start", "annual", "exit"):
+        parts = [g.keys[f"{key}:{r}:{column}"] for r in ("earned", "other", "both")]
+        cell = g.cell(f"{key}:any:{column}", sum(g.values[c] for c in parts))
         g.sum(cell, parts)
         anyone.append(cell)
     b.sections[-1].rows.append(Row("1 or more source of income", anyone))
