@@ -534,11 +534,7 @@ def suppress(
 
     def free(cells: Iterable[int]) -> set[int]:
         """The cells that may be hidden as complements: never a zero (see the module)."""
-        return {
-            c
-            for c in cells
-            if grid.values[c] != 0 and c not in hidden and c not in frozen and c not in given
-        }
+        return {c for c in cells if c in hideable and c not in hidden and c not in given}
 
     def neighbours(cells: Iterable[int]) -> set[int]:
         return {
