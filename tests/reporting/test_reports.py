@@ -16,10 +16,10 @@ from caseflow.audit.models import AuditEvent
 from caseflow.cases.models import Case
 from caseflow.demo import seed
 from caseflow.inbox.models import FollowUp
-from caseflow.lib.suppression import worked_out
 from caseflow.partners.models import DECLINED, Demographics, MeetingAction, ServiceReferral
 from caseflow.reporting import reports, services
 from tests import factories as f
+from tests.reporting.test_report_cells import small_counts_told
 
 pytestmark = pytest.mark.django_db
 
@@ -227,18 +227,6 @@ def test_needs_met_in_the_period_are_counted_by_their_status_now(cast):
     assert _cell(report, "needs_met:total") == 1
 
 
-def _told(report: reports.FunderReport) -> set[str]:
-    """The small counts of a release a reader works out, knowing that counts are never
-    negative (a hidden count inside a count of nothing is nothing)."""
-    grid = report.grid
-    found = worked_out(grid.values, grid.sums, report.hidden)
-    return {
-        key
-        for key, cell in grid.keys.items()
-        if cell in found and 0 < abs(grid.values[cell]) < report.threshold
-    }
-
-
 @time_machine.travel(dt.datetime(2026, 12, 2, 12, tzinfo=dt.UTC), tick=False)
 @pytest.mark.demo
 def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
@@ -371,8 +359,8 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
             "hud", hillview, reports.periods("federal_year", timezone.localdate())[0]
         )
     # Nothing small can be worked out of either release, zeros read as zeros.
-    assert _told(hud_year) == set()
-    assert _told(hill_year) == set()
+    assert small_counts_told(hud_year) == set()
+    assert small_counts_told(hill_year) == set()
     assert "Q22c" in [s.code for s in hill_year.sections]
     assert value(hill_year, "q22c:moved") >= 5
     assert hill_year.shown(hill_year.grid.keys["q22c:moved"]).value is not None
