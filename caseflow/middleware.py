@@ -86,7 +86,8 @@ _MEMBERSHIP_OF: CompiledQuery[Any] | None = None
 
 def _load_membership(user) -> None:
     """Load the user's membership with its agency in one query (the agency's time zone is read
-    on every request: see :class:`AgencyTimeZoneMiddleware`)."""
+    on every request: see :class:`AgencyTimeZoneMiddleware`), unless they came with the user:
+    the session's user is loaded with them (:mod:`caseflow.accounts.backends`)."""
     global _MEMBERSHIP_OF
     from caseflow.accounts.models import Membership, User
 

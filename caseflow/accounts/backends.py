@@ -1,10 +1,11 @@
 """Who is signed in, read with SQL built once per process.
 
 Every request of a signed-in person loads its user (Django's ``ModelBackend.get_user``, a
-``get()`` by primary key) and the second factor verified in its session (django-otp's
-``Device.from_persistent_id``, a ``first()`` by id): the same two statements every time, each
-built and compiled by the ORM again (about 0.3 and 0.4 ms of CPU). Here they are the very
-statements those send, compiled once (:mod:`caseflow.lib.compiled`); what is checked of the rows
+``get()`` by primary key), its membership with the agency, and the second factor verified in its
+session (django-otp's ``Device.from_persistent_id``, a ``first()`` by id): the same statements
+every time, each built and compiled by the ORM again (about 0.3 and 0.4 ms of CPU). Here they
+are the statements those send, compiled once (:mod:`caseflow.lib.compiled`), the user's joined
+to its membership and agency so that one statement reads all three; what is checked of the rows
 is unchanged: an inactive user is nobody, and django-otp's middleware still refuses a device of
 another user or one not confirmed.
 
@@ -34,8 +35,15 @@ _MAX_GET_RESULTS = 21
 
 
 def _user_by_pk(*, pk: int) -> QuerySet[Any]:
-    """What ``User._default_manager.get(pk=pk)`` sends: ``get()`` clears the ordering."""
-    return get_user_model()._default_manager.filter(pk=pk).order_by()[:_MAX_GET_RESULTS]
+    """What ``User._default_manager.get(pk=pk)`` sends (``get()`` clears the ordering), with the
+    user's membership and its agency joined: every request reads them next (the membership
+    middleware and the agency's time zone), and they come in the same statement."""
+    return (
+        get_user_model()
+        ._default_manager.select_related("membership__agency")
+        .filter(pk=pk)
+        .order_by()[:_MAX_GET_RESULTS]
+    )
 
 
 _USER_BY_PK: CompiledQuery[Any] | None = None
