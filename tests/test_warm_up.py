@@ -25,3 +25,26 @@ def test_warm_up_compiles_every_template_of_caseflow_and_keeps_it():
     kept = _kept()
     for name in ("cases/case_detail.html", "base.html", "checkins/panel.html"):
         assert name in kept, name
+
+
+def test_warm_up_builds_the_cache_client_without_connecting(settings):
+    """With Redis as the cache, its client (and redis-py) is built before the first request;
+    nothing is sent, so a Redis that is not there does not stop the worker from warming up."""
+    from django.core.cache import caches
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "caseflow.lib.softcache.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+        }
+    }
+    cache = caches["default"]
+    assert "_cache" not in vars(cache)
+    done = warm_up()
+    assert done["cache_clients"] == 1
+    assert "_cache" in vars(cache) and cache is caches["default"]
+
+
+def test_warm_up_leaves_a_local_memory_cache_alone(settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    assert warm_up()["cache_clients"] == 0

@@ -3,10 +3,12 @@
 A new gunicorn worker loads the application and nothing more: its first requests import every
 view (the URL configuration is read at the first address resolved), read each language's
 catalogs and compile each template they render, and cost two to three times what the same pages
-cost later (the load test's first fifty requests, 27–30 ms of CPU each against 13–14). gunicorn
-calls :func:`warm_up` once a worker has loaded the application (``gunicorn.conf.py``), so that
-work is done before the worker takes a request, and what it builds is then frozen with the rest
-of the process's long-lived objects. Nothing here reads the database or the cache.
+cost later (the load test's first fifty requests, 27–30 ms of CPU each against 13–14); the first
+to read the cache imports its client library (redis-py, some 60 modules). gunicorn calls
+:func:`warm_up` once a worker has loaded the application (``gunicorn.conf.py``), so that work is
+done before the worker takes a request, and what it builds is then frozen with the rest of the
+process's long-lived objects. Nothing here reads the database or the cache: the cache's client
+is built, which connects to nothing until it is used.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
+from django.core.cache import caches
 from django.template import TemplateDoesNotExist, TemplateSyntaxError, engines
 from django.urls import get_resolver
 from django.utils import translation
@@ -31,8 +34,8 @@ def _template_names(folder: Path) -> list[str]:
 
 
 def warm_up() -> dict[str, int]:
-    """Import the views, read the catalogs, build the reverse tables and compile caseflow's own
-    templates; answer how many of each were done."""
+    """Import the views, read the catalogs, build the reverse tables, build the caches' clients
+    and compile caseflow's own templates; answer how many of each were done."""
     resolver = get_resolver()
     languages = 0
     for code, _name in settings.LANGUAGES:
@@ -49,4 +52,11 @@ def warm_up() -> dict[str, int]:
             except (TemplateDoesNotExist, TemplateSyntaxError):
                 continue
             templates += 1
-    return {"languages": languages, "templates": templates}
+    clients = 0
+    for alias in settings.CACHES:
+        # Django's Redis cache builds its client (importing redis-py) at its first use; its
+        # connections are made when a command is sent. Other backends have nothing to build.
+        if "_cache" in dir(type(caches[alias])):
+            caches[alias]._cache  # type: ignore[attr-defined]  # noqa: B018
+            clients += 1
+    return {"languages": languages, "templates": templates, "cache_clients": clients}
