@@ -2,6 +2,7 @@
 by locust (``bench/load/locustfile.py``), at 1, 2 and 4 web processes, bounded in time.
 
     uv run python bench/load/run.py [--web 1 2 4] [--users 8] [--seconds 30] [--scale 0.01]
+        [--warmup 0] [--profile]
 
 Uses the PostgreSQL benchmark database of ``bench/run.py`` (seeded with ``seed_scale`` at the
 first run; ``$BENCH_POSTGRES_URL``), Redis ``$LOAD_REDIS_URL`` (default db 4). While locust
@@ -9,12 +10,20 @@ runs, PostgreSQL's ``pg_stat_activity`` is sampled every 10 ms: the share of in-
 waiting on a lock, and on an advisory lock (the audit sequencer's is the only one requests
 could meet), is printed with throughput, p50/p95 and the machine's CPU use. After each run the
 audit log must verify (``verify_audit``: the sequencer caught up, the chain and tree whole).
+
+gunicorn runs with caseflow's configuration (``gunicorn.conf.py``: each worker warmed up before
+its first request) and takes each request's CPU time by page (``bench/load/gunicorn_bench.py``),
+printed after the run. ``--warmup N`` first runs the same load for N seconds, not measured: what
+a worker does once (the first visit to each case page, statements compiled for a new number of
+ids) is then behind it, as in a worker that has served for hours. ``--profile`` profiles each
+page in the workers (cProfile) and prints each page's top entries.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
 import signal
 import subprocess
@@ -172,7 +181,42 @@ def _aggregate(prefix: Path) -> dict[str, str]:
     return next(r for r in rows if r["Name"] == "Aggregated")
 
 
+def _locust(args, env: dict[str, str], sessions: Path, prefix: Path, seconds: int) -> None:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "locust",
+            "-f",
+            str(ROOT / "bench/load/locustfile.py"),
+            "--headless",
+            "-u",
+            str(args.users),
+            "-r",
+            str(args.users),
+            "-t",
+            f"{seconds}s",
+            "--host",
+            f"http://127.0.0.1:{PORT}",
+            "--csv",
+            str(prefix),
+            "--only-summary",
+            "--loglevel",
+            "WARNING",
+        ],
+        cwd=ROOT,
+        env={**env, "LOAD_SESSIONS": str(sessions)},
+        check=False,
+        stdout=subprocess.DEVNULL,
+    )
+
+
 def run_one(args, env, sessions: Path, var: Path, web: int, url: str, dbname: str) -> dict:
+    measured = var / f"measure-{web}"
+    pages = var / f"pages-{web}"
+    worker_env = {**env, "LOAD_MEASURE_FROM": str(measured), "LOAD_PAGES": str(pages)}
+    if args.profile:
+        worker_env["LOAD_PROFILE"] = str(var / f"profile-{web}")
     gunicorn = subprocess.Popen(
         [
             sys.executable,
@@ -187,44 +231,23 @@ def run_one(args, env, sessions: Path, var: Path, web: int, url: str, dbname: st
             "/dev/null",
             "--error-logfile",
             str(var / f"gunicorn-{web}.log"),
+            "-c",
+            str(ROOT / "bench/load/gunicorn_bench.py"),
         ],
         cwd=ROOT,
-        env=env,
+        env=worker_env,
     )
     try:
         _wait_for(f"http://127.0.0.1:{PORT}/health/")
+        if args.warmup:
+            _locust(args, env, sessions, var / f"warmup-{web}", args.warmup)
+        measured.touch()
         sampler = Sampler(url, dbname)
         prefix = var / f"locust-{web}"
         cpu0 = _cpu_times()
         web0, started = _tree_cpu(gunicorn.pid), time.monotonic()
         sampler.start()
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "locust",
-                "-f",
-                str(ROOT / "bench/load/locustfile.py"),
-                "--headless",
-                "-u",
-                str(args.users),
-                "-r",
-                str(args.users),
-                "-t",
-                f"{args.seconds}s",
-                "--host",
-                f"http://127.0.0.1:{PORT}",
-                "--csv",
-                str(prefix),
-                "--only-summary",
-                "--loglevel",
-                "WARNING",
-            ],
-            cwd=ROOT,
-            env={**env, "LOAD_SESSIONS": str(sessions)},
-            check=False,
-            stdout=subprocess.DEVNULL,
-        )
+        _locust(args, env, sessions, prefix, args.seconds)
         sampler.stop.set()
         sampler.join()
         cpu1 = _cpu_times()
@@ -256,7 +279,47 @@ def run_one(args, env, sessions: Path, var: Path, web: int, url: str, dbname: st
         "db_active": sampler.active / max(sampler.samples, 1),
         "verify": (verify.stdout or verify.stderr).strip().splitlines()[-1],
         "verified": verify.returncode == 0,
+        "pages": _pages(pages),
     }
+
+
+def _pages(prefix: Path) -> dict[str, tuple[int, float]]:
+    """The workers' requests and CPU seconds by page (``gunicorn_bench.py``), added up."""
+    found: dict[str, list[float]] = {}
+    for path in prefix.parent.glob(f"{prefix.name}.*"):
+        for page, (count, spent) in json.loads(path.read_text()).items():
+            mine = found.setdefault(page, [0, 0.0])
+            mine[0] += count
+            mine[1] += spent
+    return {page: (int(count), spent) for page, (count, spent) in found.items()}
+
+
+def _print_pages(r: dict) -> None:
+    pages = r["pages"]
+    count = sum(n for n, _s in pages.values())
+    spent = sum(s for _n, s in pages.values())
+    print(f"\nweb={r['web']}: CPU per request in the workers, by page")
+    print("| page | requests | CPU per request |")
+    print("|---|---|---|")
+    for page, (n, s) in sorted(pages.items(), key=lambda kv: -kv[1][0]):
+        print(f"| {page} | {n} | {s / n * 1000:.1f} ms |")
+    if count:
+        print(f"| all | {count} | {spent / count * 1000:.1f} ms |")
+
+
+def _print_profiles(var: Path) -> None:
+    """Each page's profile (``--profile``), its workers' together, by own and by cumulative
+    time."""
+    import pstats
+
+    by_page: dict[str, list[str]] = {}
+    for path in sorted(var.glob("profile-*.*.*")):
+        by_page.setdefault(path.name.split(".")[1], []).append(str(path))
+    for page, files in by_page.items():
+        print(f"\n--- profile of {page}")
+        stats = pstats.Stats(*files)
+        stats.strip_dirs().sort_stats("tottime").print_stats(25)
+        stats.sort_stats("cumulative").print_stats(40)
 
 
 def main() -> int:
@@ -265,6 +328,17 @@ def main() -> int:
     parser.add_argument("--users", type=int, default=8)
     parser.add_argument("--seconds", type=int, default=30)
     parser.add_argument("--scale", type=float, default=0.01)
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=0,
+        help="seconds of the same load first, not measured",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="profile each page in the web workers (cProfile) and print its top entries",
+    )
     args = parser.parse_args()
     url = os.environ.get("BENCH_POSTGRES_URL", DEFAULT_PG)
     dbname = url.rsplit("/", 1)[-1]
@@ -322,6 +396,10 @@ def main() -> int:
             f" {r['advisory_wait']:.1%} | {r['db_active']:.2f} |"
             f" {'yes' if r['verified'] else 'NO'} |"
         )
+    for r in results:
+        _print_pages(r)
+    if args.profile:
+        _print_profiles(var)
     print(f"\nlogs: {var}")
     return 0 if all(r["verified"] for r in results) else 1
 
