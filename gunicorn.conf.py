@@ -12,6 +12,9 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", "3"))
+# gunicorn's synchronous worker, its loop run with room on CPython's frame stack (no chunk of it
+# mapped and unmapped a request: caseflow.platform.stack_room).
+worker_class = "caseflow.platform.workers.SyncWorker"
 accesslog = "-"
 logger_class = "caseflow.lib.access_log.RedactingLogger"
 forwarded_allow_ips = (
