@@ -1475,7 +1475,6 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         _demographic(b, cases, question, title, groups, labels, code, total, column="Total")
     _gender_by_age(b, cases)
     _youth(b, cases)  # Q10d's pairs of a youth's age
-    _youth_gender(b)  # Q10d's cells of a youth's age
     spans: dict[int, tuple[dt.date, dt.date | None]] = {}
     lengths: dict[int, int] = {}
     _length_of_participation(
@@ -1573,7 +1572,6 @@ HUD_ORDER = [
     "Q26g",
     "Q26h",
     "Q27a",
-    "Q27c",
     "Q27d",
     "Q27e",
     "Q27f1",
@@ -4121,38 +4119,6 @@ def _youth(b: Builder, cases: Served) -> None:
     g.sum(youth, [row.cells[0] for row in rows])
     rows.append(Row("Total", [youth]))
     b.sections.append(Section("Q27a: Age of Youth", ["Total"], rows, code="Q27a"))
-    step()
-
-
-def _youth_gender(b: Builder) -> None:
-    """Q27c: the youth by gender. Its columns under 18 and 18 to 24 are Q10d's (the same cells)
-    and its total column their sum, a cell of its own tied to them; its total row is Q27a's.
-    No count in it is new to a reader of Q10d (each total is two of Q10d's cells added up)."""
-    g = b.grid
-    q10d = next(s for s in b.sections if s.code == "Q10d")
-    #: Q10d's cells that count someone's answers: the pairs and their sums. Its others are
-    #: zeros a reader of Q10a and Q11 knows (see :func:`_gender_by_age`), kept out of sums.
-    counting = b.atoms | {total for total, _members in g.sums}
-    rows, tied = [], []
-    for code, row in zip(HUD_GENDERS, q10d.rows[:-1], strict=True):
-        parts = row.cells[1:3]
-        cell = g.cell(f"q27c:{code}", sum(g.values[c] for c in parts))
-        if held := [c for c in parts if c in counting]:
-            g.sum(cell, held)
-            tied.append(cell)
-        rows.append(Row(HUD_GENDER_LABELS[code], [cell, *parts]))
-    youth = g.keys[HUD_YOUTH_KEY]
-    if tied:
-        g.sum(youth, tied)
-    rows.append(Row("Total", [youth, *q10d.rows[-1].cells[1:3]]))
-    b.sections.append(
-        Section(
-            "Q27c: Gender - Youth",
-            ["Total", *(label for _code, label, _held in HUD_GENDER_AGE_COLUMNS[:2])],
-            rows,
-            code="Q27c",
-        )
-    )
     step()
 
 
