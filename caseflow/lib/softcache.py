@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable
 from contextvars import ContextVar, Token
 from typing import Any, TypeVar
 
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
@@ -65,6 +65,17 @@ def reset() -> None:
         _retry_at = 0.0
         _unforgotten.clear()
     _local.clear()
+
+
+def build_client() -> bool:
+    """Build the cache's client now, sending nothing: Django's Redis cache builds it (importing
+    redis-py, some 60 modules) at its first use, which would otherwise be a web worker's first
+    request (:mod:`caseflow.platform.warm`). False for a cache with no client to build."""
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    if not isinstance(backend, DjangoRedisCache):
+        return False
+    backend._cache  # noqa: B018 - built on first use, kept by the backend
+    return True
 
 
 def available() -> bool:

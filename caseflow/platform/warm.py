@@ -16,10 +16,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
-from django.core.cache import caches
 from django.template import TemplateDoesNotExist, TemplateSyntaxError, engines
 from django.urls import get_resolver
 from django.utils import translation
+
+from caseflow.lib.softcache import build_client
 
 #: A message looked up to load a language's catalogs (a name, not a marked string).
 _PROBE = "caseflow"
@@ -52,11 +53,6 @@ def warm_up() -> dict[str, int]:
             except (TemplateDoesNotExist, TemplateSyntaxError):
                 continue
             templates += 1
-    clients = 0
-    for alias in settings.CACHES:
-        # Django's Redis cache builds its client (importing redis-py) at its first use; its
-        # connections are made when a command is sent. Other backends have nothing to build.
-        if "_cache" in dir(type(caches[alias])):
-            caches[alias]._cache  # type: ignore[attr-defined]  # noqa: B018
-            clients += 1
+    # The cache's client: its connections are made when a command is sent, not here.
+    clients = int(build_client())
     return {"languages": languages, "templates": templates, "cache_clients": clients}
