@@ -1,7 +1,8 @@
 # Python 3.13: CPython 3.11 and 3.12 map and unmap a 16 KiB chunk of the interpreter's frame
 # stack each time a call crosses a chunk's edge (gh-142183; 3.13 keeps one chunk instead, 3.12
-# takes security fixes only). Depending on how deep gunicorn calls caseflow, a page paid 2 to 5
-# ms of CPU a request for it (BENCHMARKS.md, "Web CPU per page, tenth pass").
+# takes security fixes only): 2 to 10 ms of CPU a request on some pages (BENCHMARKS.md, "Web CPU
+# per page, tenth pass"). gunicorn.conf.py's worker keeps the web processes clear of it on any
+# Python; the worker and beat processes are not.
 FROM python:3.13-slim
 
 ENV PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 UV_PROJECT_ENVIRONMENT=/opt/venv \
