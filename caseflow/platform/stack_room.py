@@ -38,13 +38,12 @@ def _roomy() -> Any:
     return namespace["with_room"]
 
 
+#: The function of the large frame, compiled when this module is imported (some 0.2 s: only
+#: gunicorn's worker imports it).
+_WITH_ROOM = _roomy()
+
+
 def with_room(call: Callable[[], T]) -> T:
     """``call()``, from a frame whose chunk of the frame stack has room for the calls under
-    it (built at the first use: compiling it takes some 0.2 s)."""
-    global _WITH_ROOM
-    if _WITH_ROOM is None:
-        _WITH_ROOM = _roomy()
+    it."""
     return _WITH_ROOM(call)
-
-
-_WITH_ROOM: Any = None
