@@ -35,7 +35,7 @@ def _template_names(folder: Path) -> list[str]:
 
 
 def warm_up() -> dict[str, int]:
-    """Import the views, read the catalogs, build the reverse tables, build the caches' clients
+    """Import the views, read the catalogs, build the reverse tables, build the cache's client
     and compile caseflow's own templates; answer how many of each were done."""
     resolver = get_resolver()
     languages = 0
