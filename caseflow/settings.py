@@ -417,6 +417,9 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's prefork pool, its processes' loops run with room on the frame stack (as gunicorn's
+# workers): caseflow/platform/pool.py says why.
+CELERY_WORKER_POOL = "caseflow.platform.pool:TaskPool"
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
