@@ -24,7 +24,7 @@ than its published total) are outside it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 
@@ -647,6 +647,38 @@ def suppress(
         nothing |= zeros
         hidden -= zeros
         given = giving()
+
+
+def telling_nothing_new(
+    values: Sequence[int],
+    sums: Sequence[tuple[int, Sequence[int]]],
+    hidden: Iterable[int],
+    derived: Mapping[int, Sequence[int]],
+    threshold: int,
+) -> set[int]:
+    """The cells of ``derived`` to publish after suppression: each is the sum of its cells of
+    the grid (``derived[cell]``, cells in no sum of ``sums``, no derived cell among them), left
+    out of suppression, and published only when a reader who knows that counts are never
+    negative already works its value out from what is published (:func:`worked_out`), and it is
+    not itself a count from 1 to ``threshold - 1``. Publishing them tells a reader nothing: no
+    hidden cell can be worked out that could not be without them, so adding such a breakdown
+    to a report changes nothing else in it (a table of sums of another's cells, which would
+    otherwise be tied to them and could take complements of its own)."""
+    hidden = set(hidden)
+    for cell, parts in derived.items():
+        if values[cell] != sum(values[p] for p in parts):
+            raise ValueError("a derived cell is not the sum of its cells")
+    told = {cell for cell, parts in derived.items() if not hidden.intersection(parts)}
+    rest = {cell: tuple(parts) for cell, parts in derived.items() if cell not in told}
+    if rest:
+        # Only the blocks the undecided cells are tied to (with their definitions) matter.
+        every = [*sums, *rest.items()]
+        block = _components(len(values), every)
+        theirs = {block[cell] for cell in rest}
+        local = [s for s in every if block[s[0]] in theirs]
+        cells = {c for total, members in local for c in (total, *members)}
+        told |= set(rest) & worked_out(values, local, (hidden & cells) | set(rest))
+    return {cell for cell in told if not 0 < values[cell] < threshold}
 
 
 def _needed(

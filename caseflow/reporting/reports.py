@@ -65,7 +65,7 @@ from caseflow.checkins.models import CheckIn, CheckInStatus
 from caseflow.community.models import STATEMENTS, Audience, SurveyAnswer, SurveyService
 from caseflow.community.selectors import sessions_by_audience, survey_answers
 from caseflow.lib.encryption import DataKey, EncryptedTextField, KeyDestroyed, unwrap_data_key
-from caseflow.lib.suppression import Grid, suppress
+from caseflow.lib.suppression import Grid, suppress, telling_nothing_new
 from caseflow.partners import hud
 from caseflow.partners.models import (
     DECLINED,
@@ -757,6 +757,32 @@ class Builder:
         #: Counts of the people there on one day (Q8b): each lies inside the people served in
         #: any period that holds the day (a quarter released with the year).
         self.on_day: dict[int, dt.date] = {}
+        #: Counts that are sums of other cells (Q27c's, of Q10d's), with the cells they add up:
+        #: left out of suppression, and published only where a reader works them out already
+        #: (:meth:`suppressed`).
+        self.derived: dict[int, tuple[int, ...]] = {}
+
+    def derive(self, key: str, parts: Sequence[int]) -> int:
+        """A count that is the sum of ``parts`` (cells of the grid, none derived): it tells a
+        reader nothing the grid does not, so it takes no part in choosing what to hide."""
+        cell = self.grid.cell(key, sum(self.grid.values[p] for p in parts))
+        self.derived[cell] = tuple(parts)
+        return cell
+
+    def suppressed(self, **options: Any) -> set[int]:
+        """The cells to hide (:func:`suppress`, with ``options``), and the derived counts no
+        reader works out from what is published. The derived counts' sums are then the grid's
+        too (a reader knows them), read by every check of the release."""
+        threshold = settings.AGGREGATE_MIN_CELL
+        grid = self.grid
+        fixed = set(options.pop("fixed", ())) | set(self.derived)
+        hidden = suppress(grid, threshold, fixed=fixed, **options)
+        if self.derived:
+            shown = telling_nothing_new(grid.values, grid.sums, hidden, self.derived, threshold)
+            hidden |= set(self.derived) - shown
+            for cell, parts in self.derived.items():
+                grid.sum(cell, parts, link=True)
+        return hidden
 
     def breakdown(
         self,
@@ -908,7 +934,7 @@ class Builder:
 
     def finish(self, slug: str, title: str, period: Period) -> FunderReport:
         report = self.report(slug, title, period, self.sections)
-        report.hidden = suppress(self.grid, report.threshold, unpublished=report.unpublished)
+        report.hidden = self.suppressed(unpublished=report.unpublished)
         step()
         return report
 
@@ -1475,6 +1501,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         _demographic(b, cases, question, title, groups, labels, code, total, column="Total")
     _gender_by_age(b, cases)
     _youth(b, cases)  # Q10d's pairs of a youth's age
+    _youth_gender(b)  # Q10d's cells of a youth's age
     spans: dict[int, tuple[dt.date, dt.date | None]] = {}
     lengths: dict[int, int] = {}
     _length_of_participation(
@@ -1572,6 +1599,7 @@ HUD_ORDER = [
     "Q26g",
     "Q26h",
     "Q27a",
+    "Q27c",
     "Q27d",
     "Q27e",
     "Q27f1",
@@ -4122,6 +4150,32 @@ def _youth(b: Builder, cases: Served) -> None:
     step()
 
 
+def _youth_gender(b: Builder) -> None:
+    """Q27c: the youth by gender. Its columns under 18 and 18 to 24 are Q10d's (the same cells),
+    its total column each gender's two added up, and its total row Q27a's (the same cells). No
+    count in it is new to a reader of Q10d, so its totals are derived counts (:meth:`Builder.
+    derive`): they take no part in suppression, and each is published where a reader of Q10d
+    works it out already, hidden otherwise. Tied to Q10d's cells for suppression instead, they
+    made it hide the people served to keep a total of two hidden cells hidden (the reporting
+    README)."""
+    g = b.grid
+    q10d = next(s for s in b.sections if s.code == "Q10d")
+    rows = []
+    for code, row in zip(HUD_GENDERS, q10d.rows[:-1], strict=True):
+        parts = row.cells[1:3]
+        rows.append(Row(HUD_GENDER_LABELS[code], [b.derive(f"q27c:{code}", parts), *parts]))
+    rows.append(Row("Total", [g.keys[HUD_YOUTH_KEY], *q10d.rows[-1].cells[1:3]]))
+    b.sections.append(
+        Section(
+            "Q27c: Gender - Youth",
+            ["Total", *(label for _code, label, _held in HUD_GENDER_AGE_COLUMNS[:2])],
+            rows,
+            code="Q27c",
+        )
+    )
+    step()
+
+
 def _chronic_households(b: Builder, t: _HudTally) -> None:
     """Q26a: the households by whether their head (each survivor heads her own) was
     chronically homeless at the start of support, and by household type. Its total column is
@@ -4627,13 +4681,7 @@ def _annual_release(agency_id: int, fy: int, period: Period, cases: Served) -> d
         in_quarters = [q[year_keys[cell]] for q in by_key if year_keys[cell] in q]
         if len(in_quarters) == len(by_key):
             grid.sum(cell, in_quarters, link=True)
-    hidden = suppress(
-        grid,
-        settings.AGGREGATE_MIN_CELL,
-        unpublished=unpublished,
-        fixed=fixed,
-        fixed_hidden=fixed_hidden,
-    )
+    hidden = b.suppressed(unpublished=unpublished, fixed=fixed, fixed_hidden=fixed_hidden)
     step()
     for report in made.values():
         report.hidden = hidden

@@ -735,6 +735,8 @@ EXPECTED["Q25i"] = [
 EXPECTED["Q25j"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23d"]]
 #: Q27a: no one answered the age question, so no one is counted a youth.
 EXPECTED["Q27a"] = [("12 - 17", "0"), ("18 - 24", "0"), ("Total", "0")]
+#: Q27c: nor by gender: Q10a's rows, each 0 under 18 and 18 to 24, and in total.
+EXPECTED["Q27c"] = [(label, "0 0 0") for label, _printed_cells in EXPECTED["Q10a"]]
 #: Q27f1 and Q27f2: no youth, so no youth who left: Q23c's and Q23d's rows, each 0.
 EXPECTED["Q27f1"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23c"]]
 EXPECTED["Q27f2"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23d"]]
@@ -872,6 +874,7 @@ HEADINGS = {
     "Q25i": ("Exit Destination - Veterans", ["Total"]),
     "Q25j": (f"{SUBSIDIES} - Veterans", ["Total"]),
     "Q27a": ("Age of Youth", ["Total"]),
+    "Q27c": ("Gender - Youth", ["Total", "Under Age 18", "Age 18-24"]),
     "Q27f1": ("Exit Destination - Youth", ["Total"]),
     "Q27f2": (f"{SUBSIDIES} - Youth", ["Total"]),
     "Q27d": ("Living Situation - Youth", ["Total"]),
@@ -1020,8 +1023,8 @@ def test_every_cell_of_the_hud_questions(population):
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22d"),
         *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q25j", "Q26a", "Q26b", "Q26c", "Q26d"),
-        *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a", "Q27d", "Q27e", "Q27f1", "Q27f2"),
-        *("Q27g", "Q27h", "Q27i", "Q27j", "Q27l"),
+        *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a", "Q27c", "Q27d", "Q27e", "Q27f1"),
+        *("Q27f2", "Q27g", "Q27h", "Q27i", "Q27j", "Q27l"),
     ]
     # Q6: the people whose answer is not known, each the sum of cells printed elsewhere (Q25a's
     # 2 + 2, Q13a2's 1 + 1, Q23c's 0 + 1 + 1 with no exit interview, Q18's 1 + 2 and 1 + 1),
@@ -1163,6 +1166,7 @@ def test_an_agency_that_does_not_ask_gets_none_of_these_questions(population, ca
         "Q22a1",
         "Q22b",
         "Q27a",
+        "Q27c",
     ]
     # No project described yet: its columns are blank, and the page says who describes it.
     q4a = report.sections[0]

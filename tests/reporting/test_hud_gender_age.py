@@ -1,5 +1,5 @@
-"""Q10d, everyone served by gender and by age, and Q27a, the youth by age, against a
-population counted by hand.
+"""Q10d, everyone served by gender and by age, Q27a, the youth by age, and Q27c, the youth by
+gender, against a population counted by hand.
 
 Thirty-three survivors of one agency, all supported from 1 April 2026 (the federal year 2026)
 and still supported, so the year's quarters from April count the same people as the year:
@@ -127,7 +127,12 @@ def test_every_cell_of_gender_by_age(population):
     # A pair no one can have given is no count of its own: no one answered "transgender", so
     # its row's cells are zeros in no sum.
     assert not any(k.startswith(("q10d:pair:transgender", "q10d:pair:questioning")) for k in keys)
-    in_sums = {c for total, members in g.sums for c in (total, *members)}
+    # (Q27c's youth by gender add them up too, but take no part in suppression: their sums are
+    # the grid's only once it has chosen.)
+    youth_genders = {c for k, c in keys.items() if k.startswith("q27c:")}
+    in_sums = {
+        c for total, members in g.sums if total not in youth_genders for c in (total, *members)
+    }
     assert not set(sections["Q10d"].rows[3].cells[1:]) & in_sums
     # No count from 1 to 4, published or not (the men's 2 aged 25 to 34 and 3 aged 35 to 44, the
     # non-binary people's 2), can be worked out from what is published.
@@ -149,13 +154,50 @@ def test_the_youth_by_age(population):
     sections = {s.code: s for s in report.sections}
     q27a, q10d = sections["Q27a"], sections["Q10d"]
     assert (q27a.title, q27a.columns) == ("Q27a: Age of Youth", ["Total"])
-    assert list(sections)[-1] == "Q27a"  # HUD's last table, after every other asked here
+    # HUD's last tables, after every other asked here.
+    assert list(sections)[-2:] == ["Q27a", "Q27c"]
     under_18, aged_18_24 = q10d.rows[-1].cells[1:3]
     assert [row.cells for row in q27a.rows[:2]] == [[under_18], [aged_18_24]]
     q11 = {row.label: row.cells[0] for row in sections["Q11"].rows}
     assert aged_18_24 == q11["18-24"]
     youth = q27a.rows[-1].cells[0]
     assert (youth, (under_18, aged_18_24)) in report.grid.sums
+    assert_csv_prints(report, shown)
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_the_youth_by_gender(population):
+    """Q27c: the 13 youth by gender, under 18 and 18 to 24: Q10d's two columns (the same cells,
+    hidden where Q10d hides them) and each row's total, their sum. The totals tell nothing Q10d
+    does not, so they take no part in suppression: each is printed where a reader of Q10d works
+    it out, hidden otherwise (the non-binary people's 2 and the never asked's 5, each beside a
+    hidden cell of Q10d); the total row is Q27a's. It costs nothing: Q10d, Q10a and Q11 print as
+    without it (``test_every_cell_of_gender_by_age``)."""
+    report = reports.release("hud", population, YEAR)
+    shown = _printed(report)
+    assert shown["Q27c"] == [
+        ("Woman", "6 0 6"),
+        ("Man", "0 0 0"),
+        ("Culturally Specific Identity", "0 0 0"),
+        ("Transgender", "0 0 0"),
+        ("Non-Binary", "*2 0 *2"),
+        ("Questioning", "0 0 0"),
+        ("Different Identity", "0 0 0"),
+        ("Client Doesn't Know/Prefers Not to Answer", "0 0 0"),
+        ("Data Not Collected", "*5 *5 0"),
+        ("Total", "13 *5 *8"),
+    ]
+    sections = {s.code: s for s in report.sections}
+    q27c, q10d, q27a = sections["Q27c"], sections["Q10d"], sections["Q27a"]
+    title, columns = HEADINGS["Q27c"]
+    assert (q27c.title, q27c.columns) == (f"Q27c: {title}", columns)
+    g = report.grid
+    for row, of in zip(q27c.rows[:-1], q10d.rows[:-1], strict=True):
+        assert row.cells[1:] == of.cells[1:3]
+        # Each total is the sum of its row, a sum the release's checks read.
+        assert (row.cells[0], tuple(row.cells[1:])) in g.sums
+    assert q27c.rows[-1].cells == [q27a.rows[-1].cells[0], *q10d.rows[-1].cells[1:3]]
+    assert not small_counts_told(report)
     assert_csv_prints(report, shown)
 
 

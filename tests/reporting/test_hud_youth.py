@@ -39,7 +39,9 @@ TODAY = dt.datetime(2026, 11, 15, 12, tzinfo=dt.UTC)
 
 #: The youth's tables of a project that is not permanent housing, last in HUD's order (written
 #: out rather than read from ``HUD_ORDER``, so that the order is checked).
-YOUTH_SECTIONS = ["Q27a", "Q27d", "Q27e", "Q27f1", "Q27f2", "Q27g", "Q27h", "Q27i", "Q27j", "Q27l"]
+YOUTH_SECTIONS = [
+    *("Q27a", "Q27c", "Q27d", "Q27e", "Q27f1", "Q27f2", "Q27g", "Q27h", "Q27i", "Q27j", "Q27l"),
+]
 
 EARNED = {"income_any": "yes", "income_amount": "900", "income_sources": ["earned"]}
 LEFT_EARNING = {

@@ -582,6 +582,25 @@ EXPECTED = {
         # Q27a: the youth, Q11's 0 under 18 and 3 aged 18 to 24 (the same cells), their total
         # the 3 (a count from 1 to 4 too).
         "Q27a": [("12 - 17", "0"), ("18 - 24", "*3"), ("Total", "*3")],
+        # Q27c: the youth by gender, Q10d's columns under 18 and 18 to 24 (the same cells): the
+        # 3 women aged 18 to 24, hidden there, and so their total, the youth's.
+        "Q27c": [
+            ("Woman", "*3 0 *3"),
+            *(
+                (label, "0 0 0")
+                for label in (
+                    "Man",
+                    "Culturally Specific Identity",
+                    "Transgender",
+                    "Non-Binary",
+                    "Questioning",
+                    "Different Identity",
+                    "Client Doesn't Know/Prefers Not to Answer",
+                    "Data Not Collected",
+                )
+            ),
+            ("Total", "*3 0 *3"),
+        ],
         "Q11": [
             ("Under 5", "0"),
             ("5-12", "0"),

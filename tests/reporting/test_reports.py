@@ -278,13 +278,21 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22d"),
         *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q25j", "Q26a", "Q26b", "Q26c", "Q26d"),
-        *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a", "Q27d", "Q27e", "Q27f1", "Q27f2"),
-        *("Q27g", "Q27h", "Q27i", "Q27j", "Q27l"),
+        *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a", "Q27c", "Q27d", "Q27e", "Q27f1"),
+        *("Q27f2", "Q27g", "Q27h", "Q27i", "Q27j", "Q27l"),
     ]
     # Gender by age: the women and the men aged 25 to 64 are counted and shown.
     for gender, least in (("woman", 20), ("man", 5)):
         assert value(hud_year, f"q10d:{gender}:25_64") >= least
         assert hud_year.shown(hud_year.grid.keys[f"q10d:{gender}:25_64"]).text != "*"
+    # The youth by gender: the women among them are counted, and the youth and the women aged
+    # 18 to 24 shown (each gender's total is printed where Q10d's cells tell it: here Q10d hides
+    # the 7 women under 18, so their 19 women in all is hidden with it).
+    assert value(hud_year, "q27c:woman") >= 10
+    q27c = next(s for s in hud_year.sections if s.code == "Q27c")
+    assert q27c.rows[0].label == "Woman" and q27c.rows[-1].label == "Total"
+    assert hud_year.shown(q27c.rows[0].cells[2]).value >= 10
+    assert hud_year.shown(q27c.rows[-1].cells[0]).value >= 10
     # The project as its admin described it, and its people served.
     (_label, q4a), *_rest = hud_year.table(hud_year.sections[0])
     assert [c.text for c in q4a[:5]] == [

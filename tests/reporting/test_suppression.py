@@ -492,3 +492,70 @@ def test_when_no_one_cell_keeps_a_count_hidden_two_are_found_together():
     hidden = suppress(g, 5)
     assert hidden == {g.keys[k] for k in ("0|0:0", "0|0:1", "link0")}
     assert not _derivable(g, hidden)
+
+
+def _with_derived(grid: Grid, parts: list[list[int]]) -> tuple[Grid, dict[int, tuple[int, ...]]]:
+    """``grid`` and, added to it, a cell for each list of its cells: their sum, in no sum."""
+    out = Grid(list(grid.values), dict(grid.keys), list(grid.sums), set(grid.totals))
+    derived = {}
+    for k, cells in enumerate(parts):
+        cells = sorted(set(cells))
+        derived[out.cell(f"derived:{k}", sum(grid.values[c] for c in cells))] = tuple(cells)
+    return out, derived
+
+
+@settings(max_examples=200)
+@given(st.one_of(grids, sparse_tables.map(_table)), st.integers(2, 6), st.data())
+def test_sums_of_cells_published_after_suppression_tell_a_reader_nothing_new(grid, threshold, data):
+    """A breakdown whose cells are sums of the grid's is left out of suppression and published
+    where a reader works it out already: with its sums known and its published cells read,
+    the reader (the independent check, knowing counts are never negative) works out no cell of
+    the grid they did not before, and none of its hidden cells but the small ones."""
+    n = len(grid.values)
+    parts = data.draw(st.lists(st.lists(st.integers(0, n - 1), min_size=1, max_size=4), max_size=5))
+    options = _options(grid, threshold, data)
+    hidden = suppress(grid, threshold, **options)
+    before = _read_as_counts(grid, hidden)
+    with_them, derived = _with_derived(grid, parts)
+    # Given to suppression as the report gives them (fixed: neither hidden nor complements, in
+    # no sum), they change nothing it hides.
+    fixed = set(options["fixed"]) | set(derived)
+    assert suppress(with_them, threshold, **{**options, "fixed": fixed}) == hidden
+    published = suppression.telling_nothing_new(
+        with_them.values, with_them.sums, hidden, derived, threshold
+    )
+    assert published <= set(derived)
+    for cell, cells in derived.items():
+        with_them.sum(cell, cells, link=True)
+        small = 0 < with_them.values[cell] < threshold
+        if small:
+            assert cell not in published
+        elif not set(cells) & hidden:
+            assert cell in published  # the sum of published cells is published
+    kept = hidden | (set(derived) - published)
+    after = _read_as_counts(with_them, kept)
+    assert after & set(range(n)) == before
+    # A hidden one is worked out only where it is hidden for being small (what it adds up is
+    # told by the grid itself): every other is published.
+    assert all(0 < with_them.values[c] < threshold for c in after & (set(derived) - published))
+
+
+def test_a_sum_of_a_hidden_cell_and_a_published_one_stays_hidden_unless_worked_out():
+    """A table 3 + 10 + 12 = 25: the 3 hides with the 10. The sum of the 3 and the 12 would tell
+    the 3, so it is hidden; the sum of the 3 and the 10 is 25 less 12, and is published; the sum
+    of the 10 and the 12 is published as any sum of published cells is not (the 10 is hidden):
+    it is 25 less the 3, so it too would tell the 3."""
+    grid = _table([[3, 10, 12]], margins=False)
+    hidden = suppress(grid, 5)
+    assert hidden == {grid.keys["0:0"], grid.keys["0:1"]}
+    first, second, third, total = (grid.keys[k] for k in ("0:0", "0:1", "0:2", "0:*"))
+    with_them, derived = _with_derived(grid, [[first, third], [first, second], [second, third]])
+    published = suppression.telling_nothing_new(
+        with_them.values, with_them.sums, hidden, derived, 5
+    )
+    three_and_twelve, three_and_ten, ten_and_twelve = derived
+    assert published == {three_and_ten}
+    assert with_them.values[three_and_ten] == with_them.values[total] - with_them.values[third]
+    # A small sum is hidden even when it is worked out (no count from 1 to 4 is printed).
+    small, derived = _with_derived(grid, [[first]])
+    assert not suppression.telling_nothing_new(small.values, small.sums, hidden, derived, 5)
