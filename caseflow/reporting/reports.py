@@ -1541,6 +1541,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
             _chronic_data_quality(b, tally),
             _timeliness(b, tally.timeliness),
         ]
+    _validations_by_age(b)  # Q5a's rows of Q10d's and Q27a's cells
     # The questions in the order of HUD's tables (counted in another, as the cells they share
     # need).
     b.sections[first:] = sorted(b.sections[first:], key=lambda s: HUD_ORDER.index(s.code))
@@ -4173,6 +4174,50 @@ def _youth_gender(b: Builder) -> None:
             code="Q27c",
         )
     )
+    step()
+
+
+def _validations_by_age(b: Builder) -> None:
+    """Q5a's rows by age, from Q10d's total row (Q11's bands added up) and Q27a: the children
+    (Q10d's under 18, the same cell) and the youth under 25 (Q27a's total, the same cell); the
+    adults (18 and over) and the people whose age is not known, and the child and unknown-age
+    heads of household, derived counts (:meth:`Builder.derive`) printed only where a reader of
+    Q10d works them out already. Counted for suppression like Q10d's other cells, a year's count
+    of adults lies inside each quarter's bands, and once hid many of the year's cells (the
+    reporting README). Each survivor heads her own household: the adults are the adult heads of
+    household (the same cell), the adult and head of household leavers are the leavers. Not
+    given: the adult leavers and stayers, the parenting youth, the heads of household and adult
+    stayers of 365 days or more (Q22a1's bands part at 365 days, not before it)."""
+    g = b.grid
+    sections = {s.code: s for s in b.sections}
+    _total, under_18, aged_18_24, aged_25_64, over_64, declined, not_asked = (
+        sections["Q10d"].rows[-1].cells
+    )
+    adults = b.derive("q5a:adults", [aged_18_24, aged_25_64, over_64])
+    unknown = b.derive("q5a:unknown_age", [declined, not_asked])
+    not_adults = b.derive("q5a:child_or_unknown_heads", [under_18, declined, not_asked])
+    q5a = sections["Q5a"]
+    rows = {row.label: row for row in q5a.rows}
+    served, leavers, stayers = (
+        rows[label]
+        for label in ("Total number of persons served", "Number of leavers", "Number of stayers")
+    )
+    q5a.rows[:3] = [
+        served,
+        Row("Number of adults (age 18 or over)", [adults]),
+        Row("Number of children (under age 18)", [under_18]),
+        Row("Number of persons with unknown age", [unknown]),
+        leavers,
+        Row("Number of adult and head of household leavers", leavers.cells),
+        stayers,
+    ]
+    # After the veterans and the chronically homeless persons (for an agency that asks HUD's
+    # questions).
+    q5a.rows += [
+        Row("Number of youth under age 25", [g.keys[HUD_YOUTH_KEY]]),
+        Row("Number of adult heads of household", [adults]),
+        Row("Number of child and unknown-age heads of household", [not_adults]),
+    ]
     step()
 
 

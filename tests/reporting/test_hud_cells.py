@@ -993,13 +993,23 @@ def test_every_cell_of_the_hud_questions(population):
     assert q4a.rows[0].cells == [report.grid.keys["served"]] * 2
     assert not q4a.note
     assert {code: shown[code] for code in EXPECTED} == EXPECTED
-    # Q5a's veterans are Q25a's two rows of veterans; its chronically homeless, Q26b's.
+    # Q5a's veterans are Q25a's two rows of veterans; its chronically homeless, Q26b's. No one
+    # answered the age question: no adult, child or youth, the 20 of unknown age (Q11's "Data
+    # Not Collected", printed there), each the head of her household; every leaver one of
+    # the adult and head of household leavers.
     assert shown["Q5a"] == [
         ("Total number of persons served", "20"),
+        ("Number of adults (age 18 or over)", "0"),
+        ("Number of children (under age 18)", "0"),
+        ("Number of persons with unknown age", "20"),
         ("Number of leavers", "12"),
+        ("Number of adult and head of household leavers", "12"),
         ("Number of stayers", "8"),
         ("Number of veterans", "*3"),
         ("Number of chronically homeless persons", "*3"),
+        ("Number of youth under age 25", "0"),
+        ("Number of adult heads of household", "0"),
+        ("Number of child and unknown-age heads of household", "20"),
     ]
     # The questions in the order of HUD's tables (an emergency shelter: no Q22c), and the CSV
     # prints the same.
@@ -1091,9 +1101,23 @@ def test_every_cell_of_the_hud_questions(population):
     columns = [keys["served"], keys["q5a:stayers"], keys["q5a:leavers"]]
     assert sections["Q20b"].rows[-1].cells == columns
     assert sections["Q25a"].rows[-1].cells == sections["Q26b"].rows[-1].cells == [keys["served"]]
-    assert sections["Q5a"].rows[4].cells == [keys["q26b:yes"]]
+    q5a = {row.label: row.cells for row in sections["Q5a"].rows}
+    assert q5a["Number of chronically homeless persons"] == [keys["q26b:yes"]]
     veterans = (keys["q5a:veterans"], (keys["q25a:chronic_veteran"], keys["q25a:veteran"]))
-    assert veterans in report.grid.sums and sections["Q5a"].rows[3].cells == [veterans[0]]
+    assert veterans in report.grid.sums and q5a["Number of veterans"] == [veterans[0]]
+    # Its rows by age: Q10d's cells, Q27a's youth, and sums of Q10d's cells (a reader's, once
+    # suppression has chosen); each survivor heads her household.
+    q10d = sections["Q10d"].rows[-1].cells
+    assert q5a["Number of children (under age 18)"] == [q10d[1]]
+    assert q5a["Number of youth under age 25"] == sections["Q27a"].rows[-1].cells
+    for label, parts in (
+        ("Number of adults (age 18 or over)", q10d[2:5]),
+        ("Number of persons with unknown age", q10d[5:7]),
+        ("Number of child and unknown-age heads of household", [q10d[1], *q10d[5:7]]),
+    ):
+        assert (q5a[label][0], tuple(parts)) in report.grid.sums
+    assert q5a["Number of adult heads of household"] == q5a["Number of adults (age 18 or over)"]
+    assert q5a["Number of adult and head of household leavers"] == q5a["Number of leavers"]
     assert sections["Q16"].rows[-1].cells == columns
     # Q18's columns are everyone counted and the leavers; its last row adds up its first three.
     assert sections["Q18"].rows[-2].cells == columns

@@ -543,10 +543,20 @@ EXPECTED = {
         # The project's identifiers (none described here) and the people served, each one
         # household.
         "Q4a": [("", "20 20")],
+        # Q5a's rows by age are Q11's (below) added up: the 17 adults, as the 3 of unknown age
+        # (Q11's 2 and 1, both hidden) are, hidden; no child; the youth, Q27a's 3. Everyone
+        # left and heads her own household.
         "Q5a": [
             ("Total number of persons served", "20"),
+            ("Number of adults (age 18 or over)", "*17"),
+            ("Number of children (under age 18)", "0"),
+            ("Number of persons with unknown age", "*3"),
             ("Number of leavers", "20"),
+            ("Number of adult and head of household leavers", "20"),
             ("Number of stayers", "0"),
+            ("Number of youth under age 25", "*3"),
+            ("Number of adult heads of household", "*17"),
+            ("Number of child and unknown-age heads of household", "*3"),
         ],
         # Q10a: the genders of "Gender identity" above (the same cells), in HUD's order.
         "Q10a": [

@@ -293,6 +293,11 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     assert q27c.rows[0].label == "Woman" and q27c.rows[-1].label == "Total"
     assert hud_year.shown(q27c.rows[0].cells[2]).value >= 10
     assert hud_year.shown(q27c.rows[-1].cells[0]).value >= 10
+    # Q5a's validations by age: the adults counted (printed only where Q10d tells them), the
+    # youth shown.
+    q5a = {r.label: r.cells[0] for r in next(s for s in hud_year.sections if s.code == "Q5a").rows}
+    assert hud_year.grid.values[q5a["Number of adults (age 18 or over)"]] >= 100
+    assert hud_year.shown(q5a["Number of youth under age 25"]).value >= 10
     # The project as its admin described it, and its people served.
     (_label, q4a), *_rest = hud_year.table(hud_year.sections[0])
     assert [c.text for c in q4a[:5]] == [
