@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from typing import Any
 
 from django import forms
 from django.core.signals import setting_changed
+from django.utils.choices import BaseChoiceIterator
 from django.utils.translation import get_language, gettext
 
 from caseflow.accounts.models import User
@@ -119,6 +121,19 @@ def _forget_choices(*, setting: str, **kwargs: Any) -> None:
 setting_changed.connect(_forget_choices, dispatch_uid="caseflow.oversight.forms.choices")
 
 
+class _Normal(BaseChoiceIterator):
+    """Choices already in the form Django's fields keep them in (value and label, or a group's
+    name and its list of them), given to a field as they are: a list would be normalised again
+    on every form, some 80 calls for the actions' choices (a twelfth of the audit page's
+    CPU)."""
+
+    def __init__(self, choices: list) -> None:
+        self.choices = choices
+
+    def __iter__(self) -> Iterator:
+        return iter(self.choices)
+
+
 def action_choices() -> list:
     """Every registered action by its label, grouped by area; each group of several starts with
     "Any of these" (every action whose name starts with the group's prefix). Sorted in the
@@ -171,7 +186,7 @@ class AuditFilterForm(forms.Form):
 
     def __init__(self, *args, people, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["action"].choices = action_choices()
+        self.fields["action"].choices = _Normal(action_choices())
         self.fields["user"].queryset = people.order_by("username").only(
             "username", "first_name", "last_name"
         )

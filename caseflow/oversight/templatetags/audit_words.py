@@ -631,7 +631,7 @@ def audit_event_rows(context: Any, events: Any, link_people: Any, hide_case: Any
                 case = f"<td>{_out(reference or '—')}</td>"
         rows.append(
             _ROW.format(
-                iso=_out(dateformat.format(at, "c")),
+                iso=_out(at.isoformat()),  # Django's format "c" is ``isoformat()``
                 when=_out(dateformat.format(at, when_format)),
                 who=name,
                 role=_out(role_label(event.actor_role)),
