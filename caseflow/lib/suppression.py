@@ -520,8 +520,9 @@ def suppress(
 
     def giving() -> set[int]:
         """What the fixed and unpublished cells and the zeros give away whatever is hidden:
-        hiding it is no use. Without fixed or unpublished cells, only zeros are."""
-        if not frozen:
+        hiding it is no use. Without fixed or unpublished cells in a sum, only zeros are (a
+        fixed cell in no sum, such as a derived count, gives nothing away)."""
+        if not any(c in touching for c in frozen):
             return set()
         return blocks.exposed((hidden | hideable) - nothing)
 
