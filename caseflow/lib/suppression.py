@@ -658,8 +658,8 @@ def telling_nothing_new(
     threshold: int,
 ) -> set[int]:
     """The cells of ``derived`` to publish after suppression: each is the sum of its cells of
-    the grid (``derived[cell]``, cells in no sum of ``sums``, no derived cell among them), left
-    out of suppression, and published only when a reader who knows that counts are never
+    the grid (``derived[cell]``, no derived cell among them), is itself in no sum of ``sums``,
+    was left out of suppression, and is published only when a reader who knows that counts are never
     negative already works its value out from what is published (:func:`worked_out`), and it is
     not itself a count from 1 to ``threshold - 1``. Publishing them tells a reader nothing: no
     hidden cell can be worked out that could not be without them, so adding such a breakdown
