@@ -55,6 +55,12 @@ def _require_services() -> None:
         pytest.skip(f"Redis at {REDIS_URL} is unreachable ({exc})")
 
 
+#: How long a test waits for what a worker does. Generous: on CI's two shared cores, with a
+#: browser suite and the other tests beside it, a one-at-a-time worker has taken over 30 s over
+#: sixty deliveries. What is checked is what the worker did, never how fast it did it.
+PATIENCE = 180
+
+
 def wait_for(predicate, timeout: float, what: str, step: float = 0.1):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -157,12 +163,18 @@ class Worker:
         except subprocess.TimeoutExpired:
             self.kill()
 
-    def drain(self, timeout: float = 180) -> None:
+    def wait_for(self, predicate, what: str, timeout: float = PATIENCE):
+        """``wait_for`` on what this worker does; should it time out, the worker's last words
+        are in the failure."""
+        try:
+            return wait_for(predicate, timeout, what)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{self.log_text()[-3000:]}") from None
+
+    def drain(self, timeout: float = PATIENCE) -> None:
         """Wait until every task queued so far has run: a sentinel goes last on the FIFO queue
-        of a one-at-a-time worker, and its success is logged. The bound is generous: on CI's two
-        shared cores, with a browser suite and the other tests beside it, a worker has taken
-        over 60 s over a backlog of duplicate deliveries; what is checked is what the worker
-        did, not how fast. Should it time out, the worker's last words are in the failure."""
+        of a one-at-a-time worker, and its success is logged. Should it time out (``PATIENCE``),
+        the worker's last words are in the failure."""
         marker = f"sentinel-{uuid.uuid4()}"
         deliver_notification.apply_async(args=(0,), task_id=marker, queue=self.queue)
         try:

@@ -21,7 +21,7 @@ from django.utils import timezone
 from caseflow.checkins import scheduler, tasks
 from caseflow.checkins.tasks import deliver_notification
 from caseflow.inbox.models import Notification, NotificationChannel
-from tests.celery_harness import _redis, _use_queue, wait_for
+from tests.celery_harness import _redis, _use_queue
 from tests.checkins.helpers import make_checkin
 from tests.conftest import canary
 
@@ -56,7 +56,7 @@ def test_a_due_check_in_produces_one_notification_and_one_email(cast, worker):
     make_checkin(cast.case, cast.assigned, due)
     result = scheduler.sweep(enqueue=tasks.enqueue_deliveries)
     assert result.notifications == 2 and result.enqueued == 2
-    wait_for(all_sent(2), 20, "both deliveries")
+    worker.wait_for(all_sent(2), "both deliveries")
     worker.drain()
     in_app = Notification.objects.get(channel=NotificationChannel.IN_APP)
     assert in_app.recipient == cast.assigned and in_app.kind == "checkin_due"
@@ -92,7 +92,7 @@ def test_racing_sweeps_and_duplicate_deliveries_still_send_once(cast, worker):
     # The broker delivers every task a second time.
     for pk in Notification.objects.values_list("pk", flat=True):
         deliver_notification.delay(pk)
-    wait_for(all_sent(30), 30, "all deliveries")
+    worker.wait_for(all_sent(30), "all deliveries")
     worker.drain()
     assert len(worker.emails()) == 15
 
@@ -106,7 +106,7 @@ def test_a_worker_killed_mid_delivery_delivers_once_after_restart(cast, workers,
     email = Notification.objects.get(channel=NotificationChannel.EMAIL)
     _use_queue(spare.queue)
     deliver_notification.delay(email.pk)
-    wait_for(lambda: "delivery paused" in spare.log_text(), 20, "the delivery to start")
+    spare.wait_for(lambda: "delivery paused" in spare.log_text(), "the delivery to start")
     spare.kill()  # SIGKILL in the middle of the e-mail delivery, before it commits
     email.refresh_from_db()
     assert email.sent_at is None and spare.emails() == []
@@ -115,7 +115,7 @@ def test_a_worker_killed_mid_delivery_delivers_once_after_restart(cast, workers,
     spare.launch().ready()
     settings.NOTIFY_REQUEUE_SECONDS = 0
     assert scheduler.sweep(enqueue=tasks.enqueue_deliveries).enqueued == 1
-    wait_for(all_sent(2), 20, "the delivery after the restart")
+    spare.wait_for(all_sent(2), "the delivery after the restart")
     deliver_notification.delay(email.pk)  # the lost message, should the broker bring it back
     spare.drain()
     assert len(spare.emails()) == 1
@@ -134,7 +134,7 @@ def test_an_emptied_redis_still_delivers_within_a_minute_of_the_due_time(
     # The beat's next sweep, a minute later, finds the unsent notifications in the database.
     time_machine.move_to(due + dt.timedelta(seconds=60), tick=True)
     assert scheduler.sweep(enqueue=tasks.enqueue_deliveries).enqueued == 2
-    wait_for(all_sent(2), 20, "the re-enqueued deliveries")
+    worker.wait_for(all_sent(2), "the re-enqueued deliveries")
     worker.drain()
     assert len(worker.emails()) == 1
     for note in Notification.objects.all():

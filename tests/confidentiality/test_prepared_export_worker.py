@@ -20,7 +20,7 @@ from caseflow.lib import sealedfiles
 from caseflow.lib.prepared import PreparedState
 from caseflow.outbox import services as outbox
 from caseflow.outbox.models import Intent
-from tests.celery_harness import _use_queue, wait_for
+from tests.celery_harness import PATIENCE, _use_queue, wait_for
 from tests.confidentiality.helpers import RECIPIENT, release
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.xdist_group("celery_worker")]
@@ -51,7 +51,7 @@ def test_a_worker_killed_mid_export_leaves_nothing_and_it_is_prepared_once(
     )
     intent = Intent.objects.get(task=prepared_exports.TASK)
     assert intent.kwargs == {"export_id": prepared.pk} and intent.enqueued_at is not None
-    wait_for(lambda: "task paused" in paused.log_text(), 60, "the export to be written")
+    wait_for(lambda: "task paused" in paused.log_text(), PATIENCE, "the export to be written")
     paused.kill()  # SIGKILL inside the export's transaction, before it commits
     prepared.refresh_from_db()
     assert prepared.state == PreparedState.RUNNING and prepared.attempts == 1
@@ -72,7 +72,7 @@ def test_a_worker_killed_mid_export_leaves_nothing_and_it_is_prepared_once(
     assert outbox.relay().sent == 1
     wait_for(
         lambda: PreparedExport.objects.filter(pk=prepared.pk, state=PreparedState.READY).exists(),
-        90,
+        PATIENCE,
         "the export to be prepared",
     )
     # The lost message, brought back by the broker, finds it ready.

@@ -16,7 +16,7 @@ from caseflow.imports import sample, services
 from caseflow.imports.models import BatchState, ImportRecord
 from caseflow.outbox import services as outbox
 from caseflow.outbox.models import Intent
-from tests.celery_harness import _use_queue, wait_for
+from tests.celery_harness import PATIENCE, _use_queue, wait_for
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.xdist_group("celery_worker")]
 
@@ -41,7 +41,7 @@ def test_a_worker_killed_mid_import_leaves_nothing_and_the_batch_is_imported_onc
     assert services.batch_start(actor=cast.agency_admin, batch=batch) is True
     intent = Intent.objects.get()
     assert intent.kwargs == {"batch_id": batch.pk} and intent.enqueued_at is not None
-    wait_for(lambda: "task paused" in paused.log_text(), 30, "the batch to be written")
+    wait_for(lambda: "task paused" in paused.log_text(), PATIENCE, "the batch to be written")
     paused.kill()  # SIGKILL inside the batch's transaction, before it commits
     assert (Case.objects.count(), CaseNote.objects.count()) == before
     assert not ImportRecord.objects.exists()
@@ -56,7 +56,7 @@ def test_a_worker_killed_mid_import_leaves_nothing_and_the_batch_is_imported_onc
     assert outbox.relay().sent == 1
     wait_for(
         lambda: ImportRecord.objects.filter(batch=batch).count() == 4,
-        60,
+        PATIENCE,
         "the batch to be imported",
     )
     # The lost message, brought back by the broker, finds it imported.

@@ -18,7 +18,7 @@ from caseflow.inbox.models import FollowUp, Notification
 from caseflow.outbox import services as outbox
 from caseflow.outbox.models import Intent
 from tests.agreements.helpers import log_event, london, make_agreement, record_breach
-from tests.celery_harness import REDIS_URL, _reset_producer, _use_queue, wait_for
+from tests.celery_harness import PATIENCE, REDIS_URL, _reset_producer, _use_queue, wait_for
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.xdist_group("celery_worker")]
 
@@ -71,7 +71,9 @@ def test_a_breach_confirmed_while_redis_is_down_is_saved_once_and_escalated_late
     _reset_producer()
     assert outbox.relay().sent == 1
     wait_for(
-        lambda: Intent.objects.filter(completed_at__isnull=False).exists(), 30, "the escalation"
+        lambda: Intent.objects.filter(completed_at__isnull=False).exists(),
+        PATIENCE,
+        "the escalation",
     )
     assert Breach.objects.count() == 1
     assert _escalations(cast.case) == (1, [(cast.supervisor.pk, "in_app")])
@@ -87,7 +89,7 @@ def test_a_worker_killed_mid_escalation_escalates_once_after_the_relay(
     breach = record_breach(agreement, cast.assigned, london(2025, 2, 25, 22, 0), severity="high")
     intent = Intent.objects.get()
     assert intent.kwargs == {"breach_id": breach.pk} and intent.enqueued_at is not None
-    wait_for(lambda: "task paused" in paused.log_text(), 20, "the escalation to start")
+    wait_for(lambda: "task paused" in paused.log_text(), PATIENCE, "the escalation to start")
     paused.kill()  # SIGKILL inside the escalation's transaction, before it commits
     intent.refresh_from_db()
     assert intent.completed_at is None
@@ -98,7 +100,9 @@ def test_a_worker_killed_mid_escalation_escalates_once_after_the_relay(
     settings.OUTBOX_RESEND_SECONDS = 0
     _use_queue(main.queue)
     assert outbox.relay().sent == 1
-    wait_for(lambda: Intent.objects.filter(completed_at__isnull=False).exists(), 30, "the rerun")
+    wait_for(
+        lambda: Intent.objects.filter(completed_at__isnull=False).exists(), PATIENCE, "the rerun"
+    )
     # Then the broker brings the lost message back as well: it changes nothing.
     celery_app.send_task(intent.task, kwargs={**intent.kwargs, "intent_id": intent.pk})
     main.drain()

@@ -28,7 +28,7 @@ from caseflow.inbox.services import case_supervisors
 from caseflow.lib import softcache
 from caseflow.outbox import services as outbox
 from caseflow.outbox.models import Intent
-from tests.celery_harness import Worker, _reset_producer, _use_queue, wait_for
+from tests.celery_harness import PATIENCE, Worker, _reset_producer, _use_queue, wait_for
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.xdist_group("celery_worker")]
 
@@ -157,7 +157,7 @@ def test_an_escalation_saved_while_redis_is_stopped_is_delivered_once_it_returns
         assert outbox.relay().sent == 1  # beat's relay, the minute after Redis returns
         wait_for(
             lambda: Intent.objects.filter(pk=intent.pk, completed_at__isnull=False).exists(),
-            60,
+            PATIENCE,
             "the escalation",
         )
         # A second delivery of the same message (as Redis redelivers) changes nothing.

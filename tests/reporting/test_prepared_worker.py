@@ -18,7 +18,7 @@ from caseflow.outbox.models import Intent
 from caseflow.reporting import reports, services
 from caseflow.reporting.models import PreparedReport, PreparedState
 from tests import factories as f
-from tests.celery_harness import _use_queue, wait_for
+from tests.celery_harness import PATIENCE, _use_queue, wait_for
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.xdist_group("celery_worker")]
 
@@ -41,7 +41,7 @@ def test_a_worker_killed_mid_report_leaves_nothing_and_the_report_is_prepared_on
     prepared = services.prepared_start(actor=cast.supervisor, slug="voca", period=period)
     intent = Intent.objects.get()
     assert intent.kwargs == {"report_id": prepared.pk} and intent.enqueued_at is not None
-    wait_for(lambda: "task paused" in paused.log_text(), 30, "the report to be computed")
+    wait_for(lambda: "task paused" in paused.log_text(), PATIENCE, "the report to be computed")
     paused.kill()  # SIGKILL inside the report's transaction, before it commits
     prepared.refresh_from_db()
     assert prepared.state == PreparedState.RUNNING and prepared.attempts == 1
@@ -55,7 +55,7 @@ def test_a_worker_killed_mid_report_leaves_nothing_and_the_report_is_prepared_on
     assert outbox.relay().sent == 1
     wait_for(
         lambda: PreparedReport.objects.filter(pk=prepared.pk, state=PreparedState.READY).exists(),
-        60,
+        PATIENCE,
         "the report to be prepared",
     )
     # The lost message, brought back by the broker, finds it ready.
