@@ -1499,6 +1499,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     ):
         total = (SERVED[0], "Total")
         _demographic(b, cases, question, title, groups, labels, code, total, column="Total")
+    b.sections.insert(first + 2, _identifying_quality(b, cases))  # Q10a's and Q12's cells
     _gender_by_age(b, cases)
     _youth(b, cases)  # Q10d's pairs of a youth's age
     _youth_gender(b)  # Q10d's cells of a youth's age
@@ -1551,6 +1552,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
 HUD_ORDER = [
     "Q4a",
     "Q5a",
+    "Q6a",
     "Q6b",
     "Q6c",
     "Q6d",
@@ -1673,6 +1675,66 @@ def _project(project: HudProject | None, period: Period, served: int) -> Section
         note=note,
         has_total=False,
         facts=facts,
+    )
+
+
+#: Q6a's columns, as the FY2024 APR names them.
+HUD_PII_COLUMNS = [
+    "Client Doesn't Know/Prefers Not to Answer",
+    "Information Missing",
+    "Data Issues",
+    "Total",
+    "% of Issue Rate",
+]
+#: Q6a's rows caseflow answers, each with its question (HUD's 3.04 and 3.06 are caseflow's).
+HUD_PII_ROWS = [
+    ("race_ethnicity", "Race and Ethnicity (3.04)"),
+    ("gender_identity", "Gender (3.06)"),
+]
+UNKNOWN_ANSWERS = frozenset({DECLINED, NOT_ASKED})
+
+
+def _identifying_quality(b: Builder, cases: Served) -> Section:
+    """Q6a: the people whose race and ethnicity, and whose gender, is "doesn't know/prefers not
+    to answer" (Q12's and Q10a's cells) or not collected (theirs too), each row's total a sum of
+    the two (a derived count) with its share of the people served; "Data Issues" is greyed out
+    in these rows, as in HUD's table. The overall score counts everyone with either unknown
+    once: the race's two cells and the people whose gender alone is unknown (a count never
+    published), themselves tied to the gender's cells through those with both unknown (never
+    published either), so suppression reads the score with the cells it overlaps. Name, social
+    security number and date of birth are not given (see the reporting README)."""
+    g = b.grid
+    served = g.keys[SERVED[0]]
+    unknown: dict[str, list[int]] = {}
+    rows = []
+    for question, label in HUD_PII_ROWS:
+        parts = unknown[question] = [
+            g.keys[f"demo:{question}:{DECLINED}"],
+            g.keys[f"demo:{question}:{NOT_ASKED}"],
+        ]
+        total = b.derive(f"q6a:{question}", parts)
+        rows.append(Row(label, [*parts, total], of=served, part=total, blank=(2,)))
+    pairs = cases.pairs("race_ethnicity", "gender_identity")
+    both = sum(n for (race, gender), n in pairs.items() if {race, gender} <= UNKNOWN_ANSWERS)
+    gender = unknown["gender_identity"]
+    gender_all = g.cell("q6a:gender:all", sum(g.values[c] for c in gender))
+    g.sum(gender_all, gender, link=True)
+    both_cell = g.cell("q6a:both", both)
+    gender_only = g.cell("q6a:gender:only", g.values[gender_all] - both)
+    g.sum(gender_all, [gender_only, both_cell], link=True)
+    race = unknown["race_ethnicity"]
+    overall = g.cell("q6a:overall", sum(g.values[c] for c in race) + g.values[gender_only])
+    g.sum(overall, [*race, gender_only], link=True)
+    b.atoms.update((gender_all, both_cell, gender_only))
+    rows.append(Row("Overall Score", [overall], of=served, blank=(0, 1, 2)))
+    step()
+    return Section(
+        "Q6a: Data Quality: Personally Identifiable Information",
+        HUD_PII_COLUMNS,
+        rows,
+        code="Q6a",
+        has_total=False,
+        corner="Data Element",
     )
 
 

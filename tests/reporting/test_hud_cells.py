@@ -734,6 +734,13 @@ EXPECTED["Q25i"] = [
 #: Q25j: no veteran left to rent with a subsidy: Q23d's rows, each 0, its total Q25i's row.
 EXPECTED["Q25j"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23d"]]
 #: Q27a: no one answered the age question, so no one is counted a youth.
+#: Q6a: no one answered the race or the gender question: every one of the 20 is "Information
+#: Missing" in both, and counted once in the overall score ("Data Issues" is greyed out).
+EXPECTED["Q6a"] = [
+    ("Race and Ethnicity (3.04)", "0 20 - 20"),
+    ("Gender (3.06)", "0 20 - 20"),
+    ("Overall Score", "- - - 20"),
+]
 EXPECTED["Q27a"] = [("12 - 17", "0"), ("18 - 24", "0"), ("Total", "0")]
 #: Q27c: nor by gender: Q10a's rows, each 0 under 18 and 18 to 24, and in total.
 EXPECTED["Q27c"] = [(label, "0 0 0") for label, _printed_cells in EXPECTED["Q10a"]]
@@ -796,6 +803,7 @@ HEADINGS = {
         ],
     ),
     "Q5a": ("Report Validations Table", ["Count of Clients"]),
+    "Q6a": ("Data Quality: Personally Identifiable Information", reports.HUD_PII_COLUMNS),
     "Q6b": ("Data Quality: Universal Data Elements", ["Error Count", "% of Error Rate"]),
     "Q6c": ("Data Quality: Income and Housing Data Quality", ["Error Count", "% of Error Rate"]),
     "Q6d": ("Data Quality: Chronic Homelessness", reports.HUD_CHRONIC_DQ_COLUMNS),
@@ -1028,8 +1036,9 @@ def test_every_cell_of_the_hud_questions(population):
         ("October", "0 0 0 0 0"),
     ]
     assert list(shown) == [
-        *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q10a", "Q10d", "Q11", "Q12"),
-        *("Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
+        *("Q4a", "Q5a", "Q6a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q10a", "Q10d"),
+        *("Q11", "Q12", "Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b"),
+        "Q15",
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22d"),
         *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q25j", "Q26a", "Q26b", "Q26c", "Q26d"),
@@ -1042,9 +1051,14 @@ def test_every_cell_of_the_hud_questions(population):
     sections = {s.code: s for s in report.sections}
     rates = {
         code: [(label, [c.text for c in cells]) for label, cells in report.table(sections[code])]
-        for code in ("Q6b", "Q6c")
+        for code in ("Q6a", "Q6b", "Q6c")
     }
     assert rates == {
+        "Q6a": [
+            ("Race and Ethnicity (3.04)", ["0", "20", "", "20", "100.00%"]),
+            ("Gender (3.06)", ["0", "20", "", "20", "100.00%"]),
+            ("Overall Score", ["", "", "", "20", "100.00%"]),
+        ],
         "Q6b": [
             ("Veteran Status (3.07)", ["*", "*"]),
             ("Project Start Date (3.10)", ["0", "0.00%"]),
@@ -1183,6 +1197,7 @@ def test_an_agency_that_does_not_ask_gets_none_of_these_questions(population, ca
     assert [s.code for s in report.sections] == [
         "Q4a",
         "Q5a",
+        "Q6a",
         "Q10a",
         "Q10d",
         "Q11",

@@ -558,6 +558,14 @@ EXPECTED = {
             ("Number of adult heads of household", "*17"),
             ("Number of child and unknown-age heads of household", "*3"),
         ],
+        # Q6a: survivor 18 declined both the race and the gender question, survivor 19 was
+        # never asked either: Q12's and Q10a's last two cells (the same cells), each a count
+        # from 1 to 4, and so their totals; the overall score counts the two once, hidden too.
+        "Q6a": [
+            ("Race and Ethnicity (3.04)", "*1 *1 - *2"),
+            ("Gender (3.06)", "*1 *1 - *2"),
+            ("Overall Score", "- - - *2"),
+        ],
         # Q10a: the genders of "Gender identity" above (the same cells), in HUD's order.
         "Q10a": [
             ("Woman", "15"),

@@ -273,8 +273,9 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     codes = [s.code for s in hud_year.sections]
     # In the order of HUD's tables (an emergency shelter: no Q22c).
     assert codes == [
-        *("Q4a", "Q5a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q10a", "Q10d", "Q11"),
-        *("Q12", "Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b", "Q15"),
+        *("Q4a", "Q5a", "Q6a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q10a", "Q10d"),
+        *("Q11", "Q12", "Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b"),
+        "Q15",
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22d"),
         *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q25j", "Q26a", "Q26b", "Q26c", "Q26d"),
@@ -313,11 +314,24 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     assert [c.text != "*" for _l, cells in hud_year.table(q22b) for c in cells] == [True] * 4
     # The quality of the records: the project has its CoC, and every rate is a percentage or
     # hidden with its count.
-    q6b = dict(hud_year.table(hud_year.sections[2]))
+    q6b = dict(hud_year.table(hud_year.sections[codes.index("Q6b")]))
     assert [c.text for c in q6b["Enrollment CoC (3.16)"]] == ["0", "0.00%"]
-    q6 = [cells for s in hud_year.sections[2:4] for _l, cells in hud_year.table(s)]
+    q6 = [
+        cells
+        for s in hud_year.sections[codes.index("Q6b") : codes.index("Q6d")]
+        for _l, cells in hud_year.table(s)
+    ]
     assert all(rate.text == "*" or rate.text.endswith("%") for _count, rate in q6)
     assert sum(1 for count, _rate in q6 if count.value and count.value >= 5) >= 2
+    # Q6a: the people whose race or gender is not known, and the overall score, shown with its
+    # rate: at least each row's total, at most both added up (a row's total hides where one of
+    # its two cells does, as the few never asked their race are).
+    q6a = next(s for s in hud_year.sections if s.code == "Q6a")
+    race, gender, overall = (hud_year.grid.values[row.cells[-1]] for row in q6a.rows)
+    assert max(race, gender) <= overall <= race + gender and min(race, gender) >= 5
+    (_label, shown), *_rest = hud_year.table(q6a)[::-1]
+    assert shown[3].value == overall and shown[4].text.endswith("%")
+    assert all(c[4].text == "*" or c[4].text.endswith("%") for _l, c in hud_year.table(q6a))
     # Households by type, in the year and on the last Wednesday of each quarter's month.
     for key in ("q8a:children_and_adults", "q8a:without_children"):
         assert value(hud_year, key) >= 5, key
