@@ -1580,6 +1580,7 @@ HUD_ORDER = [
     "Q20b",
     "Q21",
     "Q22a1",
+    "Q22a2",
     "Q22b",
     "Q22c",
     "Q22d",
@@ -2067,15 +2068,21 @@ HUD_FIRST_MONTH = [
     ("21", "15 to 21 days", 21),
     ("22_30", "22 to 30 days", 30),
 ]
+#: Q22a2's names of the same four bands (the ESG CAPER's).
+HUD_ESG_FIRST_MONTH = {
+    "7": "0 to 7 days",
+    "14": "8 to 14 days",
+    "21": "15 to 21 days",
+    "22_30": "22 to 30 days",
+}
 #: Q22d's bands: Q22a1's, its first in four.
 HUD_LENGTHS_BY_HOUSEHOLD = [*HUD_FIRST_MONTH, *HUD_LENGTHS[1:]]
 
 
 def _length_by_household(b: Builder, t: _HudTally, days: dict[int, int]) -> None:
     """Q22d: Q22a1's people (everyone served) by length of participation and household type
-    (Q8a's columns). Each band's total is Q22a1's (its first band in four, adding up to Q22a1's
-    first) and each column's Q8a's: the same cells, or tied to them, so suppression reads the
-    tables together."""
+    (Q8a's columns). Each band's total is Q22a1's (its first band in four: Q22a2's) and each
+    column's Q8a's: the same cells, so suppression reads the tables together."""
     g = b.grid
     types = [code for code, _label in HUD_HOUSEHOLDS]
     counts: Counter[tuple[str, str]] = Counter(
@@ -2083,18 +2090,12 @@ def _length_by_household(b: Builder, t: _HudTally, days: dict[int, int]) -> None
         for pk, length in days.items()
         if pk in t.household_of
     )
-    first_month = {code for code, _label, _most in HUD_FIRST_MONTH}
-    rows, firsts = [], []
+    rows = []
     for band, label, _most in HUD_LENGTHS_BY_HOUSEHOLD:
         cells = [g.cell(f"q22d:{band}:{code}", counts[(band, code)]) for code in types]
-        if band in first_month:
-            total = g.cell(f"q22d:{band}:*", sum(g.values[c] for c in cells))
-            firsts.append(total)
-        else:
-            total = g.keys[f"q22:{band}:*"]  # Q22a1's
+        total = g.keys[f"q22:{band}:*"]  # Q22a1's, or Q22a2's in the first month
         g.sum(total, cells)
         rows.append((label, total, cells))
-    g.sum(g.keys["q22:30:*"], firsts, link=True)
     columns = [g.keys[f"q8a:{code}"] for code in types]
     for j, outer in enumerate(columns):
         g.sum(outer, [cells[j] for _label, _total, cells in rows])
@@ -2184,6 +2185,7 @@ def _length_of_participation(
     )
     left = {c.pk for c in cases if c.left}
     counts: Counter[tuple[str, str]] = Counter()
+    first_month: Counter[tuple[str, str]] = Counter()  # Q22a1's first band by Q22a2's
     lengths: dict[str, list[int]] = {"leavers": [], "stayers": []}
     for pk, began, closed_on in rows.iterator(chunk_size=2000):
         if pk not in cases.pks:
@@ -2201,6 +2203,8 @@ def _length_of_participation(
             days[pk] = length
         column = "leavers" if leaver else "stayers"
         counts[(hud_length_band(length), column)] += 1
+        if length <= HUD_FIRST_MONTH[-1][2]:
+            first_month[(hud_band(HUD_FIRST_MONTH, length), column)] += 1
         lengths[column].append(length)
     b.crosstab(
         "q22",
@@ -2215,7 +2219,40 @@ def _length_of_participation(
     grid = b.grid
     for column in ("leavers", "stayers"):
         grid.sum(grid.keys[f"q5a:{column}"], [grid.keys[f"q22:*:{column}"]], link=True)
+    _esg_length_of_participation(b, first_month)
     _average_and_median(b, lengths)
+
+
+def _esg_length_of_participation(b: Builder, first_month: Counter[tuple[str, str]]) -> None:
+    """Q22a2, the ESG CAPER's length of participation: Q22a1's people, rows and columns, its
+    first band ("30 days or less") in Q22d's four (``first_month``: how many leavers and
+    stayers in each). Every other cell is Q22a1's; each of the four bands' cells is tied to its
+    row's total (Q22d's, the same cell) and, with the other three, to Q22a1's first band of its
+    column, so suppression reads the three tables together."""
+    g = b.grid
+    columns = ("leavers", "stayers")
+    rows = []
+    for band, _label, _most in HUD_FIRST_MONTH:
+        cells = [g.cell(f"q22:{band}:{c}", first_month[(band, c)]) for c in columns]
+        total = g.cell(f"q22:{band}:*", sum(g.values[c] for c in cells))
+        g.sum(total, cells)
+        rows.append(Row(HUD_ESG_FIRST_MONTH[band], [total, *cells]))
+    for column in (*columns, "*"):
+        parts = [g.keys[f"q22:{band}:{column}"] for band, _l, _m in HUD_FIRST_MONTH]
+        g.sum(g.keys[f"q22:30:{column}"], parts, link=True)
+    q22a1 = b.sections[-1]
+    assert q22a1.code == "Q22a1"
+    rows += q22a1.rows[1:]  # Q22a1's rows after its first, and its total: the same cells
+    b.sections.append(
+        Section(
+            "Q22a2: Length of Participation - ESG Projects",
+            list(q22a1.columns),
+            rows,
+            chart_column=q22a1.chart_column,
+            code="Q22a2",
+        )
+    )
+    step()
 
 
 #: HUD's household types, the columns of Q8a and Q8b after their total: the answer to

@@ -741,6 +741,16 @@ EXPECTED["Q6a"] = [
     ("Gender (3.06)", "0 20 - 20"),
     ("Overall Score", "- - - 20"),
 ]
+#: Q22a2: Q22a1's bands, its first in four (the ESG CAPER's): the 12 leavers of 61 days, the 8
+#: stayers of 164 to 171 days, no one in the first month.
+EXPECTED["Q22a2"] = [
+    *((label, "0 0 0") for label in reports.HUD_ESG_FIRST_MONTH.values()),
+    ("31 to 60 days", "0 0 0"),
+    ("61 to 90 days", "12 12 0"),
+    ("91 to 180 days", "8 0 8"),
+    *((label, "0 0 0") for _code, label, _most in reports.HUD_LENGTHS[4:]),
+    ("Total", "20 12 8"),
+]
 EXPECTED["Q27a"] = [("12 - 17", "0"), ("18 - 24", "0"), ("Total", "0")]
 #: Q27c: nor by gender: Q10a's rows, each 0 under 18 and 18 to 24, and in total.
 EXPECTED["Q27c"] = [(label, "0 0 0") for label, _printed_cells in EXPECTED["Q10a"]]
@@ -833,6 +843,7 @@ HEADINGS = {
     ),
     "Q12": ("Race and Ethnicity", ["Total"]),
     "Q22a1": ("Length of Participation - CoC Projects", STAYS),
+    "Q22a2": ("Length of Participation - ESG Projects", STAYS),
     "Q22b": ("Average and Median Length of Participation in Days", STAYS[1:]),
     "Q15": ("Living Situation", ["Total"]),
     "Q14a": ("Domestic Violence History", ["Total"]),
@@ -1039,7 +1050,8 @@ def test_every_cell_of_the_hud_questions(population):
         *("Q4a", "Q5a", "Q6a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q10a", "Q10d"),
         *("Q11", "Q12", "Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b"),
         "Q15",
-        *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22b", "Q22d"),
+        *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22a2"),
+        *("Q22b", "Q22d"),
         *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q25j", "Q26a", "Q26b", "Q26c", "Q26d"),
         *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a", "Q27c", "Q27d", "Q27e", "Q27f1"),
@@ -1203,6 +1215,7 @@ def test_an_agency_that_does_not_ask_gets_none_of_these_questions(population, ca
         "Q11",
         "Q12",
         "Q22a1",
+        "Q22a2",
         "Q22b",
         "Q27a",
         "Q27c",

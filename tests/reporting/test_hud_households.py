@@ -195,7 +195,11 @@ def test_the_length_of_participation_by_household_type(population):
     assert q22d.rows[-1].cells == sections["Q8a"].rows[0].cells
     assert [row.cells[0] for row in q22d.rows[4:-1]] == [row.cells[0] for row in q22a1.rows[1:-1]]
     keys = report.grid.keys
-    first = tuple(keys[f"q22d:{code}:*"] for code, _label, _most in reports.HUD_FIRST_MONTH)
+    # The first four are Q22a2's (the ESG CAPER's bands), adding up to Q22a1's first.
+    first = tuple(keys[f"q22:{code}:*"] for code, _label, _most in reports.HUD_FIRST_MONTH)
+    assert [row.cells[0] for row in q22d.rows[:4]] == [
+        row.cells[0] for row in sections["Q22a2"].rows[:4]
+    ]
     assert (keys["q22:30:*"], first) in report.grid.sums
     # Each column adds up to Q8a's.
     types = sections["Q8a"].rows[0].cells[1:]

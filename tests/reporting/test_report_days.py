@@ -100,6 +100,9 @@ def test_the_length_of_participation_counts_the_agencys_days(evening, place):
     # York's days.
     assert _row(hud, "Q22a1", "30 days or less") == [2, 2, 0]
     assert _row(hud, "Q22a1", "31 to 60 days") == [0, 0, 0]
+    # Q22a2's last band of the first month, not the next (31 of UTC's days).
+    assert _row(hud, "Q22a2", "22 to 30 days") == [2, 2, 0]
+    assert _row(hud, "Q22a2", "31 to 60 days") == [0, 0, 0]
 
 
 def test_a_periods_bounds_are_the_zone_in_forces_midnights():
