@@ -87,7 +87,7 @@ from caseflow.partners.models import (
 from caseflow.partners.services import hud_collected, hud_project
 from caseflow.safety.models import RiskAssessment
 from caseflow.servicelog.selectors import counts_by_category, report_categories
-from caseflow.shelter.selectors import shelter_figures
+from caseflow.shelter.selectors import last_nights, shelter_figures
 
 T = TypeVar("T")
 
@@ -1508,6 +1508,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     _length_of_participation(
         b, period, cases, tally.opened if tally is not None else None, spans=spans, days=lengths
     )
+    b.sections.append(_inactive_records(b, period, cases, project, spans))
     if tally is not None:
         _hud_questions(b, tally.finish())
         # Permanent housing: a household is there on a day once it has moved in (3.20).
@@ -1557,6 +1558,7 @@ HUD_ORDER = [
     "Q6c",
     "Q6d",
     "Q6e",
+    "Q6f",
     "Q8a",
     "Q8b",
     "Q10a",
@@ -1802,6 +1804,65 @@ def _data_quality(b: Builder, project: Any) -> list[Section]:
             ("Q6c", "Q6c: Data Quality: Income and Housing Data Quality", money),
         )
     ]
+
+
+#: Q6f's columns, as the FY2024 APR names them.
+HUD_INACTIVE_COLUMNS = ["# of Records", "# of Inactive Records", "% of Inactive Records"]
+#: How long without a night in the shelter makes a record inactive (Q6f), in days.
+HUD_INACTIVE_DAYS = 90
+
+
+def _inactive_records(
+    b: Builder,
+    period: Period,
+    cases: Served,
+    project: HudProject | None,
+    spans: dict[int, tuple[dt.date, dt.date | None]],
+) -> Section:
+    """Q6f's bed night row: in a night-by-night emergency shelter, the people still supported at
+    the period's end whose support began at least 90 days before it (the records), and those of
+    them with no night in a shelter bed in the last 90 days (inactive: their last night, or the
+    day support began if they have none, more than 90 days before the end), with its share.
+    Each count lies inside the one before it (the stayers, the records), the rest a count never
+    published. Any other project has no such records: 0, and a note says why. The contact row
+    is not given: caseflow records no current living situation (4.12), which is HUD's
+    contact."""
+    g = b.grid
+    end = period.end
+    records: list[int] = []
+    inactive = 0
+    nightly = project is not None and project.project_type == HudProjectType.ES_NIGHTLY
+    if nightly:
+        since = end - dt.timedelta(days=HUD_INACTIVE_DAYS)
+        records = [c.pk for c in cases if not c.left and c.pk in spans and spans[c.pk][0] <= since]
+        # A night still to come (an open stay holds its next nights) is not a night spent.
+        last = min(end, timezone.localdate() - dt.timedelta(days=1))
+        nights = last_nights(cases.ids, last)  # everyone served's, read by a subquery
+        # The last sign of them: their last night, or the day support began if later.
+        inactive = sum(
+            1
+            for pk in records
+            if (end - max(nights.get(pk, spans[pk][0]), spans[pk][0])).days > HUD_INACTIVE_DAYS
+        )
+    counted = g.cell("q6f:records", len(records))
+    b.inside(counted, g.keys["q5a:stayers"], "q6f:rest:stayers")
+    idle = g.cell("q6f:inactive", inactive)
+    b.inside(idle, counted, "q6f:rest:records")
+    step()
+    return Section(
+        "Q6f: Data Quality: Inactive Records: Street Outreach and Emergency Shelter",
+        HUD_INACTIVE_COLUMNS,
+        [Row("Bed Night (All clients in ES - NBN)", [counted, idle], of=counted, part=idle)],
+        code="Q6f",
+        has_total=False,
+        corner="Data Element",
+        note=""
+        if nightly
+        else _(
+            "Only a night-by-night emergency shelter counts bed nights: the project is not "
+            "one (Settings, HUD project)."
+        ),
+    )
 
 
 #: Q6d's rows: the project types HUD counts in each (2.02.6), in HUD's order; "Other" is in

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Count, Max, Q, Sum
 from django.http import Http404
@@ -185,3 +186,16 @@ def shelter_figures(agency_id: int, start: dt.date, end: dt.date, today: dt.date
 
 def open_stays_on(case: Case) -> bool:
     return Stay.objects.filter(Q(case=case) & Q(ended_at__isnull=True)).exists()
+
+
+def last_nights(case_ids: Any, last: dt.date) -> dict[int, dt.date]:
+    """Each case's last night in a shelter bed up to ``last`` (included), of the cases
+    ``case_ids`` (ids or a subquery of them); a case with no such night is not in it. Dates
+    only: no one's data leaves here."""
+    rows = (
+        BedNight.objects.filter(case_id__in=case_ids, night__lte=last)
+        .values("case_id")
+        .annotate(last=Max("night"))
+        .values_list("case_id", "last")
+    )
+    return dict(rows)

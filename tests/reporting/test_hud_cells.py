@@ -741,6 +741,8 @@ EXPECTED["Q6a"] = [
     ("Gender (3.06)", "0 20 - 20"),
     ("Overall Score", "- - - 20"),
 ]
+#: Q6f: an emergency shelter with entry and exit, not night by night: no bed night records.
+EXPECTED["Q6f"] = [("Bed Night (All clients in ES - NBN)", "0 0")]
 #: Q22a2: Q22a1's bands, its first in four (the ESG CAPER's): the 12 leavers of 61 days, the 8
 #: stayers of 164 to 171 days, no one in the first month.
 EXPECTED["Q22a2"] = [
@@ -817,6 +819,10 @@ HEADINGS = {
     "Q6b": ("Data Quality: Universal Data Elements", ["Error Count", "% of Error Rate"]),
     "Q6c": ("Data Quality: Income and Housing Data Quality", ["Error Count", "% of Error Rate"]),
     "Q6d": ("Data Quality: Chronic Homelessness", reports.HUD_CHRONIC_DQ_COLUMNS),
+    "Q6f": (
+        "Data Quality: Inactive Records: Street Outreach and Emergency Shelter",
+        reports.HUD_INACTIVE_COLUMNS,
+    ),
     "Q6e": (
         "Data Quality: Timeliness",
         ["Number of Project Start Records", "Number of Project Exit Records"],
@@ -1047,7 +1053,8 @@ def test_every_cell_of_the_hud_questions(population):
         ("October", "0 0 0 0 0"),
     ]
     assert list(shown) == [
-        *("Q4a", "Q5a", "Q6a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q10a", "Q10d"),
+        *("Q4a", "Q5a", "Q6a", "Q6b", "Q6c", "Q6d", "Q6e", "Q6f", "Q8a", "Q8b", "Q10a"),
+        "Q10d",
         *("Q11", "Q12", "Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b"),
         "Q15",
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22a2"),
@@ -1210,6 +1217,7 @@ def test_an_agency_that_does_not_ask_gets_none_of_these_questions(population, ca
         "Q4a",
         "Q5a",
         "Q6a",
+        "Q6f",
         "Q10a",
         "Q10d",
         "Q11",

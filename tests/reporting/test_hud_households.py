@@ -131,7 +131,7 @@ def test_every_cell_of_the_households(population):
     assert_csv_prints(report, shown)
     # In HUD's order: after the data quality questions, before the genders.
     codes = [s.code for s in report.sections]
-    assert codes.index("Q6e") + 1 == codes.index("Q8a") == codes.index("Q8b") - 1
+    assert codes.index("Q6f") + 1 == codes.index("Q8a") == codes.index("Q8b") - 1
     assert codes.index("Q8b") + 1 == codes.index("Q10a")
     # Q8a's total is the people served (Q5a's cell), and its types add up to it.
     keys, values = report.grid.keys, report.grid.values

@@ -566,6 +566,8 @@ EXPECTED = {
             ("Gender (3.06)", "*1 *1 - *2"),
             ("Overall Score", "- - - *2"),
         ],
+        # Q6f: no project described, so none night by night: no bed night records.
+        "Q6f": [("Bed Night (All clients in ES - NBN)", "0 0")],
         # Q10a: the genders of "Gender identity" above (the same cells), in HUD's order.
         "Q10a": [
             ("Woman", "15"),

@@ -273,7 +273,8 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     codes = [s.code for s in hud_year.sections]
     # In the order of HUD's tables (an emergency shelter: no Q22c).
     assert codes == [
-        *("Q4a", "Q5a", "Q6a", "Q6b", "Q6c", "Q6d", "Q6e", "Q8a", "Q8b", "Q10a", "Q10d"),
+        *("Q4a", "Q5a", "Q6a", "Q6b", "Q6c", "Q6d", "Q6e", "Q6f", "Q8a", "Q8b", "Q10a"),
+        "Q10d",
         *("Q11", "Q12", "Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b"),
         "Q15",
         *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22a2"),
