@@ -1822,22 +1822,22 @@ def _inactive_records(
     """Q6f's bed night row: in a night-by-night emergency shelter, the people still supported at
     the period's end whose support began at least 90 days before it (the records), and those of
     them with no night in a shelter bed in the last 90 days (inactive: their last night, or the
-    day support began if they have none, more than 90 days before the end), with its share.
-    Each count lies inside the one before it (the stayers, the records), the rest a count never
-    published. Any other project has no such records: 0, and a note says why. The contact row
-    is not given: caseflow records no current living situation (4.12), which is HUD's
-    contact."""
+    day support began if later or if they have none, more than 90 days before the end), with its
+    share. A period not yet over is seen as of its last night so far (yesterday's): a night
+    still to come, which an open stay holds, is not a night spent, and the period's last day is
+    not come. Each count lies inside the one before it (the stayers, the records), the rest a
+    count never published. Any other project has no such records: 0, and a note says why. The
+    contact row is not given: caseflow records no current living situation (4.12), which is
+    HUD's contact."""
     g = b.grid
-    end = period.end
     records: list[int] = []
     inactive = 0
     nightly = project is not None and project.project_type == HudProjectType.ES_NIGHTLY
     if nightly:
+        end = min(period.end, timezone.localdate() - dt.timedelta(days=1))
         since = end - dt.timedelta(days=HUD_INACTIVE_DAYS)
         records = [c.pk for c in cases if not c.left and c.pk in spans and spans[c.pk][0] <= since]
-        # A night still to come (an open stay holds its next nights) is not a night spent.
-        last = min(end, timezone.localdate() - dt.timedelta(days=1))
-        nights = last_nights(cases.ids, last)  # everyone served's, read by a subquery
+        nights = last_nights(cases.ids, end)  # everyone served's, read by a subquery
         # The last sign of them: their last night, or the day support began if later.
         inactive = sum(
             1

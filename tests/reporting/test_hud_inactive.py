@@ -119,3 +119,24 @@ def test_another_kind_of_project_has_no_bed_night_records(population):
     assert _printed(report)["Q6f"] == [("Bed Night (All clients in ES - NBN)", "0 0")]
     q6f = next(s for s in report.sections if s.code == "Q6f")
     assert "night-by-night" in q6f.note
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_a_year_not_yet_over_is_seen_as_of_its_last_night_so_far(population, cast):
+    # The federal year 2027 (October 2026 to September 2027), seen on 15 November 2026: as of
+    # the night of the 14th, 90 days after 16 August. The seven who left in August are not
+    # served in it; the five supported from 1 August are records now. One of them is booked
+    # from 20 November with no end: the bed is held for her, but she has spent no night in it.
+    # Active: the five who slept there until 20 September (55 days before). Inactive: the one
+    # of 2 July, the six of May and July, the two who never slept there and the five of August.
+    case = (
+        Episode.objects.filter(case__agency=cast.agency, opened_at=at("2026-08-01"))
+        .order_by("pk")
+        .first()
+        .case
+    )
+    bed = Bed.objects.create(agency=cast.agency, room=Room.objects.get(), label="Bed 13")
+    shelter.stay_book(actor=cast.assigned, case=case, bed=bed, starts_on=DAY("2026-11-20"))
+    report = reports.release("hud", population, reports.federal_year(2027))
+    assert _printed(report)["Q6f"] == [("Bed Night (All clients in ES - NBN)", "19 14")]
+    assert not small_counts_told(report)
