@@ -662,23 +662,6 @@ EXPECTED = {
             ("More than 1,825 days (> 5 Yrs)", "0 0 0"),
             ("Total", "20 20 0"),
         ],
-        # Q22a2: Q22a1's, its first band in four (the ESG CAPER's), each 0.
-        "Q22a2": [
-            ("0 to 7 days", "0 0 0"),
-            ("8 to 14 days", "0 0 0"),
-            ("15 to 21 days", "0 0 0"),
-            ("22 to 30 days", "0 0 0"),
-            ("31 to 60 days", "0 0 0"),
-            ("61 to 90 days", "20 20 0"),
-            ("91 to 180 days", "0 0 0"),
-            ("181 to 365 days", "0 0 0"),
-            ("366 to 730 days (1-2 Yrs)", "0 0 0"),
-            ("731 to 1,095 days (2-3 Yrs)", "0 0 0"),
-            ("1,096 to 1,460 days (3-4 Yrs)", "0 0 0"),
-            ("1,461 to 1,825 days (4-5 Yrs)", "0 0 0"),
-            ("More than 1,825 days (> 5 Yrs)", "0 0 0"),
-            ("Total", "20 20 0"),
-        ],
         # Twenty leavers of 61 days each; no stayers, so no figure about them.
         "Q22b": [("Average Length", "61 *0"), ("Median Length", "61 *0")],
     },
@@ -744,6 +727,13 @@ EXPECTED = {
         ],
     },
 }
+
+# Q22a2: Q22a1's rows, its first band in four (the ESG CAPER's), each 0 (no one's support
+# lasted a month or less).
+EXPECTED["hud"]["Q22a2"] = [
+    *((label, "0 0 0") for label in reports.HUD_ESG_FIRST_MONTH.values()),
+    *EXPECTED["hud"]["Q22a1"][1:],
+]
 
 CASES = {
     "voca": QUARTER,
