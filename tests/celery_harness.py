@@ -55,9 +55,9 @@ def _require_services() -> None:
         pytest.skip(f"Redis at {REDIS_URL} is unreachable ({exc})")
 
 
-#: How long a test waits for what a worker does. Generous: on CI's two shared cores, with a
-#: browser suite and the other tests beside it, a one-at-a-time worker has taken over 30 s over
-#: sixty deliveries. What is checked is what the worker did, never how fast it did it.
+#: How long a test waits for what a worker does: generous, as the drain's, for CI's two shared
+#: cores with the browser suite beside them. What is checked is what the worker did, never how
+#: fast it did it.
 PATIENCE = 180
 
 

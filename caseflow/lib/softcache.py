@@ -250,8 +250,29 @@ class _ClientPerPool(RedisCacheClient):
 
 class RedisCache(DjangoRedisCache):
     """Django's ``RedisCache`` with :class:`_ClientPerPool`: what ``CACHES`` names when Redis is
-    configured."""
+    configured, and a :meth:`clear` that deletes the cache's keys only."""
+
+    #: How many keys :meth:`clear` asks for and deletes at a time.
+    CLEAR_BATCH = 500
 
     def __init__(self, server: Any, params: Any) -> None:
         super().__init__(server, params)
         self._class = _ClientPerPool
+
+    def clear(self) -> None:
+        """Delete every key of this cache (its prefix's, of every version), and nothing else.
+        Django's own ``clear`` empties the whole Redis database (``FLUSHDB``), and the Celery
+        broker may keep its queues in the same one (one ``REDIS_URL`` serves both): clearing
+        the cache would lose every task waiting there, and the queues' bindings, so that the
+        tasks sent next would be dropped too."""
+        client = self._cache.get_client(None, write=True)
+        # Django's keys are "<prefix>:<version>:<key>"; the prefix's glob characters escaped.
+        prefix = "".join(f"\\{c}" if c in "*?[]\\" else c for c in self.key_prefix)
+        batch: list[bytes] = []
+        for key in client.scan_iter(match=f"{prefix}:*", count=self.CLEAR_BATCH):
+            batch.append(key)
+            if len(batch) == self.CLEAR_BATCH:
+                client.unlink(*batch)
+                batch.clear()
+        if batch:
+            client.unlink(*batch)

@@ -1,10 +1,13 @@
 """The Redis cache ``CACHES`` names: Django's, with one redis-py client per connection pool kept
-for the process; it reads and writes as Django's does, and meets a Redis that is away as before."""
+for the process; it reads and writes as Django's does, meets a Redis that is away as before, and
+clears its own keys only (the broker's queues may share its database)."""
 
 from __future__ import annotations
 
 import socket
+import uuid
 
+import kombu
 import pytest
 import redis
 
@@ -19,10 +22,10 @@ def _reachable() -> bool:
         return False
 
 
-def _cache(location: str) -> softcache.RedisCache:
+def _cache(location: str, prefix: str = "t-kc") -> softcache.RedisCache:
     return softcache.RedisCache(
         location,
-        {"OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}, "KEY_PREFIX": "t-kc"},
+        {"OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}, "KEY_PREFIX": prefix},
     )
 
 
@@ -57,3 +60,44 @@ def test_a_redis_that_is_away_fails_each_call_and_answers_when_back():
         with pytest.raises(redis.RedisError):
             cache.get("a")  # it connects (and hears no reply before the timeout)
     assert cache._cache.get_client() is client
+
+
+@pytest.mark.skipif(not _reachable(), reason="needs the tests' Redis (CASEFLOW_TEST_REDIS_URL)")
+def test_clearing_the_cache_deletes_its_keys_and_leaves_the_brokers_queues():
+    # One REDIS_URL serves the cache and the broker: a message waits on a queue (kombu's list
+    # and its exchange's bindings) in the database the cache clears.
+    name = f"caseflow-test-clear-{uuid.uuid4().hex[:10]}"
+    with kombu.Connection(REDIS_URL) as connection:
+        queue = connection.SimpleQueue(name)
+        queue.put({"task": "waiting"})
+        queue.close()
+    # The cache as configured (no key prefix), its keys of two versions; another cache's.
+    cache, other = _cache(REDIS_URL, prefix=""), _cache(REDIS_URL, prefix="a*")
+    nearby = _cache(REDIS_URL, prefix="ab")
+    cache.set("a", 1, 30)
+    cache.set("a", 2, 30, version=2)
+    other.set("a", 3, 30)
+    nearby.set("a", 4, 30)
+    cache.clear()
+    assert (cache.get("a"), cache.get("a", version=2)) == (None, None)
+    assert (other.get("a"), nearby.get("a")) == (3, 4)
+    # A prefix's glob characters are its own: "a*" clears its key, not "ab"'s.
+    other.clear()
+    assert (other.get("a"), nearby.get("a")) == (None, 4)
+    nearby.clear()
+    with kombu.Connection(REDIS_URL) as connection:
+        queue = connection.SimpleQueue(name)
+        message = queue.get(timeout=2)
+        assert message.payload == {"task": "waiting"}
+        message.ack()
+        queue.queue.delete()
+        queue.close()
+
+
+@pytest.mark.skipif(not _reachable(), reason="needs the tests' Redis (CASEFLOW_TEST_REDIS_URL)")
+def test_clearing_deletes_in_batches(monkeypatch):
+    cache = _cache(REDIS_URL, prefix=f"t-batch-{uuid.uuid4().hex[:6]}")
+    monkeypatch.setattr(softcache.RedisCache, "CLEAR_BATCH", 3)
+    cache.set_many({f"k{n}": n for n in range(8)}, 30)
+    cache.clear()
+    assert cache.get_many([f"k{n}" for n in range(8)]) == {}
