@@ -305,6 +305,18 @@ def demo_hud_answers(n: int, *, left: bool, started: dt.date, housed: bool = Fal
         empty = hud.blank()
         out.update({e.name: empty[e.name] for e in hud.ELEMENTS if e.stage == hud.EXIT})
         out.update(_annual_assessments(more, started, timezone.localdate()))
+    # The earned part of an income with other sources beside work (drawn apart from the rest,
+    # so that adding it changed no other answer).
+    earned = random.Random(n * 7919 + 4)
+    for stage, prefix in [
+        *((out, p) for p in ("", "exit_", "annual_")),
+        *((a, "annual_") for a in out.get(hud.EARLIER, [])),
+    ]:
+        sources = stage.get(f"{prefix}income_sources") or []
+        total = hud.amount_of(stage.get(f"{prefix}income_amount"))
+        if "earned" in sources and len(sources) > 1 and total is not None:
+            share = earned.choice([40, 55, 60, 70, 75, 85])
+            stage[f"{prefix}income_earned_amount"] = f"{total * share // 100}.00"
     # Who lives in her household: most survivors the agencies support have children with
     # them (drawn apart from the other answers, so that adding it changed none of them).
     households = random.Random(n * 7919 + 3)

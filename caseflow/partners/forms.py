@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any, cast
 
 from crispy_forms.layout import Fieldset, Layout
@@ -387,6 +388,16 @@ class HudAnswersForm(forms.Form):
             day = element.kind == "date" and data.get(element.name)
             if day and not hud.EARLIEST <= day <= timezone.localdate():
                 self.add_error(element.name, _("Give a date between 1940 and today."))
+            if element.kind == "amount" and element.after and element.name in data:
+                stored = {
+                    name: f"{data[name]:.2f}"
+                    if isinstance(data.get(name), Decimal)
+                    else data.get(name)
+                    for name in (element.name, element.after, element.name.replace("earned_", ""))
+                }
+                problem = hud.earned_problem(element, stored)
+                if problem is not None:
+                    self.add_error(element.name, problem)
         return data
 
     def answers(self) -> dict[str, Any]:

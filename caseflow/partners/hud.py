@@ -222,7 +222,8 @@ class Element:
     """One question: ``kind`` is "choice" (one of ``choices`` or an unknown answer), "many" (a
     list of ``choices``, asked when ``after`` is "yes"), "amount" (dollars a month) or "date"
     (a day, as ISO text). A "choice" with an ``after`` is asked only when the answer to
-    ``after`` is ``when``."""
+    ``after`` is ``when``; an "amount" with an ``after`` (the earned income, of the total) only
+    when earned income is among the sources ``after`` names (:func:`earned_problem`)."""
 
     name: str
     label: Any
@@ -288,6 +289,13 @@ ELEMENTS: tuple[Element, ...] = (
         tuple(INCOME_SOURCES),
         after="income_any",
     ),
+    Element(
+        "income_earned_amount",
+        _("Of that, monthly earned income from work (dollars)"),
+        ENTRY,
+        "amount",
+        after="income_sources",
+    ),
     _choice("benefits_any", _("Non-cash benefits from any source"), ENTRY, YES_NO),
     Element(
         "benefits_sources",
@@ -329,6 +337,13 @@ ELEMENTS: tuple[Element, ...] = (
         "many",
         tuple(INCOME_SOURCES),
         after="exit_income_any",
+    ),
+    Element(
+        "exit_income_earned_amount",
+        _("Of that, monthly earned income from work at exit (dollars)"),
+        EXIT,
+        "amount",
+        after="exit_income_sources",
     ),
     _choice("exit_benefits_any", _("Non-cash benefits from any source at exit"), EXIT, YES_NO),
     Element(
@@ -373,6 +388,13 @@ def _assessment(prefix: str, stage: str, labels: dict[str, Any]) -> tuple[Elemen
             tuple(INCOME_SOURCES),
             after=f"{prefix}income_any",
         ),
+        Element(
+            f"{prefix}income_earned_amount",
+            labels["income_earned_amount"],
+            stage,
+            "amount",
+            after=f"{prefix}income_sources",
+        ),
         _choice(f"{prefix}benefits_any", labels["benefits_any"], stage, YES_NO),
         Element(
             f"{prefix}benefits_sources",
@@ -415,6 +437,9 @@ ANNUAL_ELEMENTS: tuple[Element, ...] = (
             "income_any": _("Income from any source at the annual assessment"),
             "income_amount": _("Total monthly income at the annual assessment (dollars)"),
             "income_sources": _("Sources of income at the annual assessment"),
+            "income_earned_amount": _(
+                "Of that, monthly earned income from work at the annual assessment (dollars)"
+            ),
             "benefits_any": _("Non-cash benefits from any source at the annual assessment"),
             "benefits_sources": _("Non-cash benefits at the annual assessment"),
             "insurance_any": _("Covered by health insurance at the annual assessment"),
@@ -521,6 +546,46 @@ def amount_of(text: str | None) -> Decimal | None:
     return value if value.is_finite() and value >= 0 else None
 
 
+def earned_problem(element: Element, values: dict[str, Any]) -> Any:
+    """What is wrong with the earned income ``element`` (an "amount" with an ``after``) among
+    ``values`` as stored (None when nothing is): it is given only when earned income is among
+    the sources ticked, and is at most the total monthly income."""
+    earned = amount_of(values.get(element.name))
+    if earned is None:
+        return None
+    if "earned" not in (values.get(element.after) or []):
+        return _("Give the earned income only when earned income is among the sources ticked.")
+    total = amount_of(values.get(element.name.replace("earned_amount", "amount")))
+    if total is not None and earned > total:
+        return _("The earned income cannot be more than the total monthly income.")
+    return None
+
+
+def income_amounts(values: dict[str, Any], prefix: str) -> tuple[Decimal, Decimal, Decimal] | None:
+    """A person's monthly income at one stage (``prefix``: "" at entry, "annual_" or "exit_")
+    as (earned income, other income, total), in dollars: 0, 0, 0 for no income; None when it
+    is not known (not answered, income said with no source or no total, or both earned and
+    other income named without the earned amount). Earned income is the whole of it when it is
+    the only source named."""
+    answer = values.get(f"{prefix}income_any")
+    if answer == "no":
+        return Decimal(0), Decimal(0), Decimal(0)
+    if answer != "yes":
+        return None
+    sources = set(values.get(f"{prefix}income_sources") or [])
+    total = amount_of(values.get(f"{prefix}income_amount"))
+    if not sources or total is None:
+        return None
+    if "earned" not in sources:
+        return Decimal(0), total, total
+    if sources == {"earned"}:
+        return total, Decimal(0), total
+    earned = amount_of(values.get(f"{prefix}income_earned_amount"))
+    if earned is None or earned > total:
+        return None
+    return earned, total - earned, total
+
+
 def problems(values: dict[str, Any]) -> list[str]:
     """What is wrong with ``values`` (complete answers, as :func:`blank`), in words."""
     out = []
@@ -553,6 +618,8 @@ def problems(values: dict[str, Any]) -> list[str]:
             amount = amount_of(value)
             if amount is None or amount > AMOUNT_MAX:
                 out.append(str(_("Give the monthly amount as a number of dollars.")))
+            elif element.after and (problem := earned_problem(element, values)) is not None:
+                out.append(str(problem))
     return out
 
 

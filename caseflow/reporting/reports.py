@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple, TypeVar, cast
 
@@ -653,6 +654,12 @@ class FunderReport:
     #: together; when they are fewer people than the threshold, published parts' averages are
     #: withheld too (:meth:`withheld`).
     shares: list[tuple[int, list[int]]] = field(default_factory=list)
+    #: Averages of a group made of other groups whose averages are printed (Q19a's performance
+    #: measure: those who gained an income and those who had more): (the figure, its parts'
+    #: figures), each in :attr:`about`. Published only when the figure of every part with
+    #: anyone in it is, so that it tells nothing they do not (with the whole's average, it
+    #: would otherwise tell the average of the few a part hides, or of those outside it).
+    combined: list[tuple[int, list[int]]] = field(default_factory=list)
 
     @property
     def displayed(self) -> set[int]:
@@ -660,7 +667,14 @@ class FunderReport:
 
     def _hides(self, index: int) -> bool:
         if index in self.about:
-            return self._small_group(index) or index in self.withheld()
+            if self._small_group(index) or index in self.withheld():
+                return True
+            values = self.grid.values
+            return any(
+                any(values[self.about[p]] and self._hides(p) for p in parts)
+                for figure, parts in self.combined
+                if figure == index
+            )
         return index in self.hidden and index not in self.public
 
     def _small_group(self, figure: int) -> bool:
@@ -754,6 +768,7 @@ class Builder:
         self.public: set[int] = set()
         self.about: dict[int, int] = {}
         self.shares: list[tuple[int, list[int]]] = []
+        self.combined: list[tuple[int, list[int]]] = []
         #: Counts of the people there on one day (Q8b): each lies inside the people served in
         #: any period that holds the day (a quarter released with the year).
         self.on_day: dict[int, dt.date] = {}
@@ -930,6 +945,7 @@ class Builder:
             public=set(self.public),
             about=dict(self.about),
             shares=list(self.shares),
+            combined=list(self.combined),
         )
 
     def finish(self, slug: str, title: str, period: Period) -> FunderReport:
@@ -1577,6 +1593,8 @@ HUD_ORDER = [
     "Q16",
     "Q17",
     "Q18",
+    "Q19a1",
+    "Q19a2",
     "Q19b",
     "Q20a",
     "Q20b",
@@ -2912,6 +2930,16 @@ class _HudTally:
         self.group_answers: dict[int, dict[str, str]] = {}
         #: Q6e: the days to record a start and an exit, by band and column.
         self.timeliness: Counter[tuple[str, str]] = Counter()
+        #: Q19a1 (the stayers at their annual assessment) and Q19a2 (the leavers at exit): the
+        #: people whose income is known at start and then, by (row, column) of
+        #: :data:`HUD_INCOME_CHANGE_ROWS` and :data:`HUD_INCOME_CHANGE_COLUMNS`, and the
+        #: change in their monthly dollars, added up the same way.
+        self.income_change: dict[str, Counter[tuple[str, str]]] = {
+            k: Counter() for k in ("annual", "exit")
+        }
+        self.income_change_dollars: dict[str, dict[tuple[str, str], Decimal]] = {
+            k: {} for k in ("annual", "exit")
+        }
 
     def take(self, given: Iterable[tuple[int, HudEntry]]) -> None:
         """Count each case's answers and their days (:func:`read_hud_answers`), in the order of
@@ -3096,6 +3124,7 @@ class _HudTally:
                 self.subsidy[subsidy] += 1
             self.exits[c.pk] = (a["destination"], subsidy)
             self._assessment("exit", a, "exit_")
+            self._income_change("exit", a, a, "exit_")
             rows, count = _conditions(a.get("exit_conditions_any"), a.get("exit_conditions"))
             self._conditions_of("exit", rows, count)
             column = hud_disabling(a)
@@ -3118,6 +3147,7 @@ class _HudTally:
             self.covered["annual"][kind] += 1
         else:
             self._assessment("annual", assessed, "annual_")
+            self._income_change("annual", a, assessed, "annual_")
         # Her conditions as last recorded by the period's end: at her latest annual assessment
         # then (the last made by then, oldest first), or else at entry (caseflow records no
         # updates between them).
@@ -3127,6 +3157,30 @@ class _HudTally:
         else:
             rows, count = _conditions(made["annual_conditions_any"], made["annual_conditions"])
         self._conditions_of("stayers", rows, count)
+
+    def _income_change(
+        self, column: str, start: dict[str, Any], later: dict[str, Any], prefix: str
+    ) -> None:
+        """Q19a1 or Q19a2 (``column``): the person's income at start (her ``start`` answers)
+        against her income then (``later``, the answers with ``prefix``), when both are
+        known (:func:`hud.income_amounts`): for each kind of income, her column of
+        :data:`HUD_INCOME_CHANGE_COLUMNS` and the change in dollars."""
+        before = hud.income_amounts(start, "")
+        after = hud.income_amounts(later, prefix)
+        if before is None or after is None:
+            return
+        counts = self.income_change[column]
+        dollars = self.income_change_dollars[column]
+        held = zip(_income_held(start, ""), _income_held(later, prefix), strict=True)
+        for (row, _l, _w), (had, has), was, now in zip(
+            HUD_INCOME_CHANGE_ROWS, held, before, after, strict=True
+        ):
+            if had and has:
+                kind = "less" if now < was else "more" if now > was else "same"
+            else:
+                kind = "lost" if had else "gained" if has else "neither"
+            counts[(row, kind)] += 1
+            dollars[(row, kind)] = dollars.get((row, kind), Decimal(0)) + (now - was)
 
     def _conditions_of(self, column: str, rows: set[str], count: str) -> None:
         """Count the person's conditions (Q13's ``rows`` and how many, ``count``) in
@@ -3344,6 +3398,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         note=_("One person may have several sources, so there is no total."),
     )
     _income_categories(b, t)
+    _income_change(b, t)
     _disabling_and_income(b, t)
     _hud_columns(
         b,
@@ -4476,6 +4531,131 @@ def _with_income(b: Builder, key: str) -> None:
         g.sum(cell, parts)
         anyone.append(cell)
     b.sections[-1].rows.append(Row("1 or more source of income", anyone))
+
+
+def _income_held(values: dict[str, Any], prefix: str) -> tuple[bool, bool, bool]:
+    """Whether a person whose income is known (:func:`hud.income_amounts`) has earned income,
+    other income and any income at one stage, by the sources named (as Q18 counts them)."""
+    if values.get(f"{prefix}income_any") != "yes":
+        return False, False, False
+    named = set(values.get(f"{prefix}income_sources") or [])
+    return "earned" in named, bool(named - {"earned"}), True
+
+
+#: Q19a1's and Q19a2's rows: each kind of income (code, its count row's label, its average
+#: row's word).
+HUD_INCOME_CHANGE_ROWS = [
+    ("earned", "Number of Adults with Earned Income (i.e., Employment Income)", "Earned Income"),
+    ("other", "Number of Adults with Other Income", "Other Income"),
+    ("total", "Number of Adults with Any Income (i.e., Total Income)", "Overall Income"),
+]
+#: Their columns, a partition of the people counted (``{at}`` the later stage's name).
+HUD_INCOME_CHANGE_COLUMNS = [
+    ("lost", "Had Income Category at Start and Did Not Have It at {at}"),
+    ("less", "Retained Income Category But Had Less $ at {at} Than at Start"),
+    ("same", "Retained Income Category and Same $ at {at} as at Start"),
+    ("more", "Retained Income Category and Increased $ at {at}"),
+    ("gained", "Did Not Have the Income Category at Start and Gained the Income Category at {at}"),
+    ("neither", "Did Not Have the Income Category at Start or at {at}"),
+]
+#: The columns whose change is not 0 by definition (those that kept the same dollars, or had
+#: none at either stage, changed by 0).
+_INCOME_CHANGED = ("lost", "less", "more", "gained")
+
+
+def _income_change(b: Builder, t: _HudTally) -> None:
+    """Q19a1 (the stayers at their annual assessment) and Q19a2 (the leavers at exit): the
+    people whose income is known at start and then, for earned income, other income and any
+    income, by whether they had it at each stage and whether its dollars went down, stayed or
+    went up, with the average change of each column (in whole dollars a month, halves up).
+
+    Each row's columns add up to the people counted (one cell for the three rows), inside
+    Q5a's stayers or leavers (the rest never published); the performance measure is those who
+    gained it or had more, a subtotal tied to its two columns, and its share of everyone
+    counted. An average is published only with its count, and the averages of a row's columns
+    are the parts of its total's: withheld while the people whose averages are hidden would be
+    too few (:attr:`FunderReport.shares`; those of the columns that changed by 0 by definition
+    hide nothing and are no part of it). The performance measure's average gain is published
+    only when those of its two columns are, or of the one with anyone in it
+    (:attr:`FunderReport.combined`)."""
+    g = b.grid
+    for column, key, at, whole in (
+        ("annual", "q19a1", "Annual Assessment", "q5a:stayers"),
+        ("exit", "q19a2", "Exit", "q5a:leavers"),
+    ):
+        counts = t.income_change[column]
+        dollars = t.income_change_dollars[column]
+
+        def average(count: int, change: Decimal) -> int:
+            return _half_up(Fraction(change) / count) if count else 0
+
+        people = sum(counts[("total", kind)] for kind, _l in HUD_INCOME_CHANGE_COLUMNS)
+        everyone = g.cell(f"{key}:total", people)
+        b.inside(everyone, g.keys[whole], f"{key}:rest")
+        rows = []
+        for row, label, words in HUD_INCOME_CHANGE_ROWS:
+            parts = [
+                g.cell(f"{key}:{row}:{kind}", counts[(row, kind)])
+                for kind, _l in HUD_INCOME_CHANGE_COLUMNS
+            ]
+            g.sum(everyone, parts)
+            gained = [g.keys[f"{key}:{row}:{kind}"] for kind in ("more", "gained")]
+            measure = g.cell(f"{key}:{row}:measure", sum(g.values[c] for c in gained))
+            g.sum(measure, gained)
+            figures = []
+            for (kind, _l), part in zip(HUD_INCOME_CHANGE_COLUMNS, parts, strict=True):
+                change = dollars.get((row, kind), Decimal(0))
+                figure = g.cell(f"{key}:{row}:{kind}:average", average(g.values[part], change))
+                b.about[figure] = part
+                figures.append(figure)
+            changed = dict(zip([k for k, _l in HUD_INCOME_CHANGE_COLUMNS], figures, strict=True))
+            all_change = sum(
+                (dollars.get((row, kind), Decimal(0)) for kind, _l in HUD_INCOME_CHANGE_COLUMNS),
+                Decimal(0),
+            )
+            overall = g.cell(f"{key}:{row}:average", average(people, all_change))
+            b.about[overall] = everyone
+            up = sum(
+                (dollars.get((row, kind), Decimal(0)) for kind in ("more", "gained")), Decimal(0)
+            )
+            gain = g.cell(f"{key}:{row}:measure:average", average(g.values[measure], up))
+            b.about[gain] = measure
+            b.shares.append((overall, [changed[kind] for kind in _INCOME_CHANGED]))
+            b.combined.append((gain, [changed["more"], changed["gained"]]))
+            rows.append(Row(label, [*parts, everyone, measure], of=everyone, part=measure))
+            rows.append(Row(f"Average Change in {words}", [*figures, overall, gain]))
+        b.sections.append(
+            Section(
+                f"Q{key[1:]}: Client Cash Income Change - Income Source - by "
+                f"Start and {'Latest' if column == 'annual' else 'Exit'} Status",
+                [
+                    *(name.format(at=at) for _k, name in HUD_INCOME_CHANGE_COLUMNS),
+                    "Total Adults (including those with No Income)",
+                    "Performance Measure: Adults who Gained or Increased Income from Start to "
+                    f"{at}, Average Gain",
+                    "Performance measure: Percent of Persons who Accomplished this Measure",
+                ],
+                rows,
+                code=f"Q{key[1:]}",
+                has_total=False,
+                note=_(
+                    "Counts every survivor whose income at start and then is known (each source "
+                    "and the monthly dollars: with earned and other income, the earned income's "
+                    "too), not only adults. The average changes are in whole dollars a month, "
+                    "each shown only where its count is, and is at least the threshold."
+                ),
+            )
+        )
+        step()
+    # Q18's last row: the people Q19a1 and Q19a2 count.
+    q18 = next(s for s in b.sections if s.code == "Q18")
+    q18.rows.append(
+        Row(
+            "Adults with Income Information at Start and Annual Assessment/Exit",
+            [g.keys["q19a1:total"], g.keys["q19a2:total"]],
+            blank=(0,),
+        )
+    )
 
 
 #: Q19b's rows: Q17's sources (every source caseflow records is one of them), then the leavers

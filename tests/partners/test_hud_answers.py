@@ -182,6 +182,27 @@ def test_a_supervisor_without_edit_reads_the_answers_in_words(cast, login, episo
         ({"veteran": "sometimes"}, "veteran"),
         # A subsidy only for a rental with an ongoing subsidy.
         ({"destination": "rental_no_subsidy", "destination_subsidy": "hcv"}, "destination_subsidy"),
+        # The earned part of the income: only with earned income among the sources, and no
+        # more than the total.
+        (
+            {
+                "income_any": "yes",
+                "income_amount": "900",
+                "income_sources": ["ssi"],
+                "income_earned_amount": "400",
+            },
+            "income_earned_amount",
+        ),
+        (
+            {
+                "exit_income_any": "yes",
+                "exit_income_amount": "900",
+                "exit_income_sources": ["earned", "tanf"],
+                "exit_income_earned_amount": "950",
+            },
+            "exit_income_earned_amount",
+        ),
+        ({"annual_income_earned_amount": "-3"}, "annual_income_earned_amount"),
     ],
 )
 def test_bad_input_is_a_form_error(cast, login, episode, shown, answers, field):
@@ -190,6 +211,58 @@ def test_bad_input_is_a_form_error(cast, login, episode, shown, answers, field):
     assert response.status_code == 200
     assert field in response.context["form"].errors
     assert not HudAnswers.objects.exists()
+
+
+def test_the_earned_part_of_an_income_is_kept_beside_its_total(cast, login, episode, shown):
+    client = login(cast.assigned)
+    page = client.get(_url(cast)).content.decode()
+    assert "Of that, monthly earned income from work (dollars)" in page
+    response = client.post(
+        _url(cast),
+        _data(
+            income_any="yes",
+            income_amount="1200",
+            income_sources=["earned", "child_support"],
+            income_earned_amount="850",
+        ),
+    )
+    assert response.status_code == 302
+    row = services.hud_answers_of(cast.case)
+    assert row is not None
+    assert row.answers["income_earned_amount"] == "850.00"
+    assert hud.income_amounts(row.answers, "") == (850, 350, 1200)
+    words = dict(hud.shown(row.answers))
+    assert words["Of that, monthly earned income from work (dollars)"] == "$850.00"
+    # The message says what is wrong, on the field, and nothing saved is lost.
+    response = client.post(
+        _url(cast),
+        _data(
+            version=1,
+            income_any="yes",
+            income_amount="1200",
+            income_sources=["child_support"],
+            income_earned_amount="850",
+        ),
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["income_earned_amount"] == [
+        "Give the earned income only when earned income is among the sources ticked."
+    ]
+    assert services.hud_answers_of(cast.case).answers["income_earned_amount"] == "850.00"
+    # The service refuses the same (an import, a script).
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError):
+        services.hud_answers_save(
+            actor=cast.assigned,
+            case=cast.case,
+            values={
+                **row.answers,
+                "income_amount": "800.00",
+                "income_earned_amount": "850.00",
+            },
+            expected_version=1,
+        )
 
 
 def test_the_service_refuses_codes_outside_the_lists(cast, episode, shown):

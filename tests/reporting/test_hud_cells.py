@@ -466,6 +466,32 @@ EXPECTED = {
         (HUD_NOT_ASSESSED[1], "0 0 0"),
         ("Total Adults", "20 8 12"),
         ("1 or more source of income", "12 0 8"),
+        # Q19a1's and Q19a2's people: no stayer was assessed (none supported a year); 8 of the
+        # 12 leavers have their income known at start and at exit (1 and 4 named earned and
+        # other income without the earned part, 10 and 11 are not known at exit or at start).
+        # Hidden: with Q5a's 12 leavers it would tell the 4 not counted.
+        ("Adults with Income Information at Start and Annual Assessment/Exit", "- 0 *8"),
+    ],
+    # No stayer is counted: every count 0, and the averages of nobody hidden.
+    "Q19a1": [
+        ("Number of Adults with Earned Income (i.e., Employment Income)", "0 0 0 0 0 0 0 0"),
+        ("Average Change in Earned Income", "*0 *0 *0 *0 *0 *0 *0 *0"),
+        ("Number of Adults with Other Income", "0 0 0 0 0 0 0 0"),
+        ("Average Change in Other Income", "*0 *0 *0 *0 *0 *0 *0 *0"),
+        ("Number of Adults with Any Income (i.e., Total Income)", "0 0 0 0 0 0 0 0"),
+        ("Average Change in Overall Income", "*0 *0 *0 *0 *0 *0 *0 *0"),
+    ],
+    # The 8 leavers: 0, 2 and 3 earned $900 then $1,100, 5 $1,000 then $2,100, 6 $1,250 then
+    # $2,100 (more: 2,550 / 5 = 510); 7 earned $1,250, then $300 of unemployment insurance
+    # (earned income lost, other gained, less in all); 8 and 9 earned $2,500, then nothing.
+    # Every average of fewer than five hidden, and the totals' with their hidden 8.
+    "Q19a2": [
+        ("Number of Adults with Earned Income (i.e., Employment Income)", "*3 0 0 5 0 0 *8 5"),
+        ("Average Change in Earned Income", "*-2083 *0 *0 510 *0 *0 *-462 510"),
+        ("Number of Adults with Other Income", "0 0 0 0 *1 7 *8 *1"),
+        ("Average Change in Other Income", "*0 *0 *0 *0 *300 0 *38 *300"),
+        ("Number of Adults with Any Income (i.e., Total Income)", "*2 *1 0 5 0 0 *8 5"),
+        ("Average Change in Overall Income", "*-2500 *-950 *0 510 *0 *0 *-425 510"),
     ],
     "Q20a": [
         (reports.HUD_BENEFITS["snap"], "9 0 8"),
@@ -761,7 +787,7 @@ EXPECTED["Q27f1"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23c"]]
 EXPECTED["Q27f2"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23d"]]
 #: Q27d, Q27g and Q27h: no youth, so none by living situation, source or kind of income:
 #: Q15's, Q17's and Q18's rows (Q18's "Adults" the youth, its "1 or more source of income"
-#: too), each 0.
+#: too, not its last row, which is Q19a's people), each 0.
 EXPECTED["Q27d"] = [(label, "0") for label, _printed_cells in EXPECTED["Q15"]]
 EXPECTED["Q27e"] = [
     *((label, "0 0 0") for _code, label, _most in reports.HUD_LENGTHS),
@@ -770,7 +796,7 @@ EXPECTED["Q27e"] = [
 EXPECTED["Q27g"] = [(label, "0 0 0") for label, _printed_cells in EXPECTED["Q17"]]
 EXPECTED["Q27h"] = [
     (label.replace("Adults", "Youth").replace("adult stayers", "youth stayers"), "0 0 0")
-    for label, _printed_cells in EXPECTED["Q18"]
+    for label, _printed_cells in EXPECTED["Q18"][:-1]
 ]
 
 
@@ -871,6 +897,22 @@ HEADINGS = {
             "Number of Adults at Exit (Leavers)",
         ],
     ),
+    **{
+        code: (
+            f"Client Cash Income Change - Income Source - by Start and {status} Status",
+            [
+                *(name.format(at=at) for _c, name in reports.HUD_INCOME_CHANGE_COLUMNS),
+                "Total Adults (including those with No Income)",
+                "Performance Measure: Adults who Gained or Increased Income from Start to "
+                f"{at}, Average Gain",
+                "Performance measure: Percent of Persons who Accomplished this Measure",
+            ],
+        )
+        for code, status, at in (
+            ("Q19a1", "Latest", "Annual Assessment"),
+            ("Q19a2", "Exit", "Exit"),
+        )
+    },
     "Q19b": ("Disabling Conditions and Income for Adults at Exit", reports.HUD_DISABLING_COLUMNS),
     "Q20a": ("Type of Non-Cash Benefit Sources", [*BENEFIT_AT, "Benefit at Exit for Leavers"]),
     "Q20b": ("Number of Non-Cash Benefit Sources", [*BENEFIT_AT, "Benefit at Exit for Leavers"]),
@@ -1057,7 +1099,8 @@ def test_every_cell_of_the_hud_questions(population):
         "Q10d",
         *("Q11", "Q12", "Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b"),
         "Q15",
-        *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22a2"),
+        *("Q16", "Q17", "Q18", "Q19a1", "Q19a2", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1"),
+        "Q22a2",
         *("Q22b", "Q22d"),
         *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q25j", "Q26a", "Q26b", "Q26c", "Q26d"),
@@ -1153,7 +1196,7 @@ def test_every_cell_of_the_hud_questions(population):
     assert q5a["Number of adult and head of household leavers"] == q5a["Number of leavers"]
     assert sections["Q16"].rows[-1].cells == columns
     # Q18's columns are everyone counted and the leavers; its last row adds up its first three.
-    assert sections["Q18"].rows[-2].cells == columns
+    assert sections["Q18"].rows[-3].cells == columns
     # Q13a2's people are everyone counted, Q13b2's the leavers: the same cells.
     assert sections["Q13a2"].rows[-1].cells == [keys["served"]]
     assert sections["Q13b2"].rows[-1].cells == [keys["q5a:leavers"]]

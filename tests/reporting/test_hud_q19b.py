@@ -143,9 +143,10 @@ def test_every_cell_of_q19b(population):
     # Every row has its four columns, as the CSV prints it.
     assert {len(cells) for _label, cells in report.table(q19b)} == {4}
     assert_csv_prints(report, shown)
-    # In HUD's order of its tables: after Q18, before Q20a.
+    # In HUD's order of its tables: after Q18, Q19a1 and Q19a2, before Q20a.
     codes = [s.code for s in report.sections]
-    assert codes.index("Q18") + 1 == codes.index("Q19b") == codes.index("Q20a") - 1
+    assert codes.index("Q18") + 3 == codes.index("Q19b") == codes.index("Q20a") - 1
+    assert codes[codes.index("Q18") + 1 : codes.index("Q19b")] == ["Q19a1", "Q19a2"]
     # Each total is the cell another question prints, and the sum of the row's counts and the
     # people whose disabling condition is not known (a cell never published).
     keys, values = report.grid.keys, report.grid.values

@@ -277,13 +277,21 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
         "Q10d",
         *("Q11", "Q12", "Q13a1", "Q13b1", "Q13c1", "Q13a2", "Q13b2", "Q13c2", "Q14a", "Q14b"),
         "Q15",
-        *("Q16", "Q17", "Q18", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1", "Q22a2"),
-        *("Q22b", "Q22d"),
+        *("Q16", "Q17", "Q18", "Q19a1", "Q19a2", "Q19b", "Q20a", "Q20b", "Q21", "Q22a1"),
+        *("Q22a2", "Q22b", "Q22d"),
         *("Q22e", "Q22g", "Q23c", "Q23d", "Q25a", "Q25c", "Q25d", "Q25i"),
         *("Q25j", "Q26a", "Q26b", "Q26c", "Q26d"),
         *("Q26e", "Q26f", "Q26g", "Q26h", "Q27a", "Q27c", "Q27d", "Q27e", "Q27f1"),
         *("Q27f2", "Q27g", "Q27h", "Q27i", "Q27j", "Q27l"),
     ]
+    # Income change: leavers whose income went up and down; the averages of those who had
+    # more and of those who gained an income shown.
+    for column in ("more", "less", "gained"):
+        assert value(hud_year, f"q19a2:total:{column}") >= 5, column
+    for column in ("more", "gained", "measure"):
+        assert hud_year.shown(hud_year.grid.keys[f"q19a2:total:{column}:average"]).text != "*"
+    assert value(hud_year, "q19a2:earned:more") >= 5
+    assert value(hud_year, "q19a1:total") >= 5
     # Gender by age: the women and the men aged 25 to 64 are counted and shown.
     for gender, least in (("woman", 20), ("man", 5)):
         assert value(hud_year, f"q10d:{gender}:25_64") >= least

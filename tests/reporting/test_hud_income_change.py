@@ -1,0 +1,198 @@
+"""HUD Q19a1 and Q19a2, the change in cash income from the start of support to the annual
+assessment (stayers) and to exit (leavers), against a population counted by hand.
+
+In the federal year 2026 (October 2025 to September 2026), of one agency that asks HUD's
+questions, monthly income at start and at exit ("earned" is income from work only, "other" a
+source other than work only (TANF), "both" both, with the earned part given):
+
+- 5 leavers: earned $1,000, then earned $1,200 (more);
+- 5 leavers: earned $1,000, then earned $800 (less);
+- 5 leavers: no income, then other $500 (gained other income);
+- 5 leavers: other $600, then no income (lost it);
+- 5 leavers: both, $1,000 of which $700 earned, then the same;
+- 5 leavers: earned $900, then other $900 (work lost, the same dollars from elsewhere);
+- 5 leavers: no income at either;
+- and 5 leavers whose income is not known at one of the two: 3 not asked at exit, 2 with earned
+  and other income at start and no earned amount given. Not counted.
+
+Stayers supported since 1 March 2025 and assessed on 5 March 2026:
+
+- 6 earned $1,000, then $1,300; 2 earned $1,000, then $900; 1 earned $800, then no income;
+  5 with no income at either;
+- and 5 supported since January 2026, not yet required to have an annual assessment.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+import time_machine
+
+from caseflow.cases.models import IntakeField
+from caseflow.confidentiality.services import field_settings_save
+from caseflow.partners import hud
+from caseflow.reporting import reports
+from tests.reporting.hud_people import at, hud_person
+from tests.reporting.test_report_cells import _printed, assert_csv_prints, small_counts_told
+
+pytestmark = pytest.mark.django_db
+
+YEAR = reports.federal_year(2026)
+TODAY = dt.datetime(2026, 11, 15, 12, tzinfo=dt.UTC)
+
+
+def income(prefix: str, kind: str, total: int = 0, earned: int | None = None) -> dict[str, Any]:
+    """Income answers at one stage: "earned", "other" (TANF), "both", "none" or "dnc"."""
+    if kind == "dnc":
+        return {f"{prefix}income_any": hud.NOT_COLLECTED}
+    if kind == "none":
+        return {f"{prefix}income_any": "no"}
+    sources = {"earned": ["earned"], "other": ["tanf"], "both": ["earned", "tanf"]}[kind]
+    return {
+        f"{prefix}income_any": "yes",
+        f"{prefix}income_sources": sources,
+        f"{prefix}income_amount": f"{total}.00",
+        f"{prefix}income_earned_amount": "" if earned is None else f"{earned}.00",
+    }
+
+
+LEAVERS = [
+    (("earned", 1000), ("earned", 1200)),
+    (("earned", 1000), ("earned", 800)),
+    (("none",), ("other", 500)),
+    (("other", 600), ("none",)),
+    (("both", 1000, 700), ("both", 1000, 700)),
+    (("earned", 900), ("other", 900)),
+    (("none",), ("none",)),
+]
+STAYERS = [
+    (6, ("earned", 1000), ("earned", 1300)),
+    (2, ("earned", 1000), ("earned", 900)),
+    (1, ("earned", 800), ("none",)),
+    (5, ("none",), ("none",)),
+]
+
+
+@pytest.fixture
+def population(cast) -> int:
+    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
+    n = 0
+
+    def person(answers: dict[str, Any], opened: str, closed: str | None = None) -> None:
+        nonlocal n
+        hud_person(cast, n, at(opened), answers, closed=at(closed) if closed else None)
+        n += 1
+
+    for start, end in LEAVERS:
+        for _i in range(5):
+            person({**income("", *start), **income("exit_", *end)}, "2026-01-10", "2026-08-01")
+    for _i in range(3):
+        person({**income("", "earned", 500), **income("exit_", "dnc")}, "2026-01-10", "2026-08-01")
+    for _i in range(2):  # earned and other income, the earned part not given
+        start = income("", "both", 1500)
+        person({**start, **income("exit_", "both", 1500, 900)}, "2026-01-10", "2026-08-01")
+    for count, start, then in STAYERS:
+        for _i in range(count):
+            answers = {**income("", *start), "annual_on": "2026-03-05", **income("annual_", *then)}
+            person(answers, "2025-03-01")
+    for _i in range(5):
+        person(income("", "earned", 700), "2026-01-20")
+    return cast.agency.pk
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_every_cell_of_the_income_change_at_exit(population):
+    report = reports.release("hud", population, YEAR)
+    shown = _printed(report)
+    # 35 leavers of 40 with their income known at both; each row's six columns add up to them.
+    # Earned: the 5 whose work went (earned to other income), 5 less, the 5 with both the same,
+    # 5 more, none gained, 15 never. Averages in whole dollars a month, halves up: -4,500 / 35
+    # is -128.57. No one gained earned income: their average is of nobody, "*".
+    # Other: 5 lost (-600), 5 the same, 10 gained (5 of $500, 5 of $900: 700), 15 never; its
+    # average 4,000 / 35. Any income: 5 lost, 5 less, 10 the same (both; work to other), 5
+    # more, 5 gained, 5 never; -500 / 35. The performance measure: those who gained the kind
+    # of income or had more of it, and their average gain.
+    assert shown["Q19a2"] == [
+        ("Number of Adults with Earned Income (i.e., Employment Income)", "5 5 5 5 0 15 35 5"),
+        ("Average Change in Earned Income", "-900 -200 0 200 *0 0 -129 200"),
+        ("Number of Adults with Other Income", "5 0 5 0 10 15 35 10"),
+        ("Average Change in Other Income", "-600 *0 0 *0 700 0 114 700"),
+        ("Number of Adults with Any Income (i.e., Total Income)", "5 5 10 5 5 5 35 10"),
+        ("Average Change in Overall Income", "-600 -200 0 200 500 0 -14 350"),
+    ]
+    q19a2 = next(s for s in report.sections if s.code == "Q19a2")
+    assert q19a2.title == (
+        "Q19a2: Client Cash Income Change - Income Source - by Start and Exit Status"
+    )
+    assert q19a2.columns[0] == "Had Income Category at Start and Did Not Have It at Exit"
+    assert q19a2.columns[-2] == (
+        "Performance Measure: Adults who Gained or Increased Income from Start to Exit, "
+        "Average Gain"
+    )
+    # The performance measure's share of everyone counted, in hundredths of a percent, on the
+    # count rows; the average rows leave it blank.
+    assert [cells[-1].text for _l, cells in report.table(q19a2)] == [
+        "14.29%",
+        "",
+        "28.57%",
+        "",
+        "28.57%",
+        "",
+    ]
+    # Q18's last row: the people Q19a1 and Q19a2 count (the 14 stayers assessed, the 35).
+    assert shown["Q18"][-1] == (
+        "Adults with Income Information at Start and Annual Assessment/Exit",
+        "- 14 35",
+    )
+    q18 = next(s for s in report.sections if s.code == "Q18")
+    assert [c.text for c in report.table(q18)[-1][1]] == ["", "14", "35"]
+    assert_csv_prints(report, shown)
+    assert not small_counts_told(report)
+    # A share of one agency's people beside each count row: not added up in a roll-up.
+    assert q19a2.own
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_the_few_who_earned_less_are_not_told_by_the_averages(population):
+    report = reports.release("hud", population, YEAR)
+    shown = _printed(report)
+    # 14 stayers assessed: earned income lost by 1 and less for 2, hidden (together they are
+    # the 3 the row's other cells leave, but neither count alone can be worked out). Their
+    # averages are of one and two people: hidden; so are the averages of nobody. The 6 who had
+    # more have an average of $300, withheld: with the total's average (800 / 14, printed) it
+    # would tell the other three's. The average gain is theirs alone (no one gained), withheld
+    # with it. The 5 with no income at either changed by nothing: their 0 is printed.
+    assert shown["Q19a1"] == [
+        ("Number of Adults with Earned Income (i.e., Employment Income)", "*1 *2 0 6 0 5 14 6"),
+        ("Average Change in Earned Income", "*-800 *-100 *0 *300 *0 0 57 *300"),
+        ("Number of Adults with Other Income", "0 0 0 0 0 14 14 0"),
+        ("Average Change in Other Income", "*0 *0 *0 *0 *0 0 0 *0"),
+        ("Number of Adults with Any Income (i.e., Total Income)", "*1 *2 0 6 0 5 14 6"),
+        ("Average Change in Overall Income", "*-800 *-100 *0 *300 *0 0 57 *300"),
+    ]
+    grid = report.grid
+    keys = grid.keys
+    # Printed, the 300 and the total's 57 would tell the three others' -1,000 between them.
+    assert grid.values[keys["q19a1:earned:more:average"]] == 300
+    assert 14 * 57 - 6 * 300 == -1002
+    assert not small_counts_told(report)
+    assert_csv_prints(report, shown)
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_income_change_is_counted_from_the_sources_and_amounts():
+    # Earned income is the whole when it is the only source; a person with earned and other
+    # income needs the earned part; income said with no source or no amount is not known.
+    yes = {"income_any": "yes", "income_amount": "1200.00"}
+    assert hud.income_amounts({**yes, "income_sources": ["earned"]}, "") == (1200, 0, 1200)
+    assert hud.income_amounts({**yes, "income_sources": ["ssi"]}, "") == (0, 1200, 1200)
+    both = {**yes, "income_sources": ["earned", "ssi"]}
+    assert hud.income_amounts(both, "") is None
+    assert hud.income_amounts({**both, "income_earned_amount": "450.00"}, "") == (450, 750, 1200)
+    assert hud.income_amounts({**both, "income_earned_amount": "1500.00"}, "") is None
+    assert hud.income_amounts({**yes, "income_sources": []}, "") is None
+    assert hud.income_amounts({"income_any": "yes", "income_sources": ["ssi"]}, "") is None
+    assert hud.income_amounts({"exit_income_any": "no"}, "exit_") == (0, 0, 0)
+    assert hud.income_amounts({"exit_income_any": hud.DONT_KNOW}, "exit_") is None
