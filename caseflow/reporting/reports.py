@@ -2940,6 +2940,9 @@ class _HudTally:
         self.income_change_dollars: dict[str, dict[tuple[str, str], Decimal]] = {
             k: {} for k in ("annual", "exit")
         }
+        #: Of those, the chronically homeless and the youth (Q26f's and Q27h's last row), by
+        #: (group, column).
+        self.income_known: Counter[tuple[str, str]] = Counter()
 
     def take(self, given: Iterable[tuple[int, HudEntry]]) -> None:
         """Count each case's answers and their days (:func:`read_hud_answers`), in the order of
@@ -2990,6 +2993,8 @@ class _HudTally:
         for column in self.youth_sources:
             self.youth_sources[column] += again.youth_sources[column]
             self.youth_category[column] += again.youth_category[column]
+        for column in self.income_change:
+            self.income_known[("youth", column)] += again.income_known[("youth", column)]
         self.late_youth = set()
 
     def exits_of(self, group: set[int]) -> tuple[Counter[Any], Counter[str]]:
@@ -3169,6 +3174,10 @@ class _HudTally:
         after = hud.income_amounts(later, prefix)
         if before is None or after is None:
             return
+        if self._chronic:
+            self.income_known[("chronic", column)] += 1
+        if self._youth:
+            self.income_known[("youth", column)] += 1
         counts = self.income_change[column]
         dollars = self.income_change_dollars[column]
         held = zip(_income_held(start, ""), _income_held(later, prefix), strict=True)
@@ -4118,6 +4127,7 @@ def _youth_income(b: Builder, t: _HudTally) -> None:
         t.youth_category,
         HUD_YOUTH_KEY,
         ("Youth", "youth stayers"),
+        (t.income_known[("youth", "annual")], t.income_known[("youth", "exit")]),
     )
     _disabling_by_income(
         b,
@@ -4144,6 +4154,7 @@ def _chronic_income_categories(b: Builder, t: _HudTally) -> None:
         t.chronic_category,
         "q26b:yes",
         (name, name),
+        (t.income_known[("chronic", "annual")], t.income_known[("chronic", "exit")]),
     )
 
 
@@ -4154,14 +4165,17 @@ def _group_income_categories(
     counts: dict[str, Counter[str]],
     total: str,
     names: tuple[str, str],
+    known: tuple[int, int],
 ) -> None:
     """A group's people (Q26f the chronically homeless's, Q27h the youth's) at start, the
     stayers among them at their annual assessment and the leavers at exit, by the kinds of
     income they have: Q18's rows and columns (its "Adults" and "adult stayers" the ``names``
     given), each count a part of Q18's. Its totals are the group's (``total``'s cell) and those
     of them who stay and who left (their sum), each inside Q5a's stayers and leavers (the rest
-    never published); and, as in Q18, those with one source or more (a subtotal of the first
-    three rows, tied to them)."""
+    never published); as in Q18, those with one source or more (a subtotal of the first three
+    rows, tied to them); and, last, the stayers and the leavers among them whose income is
+    known at start and then (``known``: Q19a1's and Q19a2's people), each inside those Q18
+    prints and inside the group's stayers or leavers."""
     g = b.grid
     staying = g.cell(f"{key}:stayers", counts["annual"].total())
     leaving = g.cell(f"{key}:leavers", counts["exit"].total())
@@ -4191,6 +4205,21 @@ def _group_income_categories(
         totals=[(total, everyone), (f"{key}:stayers", everyone), (f"{key}:leavers", everyone)],
     )
     _with_income(b, key)
+    cells = []
+    for column, count, group, whole in zip(
+        ("annual", "exit"), known, (staying, leaving), ("q19a1:total", "q19a2:total"), strict=True
+    ):
+        cell = g.cell(f"{key}:known:{column}", count)
+        b.inside(cell, g.keys[whole], f"{key}:rest:known:{column}")
+        b.inside(cell, group, f"{key}:rest:known:{column}:group")
+        cells.append(cell)
+    b.sections[-1].rows.append(
+        Row(
+            f"{people} with Income Information at Start and Annual Assessment/Exit",
+            cells,
+            blank=(0,),
+        )
+    )
 
 
 #: Q25d's and Q26d's rows: Q11's bands (:data:`HUD_AGES`), its three of children as one, each

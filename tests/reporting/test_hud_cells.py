@@ -731,6 +731,13 @@ EXPECTED = {
     + [
         ("Total Chronically Homeless Persons", "*3 0 *3"),
         ("1 or more source of income", "*3 0 *3"),
+        # Their income known at start and at exit: 0 and 6 (1 named both kinds of income
+        # without the earned part).
+        (
+            "Chronically Homeless Persons with Income Information at Start and Annual "
+            "Assessment/Exit",
+            "- 0 *2",
+        ),
     ],
     "Q26g": [
         (label, {"earned": "*3 0 *3", "child_support": "*1 0 0"}.get(code, "0 0 0"))
@@ -787,7 +794,7 @@ EXPECTED["Q27f1"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23c"]]
 EXPECTED["Q27f2"] = [(label, "0") for label, _printed_cells in EXPECTED["Q23d"]]
 #: Q27d, Q27g and Q27h: no youth, so none by living situation, source or kind of income:
 #: Q15's, Q17's and Q18's rows (Q18's "Adults" the youth, its "1 or more source of income"
-#: too, not its last row, which is Q19a's people), each 0.
+#: too, and its last row, Q19a's people, blank at start), each 0.
 EXPECTED["Q27d"] = [(label, "0") for label, _printed_cells in EXPECTED["Q15"]]
 EXPECTED["Q27e"] = [
     *((label, "0 0 0") for _code, label, _most in reports.HUD_LENGTHS),
@@ -797,7 +804,7 @@ EXPECTED["Q27g"] = [(label, "0 0 0") for label, _printed_cells in EXPECTED["Q17"
 EXPECTED["Q27h"] = [
     (label.replace("Adults", "Youth").replace("adult stayers", "youth stayers"), "0 0 0")
     for label, _printed_cells in EXPECTED["Q18"][:-1]
-]
+] + [("Youth with Income Information at Start and Annual Assessment/Exit", "- 0 0")]
 
 
 #: Each question's title and columns, as HUD's FY2024 APR/CAPER programming specifications

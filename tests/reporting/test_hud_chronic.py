@@ -187,6 +187,13 @@ EXPECTED = {
         ),
         ("Total Chronically Homeless Persons", "*7 *2 5"),
         ("1 or more source of income", "*7 0 5"),
+        # Q19a2's people among them: the five who left, their income known at start and at
+        # exit (the same $900 of work); the stayers not yet assessed.
+        (
+            "Chronically Homeless Persons with Income Information at Start and Annual "
+            "Assessment/Exit",
+            "- 0 5",
+        ),
     ],
     "Q26g": [
         (label, "*7 0 5" if code == "earned" else "0 0 0")
@@ -306,14 +313,20 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
             assert values[rest] == values[outer] - values[part]
             tied += 1
     assert tied == 3 * 8
-    assert sections["Q26f"].rows[-2].cells == [
+    assert sections["Q26f"].rows[-3].cells == [
         keys["q26b:yes"],
         keys["q26f:stayers"],
         keys["q26f:leavers"],
     ]
     # "1 or more source of income": the first three rows' subtotal, tied to them.
     anyone = [keys[f"q26f:any:{column}"] for column in ("start", "annual", "exit")]
-    assert sections["Q26f"].rows[-1].cells == anyone
+    assert sections["Q26f"].rows[-2].cells == anyone
+    # Those whose income is known at start and then: inside Q18's last row (Q19a's people) and
+    # inside the chronically homeless who stay or left.
+    known = [keys[f"q26f:known:{column}"] for column in ("annual", "exit")]
+    assert sections["Q26f"].rows[-1].cells == known
+    for cell, whole in zip(known, ("q19a1:total", "q19a2:total"), strict=True):
+        assert any(w == keys[whole] and cell in m for w, m in sums)
     for cell, column in zip(anyone, ("start", "annual", "exit"), strict=True):
         rows = tuple(keys[f"q26f:{r}:{column}"] for r in ("earned", "other", "both"))
         assert (cell, rows) in sums

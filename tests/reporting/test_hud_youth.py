@@ -141,6 +141,9 @@ def test_every_cell_of_the_youth_questions(cast):
         ("Number of youth stayers without required annual assessment", "0 0 0"),
         ("Total Youth", "11 5 6"),
         ("1 or more source of income", "6 0 6"),
+        # Q19a2's people among them: the six who left, with their earned income known at start
+        # and at exit; no youth stayer assessed.
+        ("Youth with Income Information at Start and Annual Assessment/Exit", "- 0 6"),
     ]
     # Q27i: Q19b's, of the youth who left, each with a disabling condition (Q19b's earned income
     # is 6 with and 6 without).
@@ -160,14 +163,24 @@ def test_every_cell_of_the_youth_questions(cast):
     keys, values, sums = report.grid.keys, report.grid.values, report.grid.sums
     youth = keys[reports.HUD_YOUTH_KEY]
     assert sections["Q27d"].rows[-1].cells == [youth]
-    assert sections["Q27h"].rows[-2].cells == [youth, keys["q27h:stayers"], keys["q27h:leavers"]]
+    assert sections["Q27h"].rows[-3].cells == [youth, keys["q27h:stayers"], keys["q27h:leavers"]]
     # "1 or more source of income": the first three rows' subtotal, tied to them.
     for column in ("start", "annual", "exit"):
         rows = [keys[f"q27h:{r}:{column}"] for r in ("earned", "other", "both")]
         assert (keys[f"q27h:any:{column}"], tuple(rows)) in sums
-    assert sections["Q27h"].rows[-1].cells == [
+    assert sections["Q27h"].rows[-2].cells == [
         keys[f"q27h:any:{c}"] for c in ("start", "annual", "exit")
     ]
+    # The youth whose income is known at start and then: inside Q18's (Q19a's people, all 12
+    # leavers) and inside the youth who stay or left, each rest a count never published.
+    known = [keys[f"q27h:known:{c}"] for c in ("annual", "exit")]
+    assert sections["Q27h"].rows[-1].cells == known
+    assert values[keys["q19a2:total"]] == 12
+    for cell, whole, group in zip(
+        known, ("q19a1:total", "q19a2:total"), ("q27h:stayers", "q27h:leavers"), strict=True
+    ):
+        assert any(w == keys[whole] and cell in parts for w, parts in sums)
+        assert any(w == keys[group] and cell in parts for w, parts in sums)
     assert (youth, (keys["q27h:stayers"], keys["q27h:leavers"])) in sums
     assert sections["Q27i"].rows[-1].cells[2] == keys["q27h:leavers"]
     assert sections["Q27e"].rows[-1].cells[0] == youth
