@@ -2147,12 +2147,9 @@ HUD_FIRST_MONTH = [
     ("21", "15 to 21 days", 21),
     ("22_30", "22 to 30 days", 30),
 ]
-#: Q22a2's names of the same four bands (the ESG CAPER's).
+#: Q22a2's names of the same four bands (the ESG CAPER's: its first "0 to 7 days").
 HUD_ESG_FIRST_MONTH = {
-    "7": "0 to 7 days",
-    "14": "8 to 14 days",
-    "21": "15 to 21 days",
-    "22_30": "22 to 30 days",
+    code: "0 to 7 days" if code == "7" else label for code, label, _most in HUD_FIRST_MONTH
 }
 #: Q22d's bands: Q22a1's, its first in four.
 HUD_LENGTHS_BY_HOUSEHOLD = [*HUD_FIRST_MONTH, *HUD_LENGTHS[1:]]

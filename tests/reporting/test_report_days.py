@@ -103,6 +103,15 @@ def test_the_length_of_participation_counts_the_agencys_days(evening, place):
     # Q22a2's last band of the first month, not the next (31 of UTC's days).
     assert _row(hud, "Q22a2", "22 to 30 days") == [2, 2, 0]
     assert _row(hud, "Q22a2", "31 to 60 days") == [0, 0, 0]
+    # The ESG CAPER names its first band from day 0; Q22a1's first month is one band.
+    assert _row(hud, "Q22a2", "0 to 7 days") == [0, 0, 0]
+    q22a2 = next(s for s in hud.sections if s.code == "Q22a2")
+    assert [r.label for r in q22a2.rows[:4]] == [
+        "0 to 7 days",
+        "8 to 14 days",
+        "15 to 21 days",
+        "22 to 30 days",
+    ]
 
 
 def test_a_periods_bounds_are_the_zone_in_forces_midnights():
