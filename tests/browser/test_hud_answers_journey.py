@@ -64,6 +64,12 @@ def test_an_advocate_records_the_entry_answers(new_tab, live_server, cast):
     looks_right(tab, PHONE["width"], "hud-answers-error")
     assert not HudAnswers.objects.exists()
     page.get_by_label("Total monthly income (dollars)").fill("1250")
+    # Work and child support: the part from work asked beside the total (for HUD's income
+    # change, Q19a).
+    page.get_by_role("group", name="Sources of income", exact=True).get_by_label(
+        "Child support"
+    ).check()
+    page.get_by_label("Of that, monthly earned income from work (dollars)", exact=True).fill("800")
     page.get_by_role("button", name="Save the answers").click()
     expect(page.get_by_role("status")).to_have_text("Answers saved.")
 
@@ -91,7 +97,8 @@ def test_an_advocate_records_the_entry_answers(new_tab, live_server, cast):
     assert row.answers["homeless_since"] == "2025-06-01"
     assert row.answers["times_homeless"] == "two"
     assert row.answers["income_amount"] == "1250.00"
-    assert row.answers["income_sources"] == ["earned"]
+    assert row.answers["income_sources"] == ["earned", "child_support"]
+    assert row.answers["income_earned_amount"] == "800.00"
     assert row.answers["insurance_sources"] == ["medicaid"]
     assert row.answers["destination"] == "not_collected"
     assert row.answers["exit_conditions"] == ["mental_health"]
