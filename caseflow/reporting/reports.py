@@ -3483,6 +3483,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
     b.sections[-1].rows += [
         Row(label, [col[i] for col in columns]) for i, (_v, label) in enumerate(partition)
     ]
+    _not_assessed_once(b)
     _hud_columns(
         b,
         "q13a1",
@@ -4208,7 +4209,7 @@ def _group_income_categories(
     ):
         cell = g.cell(f"{key}:known:{column}", count)
         b.inside(cell, g.keys[whole], f"{key}:rest:known:{column}")
-        b.inside(cell, group, f"{key}:rest:known:{column}:group")
+        _inside_assessed(b, cell, group, key, column, f"{key}:rest:known:{column}:group")
         cells.append(cell)
     b.sections[-1].rows.append(
         Row(
@@ -4559,6 +4560,34 @@ def _with_income(b: Builder, key: str) -> None:
     b.sections[-1].rows.append(Row("1 or more source of income", anyone))
 
 
+def _not_assessed_once(b: Builder) -> None:
+    """The stayers not assessed, printed in Q16, Q18 and Q21 (each its own cells), are the same
+    people: each of Q16's and Q21's cells is tied to Q18's as equal, so that a cell hidden in one
+    table is hidden in the others (a copy printed beside it would tell it)."""
+    g = b.grid
+    for code, _label in HUD_NOT_ASSESSED:
+        same = g.keys[f"q18:{code}:annual"]
+        for table in ("q16", "q21"):
+            g.sum(same, [g.keys[f"{table}:{code}:annual"]], link=True)
+
+
+def _inside_assessed(b: Builder, part: int, whole: int, table: str, column: str, key: str) -> None:
+    """``part`` is some of the people ``whole`` counts (the stayers or the leavers of Q5a, or of
+    a group): those whose income is known at start and then. For the stayers, some of those
+    assessed: ``whole`` less the stayers not assessed (the cells of ``table``'s rows of them,
+    printed), so that the rest, a count never published, is the stayers assessed whose income
+    is not known (:meth:`Builder.inside` for the leavers)."""
+    if column != "annual":
+        b.inside(part, whole, key)
+        return
+    g = b.grid
+    not_assessed = [g.keys[f"{table}:{code}:annual"] for code, _l in HUD_NOT_ASSESSED]
+    parts = [*not_assessed, part]
+    rest = g.cell(key, g.values[whole] - sum(g.values[c] for c in parts))
+    g.sum(whole, [*parts, rest], link=True)
+    b.atoms.add(rest)
+
+
 def _income_held(values: dict[str, Any], prefix: str) -> tuple[bool, bool, bool]:
     """Whether a person whose income is known (:func:`hud.income_amounts`) has earned income,
     other income and any income at one stage, by the sources named (as Q18 counts them)."""
@@ -4595,15 +4624,15 @@ def _income_change(b: Builder, t: _HudTally) -> None:
     income, by whether they had it at each stage and whether its dollars went down, stayed or
     went up, with the average change of each column (in whole dollars a month, halves up).
 
-    Each row's columns add up to the people counted (one cell for the three rows), inside
-    Q5a's stayers or leavers (the rest never published); the performance measure is those who
-    gained it or had more, a subtotal tied to its two columns, and its share of everyone
-    counted. An average is published only with its count, and the averages of a row's columns
-    are the parts of its total's: withheld while the people whose averages are hidden would be
-    too few (:attr:`FunderReport.shares`; those of the columns that changed by 0 by definition
-    hide nothing and are no part of it). The performance measure's average gain is published
-    only when those of its two columns are, or of the one with anyone in it
-    (:attr:`FunderReport.combined`)."""
+    Each row's columns add up to the people counted (one cell for the three rows), inside the
+    stayers assessed or Q5a's leavers (the rest never published: :func:`_inside_assessed`);
+    the performance measure is those who gained it or had more, a subtotal tied to its two
+    columns, and its share of everyone counted. An average is published only with its count,
+    and the averages of a row's columns are the parts of its total's: withheld while the people
+    whose averages are hidden would be too few (:attr:`FunderReport.shares`; those of the
+    columns that changed by 0 by definition hide nothing and are no part of it). The
+    performance measure's average gain is published only when those of its two columns are, or
+    of the one with anyone in it (:attr:`FunderReport.combined`)."""
     g = b.grid
     for column, key, at, whole in (
         ("annual", "q19a1", "Annual Assessment", "q5a:stayers"),
@@ -4617,7 +4646,7 @@ def _income_change(b: Builder, t: _HudTally) -> None:
 
         people = sum(counts[("total", kind)] for kind, _l in HUD_INCOME_CHANGE_COLUMNS)
         everyone = g.cell(f"{key}:total", people)
-        b.inside(everyone, g.keys[whole], f"{key}:rest")
+        _inside_assessed(b, everyone, g.keys[whole], "q18", column, f"{key}:rest")
         rows = []
         for row, label, words in HUD_INCOME_CHANGE_ROWS:
             parts = [

@@ -19,6 +19,7 @@ Stayers supported since 1 March 2025 and assessed on 5 March 2026:
 
 - 6 earned $1,000, then $1,300; 2 earned $1,000, then $900; 1 earned $800, then no income;
   5 with no income at either;
+- 2 assessed then whose income was not asked at the assessment: not counted;
 - and 5 supported since January 2026, not yet required to have an annual assessment.
 """
 
@@ -97,6 +98,9 @@ def population(cast) -> int:
         for _i in range(count):
             answers = {**income("", *start), "annual_on": "2026-03-05", **income("annual_", *then)}
             person(answers, "2025-03-01")
+    for _i in range(2):  # assessed, their income then not asked
+        answers = {**income("", "earned", 900), "annual_on": "2026-03-05"}
+        person({**answers, **income("annual_", "dnc")}, "2025-03-01")
     for _i in range(5):
         person(income("", "earned", 700), "2026-01-20")
     return cast.agency.pk
@@ -174,6 +178,20 @@ def test_the_few_who_earned_less_are_not_told_by_the_averages(population):
     ]
     grid = report.grid
     keys = grid.keys
+    # The people counted are some of the stayers assessed: what is left of Q5a's 21 stayers
+    # after those not required to be assessed, those without the assessment required (Q18's
+    # rows) and the 14 is the 2 assessed whose income was not asked, a count never published
+    # and kept from being worked out (here the 5 not yet required hide with it).
+    rest = keys["q19a1:rest"]
+    assert grid.values[rest] == 2 and rest in report.unpublished
+    assessed = [keys[f"q18:{code}:annual"] for code in ("not_required", "missing")]
+    assert (keys["q5a:stayers"], (*assessed, keys["q19a1:total"], rest)) in grid.sums
+    assert shown["Q18"][-5] == (reports.HUD_NOT_ASSESSED[0][1], "0 *5 0")
+    # The same stayers in Q16 and Q21 hide with them (printed there, they would tell them).
+    assert (reports.HUD_NOT_ASSESSED[0][1], "0 *5 0") in shown["Q16"]
+    assert ("Number of Stayers not yet Required To Have an Annual Assessment", "0 *5 0") in shown[
+        "Q21"
+    ]
     # Printed, the 300 and the total's 57 would tell the three others' -1,000 between them.
     assert grid.values[keys["q19a1:earned:more:average"]] == 300
     assert 14 * 57 - 6 * 300 == -1002
