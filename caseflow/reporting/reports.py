@@ -4563,12 +4563,16 @@ def _with_income(b: Builder, key: str) -> None:
 def _not_assessed_once(b: Builder) -> None:
     """The stayers not assessed, printed in Q16, Q18 and Q21 (each its own cells), are the same
     people: each of Q16's and Q21's cells is tied to Q18's as equal, so that a cell hidden in one
-    table is hidden in the others (a copy printed beside it would tell it)."""
+    table is hidden in the others (a copy printed beside it would tell it). So are the people
+    whose income (start, annual assessment, exit) is "doesn't know" or "prefers not to
+    answer", in Q16 and Q18."""
     g = b.grid
     for code, _label in HUD_NOT_ASSESSED:
         same = g.keys[f"q18:{code}:annual"]
         for table in ("q16", "q21"):
             g.sum(same, [g.keys[f"{table}:{code}:annual"]], link=True)
+    for column in ("start", "annual", "exit"):
+        g.sum(g.keys[f"q18:dk:{column}"], [g.keys[f"q16:dk:{column}"]], link=True)
 
 
 def _inside_assessed(b: Builder, part: int, whole: int, table: str, column: str, key: str) -> None:

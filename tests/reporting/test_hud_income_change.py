@@ -33,6 +33,7 @@ import time_machine
 
 from caseflow.cases.models import IntakeField
 from caseflow.confidentiality.services import field_settings_save
+from caseflow.lib.suppression import Grid, suppress
 from caseflow.partners import hud
 from caseflow.reporting import reports
 from tests.reporting.hud_people import at, hud_person
@@ -214,3 +215,32 @@ def test_income_change_is_counted_from_the_sources_and_amounts():
     assert hud.income_amounts({"income_any": "yes", "income_sources": ["ssi"]}, "") is None
     assert hud.income_amounts({"exit_income_any": "no"}, "exit_") == (0, 0, 0)
     assert hud.income_amounts({"exit_income_any": hud.DONT_KNOW}, "exit_") is None
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_the_same_people_in_q16_and_q18_hide_together(population):
+    # The people whose income is "prefers not to answer" are in Q16's and Q18's "doesn't
+    # know/prefers not to answer" rows, and the stayers not assessed in Q16's, Q18's and Q21's
+    # rows of them: the same people, each table its own cells, tied as equal. Whenever one is
+    # hidden (here made to hide, as a complement would), its copies hide too: printed, they
+    # would tell it.
+    report = reports.release("hud", population, YEAR)
+    grid, keys = report.grid, report.grid.keys
+    pairs = [
+        ("q18:dk:start", "q16:dk:start"),
+        ("q18:not_required:annual", "q16:not_required:annual"),
+        ("q18:not_required:annual", "q21:not_required:annual"),
+    ]
+    for one, copy in pairs:
+        assert (keys[one], (keys[copy],)) in grid.sums
+    # Q18's 5 stayers not yet required to be assessed, made to hide (as a complement would
+    # be): its copies in Q16 and Q21 hide with it.
+    held = keys["q18:not_required:annual"]
+    copies = {keys["q16:not_required:annual"], keys["q21:not_required:annual"]}
+    assert grid.values[held] == 5
+    assert copies <= suppress(grid, 5, fixed_hidden=[held], unpublished=report.unpublished)
+    # Without the ties, they would be printed beside Q18's hidden count.
+    untied = [(t, m) for t, m in grid.sums if not (t == held and set(m) <= copies)]
+    loose = Grid(grid.values, grid.keys, untied, grid.totals)
+    hidden = suppress(loose, 5, fixed_hidden=[held], unpublished=report.unpublished)
+    assert not copies & hidden
