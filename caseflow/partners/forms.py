@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from decimal import Decimal
 from typing import Any, cast
 
 from crispy_forms.layout import Fieldset, Layout
@@ -388,14 +387,10 @@ class HudAnswersForm(forms.Form):
             day = element.kind == "date" and data.get(element.name)
             if day and not hud.EARLIEST <= day <= timezone.localdate():
                 self.add_error(element.name, _("Give a date between 1940 and today."))
-            if element.kind == "amount" and element.after and element.name in data:
-                stored = {
-                    name: f"{data[name]:.2f}"
-                    if isinstance(data.get(name), Decimal)
-                    else data.get(name)
-                    for name in (element.name, element.after, element.name.replace("earned_", ""))
-                }
-                problem = hud.earned_problem(element, stored)
+            if element.total and element.name in data:
+                problem = hud.earned_problem(
+                    data[element.name], data.get(element.after), data.get(element.total)
+                )
                 if problem is not None:
                     self.add_error(element.name, problem)
         return data

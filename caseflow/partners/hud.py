@@ -15,6 +15,7 @@ one list.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -222,8 +223,9 @@ class Element:
     """One question: ``kind`` is "choice" (one of ``choices`` or an unknown answer), "many" (a
     list of ``choices``, asked when ``after`` is "yes"), "amount" (dollars a month) or "date"
     (a day, as ISO text). A "choice" with an ``after`` is asked only when the answer to
-    ``after`` is ``when``; an "amount" with an ``after`` (the earned income, of the total) only
-    when earned income is among the sources ``after`` names (:func:`earned_problem`)."""
+    ``after`` is ``when``; an "amount" with an ``after`` (the earned income, a part of the
+    amount ``total`` names) only when earned income is among the sources ``after`` names
+    (:func:`earned_problem`)."""
 
     name: str
     label: Any
@@ -232,6 +234,7 @@ class Element:
     choices: tuple[tuple[str, Any], ...] = ()
     after: str = ""
     when: str = "yes"
+    total: str = ""
 
     def answers(self) -> list[tuple[str, Any]]:
         """The answers offered (a "choice" question's unknowns among them)."""
@@ -295,6 +298,7 @@ ELEMENTS: tuple[Element, ...] = (
         ENTRY,
         "amount",
         after="income_sources",
+        total="income_amount",
     ),
     _choice("benefits_any", _("Non-cash benefits from any source"), ENTRY, YES_NO),
     Element(
@@ -344,6 +348,7 @@ ELEMENTS: tuple[Element, ...] = (
         EXIT,
         "amount",
         after="exit_income_sources",
+        total="exit_income_amount",
     ),
     _choice("exit_benefits_any", _("Non-cash benefits from any source at exit"), EXIT, YES_NO),
     Element(
@@ -394,6 +399,7 @@ def _assessment(prefix: str, stage: str, labels: dict[str, Any]) -> tuple[Elemen
             stage,
             "amount",
             after=f"{prefix}income_sources",
+            total=f"{prefix}income_amount",
         ),
         _choice(f"{prefix}benefits_any", labels["benefits_any"], stage, YES_NO),
         Element(
@@ -546,16 +552,17 @@ def amount_of(text: str | None) -> Decimal | None:
     return value if value.is_finite() and value >= 0 else None
 
 
-def earned_problem(element: Element, values: dict[str, Any]) -> Any:
-    """What is wrong with the earned income ``element`` (an "amount" with an ``after``) among
-    ``values`` as stored (None when nothing is): it is given only when earned income is among
-    the sources ticked, and is at most the total monthly income."""
-    earned = amount_of(values.get(element.name))
+def earned_problem(
+    earned: Decimal | None, sources: Iterable[str] | None, total: Decimal | None
+) -> Any:
+    """What is wrong with an ``earned`` income, given the ``sources`` ticked and the ``total``
+    monthly income (None when nothing is): it is given only when earned income is among the
+    sources, and is at most the total. The service (:func:`problems`) and the form both ask
+    this, each with the values it holds."""
     if earned is None:
         return None
-    if "earned" not in (values.get(element.after) or []):
+    if "earned" not in (sources or ()):
         return _("Give the earned income only when earned income is among the sources ticked.")
-    total = amount_of(values.get(element.name.replace("earned_amount", "amount")))
     if total is not None and earned > total:
         return _("The earned income cannot be more than the total monthly income.")
     return None
@@ -618,8 +625,11 @@ def problems(values: dict[str, Any]) -> list[str]:
             amount = amount_of(value)
             if amount is None or amount > AMOUNT_MAX:
                 out.append(str(_("Give the monthly amount as a number of dollars.")))
-            elif element.after and (problem := earned_problem(element, values)) is not None:
-                out.append(str(problem))
+            elif element.total:
+                total = amount_of(values.get(element.total))
+                problem = earned_problem(amount, values.get(element.after), total)
+                if problem is not None:
+                    out.append(str(problem))
     return out
 
 

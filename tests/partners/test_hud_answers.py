@@ -74,6 +74,23 @@ def test_every_question_offers_hud_unknown_answers():
     ]
 
 
+def test_each_earned_part_names_the_sources_and_the_total_of_its_own_stage():
+    elements = {e.name: e for e in hud.ELEMENTS}
+    earned = [e for e in hud.ELEMENTS if e.total]
+    assert [e.name for e in earned] == [
+        "income_earned_amount",
+        "exit_income_earned_amount",
+        "annual_income_earned_amount",
+    ]
+    for element in earned:
+        prefix = element.name.removesuffix("income_earned_amount")
+        assert element.kind == "amount"
+        assert element.after == f"{prefix}income_sources"
+        assert element.total == f"{prefix}income_amount"
+        assert elements[element.total].kind == "amount"
+        assert elements[element.total].stage == element.stage == elements[element.after].stage
+
+
 def test_the_section_is_hidden_until_the_agency_shows_it(cast, login, episode):
     assert agency_field_config(cast.agency.pk)[HUD]["hidden"] is True
     client = login(cast.assigned)
