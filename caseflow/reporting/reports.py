@@ -2461,6 +2461,11 @@ def _half_up(value: Fraction) -> int:
     return math.floor(value + Fraction(1, 2))
 
 
+def _average_of(count: int, total: Decimal) -> int:
+    """The average of ``total`` over ``count`` people in whole units, halves up (0 for no one)."""
+    return _half_up(Fraction(total) / count) if count else 0
+
+
 def _average_and_median_of(days: Sequence[int]) -> tuple[int, int]:
     """The average and the median of ``days`` in whole days, halves rounded up (the median of
     an even number of people is the mean of its two middle ones); 0 and 0 for no one."""
@@ -3404,7 +3409,14 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         note=_("One person may have several sources, so there is no total."),
     )
     _income_categories(b, t)
-    _income_change(b, t)
+    q18 = b.sections[-1]
+    q18.rows.append(
+        Row(
+            "Adults with Income Information at Start and Annual Assessment/Exit",
+            _income_change(b, t),
+            blank=(0,),
+        )
+    )
     _disabling_and_income(b, t)
     _hud_columns(
         b,
@@ -4622,11 +4634,17 @@ HUD_INCOME_CHANGE_COLUMNS = [
 _INCOME_CHANGED = ("lost", "less", "more", "gained")
 
 
-def _income_change(b: Builder, t: _HudTally) -> None:
+def _change(dollars: dict[tuple[str, str], Decimal], row: str, *kinds: str) -> Decimal:
+    """The change in dollars of the people in ``kinds``'s columns of ``row`` (0 for none)."""
+    return sum((dollars.get((row, kind), Decimal(0)) for kind in kinds), Decimal(0))
+
+
+def _income_change(b: Builder, t: _HudTally) -> list[int]:
     """Q19a1 (the stayers at their annual assessment) and Q19a2 (the leavers at exit): the
     people whose income is known at start and then, for earned income, other income and any
     income, by whether they had it at each stage and whether its dollars went down, stayed or
     went up, with the average change of each column (in whole dollars a month, halves up).
+    Returns the cells of the people each counts (Q18's last row).
 
     Each row's columns add up to the people counted (one cell for the three rows), inside the
     stayers assessed or Q5a's leavers (the rest never published: :func:`_inside_assessed`);
@@ -4638,51 +4656,46 @@ def _income_change(b: Builder, t: _HudTally) -> None:
     performance measure's average gain is published only when those of its two columns are, or
     of the one with anyone in it (:attr:`FunderReport.combined`)."""
     g = b.grid
+    kinds = [kind for kind, _l in HUD_INCOME_CHANGE_COLUMNS]
+    totals = []
     for column, key, at, whole in (
         ("annual", "q19a1", "Annual Assessment", "q5a:stayers"),
         ("exit", "q19a2", "Exit", "q5a:leavers"),
     ):
         counts = t.income_change[column]
         dollars = t.income_change_dollars[column]
-
-        def average(count: int, change: Decimal) -> int:
-            return _half_up(Fraction(change) / count) if count else 0
-
-        people = sum(counts[("total", kind)] for kind, _l in HUD_INCOME_CHANGE_COLUMNS)
+        people = sum(counts[("total", kind)] for kind in kinds)
         everyone = g.cell(f"{key}:total", people)
+        totals.append(everyone)
         _inside_assessed(b, everyone, g.keys[whole], "q18", column, f"{key}:rest")
         rows = []
         for row, label, words in HUD_INCOME_CHANGE_ROWS:
-            parts = [
-                g.cell(f"{key}:{row}:{kind}", counts[(row, kind)])
-                for kind, _l in HUD_INCOME_CHANGE_COLUMNS
-            ]
-            g.sum(everyone, parts)
-            gained = [g.keys[f"{key}:{row}:{kind}"] for kind in ("more", "gained")]
+            parts = {kind: g.cell(f"{key}:{row}:{kind}", counts[(row, kind)]) for kind in kinds}
+            g.sum(everyone, list(parts.values()))
+            gained = [parts["more"], parts["gained"]]
             measure = g.cell(f"{key}:{row}:measure", sum(g.values[c] for c in gained))
             g.sum(measure, gained)
-            figures = []
-            for (kind, _l), part in zip(HUD_INCOME_CHANGE_COLUMNS, parts, strict=True):
-                change = dollars.get((row, kind), Decimal(0))
-                figure = g.cell(f"{key}:{row}:{kind}:average", average(g.values[part], change))
+            figures = {}
+            for kind, part in parts.items():
+                figure = g.cell(
+                    f"{key}:{row}:{kind}:average",
+                    _average_of(g.values[part], _change(dollars, row, kind)),
+                )
                 b.about[figure] = part
-                figures.append(figure)
-            changed = dict(zip([k for k, _l in HUD_INCOME_CHANGE_COLUMNS], figures, strict=True))
-            all_change = sum(
-                (dollars.get((row, kind), Decimal(0)) for kind, _l in HUD_INCOME_CHANGE_COLUMNS),
-                Decimal(0),
+                figures[kind] = figure
+            overall = g.cell(
+                f"{key}:{row}:average", _average_of(people, _change(dollars, row, *kinds))
             )
-            overall = g.cell(f"{key}:{row}:average", average(people, all_change))
             b.about[overall] = everyone
-            up = sum(
-                (dollars.get((row, kind), Decimal(0)) for kind in ("more", "gained")), Decimal(0)
+            gain = g.cell(
+                f"{key}:{row}:measure:average",
+                _average_of(g.values[measure], _change(dollars, row, "more", "gained")),
             )
-            gain = g.cell(f"{key}:{row}:measure:average", average(g.values[measure], up))
             b.about[gain] = measure
-            b.shares.append((overall, [changed[kind] for kind in _INCOME_CHANGED]))
-            b.combined.append((gain, [changed["more"], changed["gained"]]))
-            rows.append(Row(label, [*parts, everyone, measure], of=everyone, part=measure))
-            rows.append(Row(f"Average Change in {words}", [*figures, overall, gain]))
+            b.shares.append((overall, [figures[kind] for kind in _INCOME_CHANGED]))
+            b.combined.append((gain, [figures["more"], figures["gained"]]))
+            rows.append(Row(label, [*parts.values(), everyone, measure], of=everyone, part=measure))
+            rows.append(Row(f"Average Change in {words}", [*figures.values(), overall, gain]))
         b.sections.append(
             Section(
                 f"Q{key[1:]}: Client Cash Income Change - Income Source - by "
@@ -4706,15 +4719,7 @@ def _income_change(b: Builder, t: _HudTally) -> None:
             )
         )
         step()
-    # Q18's last row: the people Q19a1 and Q19a2 count.
-    q18 = next(s for s in b.sections if s.code == "Q18")
-    q18.rows.append(
-        Row(
-            "Adults with Income Information at Start and Annual Assessment/Exit",
-            [g.keys["q19a1:total"], g.keys["q19a2:total"]],
-            blank=(0,),
-        )
-    )
+    return totals
 
 
 #: Q19b's rows: Q17's sources (every source caseflow records is one of them), then the leavers
