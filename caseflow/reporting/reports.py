@@ -3409,6 +3409,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         note=_("One person may have several sources, so there is no total."),
     )
     _income_categories(b, t)
+    _earned_once(b, "q17", "q18")
     q18 = b.sections[-1]
     q18.rows.append(
         Row(
@@ -4139,6 +4140,7 @@ def _youth_income(b: Builder, t: _HudTally) -> None:
         ("Youth", "youth stayers"),
         (t.income_known[("youth", "annual")], t.income_known[("youth", "exit")]),
     )
+    _earned_once(b, "q27g", "q27h")
     _disabling_by_income(
         b,
         "q27i",
@@ -4166,6 +4168,7 @@ def _chronic_income_categories(b: Builder, t: _HudTally) -> None:
         (name, name),
         (t.income_known[("chronic", "annual")], t.income_known[("chronic", "exit")]),
     )
+    _earned_once(b, "q26g", "q26f")
 
 
 def _group_income_categories(
@@ -4570,6 +4573,21 @@ def _with_income(b: Builder, key: str) -> None:
         g.sum(cell, parts)
         anyone.append(cell)
     b.sections[-1].rows.append(Row("1 or more source of income", anyone))
+
+
+def _earned_once(b: Builder, sources: str, categories: str) -> None:
+    """The people with earned income, printed in a table of sources (Q17, Q26g, Q27g) and, as
+    those with only earned income and those with both, in its table of kinds of income (Q18,
+    Q26f, Q27h): in each column the one is the sum of the other two, tied, so that a count
+    hidden in one table is not worked out from the other (when no one has both, the same
+    people are printed twice)."""
+    g = b.grid
+    for column in ("start", "annual", "exit"):
+        g.sum(
+            g.keys[f"{sources}:earned:{column}"],
+            [g.keys[f"{categories}:{kind}:{column}"] for kind in ("earned", "both")],
+            link=True,
+        )
 
 
 def _not_assessed_once(b: Builder) -> None:

@@ -314,9 +314,12 @@ L = reports.HUD_LIVING_LABELS
 #: insured person who named no source, a cell never published. The exit columns count the twelve
 #: leavers only: stayer 12's exit answers (TANF, VHA, HIV/AIDS) are in no cell. Q13a2 and Q13b2
 #: count alcohol and drug use disorders as two conditions, as HUD does (Q13a1 shows them together as
-#: "both"); their hidden cells are all counts from 1 to 4. Q18's leavers with only earned income (7)
-#: hide with the one with only other income, as the 8 with a source would give the 1 away. Q23d's
-#: two leavers who rent with a subsidy are Q23c's hidden row (2), its parts 1 and 1. Q20b's 9 with
+#: "both"); their hidden cells are all counts from 1 to 4. Q18's people with earned income are Q17's
+#: (those with only earned income and those with both, tied): at exit no one has both, so Q18's 7 is
+#: Q17's printed 7 and is printed too, and the 8 with a source hides instead, as it would give away
+#: the one with only other income; at start Q17's 10 is 8 and a hidden 2, so the 8 hides with the 2,
+#: and the 12 with a source with them (12 less 10 is the 2 with only other income). Q23d's two
+#: leavers who rent with a subsidy are Q23c's hidden row (2), its parts 1 and 1. Q20b's 9 with
 #: benefits at start hide with the one not collected (20 people, 10 with none); at exit the small
 #: rows hide each other. Q25a's and Q26b's hidden cells are all counts from 1 to 4; Q5a's veterans
 #: (3) are Q25a's first two rows, its chronically homeless (3) Q26b's first.
@@ -454,18 +457,18 @@ EXPECTED = {
         ("Other Source", "0 0 0"),
     ],
     "Q18": [
-        ("Adults with Only Earned Income (i.e., Employment Income)", "8 0 *7"),
+        ("Adults with Only Earned Income (i.e., Employment Income)", "*8 0 7"),
         ("Adults with Only Other Income", "*2 0 *1"),
         ("Adults with Both Earned and Other Income", "*2 0 0"),
-        # Hidden since Q6c prints the people whose income at start is not known (1 + 2 = 3):
-        # with "1 or more source" (12) and the total (20), this 5 would show that 3.
-        ("Adults with No Income", "*5 0 *2"),
+        # Printed: "1 or more source" (12) hides, so with the total (20) this 5 no longer
+        # tells Q6c's hidden 3 whose income at start is not known.
+        ("Adults with No Income", "5 0 *2"),
         ("Adults with Client Doesn't Know/Prefers Not to Answer Income Information", "*1 0 *1"),
         ("Adults with Missing Income Information", "*2 0 *1"),
         (HUD_NOT_ASSESSED[0], "0 8 0"),
         (HUD_NOT_ASSESSED[1], "0 0 0"),
         ("Total Adults", "20 8 12"),
-        ("1 or more source of income", "12 0 8"),
+        ("1 or more source of income", "*12 0 *8"),
         # Q19a1's and Q19a2's people: no stayer was assessed (none supported a year); 8 of the
         # 12 leavers have their income known at start and at exit (1 and 4 named earned and
         # other income without the earned part, 10 and 11 are not known at exit or at start).
@@ -1155,6 +1158,13 @@ def test_every_cell_of_the_hud_questions(population):
     ]
     keys, values = report.grid.keys, report.grid.values
     assert (keys["q6b:veteran"], (keys["q25a:dk"], keys["q25a:dnc"])) in report.grid.sums
+    # The people with earned income, in each table of sources, are those with only earned
+    # income and those with both in its table of kinds of income.
+    for sources, kinds in (("q17", "q18"), ("q26g", "q26f"), ("q27g", "q27h")):
+        for column in ("start", "annual", "exit"):
+            parts = (keys[f"{kinds}:earned:{column}"], keys[f"{kinds}:both:{column}"])
+            assert (keys[f"{sources}:earned:{column}"], parts) in report.grid.sums
+    assert shown["Q17"][0] == ("Earned Income", "10 0 7")
     assert sections["Q6c"].rows[0].of == keys["q5a:leavers"]
     # Q6d: an emergency shelter, so its first row; everyone counted began in April 2026. The
     # day homelessness began is given by 0, 1, 6 and 7 (16 without), the times by 1, 2 and 3
