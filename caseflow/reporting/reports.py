@@ -1522,7 +1522,13 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
     spans: dict[int, tuple[dt.date, dt.date | None]] = {}
     lengths: dict[int, int] = {}
     _length_of_participation(
-        b, period, cases, tally.opened if tally is not None else None, spans=spans, days=lengths
+        b,
+        period,
+        cases,
+        tally.opened if tally is not None else None,
+        spans=spans,
+        days=lengths,
+        starts=tally.began if tally is not None else None,
     )
     b.sections.append(_inactive_records(b, period, cases, project, spans))
     if tally is not None:
@@ -2249,12 +2255,15 @@ def _length_of_participation(
     each: Callable[[int, dt.date], None] | None = None,
     spans: dict[int, tuple[dt.date, dt.date | None]] | None = None,
     days: dict[int, int] | None = None,
+    starts: Mapping[int, dt.date] | None = None,
 ) -> None:
-    """Q22a1: days from the case's opening to its closing (a leaver), or to the day after the
-    period's last (a stayer, there through its last day, as HUD counts), by HUD's bands,
-    leavers and stayers; its totals are Q5a's (the same people). ``each`` is given each case and
-    the day it opened; ``spans`` is filled with each case's days of opening and closing, and
-    ``days`` with its days of participation."""
+    """Q22a1: days from the start of support to the case's closing (a leaver), or to the day
+    after the period's last (a stayer, there through its last day, as HUD counts), by HUD's
+    bands, leavers and stayers; its totals are Q5a's (the same people). The start is HUD's
+    project start, the day her latest episode of support begun by the period's end began
+    (``starts``, once ``each`` has been given the case), or else the day the case opened.
+    ``each`` is given each case and the day it opened; ``spans`` is filled with each case's
+    days of opening and closing, and ``days`` with its days of participation."""
     # The agency's days (:func:`agency_days`), as the database works them out.
     rows = Case.objects.filter(pk__in=cases.ids).values_list(
         "pk", local_day("opened_at"), local_day("closed_at")
@@ -2274,7 +2283,8 @@ def _length_of_participation(
         # A stayer was there through the period's last day.
         stayed = period.end + dt.timedelta(days=1)
         end = closed_on if leaver and closed_on is not None else stayed
-        length = max((end - began).days, 0)
+        start = began if starts is None else starts.get(pk, began)
+        length = max((end - start).days, 0)
         if days is not None:
             days[pk] = length
         column = "leavers" if leaver else "stayers"
@@ -2863,6 +2873,9 @@ class _HudTally:
         #: The youth (Q27a's people), from their demographic answers: known before a person's
         #: HUD answers are counted (:meth:`demographics`, :func:`_hud`).
         self.youth_cases: set[int] = set()
+        #: Each person's HUD project start: the day her latest episode of support begun by the
+        #: period's end began (the day her case opened when she has no answers).
+        self.began: dict[int, dt.date] = {}
         #: The youth's living situations before (Q27d: Q15's), sources of income (Q27g:
         #: Q17's), kinds of income (Q27h: Q18's) and, for those who left, sources by disabling
         #: condition (Q27i: Q19b's).
@@ -3060,6 +3073,7 @@ class _HudTally:
         """Count one person: her answers ``a``, the day her episode of support began (``start``,
         None when she has no answers) and the day her annual assessments count from."""
         self.people += 1
+        self.began[c.pk] = began
         self.household_of[c.pk] = hud_household_type(a["household_type"])
         self.prior_living[a["prior_living"]] += 1
         self._youth = youth = c.pk in self.youth_cases

@@ -25,9 +25,10 @@ from typing import Any
 import pytest
 import time_machine
 
-from caseflow.cases.models import IntakeField
+from caseflow.cases.models import Episode, EpisodeStatus, IntakeField
 from caseflow.confidentiality.services import field_settings_save
 from caseflow.partners import hud
+from caseflow.partners.models import HudAnswers
 from caseflow.reporting import reports
 from tests.reporting.hud_people import hud_person
 
@@ -211,3 +212,40 @@ def test_the_assessments_a_report_read_already_choose_the_same():
             kinds.append(chosen[0])
     assert len(kinds) == 16
     assert set(kinds) == {"assessed", "missing", "not_required"}
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_support_is_counted_from_the_latest_episode_as_hud_counts_its_project_start(
+    population, cast
+):
+    """A survivor who came back: her case opened on 1 February 2024, her first episode of
+    support ended on 1 June 2024 and her second began on 1 February 2026. HUD's project start
+    is the second's first day: she has been supported 242 days by the year's end, not 973, so
+    Q22a1 counts her in "181 to 365 days", as Q18 counts her among the stayers not yet required
+    to be assessed."""
+    case, first = hud_person(cast, 20, _at("2024-02-01"), None)
+    Episode.objects.filter(pk=first.pk).update(
+        status=EpisodeStatus.CLOSED, closed_at=_at("2024-06-01")
+    )
+    second = Episode.objects.create(
+        case=case, number=2, status=EpisodeStatus.ACTIVE, opened_at=_at("2026-02-01")
+    )
+    HudAnswers(case=case, episode=second, answers=hud.blank()).save()
+    report = reports.release("hud", population, YEAR)
+    keys, values = report.grid.keys, report.grid.values
+    assert values[keys["q5a:stayers"]] == 16
+    assert values[keys["q18:not_required:annual"]] == 6
+    # 0 to 8 began on 1 March 2025 (579 days), 9 on 1 June 2024 (852), 10 to 14 on
+    # 10 January 2026 (264), and she on 1 February 2026.
+    assert {code: values[keys[f"q22:{code}:stayers"]] for code, _l, _m in reports.HUD_LENGTHS} == {
+        "30": 0,
+        "60": 0,
+        "90": 0,
+        "180": 0,
+        "365": 6,
+        "730": 9,
+        "1095": 1,
+        "1460": 0,
+        "1825": 0,
+        "more": 0,
+    }
