@@ -2471,7 +2471,7 @@ def _half_up(value: Fraction) -> int:
     return math.floor(value + Fraction(1, 2))
 
 
-def _average_of(count: int, total: Decimal) -> int:
+def _average_of(count: int, total: int | Decimal) -> int:
     """The average of ``total`` over ``count`` people in whole units, halves up (0 for no one)."""
     return _half_up(Fraction(total) / count) if count else 0
 
@@ -3804,7 +3804,7 @@ def _move_in_cells(
     moved = moves.get("moved", 0)
     moved_in = g.cell(f"{key}:moved", moved)
     g.sum(moved_in, bands)
-    average = g.cell(f"{key}:average", _half_up(Fraction(days, moved)) if moved else 0)
+    average = g.cell(f"{key}:average", _average_of(moved, days))
     b.about[average] = moved_in
     without = g.cell(f"{key}:left_without", moves.get("left_without", 0))
     everyone = g.cell(f"{key}:total", moved + g.values[without])
@@ -3886,7 +3886,7 @@ def _youth_move_in(b: Builder, t: _HudTally) -> None:
     others_moved = t.moved - moves["moved"]
     others = g.cell(
         "q27k:average:rest",
-        _half_up(Fraction(t.move_in_days - moves["days"], others_moved)) if others_moved else 0,
+        _average_of(others_moved, t.move_in_days - moves["days"]),
     )
     b.about[others] = g.keys["q27k:rest:moved"]
     b.shares.append((g.keys["q22c:average"], [cells[-3], others]))
