@@ -53,7 +53,7 @@ def _copies(
         if any(lost[cell]):
             groups[(grid.values[cell], tuple(lost[cell]))].append(cell)
     return [
-        [(names[c], c in report.displayed and report.shown(c).value is None) for c in cells]
+        [(names[c], report.shown(c).value is None) for c in cells]
         for cells in groups.values()
         if len(cells) > 1
     ], len(served)
