@@ -45,8 +45,8 @@ class _Afresh:
     def hide(self, cell: int) -> None:
         self.hidden.add(cell)
 
-    def hiding(self, cell: int) -> _Afresh:
-        return _Afresh(self.blocks, self.hidden | {cell})
+    def hiding(self, *cells: int) -> _Afresh:
+        return _Afresh(self.blocks, self.hidden | set(cells))
 
     def telling(self, cell: int) -> set[int]:
         # Every shown cell of the block: only those of the equation that tells ``cell`` can

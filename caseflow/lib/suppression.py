@@ -448,16 +448,22 @@ class _Hiding:
         if reduction is not None:
             reduction.hide(cell)
 
-    def hiding(self, cell: int) -> _Hiding:
-        """The same with ``cell`` hidden too, this one unchanged (the reduction of ``cell``'s
-        block copied, the others shared: they do not change)."""
+    def hiding(self, *cells: int) -> _Hiding:
+        """The same with ``cells`` hidden too, this one unchanged (the reduction of each of
+        their blocks copied once, the others shared: they do not change)."""
         other = _Hiding(self.blocks, ())
-        other.hidden = self.hidden | {cell}
+        other.hidden = self.hidden | set(cells)
         other._reductions = dict(self._reductions)
-        reduction = self._of(cell)
-        if reduction is not None:
-            other._reductions[self.blocks.block[cell]] = reduction = reduction.copy()
-            reduction.hide(cell)
+        copied: set[int] = set()
+        for cell in cells:
+            reduction = self._of(cell)
+            if reduction is None:
+                continue
+            block = self.blocks.block[cell]
+            if block not in copied:
+                other._reductions[block] = reduction.copy()
+                copied.add(block)
+            other._reductions[block].hide(cell)
         return other
 
     def telling(self, cell: int) -> set[int]:
@@ -471,6 +477,11 @@ class _Hiding:
 
 #: How many of the smallest candidates :func:`suppress` tries as the first of a pair.
 PAIR_TRIES = 8
+#: The most copies a complement is hidden with (a count printed in more places is a headline,
+#: such as the people served: hidden with every copy, it is seldom the complement to choose).
+COPIES_AT_MOST = 8
+#: How many of the smallest candidates with copies :func:`suppress` tries, hidden with them.
+COPY_TRIES = 4
 
 
 def suppress(
@@ -483,7 +494,9 @@ def suppress(
 ) -> set[int]:
     """The cells to hide: every count in 1..threshold-1, and complements until none of them can
     be worked out. Complements are taken from the sums that expose a cell: the smallest count
-    (a total last) whose hiding keeps that cell from being worked out or, when no one cell
+    (a total last) whose hiding keeps that cell, and itself, from being worked out; else one
+    hidden with its copies (the cells sums make equal to it: one hidden while its copy is
+    printed keeps nothing hidden); else one that keeps that cell alone or, when no one cell
     does, the smallest of a sum that gives it away on its own.
 
     For releases that must be read together (a year and its quarters, two reports of one
@@ -509,8 +522,26 @@ def suppress(
         for c in (total, *members):
             touching.setdefault(c, []).append(s)
 
+    # Copies: cells a sum makes equal (a sum of one cell, or of one and zeros). Hiding one and
+    # not the others keeps nothing hidden, so a complement is hidden with its copies.
+    same = _components(
+        n,
+        [
+            (t, counted)
+            for t, m in grid.sums
+            if len(counted := [c for c in m if grid.values[c] != 0]) == 1
+        ],
+    )
+    classes: dict[int, list[int]] = {}
+    for c in range(n):
+        classes.setdefault(same[c], []).append(c)
+
     def rank(c: int) -> tuple[int, int, int]:
         return (c in grid.totals, grid.values[c], c)
+
+    def class_rank(c: int) -> tuple[int, int, int]:
+        """:func:`rank` of ``c`` and its copies: a total if any of them is one."""
+        return (any(x in grid.totals for x in classes[same[c]]), grid.values[c], same[c])
 
     #: The zeros never shown (unpublished, or kept hidden by an earlier release) that a reader
     #: knows are zero: read as known (below).
@@ -554,7 +585,11 @@ def suppress(
             for _step in range(4):
                 ring = neighbours(ring) - seen
                 seen |= ring
-                for c in sorted(free(ring), key=rank):
+                near = sorted(free(ring), key=rank)
+                found = best_keeping(cell, near)
+                if found is not None:
+                    return found
+                for c in near:
                     if cell not in state.exposed_with(c):
                         return (c,)
             # Otherwise: hide the smallest cell any hidden cell's sums hold, of the cell's own
@@ -570,7 +605,13 @@ def suppress(
         if not candidates:
             candidates = free(c for c in range(n) if component[c] == component[cell])
         ordered = sorted(candidates, key=rank)
-        # The smallest whose hiding keeps ``cell`` from being worked out.
+        # The smallest whose hiding keeps ``cell`` from being worked out, and itself too (a
+        # complement a reader works out needs complements of its own); one with no copies to
+        # hide with it first, else the smallest hidden with its copies; else the smallest that
+        # keeps ``cell`` alone.
+        found = best_keeping(cell, ordered)
+        if found is not None:
+            return found
         helpful = next((c for c in ordered if cell not in state.exposed_with(c)), None)
         if helpful is not None:
             return (helpful,)
@@ -591,6 +632,48 @@ def suppress(
         )
         pool = sorted(alone, key=rank) or ordered
         return (pool[0],) if pool else None
+
+    def with_copies(c: int) -> tuple[int, ...] | None:
+        """``c`` and the copies of it not yet hidden, or None when one of them cannot be."""
+        others = [x for x in classes[same[c]] if x != c and x not in hidden]
+        if any(x not in hideable or x in given for x in others):
+            return None
+        return (c, *others)
+
+    def keeps(cell: int, c: int) -> tuple[int, ...] | None:
+        """``c`` with its copies, when hiding them keeps ``cell`` from being worked out, and
+        them too."""
+        together = with_copies(c)
+        if together is None:
+            return None
+        told = state.hiding(*together[1:]).exposed_with(c)
+        if cell in told or any(x in told for x in together):
+            return None
+        return together
+
+    def best_keeping(cell: int, ordered: list[int]) -> tuple[int, ...] | None:
+        """The first of ``ordered`` with no copies to hide whose hiding keeps ``cell`` from being
+        worked out, and itself too; else the first of the few smallest with copies that does,
+        hidden with them."""
+        with_others = []
+        for c in ordered:
+            together = with_copies(c)
+            if together is None:
+                continue
+            if len(together) > 1:
+                if len(together) <= COPIES_AT_MOST:
+                    with_others.append(c)
+                continue
+            told = state.exposed_with(c)
+            if cell not in told and c not in told:
+                return together
+        # A count printed in fewer places first, and one that is no total anywhere.
+        with_others.sort(key=lambda c: (len(classes[same[c]]), class_rank(c)))
+        for c in with_others[:COPY_TRIES]:
+            together = keeps(cell, c)
+            if together is not None:
+                return together
+        return None
 
     def pair(cell: int, ordered: list[int]) -> tuple[int, int] | None:
         """Two cells whose hiding together keeps ``cell`` from being worked out and exposes

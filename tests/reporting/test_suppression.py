@@ -264,8 +264,8 @@ class _WorkedOutAgain:
     def hide(self, cell):
         self.hidden.add(cell)
 
-    def hiding(self, cell):
-        return _WorkedOutAgain(self.blocks, self.hidden | {cell})
+    def hiding(self, *cells):
+        return _WorkedOutAgain(self.blocks, self.hidden | set(cells))
 
     def telling(self, cell):
         # Every shown cell of the block: only those of the equation that tells ``cell`` can
@@ -491,6 +491,38 @@ def test_when_no_one_cell_keeps_a_count_hidden_two_are_found_together():
     assert (g.values[g.keys["link0"]], g.values[g.keys["link1"]]) == (10, 15)
     hidden = suppress(g, 5)
     assert hidden == {g.keys[k] for k in ("0|0:0", "0|0:1", "link0")}
+    assert not _derivable(g, hidden)
+
+
+def _printed_twice(values: list[list[int]]) -> Grid:
+    """A table with its margins, and a copy of it whose every cell is tied equal to the
+    table's (one count printed in two questions)."""
+    g = _table(values)
+    n = len(g.values)
+    for key, cell in list(g.keys.items()):
+        g.cell(f"copy|{key}", g.values[cell])
+    for total, members in list(g.sums):
+        g.sum(total + n, [m + n for m in members])
+    for cell in range(n):
+        g.sum(cell, [cell + n], link=True)
+    return g
+
+
+def test_a_table_printed_twice_hides_in_each_copy_what_it_hides_alone():
+    """A complement is hidden with its copies: hiding a cell whose copy is printed keeps
+    nothing hidden. The table 0 + 8 + 6 and 1 + 15 + 8 alone hides four cells: the 1 (with its
+    column's total, 0 + 1), the 8 beside it, and that 8's column's total (14). Printed twice,
+    each copy hides the same four. Chosen one cell at a time, each copy hid six (its first
+    row's 8 and 6 and the 23 too)."""
+    values = [[0, 8, 6], [1, 15, 8]]
+    alone = _table(values)
+    hidden_alone = suppress(alone, 5)
+    assert {k for k, c in alone.keys.items() if c in hidden_alone} == {"1:0", "*:0", "1:2", "*:2"}
+    g = _printed_twice(values)
+    n = len(alone.values)
+    assert g.keys["copy|0:0"] == g.keys["0:0"] + n
+    hidden = suppress(g, 5)
+    assert hidden == hidden_alone | {c + n for c in hidden_alone}
     assert not _derivable(g, hidden)
 
 
