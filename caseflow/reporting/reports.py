@@ -1539,6 +1539,7 @@ def _hud(b: Builder, agency_id: int, period: Period, cases: Served) -> None:
         _chronic_households(b, tally)  # Q8a's and Q26b's counts by each other
         _length_by_household(b, tally, lengths)  # Q22a1's and Q8a's
         _youth_length(b, tally, lengths, cases)  # Q22a1's and Q27a's
+        _not_required_by_length(b)  # Q18's and Q22a1's, Q27h's and Q27e's
         chronic = (tally.chronic_cases, "q26b:yes")
         veterans = (tally.veteran_cases, "q5a:veterans")
         for group, question, code, title, rows in (
@@ -4617,6 +4618,18 @@ def _not_assessed_once(b: Builder) -> None:
             g.sum(same, [g.keys[f"{table}:{code}:annual"]], link=True)
     for column in ("start", "annual", "exit"):
         g.sum(g.keys[f"q18:dk:{column}"], [g.keys[f"q16:dk:{column}"]], link=True)
+
+
+def _not_required_by_length(b: Builder) -> None:
+    """The stayers not yet required to have an annual assessment (Q18's, and Q27h's of the
+    youth) are the stayers supported 365 days or less (Q22a1's first five bands, Q27e's), both
+    counted from HUD's project start: each is tied to the sum of those bands, so that a count
+    hidden in one is not told by the other."""
+    g = b.grid
+    first_year = [band for band, _label, most in HUD_LENGTHS if most is not None and most <= 365]
+    for categories, lengths in (("q18", "q22"), ("q27h", "q27e")):
+        bands = [g.keys[f"{lengths}:{band}:stayers"] for band in first_year]
+        g.sum(g.keys[f"{categories}:not_required:annual"], bands, link=True)
 
 
 def _inside_assessed(b: Builder, part: int, whole: int, table: str, column: str, key: str) -> None:

@@ -27,6 +27,7 @@ import time_machine
 
 from caseflow.cases.models import Episode, EpisodeStatus, IntakeField
 from caseflow.confidentiality.services import field_settings_save
+from caseflow.lib.suppression import worked_out
 from caseflow.partners import hud
 from caseflow.partners.models import HudAnswers
 from caseflow.reporting import reports
@@ -249,3 +250,33 @@ def test_support_is_counted_from_the_latest_episode_as_hud_counts_its_project_st
         "1825": 0,
         "more": 0,
     }
+
+
+@time_machine.travel(TODAY, tick=False)
+def test_the_stayers_not_yet_required_are_not_told_by_the_lengths_of_participation(
+    population, cast
+):
+    """The stayers not yet required to have an annual assessment are the stayers supported 365
+    days or less (both from HUD's project start), so a reader who knows HUD's rule reads Q18's
+    count as the sum of Q22a1's first five bands. Two more stayers began on 1 May 2026 (153
+    days, "91 to 180 days"): 2 beside the 5 of "181 to 365 days", 7 not yet required. Were the 5
+    and the 7 both printed, the hidden 2 would be 7 less 5."""
+    for n in (20, 21):
+        _person(cast, n, "2026-05-01", _assessment("2026-09-01", "yes", "yes", "yes"))
+    report = reports.release("hud", population, YEAR)
+    keys, values = report.grid.keys, report.grid.values
+    first_year = [f"q22:{code}:stayers" for code in ("30", "60", "90", "180", "365")]
+    assert [values[keys[k]] for k in first_year] == [0, 0, 0, 2, 5]
+    assert values[keys["q18:not_required:annual"]] == 7
+    # What the reader knows: the report's sums, and HUD's rule for everyone and for the youth.
+    rule = [
+        (keys["q18:not_required:annual"], [keys[k] for k in first_year]),
+        (
+            keys["q27h:not_required:annual"],
+            [keys[k.replace("q22", "q27e")] for k in first_year],
+        ),
+    ]
+    told = worked_out(values, [*report.grid.sums, *rule], report.hidden)
+    small = {k for k, c in keys.items() if c in told and 0 < values[c] < report.threshold}
+    assert keys["q22:180:stayers"] in report.hidden
+    assert not small, small
