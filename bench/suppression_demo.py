@@ -42,6 +42,9 @@ class _Afresh:
     def exposed_with(self, cell: int) -> set[int]:
         return self.blocks.exposed(self.hidden | {cell})
 
+    def tells_with(self, cell: int, cells) -> bool:
+        return bool(self.exposed_with(cell) & set(cells))
+
     def hide(self, cell: int) -> None:
         self.hidden.add(cell)
 

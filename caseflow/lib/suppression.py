@@ -227,8 +227,9 @@ class _Blocks:
         for (total, _members), equation in zip(sums, _equations(sums), strict=True):
             self.equations.setdefault(self.block[total], []).append(equation)
         self._exposed: dict[tuple[int, frozenset[int]], frozenset[int]] = {}
-        #: Each block's reduced basis (by pivot) for the hidden cells it was last asked of.
-        self._basis: dict[int, tuple[frozenset[int], dict[int, dict[int, int]]]] = {}
+        #: Each block's reduced basis (by pivot) for the hidden cells it was last asked of, and
+        #: the one for those cells less the one last shown (asked of next when it stays shown).
+        self._basis: dict[int, dict[frozenset[int], dict[int, dict[int, int]]]] = {}
 
     def exposed(self, hidden: Iterable[int]) -> set[int]:
         """As :func:`exposed` over the whole grid."""
@@ -258,14 +259,12 @@ class _Blocks:
         if block not in self.equations:
             return self.exposed(hidden - {cell})
         cells = frozenset(c for c in hidden if self.block[c] == block)
-        kept = self._basis.get(block)
-        if kept is None or kept[0] != cells:
+        basis = self._basis.get(block, {}).get(cells)
+        if basis is None:
             restricted = [
                 {c: v for c, v in eq.items() if c in cells} for eq in self.equations[block]
             ]
-            kept = (cells, dict(_reduced_basis([r for r in restricted if r])))
-            self._basis[block] = kept
-        basis = kept[1]
+            basis = dict(_reduced_basis([r for r in restricted if r]))
         rows = {pivot: row for pivot, row in basis.items() if cell not in row}
         rows |= {pivot: _without(row, cell) for pivot, row in basis.items() if cell in row}
         own = rows.pop(cell, None)
@@ -275,6 +274,8 @@ class _Blocks:
                 if pivot in row:
                     rows[p] = _eliminate(row, pivot, own)
             rows[pivot] = own
+        # Rows are never changed in place, only replaced: both bases keep theirs.
+        self._basis[block] = {cells: basis, cells - {cell}: rows}
         found = {pivot for pivot, row in rows.items() if len(row) == 1}
         others = self.exposed({c for c in hidden if self.block[c] != block})
         return found | others
@@ -309,9 +310,25 @@ class _Reduction:
         self.row_of: dict[int, int] = {}
         #: Each cell's rows.
         self.holding: dict[int, set[int]] = {}
+        #: The columns whose ``holding`` set this reduction may change in place: a copy shares
+        #: the others with the reduction it was copied from until it changes one (rows are
+        #: never changed in place, only replaced, so they are shared as they are).
+        self._own: set[int] | None = None
         self._exposed: set[int] | None = None
         for n, equation in enumerate(equations):
             self._insert(n, equation)
+
+    def _holding_of(self, col: int) -> set[int]:
+        """``col``'s rows, to change: this reduction's own set."""
+        rids = self.holding.get(col)
+        if rids is None:
+            rids = self.holding[col] = set()
+            if self._own is not None:
+                self._own.add(col)
+        elif self._own is not None and col not in self._own:
+            rids = self.holding[col] = set(rids)
+            self._own.add(col)
+        return rids
 
     def _put(self, rid: int, row: dict[int, int], pivot: int | None) -> None:
         self.rows[rid] = row
@@ -319,7 +336,7 @@ class _Reduction:
         if pivot is not None:
             self.row_of[pivot] = rid
         for col in row:
-            self.holding.setdefault(col, set()).add(rid)
+            self._holding_of(col).add(rid)
 
     def _take(self, rid: int) -> dict[int, int]:
         row = self.rows.pop(rid)
@@ -327,7 +344,7 @@ class _Reduction:
         if pivot is not None:
             del self.row_of[pivot]
         for col in row:
-            self.holding[col].discard(rid)
+            self._holding_of(col).discard(rid)
         return row
 
     def _clear(self, col: int, by: dict[int, int]) -> None:
@@ -375,12 +392,17 @@ class _Reduction:
         return self.exposed() - {self.pivot_of[rid] for rid in holders}
 
     def copy(self) -> _Reduction:
-        """The same reduction, to hide cells in without changing this one."""
+        """The same reduction, to hide cells in without changing this one: its rows are
+        shared, and each cell's set of rows until one of the two changes it (this one, from
+        now on, copies a set before changing it too)."""
         other = _Reduction((), self.hidden)
-        other.rows = {rid: dict(row) for rid, row in self.rows.items()}
+        other.rows = dict(self.rows)
         other.pivot_of = dict(self.pivot_of)
         other.row_of = dict(self.row_of)
-        other.holding = {col: set(rids) for col, rids in self.holding.items()}
+        other.holding = dict(self.holding)
+        other._own = set()
+        self._own = set()
+        other._exposed = None if self._exposed is None else set(self._exposed)
         return other
 
     def pivot_row(self, cell: int) -> dict[int, int]:
@@ -390,8 +412,9 @@ class _Reduction:
     def hide(self, cell: int) -> None:
         if cell in self.hidden:
             return
+        if self._exposed is not None:
+            self._exposed = self.exposed_with(cell)
         self.hidden.add(cell)
-        self._exposed = None
         free = sorted(r for r in self.holding.get(cell, ()) if self.pivot_of[r] is None)
         if free:
             rid = free[0]
@@ -403,12 +426,17 @@ class _Reduction:
 class _Hiding:
     """The cells hidden so far and what they leave exposed, block by block (:class:`_Blocks`),
     each block's equations reduced once (:class:`_Reduction`) and kept up to date as cells are
-    hidden."""
+    hidden. A copy (:meth:`hiding`) shares each block's reduction with this one until either
+    hides a cell of that block, which first copies it."""
 
     def __init__(self, blocks: _Blocks, hidden: Iterable[int]) -> None:
         self.blocks = blocks
         self.hidden = set(hidden)
         self._reductions: dict[int, _Reduction] = {}
+        #: The blocks whose reduction is this one's alone, to change in place.
+        self._mine: set[int] = set()
+        #: What every block leaves exposed, once asked (until a cell is hidden).
+        self._all: set[int] | None = None
         by_block: dict[int, set[int]] = {}
         for c in self.hidden:
             by_block.setdefault(blocks.block[c], set()).add(c)
@@ -416,6 +444,7 @@ class _Hiding:
             cells = by_block.get(block)
             if cells:
                 self._reductions[block] = _Reduction(equations, cells)
+                self._mine.add(block)
 
     def _of(self, cell: int) -> _Reduction | None:
         block = self.blocks.block[cell]
@@ -423,47 +452,62 @@ class _Hiding:
             return None  # a cell in no sum is never worked out
         if block not in self._reductions:
             self._reductions[block] = _Reduction(self.blocks.equations[block], ())
+            self._mine.add(block)
         return self._reductions[block]
 
+    def _exposed_all(self) -> set[int]:
+        if self._all is None:
+            self._all = set()
+            for reduction in self._reductions.values():
+                self._all |= reduction.exposed()
+        return self._all
+
     def exposed(self) -> set[int]:
-        out: set[int] = set()
-        for reduction in self._reductions.values():
-            out |= reduction.exposed()
-        return out
+        return set(self._exposed_all())
 
     def exposed_with(self, cell: int) -> set[int]:
-        """What :meth:`exposed` would be with ``cell`` hidden too."""
+        """What :meth:`exposed` would be with ``cell`` hidden too (the blocks are disjoint:
+        only ``cell``'s own block's part changes)."""
         reduction = self._of(cell)
         if reduction is None:
             return self.exposed()
-        out = set(reduction.exposed_with(cell))
-        for other in self._reductions.values():
-            if other is not reduction:
-                out |= other.exposed()
-        return out
+        return (self._exposed_all() - reduction.exposed()) | reduction.exposed_with(cell)
+
+    def tells_with(self, cell: int, cells: Iterable[int]) -> bool:
+        """Whether any of ``cells`` would be exposed with ``cell`` hidden too (what
+        :meth:`exposed_with` answers, asked of a few cells)."""
+        reduction = self._of(cell)
+        if reduction is None:
+            return any(c in self._exposed_all() for c in cells)
+        block = self.blocks.block[cell]
+        told = reduction.exposed_with(cell)
+        return any(
+            c in told if self.blocks.block[c] == block else c in self._exposed_all() for c in cells
+        )
 
     def hide(self, cell: int) -> None:
         self.hidden.add(cell)
         reduction = self._of(cell)
-        if reduction is not None:
-            reduction.hide(cell)
+        if reduction is None or cell in reduction.hidden:
+            return
+        block = self.blocks.block[cell]
+        if block not in self._mine:
+            reduction = self._reductions[block] = reduction.copy()
+            self._mine.add(block)
+        if self._all is not None:
+            self._all = (self._all - reduction.exposed()) | reduction.exposed_with(cell)
+        reduction.hide(cell)
 
     def hiding(self, *cells: int) -> _Hiding:
-        """The same with ``cells`` hidden too, this one unchanged (the reduction of each of
-        their blocks copied once, the others shared: they do not change)."""
+        """The same with ``cells`` hidden too, this one unchanged: every block's reduction is
+        shared, and copied by the first of the two to hide a cell in it."""
         other = _Hiding(self.blocks, ())
-        other.hidden = self.hidden | set(cells)
+        other.hidden = set(self.hidden)
         other._reductions = dict(self._reductions)
-        copied: set[int] = set()
+        other._all = set(self._exposed_all())
+        self._mine = set()
         for cell in cells:
-            reduction = self._of(cell)
-            if reduction is None:
-                continue
-            block = self.blocks.block[cell]
-            if block not in copied:
-                other._reductions[block] = reduction.copy()
-                copied.add(block)
-            other._reductions[block].hide(cell)
+            other.hide(cell)
         return other
 
     def telling(self, cell: int) -> set[int]:
@@ -590,7 +634,7 @@ def suppress(
                 if found is not None:
                     return found
                 for c in near:
-                    if cell not in state.exposed_with(c):
+                    if not state.tells_with(c, (cell,)):
                         return (c,)
             # Otherwise: hide the smallest cell any hidden cell's sums hold, of the cell's own
             # block (no cell of another can keep it from being worked out).
@@ -612,7 +656,7 @@ def suppress(
         found = best_keeping(cell, ordered)
         if found is not None:
             return found
-        helpful = next((c for c in ordered if cell not in state.exposed_with(c)), None)
+        helpful = next((c for c in ordered if not state.tells_with(c, (cell,))), None)
         if helpful is not None:
             return (helpful,)
         # No one cell does, and hiding one of a sum that gives it away alone did not either:
@@ -646,8 +690,7 @@ def suppress(
         together = with_copies(c)
         if together is None:
             return None
-        told = state.hiding(*together[1:]).exposed_with(c)
-        if cell in told or any(x in told for x in together):
+        if state.hiding(*together[1:]).tells_with(c, (cell, *together)):
             return None
         return together
 
@@ -664,8 +707,7 @@ def suppress(
                 if len(together) <= COPIES_AT_MOST:
                     with_others.append(c)
                 continue
-            told = state.exposed_with(c)
-            if cell not in told and c not in told:
+            if not state.tells_with(c, (cell, c)):
                 return together
         # A count printed in fewer places first, and one that is no total anywhere.
         with_others.sort(key=lambda c: (len(classes[same[c]]), class_rank(c)))

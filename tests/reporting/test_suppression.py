@@ -261,6 +261,9 @@ class _WorkedOutAgain:
     def exposed_with(self, cell):
         return self.blocks.exposed(self.hidden | {cell})
 
+    def tells_with(self, cell, cells):
+        return bool(self.exposed_with(cell) & set(cells))
+
     def hide(self, cell):
         self.hidden.add(cell)
 
@@ -333,9 +336,21 @@ def test_the_kept_reduction_exposes_what_one_worked_out_afresh_does(grid, data):
     checked = 0
     for cell in more:
         assert state.exposed_with(cell) == exposed(n, grid.sums, hidden | {cell})
+        asked = data.draw(st.sets(st.integers(0, n - 1), max_size=3))
+        told = exposed(n, grid.sums, hidden | {cell})
+        assert state.tells_with(cell, asked) == bool(told & asked)
+        # A copy with more hidden (shared with this one until either changes): hiding in it,
+        # and then in this one, leaves each as a reduction afresh of its own cells.
+        trial_cells = data.draw(st.lists(st.integers(0, n - 1), max_size=3))
+        trial = state.hiding(*trial_cells)
+        then = data.draw(st.integers(0, n - 1))
+        trial.hide(then)
+        assert trial.exposed() == exposed(n, grid.sums, hidden | {*trial_cells, then})
         hidden.add(cell)
         state.hide(cell)
         assert state.exposed() == exposed(n, grid.sums, hidden)
+        trial.hide(cell)
+        assert trial.exposed() == exposed(n, grid.sums, hidden | {*trial_cells, then})
         checked += 1
     assert checked == len(more)
     assert state.exposed() == _derivable(grid, hidden)
