@@ -521,8 +521,9 @@ class _Hiding:
 
 #: How many of the smallest candidates :func:`suppress` tries as the first of a pair.
 PAIR_TRIES = 8
-#: The most copies a complement is hidden with (a count printed in more places is a headline,
-#: such as the people served: hidden with every copy, it is seldom the complement to choose).
+#: The most cells a complement is hidden as, itself and the copies of it not yet hidden (a count
+#: printed in more places is a headline, such as the people served: hidden with every copy, it
+#: is seldom the complement to choose).
 COPIES_AT_MOST = 8
 #: How many of the smallest candidates with copies :func:`suppress` tries, hidden with them.
 COPY_TRIES = 4
@@ -684,36 +685,32 @@ def suppress(
             return None
         return (c, *others)
 
-    def keeps(cell: int, c: int) -> tuple[int, ...] | None:
-        """``c`` with its copies, when hiding them keeps ``cell`` from being worked out, and
-        them too."""
-        together = with_copies(c)
-        if together is None:
-            return None
-        if state.hiding(*together[1:]).tells_with(c, (cell, *together)):
-            return None
-        return together
+    def keeps(cell: int, together: tuple[int, ...]) -> bool:
+        """Whether hiding ``together`` (a cell and its copies not yet hidden, from
+        :func:`with_copies`) keeps ``cell`` from being worked out, and them too."""
+        first, *rest = together
+        trial = state.hiding(*rest) if rest else state
+        return not trial.tells_with(first, (cell, *together))
 
     def best_keeping(cell: int, ordered: list[int]) -> tuple[int, ...] | None:
-        """The first of ``ordered`` with no copies to hide whose hiding keeps ``cell`` from being
-        worked out, and itself too; else the first of the few smallest with copies that does,
-        hidden with them."""
+        """The first of ``ordered`` with no copies to hide that keeps ``cell`` from being worked
+        out, and itself too (:func:`keeps`); else the first of the few with fewest copies to
+        hide with it that does, hidden with them."""
         with_others = []
         for c in ordered:
             together = with_copies(c)
             if together is None:
                 continue
-            if len(together) > 1:
-                if len(together) <= COPIES_AT_MOST:
-                    with_others.append(c)
-                continue
-            if not state.tells_with(c, (cell, c)):
-                return together
-        # A count printed in fewer places first, and one that is no total anywhere.
-        with_others.sort(key=lambda c: (len(classes[same[c]]), class_rank(c)))
-        for c in with_others[:COPY_TRIES]:
-            together = keeps(cell, c)
-            if together is not None:
+            if len(together) == 1:
+                if keeps(cell, together):
+                    return together
+            elif len(together) <= COPIES_AT_MOST:
+                with_others.append(together)
+        # Fewer copies to hide first (a count printed in fewer places), then one that is no
+        # total anywhere, the smallest.
+        with_others.sort(key=lambda together: (len(together), class_rank(together[0])))
+        for together in with_others[:COPY_TRIES]:
+            if keeps(cell, together):
                 return together
         return None
 
