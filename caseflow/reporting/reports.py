@@ -3512,6 +3512,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         Row(label, [col[i] for col in columns]) for i, (_v, label) in enumerate(partition)
     ]
     _not_assessed_once(b)
+    _no_income_inside(b)  # Q18's inside Q16's
     _hud_columns(
         b,
         "q13a1",
@@ -4618,6 +4619,19 @@ def _not_assessed_once(b: Builder) -> None:
             g.sum(same, [g.keys[f"{table}:{code}:annual"]], link=True)
     for column in ("start", "annual", "exit"):
         g.sum(g.keys[f"q18:dk:{column}"], [g.keys[f"q16:dk:{column}"]], link=True)
+
+
+def _no_income_inside(b: Builder) -> None:
+    """Q18's "No Income" (said to have no income) is some of Q16's (no income, or income said
+    to be $0 a month, whatever its sources): in each column the rest, those who said they had
+    income of $0, is a count never published, tied, so that a reader who knows both rules and
+    subtracts the two rows does not learn a small one."""
+    for column in ("start", "annual", "exit"):
+        b.inside(
+            b.grid.keys[f"q18:none:{column}"],
+            b.grid.keys[f"q16:none:{column}"],
+            f"q16:none:rest:{column}",
+        )
 
 
 def _not_required_by_length(b: Builder) -> None:
