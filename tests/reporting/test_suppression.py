@@ -301,6 +301,11 @@ def test_showing_a_hidden_cell_exposes_what_a_reduction_afresh_does(grid, data):
         without = hidden - {cell}
         assert blocks.exposed_without(hidden, cell) == exposed(n, grid.sums, without)
         assert blocks.exposed_without(hidden, cell) == _derivable(grid, without)
+    # Shown one after another, each asked of the basis the one before left.
+    left = set(hidden)
+    for cell in sorted(hidden):
+        assert blocks.exposed_without(left, cell) == exposed(n, grid.sums, left - {cell})
+        left.discard(cell)
 
 
 def _options(grid: Grid, threshold: int, data) -> dict:
