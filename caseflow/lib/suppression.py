@@ -734,6 +734,23 @@ def suppress(
                     break
         return best[1] if best is not None else None
 
+    def with_their_copies(hidden: set[int]) -> set[int]:
+        """``hidden`` and every copy of a complement in it that can hide and, hidden, is not
+        worked out from the rest (hiding it would keep nothing): a complement keeps nothing
+        hidden while a copy of it is printed, whatever the sums say (they may make the two
+        equal only through a count never published, which a reader may guess is nothing).
+        Hiding more never tells more."""
+        out = set(hidden)
+        todo = [c for c in hidden if c not in own]
+        while todo:
+            for x in classes[same[todo.pop()]]:
+                if x in out or x not in hideable or x in given:
+                    continue
+                if x not in blocks.exposed(out | {x}):
+                    out.add(x)
+                    todo.append(x)
+        return out
+
     #: The cells a complement was chosen for when no one cell kept them from being worked out.
     tried: set[int] = set()
     #: The cells hidden for their own sake, before any complement.
@@ -762,11 +779,11 @@ def suppress(
         # complements chosen again, until a reader works out nothing small. Without a hidden
         # zero, a reader works out what the sums tell, and that is nothing small.
         if not any(grid.values[c] == 0 for c in hidden):
-            return hidden | nothing
+            return with_their_copies(hidden) | nothing
         told = worked_out(grid.values, grid.sums, hidden, blocks) - nothing
         zeros = {c for c in told if grid.values[c] == 0}
         if not zeros or not any(c in own and protected(c) for c in told):
-            return hidden | nothing
+            return with_their_copies(hidden) | nothing
         nothing |= zeros
         hidden -= zeros
         given = giving()

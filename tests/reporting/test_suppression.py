@@ -614,3 +614,62 @@ def test_a_sum_of_a_hidden_cell_and_a_published_one_stays_hidden_unless_worked_o
     # A small sum is hidden even when it is worked out (no count from 1 to 4 is printed).
     small, derived = _with_derived(grid, [[first]])
     assert not suppression.telling_nothing_new(small.values, small.sums, hidden, derived, 5)
+
+
+def _copies(grid: Grid) -> dict[int, set[int]]:
+    """Each cell's copies: the cells a chain of sums of one non-zero cell makes equal to it."""
+    linked: dict[int, set[int]] = {c: {c} for c in range(len(grid.values))}
+    for total, members in grid.sums:
+        counted = [m for m in members if grid.values[m] != 0]
+        if len(counted) == 1:
+            group = linked[total] | linked[counted[0]]
+            for c in group:
+                linked[c] = group
+    return linked
+
+
+@settings(max_examples=150)
+@given(grids, st.integers(2, 11), st.data())
+def test_no_complement_is_hidden_while_a_copy_that_could_hide_is_printed(grid, threshold, data):
+    """A complement's copies hide with it, unless one cannot (fixed, or a zero) or would be
+    worked out hidden (hiding it keeps nothing): a copy printed beside a hidden complement
+    tells it, even where the sums make the two equal only through a count never published."""
+    options = _options(grid, threshold, data)
+    hidden = suppress(grid, threshold, **options)
+    small = {c for c, v in enumerate(grid.values) if 0 < v < threshold}
+    own = small | options["unpublished"] | options["fixed_hidden"]
+    copies = _copies(grid)
+    for cell in hidden - own:
+        for copy in copies[cell] - hidden:
+            assert (
+                copy in options["fixed"]
+                or grid.values[copy] == 0
+                or copy in _derivable(grid, hidden | {copy})
+            )
+
+
+def test_a_copy_through_a_count_never_published_hides_with_its_complement():
+    """Q18's 9 leavers with no income, of whom 7 are counted in Q19a (worked out from its 20
+    and 13) and 2, never published, are not; Q16's 9 with no income hold Q18's and those who
+    said they had $0, none here, never published either. Q18's 9 hides to keep the 2 from
+    being told, in a column of 30 beside 15 and a hidden 6 (with the 3 beside it). Printed,
+    Q16's 9 would tell it to a reader who guesses that no one said $0: it hides too, though
+    the sums alone keep it unknown."""
+    g = Grid()
+    q18, x, rest = g.cell("q18", 9), g.cell("x", 7), g.cell("rest", 2)
+    total, others = g.cell("q19a", 20), g.cell("q19a:others", 13)
+    q16, zero = g.cell("q16", 9), g.cell("q16:rest", 0)
+    column = [g.cell("leavers", 30), q18, g.cell("earned", 15), g.cell("dnc", 3)]
+    g.cell("other", 3)
+    g.sum(q18, [x, rest], link=True)
+    g.sum(total, [x, others])
+    g.sum(q16, [q18, zero], link=True)
+    g.sum(column[0], [*column[1:], g.keys["other"]])
+    hidden = suppress(g, 5, unpublished=[x, rest, zero])
+    assert {q18, q16} <= hidden
+    assert not _derivable(g, hidden) & {rest}
+    # Were it worked out hidden (its own total printed beside a printed part), it would stay.
+    g.sum(g.cell("q16:total", 15), [q16, g.cell("q16:more", 6)])
+    hidden = suppress(g, 5, unpublished=[x, rest, zero])
+    assert q18 in hidden and q16 not in hidden
+    assert q16 in _derivable(g, hidden | {q16})
