@@ -2898,6 +2898,9 @@ class _HudTally:
         self.income: dict[str, Counter[str]] = {k: Counter() for k in at}
         self.sources: dict[str, Counter[str]] = {k: Counter() for k in at}
         self.category: dict[str, Counter[str]] = {k: Counter() for k in at}
+        #: The people whose income was not collected at each stage (in Q16's and Q18's "Data
+        #: Not Collected" rows both, with those each files there for a part left blank).
+        self.income_not_collected: Counter[str] = Counter()
         self.benefits: dict[str, Counter[str]] = {k: Counter() for k in at}
         self.benefit_count: dict[str, Counter[str]] = {k: Counter() for k in at}
         self.insured: dict[str, Counter[str]] = {k: Counter() for k in at}
@@ -3243,6 +3246,8 @@ class _HudTally:
             kind = _income_kinds(given)
         else:
             kind = "none" if answer == "no" else hud_row(answer)
+            if kind == HUD_DNC[0]:
+                self.income_not_collected[column] += 1
         self.category[column][kind] += 1
         if self._chronic:
             self.chronic_category[column][kind] += 1
@@ -3513,6 +3518,8 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
     ]
     _not_assessed_once(b)
     _no_income_inside(b)  # Q18's inside Q16's
+    _not_collected_inside(b, t)  # Q16's and Q18's, each around the same people
+    _income_change_inside(b)  # Q19a's inside Q18's
     _hud_columns(
         b,
         "q13a1",
@@ -4632,6 +4639,74 @@ def _no_income_inside(b: Builder) -> None:
             b.grid.keys[f"q16:none:{column}"],
             f"q16:none:rest:{column}",
         )
+
+
+def _not_collected_inside(b: Builder, t: _HudTally) -> None:
+    """Q16's and Q18's "Data Not Collected" rows each hold the people whose income was not
+    collected, and those each files there for a part of it left blank (Q16 the amount, Q18 the
+    sources): in each column, the people not collected are a count never published, inside
+    both, so that the two rows, the same people when no part was left blank, are read as
+    such."""
+    g = b.grid
+    for column in ("start", "annual", "exit"):
+        asked_not = g.cell(f"income:not_collected:{column}", t.income_not_collected[column])
+        b.atoms.add(asked_not)
+        for table in ("q16", "q18"):
+            b.inside(asked_not, g.keys[f"{table}:dnc:{column}"], f"{table}:dnc:rest:{column}")
+
+
+def _income_change_inside(b: Builder) -> None:
+    """Q19a1's and Q19a2's people are some of Q18's, at start and then (the annual assessment,
+    exit): the people of a Q19a row who have its kind of income then (less, the same, more,
+    gained it) are those with it among Q18's then, and those who had it at start (lost it,
+    less, the same, more) among Q18's at start (the stayers' and the leavers' together).
+
+    So each of Q18's kinds of income holds some of Q19a's people, a count a reader works out
+    from Q19a's rows (those with both kinds are those with earned income and those with other
+    income less those with any): in each of Q18's columns and kinds, that count (never
+    published) and the rest, those whose income at start or then is not known (never
+    published), are tied to Q18's cell, so that a reader who knows both rules does not learn a
+    small one by subtracting (Q17's earned income is tied to Q18's already:
+    :func:`_earned_once`)."""
+    g = b.grid
+    stages = {
+        "then": ("less", "same", "more", "gained"),
+        "start": ("lost", "less", "same", "more"),
+    }
+    held: dict[tuple[str, str], list[int]] = {}
+    for key, column in (("q19a1", "annual"), ("q19a2", "exit")):
+        for stage, kinds in stages.items():
+            having = {}
+            for row, _l, _w in HUD_INCOME_CHANGE_ROWS:
+                parts = [g.keys[f"{key}:{row}:{kind}"] for kind in kinds]
+                having[row] = g.cell(f"{key}:{row}:{stage}", sum(g.values[c] for c in parts))
+                g.sum(having[row], parts, link=True)
+                b.atoms.add(having[row])
+            # Q19a's people of each of Q18's kinds: with any income, those with earned income
+            # (and other), other income (and earned), both (in both); with none, the rest.
+            earned, other, anyone = (g.values[having[r]] for r in ("earned", "other", "total"))
+            everyone = g.keys[f"{key}:total"]
+            count = {
+                "earned": anyone - other,
+                "other": anyone - earned,
+                "both": earned + other - anyone,
+                "none": g.values[everyone] - anyone,
+            }
+            kind = {c: g.cell(f"{key}:{c}:{stage}:q18", n) for c, n in count.items()}
+            b.atoms.update(kind.values())
+            g.sum(having["earned"], [kind["earned"], kind["both"]], link=True)
+            g.sum(having["other"], [kind["other"], kind["both"]], link=True)
+            g.sum(having["total"], [kind["earned"], kind["other"], kind["both"]], link=True)
+            g.sum(everyone, [having["total"], kind["none"]], link=True)
+            for c in kind:
+                held.setdefault(("start" if stage == "start" else column, c), []).append(kind[c])
+    for (column, c), parts in held.items():
+        whole = g.keys[f"q18:{c}:{column}"]
+        rest = g.cell(
+            f"q18:{c}:{column}:not_in_q19a", g.values[whole] - sum(g.values[p] for p in parts)
+        )
+        g.sum(whole, [*parts, rest], link=True)
+        b.atoms.add(rest)
 
 
 def _not_required_by_length(b: Builder) -> None:

@@ -39,6 +39,7 @@ from caseflow.partners.models import (
 )
 from caseflow.reporting import reports
 from tests import factories as f
+from tests.reporting.test_hud_income_change import told_by_q19a
 from tests.reporting.test_report_cells import _printed, assert_csv_prints
 
 pytestmark = pytest.mark.django_db
@@ -440,7 +441,9 @@ EXPECTED = {
         ("Total Adults", "20 8 12"),
     ],
     "Q17": [
-        ("Earned Income", "10 0 7"),
+        # At exit, 7 earned: printed beside Q19a2's 5 with earned income then (below), they
+        # would tell the 2 of them whose income at start or exit is not known.
+        ("Earned Income", "10 0 *7"),
         ("Unemployment Insurance", "0 0 *1"),
         ("Supplemental Security Income (SSI)", "*1 0 0"),
         ("Social Security Disability Insurance (SSDI)", "0 0 0"),
@@ -457,7 +460,7 @@ EXPECTED = {
         ("Other Source", "0 0 0"),
     ],
     "Q18": [
-        ("Adults with Only Earned Income (i.e., Employment Income)", "*8 0 7"),
+        ("Adults with Only Earned Income (i.e., Employment Income)", "*8 0 *7"),
         ("Adults with Only Other Income", "*2 0 *1"),
         ("Adults with Both Earned and Other Income", "*2 0 0"),
         # Printed: "1 or more source" (12) hides, so with the total (20) this 5 no longer
@@ -468,7 +471,7 @@ EXPECTED = {
         (HUD_NOT_ASSESSED[0], "0 8 0"),
         (HUD_NOT_ASSESSED[1], "0 0 0"),
         ("Total Adults", "20 8 12"),
-        ("1 or more source of income", "*12 0 *8"),
+        ("1 or more source of income", "*12 0 8"),
         # Q19a1's and Q19a2's people: no stayer was assessed (none supported a year); 8 of the
         # 12 leavers have their income known at start and at exit (1 and 4 named earned and
         # other income without the earned part, 10 and 11 are not known at exit or at start).
@@ -491,8 +494,8 @@ EXPECTED = {
     "Q19a2": [
         ("Number of Adults with Earned Income (i.e., Employment Income)", "*3 0 0 5 0 0 *8 5"),
         ("Average Change in Earned Income", "*-2083 *0 *0 510 *0 *0 *-462 510"),
-        ("Number of Adults with Other Income", "0 0 0 0 *1 7 *8 *1"),
-        ("Average Change in Other Income", "*0 *0 *0 *0 *300 0 *38 *300"),
+        ("Number of Adults with Other Income", "0 0 0 0 *1 *7 *8 *1"),
+        ("Average Change in Other Income", "*0 *0 *0 *0 *300 *0 *38 *300"),
         ("Number of Adults with Any Income (i.e., Total Income)", "*2 *1 0 5 0 0 *8 5"),
         ("Average Change in Overall Income", "*-2500 *-950 *0 510 *0 *0 *-425 510"),
     ],
@@ -1164,7 +1167,7 @@ def test_every_cell_of_the_hud_questions(population):
         for column in ("start", "annual", "exit"):
             parts = (keys[f"{kinds}:earned:{column}"], keys[f"{kinds}:both:{column}"])
             assert (keys[f"{sources}:earned:{column}"], parts) in report.grid.sums
-    assert shown["Q17"][0] == ("Earned Income", "10 0 7")
+    assert shown["Q17"][0] == ("Earned Income", "10 0 *7")
     assert sections["Q6c"].rows[0].of == keys["q5a:leavers"]
     # Q6d: an emergency shelter, so its first row; everyone counted began in April 2026. The
     # day homelessness began is given by 0, 1, 6 and 7 (16 without), the times by 1, 2 and 3
@@ -1184,6 +1187,8 @@ def test_every_cell_of_the_hud_questions(population):
     # rounded up.
     assert shown["Q22b"] == [("Average Length", "61 168"), ("Median Length", "61 168")]
     assert_csv_prints(report, shown)
+    # Nor does a reader who knows Q18's and Q19a's rules learn a small count (the 2 above).
+    assert not told_by_q19a(report)
     # Q14b's people are Q14a's "Yes", Q23c's and Q16's leavers Q5a's: the same cells.
     keys, sections = report.grid.keys, {s.code: s for s in report.sections}
     assert sections["Q14b"].rows[-1].cells[-1] == keys["q14a:yes"]

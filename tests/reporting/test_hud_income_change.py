@@ -33,7 +33,7 @@ import time_machine
 
 from caseflow.cases.models import IntakeField
 from caseflow.confidentiality.services import field_settings_save
-from caseflow.lib.suppression import Grid, suppress
+from caseflow.lib.suppression import Grid, suppress, worked_out
 from caseflow.partners import hud
 from caseflow.reporting import reports
 from tests.reporting.hud_people import at, hud_person
@@ -75,6 +75,63 @@ STAYERS = [
     (1, ("earned", 800), ("none",)),
     (5, ("none",), ("none",)),
 ]
+
+
+def told_by_q19a(report: reports.FunderReport) -> set[str]:
+    """The small counts a reader works out who also knows HUD's rules for Q18 and Q19a:
+    Q19a's people are some of Q18's, by their kinds of income at start and then (those who
+    have earned income then are the earned row's less, same, more and gained; those with both
+    kinds, the earned and the other rows' less those of any), and the rest of each of Q18's
+    cells, those whose income at start or then is not known, a count HUD never prints. Worked
+    out here afresh, in a grid of its own beside the report's, and named for a failure."""
+    grid = report.grid
+    values, sums, keys = list(grid.values), list(grid.sums), grid.keys
+    unknown = set(report.hidden)
+    names: dict[int, str] = {}
+
+    def new(name: str, value: int) -> int:
+        values.append(value)
+        names[len(values) - 1] = name
+        unknown.add(len(values) - 1)
+        return len(values) - 1
+
+    stages = {"then": ("less", "same", "more", "gained"), "start": ("lost", "less", "same", "more")}
+    kinds = ("earned", "other", "both", "none")
+    inside: dict[tuple[str, str], list[int]] = {}
+    for key, column in (("q19a1", "annual"), ("q19a2", "exit")):
+        for stage, columns in stages.items():
+            having = {}
+            for row in ("earned", "other", "total"):
+                cells = [keys[f"{key}:{row}:{c}"] for c in columns]
+                having[row] = new(f"{key} {row} {stage}", sum(values[c] for c in cells))
+                sums.append((having[row], tuple(cells)))
+            e, o, a = (values[having[r]] for r in ("earned", "other", "total"))
+            everyone = keys[f"{key}:total"]
+            x = {
+                "earned": new(f"{key} only earned {stage}", a - o),
+                "other": new(f"{key} only other {stage}", a - e),
+                "both": new(f"{key} both {stage}", e + o - a),
+                "none": new(f"{key} none {stage}", values[everyone] - a),
+            }
+            sums += [
+                (having["total"], (x["earned"], having["other"])),
+                (having["total"], (x["other"], having["earned"])),
+                (having["earned"], (x["earned"], x["both"])),
+                (everyone, (having["total"], x["none"])),
+            ]
+            for kind in kinds:
+                inside.setdefault((column if stage == "then" else "start", kind), []).append(
+                    x[kind]
+                )
+    for (column, kind), parts in inside.items():
+        whole = keys[f"q18:{kind}:{column}"]
+        rest = new(
+            f"q18 {kind} {column}, not in Q19a", values[whole] - sum(values[p] for p in parts)
+        )
+        sums.append((whole, (*parts, rest)))
+    names |= {cell: key for key, cell in keys.items()}
+    found = worked_out(values, sums, unknown)
+    return {names[c] for c in found if 0 < abs(values[c]) < report.threshold}
 
 
 @pytest.fixture
@@ -156,6 +213,7 @@ def test_every_cell_of_the_income_change_at_exit(population):
     assert [c.text for c in report.table(q18)[-1][1]] == ["", "*", "35"]
     assert_csv_prints(report, shown)
     assert not small_counts_told(report)
+    assert not told_by_q19a(report)
     # A share of one agency's people beside each count row: not added up in a roll-up.
     assert q19a2.own
 
