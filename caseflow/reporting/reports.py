@@ -899,13 +899,15 @@ class Builder:
         )
         step()
 
-    def inside(self, part: int, whole: int, key: str) -> int:
-        """``part`` is some of the people ``whole`` counts: the rest is a count too, ``key``'s
-        cell, never published, tied so that suppression keeps a small one (or a small
-        ``part``) from being worked out by subtracting. Answers the rest's cell."""
+    def inside(self, part: int | Sequence[int], whole: int, key: str) -> int:
+        """``part`` (a cell, or several that count no one twice) is some of the people
+        ``whole`` counts: the rest is a count too, ``key``'s cell, never published, tied so
+        that suppression keeps a small one (or a small ``part``) from being worked out by
+        subtracting. Answers the rest's cell."""
         g = self.grid
-        rest = g.cell(key, g.values[whole] - g.values[part])
-        g.sum(whole, [part, rest], link=True)
+        parts = [part] if isinstance(part, int) else list(part)
+        rest = g.cell(key, g.values[whole] - sum(g.values[c] for c in parts))
+        g.sum(whole, [*parts, rest], link=True)
         self.atoms.add(rest)
         return rest
 
@@ -4669,16 +4671,17 @@ def _income_change_inside(b: Builder) -> None:
     small one by subtracting (Q17's earned income is tied to Q18's already:
     :func:`_earned_once`)."""
     g = b.grid
+    # Q19a's columns of the people who have a row's kind of income at each stage.
     stages = {
         "then": ("less", "same", "more", "gained"),
         "start": ("lost", "less", "same", "more"),
     }
     held: dict[tuple[str, str], list[int]] = {}
     for key, column in (("q19a1", "annual"), ("q19a2", "exit")):
-        for stage, kinds in stages.items():
+        for stage, having_it in stages.items():
             having = {}
             for row, _l, _w in HUD_INCOME_CHANGE_ROWS:
-                parts = [g.keys[f"{key}:{row}:{kind}"] for kind in kinds]
+                parts = [g.keys[f"{key}:{row}:{change}"] for change in having_it]
                 having[row] = g.cell(f"{key}:{row}:{stage}", sum(g.values[c] for c in parts))
                 g.sum(having[row], parts, link=True)
                 b.atoms.add(having[row])
@@ -4692,21 +4695,16 @@ def _income_change_inside(b: Builder) -> None:
                 "both": earned + other - anyone,
                 "none": g.values[everyone] - anyone,
             }
-            kind = {c: g.cell(f"{key}:{c}:{stage}:q18", n) for c, n in count.items()}
-            b.atoms.update(kind.values())
-            g.sum(having["earned"], [kind["earned"], kind["both"]], link=True)
-            g.sum(having["other"], [kind["other"], kind["both"]], link=True)
-            g.sum(having["total"], [kind["earned"], kind["other"], kind["both"]], link=True)
-            g.sum(everyone, [having["total"], kind["none"]], link=True)
-            for c in kind:
-                held.setdefault(("start" if stage == "start" else column, c), []).append(kind[c])
+            of_kind = {c: g.cell(f"{key}:{c}:{stage}:q18", n) for c, n in count.items()}
+            b.atoms.update(of_kind.values())
+            g.sum(having["earned"], [of_kind["earned"], of_kind["both"]], link=True)
+            g.sum(having["other"], [of_kind["other"], of_kind["both"]], link=True)
+            g.sum(having["total"], [of_kind[c] for c in ("earned", "other", "both")], link=True)
+            g.sum(everyone, [having["total"], of_kind["none"]], link=True)
+            for c, cell in of_kind.items():
+                held.setdefault(("start" if stage == "start" else column, c), []).append(cell)
     for (column, c), parts in held.items():
-        whole = g.keys[f"q18:{c}:{column}"]
-        rest = g.cell(
-            f"q18:{c}:{column}:not_in_q19a", g.values[whole] - sum(g.values[p] for p in parts)
-        )
-        g.sum(whole, [*parts, rest], link=True)
-        b.atoms.add(rest)
+        b.inside(parts, g.keys[f"q18:{c}:{column}"], f"q18:{c}:{column}:not_in_q19a")
 
 
 def _not_required_by_length(b: Builder) -> None:
@@ -4730,12 +4728,8 @@ def _inside_assessed(b: Builder, part: int, whole: int, table: str, column: str,
     if column != "annual":
         b.inside(part, whole, key)
         return
-    g = b.grid
-    not_assessed = [g.keys[f"{table}:{code}:annual"] for code, _l in HUD_NOT_ASSESSED]
-    parts = [*not_assessed, part]
-    rest = g.cell(key, g.values[whole] - sum(g.values[c] for c in parts))
-    g.sum(whole, [*parts, rest], link=True)
-    b.atoms.add(rest)
+    not_assessed = [b.grid.keys[f"{table}:{code}:annual"] for code, _l in HUD_NOT_ASSESSED]
+    b.inside([*not_assessed, part], whole, key)
 
 
 def _income_held(values: dict[str, Any], prefix: str) -> tuple[bool, bool, bool]:

@@ -652,7 +652,7 @@ def test_a_copy_through_a_count_never_published_hides_with_its_complement():
     """Q18's 9 leavers with no income, of whom 7 are counted in Q19a (worked out from its 20
     and 13) and 2, never published, are not; Q16's 9 with no income hold Q18's and those who
     said they had $0, none here, never published either. Q18's 9 hides to keep the 2 from
-    being told, in a column of 30 beside 15 and a hidden 6 (with the 3 beside it). Printed,
+    being told, in a column of 30 beside 15 and two 3s (hidden for their own sake). Printed,
     Q16's 9 would tell it to a reader who guesses that no one said $0: it hides too, though
     the sums alone keep it unknown."""
     g = Grid()
