@@ -3522,6 +3522,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
     _no_income_inside(b)  # Q18's inside Q16's
     _not_collected_inside(b, t)  # Q16's and Q18's, each around the same people
     _income_change_inside(b)  # Q19a's inside Q18's
+    _answers_inside_any(b)  # Q17's, Q20a's, Q21's each inside those with any
     _hud_columns(
         b,
         "q13a1",
@@ -3581,6 +3582,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
         column="Total Persons",
         code="Q13c2",
     )
+    _conditions_inside_any(b)
     if t.permanent:
         _time_to_move_in(b, t)
     if t.housing:
@@ -4705,6 +4707,50 @@ def _income_change_inside(b: Builder) -> None:
                 held.setdefault(("start" if stage == "start" else column, c), []).append(cell)
     for (column, c), parts in held.items():
         b.inside(parts, g.keys[f"q18:{c}:{column}"], f"q18:{c}:{column}:not_in_q19a")
+
+
+def _each_inside_any(
+    b: Builder, key: str, rows: Iterable[str], column: str, wholes: list[str]
+) -> None:
+    """Each of ``key``'s rows in ``column`` counts one of several answers a person may give
+    (a source of income, a benefit, an insurance, a condition), so its people are some of those
+    who gave at least one: ``wholes``, cells that count no one twice (one, or the people with
+    one and those with more). The rest, those with another answer and not this one, is a count
+    never published, tied (:meth:`Builder.inside`), so that a reader who subtracts a row from
+    the people with any does not learn a small one. Several ``wholes`` are added up in a cell
+    never published (a reader knows it only where they are printed)."""
+    g = b.grid
+    cells = [g.keys[w] for w in wholes]
+    if len(cells) == 1:
+        whole = cells[0]
+    else:
+        whole = g.cell(f"{key}:any_answer:{column}", sum(g.values[c] for c in cells))
+        g.sum(whole, cells, link=True)
+        b.atoms.add(whole)
+    for row in rows:
+        part = g.keys[f"{key}:{row}:{column}"]
+        b.inside(part, whole, f"{key}:{row}:{column}:not_it")
+
+
+def _answers_inside_any(b: Builder) -> None:
+    """Q17's sources (other than earned income, the same people as two of Q18's kinds), Q20a's
+    benefits, Q21's insurances, each inside the people who have at least one in its column
+    (Q18's with other income, Q20b's "1 + Source(s)", Q21's one source and more than one)."""
+    other = [code for code in HUD_INCOME_SOURCES if code != "earned"]
+    for column in ("start", "annual", "exit"):
+        _each_inside_any(b, "q17", other, column, [f"q18:{k}:{column}" for k in ("other", "both")])
+        _each_inside_any(b, "q20a", HUD_BENEFITS, column, [f"q20b:some:{column}"])
+        _each_inside_any(
+            b, "q21", HUD_INSURANCE, column, [f"q21:{k}:{column}" for k in ("one", "more")]
+        )
+
+
+def _conditions_inside_any(b: Builder) -> None:
+    """Q13a1's, Q13b1's and Q13c1's conditions, each inside the people of Q13a2's, Q13b2's and
+    Q13c2's with one condition or more (:func:`_each_inside_any`)."""
+    rows = [code for code, _label in HUD_CONDITIONS]
+    for each, count in (("q13a1", "q13a2"), ("q13b1", "q13b2"), ("q13c1", "q13c2")):
+        _each_inside_any(b, each, rows, "total", [f"{count}:{n}" for n in ("1", "2", "3")])
 
 
 def _not_required_by_length(b: Builder) -> None:

@@ -39,6 +39,7 @@ from caseflow.partners.models import (
 )
 from caseflow.reporting import reports
 from tests import factories as f
+from tests.reporting.test_hud_any_answer import told_by_any_answer
 from tests.reporting.test_hud_income_change import told_by_q19a
 from tests.reporting.test_report_cells import _printed, assert_csv_prints
 
@@ -321,7 +322,9 @@ L = reports.HUD_LIVING_LABELS
 #: the one with only other income; at start Q17's 10 is 8 and a hidden 2, so the 8 hides with the 2,
 #: and the 12 with a source with them (12 less 10 is the 2 with only other income). Q23d's two
 #: leavers who rent with a subsidy are Q23c's hidden row (2), its parts 1 and 1. Q20b's 9 with
-#: benefits at start hide with the one not collected (20 people, 10 with none); at exit the small
+#: benefits at start are Q20a's 9 with SNAP and those with another benefit and not SNAP (none; each
+#: of Q20a's benefits is tied inside Q20b's "1 + Source(s)", the rest never published): printed as
+#: Q20a's 9 is, the 10 with none hide with the one not collected (20 people); at exit the small
 #: rows hide each other. Q25a's and Q26b's hidden cells are all counts from 1 to 4; Q5a's veterans
 #: (3) are Q25a's first two rows, its chronically homeless (3) Q26b's first.
 EXPECTED = {
@@ -511,8 +514,8 @@ EXPECTED = {
         ("Other Source", "0 0 0"),
     ],
     "Q20b": [
-        ("No Sources", "10 0 *2"),
-        ("1 + Source(s)", "*9 0 8"),
+        ("No Sources", "*10 0 *2"),
+        ("1 + Source(s)", "9 0 8"),
         (DK_ROW, "0 0 *1"),
         ("Data Not Collected/Not stayed long enough for Annual Assessment", "*1 8 *1"),
         ("Total", "20 8 12"),
@@ -1189,6 +1192,9 @@ def test_every_cell_of_the_hud_questions(population):
     assert_csv_prints(report, shown)
     # Nor does a reader who knows Q18's and Q19a's rules learn a small count (the 2 above).
     assert not told_by_q19a(report)
+    # Nor one who knows that each source, benefit, insurance and condition is some of those
+    # with any (Q18's, Q20b's, Q21's and Q13b2's rows).
+    assert not told_by_any_answer(report)
     # Q14b's people are Q14a's "Yes", Q23c's and Q16's leavers Q5a's: the same cells.
     keys, sections = report.grid.keys, {s.code: s for s in report.sections}
     assert sections["Q14b"].rows[-1].cells[-1] == keys["q14a:yes"]

@@ -1,0 +1,188 @@
+"""HUD's tables of answers a person may give several of, against those who gave at least one.
+
+Q17 counts the people with each source of income, Q20a with each non-cash benefit, Q21 with
+each health insurance, Q13a1 (Q13b1, Q13c1) with each condition; one person may be in several
+rows, so none of them has a total. Beside each, another table counts the people who have at
+least one: Q18's with other income (only other, or earned and other), Q20b's "1 + Source(s)",
+Q21's one source and more than one, Q13a2's (Q13b2's, Q13c2's) one condition, two and three or
+more. So each row is some of those, and a reader who knows the rules subtracts: the rest, those
+with another answer and not this one, is a count of people HUD never prints.
+
+In the federal year 2026 (October 2025 to September 2026), 20 survivors supported since 1 June
+2026 (stayers not yet due an annual assessment), at start:
+
+- income: 10 with SSI, 3 with TANF, 7 with none;
+- benefits: 10 with SNAP, 2 with WIC, 8 with none;
+- insurance: 10 with Medicaid, 2 with private insurance, 8 with none;
+- conditions: 12 with a mental health disorder, 3 with a chronic health condition, 5 with none.
+
+Each time, the big row less those with any is a count from 1 to 4 (3, 2, 2, 3).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+import time_machine
+
+from caseflow.cases.models import IntakeField
+from caseflow.confidentiality.services import field_settings_save
+from caseflow.lib.suppression import worked_out
+from caseflow.reporting import reports
+from tests.reporting.hud_people import at, hud_person
+from tests.reporting.test_report_cells import _printed, assert_csv_prints, small_counts_told
+
+pytestmark = pytest.mark.django_db
+
+YEAR = reports.federal_year(2026)
+TODAY = dt.datetime(2026, 11, 15, 12, tzinfo=dt.UTC)
+N = 20
+
+#: The tables of answers a person may give several of, each row's cells by their key, and the
+#: cells of the people with at least one in the same column, as HUD's rules define them.
+COLUMNS = ("start", "annual", "exit")
+
+
+def _any_answer() -> list[tuple[list[str], list[str]]]:
+    """(each row's key, the keys of those with any) for every column of every such table."""
+    found = []
+    for column in COLUMNS:
+        other_income = [c for c in reports.HUD_INCOME_SOURCES if c != "earned"]
+        found += [
+            (
+                [f"q17:{c}:{column}" for c in other_income],
+                [f"q18:{k}:{column}" for k in ("other", "both")],
+            ),
+            ([f"q20a:{c}:{column}" for c in reports.HUD_BENEFITS], [f"q20b:some:{column}"]),
+            (
+                [f"q21:{c}:{column}" for c in reports.HUD_INSURANCE],
+                [f"q21:{k}:{column}" for k in ("one", "more")],
+            ),
+        ]
+    for each, count in (("q13a1", "q13a2"), ("q13b1", "q13b2"), ("q13c1", "q13c2")):
+        found.append(
+            (
+                [f"{each}:{c}:total" for c, _label in reports.HUD_CONDITIONS],
+                [f"{count}:{n}" for n in ("1", "2", "3")],
+            )
+        )
+    return found
+
+
+def told_by_any_answer(report: reports.FunderReport) -> set[str]:
+    """The small counts a reader works out who also knows that each row of Q17 (other than
+    earned income), Q20a, Q21 and Q13a1/b1/c1 counts some of the people with at least one such
+    answer in its column: each rest (those with another answer, not this one) is a count HUD
+    never prints. Worked out here afresh, in a grid of its own beside the report's, and named
+    for a failure."""
+    grid = report.grid
+    values, sums, keys = list(grid.values), list(grid.sums), grid.keys
+    unknown = set(report.hidden)
+    names = {cell: key for key, cell in keys.items()}
+
+    def new(name: str, value: int) -> int:
+        values.append(value)
+        names[len(values) - 1] = name
+        unknown.add(len(values) - 1)
+        return len(values) - 1
+
+    for rows, wholes in _any_answer():
+        having = [keys[w] for w in wholes]
+        anyone = new(f"any of {' '.join(wholes)}", sum(values[c] for c in having))
+        sums.append((anyone, tuple(having)))
+        for row in rows:
+            part = keys[row]
+            rest = new(f"{row}, not it", values[anyone] - values[part])
+            sums.append((anyone, (part, rest)))
+    found = worked_out(values, sums, unknown)
+    return {names[c] for c in found if 0 < abs(values[c]) < report.threshold}
+
+
+@pytest.fixture(autouse=True)
+def on_the_tests_day():
+    """Every fixture is set up on the tests' day too, whatever the suite's clock."""
+    with time_machine.travel(TODAY, tick=False):
+        yield
+
+
+def _some(n: int, *groups: tuple[int, str]) -> str | None:
+    """Person ``n``'s one answer: the first ``groups`` (how many, which) hold those before her."""
+    for upto, answer in groups:
+        if n < upto:
+            return answer
+    return None
+
+
+@pytest.fixture
+def population(cast) -> int:
+    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
+    for n in range(N):
+        source = _some(n, (10, "ssi"), (13, "tanf"))
+        benefit = _some(n, (10, "snap"), (12, "wic"))
+        insurance = _some(n, (10, "medicaid"), (12, "private"))
+        condition = _some(n, (12, "mental_health"), (15, "chronic_health"))
+        answers: dict[str, Any] = {
+            "income_any": "yes" if source else "no",
+            "income_sources": [source] if source else [],
+            "income_amount": "600.00" if source else "",
+            "benefits_any": "yes" if benefit else "no",
+            "benefits_sources": [benefit] if benefit else [],
+            "insurance_any": "yes" if insurance else "no",
+            "insurance_sources": [insurance] if insurance else [],
+            "conditions_any": "yes" if condition else "no",
+            "conditions": [condition] if condition else [],
+        }
+        hud_person(cast, n, at("2026-06-01"), answers)
+    return cast.agency.pk
+
+
+def test_no_one_with_another_answer_is_told_by_subtracting_a_row_from_those_with_any(
+    population,
+):
+    report = reports.release("hud", population, YEAR)
+    keys, values = report.grid.keys, report.grid.values
+    counted = {
+        key: values[keys[key]]
+        for key in (
+            "q17:ssi:start",
+            "q18:other:start",
+            "q20a:snap:start",
+            "q20b:some:start",
+            "q21:medicaid:start",
+            "q21:one:start",
+            "q13a1:mental_health:total",
+            "q13a2:1",
+        )
+    }
+    assert counted == {
+        "q17:ssi:start": 10,
+        "q18:other:start": 13,
+        "q20a:snap:start": 10,
+        "q20b:some:start": 12,
+        "q21:medicaid:start": 10,
+        "q21:one:start": 12,
+        "q13a1:mental_health:total": 12,
+        "q13a2:1": 15,
+    }
+    # Printed side by side, each pair would tell its small rest (3, 2, 2, 3): in each, one of
+    # the two hides, with what would give it away.
+    for row, anyone in (
+        ("q17:ssi:start", ["q18:other:start", "q18:both:start"]),
+        ("q20a:snap:start", ["q20b:some:start"]),
+        ("q21:medicaid:start", ["q21:one:start", "q21:more:start"]),
+        ("q13a1:mental_health:total", ["q13a2:1", "q13a2:2", "q13a2:3"]),
+    ):
+        cells = [keys[row], *(keys[k] for k in anyone)]
+        assert any(report.shown(c).value is None for c in cells), row
+    # The rows themselves: each is some of those with any, the rest a count never published.
+    for column in COLUMNS:
+        whole = keys[f"q20b:some:{column}"]
+        for code in reports.HUD_BENEFITS:
+            part, rest = keys[f"q20a:{code}:{column}"], keys[f"q20a:{code}:{column}:not_it"]
+            assert (whole, (part, rest)) in report.grid.sums
+            assert rest in report.unpublished
+    assert told_by_any_answer(report) == set()
+    assert not small_counts_told(report)
+    assert_csv_prints(report, _printed(report))
