@@ -3432,6 +3432,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
     )
     _income_categories(b, t)
     _earned_once(b, "q17", "q18")
+    _sources_inside_any(b, "q17", "q18")
     q18 = b.sections[-1]
     q18.rows.append(
         Row(
@@ -3522,7 +3523,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
     _no_income_inside(b)  # Q18's inside Q16's
     _not_collected_inside(b, t)  # Q16's and Q18's, each around the same people
     _income_change_inside(b)  # Q19a's inside Q18's
-    _answers_inside_any(b)  # Q17's, Q20a's, Q21's each inside those with any
+    _answers_inside_any(b)  # Q20a's and Q21's each inside those with any
     _hud_columns(
         b,
         "q13a1",
@@ -4168,6 +4169,7 @@ def _youth_income(b: Builder, t: _HudTally) -> None:
         (t.income_known[("youth", "annual")], t.income_known[("youth", "exit")]),
     )
     _earned_once(b, "q27g", "q27h")
+    _sources_inside_any(b, "q27g", "q27h")
     _disabling_by_income(
         b,
         "q27i",
@@ -4196,6 +4198,7 @@ def _chronic_income_categories(b: Builder, t: _HudTally) -> None:
         (t.income_known[("chronic", "annual")], t.income_known[("chronic", "exit")]),
     )
     _earned_once(b, "q26g", "q26f")
+    _sources_inside_any(b, "q26g", "q26f")
 
 
 def _group_income_categories(
@@ -4732,13 +4735,20 @@ def _each_inside_any(
         b.inside(part, whole, f"{key}:{row}:{column}:not_it")
 
 
-def _answers_inside_any(b: Builder) -> None:
-    """Q17's sources (other than earned income, the same people as two of Q18's kinds), Q20a's
-    benefits, Q21's insurances, each inside the people who have at least one in its column
-    (Q18's with other income, Q20b's "1 + Source(s)", Q21's one source and more than one)."""
+def _sources_inside_any(b: Builder, sources: str, categories: str) -> None:
+    """The sources of income other than earned income (Q17's, Q26g's, Q27g's; earned income
+    is the same people as two kinds, :func:`_earned_once`), each inside the people with other
+    income of its table of kinds (Q18's, Q26f's, Q27h's: only other income, and both)."""
     other = [code for code in HUD_INCOME_SOURCES if code != "earned"]
     for column in ("start", "annual", "exit"):
-        _each_inside_any(b, "q17", other, column, [f"q18:{k}:{column}" for k in ("other", "both")])
+        kinds = [f"{categories}:{k}:{column}" for k in ("other", "both")]
+        _each_inside_any(b, sources, other, column, kinds)
+
+
+def _answers_inside_any(b: Builder) -> None:
+    """Q20a's benefits and Q21's insurances, each inside the people who have at least one in
+    its column (Q20b's "1 + Source(s)", Q21's one source and more than one)."""
+    for column in ("start", "annual", "exit"):
         _each_inside_any(b, "q20a", HUD_BENEFITS, column, [f"q20b:some:{column}"])
         _each_inside_any(
             b, "q21", HUD_INSURANCE, column, [f"q21:{k}:{column}" for k in ("one", "more")]

@@ -8,15 +8,18 @@ Q21's one source and more than one, Q13a2's (Q13b2's, Q13c2's) one condition, tw
 more. So each row is some of those, and a reader who knows the rules subtracts: the rest, those
 with another answer and not this one, is a count of people HUD never prints.
 
-In the federal year 2026 (October 2025 to September 2026), 20 survivors supported since 1 June
-2026 (stayers not yet due an annual assessment), at start:
+In the federal year 2026 (October 2025 to September 2026), 30 survivors supported since 1 June
+2026 (stayers not yet due an annual assessment). 20 are aged 18 to 24 (HUD's youth, whom Q27g
+and Q27h count again), at start:
 
 - income: 10 with SSI, 3 with TANF, 7 with none;
 - benefits: 10 with SNAP, 2 with WIC, 8 with none;
 - insurance: 10 with Medicaid, 2 with private insurance, 8 with none;
 - conditions: 12 with a mental health disorder, 3 with a chronic health condition, 5 with none.
 
-Each time, the big row less those with any is a count from 1 to 4 (3, 2, 2, 3).
+Each time, those with any less the big row is a count from 1 to 4 (3, 2, 2, 3). The other 10
+are aged 25 to 34, with SSI at start and nothing else: everyone's 20 with SSI and 23 with other
+income tell the same 3 as the youth's 10 and 13, in other cells.
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ pytestmark = pytest.mark.django_db
 
 YEAR = reports.federal_year(2026)
 TODAY = dt.datetime(2026, 11, 15, 12, tzinfo=dt.UTC)
-N = 20
+N = 30
+YOUTH = 20
 
 #: The tables of answers a person may give several of, each row's cells by their key, and the
 #: cells of the people with at least one in the same column, as HUD's rules define them.
@@ -48,13 +52,17 @@ COLUMNS = ("start", "annual", "exit")
 def _any_answer() -> list[tuple[list[str], list[str]]]:
     """(each row's key, the keys of those with any) for every column of every such table."""
     found = []
+    other_income = [c for c in reports.HUD_INCOME_SOURCES if c != "earned"]
     for column in COLUMNS:
-        other_income = [c for c in reports.HUD_INCOME_SOURCES if c != "earned"]
+        # Everyone's sources and kinds of income, the chronically homeless's, the youth's.
         found += [
             (
-                [f"q17:{c}:{column}" for c in other_income],
-                [f"q18:{k}:{column}" for k in ("other", "both")],
-            ),
+                [f"{sources}:{c}:{column}" for c in other_income],
+                [f"{kinds}:{k}:{column}" for k in ("other", "both")],
+            )
+            for sources, kinds in (("q17", "q18"), ("q26g", "q26f"), ("q27g", "q27h"))
+        ]
+        found += [
             ([f"q20a:{c}:{column}" for c in reports.HUD_BENEFITS], [f"q20b:some:{column}"]),
             (
                 [f"q21:{c}:{column}" for c in reports.HUD_INSURANCE],
@@ -119,10 +127,11 @@ def _some(n: int, *groups: tuple[int, str]) -> str | None:
 def population(cast) -> int:
     field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
     for n in range(N):
-        source = _some(n, (10, "ssi"), (13, "tanf"))
-        benefit = _some(n, (10, "snap"), (12, "wic"))
-        insurance = _some(n, (10, "medicaid"), (12, "private"))
-        condition = _some(n, (12, "mental_health"), (15, "chronic_health"))
+        youth = n < YOUTH
+        source = _some(n, (10, "ssi"), (13, "tanf")) if youth else "ssi"
+        benefit = _some(n, (10, "snap"), (12, "wic")) if youth else None
+        insurance = _some(n, (10, "medicaid"), (12, "private")) if youth else None
+        condition = _some(n, (12, "mental_health"), (15, "chronic_health")) if youth else None
         answers: dict[str, Any] = {
             "income_any": "yes" if source else "no",
             "income_sources": [source] if source else [],
@@ -134,7 +143,7 @@ def population(cast) -> int:
             "conditions_any": "yes" if condition else "no",
             "conditions": [condition] if condition else [],
         }
-        hud_person(cast, n, at("2026-06-01"), answers)
+        hud_person(cast, n, at("2026-06-01"), answers, age="18_24" if youth else "25_34")
     return cast.agency.pk
 
 
@@ -156,9 +165,12 @@ def test_no_one_with_another_answer_is_told_by_subtracting_a_row_from_those_with
             "q13a2:1",
         )
     }
+    # The youth's (Q27g's, Q27h's).
+    assert values[keys["q27g:ssi:start"]] == 10
+    assert values[keys["q27h:other:start"]] == 13
     assert counted == {
-        "q17:ssi:start": 10,
-        "q18:other:start": 13,
+        "q17:ssi:start": 20,
+        "q18:other:start": 23,
         "q20a:snap:start": 10,
         "q20b:some:start": 12,
         "q21:medicaid:start": 10,
@@ -170,6 +182,7 @@ def test_no_one_with_another_answer_is_told_by_subtracting_a_row_from_those_with
     # the two hides, with what would give it away.
     for row, anyone in (
         ("q17:ssi:start", ["q18:other:start", "q18:both:start"]),
+        ("q27g:ssi:start", ["q27h:other:start", "q27h:both:start"]),
         ("q20a:snap:start", ["q20b:some:start"]),
         ("q21:medicaid:start", ["q21:one:start", "q21:more:start"]),
         ("q13a1:mental_health:total", ["q13a2:1", "q13a2:2", "q13a2:3"]),
