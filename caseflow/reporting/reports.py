@@ -3636,6 +3636,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
             ),
         )
     _veterans_and_chronic(b, t.veteran, t.chronic)
+    _chronic_inside_disabling(b)
     _chronic_persons(b, t)
     _youth_income(b, t)
     if t.permanent:
@@ -4065,6 +4066,20 @@ def _veterans_and_chronic(b: Builder, veterans: Counter[str], chronic: Counter[s
         Row("Number of veterans", [served_veterans]),
         Row("Number of chronically homeless persons", [g.keys["q26b:yes"]]),
     ]
+
+
+def _chronic_inside_disabling(b: Builder) -> None:
+    """Q26b's chronic homelessness needs a disabling condition (3.08, whose answer files
+    everyone in Q13a2): who said she has none is not chronically homeless, and whose answer is
+    "doesn't know", "prefers not to answer" or not collected is in the same row of Q26b. So
+    Q13a2's "None", "doesn't know" and "not collected" are some of Q26b's "No", "doesn't know"
+    and "not collected", and Q25a's chronically homeless veterans some of Q26b's chronically
+    homeless; each rest (those with a disabling condition, or not veterans) is a count never
+    published, tied, so that a reader who subtracts does not learn a small one."""
+    g = b.grid
+    for row, status in (("none", "no"), (HUD_DK[0], HUD_DK[0]), (HUD_DNC[0], HUD_DNC[0])):
+        b.inside(g.keys[f"q13a2:{row}"], g.keys[f"q26b:{status}"], f"q26b:{status}:not_q13a2")
+    b.inside(g.keys["q25a:chronic_veteran"], g.keys["q26b:yes"], "q26b:yes:not_veteran")
 
 
 def _chronic_persons(b: Builder, t: _HudTally) -> None:

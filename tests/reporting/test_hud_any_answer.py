@@ -83,8 +83,31 @@ def told_by_any_answer(report: reports.FunderReport) -> set[str]:
     """The small counts a reader works out who also knows that each row of Q17 (other than
     earned income), Q20a, Q21 and Q13a1/b1/c1 counts some of the people with at least one such
     answer in its column: each rest (those with another answer, not this one) is a count HUD
-    never prints. Worked out here afresh, in a grid of its own beside the report's, and named
-    for a failure."""
+    never prints."""
+    return _told(report, _any_answer())
+
+
+#: Q26b's chronic homelessness needs a disabling condition, whose answer files everyone in
+#: Q13a2: those who said they have none are not chronically homeless, and an answer not known
+#: is not known in Q26b either. Q25a's chronically homeless veterans are chronically homeless.
+DISABLING = [
+    (["q13a2:none"], ["q26b:no"]),
+    (["q13a2:dk"], ["q26b:dk"]),
+    (["q13a2:dnc"], ["q26b:dnc"]),
+    (["q25a:chronic_veteran"], ["q26b:yes"]),
+]
+
+
+def told_by_disabling(report: reports.FunderReport) -> set[str]:
+    """The small counts a reader works out who also knows the rules of :data:`DISABLING`."""
+    return _told(report, DISABLING)
+
+
+def _told(report: reports.FunderReport, relations: list[tuple[list[str], list[str]]]) -> set[str]:
+    """The small counts a reader works out who knows that each of a relation's rows counts
+    some of the people its wholes count (cells that count no one twice): the rest of each is
+    a count HUD never prints. Worked out here afresh, in a grid of its own beside the
+    report's, and named for a failure."""
     grid = report.grid
     values, sums, keys = list(grid.values), list(grid.sums), grid.keys
     unknown = set(report.hidden)
@@ -96,13 +119,14 @@ def told_by_any_answer(report: reports.FunderReport) -> set[str]:
         unknown.add(len(values) - 1)
         return len(values) - 1
 
-    for rows, wholes in _any_answer():
+    for rows, wholes in relations:
         having = [keys[w] for w in wholes]
         anyone = new(f"any of {' '.join(wholes)}", sum(values[c] for c in having))
         sums.append((anyone, tuple(having)))
         for row in rows:
             part = keys[row]
             rest = new(f"{row}, not it", values[anyone] - values[part])
+            assert values[rest] >= 0, (row, wholes)
             sums.append((anyone, (part, rest)))
     found = worked_out(values, sums, unknown)
     return {names[c] for c in found if 0 < abs(values[c]) < report.threshold}
@@ -197,5 +221,59 @@ def test_no_one_with_another_answer_is_told_by_subtracting_a_row_from_those_with
             assert (whole, (part, rest)) in report.grid.sums
             assert rest in report.unpublished
     assert told_by_any_answer(report) == set()
+    assert not small_counts_told(report)
+    assert_csv_prints(report, _printed(report))
+
+
+#: Chronically homeless: a mental health disorder, in an emergency shelter since 1 January 2025.
+CHRONIC = {
+    "conditions_any": "yes",
+    "conditions": ["mental_health"],
+    "prior_living": "emergency_shelter",
+    "homeless_since": "2025-01-01",
+}
+#: Housed for a year or more before: not chronically homeless, whatever the condition.
+HOUSED = {"prior_living": "rental_no_subsidy", "prior_length": "year_or_more"}
+
+
+@pytest.fixture
+def disabled(cast) -> int:
+    """20 survivors supported since 1 June 2026: 10 who said they have no disabling condition,
+    4 with one who were housed before (not chronically homeless: 14 in Q26b's "No", 4 of them
+    with a disabling condition), 6 chronically homeless, 5 of them veterans (1 not)."""
+    field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
+    people: list[dict[str, Any]] = [
+        *[{**HOUSED, "conditions_any": "no", "veteran": "no"}] * 10,
+        *[{**HOUSED, "conditions_any": "yes", "conditions": ["chronic_health"], "veteran": "no"}]
+        * 4,
+        *[{**CHRONIC, "veteran": "yes"}] * 5,
+        {**CHRONIC, "veteran": "no"},
+    ]
+    for n, answers in enumerate(people):
+        hud_person(cast, n, at("2026-06-01"), answers)
+    return cast.agency.pk
+
+
+def test_no_one_with_a_disabling_condition_or_not_a_veteran_is_told_by_chronic_homelessness(
+    disabled,
+):
+    report = reports.release("hud", disabled, YEAR)
+    keys, values = report.grid.keys, report.grid.values
+    counted = {
+        key: values[keys[key]]
+        for key in ("q13a2:none", "q26b:no", "q26b:yes", "q25a:chronic_veteran", "q25a:no")
+    }
+    assert counted == {
+        "q13a2:none": 10,
+        "q26b:no": 14,
+        "q26b:yes": 6,
+        "q25a:chronic_veteran": 5,
+        "q25a:no": 15,
+    }
+    # Printed side by side, each pair would tell its small rest: the 4 with a disabling
+    # condition not chronically homeless, the 1 chronically homeless who is not a veteran.
+    for part, whole in (("q13a2:none", "q26b:no"), ("q25a:chronic_veteran", "q26b:yes")):
+        assert report.shown(keys[part]).value is None or report.shown(keys[whole]).value is None
+    assert told_by_disabling(report) == set()
     assert not small_counts_told(report)
     assert_csv_prints(report, _printed(report))

@@ -39,7 +39,7 @@ from caseflow.partners.models import (
 )
 from caseflow.reporting import reports
 from tests import factories as f
-from tests.reporting.test_hud_any_answer import told_by_any_answer
+from tests.reporting.test_hud_any_answer import told_by_any_answer, told_by_disabling
 from tests.reporting.test_hud_income_change import told_by_q19a
 from tests.reporting.test_report_cells import _printed, assert_csv_prints
 
@@ -1195,6 +1195,8 @@ def test_every_cell_of_the_hud_questions(population):
     # Nor one who knows that each source, benefit, insurance and condition is some of those
     # with any (Q18's, Q20b's, Q21's and Q13b2's rows).
     assert not told_by_any_answer(report)
+    # Nor one who knows that chronic homelessness needs a disabling condition.
+    assert not told_by_disabling(report)
     # Q14b's people are Q14a's "Yes", Q23c's and Q16's leavers Q5a's: the same cells.
     keys, sections = report.grid.keys, {s.code: s for s in report.sections}
     assert sections["Q14b"].rows[-1].cells[-1] == keys["q14a:yes"]

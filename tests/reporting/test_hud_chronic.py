@@ -29,6 +29,7 @@ from caseflow.confidentiality.services import field_settings_save
 from caseflow.partners import hud
 from caseflow.reporting import reports
 from tests.reporting.hud_people import at, hud_person
+from tests.reporting.test_hud_any_answer import told_by_any_answer, told_by_disabling
 from tests.reporting.test_hud_cells import SUBSIDIES
 from tests.reporting.test_hud_income_change import told_by_q19a
 from tests.reporting.test_hud_youth import YOUTH_SECTIONS
@@ -224,6 +225,8 @@ def test_every_cell_of_the_chronically_homeless_persons_questions(population):
     # and still have it (every other column 0), they would tell the 3 stayers who had it.
     assert ("Earned Income", "*8 0 5") in shown["Q17"]
     assert not told_by_q19a(report)
+    assert not told_by_any_answer(report)
+    assert not told_by_disabling(report)
     assert shown["Q20a"][0][1] == "8 0 0"
     # In HUD's order, the last questions.
     sections = {s.code: s for s in report.sections}

@@ -19,7 +19,7 @@ from caseflow.inbox.models import FollowUp
 from caseflow.partners.models import DECLINED, Demographics, MeetingAction, ServiceReferral
 from caseflow.reporting import reports, services
 from tests import factories as f
-from tests.reporting.test_hud_any_answer import told_by_any_answer
+from tests.reporting.test_hud_any_answer import told_by_any_answer, told_by_disabling
 from tests.reporting.test_hud_income_change import told_by_q19a
 from tests.reporting.test_report_cells import small_counts_told
 
@@ -405,6 +405,8 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
     # Nor by one who knows that each source, benefit, insurance and condition is some of
     # those with any.
     assert told_by_any_answer(hud_year) == told_by_any_answer(hill_year) == set()
+    # Nor by one who knows that chronic homelessness needs a disabling condition.
+    assert told_by_disabling(hud_year) == told_by_disabling(hill_year) == set()
     assert "Q22c" in [s.code for s in hill_year.sections]
     assert value(hill_year, "q22c:moved") >= 5
     assert hill_year.shown(hill_year.grid.keys["q22c:moved"]).value is not None
