@@ -3636,7 +3636,7 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
             ),
         )
     _veterans_and_chronic(b, t.veteran, t.chronic)
-    _chronic_inside_disabling(b)
+    _inside_disabling(b)
     _chronic_persons(b, t)
     _youth_income(b, t)
     if t.permanent:
@@ -4068,18 +4068,38 @@ def _veterans_and_chronic(b: Builder, veterans: Counter[str], chronic: Counter[s
     ]
 
 
-def _chronic_inside_disabling(b: Builder) -> None:
-    """Q26b's chronic homelessness needs a disabling condition (3.08, whose answer files
-    everyone in Q13a2): who said she has none is not chronically homeless, and whose answer is
-    "doesn't know", "prefers not to answer" or not collected is in the same row of Q26b. So
-    Q13a2's "None", "doesn't know" and "not collected" are some of Q26b's "No", "doesn't know"
-    and "not collected", and Q25a's chronically homeless veterans some of Q26b's chronically
-    homeless; each rest (those with a disabling condition, or not veterans) is a count never
-    published, tied, so that a reader who subtracts does not learn a small one."""
+def _inside_disabling(b: Builder) -> None:
+    """The disabling condition (3.08), whose answer files everyone in Q13a2, files the
+    leavers again in Q19b's columns and decides Q26b's chronic homelessness, which needs one:
+    who said she has none is not chronically homeless, and whose answer is "doesn't know",
+    "prefers not to answer" or not collected is in the same row of Q26b. So Q13a2's "None",
+    "doesn't know" and "not collected" are some of Q26b's "No", "doesn't know" and "not
+    collected"; Q25a's chronically homeless veterans some of Q26b's chronically homeless; and
+    Q19b's leavers with a disabling condition, without one and whose answer is not known some
+    of Q13a2's with one or more conditions (a condition not named among them), "None", and
+    "doesn't know" and "not collected". Each rest (those with a disabling condition, those not
+    veterans, the stayers) is a count never published, tied, so that a reader who subtracts
+    does not learn a small one; the sums of Q13a2's rows too."""
     g = b.grid
     for row, status in (("none", "no"), (HUD_DK[0], HUD_DK[0]), (HUD_DNC[0], HUD_DNC[0])):
         b.inside(g.keys[f"q13a2:{row}"], g.keys[f"q26b:{status}"], f"q26b:{status}:not_q13a2")
     b.inside(g.keys["q25a:chronic_veteran"], g.keys["q26b:yes"], "q26b:yes:not_veteran")
+    for column, rows in (
+        ("with", ("1", "2", "3", "unknown")),
+        ("without", ("none",)),
+        ("unknown", (HUD_DK[0], HUD_DNC[0])),
+    ):
+        leavers = g.keys.get(f"q19b:total:{column}")
+        if leavers is None:  # no leaver's answer is unknown: no cell
+            continue
+        cells = [g.keys[f"q13a2:{row}"] for row in rows]
+        if len(cells) == 1:
+            whole = cells[0]
+        else:
+            whole = g.cell(f"q13a2:q19b_{column}", sum(g.values[c] for c in cells))
+            g.sum(whole, cells, link=True)
+            b.atoms.add(whole)
+        b.inside(leavers, whole, f"q13a2:q19b_{column}:stayers")
 
 
 def _chronic_persons(b: Builder, t: _HudTally) -> None:
