@@ -4079,7 +4079,7 @@ def _inside_disabling(b: Builder) -> None:
     of Q13a2's with one or more conditions (a condition not named among them), "None", and
     "doesn't know" and "not collected". Each rest (those with a disabling condition, those not
     veterans, the stayers) is a count never published, tied, so that a reader who subtracts
-    does not learn a small one; the sums of Q13a2's rows too."""
+    does not learn a small one; Q13a2's rows added up are never published either."""
     g = b.grid
     for row, status in (("none", "no"), (HUD_DK[0], HUD_DK[0]), (HUD_DNC[0], HUD_DNC[0])):
         b.inside(g.keys[f"q13a2:{row}"], g.keys[f"q26b:{status}"], f"q26b:{status}:not_q13a2")
@@ -4092,13 +4092,7 @@ def _inside_disabling(b: Builder) -> None:
         leavers = g.keys.get(f"q19b:total:{column}")
         if leavers is None:  # no leaver's answer is unknown: no cell
             continue
-        cells = [g.keys[f"q13a2:{row}"] for row in rows]
-        if len(cells) == 1:
-            whole = cells[0]
-        else:
-            whole = g.cell(f"q13a2:q19b_{column}", sum(g.values[c] for c in cells))
-            g.sum(whole, cells, link=True)
-            b.atoms.add(whole)
+        whole = _added_up(b, [g.keys[f"q13a2:{row}"] for row in rows], f"q13a2:q19b_{column}")
         b.inside(leavers, whole, f"q13a2:q19b_{column}:stayers")
 
 
@@ -4747,6 +4741,18 @@ def _income_change_inside(b: Builder) -> None:
         b.inside(parts, g.keys[f"q18:{c}:{column}"], f"q18:{c}:{column}:not_in_q19a")
 
 
+def _added_up(b: Builder, cells: list[int], key: str) -> int:
+    """The one of ``cells``, or their sum: ``key``'s cell, never published and tied to them
+    (a reader knows it only where they are all printed)."""
+    if len(cells) == 1:
+        return cells[0]
+    g = b.grid
+    whole = g.cell(key, sum(g.values[c] for c in cells))
+    g.sum(whole, cells, link=True)
+    b.atoms.add(whole)
+    return whole
+
+
 def _each_inside_any(
     b: Builder, key: str, rows: Iterable[str], column: str, wholes: list[str]
 ) -> None:
@@ -4756,15 +4762,9 @@ def _each_inside_any(
     one and those with more). The rest, those with another answer and not this one, is a count
     never published, tied (:meth:`Builder.inside`), so that a reader who subtracts a row from
     the people with any does not learn a small one. Several ``wholes`` are added up in a cell
-    never published (a reader knows it only where they are printed)."""
+    never published (:func:`_added_up`)."""
     g = b.grid
-    cells = [g.keys[w] for w in wholes]
-    if len(cells) == 1:
-        whole = cells[0]
-    else:
-        whole = g.cell(f"{key}:any_answer:{column}", sum(g.values[c] for c in cells))
-        g.sum(whole, cells, link=True)
-        b.atoms.add(whole)
+    whole = _added_up(b, [g.keys[w] for w in wholes], f"{key}:any_answer:{column}")
     for row in rows:
         part = g.keys[f"{key}:{row}:{column}"]
         b.inside(part, whole, f"{key}:{row}:{column}:not_it")
