@@ -25,6 +25,7 @@ income tell the same 3 as the youth's 10 and 13, in other cells.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
@@ -138,6 +139,26 @@ def _told(report: reports.FunderReport, relations: list[tuple[list[str], list[st
     return {names[c] for c in found if 0 < abs(values[c]) < report.threshold}
 
 
+def _counted(report: reports.FunderReport, keys: Iterable[str]) -> dict[str, int]:
+    """The values of ``keys``' cells in ``report``, printed or not."""
+    return {key: report.grid.values[report.grid.keys[key]] for key in keys}
+
+
+def _one_hides(report: reports.FunderReport, *keys: str) -> bool:
+    """Whether at least one of ``keys``' cells is hidden."""
+    return any(report.shown(report.grid.keys[key]).value is None for key in keys)
+
+
+def _assert_nothing_small_told(
+    report: reports.FunderReport, reader: Callable[[reports.FunderReport], set[str]]
+) -> None:
+    """Neither ``reader`` nor one who knows only the report's own sums works out a small
+    count, and the CSV prints what the preview shows."""
+    assert reader(report) == set()
+    assert not small_counts_told(report)
+    assert_csv_prints(report, _printed(report))
+
+
 @pytest.fixture(autouse=True)
 def on_the_tests_day():
     """Every fixture is set up on the tests' day too, whatever the suite's clock."""
@@ -182,9 +203,9 @@ def test_no_one_with_another_answer_is_told_by_subtracting_a_row_from_those_with
 ):
     report = reports.release("hud", population, YEAR)
     keys, values = report.grid.keys, report.grid.values
-    counted = {
-        key: values[keys[key]]
-        for key in (
+    counted = _counted(
+        report,
+        (
             "q17:ssi:start",
             "q18:other:start",
             "q20a:snap:start",
@@ -193,8 +214,8 @@ def test_no_one_with_another_answer_is_told_by_subtracting_a_row_from_those_with
             "q21:one:start",
             "q13a1:mental_health:total",
             "q13a2:1",
-        )
-    }
+        ),
+    )
     # The youth's (Q27g's, Q27h's).
     assert values[keys["q27g:ssi:start"]] == 10
     assert values[keys["q27h:other:start"]] == 13
@@ -217,8 +238,7 @@ def test_no_one_with_another_answer_is_told_by_subtracting_a_row_from_those_with
         ("q21:medicaid:start", ["q21:one:start", "q21:more:start"]),
         ("q13a1:mental_health:total", ["q13a2:1", "q13a2:2", "q13a2:3"]),
     ):
-        cells = [keys[row], *(keys[k] for k in anyone)]
-        assert any(report.shown(c).value is None for c in cells), row
+        assert _one_hides(report, row, *anyone), row
     # The rows themselves: each is some of those with any, the rest a count never published.
     for column in COLUMNS:
         whole = keys[f"q20b:some:{column}"]
@@ -226,9 +246,7 @@ def test_no_one_with_another_answer_is_told_by_subtracting_a_row_from_those_with
             part, rest = keys[f"q20a:{code}:{column}"], keys[f"q20a:{code}:{column}:not_it"]
             assert (whole, (part, rest)) in report.grid.sums
             assert rest in report.unpublished
-    assert told_by_any_answer(report) == set()
-    assert not small_counts_told(report)
-    assert_csv_prints(report, _printed(report))
+    _assert_nothing_small_told(report, told_by_any_answer)
 
 
 #: Chronically homeless: a mental health disorder, in an emergency shelter since 1 January 2025.
@@ -264,12 +282,8 @@ def test_no_one_with_a_disabling_condition_or_not_a_veteran_is_told_by_chronic_h
     disabled,
 ):
     report = reports.release("hud", disabled, YEAR)
-    keys, values = report.grid.keys, report.grid.values
-    counted = {
-        key: values[keys[key]]
-        for key in ("q13a2:none", "q26b:no", "q26b:yes", "q25a:chronic_veteran", "q25a:no")
-    }
-    assert counted == {
+    keys = ("q13a2:none", "q26b:no", "q26b:yes", "q25a:chronic_veteran", "q25a:no")
+    assert _counted(report, keys) == {
         "q13a2:none": 10,
         "q26b:no": 14,
         "q26b:yes": 6,
@@ -279,10 +293,8 @@ def test_no_one_with_a_disabling_condition_or_not_a_veteran_is_told_by_chronic_h
     # Printed side by side, each pair would tell its small rest: the 4 with a disabling
     # condition not chronically homeless, the 1 chronically homeless who is not a veteran.
     for part, whole in (("q13a2:none", "q26b:no"), ("q25a:chronic_veteran", "q26b:yes")):
-        assert report.shown(keys[part]).value is None or report.shown(keys[whole]).value is None
-    assert told_by_disabling(report) == set()
-    assert not small_counts_told(report)
-    assert_csv_prints(report, _printed(report))
+        assert _one_hides(report, part, whole), part
+    _assert_nothing_small_told(report, told_by_disabling)
 
 
 def test_no_stayer_without_a_disabling_condition_is_told_by_the_leavers_without_one(cast):
@@ -299,10 +311,7 @@ def test_no_stayer_without_a_disabling_condition_is_told_by_the_leavers_without_
         closed = at("2026-08-01") if n < 8 else None
         hud_person(cast, n, at("2026-06-01"), answers, closed=closed)
     report = reports.release("hud", cast.agency.pk, YEAR)
-    keys, values = report.grid.keys, report.grid.values
-    without, none = keys["q19b:total:without"], keys["q13a2:none"]
-    assert (values[without], values[none], values[keys["q26b:no"]]) == (8, 10, 20)
-    assert report.shown(without).value is None or report.shown(none).value is None
-    assert told_by_disabling(report) == set()
-    assert not small_counts_told(report)
-    assert_csv_prints(report, _printed(report))
+    keys = ("q19b:total:without", "q13a2:none", "q26b:no")
+    assert _counted(report, keys) == {"q19b:total:without": 8, "q13a2:none": 10, "q26b:no": 20}
+    assert _one_hides(report, "q19b:total:without", "q13a2:none")
+    _assert_nothing_small_told(report, told_by_disabling)
