@@ -3432,7 +3432,6 @@ def _hud_questions(b: Builder, t: _HudTally) -> None:
     )
     _income_categories(b, t)
     _earned_once(b, "q17", "q18")
-    _sources_inside_any(b, "q17", "q18")
     q18 = b.sections[-1]
     q18.rows.append(
         Row(
@@ -4198,7 +4197,6 @@ def _youth_income(b: Builder, t: _HudTally) -> None:
         (t.income_known[("youth", "annual")], t.income_known[("youth", "exit")]),
     )
     _earned_once(b, "q27g", "q27h")
-    _sources_inside_any(b, "q27g", "q27h")
     _disabling_by_income(
         b,
         "q27i",
@@ -4227,7 +4225,6 @@ def _chronic_income_categories(b: Builder, t: _HudTally) -> None:
         (t.income_known[("chronic", "annual")], t.income_known[("chronic", "exit")]),
     )
     _earned_once(b, "q26g", "q26f")
-    _sources_inside_any(b, "q26g", "q26f")
 
 
 def _group_income_categories(
@@ -4639,7 +4636,8 @@ def _earned_once(b: Builder, sources: str, categories: str) -> None:
     those with only earned income and those with both, in its table of kinds of income (Q18,
     Q26f, Q27h): in each column the one is the sum of the other two, tied, so that a count
     hidden in one table is not worked out from the other (when no one has both, the same
-    people are printed twice)."""
+    people are printed twice). The other sources are some of those with other income
+    (:func:`_sources_inside_any`)."""
     g = b.grid
     for column in ("start", "annual", "exit"):
         g.sum(
@@ -4647,6 +4645,7 @@ def _earned_once(b: Builder, sources: str, categories: str) -> None:
             [g.keys[f"{categories}:{kind}:{column}"] for kind in ("earned", "both")],
             link=True,
         )
+    _sources_inside_any(b, sources, categories)
 
 
 def _not_assessed_once(b: Builder) -> None:
@@ -4716,9 +4715,7 @@ def _income_change_inside(b: Builder) -> None:
             having = {}
             for row, _l, _w in HUD_INCOME_CHANGE_ROWS:
                 parts = [g.keys[f"{key}:{row}:{change}"] for change in having_it]
-                having[row] = g.cell(f"{key}:{row}:{stage}", sum(g.values[c] for c in parts))
-                g.sum(having[row], parts, link=True)
-                b.atoms.add(having[row])
+                having[row] = _added_up(b, parts, f"{key}:{row}:{stage}")
             # Q19a's people of each of Q18's kinds: with any income, those with earned income
             # (and other), other income (and earned), both (in both); with none, the rest.
             earned, other, anyone = (g.values[having[r]] for r in ("earned", "other", "total"))
