@@ -158,8 +158,8 @@ class Tab:
 CAPTURE_TRIES = 3
 
 
-def take_screenshot(page, path: Path) -> None:
-    """Save the whole page to ``path``.
+def take_screenshot(page, path: Path, *, full_page: bool = True) -> None:
+    """Save the page to ``path``: the whole of it, or what the window shows.
 
     Chromium now and then refuses one capture ("Unable to capture screenshot") and takes the
     same picture when asked again; seen once in 3,600 tests on CI, on a page that had loaded and
@@ -170,7 +170,7 @@ def take_screenshot(page, path: Path) -> None:
 
     for attempt in range(1, CAPTURE_TRIES + 1):
         try:
-            page.screenshot(path=str(path), full_page=True)
+            page.screenshot(path=str(path), full_page=full_page)
             return
         except Error as error:
             if "Unable to capture screenshot" not in str(error) or attempt == CAPTURE_TRIES:

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from caseflow.cases import services
 from caseflow.cases.models import PartyRole
 from tests import factories as f
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import sign_in, take_screenshot
 from tests.conftest import canary
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -171,7 +171,7 @@ def test_outsiders_get_nothing_for_the_advocates_case_urls(tab, live_server, cas
         expect(body).not_to_contain_text(canary(cast.case))
         expect(body).not_to_contain_text("CASE-1")
         expect(body).not_to_contain_text("Survivor")
-    page.screenshot(path=str(_screenshot(f"not-found-{outsider}")), full_page=True)
+    take_screenshot(page, _screenshot(f"not-found-{outsider}"))
     # Their own search does not find it either.
     tab.goto("/cases/?q=CASE-1")
     expect(page.get_by_text("No cases match.")).to_be_visible()

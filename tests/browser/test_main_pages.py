@@ -15,7 +15,7 @@ from caseflow.accounts import second_factor as sf
 from caseflow.accounts.models import User
 from caseflow.cases.models import OPEN_STATUSES, Case
 from caseflow.demo import seed
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import sign_in, take_screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -31,7 +31,7 @@ def _look(tab, name: str) -> None:
     if os.environ.get("CASEFLOW_SCREENSHOTS") == "1":
         DOCS.mkdir(parents=True, exist_ok=True)
         page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(path=str(DOCS / f"{name}.png"))
+        take_screenshot(page, DOCS / f"{name}.png", full_page=False)
 
 
 def test_the_main_pages_of_the_demo_on_a_phone(new_tab, live_server):

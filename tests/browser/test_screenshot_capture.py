@@ -16,7 +16,7 @@ class FakePage:
 
     def __init__(self, *answers: Error | None) -> None:
         self.answers = list(answers)
-        self.saved: list[str] = []
+        self.saved: list[tuple[str, bool]] = []
         self.asked = 0
 
     def screenshot(self, *, path: str, full_page: bool) -> None:
@@ -24,15 +24,20 @@ class FakePage:
         answer = self.answers.pop(0)
         if answer is not None:
             raise answer
-        assert full_page
-        self.saved.append(path)
+        self.saved.append((path, full_page))
 
 
 def test_a_refused_capture_is_asked_again_and_saved(tmp_path):
     page = FakePage(Error(REFUSED), None)
     take_screenshot(page, tmp_path / "board.png")
     assert page.asked == 2
-    assert page.saved == [str(tmp_path / "board.png")]
+    assert page.saved == [(str(tmp_path / "board.png"), True)]
+
+
+def test_what_the_window_shows_is_asked_again_too(tmp_path):
+    page = FakePage(Error(REFUSED), None)
+    take_screenshot(page, tmp_path / "top.png", full_page=False)
+    assert page.saved == [(str(tmp_path / "top.png"), False)]
 
 
 def test_a_capture_refused_every_time_fails(tmp_path):

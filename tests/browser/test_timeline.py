@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import factories as f
-from tests.browser.conftest import SCREENSHOTS, sign_in
+from tests.browser.conftest import SCREENSHOTS, sign_in, take_screenshot
 from tests.cases.timeline_helpers import fill
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -60,7 +60,7 @@ def test_advocate_reads_filters_pages_and_prints_the_timeline(tab, live_server, 
     chronology_url = page.url
     for name, url in (("timeline", timeline_url), ("chronology", chronology_url)):
         page.goto(url)
-        page.screenshot(path=str(SCREENSHOTS / f"phone-{name}.png"), full_page=True)
+        take_screenshot(page, SCREENSHOTS / f"phone-{name}.png")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"the {name} scrolls sideways at 375 px ({width} px)"
     tab.check("timeline-chronology-phone")

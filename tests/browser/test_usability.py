@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import factories as f
-from tests.browser.conftest import SCREENSHOTS, sign_in
+from tests.browser.conftest import SCREENSHOTS, sign_in, take_screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -37,7 +37,7 @@ def test_main_pages_fit_a_phone_without_horizontal_scrolling(new_tab, live_serve
         tab.goto(path)
         width = page.evaluate("document.documentElement.scrollWidth")
         SCREENSHOTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"phone-{name}.png"), full_page=True)
+        take_screenshot(page, SCREENSHOTS / f"phone-{name}.png")
         assert width <= PHONE["width"], f"{path} scrolls sideways at 375 px ({width} px wide)"
     # The menu opens and its search box is usable at this width.
     page.get_by_role("button", name="Menu").click()
