@@ -14,11 +14,15 @@ what one more hidden cell would change without redoing it (:class:`_Reduction`).
 Zero counts are published (a zero identifies no one), and never hidden as complements: a reader
 knows counts are never negative, so a hidden zero inside a count of nothing, or among hidden
 counts a reader works out add up to nothing, is known to be zero and protects nothing, and
-whether it is can depend on a later release (a year's 0 tells every quarter's count of it). The
-zeros that are hidden all the same (never shown, or kept hidden by an earlier release) are read
-as a reader reads them: that one bound, the one that tells an exact value, is in the model
-(:func:`worked_out`); the wider bounds from counts being non-negative (a hidden cell no larger
-than its published total) are outside it.
+whether it is can depend on a later release (a year's 0 tells every quarter's count of it).
+
+Complements are chosen first for a reader who adds and subtracts (and knows that counts that add
+up to nothing are each nothing). The release is then read as a reader who also knows bounds
+reads it: every count is at least 0, and every "*" at least 1 (zeros are printed, so a hidden
+count is not one). Such a reader solves for each hidden count's least and greatest value, a
+linear programme (:func:`worked_out`, with the HiGHS solver): a small count whose least and
+greatest whole values meet is told (two "*" that add up to 2 are each 1), and takes one more
+complement, until none is.
 """
 
 from __future__ import annotations
@@ -168,30 +172,193 @@ def worked_out(
     sums: Sequence[tuple[int, Sequence[int]]],
     hidden: Iterable[int],
     blocks: _Blocks | None = None,
+    *,
+    at_least_one: Iterable[int] = (),
+    bounds: bool = True,
+    asked: set[int] | None = None,
 ) -> set[int]:
-    """The hidden cells a reader works out who also knows that counts are never negative:
-    what :func:`exposed` finds and, in turn, every hidden cell of a sum whose known total, less
-    its known cells, leaves nothing (hidden counts that add up to nothing are each nothing),
-    until no more follows. A stricter reading than :func:`exposed`, used to check a release.
-    ``blocks``: the grid's, with the reductions it keeps, when the caller has them."""
+    """The hidden cells a reader works out who also knows that counts are never negative, and
+    that the hidden cells ``at_least_one`` names are not zero (a report that always prints its
+    zeros says so of every "*" it prints): what :func:`exposed` finds and every hidden cell
+    whose least and greatest values meet (:func:`_bounds_meet`: hidden counts that add up to
+    nothing are each nothing, two printed "*" that add up to 2 are each 1, and whatever more
+    the sums together bound), in turn until no more follows. A stricter reading than
+    :func:`exposed`, used to check a release. ``blocks``: the grid's, with the reductions it
+    keeps, when the caller has them. ``asked``: the cells whose bounds are solved for (every
+    hidden cell when None; :func:`exposed` answers for all). Without ``bounds``, the reading
+    complements are first chosen for: only a sum whose known total, less its known cells,
+    leaves nothing tells that its hidden cells are each nothing."""
     unknown = set(hidden)
+    least = set(at_least_one)
     found: set[int] = set()
     if blocks is None:
         blocks = _Blocks(len(values), sums)
     while True:
         found |= blocks.exposed(unknown)
         unknown -= found
-        nothing = set()
-        for total, members in sums:
-            if total in unknown:
-                continue
-            left = [m for m in members if m in unknown]
-            if left and all(values[m] == 0 for m in left):
-                nothing.update(left)
-        if not nothing:
+        if bounds:
+            pinned = _bounds_meet(values, blocks, unknown, least, asked)
+        else:
+            pinned = _nothing_left(values, sums, unknown)
+        if not pinned:
             return found
-        found |= nothing
-        unknown -= nothing
+        found |= pinned
+        unknown -= pinned
+
+
+def _nothing_left(
+    values: Sequence[int], sums: Sequence[tuple[int, Sequence[int]]], unknown: set[int]
+) -> set[int]:
+    """The ``unknown`` cells of a sum whose total is known and whose known cells leave nothing
+    of it: counts that add up to nothing are each nothing."""
+    out: set[int] = set()
+    for total, members in sums:
+        if total in unknown:
+            continue
+        left = [m for m in members if m in unknown]
+        if left and all(values[m] == 0 for m in left):
+            out.update(left)
+    return out
+
+
+def _bounds_meet(
+    values: Sequence[int],
+    blocks: _Blocks,
+    unknown: set[int],
+    least: set[int],
+    asked: set[int] | None = None,
+) -> set[int]:
+    """The ``unknown`` cells (of ``asked``, when given) whose value a reader pins down from
+    the sums and the bounds: each hidden count is at least 0 (at least 1 when in ``least``), a
+    cell of negative value is bounded by its sums only. Each cell's lowest and highest value
+    over every filling-in of the hidden cells that meets the sums, as a reader with a linear
+    programme finds them (HiGHS), rounded inwards to whole counts: a cell is pinned when they
+    meet. Asked block by block, of the unknown cells of that block only (the sums of another
+    hold none of them). Every solution the solver gives is a filling-in that meets the sums,
+    so a cell seen at two whole values that far apart is not pinned, and is not asked of
+    again."""
+    out: set[int] = set()
+    wanted = unknown if asked is None else unknown & asked
+    by_block: dict[int, set[int]] = {}
+    for c in wanted:
+        if blocks.block[c] in blocks.equations:  # a cell in no sum is never worked out
+            by_block.setdefault(blocks.block[c], set()).add(c)
+    for block, cells in by_block.items():
+        out |= _block_bounds_meet(values, blocks.equations[block], unknown, least, cells)
+    return out
+
+
+#: How far a solver's value may stray from a whole count and still be read as it.
+_SLACK = 1e-6
+
+
+def _block_bounds_meet(
+    values: Sequence[int],
+    equations: Sequence[dict[int, int]],
+    unknown: set[int],
+    least: set[int],
+    cells: set[int],
+) -> set[int]:
+    import highspy  # noqa: PLC0415 (the solver is loaded only when bounds are read)
+    import numpy as np  # noqa: PLC0415
+
+    answered = (
+        highspy.HighsModelStatus.kOptimal,
+        highspy.HighsModelStatus.kUnbounded,
+        highspy.HighsModelStatus.kUnboundedOrInfeasible,
+    )
+    variables = sorted({c for eq in equations for c in eq if c in unknown})
+    column = {c: i for i, c in enumerate(variables)}
+    starts, rows, coefficients = [], [], []
+    by_column: list[list[tuple[int, int]]] = [[] for _ in variables]
+    right: list[float] = []
+    for eq in equations:
+        part = [(column[c], v) for c, v in eq.items() if c in column]
+        if not part:
+            continue
+        for i, v in part:
+            by_column[i].append((len(right), v))
+        right.append(float(-sum(v * values[c] for c, v in eq.items() if c not in column)))
+    position = 0
+    for entries in by_column:
+        starts.append(position)
+        for r, v in entries:
+            rows.append(r)
+            coefficients.append(float(v))
+        position += len(entries)
+    starts.append(position)
+    infinite = highspy.kHighsInf
+    lp = highspy.HighsLp()
+    lp.num_col_ = len(variables)
+    lp.num_row_ = len(right)
+    lp.col_cost_ = np.zeros(len(variables))
+    lp.col_lower_ = np.array(
+        [(1.0 if c in least else 0.0) if values[c] >= 0 else -infinite for c in variables]
+    )
+    lp.col_upper_ = np.full(len(variables), infinite)
+    lp.row_lower_ = np.array(right)
+    lp.row_upper_ = np.array(right)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
+    lp.a_matrix_.index_ = np.array(rows, dtype=np.int32)
+    lp.a_matrix_.value_ = np.array(coefficients)
+    solver = highspy.Highs()
+    solver.setOptionValue("output_flag", False)
+    solver.passModel(lp)
+    seen_low = np.full(len(variables), np.inf)
+    seen_high = np.full(len(variables), -np.inf)
+    every = np.arange(len(variables), dtype=np.int32)
+    cost = np.zeros(len(variables))
+
+    def extreme(i: int | list[int], sign: float) -> float:
+        """The lowest value of ``sign`` times variable ``i`` (or the sum of those ``i``
+        lists), minus infinity when there is none."""
+        cost[i] = sign
+        solver.changeColsCost(len(variables), every, cost)
+        cost[i] = 0.0
+        solver.run()
+        status = solver.getModelStatus()
+        if status not in answered:
+            # A start from the last solution (after an unbounded one) can leave the solver
+            # unsure: asked again from scratch.
+            solver.clearSolver()
+            solver.run()
+            status = solver.getModelStatus()
+        if status == highspy.HighsModelStatus.kOptimal:
+            solution = np.array(solver.getSolution().col_value)
+            np.minimum(seen_low, solution, out=seen_low)
+            np.maximum(seen_high, solution, out=seen_high)
+            return float(solver.getInfo().objective_function_value)
+        if status in (
+            highspy.HighsModelStatus.kUnbounded,
+            highspy.HighsModelStatus.kUnboundedOrInfeasible,
+        ):
+            return -math.inf
+        raise RuntimeError(f"bounds could not be read: {status}")
+
+    def apart(low: float, high: float) -> bool:
+        """Whether two whole counts lie between ``low`` and ``high``."""
+        if math.isinf(low) or math.isinf(high):
+            return low < high
+        return math.floor(high + _SLACK) > math.ceil(low - _SLACK)
+
+    # Two fillings-in far apart first (the asked cells' sum at its lowest, then at its
+    # highest): most cells that are not pinned differ between them.
+    if len(cells) > 1:
+        extreme([column[c] for c in cells], 1.0)
+        extreme([column[c] for c in cells], -1.0)
+    out: set[int] = set()
+    for c in sorted(cells):
+        i = column[c]
+        if apart(seen_low[i], seen_high[i]):
+            continue  # seen at two whole values already
+        low = extreme(i, 1.0)
+        if apart(seen_low[i], seen_high[i]):
+            continue
+        high = -extreme(i, -1.0)
+        if not apart(low, high):
+            out.add(c)
+    return out
 
 
 def _components(n: int, sums: Sequence[tuple[int, Sequence[int]]]) -> list[int]:
@@ -519,6 +686,9 @@ class _Hiding:
         return {c for c in reduction.pivot_row(cell) if c not in reduction.hidden}
 
 
+#: How many sums from a count pinned by its bounds :func:`suppress` reads to choose the
+#: complement that unpins it.
+UNPIN_STEPS = 3
 #: How many of the smallest candidates :func:`suppress` tries as the first of a pair.
 PAIR_TRIES = 8
 #: The most cells a complement is hidden as, itself and the copies of it not yet hidden (a count
@@ -536,6 +706,7 @@ def suppress(
     unpublished: Iterable[int] = (),
     fixed: Iterable[int] = (),
     fixed_hidden: Iterable[int] = (),
+    read_bounds: bool = True,
 ) -> set[int]:
     """The cells to hide: every count in 1..threshold-1, and complements until none of them can
     be worked out. Complements are taken from the sums that expose a cell: the smallest count
@@ -550,7 +721,13 @@ def suppress(
     unless its value is small (1..threshold-1, either sign). ``fixed`` cells were decided by an
     earlier release: those in ``fixed_hidden`` stay hidden, the others are published, and none
     is chosen as a complement. The answer holds every hidden cell, the unpublished and the fixed
-    hidden ones included."""
+    hidden ones included.
+
+    Read first as a reader who knows counts are never negative; then, unless ``read_bounds``
+    is False, also as one who solves for each hidden count's bounds knowing that a printed "*"
+    is never 0 (zeros are printed): a small count that reader pins down takes one more
+    complement (:func:`worked_out`). Last, a complement a reader works out all the same is
+    printed (:func:`known_shown`)."""
     n = len(grid.values)
     never = set(unpublished)
     frozen = set(fixed) | never
@@ -608,6 +785,18 @@ def suppress(
         if c in given:
             return False
         return c not in frozen or 0 < abs(grid.values[c]) < threshold
+
+    def guarded(c: int) -> bool:
+        """Whether ``c`` is kept from a reader of bounds: as :func:`protected`, and a small
+        count the sums give away whatever is hidden too (what they give away reading the zeros
+        read as known, :func:`giving`; a reader of bounds who does not see those zeros may
+        not work it out, and a complement can keep it from him)."""
+        return c not in frozen or 0 < abs(grid.values[c]) < threshold
+
+    def stars(cells: Iterable[int]) -> set[int]:
+        """The ``cells`` a reader knows are not 0: each printed as "*", here or in an earlier
+        release, where zeros are printed (a cell never published is not)."""
+        return {c for c in cells if c not in never and grid.values[c] > 0}
 
     def free(cells: Iterable[int]) -> set[int]:
         """The cells that may be hidden as complements: never a zero (see the module)."""
@@ -751,10 +940,152 @@ def suppress(
                     todo.append(x)
         return out
 
+    def reads(cells: set[int], around: int, asked: set[int] | None = None) -> set[int]:
+        """What a reader works out of ``cells`` hidden (:func:`worked_out`), each printed one
+        not zero, from the sums near ``around`` (within :data:`UNPIN_STEPS` sums of it): a
+        reading of fewer sums tells no more than one of all, and is asked again of all of them
+        once complements are chosen (in :func:`suppress`'s loop)."""
+        ring: set[int] = {around}
+        near: set[int] = set()
+        for _step in range(UNPIN_STEPS):
+            step = {s for c in ring for s in touching.get(c, ())} - near
+            near |= step
+            ring = {c for i in step for c in (grid.sums[i][0], *grid.sums[i][1])}
+        local = [grid.sums[i] for i in sorted(near)]
+        inside = {c for total, members in local for c in (total, *members)}
+        unknown = cells & inside
+        return worked_out(grid.values, local, unknown, at_least_one=stars(unknown), asked=asked)
+
+    def unpin(cell: int) -> tuple[int, ...] | None:
+        """The complement that keeps ``cell``, pinned by its bounds (:func:`_bounds_meet`), from
+        being worked out: of the cells its sums hold, then of theirs, the smallest whose
+        hiding (with its copies) leaves neither it nor ``cell`` worked out. When no one cell
+        does, the smallest its sums hold: a reader who works it out is kept from it by the
+        complements chosen for it in turn (it is one hidden for its own sake from then on).
+        Each is asked of ``cell``'s own block only (a reader of another learns nothing of
+        it)."""
+        block = blocks.block[cell]
+        local = {c for c in hidden | nothing if blocks.block[c] == block}
+        seen, ring = {cell}, {cell}
+        first: tuple[int, ...] | None = None
+        for _step in range(2):
+            ring = neighbours(ring) - seen
+            seen |= ring
+            for c in sorted(free(ring), key=rank)[:PAIR_TRIES]:
+                together = with_copies(c)
+                if together is None:
+                    continue
+                first = first or together
+                told = reads(local | set(together), cell, {cell, c})
+                if cell not in told and c not in told:
+                    return together
+        return first
+
+    def sought_now() -> set[int]:
+        """The cells hidden for their own sake that a reader of bounds must not work out."""
+        return {c for c in first if guarded(c)}
+
+    def bounded_reading(cells: set[int], asked: set[int]) -> set[int]:
+        """What a reader of bounds works out (of ``asked``, by bounds) with ``cells`` hidden,
+        and the zeros read as known read as he reads them (hidden, at least 0)."""
+        return worked_out(
+            grid.values,
+            grid.sums,
+            cells | nothing,
+            blocks,
+            at_least_one=stars(cells),
+            asked=asked,
+        )
+
+    def shown_again(hidden: set[int]) -> set[int]:
+        """``hidden`` less the complements added once a "*" was read as never 0 that no cell
+        needs: one chosen for a count, or for a zero read as known, may be kept hidden by
+        those chosen after it, and a zero read as known may be one the reader no longer works
+        out once more is hidden. Each is shown again with its copies, the largest first, when
+        a reader who reads those zeros as he can (hidden, at least 0) then works out nothing
+        more of what is hidden for its own sake: asked first of the sums near it
+        (:func:`reads`), then of the whole grid. The complements of the first reading stay."""
+        added = hidden - kept - first
+        if not added:
+            return hidden
+
+        sought = sought_now()
+
+        def told(cells: set[int]) -> set[int]:
+            return bounded_reading(cells, sought) & sought
+
+        def near(cells: set[int], c: int) -> set[int]:
+            return reads(cells | nothing, c, sought) & sought
+
+        before = told(hidden)
+        for c in sorted(added, key=lambda c: (-grid.values[c], c)):
+            if c not in hidden:
+                continue  # shown with another
+            # Shown with its copies, and only with them: one printed shows them all.
+            group = {x for x in classes[same[c]] if x in hidden}
+            if not group <= added:
+                continue
+            if not near(hidden - group, c) <= near(hidden, c):
+                continue
+            after = told(hidden - group)
+            if after <= before:
+                hidden, before = hidden - group, after
+        return hidden
+
+    def known_shown(hidden: set[int]) -> set[int]:
+        """``hidden`` less the complements a reader works out all the same (by the sums, or
+        by their bounds too, where that tells no more of what is hidden for its own sake):
+        each keeps nothing hidden, and printing a value that already follows from what is
+        printed tells nothing (but to a reader who only subtracts, so none beside a small
+        count told all the same is). A value pinned by bounds only once rounded to a whole count
+        could tell more printed, so the release is read again, and only what the sums tell
+        is printed if it then tells more."""
+        complements = {c for c in hidden if c not in frozen and c not in first}
+        if not complements:
+            return hidden
+        sought = sought_now()
+        told = bounded_reading
+        before = told(hidden, sought) & sought
+        # Not one that shares a sum with a small count told all the same (:data:`stuck`):
+        # printed, it would tell that count to a reader who only subtracts.
+        known = (told(hidden, complements) & complements) - neighbours(before)
+        if known and told(hidden - known, sought) & sought <= before:
+            # Nor to a reader who only adds and subtracts (a count told all the same is pinned
+            # by bounds, and printing what pins it may tell it to him).
+            plain = worked_out(
+                grid.values, grid.sums, (hidden - known) | nothing, blocks, bounds=False
+            )
+            if not plain & sought - worked_out(
+                grid.values, grid.sums, hidden | nothing, blocks, bounds=False
+            ):
+                return hidden - known
+        return hidden - ((blocks.exposed(hidden | nothing) & complements) - neighbours(before))
+
+    def in_vain(hidden: set[int]) -> set[int]:
+        """``hidden`` less the complements chosen for counts that are pinned all the same
+        (:data:`stuck`), when without them a reader of bounds works out nothing more of what is
+        hidden for its own sake."""
+        vain = {c for cell in stuck for c in tried_for.get(cell, ())} - first - kept
+        if not vain:
+            return hidden
+        sought = sought_now()
+        if bounded_reading(hidden - vain, sought) & sought <= bounded_reading(hidden, sought):
+            return hidden - vain
+        return hidden
+
+    #: The complements chosen for each count pinned by its bounds.
+    tried_for: dict[int, set[int]] = {}
+    #: The small counts pinned by their bounds that no complement :func:`unpin` finds unpins.
+    stuck: set[int] = set()
+    #: Whether the loop reads counts as never 0 where printed as "*" (after a first reading
+    #: without), and the complements that first reading needs.
+    bounded = False
+    kept: set[int] = set()
     #: The cells a complement was chosen for when no one cell kept them from being worked out.
     tried: set[int] = set()
     #: The cells hidden for their own sake, before any complement.
     own = set(hidden)
+    first = set(own)
     chosen_in_turn: list[int] = []
     while True:
         state = _Hiding(blocks, hidden)
@@ -773,20 +1104,66 @@ def suppress(
                 hidden.add(c)
                 chosen_in_turn.append(c)
                 state.hide(c)
-        hidden = _needed(blocks, hidden, chosen_in_turn, own, protected, grid.values)
-        # The zeros still hidden (unpublished, or kept hidden by an earlier release) that a
-        # reader knows are zero, reading counts as never negative: they are read as known and
-        # complements chosen again, until a reader works out nothing small. Without a hidden
-        # zero, a reader works out what the sums tell, and that is nothing small.
-        if not any(grid.values[c] == 0 for c in hidden):
-            return with_their_copies(hidden) | nothing
-        told = worked_out(grid.values, grid.sums, hidden, blocks) - nothing
-        zeros = {c for c in told if grid.values[c] == 0}
-        if not zeros or not any(c in own and protected(c) for c in told):
-            return with_their_copies(hidden) | nothing
-        nothing |= zeros
-        hidden -= zeros
-        given = giving()
+        # A complement chosen to unpin a count (below) is kept as one hidden for its own sake,
+        # and one the reading without bounds needed stays hidden.
+        left = [c for c in chosen_in_turn if c not in own and c not in kept]
+        hidden = _needed(blocks, hidden, left, own, protected, grid.values) | kept
+        # Read as a reader reads counts: never negative (the zeros still hidden, unpublished or
+        # kept hidden by an earlier release, that a reader knows are zero are read as known
+        # and complements chosen again), then also a "*" never zero (zeros are printed): a
+        # small count pinned by its bounds (two "*" that add up to 2) takes a complement from
+        # a sum that pins it; until a reader works out nothing small. The complements of the
+        # first reading are all kept while the second reads (hiding more never tells more),
+        # and at the end only those a reader works out all the same are printed
+        # (:func:`known_shown`).
+        for reading in ("plain", "bounded") if not bounded else ("bounded",):
+            # The bounded reading reads the zeros read as known as a reader does: hidden, at
+            # least 0 (he may no longer work them out once more is hidden).
+            told = worked_out(
+                grid.values,
+                grid.sums,
+                hidden | nothing if reading == "bounded" else hidden,
+                blocks,
+                at_least_one=stars(hidden),
+                bounds=reading == "bounded",
+                asked={c for c in first if guarded(c)},
+            )
+            told -= nothing
+            zeros = {c for c in told if grid.values[c] == 0}
+            if zeros and any(c in own and protected(c) for c in told):
+                break
+            if not bounded:
+                if not read_bounds:
+                    return with_their_copies(hidden) | nothing
+                bounded = True
+                kept = hidden - own
+        if zeros and any(c in own and protected(c) for c in told):
+            nothing |= zeros
+            hidden -= zeros
+            given = giving()
+            continue
+        # Only a count hidden for its own sake needs unpinning: a complement pinned down keeps
+        # nothing hidden, and what a reader works out from it is read in the same reading.
+        pinned = sorted(
+            c
+            for c in told - blocks.exposed(hidden | nothing)
+            if c in first and guarded(c) and c not in stuck
+        )
+        # One at a time: a complement chosen for one may unpin the next.
+        unpinning: set[int] = set()
+        for cell in pinned:
+            if unpinning and cell not in reads(hidden | nothing, cell, {cell}):
+                continue
+            together = unpin(cell)
+            if together is None:
+                stuck.add(cell)
+            else:
+                unpinning.update(together)
+                hidden |= set(together)
+                tried_for.setdefault(cell, set()).update(together)
+        if not unpinning:
+            return known_shown(with_their_copies(shown_again(in_vain(hidden)))) | nothing
+        own |= unpinning
 
 
 def telling_nothing_new(

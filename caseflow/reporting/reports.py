@@ -66,7 +66,7 @@ from caseflow.checkins.models import CheckIn, CheckInStatus
 from caseflow.community.models import STATEMENTS, Audience, SurveyAnswer, SurveyService
 from caseflow.community.selectors import sessions_by_audience, survey_answers
 from caseflow.lib.encryption import DataKey, EncryptedTextField, KeyDestroyed, unwrap_data_key
-from caseflow.lib.suppression import Grid, suppress, telling_nothing_new
+from caseflow.lib.suppression import Grid, suppress, telling_nothing_new, worked_out
 from caseflow.partners import hud
 from caseflow.partners.models import (
     DECLINED,
@@ -795,8 +795,19 @@ class Builder:
         if self.derived:
             shown = telling_nothing_new(grid.values, grid.sums, hidden, self.derived, threshold)
             hidden |= set(self.derived) - shown
+            never = set(options.get("unpublished", ()))
+            stars = {c for c in hidden - never if grid.values[c] > 0}
+            small = {c for c in hidden if 0 < abs(grid.values[c]) < threshold}
+            before = worked_out(grid.values, grid.sums, hidden, at_least_one=stars, asked=small)
             for cell, parts in self.derived.items():
                 grid.sum(cell, parts, link=True)
+            # Read again with those sums: a derived count printed as "*" is at least 1, which a
+            # reader of bounds reads with them. Where a small count is then told that was not
+            # before, what is hidden stays hidden and complements are added.
+            told = worked_out(grid.values, grid.sums, hidden, at_least_one=stars, asked=small)
+            if (told - before) & small:
+                held = set(options.pop("fixed_hidden", ())) | hidden
+                hidden = suppress(grid, threshold, fixed=fixed | held, fixed_hidden=held, **options)
         return hidden
 
     def breakdown(
@@ -4197,6 +4208,10 @@ def _youth_income(b: Builder, t: _HudTally) -> None:
         (t.income_known[("youth", "annual")], t.income_known[("youth", "exit")]),
     )
     _earned_once(b, "q27g", "q27h")
+    # Q27f1's youth who left, by destination, are Q27h's youth who left (every leaver has a
+    # destination, as Q23c's total is Q5a's leavers): the same people, tied.
+    g = b.grid
+    g.sum(g.keys["q27f1:total"], [g.keys["q27h:leavers"]], link=True)
     _disabling_by_income(
         b,
         "q27i",

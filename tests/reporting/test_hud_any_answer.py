@@ -33,10 +33,14 @@ import time_machine
 
 from caseflow.cases.models import IntakeField
 from caseflow.confidentiality.services import field_settings_save
-from caseflow.lib.suppression import worked_out
 from caseflow.reporting import reports
 from tests.reporting.hud_people import at, hud_person
-from tests.reporting.test_report_cells import _printed, assert_csv_prints, small_counts_told
+from tests.reporting.test_report_cells import (
+    _printed,
+    assert_csv_prints,
+    small_counts_told,
+    told_in,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -135,7 +139,7 @@ def _told(report: reports.FunderReport, relations: list[tuple[list[str], list[st
             rest = new(f"{row}, not it", values[anyone] - values[part])
             assert values[rest] >= 0, (row, wholes)
             sums.append((anyone, (part, rest)))
-    found = worked_out(values, sums, unknown)
+    found = told_in(report, values, sums, unknown, names)
     return {names[c] for c in found if 0 < abs(values[c]) < report.threshold}
 
 

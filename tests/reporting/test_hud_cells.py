@@ -320,7 +320,11 @@ L = reports.HUD_LIVING_LABELS
 #: (those with only earned income and those with both, tied): at exit no one has both, so Q18's 7 is
 #: Q17's printed 7 and is printed too, and the 8 with a source hides instead, as it would give away
 #: the one with only other income; at start Q17's 10 is 8 and a hidden 2, so the 8 hides with the 2,
-#: and the 12 with a source with them (12 less 10 is the 2 with only other income). Q23d's two
+#: and the 12 with a source with them (12 less 10 is the 2 with only other income). A reader
+#: knows that every "*" is at least 1 (zeros are printed), so a printed count hides too where,
+#: printed, it would leave the "*" of its sum no more room than one each: Q15's 5 who rent
+#: without a subsidy (20 less the subtotals 6, 6 and 5 leaves 3 for Q15's three "*") and Q13c2's
+#: 5 with none (8 less 5 leaves 3 for its three "*"). Q23d's two
 #: leavers who rent with a subsidy are Q23c's hidden row (2), its parts 1 and 1. Q20b's 9 with
 #: benefits at start are Q20a's 9 with SNAP and those with another benefit and not SNAP (none; each
 #: of Q20a's benefits is tied inside Q20b's "1 + Source(s)", the rest never published): printed as
@@ -349,14 +353,16 @@ EXPECTED = {
         # caseflow's answers 3.917 has not, after HUD's rows of their group.
         ("Moved from one HOPWA funded project to HOPWA TH", "0"),
         ("Subtotal - Temporary Situation", "6"),
-        ("Rental by client, no ongoing housing subsidy", "5"),
+        # Printed, the 5 would leave 3 of the 20 to the institutional "*" and the two below:
+        # each at least 1, so each 1.
+        ("Rental by client, no ongoing housing subsidy", "*5"),
         ("Rental by client, with ongoing housing subsidy", "0"),
         ("Owned by client, with ongoing housing subsidy", "0"),
         ("Owned by client, no ongoing housing subsidy", "0"),
         ("Staying or living with family, permanent tenure", "0"),
         ("Staying or living with friends, permanent tenure", "0"),
         ("Moved from one HOPWA funded project to HOPWA PH", "0"),
-        ("Subtotal - Permanent Situations", "5"),
+        ("Subtotal - Permanent Situations", "*5"),
         (DK_ROW, "*1"),
         (DNC_ROW, "*1"),
         ("Total", "20"),
@@ -474,7 +480,10 @@ EXPECTED = {
         (HUD_NOT_ASSESSED[0], "0 8 0"),
         (HUD_NOT_ASSESSED[1], "0 0 0"),
         ("Total Adults", "20 8 12"),
-        ("1 or more source of income", "*12 0 8"),
+        # At exit the 8 hides: printed, it would leave 4 of the 12 leavers to the three "*" at
+        # exit above it (no income, doesn't know, not collected), each at least 1, and with
+        # Q6c's errors at exit (doesn't know and not collected) a reader pins each: 2, 1 and 1.
+        ("1 or more source of income", "*12 0 *8"),
         # Q19a1's and Q19a2's people: no stayer was assessed (none supported a year); 8 of the
         # 12 leavers have their income known at start and at exit (1 and 4 named earned and
         # other income without the earned part, 10 and 11 are not known at exit or at start).
@@ -592,7 +601,8 @@ EXPECTED = {
         ("Physical Disability", "0"),
     ],
     "Q13c2": [
-        ("None", "5"),
+        # Printed, the 5 would leave 3 of the 8 to the three "*": each 1.
+        ("None", "*5"),
         ("1 Condition", "0"),
         ("2 Conditions", "0"),
         ("3+ Conditions", "0"),

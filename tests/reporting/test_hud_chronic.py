@@ -455,7 +455,11 @@ def test_the_veterans_who_left_to_rent_with_a_subsidy(cast):
     subtracting the 5 from the 7 (the 7 then hides beside Q25i's 1, who rent without a
     subsidy, in the 8 who left to their own place); Q23d's 1 (its subsidy not recorded) hides
     with Q23d's total of 14, which would give it away from the 5 and the 8. No zero is a
-    complement."""
+    complement. The two 5s with VASH hide too, as a reader knows that a "*" is never 0 (zeros
+    are printed): Q25j's, printed, would leave the 2 and Q25i's 1 no more room than that (the 7
+    less 5 is the 2, the 8 less the 7 the 1); Q23d's, printed, would make its total 13 and
+    the one not recorded, and Q23c's 15 less those 13 would leave 2 for that one and Q23c's 1
+    who rent without a subsidy, each at least 1."""
     field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
     people = [("yes", "rental_subsidy", "vash")] * 5
     people += [("yes", "rental_subsidy", "hcv")] * 2
@@ -479,14 +483,14 @@ def test_the_veterans_who_left_to_rent_with_a_subsidy(cast):
     by_subsidy = reports.HUD_SUBSIDY_LABELS
     assert shown["Q25j"] == [
         *(
-            (label, {by_subsidy["vash"]: "5", by_subsidy["hcv"]: "*2"}.get(label, "0"))
+            (label, {by_subsidy["vash"]: "*5", by_subsidy["hcv"]: "*2"}.get(label, "0"))
             for label in subsidies
         ),
         ("Total", "*7"),
     ]
     assert shown["Q23d"] == [
         *(
-            (label, {by_subsidy["vash"]: "5", by_subsidy["hcv"]: "8"}.get(label, "0"))
+            (label, {by_subsidy["vash"]: "*5", by_subsidy["hcv"]: "8"}.get(label, "0"))
             for label in subsidies[:-1]
         ),
         ("Data Not Collected", "*1"),
@@ -517,15 +521,17 @@ def test_the_youth_who_left_by_destination_and_subsidy(cast):
 
     Q27f1's rows are Q23c's, each count inside Q23c's of its row, its total (the 8 youth who
     left) inside both Q5a's 14 leavers and Q27a's 13 youth, each rest a count never published.
-    The one with family is a count from 1 to 4 and hides with her subtotal, and the 8 youth who
-    left with her (a zero is never a complement), so that the 8 less the 7 renting with a
-    subsidy does not tell her. The 7 are printed three times (their row, their subtotal and
-    Q27f2's total, the same people): hiding them would hide three counts, the 8 is one. Q23c's
-    one with family hides with the 13 renting with a subsidy and their subtotal. Q27f2's rows
-    are Q23d's, each inside Q23d's: its 2 with a voucher is a count from 1 to 4 and hides with
-    the 5 with a rapid re-housing subsidy. Q23d's total is Q23c's 13 renting with a subsidy,
-    hidden in Q23c: Q23d's 5 with a rapid re-housing subsidy hides so that its rows do not add
-    up to it."""
+    The 8 youth who left are Q27h's and Q27e's youth leavers too (the same people, tied), printed
+    there. The one with family is a count from 1 to 4 and hides with her subtotal, and the 7
+    renting with a subsidy with her (their row, their subtotal and Q27f2's total, the same
+    people), so that the 8 less the 7 does not tell her. Q23c's one with family hides with the
+    13 renting with a subsidy and their subtotal. Q27f2's rows are Q23d's, each inside Q23d's:
+    its 2 with a voucher is a count from 1 to 4 and hides with the 5 with a rapid re-housing
+    subsidy. Q23d's total is Q23c's 13 renting with a subsidy, hidden in Q23c: Q23d's 5 with a
+    rapid re-housing subsidy hides so that its rows do not add up to it, and its 8 with a
+    voucher too: for a reader who knows that no one but the youth left to family or with a
+    rapid re-housing subsidy, Q23c's 14 less the 8 would leave 6 for those two, and the 8 youth
+    who left less the 6 would tell the 2 with a voucher."""
     field_settings_save(actor=cast.agency_admin, values={IntakeField.HUD_ANSWERS: (False, "")})
     people = [("18_24", "rental_subsidy", "rrh")] * 5
     people += [("18_24", "rental_subsidy", "hcv")] * 2
@@ -552,9 +558,9 @@ def test_the_youth_who_left_by_destination_and_subsidy(cast):
             {
                 labels["family_temporary"]: "*1",
                 "Subtotal - Temporary Situations": "*1",
-                labels["rental_subsidy"]: "7",
-                "Subtotal - Permanent Situations": "7",
-                "TOTAL": "*8",
+                labels["rental_subsidy"]: "*7",
+                "Subtotal - Permanent Situations": "*7",
+                "TOTAL": "8",
             }.get(label, "0"),
         )
         for label, _cells in shown["Q23c"]
@@ -568,11 +574,14 @@ def test_the_youth_who_left_by_destination_and_subsidy(cast):
             (label, {by_subsidy["rrh"]: "*5", by_subsidy["hcv"]: "*2"}.get(label, "0"))
             for label in subsidies
         ),
-        ("Total", "7"),
+        ("Total", "*7"),
     ]
-    assert (by_subsidy["rrh"], "*5") in shown["Q23d"] and (by_subsidy["hcv"], "8") in shown["Q23d"]
+    assert (by_subsidy["rrh"], "*5") in shown["Q23d"] and (by_subsidy["hcv"], "*8") in shown["Q23d"]
     assert ("Total", "*13") in shown["Q23d"]
     assert shown["Q27a"] == [("12 - 17", "0"), ("18 - 24", "13"), ("Total", "13")]
+    # The 8 youth leavers printed in Q27h (at exit) and Q27e (leavers), as in Q27f1.
+    assert shown["Q27h"][-3] == ("Total Youth", "13 5 8")
+    assert shown["Q27e"][-1] == ("Total", "13 8 5")
     # The ties: each row inside Q23c's or Q23d's, the total inside the leavers and the youth.
     keys, values, sums = report.grid.keys, report.grid.values, report.grid.sums
     assert sections["Q27f2"].rows[-1].cells == [keys["q27f1:rental_subsidy"]]
@@ -584,6 +593,7 @@ def test_the_youth_who_left_by_destination_and_subsidy(cast):
     ):
         assert (keys[whole], (keys[part], keys[rest])) in sums
         assert keys[rest] in report.unpublished and values[keys[rest]] == left
+    assert (keys["q27f1:total"], (keys["q27h:leavers"],)) in sums
     assert not small_counts_told(report)
     assert_csv_prints(report, shown)
     # Built on its own (each person's answers read in the HUD pass, not a release's): the same.

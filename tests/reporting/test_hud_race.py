@@ -117,20 +117,21 @@ ROWS = [
 #: quarters hold the same few people), and Q22c's 6 who left without moving in with them.
 #: Q22c's 16 who moved in (Q22f's first total, the same cell) was chosen as a complement before
 #: cells that keep the same counts hidden were, and is shown again, with everyone's average and
-#: median; the white and black columns, 7 and 5 people who moved in, show theirs, but for the
-#: black average: the columns whose figures hide hold 4 people (Hispanic 2, multiracial 1,
-#: unknown 1), whose days together would follow from everyone's average less the published
-#: ones, so the published average of the fewest people is withheld too (a median cannot be
-#: taken apart that way, and shows).
+#: median; the white column, 7 people who moved in, shows its. The black 5 who moved in hide,
+#: and their figures with them: printed beside the 16 and the 7, the 5 would leave 4 to the
+#: row's three "*" (Hispanic 2, multiracial 1, unknown 1), each at least 1 (zeros are
+#: printed), and with Q22g's and Q12's counts a reader would pin each down. The columns whose
+#: figures hide then hold 9 people, so no published average is withheld for them (while they
+#: held 4, the black average was).
 EXPECTED = {
     # Moved in: white 10, 20, 30, 40, 50, 60 and 400 days (87 on average, 40 in the middle);
     # black 5, 15, 25, 35 and 100 (36 and 25); Hispanic 70 and 75; multiracial 90; no race
     # recorded 200; everyone 1,225 days in all, 77 on average, the middle two 40 and 50.
     "Q22f": [
-        (ROWS[0], "16 0 0 5 *2 0 0 7 *1 *1"),
+        (ROWS[0], "16 0 0 *5 *2 0 0 7 *1 *1"),
         (ROWS[1], "*6 0 *1 *2 0 0 0 *1 *1 *1"),
         (ROWS[2], "77 *0 *0 *36 *73 *0 *0 87 *90 *200"),
-        (ROWS[3], "45 *0 *0 25 *73 *0 *0 40 *90 *200"),
+        (ROWS[3], "45 *0 *0 *25 *73 *0 *0 40 *90 *200"),
     ],
     # Housed, from the day homelessness began: the seven white people who moved in, ten days
     # more than Q22f's, and the one housed before the year (245): 925 days, 116 on average, the

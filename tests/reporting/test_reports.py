@@ -294,23 +294,41 @@ def test_the_demo_reports_show_numbers_across_the_bands_and_the_services(login):
         assert hud_year.shown(hud_year.grid.keys[f"q19a2:total:{column}:average"]).text != "*"
     assert value(hud_year, "q19a2:earned:more") >= 5
     assert value(hud_year, "q19a1:total") >= 5
-    # Gender by age: the women and the men aged 25 to 64 are counted and shown.
+    # Gender by age: the women and the men aged 25 to 64 are counted, the women's shown. The
+    # men's 25 to 64 hide: the men are 1 aged 18 to 24, 1 aged 65 or over and the rest aged 25
+    # to 64, so printed beside the men's total the count would leave 2 for the two "*", each
+    # at least 1 (zeros are printed). The men's total (12) hides too: less the second
+    # quarter's 8 men, printed, it would tell the 4 men of the year not served in that
+    # quarter, which the rest of the year pins down (the reporting README).
     for gender, least in (("woman", 20), ("man", 5)):
         assert value(hud_year, f"q10d:{gender}:25_64") >= least
-        assert hud_year.shown(hud_year.grid.keys[f"q10d:{gender}:25_64"]).text != "*"
-    # The youth by gender: the women among them are counted, and the youth and the women aged
-    # 18 to 24 shown (each gender's total is printed where Q10d's cells tell it: here Q10d hides
-    # the 7 women under 18, so their 19 women in all is hidden with it).
+    assert hud_year.shown(hud_year.grid.keys["q10d:woman:25_64"]).text != "*"
+    q10d = next(s for s in hud_year.sections if s.code == "Q10d")
+    man = next(r for r in q10d.rows if r.label == "Man")
+    whole, under_18, *men, unknown, not_collected = [hud_year.grid.values[c] for c in man.cells]
+    assert (under_18, men[0], men[2], unknown, not_collected) == (0, 1, 1, 0, 0)
+    assert whole == sum(men) and hud_year.shown(man.cells[0]).text == "*"
+    assert hud_year.shown(man.cells[3]).text == "*"
+    # The youth by gender: the women among them are counted. The 12 women aged 18 to 24 hide:
+    # of the 14 youth of that age, 1 is a man and 1 declined, so printed beside the 14 they
+    # would leave 2 for the two "*", each at least 1 (zeros are printed). The youth (21) hide
+    # in every table: printed beside the 7 under 18, they would tell the 14 aged 18 to 24, and
+    # with the second quarter's 10 of that age, the 4 of the year not served in that quarter.
     assert value(hud_year, "q27c:woman") >= 10
     q27c = next(s for s in hud_year.sections if s.code == "Q27c")
     assert q27c.rows[0].label == "Woman" and q27c.rows[-1].label == "Total"
-    assert hud_year.shown(q27c.rows[0].cells[2]).value >= 10
-    assert hud_year.shown(q27c.rows[-1].cells[0]).value >= 10
-    # Q5a's validations by age: the adults counted (printed only where Q10d tells them), the
-    # youth shown.
+    assert hud_year.grid.values[q27c.rows[-1].cells[0]] >= 10
+    assert hud_year.shown(q27c.rows[-1].cells[0]).text == "*"
+    assert hud_year.shown(q27c.rows[-1].cells[1]).value == 7
+    women_18_24, men_18_24 = q27c.rows[0].cells[2], q27c.rows[1].cells[2]
+    assert hud_year.grid.values[women_18_24] >= 10 and hud_year.grid.values[men_18_24] == 1
+    assert hud_year.shown(women_18_24).text == "*"
+    # Q5a's validations by age: the adults and the children counted and shown, the youth
+    # counted (hidden, above).
     q5a = {r.label: r.cells[0] for r in next(s for s in hud_year.sections if s.code == "Q5a").rows}
-    assert hud_year.grid.values[q5a["Number of adults (age 18 or over)"]] >= 100
-    assert hud_year.shown(q5a["Number of youth under age 25"]).value >= 10
+    assert hud_year.shown(q5a["Number of adults (age 18 or over)"]).value >= 100
+    assert hud_year.shown(q5a["Number of children (under age 18)"]).value == 7
+    assert hud_year.grid.values[q5a["Number of youth under age 25"]] >= 10
     # The project as its admin described it, and its people served.
     (_label, q4a), *_rest = hud_year.table(hud_year.sections[0])
     assert [c.text for c in q4a[:5]] == [
