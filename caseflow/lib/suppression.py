@@ -1126,7 +1126,7 @@ def suppress(
                 blocks,
                 at_least_one=stars(hidden),
                 bounds=reading == "bounded",
-                asked={c for c in first if guarded(c)},
+                asked=sought_now(),
             )
             told -= nothing
             zeros = {c for c in told if grid.values[c] == 0}
