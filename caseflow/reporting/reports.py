@@ -637,6 +637,10 @@ class FunderReport:
     threshold: int = 5
     #: Cells never shown (the finer answers bands are made of; links between releases).
     unpublished: set[int] = field(default_factory=set)
+    #: The unpublished links between a year and one of its quarters (the year's count less the
+    #: quarter's), which suppression cannot keep from a reader who solves for bounds without
+    #: hiding the year's people served (the reporting README).
+    quarter_links: set[int] = field(default_factory=set)
     #: Counts of people, by what they count (see :data:`Meaning`).
     meaning: dict[int, Meaning] = field(default_factory=dict)
     #: Counts of things done in the period, which add up over periods (services, referrals).
@@ -5320,10 +5324,13 @@ def _annual_release(agency_id: int, fy: int, period: Period, cases: Served) -> d
     fixed: set[int] = set()
     fixed_hidden: set[int] = set()
 
-    def difference(outer: int, inner: int, tag: str) -> None:
+    quarter_links: set[int] = set()
+
+    def difference(outer: int, inner: int, tag: str) -> int:
         d = grid.cell(f"{tag}|{outer}-{inner}", grid.values[outer] - grid.values[inner])
         grid.sum(outer, [inner, d], link=True)
         unpublished.add(d)
+        return d
 
     # The two reports of the year: a band of one that lies inside a band of the other.
     slugs = list(shown)
@@ -5351,11 +5358,11 @@ def _annual_release(agency_id: int, fy: int, period: Period, cases: Served) -> d
             for outer in displayed:
                 mi, mo = qr.meaning.get(inner), b.meaning.get(outer)
                 if mi and mo and _within(mi, mo):
-                    difference(outer, index[inner], f"q{n}")
+                    quarter_links.add(difference(outer, index[inner], f"q{n}"))
         by_key.append({keys[c]: index[c] for c in qr.additive})
         for on_day, day in b.on_day.items():
             if q.start <= day <= q.end and SERVED[0] in qr.grid.keys:
-                difference(index[qr.grid.keys[SERVED[0]]], on_day, f"q{n}")
+                quarter_links.add(difference(index[qr.grid.keys[SERVED[0]]], on_day, f"q{n}"))
     year_keys = {c: k for k, c in grid.keys.items()}
     for cell in displayed & b.additive:
         in_quarters = [q[year_keys[cell]] for q in by_key if year_keys[cell] in q]
@@ -5366,4 +5373,5 @@ def _annual_release(agency_id: int, fy: int, period: Period, cases: Served) -> d
     for report in made.values():
         report.hidden = hidden
         report.unpublished = unpublished
+        report.quarter_links = quarter_links
     return made

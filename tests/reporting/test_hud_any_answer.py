@@ -139,7 +139,7 @@ def _told(report: reports.FunderReport, relations: list[tuple[list[str], list[st
             rest = new(f"{row}, not it", values[anyone] - values[part])
             assert values[rest] >= 0, (row, wholes)
             sums.append((anyone, (part, rest)))
-    found = told_in(report, values, sums, unknown, names)
+    found = told_in(report, values, sums, unknown)
     return {names[c] for c in found if 0 < abs(values[c]) < report.threshold}
 
 

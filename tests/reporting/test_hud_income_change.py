@@ -135,7 +135,7 @@ def told_by_q19a(report: reports.FunderReport) -> set[str]:
         )
         sums.append((whole, (*parts, rest)))
     names |= {cell: key for key, cell in keys.items()}
-    found = told_in(report, values, sums, unknown, names)
+    found = told_in(report, values, sums, unknown)
     return {names[c] for c in found if 0 < abs(values[c]) < report.threshold}
 
 

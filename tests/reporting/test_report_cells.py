@@ -764,10 +764,9 @@ def told_in(
     values: list[int],
     sums: list[tuple[int, tuple[int, ...]]],
     hidden: set[int],
-    names: dict[int, str],
 ) -> set[int]:
     """The cells of ``hidden`` a reader works out of ``report`` (its grid, or one beside it
-    with more cells and ``sums``, named by ``names``). Every cell is read as a reader who adds
+    with more cells and ``sums``). Every cell is read as a reader who adds
     and subtracts and knows that counts are never negative (a hidden count inside a count of
     nothing is nothing); every cell but a year's count less a quarter's also as a reader who
     solves for each hidden count's least and greatest value, knowing that a printed "*" is not
@@ -778,10 +777,7 @@ def told_in(
     printed = {c for c in report.hidden - report.unpublished if values[c] > 0}
     plain = worked_out(values, sums, hidden, bounds=False)
     bounded = worked_out(values, sums, hidden, at_least_one=printed)
-    quarters = {f"q{n}" for n in range(4)}
-    return plain | {
-        c for c in bounded if not (c in report.unpublished and names[c].split("|")[0] in quarters)
-    }
+    return plain | (bounded - report.quarter_links)
 
 
 def small_counts_told(report: reports.FunderReport) -> set[str]:
@@ -790,7 +786,7 @@ def small_counts_told(report: reports.FunderReport) -> set[str]:
     release."""
     grid = report.grid
     names = {cell: key for key, cell in grid.keys.items()}
-    found = told_in(report, grid.values, grid.sums, report.hidden, names)
+    found = told_in(report, grid.values, grid.sums, report.hidden)
     return {names[c] for c in found if 0 < abs(grid.values[c]) < report.threshold}
 
 
