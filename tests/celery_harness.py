@@ -61,13 +61,27 @@ def _require_services() -> None:
 PATIENCE = 180
 
 
-def wait_for(predicate, timeout: float, what: str, step: float = 0.1):
-    deadline = time.monotonic() + timeout
+#: However busy the worker keeps, a wait that it never ends gives up after this many times its
+#: patience.
+LONGEST = 4
+
+
+def wait_for(predicate, timeout: float, what: str, step: float = 0.1, progress=None):
+    """Wait until ``predicate()`` holds, at most ``timeout`` seconds; or, given ``progress``
+    (what the worker has done so far, e.g. the length of its log), at most ``timeout`` seconds
+    in which nothing more is done, and at most ``LONGEST`` times ``timeout`` in all: a worker
+    slowed by a busy machine is waited for while it still works."""
+    start = time.monotonic()
+    deadline = start + timeout
+    seen = progress() if progress else None
     while time.monotonic() < deadline:
         value = predicate()
         if value:
             return value
         time.sleep(step)
+        if progress is not None and (now := progress()) != seen:
+            seen = now
+            deadline = min(time.monotonic() + timeout, start + LONGEST * timeout)
     raise AssertionError(f"timed out after {timeout}s waiting for {what}")
 
 
@@ -110,6 +124,10 @@ class Worker:
     @property
     def mail(self) -> Path:
         return self.tmp / "mail"
+
+    def log_size(self) -> int:
+        """How much the worker has logged: it grows with every task it takes and ends."""
+        return self.log.stat().st_size if self.log.exists() else 0
 
     def log_text(self) -> str:
         return self.log.read_text() if self.log.exists() else ""
@@ -167,19 +185,22 @@ class Worker:
         """``wait_for`` on what this worker does; should it time out, the worker's last words
         are in the failure."""
         try:
-            return wait_for(predicate, timeout, what)
+            return wait_for(predicate, timeout, what, progress=self.log_size)
         except AssertionError as exc:
             raise AssertionError(f"{exc}\n{self.log_text()[-3000:]}") from None
 
     def drain(self, timeout: float = PATIENCE) -> None:
         """Wait until every task queued so far has run: a sentinel goes last on the FIFO queue
-        of a one-at-a-time worker, and its success is logged. Should it time out (``PATIENCE``),
-        the worker's last words are in the failure."""
+        of a one-at-a-time worker, and its success is logged. Should the worker do nothing for
+        ``PATIENCE`` seconds before it, the worker's last words are in the failure."""
         marker = f"sentinel-{uuid.uuid4()}"
         deliver_notification.apply_async(args=(0,), task_id=marker, queue=self.queue)
         try:
             wait_for(
-                lambda: f"[{marker}] succeeded" in self.log_text(), timeout, "the queue to drain"
+                lambda: f"[{marker}] succeeded" in self.log_text(),
+                timeout,
+                "the queue to drain",
+                progress=self.log_size,
             )
         except AssertionError as exc:
             raise AssertionError(f"{exc}\n{self.log_text()[-3000:]}") from None
