@@ -32,6 +32,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 
+class Unchecked(RuntimeError):
+    """The solver gave no answer for a part of a release, so what a reader could work out of
+    it is not known: the release must not be given out. A fault of the solver, never of the
+    counts (they are always one answer); pages say so in plain words and offer a retry."""
+
+
 @dataclass
 class Grid:
     """The cells of one report and the sums between them. Cells are added by key, so a total
@@ -334,7 +340,7 @@ def _block_bounds_meet(
             highspy.HighsModelStatus.kUnboundedOrInfeasible,
         ):
             return -math.inf
-        raise RuntimeError(f"bounds could not be read: {status}")
+        raise Unchecked(f"bounds could not be read: {status}")
 
     def apart(low: float, high: float) -> bool:
         """Whether two whole counts lie between ``low`` and ``high``."""

@@ -34,6 +34,7 @@ from caseflow.lib import prepared as prepared_work
 from caseflow.lib import softcache
 from caseflow.lib.csvcells import csv_cell
 from caseflow.lib.i18n import language_of
+from caseflow.lib.suppression import Unchecked
 from caseflow.outbox.services import enqueue
 from caseflow.reporting import coalition as rolled
 from caseflow.reporting import reports, returns
@@ -321,7 +322,7 @@ def prepared_compute(*, report_id: int) -> None:
                         )
                         data = csv_bytes(report)
                         counts = {"cells": report.cells, "suppressed": report.suppressed}
-            except (PermissionDenied, ValueError) as exc:
+            except (PermissionDenied, ValueError, Unchecked) as exc:
                 raise PreparationFailed(type(exc).__name__) from exc
         prepared.result = prepared.seal(data)
         prepared.state = PreparedState.READY

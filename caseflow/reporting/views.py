@@ -6,6 +6,7 @@ the CSV when it is ready, to the person who asked and nobody else."""
 from __future__ import annotations
 
 import datetime as dt
+import logging
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,10 +21,13 @@ from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.models import Coalition
 from caseflow.accounts.reauth import require_recent_auth
+from caseflow.lib.suppression import Unchecked
 from caseflow.reporting import reports, returns, services
 from caseflow.reporting.charts import bar_chart
 from caseflow.reporting.forms import PeriodForm
 from caseflow.reporting.models import PreparedReport, PreparedState
+
+logger = logging.getLogger(__name__)
 
 
 def _kind(request: AuthenticatedRequest, slug: str) -> reports.ReportKind:
@@ -60,14 +64,20 @@ def report_preview(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     report = None
     sections = []
     large = False
+    unchecked = False
     if form.is_bound and form.is_valid():
         # A large report is not computed in the request at all (it would outlast the web
         # process's timeout): the page offers to prepare it in the background instead.
         large = services.is_large(actor=request.user, slug=slug, period=form.chosen())
     if form.is_bound and form.is_valid() and not large:
-        report = services.funder_report(
-            actor=request.user, slug=slug, period=form.chosen(), fmt="preview"
-        )
+        try:
+            report = services.funder_report(
+                actor=request.user, slug=slug, period=form.chosen(), fmt="preview"
+            )
+        except Unchecked as exc:
+            logger.error("report %s not shown: %s", slug, exc)
+            report, unchecked = None, True
+    if report is not None:
         sections = [
             {
                 "section": s,
@@ -87,7 +97,10 @@ def report_preview(request: AuthenticatedRequest, slug: str) -> HttpResponse:
             "sections": sections,
             "csv_url": f"{reverse('reporting:csv', args=[slug])}?{request.GET.urlencode()}",
             "large": large,
+            "unchecked": unchecked,
         },
+        # Nothing is shown, and trying again may work: the page says so.
+        status=503 if unchecked else 200,
     )
 
 
@@ -101,7 +114,12 @@ def report_csv(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     if services.is_large(actor=request.user, slug=slug, period=period):
         messages.info(request, _("This report counts many people: prepare it below."))
         return redirect(f"{reverse('reporting:preview', args=[slug])}?{request.GET.urlencode()}")
-    report = services.funder_report(actor=request.user, slug=slug, period=period, fmt="csv")
+    try:
+        report = services.funder_report(actor=request.user, slug=slug, period=period, fmt="csv")
+    except Unchecked as exc:
+        logger.error("report %s not given out: %s", slug, exc)
+        # The preview says why nothing is given out, and offers to try again.
+        return redirect(f"{reverse('reporting:preview', args=[slug])}?{request.GET.urlencode()}")
     return _csv_response(services.csv_bytes(report), slug)
 
 

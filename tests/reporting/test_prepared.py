@@ -6,15 +6,18 @@ CSV a small report gives at once; only its asker, still running reports, sees or
 from __future__ import annotations
 
 import datetime as dt
+from unittest import mock
 
+import highspy
 import pytest
 import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
 from caseflow.audit.models import AuditEvent
-from caseflow.cases.models import Case, PartyRole
+from caseflow.cases.models import Case, Party, PartyRole
 from caseflow.outbox.models import Intent
+from caseflow.partners.models import Demographics
 from caseflow.reporting import reports, services
 from caseflow.reporting.models import PreparedReport, PreparedState
 from caseflow.reporting.tasks import prepare_report, purge_prepared
@@ -256,6 +259,66 @@ def test_an_asker_who_may_no_longer_run_it_gets_a_failed_report_to_try_again(
     membership.save(update_fields=["role"])
     client = login(cast.supervisor)
     page = client.get(reverse("reporting:prepared", args=[prepared.public_id]))
+    assert "Try again" in page.content.decode()
+    with django_capture_on_commit_callbacks():
+        client.post(reverse("reporting:prepared_retry", args=[prepared.public_id]))
+    _run(prepared)
+    prepared.refresh_from_db()
+    assert prepared.state == PreparedState.READY
+
+
+@pytest.fixture
+def aged(served):
+    """Three of the seven give their age: the report has small counts, so its release is
+    read for what they tell."""
+    bands = ["25_34", "25_34", "35_44"]
+    for case, band in zip(served.order_by("reference")[:3], bands, strict=True):
+        party = Party.objects.get(case=case, role=PartyRole.SURVIVOR)
+        Demographics(case=case, party=party, age_band=band).save()
+
+
+def test_a_report_that_cannot_be_checked_is_not_shown_and_the_page_says_so(
+    cast, aged, small, login
+):
+    client = login(cast.supervisor)
+    preview = reverse("reporting:preview", args=["voca"])
+    with mock.patch.object(
+        highspy.Highs, "getModelStatus", lambda self: highspy.HighsModelStatus.kSolveError
+    ):
+        page = client.get(preview, _period())
+        body = page.content.decode()
+        assert page.status_code == 503
+        assert "This report cannot be shown just now" in body
+        assert "Preview it again in a few minutes" in body
+        assert "exactly what the CSV will contain" not in body
+        assert "Download this CSV" not in body and "<table" not in body
+        # The CSV is not given out either: back to the preview, which says why.
+        csv = client.get(reverse("reporting:csv", args=["voca"]), _period())
+        assert csv.status_code == 302 and csv["Location"].startswith(preview)
+    # Nothing was given out, so nothing is recorded as given out.
+    assert not AuditEvent.objects.filter(action="report.funder").exists()
+    # Once the solver answers again, the same preview shows the report.
+    again = client.get(preview, _period())
+    assert again.status_code == 200
+    assert "exactly what the CSV will contain" in again.content.decode()
+    assert AuditEvent.objects.filter(action="report.funder").count() == 1
+
+
+def test_a_prepared_report_that_cannot_be_checked_fails_and_is_tried_again(
+    cast, aged, large, login, django_capture_on_commit_callbacks
+):
+    client = login(cast.supervisor)
+    prepared = _start(client, django_capture_on_commit_callbacks)
+    with mock.patch.object(
+        highspy.Highs, "getModelStatus", lambda self: highspy.HighsModelStatus.kSolveError
+    ):
+        _run(prepared)
+    prepared.refresh_from_db()
+    assert prepared.state == PreparedState.FAILED and prepared.result is None
+    assert prepared.last_error == "Unchecked"
+    assert Intent.objects.get().completed_at is not None
+    page = client.get(reverse("reporting:prepared", args=[prepared.public_id]))
+    assert "could not be prepared" in page.content.decode()
     assert "Try again" in page.content.decode()
     with django_capture_on_commit_callbacks():
         client.post(reverse("reporting:prepared_retry", args=[prepared.public_id]))

@@ -10,6 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 from unittest import mock
 
+import highspy
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -433,6 +435,45 @@ def test_a_count_two_sums_bound_together_is_told_though_neither_bounds_it_alone(
     assert released > hidden
     stars = released - {e}
     assert not worked_out(g.values, g.sums, released, at_least_one=stars) & printed
+
+
+def _three_sums() -> tuple[Grid, set[int], set[int]]:
+    """The grid of the test above: hidden a, b, c (printed "*") and e; the reader tells all."""
+    g = Grid()
+    a, b, c, e = (g.cell(k, v) for k, v in (("a", 1), ("b", 2), ("c", 1), ("e", 1)))
+    g.sum(g.cell("a+b", 3), [a, b])
+    g.sum(g.cell("b+c", 3), [b, c])
+    g.sum(g.cell("a+c+e", 3), [a, c, e])
+    return g, {a, b, c, e}, {a, b, c}
+
+
+def test_a_solver_that_gives_no_answer_stops_the_release():
+    """Should the solver answer neither a least value nor that there is none, what a reader
+    tells is not known: reading, and so releasing, fails (the pages say so), rather than a
+    release going out unchecked."""
+    g, hidden, printed = _three_sums()
+    with mock.patch.object(
+        highspy.Highs, "getModelStatus", lambda self: highspy.HighsModelStatus.kSolveError
+    ):
+        with pytest.raises(suppression.Unchecked):
+            worked_out(g.values, g.sums, hidden, at_least_one=printed)
+        with pytest.raises(suppression.Unchecked):
+            suppress(g, 3)
+
+
+def test_a_solver_unsure_once_is_asked_again_from_scratch():
+    """A solver left unsure by a start from its last answer is asked again afresh: the reading
+    is the one it gives when sure."""
+    g, hidden, printed = _three_sums()
+    sure = highspy.Highs.getModelStatus
+    answers = iter([highspy.HighsModelStatus.kSolveError])
+
+    def unsure_once(self):
+        return next(answers, None) or sure(self)
+
+    with mock.patch.object(highspy.Highs, "getModelStatus", unsure_once):
+        assert worked_out(g.values, g.sums, hidden, at_least_one=printed) == hidden
+    assert next(answers, None) is None  # the unsure answer was given
 
 
 def test_a_zero_inside_a_count_of_nothing_is_never_a_complement():
