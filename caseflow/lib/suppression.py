@@ -249,9 +249,43 @@ def _bounds_meet(
     for c in wanted:
         if blocks.block[c] in blocks.equations:  # a cell in no sum is never worked out
             by_block.setdefault(blocks.block[c], set()).add(c)
+    if not by_block:
+        return out
+    # A block's answers depend on its unknown cells and which of them are at least 1 only:
+    # kept, for the blocks a reading asks again with nothing of theirs changed.
+    # A cell not pinned with fewer cells unknown is not pinned with more, each bounded no more
+    # tightly: every filling-in of the fewer is one of the more (the cells now unknown too at
+    # their true values, which meet their bounds), so each cell's least and greatest values
+    # stay as far apart or further.
+    if blocks._pinned_values is not values:
+        blocks._pinned, blocks._free, blocks._pinned_values = {}, {}, values
+    unknown_in: dict[int, set[int]] = {block: set() for block in by_block}
+    for c in unknown:
+        if blocks.block[c] in unknown_in:
+            unknown_in[blocks.block[c]].add(c)
     for block, cells in by_block.items():
-        out |= _block_bounds_meet(values, blocks.equations[block], unknown, least, cells)
+        inside = frozenset(unknown_in[block])
+        at_least = inside & least
+        answers = blocks._pinned.setdefault((block, inside, at_least), {})
+        missing = cells - answers.keys()
+        readings = blocks._free.setdefault(block, [])
+        for fewer, bounded, free in reversed(readings):
+            if not missing:
+                break
+            if fewer <= inside and at_least & fewer <= bounded and missing & free:
+                answers.update((c, False) for c in missing & free)
+                missing -= free
+        if missing:
+            told = _block_bounds_meet(values, blocks.equations[block], unknown, least, missing)
+            answers.update((c, c in told) for c in missing)
+            readings.append((inside, at_least, {c for c, pinned in answers.items() if not pinned}))
+            del readings[:-_READINGS_KEPT]
+        out |= {c for c in cells if answers[c]}
     return out
+
+
+#: How many of a block's latest readings :func:`_bounds_meet` keeps to answer from.
+_READINGS_KEPT = 8
 
 
 #: How far a solver's value may stray from a whole count and still be read as it.
@@ -399,7 +433,21 @@ class _Blocks:
         self.equations: dict[int, list[dict[int, int]]] = {}
         for (total, _members), equation in zip(sums, _equations(sums), strict=True):
             self.equations.setdefault(self.block[total], []).append(equation)
+        self._keep_answers()
+
+    def _keep_answers(self) -> None:
+        """What is kept of the answers given, as nothing yet."""
         self._exposed: dict[tuple[int, frozenset[int]], frozenset[int]] = {}
+        #: Each block's reduction for a set of its cells hidden, as first made: shared by every
+        #: :class:`_Hiding` of that set, which copies it before hiding a cell in it.
+        self._reduced: dict[tuple[int, frozenset[int]], _Reduction] = {}
+        #: Whether each cell asked of is pinned by its bounds (:func:`_bounds_meet`), by its
+        #: block's unknown cells and those of them at least 1, for the values last asked of.
+        self._pinned: dict[tuple[int, frozenset[int], frozenset[int]], dict[int, bool]] = {}
+        self._pinned_values: Sequence[int] | None = None
+        #: Each block's latest readings: its unknown cells, those of them at least 1, and the
+        #: cells found not pinned (:func:`_bounds_meet`).
+        self._free: dict[int, list[tuple[frozenset[int], frozenset[int], set[int]]]] = {}
         #: Each block's reduced basis (by pivot) for the hidden cells it was last asked of, and
         #: the one for those cells less the one last shown (asked of next when it stays shown).
         self._basis: dict[int, dict[frozenset[int], dict[int, dict[int, int]]]] = {}
@@ -508,16 +556,30 @@ class _Reduction:
         self.pivot_of[rid] = pivot
         if pivot is not None:
             self.row_of[pivot] = rid
-        for col in row:
-            self._holding_of(col).add(rid)
+        if self._own is None:  # every set is this one's own (the common case, made once)
+            holding = self.holding
+            for col in row:
+                rids = holding.get(col)
+                if rids is None:
+                    holding[col] = {rid}
+                else:
+                    rids.add(rid)
+        else:
+            for col in row:
+                self._holding_of(col).add(rid)
 
     def _take(self, rid: int) -> dict[int, int]:
         row = self.rows.pop(rid)
         pivot = self.pivot_of.pop(rid)
         if pivot is not None:
             del self.row_of[pivot]
-        for col in row:
-            self._holding_of(col).discard(rid)
+        if self._own is None:
+            holding = self.holding
+            for col in row:
+                holding[col].discard(rid)  # put with the row
+        else:
+            for col in row:
+                self._holding_of(col).discard(rid)
         return row
 
     def _clear(self, col: int, by: dict[int, int]) -> None:
@@ -616,8 +678,14 @@ class _Hiding:
         for block, equations in blocks.equations.items():
             cells = by_block.get(block)
             if cells:
-                self._reductions[block] = _Reduction(equations, cells)
-                self._mine.add(block)
+                # Shared with every other of the same cells hidden (the loop of
+                # :func:`suppress` starts again with most blocks as they were): not this one's
+                # alone, so copied before a cell is hidden in it.
+                key = (block, frozenset(cells))
+                reduction = blocks._reduced.get(key)
+                if reduction is None:
+                    reduction = blocks._reduced[key] = _Reduction(equations, cells)
+                self._reductions[block] = reduction
 
     def _of(self, cell: int) -> _Reduction | None:
         block = self.blocks.block[cell]
@@ -946,6 +1014,10 @@ def suppress(
                     todo.append(x)
         return out
 
+    #: The sums near a cell :func:`reads` reads, with their cells and blocks (whose answers
+    #: are kept), by those sums.
+    nearby: dict[frozenset[int], tuple[list[tuple[int, tuple[int, ...]]], set[int], _Blocks]] = {}
+
     def reads(cells: set[int], around: int, asked: set[int] | None = None) -> set[int]:
         """What a reader works out of ``cells`` hidden (:func:`worked_out`), each printed one
         not zero, from the sums near ``around`` (within :data:`UNPIN_STEPS` sums of it): a
@@ -957,10 +1029,21 @@ def suppress(
             step = {s for c in ring for s in touching.get(c, ())} - near
             near |= step
             ring = {c for i in step for c in (grid.sums[i][0], *grid.sums[i][1])}
-        local = [grid.sums[i] for i in sorted(near)]
-        inside = {c for total, members in local for c in (total, *members)}
+        key = frozenset(near)
+        if key not in nearby:
+            local = [grid.sums[i] for i in sorted(near)]
+            inside = {c for total, members in local for c in (total, *members)}
+            nearby[key] = (local, inside, _Blocks(len(grid.values), local))
+        local, inside, local_blocks = nearby[key]
         unknown = cells & inside
-        return worked_out(grid.values, local, unknown, at_least_one=stars(unknown), asked=asked)
+        return worked_out(
+            grid.values,
+            local,
+            unknown,
+            local_blocks,
+            at_least_one=stars(unknown),
+            asked=asked,
+        )
 
     def unpin(cell: int) -> tuple[int, ...] | None:
         """The complement that keeps ``cell``, pinned by its bounds (:func:`_bounds_meet`), from

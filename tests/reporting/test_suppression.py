@@ -241,6 +241,7 @@ class _OneBlock(suppression._Blocks):
         self.n, self.all_sums = n, list(sums)
         self.block = [0] * n
         self.equations = {0: suppression._equations(self.all_sums)} if self.all_sums else {}
+        self._keep_answers()
 
     def exposed(self, hidden):
         return exposed(self.n, self.all_sums, set(hidden))
@@ -437,6 +438,33 @@ def test_a_count_two_sums_bound_together_is_told_though_neither_bounds_it_alone(
     assert not worked_out(g.values, g.sums, released, at_least_one=stars) & printed
 
 
+@settings(max_examples=80, deadline=None)
+@given(grids, st.data())
+def test_answers_kept_between_readings_are_those_read_afresh(grid, data):
+    """Readings of one grid in turn, its cells hidden growing and shrinking as suppression
+    hides and shows them, and "*" bounds varying: each block's answers kept (its reduction,
+    what its bounds pin, and what a reading of fewer cells unknown found not pinned) give
+    what a reading afresh gives."""
+    n = len(grid.values)
+    shared = suppression._Blocks(n, grid.sums)
+    hidden: set[int] = set()
+    for _ in range(data.draw(st.integers(1, 6))):
+        more = data.draw(st.sets(st.integers(0, n - 1), max_size=4))
+        fewer = data.draw(st.sets(st.sampled_from(sorted(hidden)), max_size=2)) if hidden else set()
+        hidden = (hidden | more) - fewer
+        positive = sorted(c for c in hidden if grid.values[c] > 0)
+        least = data.draw(st.sets(st.sampled_from(positive))) if positive else set()
+        asked = data.draw(st.none() | st.sets(st.integers(0, n - 1)))
+        kept = worked_out(grid.values, grid.sums, hidden, shared, at_least_one=least, asked=asked)
+        afresh = worked_out(grid.values, grid.sums, hidden, at_least_one=least, asked=asked)
+        assert kept == afresh
+        state = suppression._Hiding(shared, hidden)
+        assert state.exposed() == exposed(n, grid.sums, hidden)
+        # Hiding in it leaves the reduction kept for those cells as it was.
+        state.hide(data.draw(st.integers(0, n - 1)))
+        assert suppression._Hiding(shared, hidden).exposed() == exposed(n, grid.sums, hidden)
+
+
 def _three_sums() -> tuple[Grid, set[int], set[int]]:
     """The grid of the test above: hidden a, b, c (printed "*") and e; the reader tells all."""
     g = Grid()
@@ -445,6 +473,21 @@ def _three_sums() -> tuple[Grid, set[int], set[int]]:
     g.sum(g.cell("b+c", 3), [b, c])
     g.sum(g.cell("a+c+e", 3), [a, c, e])
     return g, {a, b, c, e}, {a, b, c}
+
+
+def test_a_count_free_with_more_hidden_is_read_again_with_fewer_or_tighter_bounds():
+    """What a reading found not pinned is kept for readings with more cells unknown, never
+    for one with fewer, nor with a "*" bound the first did not have: the three sums above,
+    with the first total hidden too, leave a free (1 or 2); shown again, a is pinned (1); and
+    with no "*" read at first, nothing is pinned until the "*" are read."""
+    g, hidden, printed = _three_sums()
+    total = g.keys["a+b"]
+    shared = suppression._Blocks(len(g.values), g.sums)
+    assert not worked_out(g.values, g.sums, hidden | {total}, shared, at_least_one=printed)
+    assert worked_out(g.values, g.sums, hidden, shared, at_least_one=printed) == hidden
+    again = suppression._Blocks(len(g.values), g.sums)
+    assert not worked_out(g.values, g.sums, hidden, again)
+    assert worked_out(g.values, g.sums, hidden, again, at_least_one=printed) == hidden
 
 
 def test_a_solver_that_gives_no_answer_stops_the_release():
