@@ -1176,8 +1176,17 @@ def suppress(
     own = set(hidden)
     first = set(own)
     chosen_in_turn: list[int] = []
+    last: _Hiding | None = None
     while True:
-        state = _Hiding(blocks, hidden)
+        # Starting over with cells only added (complements that unpin a count), the last
+        # state with them hidden too tells what is exposed; made afresh only when a complement
+        # is to be chosen from it (its reductions then as ever, for the same choice).
+        quick = None
+        if last is not None and last.hidden <= hidden:
+            quick = last.hiding(*(hidden - last.hidden))
+            if any(protected(c) for c in quick.exposed()):
+                quick = None
+        state = quick if quick is not None else _Hiding(blocks, hidden)
         while True:
             open_cells = {c for c in state.exposed() if protected(c)}
             if not open_cells:
@@ -1193,6 +1202,7 @@ def suppress(
                 hidden.add(c)
                 chosen_in_turn.append(c)
                 state.hide(c)
+        last = state
         # A complement chosen to unpin a count (below) is kept as one hidden for its own sake,
         # and one the reading without bounds needed stays hidden.
         left = [c for c in chosen_in_turn if c not in own and c not in kept]
