@@ -212,6 +212,15 @@ def worked_out(
         unknown -= pinned
 
 
+def printed_stars(
+    values: Sequence[int], hidden: Iterable[int], unpublished: Iterable[int] = ()
+) -> set[int]:
+    """The ``hidden`` cells a reader knows are not 0: each printed as "*", here or in an
+    earlier release, where zeros are printed (a cell never published is not)."""
+    never = set(unpublished)
+    return {c for c in hidden if c not in never and values[c] > 0}
+
+
 def _nothing_left(
     values: Sequence[int], sums: Sequence[tuple[int, Sequence[int]]], unknown: set[int]
 ) -> set[int]:
@@ -252,8 +261,8 @@ def _bounds_meet(
     if not by_block:
         return out
     # A block's answers depend on its unknown cells and which of them are at least 1 only:
-    # kept, for the blocks a reading asks again with nothing of theirs changed.
-    # A cell not pinned with fewer cells unknown is not pinned with more, each bounded no more
+    # kept, for the blocks a reading asks again with nothing of theirs changed. And a cell not
+    # pinned with fewer cells unknown is not pinned with more, each bounded no more
     # tightly: every filling-in of the fewer is one of the more (the cells now unknown too at
     # their true values, which meet their bounds), so each cell's least and greatest values
     # stay as far apart or further.
@@ -855,11 +864,6 @@ def suppress(
 
     given = giving()
 
-    def protected(c: int) -> bool:
-        if c in given:
-            return False
-        return c not in frozen or 0 < abs(grid.values[c]) < threshold
-
     def guarded(c: int) -> bool:
         """Whether ``c`` is kept from a reader of bounds: as :func:`protected`, and a small
         count the sums give away whatever is hidden too (what they give away reading the zeros
@@ -867,10 +871,11 @@ def suppress(
         not work it out, and a complement can keep it from him)."""
         return c not in frozen or 0 < abs(grid.values[c]) < threshold
 
+    def protected(c: int) -> bool:
+        return c not in given and guarded(c)
+
     def stars(cells: Iterable[int]) -> set[int]:
-        """The ``cells`` a reader knows are not 0: each printed as "*", here or in an earlier
-        release, where zeros are printed (a cell never published is not)."""
-        return {c for c in cells if c not in never and grid.values[c] > 0}
+        return printed_stars(grid.values, cells, never)
 
     def free(cells: Iterable[int]) -> set[int]:
         """The cells that may be hidden as complements: never a zero (see the module)."""
@@ -1229,14 +1234,17 @@ def suppress(
             )
             told -= nothing
             zeros = {c for c in told if grid.values[c] == 0}
-            if zeros and any(c in own and protected(c) for c in told):
+            # Zeros read as known tell a count hidden for its own sake: read as known, and
+            # complements chosen again.
+            zeros_tell = bool(zeros) and any(c in own and protected(c) for c in told)
+            if zeros_tell:
                 break
             if not bounded:
                 if not read_bounds:
                     return with_their_copies(hidden) | nothing
                 bounded = True
                 kept = hidden - own
-        if zeros and any(c in own and protected(c) for c in told):
+        if zeros_tell:
             nothing |= zeros
             hidden -= zeros
             given = giving()

@@ -66,7 +66,13 @@ from caseflow.checkins.models import CheckIn, CheckInStatus
 from caseflow.community.models import STATEMENTS, Audience, SurveyAnswer, SurveyService
 from caseflow.community.selectors import sessions_by_audience, survey_answers
 from caseflow.lib.encryption import DataKey, EncryptedTextField, KeyDestroyed, unwrap_data_key
-from caseflow.lib.suppression import Grid, suppress, telling_nothing_new, worked_out
+from caseflow.lib.suppression import (
+    Grid,
+    printed_stars,
+    suppress,
+    telling_nothing_new,
+    worked_out,
+)
 from caseflow.partners import hud
 from caseflow.partners.models import (
     DECLINED,
@@ -799,8 +805,7 @@ class Builder:
         if self.derived:
             shown = telling_nothing_new(grid.values, grid.sums, hidden, self.derived, threshold)
             hidden |= set(self.derived) - shown
-            never = set(options.get("unpublished", ()))
-            stars = {c for c in hidden - never if grid.values[c] > 0}
+            stars = printed_stars(grid.values, hidden, options.get("unpublished", ()))
             small = {c for c in hidden if 0 < abs(grid.values[c]) < threshold}
             before = worked_out(grid.values, grid.sums, hidden, at_least_one=stars, asked=small)
             for cell, parts in self.derived.items():

@@ -38,7 +38,7 @@ from caseflow.cases.models import (
 )
 from caseflow.checkins.models import CheckIn, CheckInStatus
 from caseflow.community import services as community
-from caseflow.lib.suppression import worked_out
+from caseflow.lib.suppression import printed_stars, worked_out
 from caseflow.partners.models import DECLINED, Demographics
 from caseflow.reporting import reports
 from caseflow.servicelog import services as servicelog
@@ -774,7 +774,7 @@ def told_in(
     its quarters' (a link never published between the two releases) is read only the first
     way: against the second reader, the year could keep some of them only by hiding its
     people served (the reporting README)."""
-    printed = {c for c in report.hidden - report.unpublished if values[c] > 0}
+    printed = printed_stars(values, report.hidden, report.unpublished)
     plain = worked_out(values, sums, hidden, bounds=False)
     bounded = worked_out(values, sums, hidden, at_least_one=printed)
     return plain | (bounded - report.quarter_links)
