@@ -71,6 +71,18 @@ def _start(client, django_capture_on_commit_callbacks) -> PreparedReport:
     return prepared
 
 
+def _tried_again_until_ready(client, prepared, django_capture_on_commit_callbacks) -> None:
+    """A failed report's page says so and offers to try again; tried again, it is ready."""
+    page = client.get(reverse("reporting:prepared", args=[prepared.public_id]))
+    assert "could not be prepared" in page.content.decode()
+    assert "Try again" in page.content.decode()
+    with django_capture_on_commit_callbacks():
+        client.post(reverse("reporting:prepared_retry", args=[prepared.public_id]))
+    _run(prepared)
+    prepared.refresh_from_db()
+    assert prepared.state == PreparedState.READY
+
+
 def _run(prepared: PreparedReport) -> None:
     """The worker's turn: the task as the outbox sends it (its intent's id with the report's)."""
     intent = Intent.objects.filter(completed_at__isnull=True).latest("pk")
@@ -258,13 +270,14 @@ def test_an_asker_who_may_no_longer_run_it_gets_a_failed_report_to_try_again(
     membership.role = "supervisor"
     membership.save(update_fields=["role"])
     client = login(cast.supervisor)
-    page = client.get(reverse("reporting:prepared", args=[prepared.public_id]))
-    assert "Try again" in page.content.decode()
-    with django_capture_on_commit_callbacks():
-        client.post(reverse("reporting:prepared_retry", args=[prepared.public_id]))
-    _run(prepared)
-    prepared.refresh_from_db()
-    assert prepared.state == PreparedState.READY
+    _tried_again_until_ready(client, prepared, django_capture_on_commit_callbacks)
+
+
+def _solver_answers_nothing():
+    """The solver that checks a release gives no answer (a fault of the solver)."""
+    return mock.patch.object(
+        highspy.Highs, "getModelStatus", lambda self: highspy.HighsModelStatus.kSolveError
+    )
 
 
 @pytest.fixture
@@ -282,9 +295,7 @@ def test_a_report_that_cannot_be_checked_is_not_shown_and_the_page_says_so(
 ):
     client = login(cast.supervisor)
     preview = reverse("reporting:preview", args=["voca"])
-    with mock.patch.object(
-        highspy.Highs, "getModelStatus", lambda self: highspy.HighsModelStatus.kSolveError
-    ):
+    with _solver_answers_nothing():
         page = client.get(preview, _period())
         body = page.content.decode()
         assert page.status_code == 503
@@ -309,22 +320,13 @@ def test_a_prepared_report_that_cannot_be_checked_fails_and_is_tried_again(
 ):
     client = login(cast.supervisor)
     prepared = _start(client, django_capture_on_commit_callbacks)
-    with mock.patch.object(
-        highspy.Highs, "getModelStatus", lambda self: highspy.HighsModelStatus.kSolveError
-    ):
+    with _solver_answers_nothing():
         _run(prepared)
     prepared.refresh_from_db()
     assert prepared.state == PreparedState.FAILED and prepared.result is None
     assert prepared.last_error == "Unchecked"
     assert Intent.objects.get().completed_at is not None
-    page = client.get(reverse("reporting:prepared", args=[prepared.public_id]))
-    assert "could not be prepared" in page.content.decode()
-    assert "Try again" in page.content.decode()
-    with django_capture_on_commit_callbacks():
-        client.post(reverse("reporting:prepared_retry", args=[prepared.public_id]))
-    _run(prepared)
-    prepared.refresh_from_db()
-    assert prepared.state == PreparedState.READY
+    _tried_again_until_ready(client, prepared, django_capture_on_commit_callbacks)
 
 
 def test_progress_moves_with_the_report_and_is_kept_out_of_its_transaction(
