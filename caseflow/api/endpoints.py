@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from caseflow import policy
 from caseflow.api import problems, serializers, services
 from caseflow.lib.i18n import gettext_lazy as _
+from caseflow.lib.suppression import Told, Unchecked
 
 PROBLEM = OpenApiResponse(serializers.ProblemOut, description="Problem details (RFC 9457).")
 ERRORS = {code: PROBLEM for code in (400, 401, 403, 404, 413, 415, 422, 429)}
@@ -186,7 +187,7 @@ def report_list(request: Request) -> Response:
     description="Scope: `reports:read`. `start` is the first day of one of the report's "
     "periods (see the list). Small counts are suppressed exactly as on the page: their text is "
     '"*" and their value null.',
-    responses={200: serializers.ReportOut, **ERRORS},
+    responses={200: serializers.ReportOut, **ERRORS, 503: PROBLEM},
 )
 @_scope(policy.SCOPE_REPORTS)
 @api_view(["GET"])
@@ -200,4 +201,16 @@ def report_figures(request: Request, slug: str, start: str) -> Response:
         )
     except (services.UnknownPeriod, ValueError):
         raise exceptions.NotFound(_("No such report or period.")) from None
+    except Told:
+        # Asking again gives the same answer: said so.
+        raise problems.NotGivenOut(
+            _(
+                "Some small counts of this report could be worked out from the rest whatever "
+                "else was hidden, so nothing of it is given out for this period. Tell the "
+                "agency's IT."
+            ),
+            code="told",
+        ) from None
+    except Unchecked:
+        raise problems.NotGivenOut() from None
     return Response(serializers.ReportOut(body).data)

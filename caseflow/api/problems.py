@@ -31,6 +31,18 @@ class Conflict(exceptions.APIException):
     default_code = "conflict"
 
 
+class NotGivenOut(exceptions.APIException):
+    """A funder report whose small counts could not be checked, or could be worked out: nothing
+    of it is given out (``caseflow.lib.suppression.Unchecked``)."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_detail = _(
+        "This report's small counts could not be checked just now, so nothing of it is given "
+        "out. Ask for it again in a few minutes."
+    )
+    default_code = "not_checked"
+
+
 class Unprocessable(exceptions.ValidationError):
     status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
 

@@ -38,6 +38,12 @@ class Unchecked(RuntimeError):
     counts (they are always one answer); pages say so in plain words and offer a retry."""
 
 
+class Told(Unchecked):
+    """A release whose small counts a reader still works out after suppression (a count no
+    complement keeps hidden): it must not be given out. Unlike :class:`Unchecked`, trying again
+    gives the same answer; pages say so in plain words."""
+
+
 @dataclass
 class Grid:
     """The cells of one report and the sums between them. Cells are added by key, so a total

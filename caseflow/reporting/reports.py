@@ -68,6 +68,7 @@ from caseflow.community.selectors import sessions_by_audience, survey_answers
 from caseflow.lib.encryption import DataKey, EncryptedTextField, KeyDestroyed, unwrap_data_key
 from caseflow.lib.suppression import (
     Grid,
+    Told,
     printed_stars,
     suppress,
     telling_nothing_new,
@@ -5288,8 +5289,32 @@ def release(slug: str, agency_id: int, period: Period) -> FunderReport:
     if not is_fixed(kind.period, period):
         raise ValueError("not one of the report's fixed periods")
     if slug not in ANNUAL:
-        return kind.build(agency_id, period)
-    return annual_release(agency_id, federal_year_of(period.end))[slug]
+        report = kind.build(agency_id, period)
+    else:
+        report = annual_release(agency_id, federal_year_of(period.end))[slug]
+    found = told(report)
+    if found:
+        # Never given out: raised with how many, never which (a key names a group of people).
+        raise Told(f"{len(found)} small counts could be worked out")
+    return report
+
+
+def told(report: FunderReport) -> set[int]:
+    """The small counts (1 to the threshold less 1) a reader works out of ``report`` as it is
+    given out, as every release is checked before it is: one who adds and subtracts and knows
+    counts are never negative, and one who also solves for each hidden count's least and
+    greatest value knowing a printed "*" is never 0. A year's count less one of its quarters'
+    is read the first way only (:attr:`FunderReport.quarter_links`, the reporting README).
+    Empty for a release that may be given out: suppression chooses complements until it is,
+    and a count no complement keeps hidden stops the release (:class:`Told`)."""
+    grid = report.grid
+    small = {c for c in report.hidden if 0 < abs(grid.values[c]) < report.threshold}
+    if not small:
+        return set()
+    stars = printed_stars(grid.values, report.hidden, report.unpublished)
+    plain = worked_out(grid.values, grid.sums, report.hidden, bounds=False)
+    bounded = worked_out(grid.values, grid.sums, report.hidden, at_least_one=stars, asked=small)
+    return (plain | (bounded - report.quarter_links)) & small
 
 
 def is_fixed(kind: str, period: Period) -> bool:

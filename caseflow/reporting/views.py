@@ -21,7 +21,7 @@ from caseflow import policy
 from caseflow.accounts.http import AuthenticatedRequest
 from caseflow.accounts.models import Coalition
 from caseflow.accounts.reauth import require_recent_auth
-from caseflow.lib.suppression import Unchecked
+from caseflow.lib.suppression import Told, Unchecked
 from caseflow.reporting import reports, returns, services
 from caseflow.reporting.charts import bar_chart
 from caseflow.reporting.forms import PeriodForm
@@ -65,6 +65,7 @@ def report_preview(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     sections = []
     large = False
     unchecked = False
+    told = False
     if form.is_bound and form.is_valid():
         # A large report is not computed in the request at all (it would outlast the web
         # process's timeout): the page offers to prepare it in the background instead.
@@ -76,7 +77,7 @@ def report_preview(request: AuthenticatedRequest, slug: str) -> HttpResponse:
             )
         except Unchecked as exc:
             logger.error("report %s not shown: %s", slug, exc)
-            report, unchecked = None, True
+            report, unchecked, told = None, True, isinstance(exc, Told)
     if report is not None:
         sections = [
             {
@@ -98,8 +99,9 @@ def report_preview(request: AuthenticatedRequest, slug: str) -> HttpResponse:
             "csv_url": f"{reverse('reporting:csv', args=[slug])}?{request.GET.urlencode()}",
             "large": large,
             "unchecked": unchecked,
+            "told": told,
         },
-        # Nothing is shown, and trying again may work: the page says so.
+        # Nothing is shown: the page says why, and whether trying again may work.
         status=503 if unchecked else 200,
     )
 

@@ -4,13 +4,16 @@ exactly as on the page, recorded like a generation on the page."""
 from __future__ import annotations
 
 import datetime as dt
+from unittest import mock
 
+import pytest
 import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
 from caseflow import policy
 from caseflow.audit.models import AuditEvent
+from caseflow.lib.suppression import Told, Unchecked
 from caseflow.reporting import reports
 
 #: A day after the quarter the cast's cases were opened in (10 March 2026) was given out.
@@ -51,6 +54,29 @@ def test_figures_are_suppressed_exactly_as_on_the_page(cast, make_caller):
     event = AuditEvent.objects.get(action="report.funder")
     assert event.actor_id == caller.integration.account_id
     assert event.detail["format"] == "api"
+
+
+@pytest.mark.parametrize(
+    ("fault", "says"),
+    [
+        (Unchecked("no answer"), "Ask for it again in a few minutes"),
+        (Told("1 small counts could be worked out"), "whatever else was hidden"),
+    ],
+)
+@time_machine.travel(LATER, tick=False)
+def test_a_release_that_cannot_be_checked_or_would_tell_gives_nothing_out(
+    cast, make_caller, fault, says
+):
+    caller = make_caller([policy.SCOPE_REPORTS])
+    period = reports.periods("federal_quarter", timezone.localdate(), dt.date(2026, 3, 10))[0]
+    with mock.patch.object(reports, "release", side_effect=fault):
+        response = caller.get(reverse("api:report", args=["voca", period.start.isoformat()]))
+    assert response.status_code == 503
+    assert response["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert says in body["detail"] and "sections" not in body
+    assert "small counts could be worked out" not in body["detail"]  # the log's words only
+    assert not AuditEvent.objects.filter(action="report.funder").exists()
 
 
 def test_a_period_not_given_out_is_404_and_nothing_is_recorded(cast, make_caller):

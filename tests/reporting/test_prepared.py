@@ -280,6 +280,35 @@ def _solver_answers_nothing():
     )
 
 
+def _nothing_given_out(client) -> str:
+    """The preview of the latest quarter shows no figure and offers no CSV, the CSV link goes
+    back to the preview (which says why), and nothing is recorded as given out: the preview's
+    text."""
+    preview = reverse("reporting:preview", args=["voca"])
+    page = client.get(preview, _period())
+    body = page.content.decode()
+    assert page.status_code == 503
+    assert "exactly what the CSV will contain" not in body
+    assert "Download this CSV" not in body and "<table" not in body
+    csv = client.get(reverse("reporting:csv", args=["voca"]), _period())
+    assert csv.status_code == 302 and csv["Location"].startswith(preview)
+    assert not AuditEvent.objects.filter(action="report.funder").exists()
+    return body
+
+
+def _failed(client, fault, django_capture_on_commit_callbacks) -> PreparedReport:
+    """The latest quarter prepared by a worker while ``fault`` (a patch) holds: failed, with
+    nothing kept or recorded as given out, its task done."""
+    prepared = _start(client, django_capture_on_commit_callbacks)
+    with fault:
+        _run(prepared)
+    prepared.refresh_from_db()
+    assert prepared.state == PreparedState.FAILED and prepared.result is None
+    assert Intent.objects.get().completed_at is not None
+    assert not AuditEvent.objects.filter(action="report.funder").exists()
+    return prepared
+
+
 @pytest.fixture
 def aged(served):
     """Three of the seven give their age: the report has small counts, so its release is
@@ -296,18 +325,9 @@ def test_a_report_that_cannot_be_checked_is_not_shown_and_the_page_says_so(
     client = login(cast.supervisor)
     preview = reverse("reporting:preview", args=["voca"])
     with _solver_answers_nothing():
-        page = client.get(preview, _period())
-        body = page.content.decode()
-        assert page.status_code == 503
-        assert "This report cannot be shown just now" in body
-        assert "Preview it again in a few minutes" in body
-        assert "exactly what the CSV will contain" not in body
-        assert "Download this CSV" not in body and "<table" not in body
-        # The CSV is not given out either: back to the preview, which says why.
-        csv = client.get(reverse("reporting:csv", args=["voca"]), _period())
-        assert csv.status_code == 302 and csv["Location"].startswith(preview)
-    # Nothing was given out, so nothing is recorded as given out.
-    assert not AuditEvent.objects.filter(action="report.funder").exists()
+        body = _nothing_given_out(client)
+    assert "This report cannot be shown just now" in body
+    assert "Preview it again in a few minutes" in body
     # Once the solver answers again, the same preview shows the report.
     again = client.get(preview, _period())
     assert again.status_code == 200
@@ -319,14 +339,65 @@ def test_a_prepared_report_that_cannot_be_checked_fails_and_is_tried_again(
     cast, aged, large, login, django_capture_on_commit_callbacks
 ):
     client = login(cast.supervisor)
-    prepared = _start(client, django_capture_on_commit_callbacks)
-    with _solver_answers_nothing():
-        _run(prepared)
-    prepared.refresh_from_db()
-    assert prepared.state == PreparedState.FAILED and prepared.result is None
+    prepared = _failed(client, _solver_answers_nothing(), django_capture_on_commit_callbacks)
     assert prepared.last_error == "Unchecked"
-    assert Intent.objects.get().completed_at is not None
     _tried_again_until_ready(client, prepared, django_capture_on_commit_callbacks)
+
+
+def _suppression_without_complements():
+    """Suppression that hides the small counts and chooses no complement for them: a release a
+    reader works out (what the check before every release is there to stop)."""
+
+    def small_only(grid, threshold, *, unpublished=(), fixed_hidden=(), **_options):
+        small = {c for c, v in enumerate(grid.values) if 0 < v < threshold}
+        return small | set(unpublished) | set(fixed_hidden)
+
+    return mock.patch.object(reports, "suppress", small_only)
+
+
+#: The band of working age that VOCA prints (the finer bands are never printed).
+AGED = "demo:age_band:25_34+35_44+45_54+55_59"
+
+
+@pytest.fixture
+def alike(served):
+    """Five of the seven give their age, all the same band: beside the five and the seven
+    served, the 2 not asked are told unless another count hides with them."""
+    for case in served.order_by("reference")[:5]:
+        party = Party.objects.get(case=case, role=PartyRole.SURVIVOR)
+        Demographics(case=case, party=party, age_band="25_34").save()
+
+
+def test_a_release_that_would_tell_a_small_count_is_not_given_out_and_the_page_says_so(
+    cast, alike, small, login
+):
+    client = login(cast.supervisor)
+    # As suppression releases it, it may be given out: its check finds nothing told.
+    report = reports.release(
+        "voca", cast.agency.pk, reports.periods("federal_quarter", TODAY.date())[0]
+    )
+    keys, values = report.grid.keys, report.grid.values
+    assert values[keys["demo:age_band:declined+not_asked"]] == 2
+    # The 2 hide, and the 5 beside them as their complement.
+    assert {keys["demo:age_band:declined+not_asked"], keys[AGED]} <= report.hidden
+    assert not reports.told(report)
+    with _suppression_without_complements():
+        body = _nothing_given_out(client)
+    assert "This report cannot be given out for this period" in body
+    assert "Trying again gives the same answer" in body
+    assert "cannot be shown just now" not in body
+
+
+def test_a_prepared_report_that_would_tell_a_small_count_fails(
+    cast, alike, large, login, django_capture_on_commit_callbacks
+):
+    client = login(cast.supervisor)
+    fault = _suppression_without_complements()
+    prepared = _failed(client, fault, django_capture_on_commit_callbacks)
+    assert prepared.last_error == "Told"
+    page = client.get(reverse("reporting:prepared", args=[prepared.public_id])).content.decode()
+    assert "cannot be given out for this period" in page
+    assert "trying again gives the same answer" in page
 
 
 def test_progress_moves_with_the_report_and_is_kept_out_of_its_transaction(
