@@ -1285,15 +1285,19 @@ def telling_nothing_new(
     hidden: Iterable[int],
     derived: Mapping[int, Sequence[int]],
     threshold: int,
+    *,
+    bounds: bool = True,
 ) -> set[int]:
     """The cells of ``derived`` to publish after suppression: each is the sum of its cells of
     the grid (``derived[cell]``, no derived cell among them), is itself in no sum of ``sums``,
-    was left out of suppression, and is published only when a reader who knows that counts are never
-    negative already works its value out from what is published (:func:`worked_out`), and it is
-    not itself a count from 1 to ``threshold - 1``. Publishing them tells a reader nothing: no
-    hidden cell can be worked out that could not be without them, so adding such a breakdown
-    to a report changes nothing else in it (a table of sums of another's cells, which would
-    otherwise be tied to them and could take complements of its own)."""
+    was left out of suppression, and is published only when a reader who knows that counts are
+    never negative already works its value out from what is published (:func:`worked_out`; a
+    reader of bounds unless ``bounds`` is False: then one who only adds and subtracts), and it
+    is not itself a count from 1 to ``threshold - 1``. Publishing them tells that reader
+    nothing: no hidden cell can be worked out that could not be without them, so adding such a
+    breakdown to a report changes nothing else in it (a table of sums of another's cells, which
+    would otherwise be tied to them and could take complements of its own). A value a reader of
+    bounds works out may tell one who only subtracts what only bounds told before."""
     hidden = set(hidden)
     for cell, parts in derived.items():
         if values[cell] != sum(values[p] for p in parts):
@@ -1307,7 +1311,7 @@ def telling_nothing_new(
         theirs = {block[cell] for cell in rest}
         local = [s for s in every if block[s[0]] in theirs]
         cells = {c for total, members in local for c in (total, *members)}
-        told |= set(rest) & worked_out(values, local, (hidden & cells) | set(rest))
+        told |= set(rest) & worked_out(values, local, (hidden & cells) | set(rest), bounds=bounds)
     return {cell for cell in told if not 0 < values[cell] < threshold}
 
 

@@ -805,6 +805,19 @@ class Builder:
         hidden = suppress(grid, threshold, fixed=fixed, **options)
         if self.derived:
             shown = telling_nothing_new(grid.values, grid.sums, hidden, self.derived, threshold)
+            # A year's count less a quarter's that only a reader of bounds works out is kept
+            # from one who only subtracts (the reporting README): a derived count that bounds
+            # pin, printed, may tell him it. Then only what he works out already is printed.
+            any_small = {c for c, v in enumerate(grid.values) if 0 < abs(v) < threshold}
+            then_hidden = hidden | (set(self.derived) - shown)
+            with_them = [*grid.sums, *self.derived.items()]
+            if (
+                worked_out(grid.values, with_them, then_hidden, bounds=False)
+                - worked_out(grid.values, grid.sums, hidden, bounds=False)
+            ) & any_small:
+                shown = telling_nothing_new(
+                    grid.values, grid.sums, hidden, self.derived, threshold, bounds=False
+                )
             hidden |= set(self.derived) - shown
             stars = printed_stars(grid.values, hidden, options.get("unpublished", ()))
             small = {c for c in hidden if 0 < abs(grid.values[c]) < threshold}

@@ -751,6 +751,60 @@ def test_a_sum_of_a_hidden_cell_and_a_published_one_stays_hidden_unless_worked_o
     assert not suppression.telling_nothing_new(small.values, small.sums, hidden, derived, 5)
 
 
+def _year_beside_its_quarters() -> tuple[Grid, dict[str, int]]:
+    """A year's 10 aged 18 to 24 and 12 aged 25 or over (22 served), hidden, beside two
+    quarters' published 7 and 10 of the 18 to 24 and 12 of the older: the links (the year's
+    count less a quarter's: 3, 0 and 0) never published. Counts are never negative, so the 10
+    is at least the second quarter's 10 and the 12 at least 12: a reader of bounds pins both,
+    and the 3 (a link, kept only from a reader who subtracts); that reader works out none."""
+    grid = Grid()
+    young = [("young", 10), ("q_young", 7), ("link", 3), ("q2_young", 10), ("link2", 0)]
+    older = [("older", 12), ("q_older", 12), ("link_older", 0), ("served", 22), ("others", 5)]
+    cell = {k: grid.cell(k, v) for k, v in young + older}
+    grid.sum(cell["served"], [cell["young"], cell["older"]])
+    grid.sum(cell["young"], [cell["q_young"], cell["link"]], link=True)
+    grid.sum(cell["young"], [cell["q2_young"], cell["link2"]], link=True)
+    grid.sum(cell["older"], [cell["q_older"], cell["link_older"]], link=True)
+    return grid, cell
+
+
+def test_a_sum_only_bounds_pin_is_published_to_a_reader_who_only_subtracts_never():
+    """The older plus 5 others (17) is pinned by bounds: printed, it would tell one who only
+    subtracts the 12 older, so the 10 young and the link's 3. Published for a reader of bounds
+    (who knows it already), not for one who only subtracts."""
+    grid, cell = _year_beside_its_quarters()
+    hidden = {cell[k] for k in ("young", "older", "link", "link2", "link_older")}
+    assert not worked_out(grid.values, grid.sums, hidden, bounds=False)
+    assert cell["link"] in worked_out(grid.values, grid.sums, hidden)
+    plus = grid.cell("older+others", 17)
+    derived = {plus: (cell["older"], cell["others"])}
+    told = suppression.telling_nothing_new
+    assert told(grid.values, grid.sums, hidden, derived, 5) == {plus}
+    assert told(grid.values, grid.sums, hidden, derived, 5, bounds=False) == set()
+    grid.sum(plus, derived[plus], link=True)
+    assert cell["link"] in worked_out(grid.values, grid.sums, hidden, bounds=False)
+
+
+def test_a_report_prints_no_derived_count_that_tells_a_year_less_a_quarter():
+    """The report's own choice (``Builder.suppressed``), suppression having hidden the year's
+    counts as above: the sum that bounds pin stays hidden, and a reader who only subtracts
+    works out no small count."""
+    from caseflow.reporting import reports
+
+    builder = reports.Builder()
+    grid, cell = _year_beside_its_quarters()
+    builder.grid = grid
+    plus = builder.derive("older+others", [cell["older"], cell["others"]])
+    hidden = {cell[k] for k in ("young", "older", "link", "link2", "link_older")}
+    with mock.patch.object(reports, "suppress", return_value=set(hidden)):
+        chosen = builder.suppressed(
+            unpublished={cell["link"], cell["link2"], cell["link_older"]},
+            fixed={cell["q_young"], cell["q2_young"], cell["q_older"]},
+        )
+    assert plus in chosen
+    assert not worked_out(grid.values, grid.sums, chosen, bounds=False)
+
+
 def _copies(grid: Grid) -> dict[int, set[int]]:
     """Each cell's copies: the cells a chain of sums of one non-zero cell makes equal to it."""
     linked: dict[int, set[int]] = {c: {c} for c in range(len(grid.values))}
