@@ -4,6 +4,7 @@ error as problem details (:mod:`caseflow.api.problems`)."""
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -17,6 +18,8 @@ from caseflow import policy
 from caseflow.api import problems, serializers, services
 from caseflow.lib.i18n import gettext_lazy as _
 from caseflow.lib.suppression import Told, Unchecked
+
+logger = logging.getLogger(__name__)
 
 PROBLEM = OpenApiResponse(serializers.ProblemOut, description="Problem details (RFC 9457).")
 ERRORS = {code: PROBLEM for code in (400, 401, 403, 404, 413, 415, 422, 429)}
@@ -201,7 +204,8 @@ def report_figures(request: Request, slug: str, start: str) -> Response:
         )
     except (services.UnknownPeriod, ValueError):
         raise exceptions.NotFound(_("No such report or period.")) from None
-    except Told:
+    except Told as exc:
+        logger.error("report %s not given out by the API: %s", slug, exc)
         # Asking again gives the same answer: said so.
         raise problems.NotGivenOut(
             _(
@@ -211,6 +215,7 @@ def report_figures(request: Request, slug: str, start: str) -> Response:
             ),
             code="told",
         ) from None
-    except Unchecked:
+    except Unchecked as exc:
+        logger.error("report %s not given out by the API: %s", slug, exc)
         raise problems.NotGivenOut() from None
     return Response(serializers.ReportOut(body).data)

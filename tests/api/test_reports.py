@@ -65,7 +65,7 @@ def test_figures_are_suppressed_exactly_as_on_the_page(cast, make_caller):
 )
 @time_machine.travel(LATER, tick=False)
 def test_a_release_that_cannot_be_checked_or_would_tell_gives_nothing_out(
-    cast, make_caller, fault, says
+    cast, make_caller, fault, says, caplog
 ):
     caller = make_caller([policy.SCOPE_REPORTS])
     period = reports.periods("federal_quarter", timezone.localdate(), dt.date(2026, 3, 10))[0]
@@ -77,6 +77,10 @@ def test_a_release_that_cannot_be_checked_or_would_tell_gives_nothing_out(
     assert says in body["detail"] and "sections" not in body
     assert "small counts could be worked out" not in body["detail"]  # the log's words only
     assert not AuditEvent.objects.filter(action="report.funder").exists()
+    # Logged for the agency's IT with the report's name only.
+    assert [r.getMessage() for r in caplog.records if r.name == "caseflow.api.endpoints"] == [
+        f"report voca not given out by the API: {fault}"
+    ]
 
 
 def test_a_period_not_given_out_is_404_and_nothing_is_recorded(cast, make_caller):
