@@ -204,8 +204,10 @@ def report_figures(request: Request, slug: str, start: str) -> Response:
         )
     except (services.UnknownPeriod, ValueError):
         raise exceptions.NotFound(_("No such report or period.")) from None
-    except Told as exc:
+    except Unchecked as exc:
         logger.error("report %s not given out by the API: %s", slug, exc)
+        if not isinstance(exc, Told):
+            raise problems.NotGivenOut() from None
         # Asking again gives the same answer: said so.
         raise problems.NotGivenOut(
             _(
@@ -215,7 +217,4 @@ def report_figures(request: Request, slug: str, start: str) -> Response:
             ),
             code="told",
         ) from None
-    except Unchecked as exc:
-        logger.error("report %s not given out by the API: %s", slug, exc)
-        raise problems.NotGivenOut() from None
     return Response(serializers.ReportOut(body).data)
